@@ -1,0 +1,1 @@
+"""Thin command-line shells over the pure cores; one module per executable."""
