@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import pytest
+
+from council_filters import severity
+
+
+@pytest.mark.parametrize(
+    "raw,expected",
+    [
+        ("critical", "critical"), ("CRITICAL", "critical"), (" medium ", "medium"),
+        ("minor", "minor"), ("P1", "critical"), ("p2", "medium"), ("P3", "minor"),
+        ("required", "critical"), ("blocking", "critical"), ("high", "critical"),
+        ("non-blocking", "minor"), ("nice-to-have", "minor"), ("info", "minor"),
+        ("low", "minor"), ("warning", "medium"), ("suggestion", "minor"),
+        ("P4", None), ("severe", None), ("", None), (None, None), (1, None),
+        ("security", None), ("performance", None),
+    ],
+)
+def test_normalize(raw, expected):
+    assert severity.normalize(raw) == expected
+
+
+def test_ladder_order():
+    assert [severity.rank(s) for s in severity.LADDER] == [0, 1, 2]
+    assert severity.rank("bogus") == 3
+
+
+@pytest.mark.parametrize(
+    "sev,level,expected",
+    [("critical", "critical", True), ("medium", "critical", False), ("critical", "minor", True),
+     ("minor", "minor", True), ("minor", "medium", False), (None, "minor", False)],
+)
+def test_at_or_above(sev, level, expected):
+    assert severity.at_or_above(sev, level) is expected
