@@ -1,0 +1,96 @@
+"""The README's per-filter sections, generated from each filter's ``--help``.
+
+    python tests/docs.py --write   rewrite the sections between the markers
+    python tests/docs.py --check   exit 1 if any section differs (make lint)
+
+A section sits between ``<!-- help:council-NAME -->`` and
+``<!-- /help:council-NAME -->``; executables with subcommands get the help of
+each subcommand too.  The executables are those in pyproject's
+``[project.scripts]``, so a new filter cannot be forgotten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import os
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def executables() -> dict[str, str]:
+    """``{"council-redact": "council_filters.cli.redact", ...}`` from pyproject."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return {name: target.split(":")[0] for name, target in data["project"]["scripts"].items()}
+
+
+def help_text(module: str, argv: list[str]) -> str:
+    mod = importlib.import_module(module)
+    buf = io.StringIO()
+    err = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = mod.main([*argv, "--help"], stdout=io.BytesIO(), stderr=err)
+    if code != 0:
+        raise SystemExit(f"{module} {' '.join(argv)} --help exited {code}: {err.getvalue()}")
+    return buf.getvalue()
+
+
+def subcommands(module: str) -> list[str]:
+    import typer.main
+
+    mod = importlib.import_module(module)
+    command = typer.main.get_command(mod.app)
+    names = getattr(command, "commands", None)
+    return sorted(names) if names else []
+
+
+def section(name: str, module: str) -> str:
+    parts = [help_text(module, [])]
+    for sub in subcommands(module):
+        parts.append(help_text(module, [sub]))
+    body = "\n".join(p.rstrip("\n") + "\n" for p in parts)
+    return f"<!-- help:{name} -->\n```text\n{body}```\n<!-- /help:{name} -->"
+
+
+def render(readme: str) -> tuple[str, list[str]]:
+    missing = []
+    for name, module in executables().items():
+        pattern = re.compile(
+            rf"<!-- help:{re.escape(name)} -->.*?<!-- /help:{re.escape(name)} -->", re.S
+        )
+        if not pattern.search(readme):
+            missing.append(name)
+            continue
+        new = section(name, module)
+        readme = pattern.sub(lambda _m, new=new: new, readme)
+    return readme, missing
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("COLUMNS", "100")
+    if argv not in (["--write"], ["--check"]):
+        print(__doc__)
+        return 2
+    current = README.read_text()
+    new, missing = render(current)
+    if missing:
+        print("README has no help section for: " + ", ".join(missing), file=sys.stderr)
+    if argv == ["--write"]:
+        if new != current:
+            README.write_text(new)
+        return 1 if missing else 0
+    if new != current:
+        print("README help sections are stale: run `make docs`", file=sys.stderr)
+        return 1
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main(sys.argv[1:]))
