@@ -306,7 +306,16 @@ def run(
     token = _current.set(ctx)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        if _completion_var(prog) in os.environ:
+            from typer.completion import completion_init
+
+            completion_init()
         command = typer.main.get_command(app)
+        # A one-command app collapses to that command: keep the app's help.
+        if not command.help and app.info.help:
+            command.help = app.info.help
+        if not command.epilog and app.info.epilog:
+            command.epilog = app.info.epilog
         result = command.main(args=args, prog_name=prog, standalone_mode=False)
         code = result if isinstance(result, int) else EXIT_OK
         ctx.stdout.flush()
@@ -348,6 +357,11 @@ def run(
         return EXIT_INTERNAL
     finally:
         _current.reset(token)
+
+
+def _completion_var(prog: str) -> str:
+    """The variable click reads for shell completion: ``_COUNCIL_REDACT_COMPLETE``."""
+    return "_" + prog.replace("-", "_").upper() + "_COMPLETE"
 
 
 def _click_module() -> Any:
