@@ -79,9 +79,29 @@ _END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
 _END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
 _BEGIN_ALONE = re.compile(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchored start)
 
-#: Any line that can change while no PEM block or watch window is open
-#: matches this somewhere (no alternative can span a newline).
-_TRIGGER = re.compile(b"|".join([p.regex for p in CREDENTIAL_PATTERNS] + [_BEGIN_RE]))
+#: Any line that can change while no PEM block or watch window is open holds
+#: a match of one of these searches (they may also match lines that do not
+#: change; the exact per-line machine decides).  Each search starts with a
+#: literal that is rare in ordinary text, so the regex engine's literal scan
+#: skips through a buffer at memory speed; the lookbehinds put back the bytes
+#: before it.  No match can span a newline.
+_SCANS = tuple(
+    re.compile(p)
+    for p in (
+        # sk-proj-, sk-ant-, sk-: "sk-" then 20 of the widest class covers all three.
+        rb"k-(?<=sk-)[A-Za-z0-9_-]{20}",
+        rb"A(?:Iza[0-9A-Za-z_-]{35}|KIA[0-9A-Z]{16}|uthorization: [A-Za-z0-9 ._~+/-]{20})",
+        rb"_(?:(?<=gh[pous]_)[A-Za-z0-9]{36}|(?<=ses_)[A-Za-z0-9]{16}"
+        rb"|pat_(?<=github_pat_)[A-Za-z0-9_]{40})",
+        rb"B(?:earer [A-Za-z0-9._~+/-]{20}|EGIN (?<=-----BEGIN )[A-Z ]*PRIVATE KEY-----)",
+    )
+)
+
+
+def may_change(line: bytes) -> bool:
+    """Whether a line could be redacted while no PEM block or window is open."""
+    return any(rx.search(line) for rx in _SCANS)
+
 
 _B64_LINE = re.compile(rb"[A-Za-z0-9+/=]+\Z")
 _HAS_LETTER_G_Z = re.compile(rb"[G-Zg-z+/=]")
@@ -128,7 +148,9 @@ _ROUND = re.compile(
 )
 _DASHES = re.compile(rb"-+")
 _SPACES = re.compile(_WS + rb"+")
-_TRAILING_SPACES = re.compile(_WS + rb"+\Z")
+_WS_BYTES = b" \t\n\v\f\r"
+#: A round can change the text only when it starts with one of these bytes.
+_DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
 _DASH = 0x2D
 
 
@@ -139,29 +161,32 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
     iteration bound (see above: it cannot become true).  Linear in the line.
     """
     n = len(line)
-    limit = n + 2
     pos = 0
-    rounds = 0
     changed = False
-    while True:
-        start = pos
-        m = _ROUND.match(line, pos)
-        pos = m.end()  # type: ignore[union-attr]  # every part is optional
-        if pos < n and line[pos] == _DASH and m.start("g") == m.end("g"):  # type: ignore[union-attr]
-            if line.startswith(b"------", pos):
-                pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
-            if not (line.startswith(b"-----BEGIN", pos) or line.startswith(b"-----END", pos)):
-                pos += 1  # the byte at pos is '-' here
-            sp = _SPACES.match(line, pos)
-            if sp:
-                pos = sp.end()
-        changed = pos != start
-        rounds += 1
-        if not changed or rounds >= limit:
-            break
-    tail = _TRAILING_SPACES.search(line, pos)
-    end = tail.start() if tail else n
-    return line[pos:end], changed
+    if n and line[0] in _DECO_FIRST:
+        limit = n + 2
+        rounds = 0
+        while True:
+            start = pos
+            m = _ROUND.match(line, pos)
+            pos = m.end()  # type: ignore[union-attr]  # every part is optional
+            if pos < n and line[pos] == _DASH and m.start("g") == pos:  # type: ignore[union-attr]
+                if line.startswith(b"------", pos):
+                    pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
+                if not (line.startswith(b"-----BEGIN", pos) or line.startswith(b"-----END", pos)):
+                    pos += 1  # the byte at pos is '-' here
+                sp = _SPACES.match(line, pos)
+                if sp:
+                    pos = sp.end()
+            changed = pos != start
+            rounds += 1
+            if not changed or rounds >= limit:
+                break
+            if pos >= n or line[pos] not in _DECO_FIRST:
+                # The next round could not change anything: it would end the loop.
+                changed = False
+                break
+    return line[pos:].rstrip(_WS_BYTES), changed
 
 
 def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
@@ -280,11 +305,10 @@ class Redactor:
         """Redact one line (no terminator); returns the output line (no terminator)."""
         self.nr += 1
         nr = self.nr
-        cred = credential_in(line) if self.count else None
-        hit = cred is not None if self.count else _CRED_ANY.search(line) is not None
         pem_now = False
         stripped: tuple[bytes, bool] | None = None
 
+        # A BEGIN marker outside a block: a block on one line, or an opening.
         if not self.in_pem and _BEGIN.search(line):
             if _END.search(line):
                 pem_now = True
@@ -297,6 +321,7 @@ class Redactor:
                 self.watch = 0
                 self.real = stripped[1] or _BEGIN_ALONE.match(stripped[0]) is not None
 
+        # Within five lines after an END: key-shaped lines reopen the block.
         if not self.in_pem and self.watch > 0:
             if stripped is None:
                 stripped = strip_decoration(line)
@@ -315,9 +340,10 @@ class Redactor:
                 self.watch -= 1
                 self.chain = False
 
-        was_in = self.in_pem
-        release = False
+        # Inside a block: an END closes it; a real block swallows everything
+        # else; a mention is bounded by the span cap and the stray counter.
         if self.in_pem:
+            release = False
             if _END_AT_TAIL.search(line):
                 self.prev_real = self.real
                 self.in_pem = False
@@ -356,14 +382,17 @@ class Redactor:
                             if self.stray >= 3:
                                 self.in_pem = False
                                 release = True
-        if was_in and not release:
-            pem_now = True
+            if not release:
+                pem_now = True
 
         if pem_now:
-            self._note(nr, PEM_PATTERN)
+            if self.count or self.record_lines:
+                self._note(nr, PEM_PATTERN)
             return placeholder_pem(nr)
-        if hit:
-            self._note(nr, cred)
+        # The credential tests have no effect on the PEM state, so they run last.
+        if _CRED_ANY.search(line) is not None:
+            if self.count or self.record_lines:
+                self._note(nr, credential_in(line))
             return placeholder_credential(nr)
         return line
 
@@ -410,25 +439,44 @@ class Redactor:
     def _lines(self, buf: bytes, end: int) -> bytes:
         """Redact the complete lines ``buf[:end]`` (``buf[end-1]`` is a newline)."""
         out: list[bytes] = []
+        append = out.append
+        index = buf.index
+        line = self.line
         pos = 0
-        search = _TRIGGER.search
+        # Where each search last matched (-2: not searched yet, -1: no more).
+        nexts = [-2] * len(_SCANS)
         while pos < end:
-            if self.idle:
-                m = search(buf, pos, end)
-                if m is None:
+            if not self.in_pem and not self.watch:
+                trigger = -1
+                for i, rx in enumerate(_SCANS):
+                    at = nexts[i]
+                    if at == -1:
+                        continue
+                    if at < pos:
+                        m = rx.search(buf, pos, end)
+                        at = nexts[i] = m.start() if m else -1
+                        if at == -1:
+                            continue
+                    if trigger < 0 or at < trigger:
+                        trigger = at
+                if trigger < 0:
                     out.append(buf[pos:end] if pos else buf[:end])
                     self.nr += buf.count(b"\n", pos, end)
                     break
-                start = buf.rfind(b"\n", pos, m.start()) + 1
+                start = buf.rfind(b"\n", pos, trigger) + 1
                 if start > pos:
                     out.append(buf[pos:start])
                     self.nr += buf.count(b"\n", pos, start)
                     pos = start
-            nl = buf.index(b"\n", pos, end)
-            text = buf[pos:nl]
-            new = self.line(text)
-            out.append(buf[pos : nl + 1] if new is text else new + b"\n")
-            pos = nl + 1
+            # The trigger line, then every line while a block or window is open.
+            while True:
+                nl = index(b"\n", pos, end)
+                text = buf[pos:nl]
+                new = line(text)
+                append(buf[pos : nl + 1] if new is text else new + b"\n")
+                pos = nl + 1
+                if pos >= end or (not self.in_pem and not self.watch):
+                    break
         return b"".join(out)
 
 
@@ -461,14 +509,17 @@ def redact_simple(data: bytes) -> bytes:
     return b"".join(line + b"\n" for line in redact_lines(lines))
 
 
-def redact_text(text: bytes) -> tuple[bytes, list[int]]:
+def redact_text(text: bytes, counts: Counter[str] | None = None) -> tuple[bytes, list[int]]:
     """Redact one value on its own: fresh state, lines from 1.
 
-    Returns the redacted bytes and the 1-based numbers of the replaced lines.
-    A value that does not end in a newline comes back without one.
+    Returns the redacted bytes and the 1-based numbers of the replaced lines;
+    adds per-pattern counts to ``counts`` when given.  A value that does not
+    end in a newline comes back without one.
     """
-    r = Redactor(record_lines=True)
+    r = Redactor(count=counts is not None, record_lines=True)
     out = r.feed(text) + r.finish()
     if text and not text.endswith(b"\n"):
         out = out[:-1]
+    if counts is not None:
+        counts.update(r.counts)
     return out, r.redacted
