@@ -151,6 +151,7 @@ _SPACES = re.compile(_WS + rb"+")
 _WS_BYTES = b" \t\n\v\f\r"
 #: A round can change the text only when it starts with one of these bytes.
 _DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
+_MARKERS = (b"-----BEGIN", b"-----END")
 _DASH = 0x2D
 
 
@@ -161,32 +162,31 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
     iteration bound (see above: it cannot become true).  Linear in the line.
     """
     n = len(line)
+    limit = n + 2
     pos = 0
-    changed = False
-    if n and line[0] in _DECO_FIRST:
-        limit = n + 2
-        rounds = 0
-        while True:
-            start = pos
-            m = _ROUND.match(line, pos)
-            pos = m.end()  # type: ignore[union-attr]  # every part is optional
-            if pos < n and line[pos] == _DASH and m.start("g") == pos:  # type: ignore[union-attr]
-                if line.startswith(b"------", pos):
-                    pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
-                if not (line.startswith(b"-----BEGIN", pos) or line.startswith(b"-----END", pos)):
-                    pos += 1  # the byte at pos is '-' here
-                sp = _SPACES.match(line, pos)
-                if sp:
-                    pos = sp.end()
-            changed = pos != start
-            rounds += 1
-            if not changed or rounds >= limit:
-                break
-            if pos >= n or line[pos] not in _DECO_FIRST:
-                # The next round could not change anything: it would end the loop.
-                changed = False
-                break
-    return line[pos:].rstrip(_WS_BYTES), changed
+    rounds = 0
+    # A round can only change the text when it starts with one of the
+    # _DECO_FIRST bytes, and never at a BEGIN/END marker: when the text is
+    # settled like that, the reference's next round changes nothing and ends
+    # its loop, so the loop here ends without running it.
+    while pos < n and line[pos] in _DECO_FIRST and not line.startswith(_MARKERS, pos):
+        start = pos
+        m = _ROUND.match(line, pos)
+        pos = m.end()  # type: ignore[union-attr]  # every part is optional
+        if pos < n and line[pos] == _DASH and m.start("g") == pos:  # type: ignore[union-attr]
+            if line.startswith(b"------", pos):
+                pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
+            if not line.startswith(_MARKERS, pos):
+                pos += 1  # the byte at pos is '-' here
+            sp = _SPACES.match(line, pos)
+            if sp:
+                pos = sp.end()
+        if pos == start:
+            break
+        rounds += 1
+        if rounds >= limit:
+            return line[pos:].rstrip(_WS_BYTES), True
+    return line[pos:].rstrip(_WS_BYTES), False
 
 
 def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
@@ -218,26 +218,8 @@ def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
     return s, exhausted
 
 
-# --------------------------------------------------------------------------- #
-# Body-line shapes.
-# --------------------------------------------------------------------------- #
-def _is_b64(s: bytes, min_len: int) -> bool:
-    return len(s) >= min_len and _B64_LINE.match(s) is not None
-
-
-def _is_wide_body(s: bytes) -> bool:
-    """20+ base64 bytes with a letter past F or a symbol."""
-    return _is_b64(s, 20) and _HAS_LETTER_G_Z.search(s) is not None
-
-
-def _is_narrow_body(s: bytes) -> bool:
-    """12-19 base64 bytes that look like key material, not a word or a hex id."""
-    return (
-        12 <= len(s) < 20
-        and _B64_LINE.match(s) is not None
-        and _HAS_DIGIT_OR_SYM.search(s) is not None
-        and _HAS_LETTER_G_Z.search(s) is not None
-    )
+#: What :meth:`Redactor._step` decides for a line.
+KEEP, CREDENTIAL, PEM = 0, 1, 2
 
 
 def placeholder_credential(nr: int) -> bytes:
@@ -270,7 +252,11 @@ class Redactor:
     off by default).
     """
 
-    #: bytes read per search over the buffer; any size works (tests vary it).
+    __slots__ = (
+        "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
+        "count", "counts", "record_lines", "redacted", "_pending", "_accounting",
+    )
+
     def __init__(self, *, count: bool = False, record_lines: bool = False) -> None:
         self.nr = 0
         # PEM machine.
@@ -288,23 +274,19 @@ class Redactor:
         self.record_lines = record_lines
         self.redacted: list[int] = []
         self._pending: list[bytes] = []
+        self._accounting = count or record_lines
 
     # -- the exact per-line machine ----------------------------------------- #
-    def _is_key_run(self, s: bytes) -> bool:
-        """A narrow body, or a line exactly as wide as the body seen before."""
-        if _is_narrow_body(s):
-            return True
-        return (
-            self.key_len > 0
-            and len(s) == self.key_len
-            and _is_b64(s, 12)
-            and _ONE_WORD.match(s) is None
-        )
-
     def line(self, line: bytes) -> bytes:
         """Redact one line (no terminator); returns the output line (no terminator)."""
+        verdict = self._step(line)
+        if verdict == KEEP:
+            return line
+        return (placeholder_pem if verdict == PEM else placeholder_credential)(self.nr)
+
+    def _step(self, line: bytes) -> int:
+        """Advance the machine by one line: KEEP it, or replace it (CREDENTIAL, PEM)."""
         self.nr += 1
-        nr = self.nr
         pem_now = False
         stripped: tuple[bytes, bool] | None = None
 
@@ -326,10 +308,23 @@ class Redactor:
             if stripped is None:
                 stripped = strip_decoration(line)
             c = stripped[0]
+            n = len(c)
+            # Wide (20+) with a digit or symbol, narrow (12-19), or, right
+            # after body lines, exactly as wide as the last one (not a word).
             if (
-                (_is_wide_body(c) and _HAS_DIGIT_OR_SYM.search(c) is not None)
-                or _is_narrow_body(c)
-                or (self.chain and self._is_key_run(c))
+                n >= 12
+                and _B64_LINE.match(c) is not None
+                and (
+                    (
+                        _HAS_LETTER_G_Z.search(c) is not None
+                        and _HAS_DIGIT_OR_SYM.search(c) is not None
+                    )
+                    or (
+                        self.chain
+                        and n == self.key_len
+                        and _ONE_WORD.match(c) is None
+                    )
+                )
             ):
                 self.in_pem = True
                 self.stray = self.span = 0
@@ -352,7 +347,7 @@ class Redactor:
                 if stripped is None:
                     stripped = strip_decoration(line)
                 body = stripped[0]
-                if _is_b64(body, 12):
+                if len(body) >= 12 and _B64_LINE.match(body) is not None:
                     self.key_len = len(body)
                     self.chain = True
             else:
@@ -364,10 +359,23 @@ class Redactor:
                     if stripped is None:
                         stripped = strip_decoration(line)
                     body = stripped[0]
+                    n = len(body)
                     if body:
-                        if _is_wide_body(body) or self._is_key_run(body):
+                        # Wide (20+) with a letter past F or a symbol, narrow
+                        # (12-19), or as wide as the last body line (not a word).
+                        if (
+                            n >= 12
+                            and _B64_LINE.match(body) is not None
+                            and (
+                                (
+                                    _HAS_LETTER_G_Z.search(body) is not None
+                                    and (n >= 20 or _HAS_DIGIT_OR_SYM.search(body) is not None)
+                                )
+                                or (n == self.key_len and _ONE_WORD.match(body) is None)
+                            )
+                        ):
                             self.stray = 0
-                            self.key_len = len(body)
+                            self.key_len = n
                             self.chain = True
                         elif _PEM_HEADER.match(body):
                             self.stray = 0
@@ -386,21 +394,21 @@ class Redactor:
                 pem_now = True
 
         if pem_now:
-            if self.count or self.record_lines:
-                self._note(nr, PEM_PATTERN)
-            return placeholder_pem(nr)
+            if self._accounting:
+                self._note(PEM_PATTERN)
+            return PEM
         # The credential tests have no effect on the PEM state, so they run last.
         if _CRED_ANY.search(line) is not None:
-            if self.count or self.record_lines:
-                self._note(nr, credential_in(line))
-            return placeholder_credential(nr)
-        return line
+            if self._accounting:
+                self._note(credential_in(line))
+            return CREDENTIAL
+        return KEEP
 
-    def _note(self, nr: int, pattern: str | None) -> None:
+    def _note(self, pattern: str | None) -> None:
         if self.count and pattern is not None:
             self.counts[pattern] += 1
         if self.record_lines:
-            self.redacted.append(nr)
+            self.redacted.append(self.nr)
 
     @property
     def idle(self) -> bool:
@@ -441,7 +449,7 @@ class Redactor:
         out: list[bytes] = []
         append = out.append
         index = buf.index
-        line = self.line
+        step = self._step
         pos = 0
         # Where each search last matched (-2: not searched yet, -1: no more).
         nexts = [-2] * len(_SCANS)
@@ -471,9 +479,13 @@ class Redactor:
             # The trigger line, then every line while a block or window is open.
             while True:
                 nl = index(b"\n", pos, end)
-                text = buf[pos:nl]
-                new = line(text)
-                append(buf[pos : nl + 1] if new is text else new + b"\n")
+                verdict = step(buf[pos:nl])
+                if verdict == KEEP:
+                    append(buf[pos : nl + 1])
+                elif verdict == PEM:
+                    append(b"--- redacted PEM key block at line %d ---\n" % self.nr)
+                else:
+                    append(b"--- redacted credential at line %d ---\n" % self.nr)
                 pos = nl + 1
                 if pos >= end or (not self.in_pem and not self.watch):
                     break
