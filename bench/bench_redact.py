@@ -35,13 +35,14 @@ PY = sys.executable
 TOOL = [PY, "-m", "council_filters.cli.redact"]  # the RSS run; timings use real_python()
 ENV = {**os.environ, "LC_ALL": "C", "PYTHONPATH": str(ROOT)}
 
-WORDS = (
+_WORD_TEXT = (
     "the a of to in is that for it as with on this be are by not or from at an will "
     "function return value error check test file line change should could would must "
     "handler request response config parse buffer stream record field index cache risk "
     "task-list disk-usage ask-me mask-bits desk-check AIzaTion Bearer token header auth "
     "session key secret private public block begin end null undefined timeout retry"
-).split()
+)
+WORDS = tuple(_WORD_TEXT.split(" "))
 
 
 # --------------------------------------------------------------------------- #
@@ -239,73 +240,6 @@ def rss_run(gigabytes: float) -> tuple[float, float]:
     if code != 0:
         raise SystemExit(f"bench_redact: tool exited {code} on the RSS stream")
     return elapsed, int(report.read_text().split()[-1]) / 1024
-
-
-def run_once(cmd: list[str], stdin_path: Path) -> tuple[float, float]:
-    """One run: (wall seconds, CPU seconds of the child, user + system)."""
-    with stdin_path.open("rb") as fh:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=fh, stdout=subprocess.DEVNULL, env=ENV)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"bench_redact: {cmd[0]} exited {proc.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime
-
-
-def timed(cmds: list[list[str]], stdin_path: Path, runs: int) -> list[tuple[float, float]]:
-    """Median (wall, CPU) per command; the commands' runs are interleaved."""
-    samples: list[list[tuple[float, float]]] = [[] for _ in cmds]
-    for _ in range(runs):
-        for i, cmd in enumerate(cmds):
-            samples[i].append(run_once(cmd, stdin_path))
-    return [
-        (statistics.median(w for w, _ in s), statistics.median(c for _, c in s)) for s in samples
-    ]
-
-
-def same_output(cmd_a: list[str], cmd_b: list[str], path: Path) -> bool:
-    outs = []
-    for cmd in (cmd_a, cmd_b):
-        with path.open("rb") as fh:
-            outs.append(subprocess.run(cmd, stdin=fh, capture_output=True, env=ENV).stdout)
-    return outs[0] == outs[1]
-
-
-GEN = (
-    "import sys,random\n"
-    "rng=random.Random(7)\n"
-    "words=sys.argv[2].split()\n"
-    "lines=[(' '.join(rng.choice(words) for _ in range(rng.randint(4,16)))+'\\n').encode()"
-    " for _ in range(4096)]\n"
-    "block=b''.join(lines)\n"
-    "total=int(float(sys.argv[1])*(1<<30))\n"
-    "n=0\n"
-    "while n<total:\n"
-    "    sys.stdout.buffer.write(block); n+=len(block)\n"
-)
-
-
-def rss_run(gigabytes: float) -> tuple[float, float]:
-    """Stream generated normal lines through the tool over a pipe.
-
-    Returns (seconds, the tool's own peak RSS in MB, from wait4).
-    """
-    gen = subprocess.Popen(
-        [PY, "-c", GEN, str(gigabytes), " ".join(WORDS)], stdout=subprocess.PIPE
-    )
-    t0 = time.perf_counter()
-    tool = subprocess.Popen(TOOL, stdin=gen.stdout, stdout=subprocess.DEVNULL, env=ENV)
-    assert gen.stdout is not None
-    gen.stdout.close()
-    _, status, usage = os.wait4(tool.pid, 0)
-    tool.returncode = os.waitstatus_to_exitcode(status)
-    elapsed = time.perf_counter() - t0
-    gen.wait()
-    if tool.returncode != 0:
-        raise SystemExit(f"bench_redact: tool exited {tool.returncode} on the RSS stream")
-    return elapsed, usage.ru_maxrss / 1024
 
 
 def real_python() -> str:
