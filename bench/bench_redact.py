@@ -1,0 +1,330 @@
+"""Benchmark council-redact against mawk running the reference awk program.
+
+    python bench/bench_redact.py [--quick] [--runs N] [--rss-gb G]
+
+The reference program is located through COUNCIL_REFERENCE_AWK; without it
+(or without mawk) the comparisons are skipped with a message and only our own
+timings are printed.  Corpora are generated deterministically (seeded) under
+bench/out/ at run time.  Each row is the median of N runs of each tool on the
+same input, in the same run of this script; a ratio above 1 means
+council-redact is faster.
+
+Rows:
+  typical      100 MB of reviewer text: prose, diff lines, findings, rare secrets
+  adversarial  dense with PEM markers, key-shaped bodies and credential shapes
+  pathological one 600 KB line of "1. " list markers before a BEGIN marker
+  startup      a one-line input, against a bare `python -c pass`
+  rss          a generated stream of normal lines through a pipe, peak RSS
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+PY = sys.executable
+TOOL = [PY, "-m", "council_filters.cli.redact"]  # the RSS run; timings use real_python()
+ENV = {**os.environ, "LC_ALL": "C", "PYTHONPATH": str(ROOT)}
+
+_WORD_TEXT = (
+    "the a of to in is that for it as with on this be are by not or from at an will "
+    "function return value error check test file line change should could would must "
+    "handler request response config parse buffer stream record field index cache risk "
+    "task-list disk-usage ask-me mask-bits desk-check AIzaTion Bearer token header auth "
+    "session key secret private public block begin end null undefined timeout retry"
+)
+WORDS = tuple(_WORD_TEXT.split(" "))
+
+
+# --------------------------------------------------------------------------- #
+# Corpora.
+# --------------------------------------------------------------------------- #
+def _alnum(rng: random.Random, n: int, alphabet: str = "") -> str:
+    chars = alphabet or "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(rng.choice(chars) for _ in range(n))
+
+
+def _secret(rng: random.Random) -> str:
+    kind = rng.randrange(10)
+    if kind == 0:
+        return "sk-proj-" + _alnum(rng, 40)
+    if kind == 1:
+        return "sk-ant-api03-" + _alnum(rng, 40)
+    if kind == 2:
+        return "sk-" + _alnum(rng, 40)
+    if kind == 3:
+        return "AIza" + _alnum(rng, 35)
+    if kind == 4:
+        return "ghp_" + _alnum(rng, 36)
+    if kind == 5:
+        return "github_pat_" + _alnum(rng, 60)
+    if kind == 6:
+        return "AKIA" + _alnum(rng, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    if kind == 7:
+        return "Bearer " + _alnum(rng, 30)
+    if kind == 8:
+        return "Authorization: Basic " + _alnum(rng, 30)
+    return "ses_" + _alnum(rng, 20)
+
+
+def _pem_block(rng: random.Random, deco: str = "") -> list[str]:
+    lines = [deco + "-----BEGIN RSA PRIVATE KEY-----"]
+    lines += [deco + _alnum(rng, 64, "ABCDEFabcdef0123456789+/") for _ in range(rng.randint(3, 12))]
+    lines.append(deco + "-----END RSA PRIVATE KEY-----")
+    return lines
+
+
+def typical_lines(rng: random.Random) -> list[str]:
+    """One paragraph-sized piece of a reviewer's answer."""
+    kind = rng.randrange(100)
+    if kind < 40:
+        return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 18))) + "."]
+    if kind < 70:
+        sign = rng.choice("+- ")
+        code = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 9)))
+        return [f"{sign}    {code}({rng.randint(0, 99)});"]
+    if kind < 80:
+        return [
+            f"- [P{rng.randint(1, 3)}] src/mod_{rng.randint(0, 99)}.py:{rng.randint(1, 999)} "
+            + " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 12)))
+        ]
+    if kind < 85:
+        return ["## " + " ".join(rng.choice(WORDS) for _ in range(3)), ""]
+    if kind < 90:
+        return ["```", f"$ make test  # {rng.randint(0, 9999)} passed", "```"]
+    if kind < 95:
+        return [f"@@ -{rng.randint(1, 500)},7 +{rng.randint(1, 500)},8 @@ def f():"]
+    return [""]
+
+
+def gen_typical(path: Path, size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    n = 0
+    with path.open("w", encoding="utf-8", newline="\n") as fh:
+        while n < size:
+            block = []
+            for _ in range(200):
+                block += typical_lines(rng)
+            r = rng.randrange(1000)
+            if r < 10:  # rare secrets: about one per 20,000 lines
+                block.append("export TOKEN=" + _secret(rng))
+            elif r < 12:
+                block += _pem_block(rng)
+            elif r < 20:
+                block.append("Never paste a -----BEGIN PRIVATE KEY----- block into a review.")
+            text = "\n".join(block) + "\n"
+            fh.write(text)
+            n += len(text)
+
+
+def gen_adversarial(path: Path, size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    decos = ["", "> ", "| ", "1. ", "- ", "+", "-", "  ", "> > ", "12 | ", "++ ", "------"]
+    n = 0
+    with path.open("w", encoding="utf-8", newline="\n") as fh:
+        while n < size:
+            r = rng.randrange(12)
+            deco = rng.choice(decos)
+            if r == 0:
+                lines = _pem_block(rng, deco)
+            elif r == 1:
+                lines = [deco + "see -----BEGIN PRIVATE KEY----- here"] + [
+                    deco + _alnum(rng, rng.randint(10, 30)) for _ in range(rng.randint(0, 6))
+                ]
+            elif r == 2:
+                lines = [deco + "-----END PRIVATE KEY-----"] + [
+                    deco + _alnum(rng, rng.choice((12, 16, 19, 20, 64))) for _ in range(6)
+                ]
+            elif r == 3:
+                lines = ["token " + _secret(rng) for _ in range(3)]
+            elif r == 4:  # near misses: one byte short
+                lines = [
+                    "sk-" + _alnum(rng, 19), "AKIA" + _alnum(rng, 15, "ABCDEF0123"),
+                    "ghp_" + _alnum(rng, 35), "Bearer " + _alnum(rng, 19),
+                ]
+            elif r == 5:
+                lines = [deco + "-----BEGIN EC PRIVATE KEY----- -----END EC PRIVATE KEY-----"]
+            elif r == 6:
+                lines = [deco + "Proc-Type: 4,ENCRYPTED", deco + "DEK-Info: AES-128-CBC,00"]
+            else:
+                lines = [deco + " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))]
+            text = "\n".join(lines) + "\n"
+            fh.write(text)
+            n += len(text)
+
+
+def gen_pathological(path: Path) -> None:
+    path.write_bytes(b"1. " * 200_000 + b"-----BEGIN RSA PRIVATE KEY-----\n")
+
+
+# --------------------------------------------------------------------------- #
+# Timing.
+# --------------------------------------------------------------------------- #
+def run_once(cmd: list[str], stdin_path: Path) -> tuple[float, float]:
+    """One run: (wall seconds, CPU seconds of the child, user + system)."""
+    with stdin_path.open("rb") as fh:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=fh, stdout=subprocess.DEVNULL, env=ENV)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_redact: {cmd[0]} exited {proc.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def timed(cmds: list[list[str]], stdin_path: Path, runs: int) -> list[tuple[float, float]]:
+    """Median (wall, CPU) per command; the commands' runs are interleaved."""
+    samples: list[list[tuple[float, float]]] = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            samples[i].append(run_once(cmd, stdin_path))
+    return [
+        (statistics.median(w for w, _ in s), statistics.median(c for _, c in s)) for s in samples
+    ]
+
+
+def same_output(cmd_a: list[str], cmd_b: list[str], path: Path) -> bool:
+    outs = []
+    for cmd in (cmd_a, cmd_b):
+        with path.open("rb") as fh:
+            outs.append(subprocess.run(cmd, stdin=fh, capture_output=True, env=ENV).stdout)
+    return outs[0] == outs[1]
+
+
+GEN = (
+    "import sys,random\n"
+    "rng=random.Random(7)\n"
+    "words=sys.argv[2].split()\n"
+    "lines=[(' '.join(rng.choice(words) for _ in range(rng.randint(4,16)))+'\\n').encode()"
+    " for _ in range(4096)]\n"
+    "block=b''.join(lines)\n"
+    "total=int(float(sys.argv[1])*(1<<30))\n"
+    "n=0\n"
+    "while n<total:\n"
+    "    sys.stdout.buffer.write(block); n+=len(block)\n"
+)
+
+
+def rss_run(gigabytes: float) -> tuple[float, float]:
+    """Stream generated normal lines through the tool over a pipe.
+
+    Returns (seconds, the tool's peak RSS in MB).  The peak is taken by GNU
+    time around the tool (a child's own rusage would count the pages it
+    shared with this process before exec).
+    """
+    gnu_time = shutil.which("time") or "/usr/bin/time"
+    report = OUT / "redact-rss.txt"
+    gen = subprocess.Popen(
+        [PY, "-c", GEN, str(gigabytes), " ".join(WORDS)], stdout=subprocess.PIPE
+    )
+    t0 = time.perf_counter()
+    tool = subprocess.Popen(
+        [gnu_time, "-f", "%M", "-o", str(report), *TOOL],
+        stdin=gen.stdout, stdout=subprocess.DEVNULL, env=ENV,
+    )
+    assert gen.stdout is not None
+    gen.stdout.close()
+    code = tool.wait()
+    elapsed = time.perf_counter() - t0
+    gen.wait()
+    if code != 0:
+        raise SystemExit(f"bench_redact: tool exited {code} on the RSS stream")
+    return elapsed, int(report.read_text().split()[-1]) / 1024
+
+
+def real_python() -> str:
+    """The interpreter itself, not a shim in front of it."""
+    return subprocess.run(
+        [PY, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="10 MB corpora, 1 run (a smoke test)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per tool and corpus (median)")
+    ap.add_argument("--rss-gb", type=float, default=1.0, help="size of the streamed RSS input")
+    args = ap.parse_args()
+    runs = 1 if args.quick else args.runs
+    size = (10 if args.quick else 100) << 20
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    ref = os.environ.get("COUNCIL_REFERENCE_AWK", "")
+    mawk = shutil.which("mawk")
+    have_ref = bool(ref and Path(ref).is_file() and mawk)
+    if not have_ref:
+        print(
+            "bench_redact: SKIPPED the comparisons with the reference: set "
+            "COUNCIL_REFERENCE_AWK=/path/to/redact.awk and install mawk; own timings only"
+        )
+    awk = [mawk or "mawk", "-f", ref]
+    py = real_python()
+    tool = [py, "-m", "council_filters.cli.redact"]
+
+    corpora = [
+        ("typical", OUT / f"redact-typical-{size >> 20}m.txt", 4.0,
+         lambda p: gen_typical(p, size, 1)),
+        ("adversarial", OUT / f"redact-adversarial-{size >> 21}m.txt", 1.0,
+         lambda p: gen_adversarial(p, size // 2, 2)),
+        ("pathological", OUT / "redact-pathological.txt", 10.0, gen_pathological),
+    ]
+    header = (
+        f"{'corpus':<13} {'MB':>6} {'mawk wall':>10} {'ours wall':>10} {'ratio':>7} "
+        f"{'mawk cpu':>9} {'ours cpu':>9} {'ratio':>7} {'goal':>6}  output"
+    )
+    rows = []
+    for name, path, goal, gen in corpora:
+        if not path.exists():
+            gen(path)
+        mb = path.stat().st_size / (1 << 20)
+        if have_ref:
+            (aw, ac), (ow, oc) = timed([awk, tool], path, runs)
+            same = "same" if same_output(tool, awk, path) else "DIFFERENT"
+            verdict = "ok" if min(aw / ow, ac / oc) >= goal else "BELOW GOAL"
+            rows.append(
+                f"{name:<13} {mb:6.1f} {aw:10.3f} {ow:10.3f} {aw / ow:6.1f}x "
+                f"{ac:9.3f} {oc:9.3f} {ac / oc:6.1f}x {goal:5.0f}x  {same} {verdict}"
+            )
+        else:
+            ((ow, oc),) = timed([tool], path, runs)
+            rows.append(
+                f"{name:<13} {mb:6.1f} {'-':>10} {ow:10.3f} {'-':>7} {'-':>9} {oc:9.3f} "
+                f"{'-':>7} {goal:5.0f}x"
+            )
+
+    one = OUT / "redact-one-line.txt"
+    one.write_bytes(b"hello world\n")
+    n = max(runs, 5) * 2
+    (bw, bc), (sw, sc) = timed([[py, "-c", "pass"], tool], one, n)
+    verdict = "ok" if sw / bw <= 5 else "ABOVE GOAL"
+    rows.append(
+        f"{'startup':<13} {'':>6} {bw:10.3f} {sw:10.3f} {sw / bw:6.1f}x {bc:9.3f} {sc:9.3f} "
+        f"{sc / bc:6.1f}x {'<=5x':>6}  vs `python -c pass` {verdict}"
+    )
+
+    gb = 0.02 if args.quick else args.rss_gb
+    _, small = rss_run(0.001)
+    secs, peak = rss_run(gb)
+    print(header)
+    for row in rows:
+        print(row)
+    print(
+        f"rss: {gb * 1024:.0f} MB streamed through a pipe in {secs:.1f} s "
+        f"({gb * 1024 / secs:.0f} MB/s), peak RSS {peak:.1f} MB (1 MB input: {small:.1f} MB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,537 @@
+"""Credential redaction: the 11-pattern line filter, byte for byte.
+
+This is a port of the behaviour of the upstream council's awk redaction
+program (the version with the narrow-body rule, the width chain and the
+400-line span cap).  Every input line yields exactly one output line: the line
+itself, or a placeholder naming its 1-based line number.  Semantics are those
+of awk in the C locale: bytes, ``[[:space:]]`` is the six ASCII space
+characters, lengths count bytes, and a final line without a newline gets one.
+
+The core is pure: bytes in, bytes out, no stdio.  :class:`Redactor` keeps the
+state (line number, the PEM machine) across calls, so it can be fed line by
+line (:meth:`Redactor.line`) or by chunks of any size (:meth:`Redactor.feed`,
+then :meth:`Redactor.finish` at the end of each input).  The chunked path
+skips runs of lines that cannot change (no trigger, no PEM state) with one
+regex search over the whole buffer and falls back to the exact per-line
+machine only at trigger lines and while a PEM block or watch window is open.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+# --------------------------------------------------------------------------- #
+# The credential patterns, in the order the reference tests them.
+# --------------------------------------------------------------------------- #
+
+
+@dataclass(frozen=True)
+class CredentialPattern:
+    """A literal prefix followed by a run of one character class.
+
+    A line holds the credential when, at some position, ``prefix`` is followed
+    by at least ``min_len - prefix_len`` bytes of ``char_class`` (the reference
+    measures the whole match, prefix included, against ``min_len``).
+    """
+
+    name: str
+    prefix: bytes  # a regex (only gh[pous]_ is not a plain literal)
+    prefix_len: int
+    char_class: bytes
+    min_len: int
+
+    @property
+    def tail_len(self) -> int:
+        return self.min_len - self.prefix_len
+
+    @property
+    def regex(self) -> bytes:
+        return self.prefix + self.char_class + b"{%d}" % self.tail_len
+
+
+CREDENTIAL_PATTERNS: tuple[CredentialPattern, ...] = (
+    CredentialPattern("openai-project", b"sk-proj-", 8, b"[A-Za-z0-9_-]", 28),
+    CredentialPattern("anthropic", b"sk-ant-", 7, b"[A-Za-z0-9_-]", 27),
+    CredentialPattern("openai", b"sk-", 3, b"[A-Za-z0-9]", 23),
+    CredentialPattern("google-api", b"AIza", 4, b"[0-9A-Za-z_-]", 39),
+    CredentialPattern("github-token", b"gh[pous]_", 4, b"[A-Za-z0-9]", 40),
+    CredentialPattern("github-pat", b"github_pat_", 11, b"[A-Za-z0-9_]", 51),
+    CredentialPattern("aws-access-key", b"AKIA", 4, b"[0-9A-Z]", 20),
+    CredentialPattern("bearer", b"Bearer ", 7, b"[A-Za-z0-9._~+/-]", 27),
+    CredentialPattern("authorization", b"Authorization: ", 15, b"[A-Za-z0-9 ._~+/-]", 35),
+    CredentialPattern("opencode-session", b"ses_", 4, b"[A-Za-z0-9]", 20),
+)
+PEM_PATTERN = "pem-private-key"
+#: Every pattern name, in table order (the eleventh is the PEM block machine).
+PATTERN_NAMES: tuple[str, ...] = tuple(p.name for p in CREDENTIAL_PATTERNS) + (PEM_PATTERN,)
+
+_CRED_RES = tuple((p.name, re.compile(p.regex)) for p in CREDENTIAL_PATTERNS)
+_CRED_ANY = re.compile(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
+
+# PEM markers.  [[:space:]] in the C locale is exactly these six bytes.
+_WS = rb"[ \t\n\v\f\r]"
+_BEGIN_RE = rb"-----BEGIN [A-Z ]*PRIVATE KEY-----"
+_BEGIN = re.compile(_BEGIN_RE)
+_END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
+_END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
+_BEGIN_ALONE = re.compile(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchored start)
+
+#: Any line that can change while no PEM block or watch window is open holds
+#: a match of one of these searches (they may also match lines that do not
+#: change; the exact per-line machine decides).  Each search starts with a
+#: literal that is rare in ordinary text, so the regex engine's literal scan
+#: skips through a buffer at memory speed; the lookbehinds put back the bytes
+#: before it.  No match can span a newline.
+_SCANS = tuple(
+    re.compile(p)
+    for p in (
+        # sk-proj-, sk-ant-, sk-: "sk-" then 20 of the widest class covers all three.
+        rb"k-(?<=sk-)[A-Za-z0-9_-]{20}",
+        rb"A(?:Iza[0-9A-Za-z_-]{35}|KIA[0-9A-Z]{16}|uthorization: [A-Za-z0-9 ._~+/-]{20})",
+        rb"_(?:(?<=gh[pous]_)[A-Za-z0-9]{36}|(?<=ses_)[A-Za-z0-9]{16}"
+        rb"|pat_(?<=github_pat_)[A-Za-z0-9_]{40})",
+        rb"B(?:earer [A-Za-z0-9._~+/-]{20}|EGIN (?<=-----BEGIN )[A-Z ]*PRIVATE KEY-----)",
+    )
+)
+
+
+def may_change(line: bytes) -> bool:
+    """Whether a line could be redacted while no PEM block or window is open."""
+    return any(rx.search(line) for rx in _SCANS)
+
+
+_B64_LINE = re.compile(rb"[A-Za-z0-9+/=]+\Z")
+_HAS_LETTER_G_Z = re.compile(rb"[G-Zg-z+/=]")
+_HAS_DIGIT_OR_SYM = re.compile(rb"[0-9+/=]")
+_HAS_SYM = re.compile(rb"[+/=]")
+_ONE_WORD = re.compile(rb"[A-Z]?[a-z]+\Z")
+_PEM_HEADER = re.compile(rb"Proc-Type:|DEK-Info:")
+
+# --------------------------------------------------------------------------- #
+# Decoration stripping, as an advancing index.
+#
+# The reference strips quoting and list decoration by rewriting a copy of the
+# line in a loop until nothing changes, which is quadratic on a long run of
+# list markers.  Every rewrite it makes either drops a prefix or shortens a
+# leading run of 6+ dashes to five dashes, which is the same as dropping all
+# but the run's last five.  So the remaining text is always a suffix of the
+# line, and each round is a few anchored matches at a position.
+#
+# One round, in order:
+#   a. spaces and blockquote/table bars      [ws]*([>|][ws]*)*
+#   b. one list marker and its spaces        ([-*+]|[0-9]+[.)])[ws]+
+#   c. a "NN |" line-number gutter           [0-9]+[ws]*\|[ws]*
+#   d. a run of '+'                          \+*
+#   e. a leading run of 6+ dashes becomes its last five
+#   f. one '-' or '+', unless at "-----BEGIN" / "-----END"
+#   g. leading spaces                        [ws]*
+# a-d are one regex (each part is optional and cannot fail, so the regex
+# takes each part's longest match in turn, exactly like applying them one
+# after another).  After d the next byte is never '+', so e and f only act
+# when the next byte is '-'; when g's part of the regex consumed spaces the
+# next byte after d was a space and e, f did nothing.
+#
+# The reference bounds the loop at len+2 rounds and reports "exhausted" when
+# it is still changing there.  Every changing round shortens the remaining
+# text by at least one byte, so at most len rounds change and the bound is
+# never reached: the flag is computed here for fidelity and is always false.
+# --------------------------------------------------------------------------- #
+_ROUND = re.compile(
+    rb"(?:" + _WS + rb"*(?:[>|]" + _WS + rb"*)*)"
+    rb"(?:(?:[-*+]|[0-9]+[.)])" + _WS + rb"+)?"
+    rb"(?:[0-9]+" + _WS + rb"*\|" + _WS + rb"*)?"
+    rb"\+*"
+    rb"(?P<g>" + _WS + rb"*)"
+)
+_DASHES = re.compile(rb"-+")
+_SPACES = re.compile(_WS + rb"+")
+_WS_BYTES = b" \t\n\v\f\r"
+#: A round can change the text only when it starts with one of these bytes.
+_DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
+_MARKERS = (b"-----BEGIN", b"-----END")
+_DASH = 0x2D
+
+
+def strip_decoration(line: bytes) -> tuple[bytes, bool]:
+    """The line without quote/list/diff decoration and outer spaces.
+
+    Returns ``(text, exhausted)``; ``exhausted`` mirrors the reference's
+    iteration bound (see above: it cannot become true).  Linear in the line.
+    """
+    n = len(line)
+    limit = n + 2
+    pos = 0
+    rounds = 0
+    # A round can only change the text when it starts with one of the
+    # _DECO_FIRST bytes, and never at a BEGIN/END marker: when the text is
+    # settled like that, the reference's next round changes nothing and ends
+    # its loop, so the loop here ends without running it.
+    while pos < n and line[pos] in _DECO_FIRST and not line.startswith(_MARKERS, pos):
+        start = pos
+        m = _ROUND.match(line, pos)
+        pos = m.end()  # type: ignore[union-attr]  # every part is optional
+        if pos < n and line[pos] == _DASH and m.start("g") == pos:  # type: ignore[union-attr]
+            if line.startswith(b"------", pos):
+                pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
+            if not line.startswith(_MARKERS, pos):
+                pos += 1  # the byte at pos is '-' here
+            sp = _SPACES.match(line, pos)
+            if sp:
+                pos = sp.end()
+        if pos == start:
+            break
+        rounds += 1
+        if rounds >= limit:
+            return line[pos:].rstrip(_WS_BYTES), True
+    return line[pos:].rstrip(_WS_BYTES), False
+
+
+def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
+    """The same function written the slow, copying way, round by round.
+
+    Quadratic on long marker runs; kept only so tests can check the fast
+    version against a literal reading of the rules.
+    """
+    s = line
+    limit = len(s) + 2
+    guard = 0
+    ws = _WS
+    while True:
+        prev = s
+        s = re.sub(rb"\A" + ws + rb"*(?:[>|]" + ws + rb"*)*", b"", s, count=1)
+        s = re.sub(rb"\A(?:[-*+]|[0-9]+[.)])" + ws + rb"+", b"", s, count=1)
+        s = re.sub(rb"\A[0-9]+" + ws + rb"*\|" + ws + rb"*", b"", s, count=1)
+        s = re.sub(rb"\A\++", b"", s, count=1)
+        if s.startswith(b"------"):
+            s = re.sub(rb"\A-+", b"-----", s, count=1)
+        if not (s.startswith(b"-----BEGIN") or s.startswith(b"-----END")):
+            s = re.sub(rb"\A[-+]", b"", s, count=1)
+        s = re.sub(rb"\A" + ws + rb"+", b"", s, count=1)
+        guard += 1
+        if s == prev or guard >= limit:
+            break
+    exhausted = s != prev
+    s = re.sub(ws + rb"+\Z", b"", s, count=1)
+    return s, exhausted
+
+
+#: What :meth:`Redactor._step` decides for a line.
+KEEP, CREDENTIAL, PEM = 0, 1, 2
+
+
+def placeholder_credential(nr: int) -> bytes:
+    return b"--- redacted credential at line %d ---" % nr
+
+
+def placeholder_pem(nr: int) -> bytes:
+    return b"--- redacted PEM key block at line %d ---" % nr
+
+
+def credential_in(line: bytes) -> str | None:
+    """The name of the first credential pattern (table order) the line holds."""
+    if _CRED_ANY.search(line) is None:
+        return None
+    for name, rx in _CRED_RES:
+        if rx.search(line):
+            return name
+    return None  # pragma: no cover - the combined search said yes
+
+
+# --------------------------------------------------------------------------- #
+# The stateful filter.
+# --------------------------------------------------------------------------- #
+class Redactor:
+    """The redaction state machine over a stream of lines.
+
+    ``count`` keeps per-pattern counts of redacted lines in :attr:`counts`;
+    ``record_lines`` keeps the 1-based numbers of redacted lines in
+    :attr:`redacted` (memory grows with the number of redactions, so it is
+    off by default).
+    """
+
+    __slots__ = (
+        "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
+        "count", "counts", "record_lines", "redacted", "_pending", "_accounting",
+    )
+
+    def __init__(self, *, count: bool = False, record_lines: bool = False) -> None:
+        self.nr = 0
+        # PEM machine.
+        self.in_pem = False
+        self.real = False
+        self.prev_real = False
+        self.stray = 0
+        self.span = 0
+        self.key_len = 0
+        self.chain = False
+        self.watch = 0
+        # Accounting.
+        self.count = count
+        self.counts: Counter[str] = Counter()
+        self.record_lines = record_lines
+        self.redacted: list[int] = []
+        self._pending: list[bytes] = []
+        self._accounting = count or record_lines
+
+    # -- the exact per-line machine ----------------------------------------- #
+    def line(self, line: bytes) -> bytes:
+        """Redact one line (no terminator); returns the output line (no terminator)."""
+        verdict = self._step(line)
+        if verdict == KEEP:
+            return line
+        return (placeholder_pem if verdict == PEM else placeholder_credential)(self.nr)
+
+    def _step(self, line: bytes) -> int:
+        """Advance the machine by one line: KEEP it, or replace it (CREDENTIAL, PEM)."""
+        self.nr += 1
+        pem_now = False
+        stripped: tuple[bytes, bool] | None = None
+
+        # A BEGIN marker outside a block: a block on one line, or an opening.
+        if not self.in_pem and _BEGIN.search(line):
+            if _END.search(line):
+                pem_now = True
+                self.watch = 0
+            else:
+                stripped = strip_decoration(line)
+                self.in_pem = True
+                self.stray = self.span = self.key_len = 0
+                self.chain = False
+                self.watch = 0
+                self.real = stripped[1] or _BEGIN_ALONE.match(stripped[0]) is not None
+
+        # Within five lines after an END: key-shaped lines reopen the block.
+        if not self.in_pem and self.watch > 0:
+            if stripped is None:
+                stripped = strip_decoration(line)
+            c = stripped[0]
+            n = len(c)
+            # Wide (20+) with a digit or symbol, narrow (12-19), or, right
+            # after body lines, exactly as wide as the last one (not a word).
+            if (
+                n >= 12
+                and _B64_LINE.match(c) is not None
+                and (
+                    (
+                        _HAS_LETTER_G_Z.search(c) is not None
+                        and _HAS_DIGIT_OR_SYM.search(c) is not None
+                    )
+                    or (
+                        self.chain
+                        and n == self.key_len
+                        and _ONE_WORD.match(c) is None
+                    )
+                )
+            ):
+                self.in_pem = True
+                self.stray = self.span = 0
+                self.real = self.prev_real and _HAS_SYM.search(c) is not None
+                self.watch = 0
+                self.chain = True
+            else:
+                self.watch -= 1
+                self.chain = False
+
+        # Inside a block: an END closes it; a real block swallows everything
+        # else; a mention is bounded by the span cap and the stray counter.
+        if self.in_pem:
+            release = False
+            if _END_AT_TAIL.search(line):
+                self.prev_real = self.real
+                self.in_pem = False
+                self.watch = 5
+            elif self.real:
+                if stripped is None:
+                    stripped = strip_decoration(line)
+                body = stripped[0]
+                if len(body) >= 12 and _B64_LINE.match(body) is not None:
+                    self.key_len = len(body)
+                    self.chain = True
+            else:
+                self.span += 1
+                if self.span > 400:
+                    self.in_pem = False
+                    release = True
+                else:
+                    if stripped is None:
+                        stripped = strip_decoration(line)
+                    body = stripped[0]
+                    n = len(body)
+                    if body:
+                        # Wide (20+) with a letter past F or a symbol, narrow
+                        # (12-19), or as wide as the last body line (not a word).
+                        if (
+                            n >= 12
+                            and _B64_LINE.match(body) is not None
+                            and (
+                                (
+                                    _HAS_LETTER_G_Z.search(body) is not None
+                                    and (n >= 20 or _HAS_DIGIT_OR_SYM.search(body) is not None)
+                                )
+                                or (n == self.key_len and _ONE_WORD.match(body) is None)
+                            )
+                        ):
+                            self.stray = 0
+                            self.key_len = n
+                            self.chain = True
+                        elif _PEM_HEADER.match(body):
+                            self.stray = 0
+                        elif _BEGIN.search(line):
+                            if stripped[1] or _BEGIN_ALONE.match(body):
+                                self.real = True
+                                self.span = self.key_len = 0
+                                self.chain = False
+                            self.stray = 0
+                        else:
+                            self.stray += 1
+                            if self.stray >= 3:
+                                self.in_pem = False
+                                release = True
+            if not release:
+                pem_now = True
+
+        if pem_now:
+            if self._accounting:
+                self._note(PEM_PATTERN)
+            return PEM
+        # The credential tests have no effect on the PEM state, so they run last.
+        if _CRED_ANY.search(line) is not None:
+            if self._accounting:
+                self._note(credential_in(line))
+            return CREDENTIAL
+        return KEEP
+
+    def _note(self, pattern: str | None) -> None:
+        if self.count and pattern is not None:
+            self.counts[pattern] += 1
+        if self.record_lines:
+            self.redacted.append(self.nr)
+
+    @property
+    def idle(self) -> bool:
+        """No PEM block or watch window open: only trigger lines can change."""
+        return not self.in_pem and self.watch == 0
+
+    # -- chunked streaming --------------------------------------------------- #
+    def feed(self, chunk: bytes) -> bytes:
+        """Redact the complete lines now available; keep a partial last line."""
+        if not chunk:
+            return b""
+        nl = chunk.rfind(b"\n")
+        if nl < 0:
+            self._pending.append(chunk)
+            return b""
+        if self._pending:
+            self._pending.append(chunk)
+            buf = b"".join(self._pending)
+            nl += len(buf) - len(chunk)
+            self._pending = []
+        else:
+            buf = chunk
+        end = nl + 1
+        if end < len(buf):
+            self._pending.append(buf[end:])
+        return self._lines(buf, end)
+
+    def finish(self) -> bytes:
+        """End of one input: a final line without a newline is redacted and terminated."""
+        if not self._pending:
+            return b""
+        rest = b"".join(self._pending)
+        self._pending = []
+        return self._lines(rest + b"\n", len(rest) + 1)
+
+    def _lines(self, buf: bytes, end: int) -> bytes:
+        """Redact the complete lines ``buf[:end]`` (``buf[end-1]`` is a newline)."""
+        out: list[bytes] = []
+        append = out.append
+        index = buf.index
+        step = self._step
+        pos = 0
+        # Where each search last matched (-2: not searched yet, -1: no more).
+        nexts = [-2] * len(_SCANS)
+        while pos < end:
+            if not self.in_pem and not self.watch:
+                trigger = -1
+                for i, rx in enumerate(_SCANS):
+                    at = nexts[i]
+                    if at == -1:
+                        continue
+                    if at < pos:
+                        m = rx.search(buf, pos, end)
+                        at = nexts[i] = m.start() if m else -1
+                        if at == -1:
+                            continue
+                    if trigger < 0 or at < trigger:
+                        trigger = at
+                if trigger < 0:
+                    out.append(buf[pos:end] if pos else buf[:end])
+                    self.nr += buf.count(b"\n", pos, end)
+                    break
+                start = buf.rfind(b"\n", pos, trigger) + 1
+                if start > pos:
+                    out.append(buf[pos:start])
+                    self.nr += buf.count(b"\n", pos, start)
+                    pos = start
+            # The trigger line, then every line while a block or window is open.
+            while True:
+                nl = index(b"\n", pos, end)
+                verdict = step(buf[pos:nl])
+                if verdict == KEEP:
+                    append(buf[pos : nl + 1])
+                elif verdict == PEM:
+                    append(b"--- redacted PEM key block at line %d ---\n" % self.nr)
+                else:
+                    append(b"--- redacted credential at line %d ---\n" % self.nr)
+                pos = nl + 1
+                if pos >= end or (not self.in_pem and not self.watch):
+                    break
+        return b"".join(out)
+
+
+# --------------------------------------------------------------------------- #
+# Conveniences.
+# --------------------------------------------------------------------------- #
+def redact(data: bytes) -> bytes:
+    """Redact a whole document (one input) in one call."""
+    r = Redactor()
+    return r.feed(data) + r.finish()
+
+
+def redact_lines(lines: Iterable[bytes], redactor: Redactor | None = None) -> Iterator[bytes]:
+    """The simple path: one line at a time through :meth:`Redactor.line`.
+
+    ``lines`` are lines without terminators; yields output lines without them.
+    """
+    r = redactor if redactor is not None else Redactor()
+    for line in lines:
+        yield r.line(line)
+
+
+def redact_simple(data: bytes) -> bytes:
+    """Whole-document redaction through the per-line path only (no skipping)."""
+    if not data:
+        return b""
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    return b"".join(line + b"\n" for line in redact_lines(lines))
+
+
+def redact_text(text: bytes, counts: Counter[str] | None = None) -> tuple[bytes, list[int]]:
+    """Redact one value on its own: fresh state, lines from 1.
+
+    Returns the redacted bytes and the 1-based numbers of the replaced lines;
+    adds per-pattern counts to ``counts`` when given.  A value that does not
+    end in a newline comes back without one.
+    """
+    r = Redactor(count=counts is not None, record_lines=True)
+    out = r.feed(text) + r.finish()
+    if text and not text.endswith(b"\n"):
+        out = out[:-1]
+    if counts is not None:
+        counts.update(r.counts)
+    return out, r.redacted
