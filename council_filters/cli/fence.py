@@ -9,13 +9,13 @@ import typer
 
 from council_filters import fence, kit
 
-HELP = """Wrap reviewer output in the five-part injection fence, like the upstream agents' sed + printf.
+HELP = """Wrap reviewer output in the five-part injection fence (the upstream agents' sed + printf).
 
-Text mode reads the body on stdin (or the concatenated FILEs) and writes one sandwich: advisory, begin delimiter, escaped body
-(always newline-terminated), end delimiter and re-anchor. Literal delimiters inside the body are
-escaped first (--escape). With --jsonl every reviewer record's output field is fenced into
-"fenced" (label from "reviewer"); all other fields and records pass through. Streams: holds one
-line (text) or one record (--jsonl)."""
+Text mode reads the body on stdin (or the concatenated FILEs) and writes one sandwich: advisory,
+begin delimiter, escaped body (always newline-terminated), end delimiter, re-anchor. Literal
+delimiters inside the body are escaped first (--escape). With --jsonl every reviewer record's
+output field is fenced into "fenced" (label from "reviewer"); all other fields and records pass
+through. Streams: holds one line (text) or one record (--jsonl)."""
 
 EPILOG = (
     "\b\nEscape variants:\n"
@@ -25,7 +25,8 @@ EPILOG = (
     "\b\nExamples:\n"
     "  gemini-cli < pack.txt | council-redact | council-fence --label gemini\n"
     "  council-fence --label codex --hardened < review.txt\n"
-    "  council-dispatch < packs.jsonl | council-redact --jsonl | council-fence --jsonl --hardened\n\n"
+    "  council-dispatch < packs.jsonl | council-redact --jsonl \\\n"
+    "    | council-fence --jsonl --hardened\n\n"
     + kit.exit_code_table()
 )
 
