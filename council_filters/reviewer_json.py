@@ -128,7 +128,7 @@ _FIELD_HINTS: dict[str, str] = {
 def _explain(err: Any) -> tuple[str, str]:
     """(message, hint) for one jsonschema error, without quoting the instance."""
     v = err.validator
-    where = str(err.path[-1]) if err.path else "the output"
+    where = _where(list(err.path))
     schema = err.schema if isinstance(err.schema, dict) else {}
     if v == "required":
         m = re.match(r"^'(.+)' is a required property$", err.message)
@@ -154,10 +154,11 @@ def _explain(err: Any) -> tuple[str, str]:
                 if schema.get("enum") else "Use the documented value.")
     if v == "type":
         want = err.validator_value
-        if where in ("raisedBy", "decorations", "spans", "sourceFindingIds"):
+        if where in ("raisedBy", "decorations", "spans", "sourceFindingIds", "crossPr"):
             return (f"'{where}' must be an array",
                     f'Use an array, e.g. "{where}": ["claude"], not a bare value.'
                     if where in ("raisedBy", "decorations") else
+                    f'Use an array, e.g. "{where}": [].' if where == "crossPr" else
                     f'Use an array of integers, e.g. "{where}": [12].')
         return (f"'{where}' must be {_article(want)}", f"Change '{where}' to {_article(want)}.")
     if v == "minLength":
@@ -168,8 +169,17 @@ def _explain(err: Any) -> tuple[str, str]:
         lo = schema.get("minimum")
         hi = schema.get("maximum")
         rng = f"between {lo} and {hi}" if hi is not None else f">= {lo}"
-        return (f"'{where}' is out of range", f"Use a number {rng}.")
+        return (f"'{where}' is out of range", f"Use a value {rng}.")
     return (f"'{where}' does not match the schema ({v})", "Follow the documented shape.")
+
+
+def _where(path: list[Any]) -> str:
+    """The name a message uses: ``subject``, ``raisedBy[0]``, or ``the output``."""
+    if not path:
+        return "the output"
+    if isinstance(path[-1], int) and len(path) > 1:
+        return f"{path[-2]}[{path[-1]}]"
+    return str(path[-1])
 
 
 def _ref_properties(schema: dict[str, Any]) -> set[str]:

@@ -227,8 +227,9 @@ def _run_schema(
         result = reviewer_json.verify(stage, value)
     if not result["ok"]:
         s.stdout.write(orjson.dumps(result) + b"\n")
+        n = len(result["errors"])
         raise kit.DataError(
-            f"reply does not match the {stage} schema ({len(result['errors'])} errors)",
+            f"reply does not match the {stage} schema ({n} error{'s' if n != 1 else ''})",
             source=source)
     norm = reviewer_json.normalise(stage, value, reviewer or "reviewer", ranges)
     _warn_all(s, f"{reviewer}: " if reviewer else "", norm.warnings)
