@@ -1,0 +1,159 @@
+"""council-fence: wrap reviewer output in the injection-fence sandwich."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import typer
+
+from council_filters import fence, kit
+
+HELP = """Wrap reviewer output in the five-part injection fence (the upstream agents' sed + printf).
+
+Text mode reads the body on stdin (or the concatenated FILEs) and writes one sandwich: advisory,
+begin delimiter, escaped body (always newline-terminated), end delimiter, re-anchor. Literal
+delimiters inside the body are escaped first (--escape). With --jsonl every reviewer record's
+output field is fenced into "fenced" (label from "reviewer"); all other fields and records pass
+through. Streams: holds one line (text) or one record (--jsonl)."""
+
+EPILOG = (
+    "\b\nEscape variants:\n"
+    "  agent     own label only, every occurrence in a line (default; the agents' sed)\n"
+    "  report    line-start, every label, code fences, findings_block_* sentinels\n"
+    "  hardened  every delimiter of every label anywhere, any case; every sentinel line\n\n"
+    "\b\nExamples:\n"
+    "  gemini-cli < pack.txt | council-redact | council-fence --label gemini\n"
+    "  council-fence --label codex --hardened < review.txt\n"
+    "  council-dispatch < packs.jsonl | council-redact --jsonl \\\n"
+    "    | council-fence --jsonl --hardened\n\n"
+    + kit.exit_code_table()
+)
+
+app = kit.make_app(HELP, EPILOG)
+
+
+@app.command(help=HELP, epilog=EPILOG)
+def command(
+    files: list[str] = typer.Argument(None, metavar="[FILE]...", help="Inputs (default: stdin)."),
+    label: str = typer.Option(
+        None, "--label", "-l",
+        help="Fence label: claude, gemini, opencode, codex (codex-output fence) or your own "
+        "reviewer name. Required in text mode; in --jsonl mode it overrides 'reviewer'.",
+    ),
+    escape: str = typer.Option(
+        "agent", "--escape", "-e", metavar="VARIANT",
+        help="Delimiter escape: agent, report or hardened (default: agent).",
+    ),
+    hardened: bool = typer.Option(False, "--hardened", help="Shorthand for --escape hardened."),
+    cli_advisory: bool = typer.Option(
+        False, "--cli-advisory",
+        help="Use the external-CLI advisory line for every label, claude too (the consumption "
+        "fence's shape). Default: claude gets its own advisory.",
+    ),
+    bare: bool = typer.Option(
+        False, "--bare", help="Only the begin/end pair, no advisory or re-anchor lines."
+    ),
+    jsonl: bool = typer.Option(False, "--jsonl", help="Read and write JSON Lines records."),
+    field: str = typer.Option(
+        "output", "--field", "-f", help="--jsonl: the field to fence (default: output)."
+    ),
+    keep_going: bool = typer.Option(
+        False, "--keep-going", help="--jsonl: write an error record for a bad line and go on."
+    ),
+    version: bool = typer.Option(
+        False, "--version", callback=kit.version_callback, is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> int:
+    s = kit.streams()
+    variant = _variant(escape, hardened)
+    if label is not None and not fence.valid_label(label):
+        raise kit.UsageError("--label must be letters, digits, '.', '_' or '-' (at most 64)")
+    options: dict[str, Any] = {"variant": variant, "cli_advisory": cli_advisory, "bare": bare}
+    if jsonl:
+        _run_jsonl(s, files or [], label, field, keep_going, options)
+        return kit.EXIT_OK
+    if label is None:
+        raise kit.UsageError("text mode needs --label (claude, gemini, opencode, codex, ...)")
+    for chunk in fence.fence_stream(_lines(files or [], s.stdin), label, **options):
+        s.stdout.write(chunk)
+    return kit.EXIT_OK
+
+
+def _lines(files: list[str], stdin: Any) -> Iterator[bytes]:
+    """Whole lines of the concatenated inputs (as ``cat`` joins them)."""
+    carry = b""
+    for _source, fh in kit.open_inputs(files, stdin):
+        for line in kit.iter_lines(fh):
+            if carry:
+                line, carry = carry + line, b""
+            if line.endswith(b"\n"):
+                yield line
+            else:
+                carry = line
+    if carry:
+        yield carry
+
+
+def _variant(escape: str, hardened: bool) -> str:
+    if escape not in fence.ESCAPES:
+        raise kit.UsageError(f"--escape must be one of: {', '.join(fence.ESCAPES)}")
+    if hardened:
+        if escape not in ("agent", "hardened"):
+            raise kit.UsageError("--hardened conflicts with --escape " + escape)
+        return "hardened"
+    return escape
+
+
+def _run_jsonl(
+    s: kit.Streams,
+    files: list[str],
+    label: str | None,
+    field: str,
+    keep_going: bool,
+    options: dict[str, Any],
+) -> None:
+    writer = kit.RecordWriter(s.stdout)
+    for source, lineno, rec in kit.iter_jsonl(files, s.stdin, keep_going=keep_going):
+        try:
+            if isinstance(rec, kit.CouncilError):
+                raise rec
+            writer.write(fence_record(rec, label, field, options))
+        except kit.DataError as err:
+            err.located(source, lineno)
+            if not keep_going:
+                raise
+            writer.write(kit.error_record(err))
+
+
+def fence_record(
+    rec: kit.Record, label: str | None, field: str, options: dict[str, Any]
+) -> kit.Record:
+    """Set ``fenced`` on a reviewer record; other records are returned unchanged."""
+    if rec.get("kind") != "reviewer":
+        return rec
+    name = label if label is not None else rec.get("reviewer")
+    if not isinstance(name, str) or not fence.valid_label(name):
+        raise kit.DataError("reviewer record has no usable 'reviewer' name (or pass --label)")
+    value = rec.get(field)
+    if value is None:
+        rec["fenced"] = None
+        return rec
+    if not isinstance(value, str):
+        raise kit.DataError(f"field '{field}' is {kit.json_type(value)}, expected a string")
+    body = value.encode("utf-8", "surrogatepass")
+    rec["fenced"] = fence.fence(body, name, **options).decode("utf-8", "replace")
+    return rec
+
+
+def main(argv=None, *, stdin=None, stdout=None, stderr=None) -> int:
+    return kit.run(app, "council-fence", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()

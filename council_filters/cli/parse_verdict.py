@@ -1,0 +1,274 @@
+"""council-parse-verdict: reviewer answers -> verdict records (and the JSON-reviewer check)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import orjson
+import typer
+
+from council_filters import diffranges, kit, reviewer_json, verdict
+
+HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
+pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).
+
+Text mode reads one redacted answer (stdin or the concatenated FILEs) and writes one verdict
+record. --layer2 prints the agent's 6-key return instead; --from-layer2 parses one. --jsonl adds
+the verdict fields to every reviewer record. --schema STAGE checks a JSON reviewer's reply against
+a pr-workflow stage schema and prints the verify_output result. Buffers one answer (text modes)
+or one record (--jsonl). The subcommand `ranges --diff FILE` prints anchorable line ranges."""
+
+EPILOG = (
+    "\b\nExamples:\n"
+    "  agy -p \"$PROMPT\" | council-redact | council-parse-verdict --reviewer gemini\n"
+    "  council-redact < out.txt | council-parse-verdict --layer2 --reviewer opencode\n"
+    "  council-dispatch < packs.jsonl | council-redact --jsonl | council-parse-verdict --jsonl\n"
+    "  council-parse-verdict --schema council --diff pr.diff < reply.md\n"
+    "  git diff origin/main | council-parse-verdict ranges --diff -\n\n"
+    + kit.exit_code_table()
+)
+
+RANGES_HELP = """Print the anchorable line ranges of a unified diff, one file per line:
+`path: new 12-34, 50-78 | old 12-34` (right-side lines a `line` finding may anchor to with
+side "new", left-side lines for side "old"; a side without lines is left out)."""
+
+RANGES_EPILOG = (
+    "\b\nExamples:\n"
+    "  git diff origin/main...HEAD | council-parse-verdict ranges --diff -\n\n"
+    + kit.exit_code_table()
+)
+
+app = kit.make_app(HELP, EPILOG)
+ranges_app = kit.make_app(RANGES_HELP, RANGES_EPILOG)
+
+VERSION_OPTION = typer.Option(
+    False, "--version", callback=kit.version_callback, is_eager=True,
+    help="Print the version and exit.",
+)
+
+
+@app.command(help=HELP, epilog=EPILOG)
+def command(
+    files: list[str] = typer.Argument(None, metavar="[FILE]...", help="Inputs (default: stdin)."),
+    reviewer: str = typer.Option(
+        None, "--reviewer", "-r",
+        help="Reviewer name: the record's 'reviewer' and every finding's 'origin' "
+        "(--jsonl: overrides the record's own).",
+    ),
+    hardened: bool = typer.Option(
+        False, "--hardened",
+        help="Cut at UTF-8 boundaries and accept only APPROVE/REVISE/REJECT from model text; "
+        "with --from-layer2 read keys before the block only, one block, caps re-applied.",
+    ),
+    layer2: bool = typer.Option(False, "--layer2", help="Print the 6-key return, not a record."),
+    fenced_path: str = typer.Option(
+        "", "--fenced-path", metavar="PATH", help="--layer2: the fenced_output_path= value."
+    ),
+    from_layer2: bool = typer.Option(
+        False, "--from-layer2", help="The input is a 6-key return (parse_reviewer_return)."
+    ),
+    jsonl: bool = typer.Option(False, "--jsonl", help="Read and write reviewer records."),
+    field: str = typer.Option(
+        "output", "--field", "-f", help="--jsonl: the field holding the answer (default: output)."
+    ),
+    emit_findings: bool = typer.Option(
+        False, "--emit-findings",
+        help="--jsonl: also write each structured finding as a 'finding' record.",
+    ),
+    keep_going: bool = typer.Option(
+        False, "--keep-going", help="--jsonl: write an error record for a bad line and go on."
+    ),
+    schema: str = typer.Option(
+        None, "--schema", metavar="STAGE",
+        help="Check a JSON reviewer reply: council, judge, critique, stack-review, stack-judge. "
+        "Exit 1 when it does not validate.",
+    ),
+    findings_out: bool = typer.Option(
+        False, "--findings",
+        help="--schema: on success print the normalised finding (critique) records instead.",
+    ),
+    diff: str = typer.Option(
+        None, "--diff", metavar="FILE",
+        help="--schema: warn about line findings outside this diff's anchorable ranges.",
+    ),
+    version: bool = VERSION_OPTION,
+) -> int:
+    s = kit.streams()
+    _check_modes(layer2, from_layer2, jsonl, schema, findings_out, diff, emit_findings)
+    paths = files or []
+    if schema is not None:
+        return _run_schema(s, paths, schema, reviewer, findings_out, diff)
+    if jsonl:
+        _run_jsonl(s, paths, reviewer, field, hardened, from_layer2, emit_findings, keep_going)
+        return kit.EXIT_OK
+    data = kit.read_all(paths, s.stdin)
+    origin = reviewer or "reviewer"
+    prefix = f"{reviewer}: " if reviewer else ""
+    if from_layer2:
+        l2 = verdict.parse_layer2(data, hardened=hardened)
+        _warn_all(s, prefix, l2.warnings)
+        rec = {"kind": "verdict", "reviewer": reviewer, **verdict.verdict_fields(
+            l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, origin),
+            "fenced_output_path": verdict.text(l2.fenced_path)}
+        s.stdout.write(kit.dumps(rec))
+        return kit.EXIT_OK
+    l1 = verdict.parse_layer1(data, hardened=hardened)
+    _warn_all(s, prefix, l1.warnings)
+    if layer2:
+        s.stdout.write(verdict.layer2_return(l1, _path_bytes(fenced_path)))
+        return kit.EXIT_OK
+    rec = {"kind": "verdict", "reviewer": reviewer, **verdict.verdict_fields(
+        l1.verdict, l1.confidence, l1.summary, l1.findings, l1.warnings, origin)}
+    s.stdout.write(kit.dumps(rec))
+    return kit.EXIT_OK
+
+
+def _path_bytes(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _check_modes(
+    layer2: bool, from_layer2: bool, jsonl: bool, schema: str | None,
+    findings_out: bool, diff: str | None, emit_findings: bool,
+) -> None:
+    if schema is not None and schema not in reviewer_json.STAGES:
+        raise kit.UsageError(f"--schema must be one of: {', '.join(reviewer_json.STAGES)}")
+    if schema is not None and (layer2 or from_layer2 or jsonl):
+        raise kit.UsageError("--schema cannot be combined with --layer2, --from-layer2 or --jsonl")
+    if (findings_out or diff is not None) and schema is None:
+        raise kit.UsageError("--findings and --diff need --schema (or use: ranges --diff FILE)")
+    if layer2 and (from_layer2 or jsonl):
+        raise kit.UsageError("--layer2 prints one text return: not with --from-layer2 or --jsonl")
+    if emit_findings and not jsonl:
+        raise kit.UsageError("--emit-findings needs --jsonl")
+
+
+def _warn_all(s: kit.Streams, prefix: str, warnings: list[str]) -> None:
+    for w in warnings:
+        s.warn(prefix + w)
+
+
+# --------------------------------------------------------------------------- #
+# --jsonl
+# --------------------------------------------------------------------------- #
+def _run_jsonl(
+    s: kit.Streams, paths: list[str], reviewer: str | None, field: str, hardened: bool,
+    from_layer2: bool, emit_findings: bool, keep_going: bool,
+) -> None:
+    writer = kit.RecordWriter(s.stdout)
+    for source, lineno, rec in kit.iter_jsonl(paths, s.stdin, keep_going=keep_going):
+        try:
+            if isinstance(rec, kit.CouncilError):
+                raise rec
+            out, warnings = parse_record(rec, reviewer, field, hardened, from_layer2)
+        except kit.DataError as err:
+            err.located(source, lineno)
+            if not keep_going:
+                raise
+            writer.write(kit.error_record(err))
+            continue
+        name = out.get("reviewer") if isinstance(out.get("reviewer"), str) else "reviewer"
+        _warn_all(s, f"{source}:{lineno}: {name}: ", warnings)
+        writer.write(out)
+        if emit_findings and out.get("kind") == "reviewer":
+            writer.write_all(out["findings"])
+
+
+def parse_record(
+    rec: kit.Record, reviewer: str | None, field: str, hardened: bool, from_layer2: bool,
+) -> tuple[kit.Record, list[str]]:
+    """A reviewer record with the verdict fields set; other records unchanged."""
+    if rec.get("kind") != "reviewer":
+        return rec, []
+    name = reviewer if reviewer is not None else rec.get("reviewer")
+    if not isinstance(name, str) or not name:
+        raise kit.DataError("reviewer record has no 'reviewer' name (or pass --reviewer)")
+    status = rec.get("status", "OK")
+    if status in verdict.FAILED_STATUSES:
+        rec.update(verdict.failed_fields(status, name, rec.get("exit_code")))
+        return rec, []
+    if status not in ("OK", None):
+        raise kit.DataError("unknown status: expected OK, TIMEOUT, ERROR or UNAVAILABLE")
+    value = rec.get(field)
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise kit.DataError(f"field '{field}' is {kit.json_type(value)}, expected a string")
+    data = value.encode("utf-8", "surrogatepass")
+    if from_layer2:
+        l2 = verdict.parse_layer2(data, hardened=hardened)
+        fields = verdict.verdict_fields(
+            l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, name)
+    else:
+        l1 = verdict.parse_layer1(data, hardened=hardened)
+        fields = verdict.verdict_fields(
+            l1.verdict, verdict.coerce_confidence(l1.confidence), l1.summary, l1.findings,
+            l1.warnings, name)
+    rec.update(fields)
+    return rec, fields["warnings"]
+
+
+# --------------------------------------------------------------------------- #
+# --schema
+# --------------------------------------------------------------------------- #
+def _run_schema(
+    s: kit.Streams, paths: list[str], stage: str, reviewer: str | None,
+    findings_out: bool, diff_path: str | None,
+) -> int:
+    ranges = _read_diff(diff_path, s) if diff_path is not None else None
+    raw = kit.read_all(paths, s.stdin)
+    source = kit.source_name(paths[0]) if len(paths) == 1 else kit.STDIN_NAME
+    try:
+        value = reviewer_json.extract(raw.decode("utf-8", "replace"))
+    except reviewer_json.ExtractError as err:
+        result = reviewer_json.reply_error(str(err))
+    else:
+        result = reviewer_json.verify(stage, value)
+    if not result["ok"]:
+        s.stdout.write(orjson.dumps(result) + b"\n")
+        n = len(result["errors"])
+        raise kit.DataError(
+            f"reply does not match the {stage} schema ({n} error{'s' if n != 1 else ''})",
+            source=source)
+    norm = reviewer_json.normalise(stage, value, reviewer or "reviewer", ranges)
+    _warn_all(s, f"{reviewer}: " if reviewer else "", norm.warnings)
+    if findings_out:
+        kit.RecordWriter(s.stdout).write_all(norm.records)
+    else:
+        s.stdout.write(orjson.dumps(result) + b"\n")
+    return kit.EXIT_OK
+
+
+def _read_diff(path: str, s: kit.Streams) -> list[diffranges.FileRanges]:
+    return diffranges.parse(kit.read_all([path], s.stdin))
+
+
+# --------------------------------------------------------------------------- #
+# ranges
+# --------------------------------------------------------------------------- #
+@ranges_app.command(help=RANGES_HELP, epilog=RANGES_EPILOG)
+def ranges_command(
+    diff: str = typer.Option(..., "--diff", metavar="FILE", help="The unified diff ('-': stdin)."),
+    version: bool = VERSION_OPTION,
+) -> int:
+    s = kit.streams()
+    s.stdout.write(diffranges.format_ranges(_read_diff(diff, s)))
+    return kit.EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["ranges"]:
+        return kit.run(ranges_app, "council-parse-verdict", args[1:],
+                       stdin=stdin, stdout=stdout, stderr=stderr)
+    return kit.run(app, "council-parse-verdict", args, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()
+
