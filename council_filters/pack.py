@@ -329,6 +329,7 @@ def build_review(
     keep = select_excerpts(inp.excerpts)
     blocks = [ex.block(EXCERPT_CAP) for ex in inp.excerpts[:keep]]
     changed_total = max(inp.changed_total, len(inp.excerpts) + len(inp.not_shown))
+    text_total = changed_total - len(inp.not_shown)  # files that could have been shown
     cap = limits.cap
     diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits)
     while True:
@@ -337,8 +338,8 @@ def build_review(
                     .encode()) + frame
         sizes = [len(b.encode()) + 2 for b in blocks]
 
-        def tail(k: int, n_blocks: int = len(blocks)) -> int:
-            dropped = len(inp.excerpts) - k
+        def tail(k: int) -> int:
+            dropped = text_total - k
             return len(_omitted_line(dropped, changed_total).encode()) + 2 if dropped else 0
 
         k = _fit_count(fixed, sizes, tail, ceiling)
@@ -352,7 +353,7 @@ def build_review(
         recut = DiffLimits(trigger=min(limits.trigger, cap), cap=cap, lines=limits.lines,
                            stat_cap=limits.stat_cap)
         diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut)
-    om.files = len(inp.excerpts) - k
+    om.files = text_total - k
     trailer = _not_shown_lines(inp.not_shown)
     if om.files:
         trailer.append(_omitted_line(om.files, changed_total))

@@ -316,7 +316,7 @@ def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
         if core.is_binary(head):
             not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
             continue
-        ex = core.Excerpt(entry.path, head[: core.EXCERPT_CAP], size)
+        ex = core.Excerpt(entry.path, head, size)
         excerpts.append(ex)
         used += ex.shown_bytes(core.EXCERPT_CAP)
         if used > core.EXCERPTS_TOTAL:
