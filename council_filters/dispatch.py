@@ -48,9 +48,42 @@ DEFAULT_STDERR_CAP = 1 << 20
 _CHUNK = 1 << 16
 _PLACEHOLDER = re.compile(r"\{(pack_file|pack_dir)\}")
 _SH_BUILTINS = frozenset(
-    ". : [ alias break cd command continue echo eval exec exit export false getopts hash "
-    "kill printf pwd read readonly return set shift test times trap true type ulimit umask "
-    "unalias unset wait".split()
+    [
+        ".",
+        ":",
+        "[",
+        "alias",
+        "break",
+        "cd",
+        "command",
+        "continue",
+        "echo",
+        "eval",
+        "exec",
+        "exit",
+        "export",
+        "false",
+        "getopts",
+        "hash",
+        "kill",
+        "printf",
+        "pwd",
+        "read",
+        "readonly",
+        "return",
+        "set",
+        "shift",
+        "test",
+        "times",
+        "trap",
+        "true",
+        "type",
+        "ulimit",
+        "umask",
+        "unalias",
+        "unset",
+        "wait",
+    ]
 )
 # Keyword kinds, tested in order, case-insensitively, on the stderr excerpt.
 KINDS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
@@ -97,9 +130,13 @@ class Result:
 
     def fields(self) -> dict[str, Any]:
         return {
-            "output": self.output, "stderr": self.stderr, "exit_code": self.exit_code,
-            "status": self.status, "duration_ms": self.duration_ms,
-            "summary": self.summary, "error_kind": self.error_kind,
+            "output": self.output,
+            "stderr": self.stderr,
+            "exit_code": self.exit_code,
+            "status": self.status,
+            "duration_ms": self.duration_ms,
+            "summary": self.summary,
+            "error_kind": self.error_kind,
         }
 
 
@@ -280,8 +317,11 @@ class _Capture(threading.Thread):
     def run(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             while True:
-                chunk = self.stream.read1(_CHUNK) if hasattr(self.stream, "read1") else \
-                    self.stream.read(_CHUNK)
+                chunk = (
+                    self.stream.read1(_CHUNK)
+                    if hasattr(self.stream, "read1")
+                    else self.stream.read(_CHUNK)
+                )
                 if not chunk:
                     break
                 room = self.cap - self.kept
@@ -383,20 +423,27 @@ def _private_pack(reviewer: str, pack: bytes) -> str:
 
 
 def run_reviewer(
-    reviewer: str, pack: str, token: str | None, command: Command | None, limits: Limits,
+    reviewer: str,
+    pack: str,
+    token: str | None,
+    command: Command | None,
+    limits: Limits,
     env: Mapping[str, str],
 ) -> Result:
     """Run one reviewer's command on its pack and classify the outcome."""
     name = display_name(reviewer)
     if command is None:
         return Result(
-            status=UNAVAILABLE, error_kind="not-configured",
+            status=UNAVAILABLE,
+            error_kind="not-configured",
             summary=f"No command configured for {name} "
             f"(--command {reviewer}=CMD, COUNCIL_CMD_{env_key(reviewer)} or the config file).",
         )
     if command_missing(command.shell, limits.cwd):
         return Result(
-            status=UNAVAILABLE, exit_code=127, error_kind="not-found",
+            status=UNAVAILABLE,
+            exit_code=127,
+            error_kind="not-found",
             summary=f"{name} command not found or not executable; CLI not invoked.",
         )
     data = pack.encode("utf-8", "replace")
@@ -412,8 +459,9 @@ def run_reviewer(
     return classify(reviewer, command, run, token, limits)
 
 
-def classify(reviewer: str, command: Command, run: _Run, token: str | None,
-             limits: Limits) -> Result:
+def classify(
+    reviewer: str, command: Command, run: _Run, token: str | None, limits: Limits
+) -> Result:
     name = display_name(reviewer)
     events = read_opencode_events(run.stdout) if command.adapter == "opencode-json" else None
     output = events.text if events is not None else run.stdout
@@ -442,7 +490,9 @@ def classify(reviewer: str, command: Command, run: _Run, token: str | None,
         res.summary = f"{name} was killed by signal {code - 128} (exit {code}). {missed}"
     elif code == 125:
         res.status, res.error_kind = ERROR, "timeout-utility"
-        res.summary = f"{name} timeout wrapper failed (exit 125). Excerpt: {safe_excerpt(run.stderr)}"
+        res.summary = (
+            f"{name} timeout wrapper failed (exit 125). Excerpt: {safe_excerpt(run.stderr)}"
+        )
     elif code != 0:
         res.status = ERROR
         if events is not None and events.error is not None:
@@ -480,6 +530,16 @@ def _event_error_summary(name: str, message: str) -> tuple[str, str]:
 
 
 __all__ = [
-    "ADAPTERS", "Command", "DISPLAY_NAMES", "Limits", "Result", "STATUSES", "classify",
-    "parse_config", "read_opencode_events", "redact_excerpt", "resolve_command", "run_reviewer",
+    "ADAPTERS",
+    "Command",
+    "DISPLAY_NAMES",
+    "Limits",
+    "Result",
+    "STATUSES",
+    "classify",
+    "parse_config",
+    "read_opencode_events",
+    "redact_excerpt",
+    "resolve_command",
+    "run_reviewer",
 ]

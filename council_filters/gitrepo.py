@@ -161,8 +161,14 @@ class GitRepo:
         """HEAD's tree entries for ``paths`` (missing paths are absent from the result)."""
         entries: dict[str, Blob] = {}
         out = b"".join(
-            self.out("ls-tree", "-z", "--full-tree", "HEAD", "--",
-                     *[":(literal)" + p for p in paths[i : i + 500]])
+            self.out(
+                "ls-tree",
+                "-z",
+                "--full-tree",
+                "HEAD",
+                "--",
+                *[":(literal)" + p for p in paths[i : i + 500]],
+            )
             for i in range(0, len(paths), 500)
         )
         for rec in out.split(b"\0"):
@@ -175,7 +181,7 @@ class GitRepo:
         return entries
 
     def read_blobs(self, oids: Sequence[str], limit: int) -> Iterator[tuple[str, bytes, int]]:
-        """``(oid, first `limit` bytes, full size)`` for each blob, streamed from one git process."""
+        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process."""
         if not oids:
             return
         proc = subprocess.Popen(

@@ -142,7 +142,8 @@ def truncate_diff(
             b"\n### Raw diff (first %d lines of %d total)\n\n" % (limits.lines, diff.count(b"\n")),
             cap_body(diff, limits.cap, limits.lines),
             "\n[... truncated — full diff is %d bytes; showing at most the first %d lines and %d "
-            "bytes ...]\n".encode() % (size, limits.lines, limits.cap),
+            "bytes ...]\n".encode()
+            % (size, limits.lines, limits.cap),
         )
     )
     return text, True
@@ -307,7 +308,9 @@ def select_excerpts(
     return len(excerpts)
 
 
-def review_context(diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str]) -> str:
+def review_context(
+    diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str]
+) -> str:
     parts = [f"### Diff (HEAD vs {base_ref})\n{fence(diff_text, 'diff')}", "### Changed Files"]
     body = list(blocks) + list(trailer)
     if not body:
@@ -316,7 +319,9 @@ def review_context(diff_text: str, base_ref: str, blocks: Sequence[str], trailer
 
 
 def build_review(
-    inp: ReviewInput, names: Sequence[str], limits: DiffLimits = DiffLimits(),
+    inp: ReviewInput,
+    names: Sequence[str],
+    limits: DiffLimits = DiffLimits(),
     ceiling: int = PACK_CEILING,
 ) -> tuple[str, Omitted]:
     """The review context (without the envelope) and what was omitted.
@@ -334,8 +339,10 @@ def build_review(
     diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits)
     while True:
         dtext = clean_text(diff_text)
-        fixed = len(review_context(dtext, inp.base_ref, [], _not_shown_lines(inp.not_shown))
-                    .encode()) + frame
+        fixed = (
+            len(review_context(dtext, inp.base_ref, [], _not_shown_lines(inp.not_shown)).encode())
+            + frame
+        )
         sizes = [len(b.encode()) + 2 for b in blocks]
 
         def tail(k: int) -> int:
@@ -350,8 +357,9 @@ def build_review(
         cap = cap - over - RECUT_MARGIN
         if cap <= 0:
             raise PackTooLarge("the pack framing alone exceeds the byte ceiling")
-        recut = DiffLimits(trigger=min(limits.trigger, cap), cap=cap, lines=limits.lines,
-                           stat_cap=limits.stat_cap)
+        recut = DiffLimits(
+            trigger=min(limits.trigger, cap), cap=cap, lines=limits.lines, stat_cap=limits.stat_cap
+        )
         diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut)
     om.files = text_total - k
     trailer = _not_shown_lines(inp.not_shown)
@@ -375,8 +383,9 @@ class TextInput:
     file_cap: int = 8000
 
 
-def _text_sections(inp: TextInput, text: bytes, nfiles: int, conventions: bool,
-                   text_cut: bool) -> str:
+def _text_sections(
+    inp: TextInput, text: bytes, nfiles: int, conventions: bool, text_cut: bool
+) -> str:
     mode = inp.mode
     total = len(inp.files)
     dropped = total - nfiles
@@ -389,8 +398,10 @@ def _text_sections(inp: TextInput, text: bytes, nfiles: int, conventions: bool,
         file_blocks.append(f"[{dropped} of {total} {noun} omitted to stay within the pack budget]")
     conv = []
     if conventions and inp.conventions is not None:
-        conv = ["### Repo Conventions", fence(clean_text(cut_bytes(inp.conventions,
-                                                                    CONVENTIONS_CAP)))]
+        conv = [
+            "### Repo Conventions",
+            fence(clean_text(cut_bytes(inp.conventions, CONVENTIONS_CAP))),
+        ]
     if mode == "plan":
         parts = ["### Planning Document", text_block, *conv]
     elif mode == "debug":
@@ -398,9 +409,12 @@ def _text_sections(inp: TextInput, text: bytes, nfiles: int, conventions: bool,
         for path, log in inp.history[:nfiles]:
             history += [f"#### {show_name(path)}", fence(clean_text(log) or "(no commits)\n")]
         parts = [
-            "### Symptom", text_block,
-            "### Cited Files", *(file_blocks or ["(no files cited)"]),
-            "### Recent History", *(history or ["(no files cited)"]),
+            "### Symptom",
+            text_block,
+            "### Cited Files",
+            *(file_blocks or ["(no files cited)"]),
+            "### Recent History",
+            *(history or ["(no files cited)"]),
         ]
     else:
         refs = ["### Referenced Files", *file_blocks] if inp.files else []
@@ -408,8 +422,9 @@ def _text_sections(inp: TextInput, text: bytes, nfiles: int, conventions: bool,
     return "\n\n".join(parts)
 
 
-def build_text(inp: TextInput, names: Sequence[str], ceiling: int = PACK_CEILING
-               ) -> tuple[str, Omitted]:
+def build_text(
+    inp: TextInput, names: Sequence[str], ceiling: int = PACK_CEILING
+) -> tuple[str, Omitted]:
     """A plan/debug/question context within the ceiling.
 
     Drop order: CLAUDE.md first, then cited files from the end, then the

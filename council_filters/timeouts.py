@@ -37,7 +37,10 @@ class IntSetting:
             warn(f"{self.name}={raw} is not a plain integer; falling back to {self.default}")
             return self.default
         if len(raw) > self.max_len or not self.minimum <= int(raw, 10) <= self.maximum:
-            warn(f"{self.name}={raw} out of range ({self.range_text}); falling back to {self.default}")
+            warn(
+                f"{self.name}={raw} out of range ({self.range_text}); "
+                f"falling back to {self.default}"
+            )
             return self.default
         return int(raw, 10)
 

@@ -78,8 +78,12 @@ def _config(path: str | None) -> dict[str, str]:
         raise kit.UsageError(str(exc)) from None
 
 
-def _limits(timeout: str | None, kill_after: str | None, output_cap: int, cwd: str | None,
-            ) -> core.Limits:
+def _limits(
+    timeout: str | None,
+    kill_after: str | None,
+    output_cap: int,
+    cwd: str | None,
+) -> core.Limits:
     s = kit.streams()
     raw = timeout if timeout is not None else os.environ.get(COUNCIL_TIMEOUT.name)
     seconds = COUNCIL_TIMEOUT.resolve(raw, s.warn)
@@ -93,17 +97,57 @@ def _limits(timeout: str | None, kill_after: str | None, output_cap: int, cwd: s
 
 @app.command()
 def command(
-    files: list[str] = typer.Argument(None, metavar="[FILE]...", help="Pack records (default: stdin; '-' is stdin)."),
-    commands: list[str] = typer.Option(None, "--command", "-c", metavar="NAME=CMD", help="Command for reviewer NAME (repeatable)."),
-    adapters: list[str] = typer.Option(None, "--adapter", metavar="NAME=ADAPTER", help="Output adapter for NAME: text or opencode-json (default: opencode-json for an opencode command with --format json, else text)."),
-    config: str | None = typer.Option(None, "--config", metavar="FILE", help=f"Command file (default: {DEFAULT_CONFIG} if present)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Reviewers run at once (default 0: all)."),
-    timeout: str | None = typer.Option(None, "--timeout", metavar="SECONDS", help="Overrides COUNCIL_TIMEOUT (same validation)."),
-    kill_after: str | None = typer.Option(None, "--kill-after", metavar="SECONDS", help="Seconds between TERM and KILL (default: $COUNCIL_KILL_GRACE or 10)."),
-    output_cap: int = typer.Option(core.DEFAULT_OUTPUT_CAP, "--output-cap", min=1, metavar="BYTES", help="Keep at most this much stdout per reviewer (stderr: 1 MiB)."),
-    cwd: str | None = typer.Option(None, "--cwd", metavar="DIR", help="Working directory of the commands (default: current)."),
-    keep_going: bool = typer.Option(False, "--keep-going", help="Turn a bad input line into an error record and go on."),
-    version: bool = typer.Option(False, "--version", callback=kit.version_callback, is_eager=True, help="Print the version and exit."),
+    files: list[str] = typer.Argument(
+        None, metavar="[FILE]...", help="Pack records (default: stdin; '-' is stdin)."
+    ),
+    commands: list[str] = typer.Option(
+        None, "--command", "-c", metavar="NAME=CMD", help="Command for reviewer NAME (repeatable)."
+    ),
+    adapters: list[str] = typer.Option(
+        None,
+        "--adapter",
+        metavar="NAME=ADAPTER",
+        help="Output adapter for NAME: text or opencode-json (default: opencode-json for an"
+        " opencode command with --format json, else text).",
+    ),
+    config: str | None = typer.Option(
+        None,
+        "--config",
+        metavar="FILE",
+        help=f"Command file (default: {DEFAULT_CONFIG} if present).",
+    ),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", min=0, help="Reviewers run at once (default 0: all)."
+    ),
+    timeout: str | None = typer.Option(
+        None, "--timeout", metavar="SECONDS", help="Overrides COUNCIL_TIMEOUT (same validation)."
+    ),
+    kill_after: str | None = typer.Option(
+        None,
+        "--kill-after",
+        metavar="SECONDS",
+        help="Seconds between TERM and KILL (default: $COUNCIL_KILL_GRACE or 10).",
+    ),
+    output_cap: int = typer.Option(
+        core.DEFAULT_OUTPUT_CAP,
+        "--output-cap",
+        min=1,
+        metavar="BYTES",
+        help="Keep at most this much stdout per reviewer (stderr: 1 MiB).",
+    ),
+    cwd: str | None = typer.Option(
+        None, "--cwd", metavar="DIR", help="Working directory of the commands (default: current)."
+    ),
+    keep_going: bool = typer.Option(
+        False, "--keep-going", help="Turn a bad input line into an error record and go on."
+    ),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=kit.version_callback,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
 ) -> int:
     s = kit.streams()
     limits = _limits(timeout, kill_after, output_cap, cwd)
@@ -124,9 +168,12 @@ def command(
             continue
         reviewer, pack, token = rec.get("reviewer"), rec.get("pack"), rec.get("ingest_token")
         problem = (
-            "reviewer must be a string" if not isinstance(reviewer, str) or not reviewer
-            else "pack must be a string" if not isinstance(pack, str)
-            else "ingest_token must be a string" if token is not None and not isinstance(token, str)
+            "reviewer must be a string"
+            if not isinstance(reviewer, str) or not reviewer
+            else "pack must be a string"
+            if not isinstance(pack, str)
+            else "ingest_token must be a string"
+            if token is not None and not isinstance(token, str)
             else None
         )
         if problem:
@@ -149,7 +196,7 @@ def command(
         futures: list[Future[core.Result] | None] = [
             pool.submit(core.run_reviewer, *task, limits, env) if task else None for task in tasks
         ]
-        for rec, fut in zip(records, futures):
+        for rec, fut in zip(records, futures, strict=True):
             if fut is not None:
                 result = fut.result()
                 for name in result.capped:

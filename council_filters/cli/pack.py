@@ -63,7 +63,10 @@ RUN_ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 @app.callback()
 def _main(
     version: bool = typer.Option(
-        False, "--version", callback=kit.version_callback, is_eager=True,
+        False,
+        "--version",
+        callback=kit.version_callback,
+        is_eager=True,
         help="Print the version and exit.",
     ),
 ) -> None:
@@ -73,18 +76,34 @@ def _main(
 # --------------------------------------------------------------------------- #
 # Shared options.
 # --------------------------------------------------------------------------- #
-REPO = typer.Option(None, "--repo", metavar="DIR", help="Repository to read (default: the one around the current directory).")
+REPO = typer.Option(
+    None,
+    "--repo",
+    metavar="DIR",
+    help="Repository to read (default: the one around the current directory).",
+)
 REVIEWERS = typer.Option(
-    ",".join(core.DEFAULT_REVIEWERS), "--reviewers", metavar="A,B",
+    ",".join(core.DEFAULT_REVIEWERS),
+    "--reviewers",
+    metavar="A,B",
     help="Comma-separated reviewer slots; any lower-case names are accepted.",
 )
 FILE_REVIEWERS = typer.Option(
-    ",".join(core.FILE_REVIEWERS), "--file-reviewers", metavar="A,B",
+    ",".join(core.FILE_REVIEWERS),
+    "--file-reviewers",
+    metavar="A,B",
     help="Reviewers that read the pack from a file: their pack ends with an INGEST_TOKEN line.",
 )
-RUN_ID = typer.Option(None, "--run-id", metavar="ID", help="Run id (default: $COUNCIL_RUN_ID, else <UTC time>-<8 hex>).")
+RUN_ID = typer.Option(
+    None,
+    "--run-id",
+    metavar="ID",
+    help="Run id (default: $COUNCIL_RUN_ID, else <UTC time>-<8 hex>).",
+)
 SLUG = typer.Option(None, "--slug", metavar="SLUG", help="Use this slug instead of deriving one.")
-PATHS = typer.Option(None, "--paths", metavar="A,B", help="Comma-separated files to include (validated, capped).")
+PATHS = typer.Option(
+    None, "--paths", metavar="A,B", help="Comma-separated files to include (validated, capped)."
+)
 
 
 @dataclass(frozen=True)
@@ -98,7 +117,9 @@ def _names(value: str, what: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in value.split(",") if n.strip())
     for n in names:
         if not core.REVIEWER_RE.match(n):
-            raise kit.UsageError(f"{what}: names must match [a-z0-9][a-z0-9_-]*, up to 32 characters")
+            raise kit.UsageError(
+                f"{what}: names must match [a-z0-9][a-z0-9_-]*, up to 32 characters"
+            )
     if len(set(names)) != len(names):
         raise kit.UsageError(f"{what}: a reviewer is named twice")
     return names
@@ -108,7 +129,9 @@ def _run_id(option: str | None) -> str:
     value = option if option is not None else os.environ.get("COUNCIL_RUN_ID", "")
     if value:
         if not RUN_ID_RE.match(value):
-            raise kit.UsageError("run id must match [A-Za-z0-9][A-Za-z0-9._-]*, up to 64 characters")
+            raise kit.UsageError(
+                "run id must match [A-Za-z0-9][A-Za-z0-9._-]*, up to 64 characters"
+            )
         return value
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + secrets.token_hex(4)
 
@@ -120,14 +143,19 @@ def _meta(reviewers: str, file_reviewers: str, run_id: str | None) -> RunMeta:
     return RunMeta(_run_id(run_id), names, frozenset(_names(file_reviewers, "--file-reviewers")))
 
 
-def _emit(meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str,
-          omitted: core.Omitted) -> int:
+def _emit(
+    meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str, omitted: core.Omitted
+) -> int:
     writer = kit.RecordWriter(kit.streams().stdout)
     for reviewer in meta.reviewers:
         pack = core.envelope(core.display_name(reviewer), mode, context)
         record: kit.Record = {
-            "kind": "reviewer", "run": meta.run, "mode": mode, "slug": slug,
-            "base_ref": base_ref, "reviewer": reviewer,
+            "kind": "reviewer",
+            "run": meta.run,
+            "mode": mode,
+            "slug": slug,
+            "base_ref": base_ref,
+            "reviewer": reviewer,
         }
         token = None
         if reviewer in meta.file_reviewers:
@@ -211,10 +239,19 @@ def _text_arg(words: Sequence[str], what: str) -> bytes:
 # --------------------------------------------------------------------------- #
 @app.command("plan")
 def plan_cmd(
-    words: list[str] = typer.Argument(..., metavar="PATH-OR-TEXT...", help="A planning document in the repo, or free text ('-' reads stdin)."),
-    as_text: bool = typer.Option(False, "--text", help="Treat the argument as text even if a file of that name exists."),
-    repo: str | None = REPO, reviewers: str = REVIEWERS, file_reviewers: str = FILE_REVIEWERS,
-    run_id: str | None = RUN_ID, slug: str | None = SLUG,
+    words: list[str] = typer.Argument(
+        ...,
+        metavar="PATH-OR-TEXT...",
+        help="A planning document in the repo, or free text ('-' reads stdin).",
+    ),
+    as_text: bool = typer.Option(
+        False, "--text", help="Treat the argument as text even if a file of that name exists."
+    ),
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
 ) -> int:
     """Council on a planning document (a file in the repository) or a design proposal (text)."""
     meta = _meta(reviewers, file_reviewers, run_id)
@@ -232,16 +269,26 @@ def plan_cmd(
     return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted)
 
 
-def _text_mode(mode: str, words: Sequence[str], paths: str | None, repo: str | None,
-               meta: RunMeta, slug: str | None) -> int:
+def _text_mode(
+    mode: str,
+    words: Sequence[str],
+    paths: str | None,
+    repo: str | None,
+    meta: RunMeta,
+    slug: str | None,
+) -> int:
     git = _repo(repo)
     text = _text_arg(words, f"{mode} text")
     files = _path_list(paths, git.root)
     cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, lambda _m: None)
     history = [(f.path, git.log_oneline(f.path)) for f in files] if mode == "debug" else []
     inp = core.TextInput(
-        mode, text, files=files, history=history,
-        conventions=_conventions(git.root) if mode == "question" else None, file_cap=cap,
+        mode,
+        text,
+        files=files,
+        history=history,
+        conventions=_conventions(git.root) if mode == "question" else None,
+        file_cap=cap,
     )
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
     source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
@@ -250,9 +297,15 @@ def _text_mode(mode: str, words: Sequence[str], paths: str | None, repo: str | N
 
 @app.command("debug")
 def debug_cmd(
-    words: list[str] = typer.Argument(..., metavar="SYMPTOM", help="The symptom ('-' reads stdin)."),
-    paths: str | None = PATHS, repo: str | None = REPO, reviewers: str = REVIEWERS,
-    file_reviewers: str = FILE_REVIEWERS, run_id: str | None = RUN_ID, slug: str | None = SLUG,
+    words: list[str] = typer.Argument(
+        ..., metavar="SYMPTOM", help="The symptom ('-' reads stdin)."
+    ),
+    paths: str | None = PATHS,
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
 ) -> int:
     """Council on a debug investigation: symptom, cited files, their recent history."""
     return _text_mode("debug", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug)
@@ -261,11 +314,17 @@ def debug_cmd(
 @app.command("question")
 def question_cmd(
     words: list[str] = typer.Argument(..., metavar="TEXT", help="The question ('-' reads stdin)."),
-    paths: str | None = PATHS, repo: str | None = REPO, reviewers: str = REVIEWERS,
-    file_reviewers: str = FILE_REVIEWERS, run_id: str | None = RUN_ID, slug: str | None = SLUG,
+    paths: str | None = PATHS,
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
 ) -> int:
     """Open-ended council consultation, with optional referenced files."""
-    return _text_mode("question", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug)
+    return _text_mode(
+        "question", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug
+    )
 
 
 def resolve_base(git: GitRepo, base: str | None) -> str:
@@ -312,7 +371,7 @@ def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
     used = 0
     by_oid = [e.oid for e in order]
     limit = max(core.EXCERPT_CAP, core.BINARY_PROBE)
-    for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit)):
+    for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit), strict=False):
         if core.is_binary(head):
             not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
             continue
@@ -321,15 +380,25 @@ def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
         used += ex.shown_bytes(core.EXCERPT_CAP)
         if used > core.EXCERPTS_TOTAL:
             break  # this one does not fit: the rest are omitted unread
-    return core.ReviewInput(base, git.diff(base), lambda: git.diff_stat(base), excerpts,
-                            not_shown, len(changed))
+    return core.ReviewInput(
+        base, git.diff(base), lambda: git.diff_stat(base), excerpts, not_shown, len(changed)
+    )
 
 
 @app.command("review")
 def review_cmd(
-    base: str | None = typer.Option(None, "--base", metavar="REF", help="Review HEAD against its merge base with REF (default: the upstream-tracking branch, else origin/main)."),
-    repo: str | None = REPO, reviewers: str = REVIEWERS, file_reviewers: str = FILE_REVIEWERS,
-    run_id: str | None = RUN_ID, slug: str | None = SLUG,
+    base: str | None = typer.Option(
+        None,
+        "--base",
+        metavar="REF",
+        help="Review HEAD against its merge base with REF (default: the upstream-tracking"
+        " branch, else origin/main).",
+    ),
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
 ) -> int:
     """Council on the current change: HEAD against its merge base."""
     meta = _meta(reviewers, file_reviewers, run_id)
@@ -348,7 +417,9 @@ def review_cmd(
 # --------------------------------------------------------------------------- #
 @app.command("slug")
 def slug_cmd(
-    text: str | None = typer.Argument(None, help="Text to slug (default: stdin, trailing newlines dropped)."),
+    text: str | None = typer.Argument(
+        None, help="Text to slug (default: stdin, trailing newlines dropped)."
+    ),
 ) -> int:
     """Print the slug of TEXT (upstream build_slug, byte for byte, with the hash fallback)."""
     s = kit.streams()
@@ -361,8 +432,12 @@ def slug_cmd(
 def report_path_cmd(
     mode: str = typer.Argument(..., help="plan, review, debug or question."),
     slug: str | None = typer.Argument(None, help="The slug (default: read from stdin)."),
-    date: str | None = typer.Option(None, "--date", metavar="YYYY-MM-DD", help="Date to use (default: today, local time)."),
-    root: str = typer.Option(".", "--root", metavar="DIR", help="Directory the collision check is relative to."),
+    date: str | None = typer.Option(
+        None, "--date", metavar="YYYY-MM-DD", help="Date to use (default: today, local time)."
+    ),
+    root: str = typer.Option(
+        ".", "--root", metavar="DIR", help="Directory the collision check is relative to."
+    ),
 ) -> int:
     """Print the first free docs/council/<date>-<mode>-<slug>[-N].md (N = 2..10)."""
     s = kit.streams()
@@ -378,11 +453,20 @@ def report_path_cmd(
 
 @app.command("validate-path")
 def validate_path_cmd(
-    paths: list[str] = typer.Argument(None, metavar="PATH...", help="Paths to check (default: one per line on stdin)."),
-    hardened: bool = typer.Option(False, "--hardened", help="Also refuse newline/NUL, symlinked parents, non-regular files and paths resolving outside --root."),
-    root: str = typer.Option(".", "--root", metavar="DIR", help="Directory the paths are relative to."),
+    paths: list[str] = typer.Argument(
+        None, metavar="PATH...", help="Paths to check (default: one per line on stdin)."
+    ),
+    hardened: bool = typer.Option(
+        False,
+        "--hardened",
+        help="Also refuse newline/NUL, symlinked parents, non-regular files and paths"
+        " resolving outside --root.",
+    ),
+    root: str = typer.Option(
+        ".", "--root", metavar="DIR", help="Directory the paths are relative to."
+    ),
 ) -> int:
-    """Check paths with the five upstream checks; print the ones that pass, stop at the first that fails."""
+    """Check paths with the five upstream checks; print those that pass, stop at a failure."""
     s = kit.streams()
     if paths:
         items = list(paths)
@@ -401,10 +485,22 @@ def validate_path_cmd(
 
 @app.command("truncate-diff")
 def truncate_diff_cmd(
-    base: str | None = typer.Option(None, "--base", metavar="REF", help="Diff REF...HEAD with git (default: read a diff from stdin)."),
-    stat_file: str | None = typer.Option(None, "--stat-file", metavar="FILE", help="With a diff on stdin: the `git diff --stat` text for the header."),
+    base: str | None = typer.Option(
+        None,
+        "--base",
+        metavar="REF",
+        help="Diff REF...HEAD with git (default: read a diff from stdin).",
+    ),
+    stat_file: str | None = typer.Option(
+        None,
+        "--stat-file",
+        metavar="FILE",
+        help="With a diff on stdin: the `git diff --stat` text for the header.",
+    ),
     repo: str | None = REPO,
-    byte_cap: int = typer.Option(core.DIFF_BODY_CAP, "--byte-cap", min=1, help="Trigger and body cap in bytes."),
+    byte_cap: int = typer.Option(
+        core.DIFF_BODY_CAP, "--byte-cap", min=1, help="Trigger and body cap in bytes."
+    ),
     line_cap: int = typer.Option(core.DIFF_LINE_CAP, "--line-cap", min=1, help="Body line cap."),
     stat_cap: int = typer.Option(core.STAT_CAP, "--stat-cap", min=0, help="Stat byte cap."),
 ) -> int:
