@@ -85,6 +85,26 @@ _SH_BUILTINS = frozenset(
         "wait",
     ]
 )
+_SH_WORDS = frozenset(
+    [
+        "!",
+        "{",
+        "}",
+        "case",
+        "do",
+        "done",
+        "elif",
+        "else",
+        "esac",
+        "fi",
+        "for",
+        "if",
+        "in",
+        "then",
+        "until",
+        "while",
+    ]
+)
 # Keyword kinds, tested in order, case-insensitively, on the stderr excerpt.
 KINDS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("auth", re.compile(rb"auth|unauthor|api[ -]?key|credentials", re.I)),
@@ -174,7 +194,12 @@ def safe_excerpt(stderr: bytes) -> str:
     """The summary excerpt: the first 3 lines redacted, then flattened and cut UTF-8-safely."""
     head = b"\n".join(stderr.split(b"\n")[:PEEK_LINES])
     flat = redact_excerpt(head).rstrip(b"\n").replace(b"\n", b" ")
-    return cut_bytes(flat, PEEK_BYTES).decode("utf-8", "replace")
+    return _cut_text(flat, PEEK_BYTES)
+
+
+def _cut_text(data: bytes, cap: int) -> str:
+    """``data`` as text (invalid UTF-8 replaced) cut to at most ``cap`` UTF-8 bytes."""
+    return cut_bytes(data.decode("utf-8", "replace").encode(), cap).decode()
 
 
 def error_kind(text: bytes) -> str:
@@ -286,11 +311,15 @@ def substitute(shell: str, pack_file: str) -> str:
 def command_missing(shell: str, cwd: str | None) -> bool:
     """True when the command's first word is clearly not runnable (like ``command -v``)."""
     try:
-        words = shlex.split(shell)
+        lexer = shlex.shlex(shell, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
     except ValueError:
         return False  # let the shell report its own syntax error
-    if not words or "=" in words[0] or words[0] in _SH_BUILTINS:
+    if not words or "=" in words[0] or words[0] in _SH_BUILTINS or words[0] in _SH_WORDS:
         return False
+    if not words[0].strip("();|&<>"):
+        return False  # a subshell or redirection first: only the shell can tell
     first = words[0]
     if "/" in first:
         path = os.path.join(cwd or os.getcwd(), first)
@@ -525,8 +554,8 @@ def classify(
 def _event_error_summary(name: str, message: str) -> tuple[str, str]:
     """The kind and summary for an OpenCode error event (message redacted, then cut)."""
     raw = message.encode("utf-8", "replace")
-    shown = cut_bytes(redact_excerpt(raw).replace(b"\n", b" "), PEEK_BYTES)
-    return error_kind(raw), f"{name} error: {shown.decode('utf-8', 'replace')}"
+    shown = _cut_text(redact_excerpt(raw).replace(b"\n", b" "), PEEK_BYTES)
+    return error_kind(raw), f"{name} error: {shown}"
 
 
 __all__ = [

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_pack_repo import Repo, records, run_pack
 
 from council_filters import pack as core
 from council_filters import paths
 from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_TIMEOUT, IntSetting
-from test_pack_repo import Repo, records, run_pack
 
 # --------------------------------------------------------------------------- #
 # Slug: the upstream vectors, near misses, and the invariant.
@@ -70,8 +70,11 @@ UPSTREAM_SLUG = os.environ.get("COUNCIL_UPSTREAM_SLUG")
 
 @pytest.mark.skipif(not UPSTREAM_SLUG, reason="set COUNCIL_UPSTREAM_SLUG to the reference script")
 @settings(max_examples=60, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\0"),
-               max_size=90))
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\0"), max_size=90
+    )
+)
 def test_slug_matches_the_reference(text: str) -> None:
     ref = subprocess.run(["bash", str(UPSTREAM_SLUG), text], capture_output=True, check=True)
     # the function is always used as $(build_slug ...), which drops the trailing newline
@@ -101,11 +104,14 @@ def test_report_path_collisions(tmp_path: Path) -> None:
 
 
 def test_report_path_cli(tmp_path: Path) -> None:
-    code, out, _ = run_pack(["report-path", "plan", "abc", "--date", "2026-03-04",
-                             "--root", str(tmp_path)])
+    code, out, _ = run_pack(
+        ["report-path", "plan", "abc", "--date", "2026-03-04", "--root", str(tmp_path)]
+    )
     assert (code, out) == (0, b"docs/council/2026-03-04-plan-abc.md\n")
-    code, out, _ = run_pack(["report-path", "plan", "--date", "2026-03-04", "--root",
-                             str(tmp_path)], stdin=b"from-stdin\n")
+    code, out, _ = run_pack(
+        ["report-path", "plan", "--date", "2026-03-04", "--root", str(tmp_path)],
+        stdin=b"from-stdin\n",
+    )
     assert (code, out) == (0, b"docs/council/2026-03-04-plan-from-stdin.md\n")
     code, _, err = run_pack(["report-path", "plan", "../x", "--date", "2026-03-04"])
     assert code == 1 and "slug must match" in err
@@ -193,8 +199,9 @@ def test_validate_path_cli(tree: Path) -> None:
     code, out, err = run_pack(["validate-path", "--root", str(tree), "src/a.py", "../x", "src"])
     assert (code, out) == (1, b"src/a.py\n")
     assert err == "council-pack: path traversal not allowed: ../x\n"
-    code, out, err = run_pack(["validate-path", "--root", str(tree), "--hardened"],
-                              stdin=b"src/a.py\nlinked/b.py\n")
+    code, out, err = run_pack(
+        ["validate-path", "--root", str(tree), "--hardened"], stdin=b"src/a.py\nlinked/b.py\n"
+    )
     assert (code, out) == (1, b"src/a.py\n")
     assert err == "council-pack: stdin:2: symlinks not permitted: linked/b.py\n"
 
@@ -236,7 +243,7 @@ def test_cut_bytes_is_valid_utf8_prefix(text: str, cap: int) -> None:
     cut = core.cut_bytes(data, cap)
     assert data.startswith(cut) and len(cut) <= cap
     cut.decode()  # never raises
-    assert len(data[len(cut):cap]) < 4 or len(data) <= cap
+    assert len(data[len(cut) : cap]) < 4 or len(data) <= cap
 
 
 def test_stat_cap_near_miss() -> None:
@@ -255,7 +262,9 @@ def test_trigger_is_strictly_greater_than_60000() -> None:
     over = exact + b"z"
     text, cut = core.truncate_diff(over, lambda: b" f | 1 +\n")
     assert cut
-    assert text.startswith(b"### git diff --stat\n\n f | 1 +\n\n### Raw diff (first 200 lines of 600 total)\n\n")
+    assert text.startswith(
+        b"### git diff --stat\n\n f | 1 +\n\n### Raw diff (first 200 lines of 600 total)\n\n"
+    )
     assert text.endswith(
         "\n[... truncated — full diff is 60001 bytes; showing at most the first 200 lines and "
         "60000 bytes ...]\n".encode()
@@ -283,7 +292,11 @@ def test_body_line_cap_and_oversized_first_line() -> None:
         ("86400", 86400, None),
         ("86401", 600, "COUNCIL_TIMEOUT=86401 out of range (1-86400 seconds); falling back to 600"),
         ("0", 600, "COUNCIL_TIMEOUT=0 out of range (1-86400 seconds); falling back to 600"),
-        ("000000", 600, "COUNCIL_TIMEOUT=000000 out of range (1-86400 seconds); falling back to 600"),
+        (
+            "000000",
+            600,
+            "COUNCIL_TIMEOUT=000000 out of range (1-86400 seconds); falling back to 600",
+        ),
         ("00001", 1, None),
         ("10m", 600, "COUNCIL_TIMEOUT=10m is not a plain integer; falling back to 600"),
         (" 600", 600, "COUNCIL_TIMEOUT= 600 is not a plain integer; falling back to 600"),
@@ -315,8 +328,12 @@ UPSTREAM_CT = os.environ.get("COUNCIL_UPSTREAM_TIMEOUT_GUARD")
 @pytest.mark.skipif(not UPSTREAM_CT, reason="set COUNCIL_UPSTREAM_TIMEOUT_GUARD")
 @pytest.mark.parametrize("raw", ["", "0600", "0", "86401", "000000", "10m", "08", " 600", "99999"])
 def test_council_timeout_matches_the_reference(raw: str) -> None:
-    res = subprocess.run(["bash", str(UPSTREAM_CT)], capture_output=True, check=True,
-                         env={**os.environ, "COUNCIL_TIMEOUT": raw})
+    res = subprocess.run(
+        ["bash", str(UPSTREAM_CT)],
+        capture_output=True,
+        check=True,
+        env={**os.environ, "COUNCIL_TIMEOUT": raw},
+    )
     warnings: list[str] = []
     value = COUNCIL_TIMEOUT.resolve(raw, warnings.append)
     assert value == int(res.stdout.decode().strip(), 10)
@@ -344,8 +361,9 @@ def test_fence_is_never_closed_by_the_content(content: str) -> None:
 
 
 def test_display_names() -> None:
-    assert [core.display_name(r) for r in ("claude", "codex", "gemini", "opencode", "local-llm")] \
-        == ["Claude", "Codex", "Gemini", "OpenCode", "Local-llm"]
+    assert [
+        core.display_name(r) for r in ("claude", "codex", "gemini", "opencode", "local-llm")
+    ] == ["Claude", "Codex", "Gemini", "OpenCode", "Local-llm"]
 
 
 def test_file_form() -> None:
@@ -371,8 +389,9 @@ def docs_repo(tmp_path: Path) -> Repo:
 
 
 def _mode(repo: Repo, *args: str) -> tuple[int, list[dict], str]:
-    code, out, err = run_pack([*args, "--repo", str(repo.path), "--run-id", "t",
-                               "--reviewers", "claude,gemini"])
+    code, out, err = run_pack(
+        [*args, "--repo", str(repo.path), "--run-id", "t", "--reviewers", "claude,gemini"]
+    )
     return code, records(out) if code == 0 else [], err
 
 
@@ -389,8 +408,9 @@ def test_plan_text_and_stdin(docs_repo: Repo) -> None:
     code, recs, err = _mode(docs_repo, "plan", "Add", "a", "cache")
     assert code == 0, err
     assert recs[0]["slug"] == "add-a-cache" and "```\nAdd a cache\n```" in recs[0]["pack"]
-    code, out, err = run_pack(["plan", "-", "--repo", str(docs_repo.path), "--reviewers", "x"],
-                              stdin=b"From stdin\n")
+    code, out, err = run_pack(
+        ["plan", "-", "--repo", str(docs_repo.path), "--reviewers", "x"], stdin=b"From stdin\n"
+    )
     assert code == 0 and records(out)[0]["slug"] == "from-stdin"
 
 
@@ -404,8 +424,14 @@ def test_debug_with_paths(docs_repo: Repo) -> None:
     assert code == 0, err
     pack = recs[0]["pack"]
     assert recs[0]["slug"] == "typeerror-in-a"
-    order = ["### Symptom", "### Cited Files", "#### src/a.py (first 8000 of 22000 bytes)",
-             "#### src/b.py", "### Recent History", "init"]
+    order = [
+        "### Symptom",
+        "### Cited Files",
+        "#### src/a.py (first 8000 of 22000 bytes)",
+        "#### src/b.py",
+        "### Recent History",
+        "init",
+    ]
     positions = [pack.index(s) for s in order]
     assert positions == sorted(positions)
     assert "Repo Conventions" not in pack
@@ -422,8 +448,10 @@ def test_question_sections(docs_repo: Repo) -> None:
 @pytest.mark.parametrize(
     ("paths_arg", "message"),
     [
-        ("src/a.py,src/b.py,src/c.py,src/d.py",
-         "too many --paths: 4 given, at most 3 (COUNCIL_PATH_MAX_FILES)"),
+        (
+            "src/a.py,src/b.py,src/c.py,src/d.py",
+            "too many --paths: 4 given, at most 3 (COUNCIL_PATH_MAX_FILES)",
+        ),
         ("img.png", "binary files not permitted: img.png"),
         ("link.py", "symlinks not permitted: link.py"),
         ("../x", "path traversal not allowed: ../x"),
@@ -438,8 +466,9 @@ def test_paths_refused(docs_repo: Repo, paths_arg: str, message: str) -> None:
 def test_path_env_caps(docs_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COUNCIL_PATH_CHAR_CAP", "100")
     monkeypatch.setenv("COUNCIL_PATH_MAX_FILES", "4")
-    code, recs, err = _mode(docs_repo, "debug", "x", "--paths",
-                            "src/a.py,src/b.py,src/c.py,src/d.py")
+    code, recs, err = _mode(
+        docs_repo, "debug", "x", "--paths", "src/a.py,src/b.py,src/c.py,src/d.py"
+    )
     assert code == 0, err
     assert "#### src/a.py (first 100 of 22000 bytes)" in recs[0]["pack"]
     monkeypatch.setenv("COUNCIL_PATH_MAX_FILES", "lots")

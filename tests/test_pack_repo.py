@@ -146,7 +146,8 @@ def test_review_upstream_tracking_default(tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     subprocess.run(
         ["git", "clone", "-q", str(origin.path), str(clone)],
-        check=True, env={**os.environ, **GIT_ENV},
+        check=True,
+        env={**os.environ, **GIT_ENV},
     )
     work = Repo.__new__(Repo)
     work.path = clone
