@@ -101,6 +101,12 @@ RUN_ID = typer.Option(
     help="Run id (default: $COUNCIL_RUN_ID, else <UTC time>-<8 hex>).",
 )
 SLUG = typer.Option(None, "--slug", metavar="SLUG", help="Use this slug instead of deriving one.")
+CONVENTIONS = typer.Option(
+    "CLAUDE.md",
+    "--conventions",
+    metavar="PATH",
+    help="Repo conventions file for plan/question (relative to the repo; '' for none).",
+)
 PATHS = typer.Option(
     None, "--paths", metavar="A,B", help="Comma-separated files to include (validated, capped)."
 )
@@ -204,10 +210,12 @@ def _read_work_file(root: Path, rel: str, cap: int) -> core.Excerpt:
     return core.Excerpt(rel, head, size)
 
 
-def _conventions(root: Path) -> bytes | None:
-    """CLAUDE.md at the repository root, if it is a regular text file (not a symlink)."""
+def _conventions(root: Path, rel: str) -> bytes | None:
+    """The conventions file (CLAUDE.md by default), if it is a regular text file in the repo."""
+    if not rel:
+        return None
     try:
-        return _read_work_file(root, "CLAUDE.md", core.CONVENTIONS_CAP).content
+        return _read_work_file(root, rel, core.CONVENTIONS_CAP).content
     except kit.DataError:
         return None
 
@@ -252,6 +260,7 @@ def plan_cmd(
     file_reviewers: str = FILE_REVIEWERS,
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
+    conventions: str = CONVENTIONS,
 ) -> int:
     """Council on a planning document (a file in the repository) or a design proposal (text)."""
     meta = _meta(reviewers, file_reviewers, run_id)
@@ -264,7 +273,7 @@ def plan_cmd(
     else:
         text = _text_arg(words, "plan text")
         source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
-    inp = core.TextInput("plan", text, conventions=_conventions(git.root))
+    inp = core.TextInput("plan", text, conventions=_conventions(git.root, conventions))
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
     return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted)
 
@@ -276,6 +285,7 @@ def _text_mode(
     repo: str | None,
     meta: RunMeta,
     slug: str | None,
+    conventions: str = "",
 ) -> int:
     git = _repo(repo)
     text = _text_arg(words, f"{mode} text")
@@ -287,7 +297,7 @@ def _text_mode(
         text,
         files=files,
         history=history,
-        conventions=_conventions(git.root) if mode == "question" else None,
+        conventions=_conventions(git.root, conventions),
         file_cap=cap,
     )
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
@@ -320,11 +330,11 @@ def question_cmd(
     file_reviewers: str = FILE_REVIEWERS,
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
+    conventions: str = CONVENTIONS,
 ) -> int:
     """Open-ended council consultation, with optional referenced files."""
-    return _text_mode(
-        "question", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug
-    )
+    meta = _meta(reviewers, file_reviewers, run_id)
+    return _text_mode("question", words, paths, repo, meta, slug, conventions)
 
 
 def resolve_base(git: GitRepo, base: str | None) -> str:
