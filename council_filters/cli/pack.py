@@ -1,0 +1,556 @@
+"""council-pack: build one prompt pack per reviewer from a git repository.
+
+Thin shell: argv, streams and exit codes.  Gathering from git lives in
+``council_filters.gitrepo``, the templates and caps in ``council_filters.pack``,
+slug / report path / path checks in ``council_filters.paths``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import typer
+
+from council_filters import kit
+from council_filters import pack as core
+from council_filters import paths as pathrules
+from council_filters.gitrepo import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref
+from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
+
+HELP = """Build the prompt packs of a council run, one JSON record per reviewer.
+
+Like the pack-assembly step of the upstream /council command, run by a program:
+the same envelope and per-mode sections, the byte-exact diff truncation (60000
+bytes, 200 lines, 4000-byte stat), 4000-byte changed-file excerpts within 30000
+bytes, and a measured 100000-byte ceiling per pack.  Modes: plan, review, debug,
+question.  Building blocks, each a plain filter: slug, report-path,
+validate-path, truncate-diff.  Run inside a git repository (or --repo DIR)."""
+
+EPILOG = (
+    """Records: {"kind":"reviewer","run","mode","slug","base_ref","reviewer","pack",
+"pack_bytes",["ingest_token",]"omitted"} -- one per reviewer, in --reviewers order.
+
+Environment: COUNCIL_RUN_ID (run id), COUNCIL_PATH_CHAR_CAP (8000),
+COUNCIL_PATH_MAX_FILES (3).
+
+"""
+    + kit.exit_code_table()
+    + """
+
+Examples:
+
+\b
+  council-pack review --base origin/main | council-dispatch | council-redact --jsonl
+  council-pack debug "TypeError in login" --paths src/auth.ts,src/api.ts
+  council-pack plan docs/plans/cache.md --reviewers claude,gemini
+  council-pack slug "What is 2+2?"                # what-is-2-2
+  council-pack report-path review feat-x --date 2026-01-02
+  git ls-files | council-pack validate-path --hardened
+  council-pack truncate-diff --base main | head"""
+)
+
+app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
+
+RUN_ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=kit.version_callback,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """Build council prompt packs."""
+
+
+# --------------------------------------------------------------------------- #
+# Shared options.
+# --------------------------------------------------------------------------- #
+REPO = typer.Option(
+    None,
+    "--repo",
+    metavar="DIR",
+    help="Repository to read (default: the one around the current directory).",
+)
+REVIEWERS = typer.Option(
+    ",".join(core.DEFAULT_REVIEWERS),
+    "--reviewers",
+    metavar="A,B",
+    help="Comma-separated reviewer slots; any lower-case names are accepted.",
+)
+FILE_REVIEWERS = typer.Option(
+    ",".join(core.FILE_REVIEWERS),
+    "--file-reviewers",
+    metavar="A,B",
+    help="Reviewers that read the pack from a file: their pack ends with an INGEST_TOKEN line.",
+)
+RUN_ID = typer.Option(
+    None,
+    "--run-id",
+    metavar="ID",
+    help="Run id (default: $COUNCIL_RUN_ID, else <UTC time>-<8 hex>).",
+)
+SLUG = typer.Option(None, "--slug", metavar="SLUG", help="Use this slug instead of deriving one.")
+CONVENTIONS = typer.Option(
+    "CLAUDE.md",
+    "--conventions",
+    metavar="PATH",
+    help="Repo conventions file for plan/question (relative to the repo; '' for none).",
+)
+PATHS = typer.Option(
+    None, "--paths", metavar="A,B", help="Comma-separated files to include (validated, capped)."
+)
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    run: str
+    reviewers: tuple[str, ...]
+    file_reviewers: frozenset[str]
+
+
+def _names(value: str, what: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    for n in names:
+        if not core.REVIEWER_RE.match(n):
+            raise kit.UsageError(
+                f"{what}: names must match [a-z0-9][a-z0-9_-]*, up to 32 characters"
+            )
+    if len(set(names)) != len(names):
+        raise kit.UsageError(f"{what}: a reviewer is named twice")
+    return names
+
+
+def _run_id(option: str | None) -> str:
+    value = option if option is not None else os.environ.get("COUNCIL_RUN_ID", "")
+    if value:
+        if not RUN_ID_RE.match(value):
+            raise kit.UsageError(
+                "run id must match [A-Za-z0-9][A-Za-z0-9._-]*, up to 64 characters"
+            )
+        return value
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + secrets.token_hex(4)
+
+
+def _meta(reviewers: str, file_reviewers: str, run_id: str | None) -> RunMeta:
+    names = _names(reviewers, "--reviewers")
+    if not names:
+        raise kit.UsageError("--reviewers: at least one reviewer is needed")
+    return RunMeta(_run_id(run_id), names, frozenset(_names(file_reviewers, "--file-reviewers")))
+
+
+def _emit(
+    meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str, omitted: core.Omitted
+) -> int:
+    writer = kit.RecordWriter(kit.streams().stdout)
+    for reviewer in meta.reviewers:
+        pack = core.envelope(core.display_name(reviewer), mode, context)
+        record: kit.Record = {
+            "kind": "reviewer",
+            "run": meta.run,
+            "mode": mode,
+            "slug": slug,
+            "base_ref": base_ref,
+            "reviewer": reviewer,
+        }
+        token = None
+        if reviewer in meta.file_reviewers:
+            token = secrets.token_hex(8)
+            pack = core.file_form(pack, token)
+        record["pack"] = pack
+        record["pack_bytes"] = len(pack.encode())
+        if token is not None:
+            record["ingest_token"] = token
+        record["omitted"] = omitted.as_record()
+        writer.write(record)
+    return kit.EXIT_OK
+
+
+def _repo(repo: str | None) -> GitRepo:
+    return GitRepo.discover(repo if repo is not None else ".")
+
+
+def _display_names(meta: RunMeta) -> list[str]:
+    return [core.display_name(r) for r in meta.reviewers]
+
+
+def _fit(build, *args):  # type: ignore[no-untyped-def]
+    try:
+        return build(*args)
+    except core.PackTooLarge as exc:
+        raise kit.DataError(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- #
+# Reading files a pack may show.
+# --------------------------------------------------------------------------- #
+def _read_work_file(root: Path, rel: str, cap: int) -> core.Excerpt:
+    """A validated work-tree file: never a symlink, never outside, never binary."""
+    pathrules.validate_path(rel, root, hardened=True)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(root / rel, flags)
+    except OSError as exc:
+        raise pathrules.PathRefused(f"cannot read ({exc.strerror})", rel) from None
+    with os.fdopen(fd, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        head = fh.read(max(cap, core.BINARY_PROBE))
+    if core.is_binary(head):
+        raise pathrules.PathRefused("binary files not permitted", rel)
+    return core.Excerpt(rel, head, size)
+
+
+def _conventions(root: Path, rel: str) -> bytes | None:
+    """The conventions file (CLAUDE.md by default), if it is a regular text file in the repo."""
+    if not rel:
+        return None
+    try:
+        return _read_work_file(root, rel, core.CONVENTIONS_CAP).content
+    except kit.DataError:
+        return None
+
+
+def _path_list(paths: str | None, root: Path) -> list[core.Excerpt]:
+    warn = kit.streams().warn
+    cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, warn)
+    limit = COUNCIL_PATH_MAX_FILES.from_env(os.environ, warn)
+    items = [p for p in (paths or "").split(",")] if paths else []
+    if len(items) > limit:
+        raise kit.DataError(
+            f"too many --paths: {len(items)} given, at most {limit} (COUNCIL_PATH_MAX_FILES)"
+        )
+    return [_read_work_file(root, p, cap) for p in items]
+
+
+def _text_arg(words: Sequence[str], what: str) -> bytes:
+    if list(words) == ["-"]:
+        data = kit.streams().stdin.read()
+        return data.rstrip(b"\n")
+    text = " ".join(words)
+    if not text.strip():
+        raise kit.DataError(f"{what} is empty")
+    return text.encode("utf-8", "surrogateescape")
+
+
+# --------------------------------------------------------------------------- #
+# Modes.
+# --------------------------------------------------------------------------- #
+@app.command("plan")
+def plan_cmd(
+    words: list[str] = typer.Argument(
+        ...,
+        metavar="PATH-OR-TEXT...",
+        help="A planning document in the repo, or free text ('-' reads stdin).",
+    ),
+    as_text: bool = typer.Option(
+        False, "--text", help="Treat the argument as text even if a file of that name exists."
+    ),
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
+    conventions: str = CONVENTIONS,
+) -> int:
+    """Council on a planning document (a file in the repository) or a design proposal (text)."""
+    meta = _meta(reviewers, file_reviewers, run_id)
+    git = _repo(repo)
+    arg = " ".join(words)
+    path = git.root / arg
+    if not as_text and arg != "-" and arg and os.path.lexists(path):
+        doc = _read_work_file(git.root, arg, core.PACK_CEILING * 2)
+        text, source = doc.content, pathrules.plan_slug_source(arg)
+    else:
+        text = _text_arg(words, "plan text")
+        source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
+    inp = core.TextInput("plan", text, conventions=_conventions(git.root, conventions))
+    context, omitted = _fit(core.build_text, inp, _display_names(meta))
+    return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted)
+
+
+def _text_mode(
+    mode: str,
+    words: Sequence[str],
+    paths: str | None,
+    repo: str | None,
+    meta: RunMeta,
+    slug: str | None,
+    conventions: str = "",
+) -> int:
+    git = _repo(repo)
+    text = _text_arg(words, f"{mode} text")
+    files = _path_list(paths, git.root)
+    cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, lambda _m: None)
+    history = [(f.path, git.log_oneline(f.path)) for f in files] if mode == "debug" else []
+    inp = core.TextInput(
+        mode,
+        text,
+        files=files,
+        history=history,
+        conventions=_conventions(git.root, conventions),
+        file_cap=cap,
+    )
+    context, omitted = _fit(core.build_text, inp, _display_names(meta))
+    source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
+    return _emit(meta, mode, slug or pathrules.build_slug(source), None, context, omitted)
+
+
+@app.command("debug")
+def debug_cmd(
+    words: list[str] = typer.Argument(
+        ..., metavar="SYMPTOM", help="The symptom ('-' reads stdin)."
+    ),
+    paths: str | None = PATHS,
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
+) -> int:
+    """Council on a debug investigation: symptom, cited files, their recent history."""
+    return _text_mode("debug", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug)
+
+
+@app.command("question")
+def question_cmd(
+    words: list[str] = typer.Argument(..., metavar="TEXT", help="The question ('-' reads stdin)."),
+    paths: str | None = PATHS,
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
+    conventions: str = CONVENTIONS,
+) -> int:
+    """Open-ended council consultation, with optional referenced files."""
+    meta = _meta(reviewers, file_reviewers, run_id)
+    return _text_mode("question", words, paths, repo, meta, slug, conventions)
+
+
+def resolve_base(git: GitRepo, base: str | None) -> str:
+    """The merge-base SHA for review mode (upstream rules; never a silent fallback)."""
+    if base is not None:
+        if base == "":
+            raise kit.DataError("--base requires a ref argument")
+        check_ref(base)
+        if not git.verify(base):
+            raise kit.DataError(f'--base ref "{base}" does not exist')
+        sha = git.merge_base(base)
+        if sha is None:
+            raise kit.DataError(f"cannot resolve merge-base with {base}")
+        return sha
+    upstream = git.upstream()
+    if upstream is None:
+        kit.streams().warn("no upstream tracking branch — falling back to origin/main")
+        upstream = "origin/main"
+    check_ref(upstream)
+    sha = git.merge_base(upstream)
+    if sha is None:
+        raise kit.DataError(
+            f"cannot resolve merge-base with {upstream} — fetch the remote or pass --base <ref>"
+        )
+    return sha
+
+
+def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
+    changed = git.changed_files(base)
+    entries = git.head_entries(changed)
+    not_shown: list[dict[str, str]] = []
+    order: list[Blob] = []
+    for path in changed:
+        entry = entries.get(path)
+        if entry is None:
+            not_shown.append({"path": pathrules.show_path(path), "reason": "deleted"})
+        elif entry.mode == MODE_SYMLINK:
+            not_shown.append({"path": pathrules.show_path(path), "reason": "symlink"})
+        elif entry.mode == MODE_SUBMODULE:
+            not_shown.append({"path": pathrules.show_path(path), "reason": "submodule"})
+        else:
+            order.append(entry)
+    excerpts: list[core.Excerpt] = []
+    used = 0
+    by_oid = [e.oid for e in order]
+    limit = max(core.EXCERPT_CAP, core.BINARY_PROBE)
+    for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit), strict=False):
+        if core.is_binary(head):
+            not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
+            continue
+        ex = core.Excerpt(entry.path, head, size)
+        excerpts.append(ex)
+        used += ex.shown_bytes(core.EXCERPT_CAP)
+        if used > core.EXCERPTS_TOTAL:
+            break  # this one does not fit: the rest are omitted unread
+    return core.ReviewInput(
+        base, git.diff(base), lambda: git.diff_stat(base), excerpts, not_shown, len(changed)
+    )
+
+
+@app.command("review")
+def review_cmd(
+    base: str | None = typer.Option(
+        None,
+        "--base",
+        metavar="REF",
+        help="Review HEAD against its merge base with REF (default: the upstream-tracking"
+        " branch, else origin/main).",
+    ),
+    repo: str | None = REPO,
+    reviewers: str = REVIEWERS,
+    file_reviewers: str = FILE_REVIEWERS,
+    run_id: str | None = RUN_ID,
+    slug: str | None = SLUG,
+) -> int:
+    """Council on the current change: HEAD against its merge base."""
+    meta = _meta(reviewers, file_reviewers, run_id)
+    git = _repo(repo)
+    sha = resolve_base(git, base)
+    inp = _changed_excerpts(git, sha)
+    if not inp.diff:
+        raise kit.DataError(f"diff against {sha} is empty — refusing to fan out")
+    context, omitted = _fit(core.build_review, inp, _display_names(meta))
+    name = slug or pathrules.build_slug(git.branch_name().encode("utf-8", "surrogateescape"))
+    return _emit(meta, "review", name, sha, context, omitted)
+
+
+# --------------------------------------------------------------------------- #
+# Building blocks.
+# --------------------------------------------------------------------------- #
+@app.command("slug")
+def slug_cmd(
+    text: str | None = typer.Argument(
+        None, help="Text to slug (default: stdin, trailing newlines dropped)."
+    ),
+) -> int:
+    """Print the slug of TEXT (upstream build_slug, byte for byte, with the hash fallback)."""
+    s = kit.streams()
+    raw = s.stdin.read().rstrip(b"\n") if text is None else text.encode("utf-8", "surrogateescape")
+    s.stdout.write(pathrules.build_slug(raw).encode() + b"\n")
+    return kit.EXIT_OK
+
+
+@app.command("report-path")
+def report_path_cmd(
+    mode: str = typer.Argument(..., help="plan, review, debug or question."),
+    slug: str | None = typer.Argument(None, help="The slug (default: read from stdin)."),
+    date: str | None = typer.Option(
+        None, "--date", metavar="YYYY-MM-DD", help="Date to use (default: today, local time)."
+    ),
+    root: str = typer.Option(
+        ".", "--root", metavar="DIR", help="Directory the collision check is relative to."
+    ),
+) -> int:
+    """Print the first free docs/council/<date>-<mode>-<slug>[-N].md (N = 2..10)."""
+    s = kit.streams()
+    if mode not in core.MODES:
+        raise kit.UsageError(f'unknown mode "{mode}" (valid modes: plan, review, debug, question)')
+    if slug is None:
+        slug = s.stdin.read().decode("utf-8", "replace").strip("\n")
+    if not pathrules.SLUG_RE.match(slug.encode("utf-8", "surrogateescape")):
+        raise kit.DataError("slug must match ^[a-z0-9]+(-[a-z0-9]+)*$")
+    s.stdout.write(pathrules.report_path(root, mode, slug, date).encode() + b"\n")
+    return kit.EXIT_OK
+
+
+@app.command("validate-path")
+def validate_path_cmd(
+    paths: list[str] = typer.Argument(
+        None, metavar="PATH...", help="Paths to check (default: one per line on stdin)."
+    ),
+    hardened: bool = typer.Option(
+        False,
+        "--hardened",
+        help="Also refuse newline/NUL, symlinked parents, non-regular files and paths"
+        " resolving outside --root.",
+    ),
+    root: str = typer.Option(
+        ".", "--root", metavar="DIR", help="Directory the paths are relative to."
+    ),
+) -> int:
+    """Check paths with the five upstream checks; print those that pass, stop at a failure."""
+    s = kit.streams()
+    if paths:
+        items = list(paths)
+        source = None
+    else:
+        items = [os.fsdecode(line.removesuffix(b"\n")) for line in kit.iter_lines(s.stdin)]
+        source = kit.STDIN_NAME
+    for i, p in enumerate(items, start=1):
+        try:
+            pathrules.validate_path(p, root, hardened=hardened)
+        except pathrules.PathRefused as err:
+            raise err.located(source, i if source else None) from None
+        s.stdout.write(os.fsencode(p) + b"\n")
+    return kit.EXIT_OK
+
+
+@app.command("truncate-diff")
+def truncate_diff_cmd(
+    base: str | None = typer.Option(
+        None,
+        "--base",
+        metavar="REF",
+        help="Diff REF...HEAD with git (default: read a diff from stdin).",
+    ),
+    stat_file: str | None = typer.Option(
+        None,
+        "--stat-file",
+        metavar="FILE",
+        help="With a diff on stdin: the `git diff --stat` text for the header.",
+    ),
+    repo: str | None = REPO,
+    byte_cap: int = typer.Option(
+        core.DIFF_BODY_CAP, "--byte-cap", min=1, help="Trigger and body cap in bytes."
+    ),
+    line_cap: int = typer.Option(core.DIFF_LINE_CAP, "--line-cap", min=1, help="Body line cap."),
+    stat_cap: int = typer.Option(core.STAT_CAP, "--stat-cap", min=0, help="Stat byte cap."),
+) -> int:
+    """Print the review-mode diff exactly as the upstream block emits it."""
+    s = kit.streams()
+    limits = core.DiffLimits(byte_cap, byte_cap, line_cap, stat_cap)
+    if base is None:
+        diff = s.stdin.read()
+
+        def stat() -> bytes:
+            return Path(stat_file).read_bytes() if stat_file else b""
+
+        label = "stdin"
+    else:
+        if base == "" or "<" in base or ">" in base:
+            raise kit.DataError(f"BASE was not substituted (got: {base})")
+        check_ref(base)
+        git = _repo(repo)
+        if not git.verify_commit(base):
+            raise kit.DataError(f"BASE does not resolve to a commit: {base}")
+        diff = git.diff(base)
+
+        def stat() -> bytes:
+            return git.diff_stat(base)
+
+        label = base
+    if not diff:
+        raise kit.DataError(f"diff against {label} is empty — refusing to fan out")
+    text, _ = core.truncate_diff(diff, stat, limits)
+    s.stdout.write(text)
+    return kit.EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:  # type: ignore[no-untyped-def]
+    return kit.run(app, "council-pack", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,223 @@
+"""Running git safely: argument vectors only, no shell, refs checked before use.
+
+Every call is ``git -C <root> ...`` with the user's environment (so output
+matches what the same git prints for them), except that prompts, optional
+locks, pagers, colour and external diff drivers are switched off.  Refs from
+the command line must match the allowlist ``^[A-Za-z0-9_][A-Za-z0-9/_.-]*$``
+(so nothing starting with ``-`` ever reaches git as an option) and are passed
+after ``--end-of-options`` where git accepts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from council_filters.kit import DataError
+
+REF_RE = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9/_.-]*\Z")
+SAFE_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+}
+# Modes in `git ls-tree` output.
+MODE_SYMLINK = "120000"
+MODE_SUBMODULE = "160000"
+
+
+class GitFailed(DataError):
+    """A git command failed; the message never carries git's own stderr."""
+
+
+def check_ref(ref: str) -> str:
+    """Refuse a ref that starts with ``-`` or falls outside the allowlist."""
+    if ref.startswith("-") or not REF_RE.match(ref):
+        raise DataError(
+            f'ref "{_shown(ref)}" refused: refs must match ^[A-Za-z0-9_][A-Za-z0-9/_.-]*$'
+        )
+    return ref
+
+
+def _shown(text: str) -> str:
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One entry of HEAD's tree: path, mode and object id."""
+
+    path: str
+    mode: str
+    oid: str
+
+
+class GitRepo:
+    """A repository work tree, addressed by its top-level directory."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+
+    # -- running -------------------------------------------------------------
+    def _env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(SAFE_ENV)
+        return env
+
+    def run(
+        self, args: Sequence[str], *, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run ``git -C root ARGS``; raise :class:`GitFailed` on an unexpected exit."""
+        try:
+            res = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                input=stdin,
+                capture_output=True,
+                env=self._env(),
+                check=False,
+            )
+        except OSError as exc:
+            raise GitFailed(f"cannot run git: {exc.strerror or type(exc).__name__}") from None
+        if res.returncode not in ok_codes:
+            raise GitFailed(f"git {args[0]} failed (exit {res.returncode})")
+        return res
+
+    def out(self, *args: str) -> bytes:
+        return self.run(args).stdout
+
+    def ok(self, *args: str) -> bool:
+        return self.run(args, ok_codes=range(256)).returncode == 0
+
+    # -- discovery -----------------------------------------------------------
+    @classmethod
+    def discover(cls, start: str | os.PathLike[str] = ".") -> GitRepo:
+        """The repository containing ``start`` (its top level), or a DataError."""
+        probe = cls(start)
+        try:
+            res = probe.run(["rev-parse", "--show-toplevel"], ok_codes=range(256))
+        except GitFailed:
+            raise DataError("not in a git repository") from None
+        top = res.stdout.rstrip(b"\n")
+        if res.returncode != 0 or not top:
+            raise DataError("not in a git repository")
+        return cls(os.fsdecode(top))
+
+    # -- refs ----------------------------------------------------------------
+    def verify(self, ref: str) -> bool:
+        """``git rev-parse --verify --quiet REF`` succeeds."""
+        return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref)
+
+    def verify_commit(self, ref: str) -> bool:
+        return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}")
+
+    def merge_base(self, ref: str) -> str | None:
+        res = self.run(["merge-base", "HEAD", ref], ok_codes=range(256))
+        sha = res.stdout.decode("ascii", "replace").strip()
+        return sha if res.returncode == 0 and sha else None
+
+    def upstream(self) -> str | None:
+        """The abbreviated name of HEAD's upstream (``origin/main``), or None."""
+        res = self.run(
+            ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"], ok_codes=range(256)
+        )
+        name = os.fsdecode(res.stdout.strip())
+        return name if res.returncode == 0 and name else None
+
+    def branch_name(self) -> str:
+        """``git rev-parse --abbrev-ref HEAD`` (``HEAD`` when detached)."""
+        return os.fsdecode(self.out("rev-parse", "--abbrev-ref", "HEAD").rstrip(b"\n"))
+
+    # -- diffs ---------------------------------------------------------------
+    def _diff(self, base: str, *extra: str) -> bytes:
+        try:
+            return self.out("diff", "--no-color", "--no-ext-diff", *extra, f"{base}...HEAD")
+        except GitFailed:
+            raise GitFailed(f"git diff against {base} failed") from None
+
+    def diff(self, base: str) -> bytes:
+        return self._diff(base)
+
+    def diff_stat(self, base: str) -> bytes:
+        return self._diff(base, "--stat")
+
+    def changed_files(self, base: str) -> list[str]:
+        """``git diff --name-only BASE...HEAD`` in git's order, paths unquoted."""
+        raw = self._diff(base, "--name-only", "-z")
+        return [os.fsdecode(p) for p in raw.split(b"\0") if p]
+
+    def log_oneline(self, path: str, count: int = 10) -> bytes:
+        return self.out("log", f"-{count}", "--oneline", "--no-color", "--", path)
+
+    # -- reading HEAD's tree ---------------------------------------------------
+    def head_entries(self, paths: Sequence[str]) -> dict[str, Blob]:
+        """HEAD's tree entries for ``paths`` (missing paths are absent from the result)."""
+        entries: dict[str, Blob] = {}
+        out = b"".join(
+            self.out(
+                "ls-tree",
+                "-z",
+                "--full-tree",
+                "HEAD",
+                "--",
+                *[":(literal)" + p for p in paths[i : i + 500]],
+            )
+            for i in range(0, len(paths), 500)
+        )
+        for rec in out.split(b"\0"):
+            if not rec:
+                continue
+            meta, _, name = rec.partition(b"\t")
+            mode, _kind, oid = meta.decode("ascii").split(" ")
+            path = os.fsdecode(name)
+            entries[path] = Blob(path, mode, oid)
+        return entries
+
+    def read_blobs(self, oids: Sequence[str], limit: int) -> Iterator[tuple[str, bytes, int]]:
+        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process."""
+        if not oids:
+            return
+        proc = subprocess.Popen(
+            ["git", "-C", str(self.root), "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self._env(),
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        request = b"".join(o.encode("ascii") + b"\n" for o in oids)
+        writer = threading.Thread(target=_feed, args=(proc.stdin, request), daemon=True)
+        writer.start()
+        try:
+            for oid in oids:
+                header = proc.stdout.readline().split()
+                if len(header) != 3:
+                    raise GitFailed("git cat-file returned an unexpected header")
+                size = int(header[2])
+                head = proc.stdout.read(min(size, limit))
+                left = size - len(head)
+                while left > 0:  # drain the rest of a large blob in chunks
+                    chunk = proc.stdout.read(min(left, 1 << 20))
+                    if not chunk:
+                        raise GitFailed("git cat-file ended early")
+                    left -= len(chunk)
+                proc.stdout.read(1)  # the newline after each object
+                yield oid, head, size
+        finally:
+            proc.stdout.close()
+            proc.kill()
+            proc.wait()
+            writer.join()
+
+
+def _feed(stream: IO[bytes], data: bytes) -> None:
+    with contextlib.suppress(OSError):
+        stream.write(data)
+        stream.close()

@@ -1,0 +1,460 @@
+"""Prompt packs: the envelope, the per-mode sections, diff truncation and the caps.
+
+A pure core over bytes: the caller (``council_filters.cli.pack``) gathers the
+inputs from git and the work tree and hands them here as values.
+
+Byte-exact parts (the upstream review-mode diff block, run under ``LC_ALL=C``):
+
+* :func:`truncate_diff` -- a diff over 60000 bytes becomes ``### git diff
+  --stat`` (stat lines while the running total of ``len+1`` stays <= 4000),
+  ``### Raw diff (first 200 lines of N total)``, the first 200 lines cut at
+  60000 bytes (a line longer than what is left is cut inside, with the UTF-8
+  lead-byte back-off), and the ``[... truncated — ...]`` marker.
+
+Everything else follows the upstream templates, with the choices the spec
+left open written down in ``docs/pack.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------- #
+# Limits (bytes).
+# --------------------------------------------------------------------------- #
+DIFF_TRIGGER = 60000
+DIFF_BODY_CAP = 60000
+DIFF_LINE_CAP = 200
+STAT_CAP = 4000
+EXCERPT_CAP = 4000
+EXCERPTS_TOTAL = 30000
+CONVENTIONS_CAP = 4000
+PACK_CEILING = 100000
+RECUT_MARGIN = 1000
+BINARY_PROBE = 8000  # git's own heuristic: a NUL in the first 8000 bytes
+
+MODES = ("plan", "review", "debug", "question")
+DISPLAY_NAMES = {"claude": "Claude", "codex": "Codex", "gemini": "Gemini", "opencode": "OpenCode"}
+DEFAULT_REVIEWERS = ("claude", "codex", "gemini", "opencode")
+FILE_REVIEWERS = ("gemini",)  # reviewers that read the pack from a file (ingest token)
+REVIEWER_RE = re.compile(r"\A[a-z0-9][a-z0-9_-]{0,31}\Z")
+INGEST_PREFIX = "INGEST_TOKEN: "
+
+
+def display_name(reviewer: str) -> str:
+    """``{{REVIEWER_NAME}}``: the upstream spelling for the four slots, else capitalised."""
+    return DISPLAY_NAMES.get(reviewer, reviewer[:1].upper() + reviewer[1:])
+
+
+# --------------------------------------------------------------------------- #
+# Byte helpers (awk semantics under LC_ALL=C).
+# --------------------------------------------------------------------------- #
+def awk_records(data: bytes) -> list[bytes]:
+    """Lines as awk reads them: a final line without ``\\n`` is still a line."""
+    if not data:
+        return []
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def utf8_backoff(cut: bytes) -> bytes:
+    """Drop a trailing character that the byte cut split; keep a complete one."""
+    k = len(cut)
+    while k > 0 and 0x80 <= cut[k - 1] <= 0xBF:
+        k -= 1
+    if k > 0:
+        lead = cut[k - 1]
+        if 0xC0 <= lead <= 0xDF:
+            need = 2
+        elif 0xE0 <= lead <= 0xEF:
+            need = 3
+        elif 0xF0 <= lead <= 0xF7:
+            need = 4
+        else:
+            need = 1
+        if k + need - 1 > len(cut):
+            return cut[: k - 1]
+    return cut
+
+
+def cut_bytes(data: bytes, cap: int) -> bytes:
+    """The first ``cap`` bytes of ``data``, never ending inside a UTF-8 character."""
+    return data if len(data) <= cap else utf8_backoff(data[:cap])
+
+
+def cap_stat(stat: bytes, cap: int = STAT_CAP) -> bytes:
+    """Stat lines while the running total of ``len(line)+1`` stays within ``cap``."""
+    out = []
+    n = 0
+    for line in awk_records(stat):
+        n += len(line) + 1
+        if n > cap:
+            break
+        out.append(line + b"\n")
+    return b"".join(out)
+
+
+def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_CAP) -> bytes:
+    """The first ``max_lines`` lines within ``cap`` bytes; an oversized line is cut inside."""
+    out = []
+    n = 0
+    for line in awk_records(diff)[:max_lines]:
+        if n >= cap:
+            break
+        remaining = cap - n
+        linelen = len(line) + 1
+        if linelen > remaining:
+            cut = utf8_backoff(line[:remaining])
+            if cut:
+                out.append(cut + b"\n")
+            break
+        n += linelen
+        out.append(line + b"\n")
+    return b"".join(out)
+
+
+@dataclass(frozen=True)
+class DiffLimits:
+    trigger: int = DIFF_TRIGGER
+    cap: int = DIFF_BODY_CAP
+    lines: int = DIFF_LINE_CAP
+    stat_cap: int = STAT_CAP
+
+
+def truncate_diff(
+    diff: bytes, stat: Callable[[], bytes], limits: DiffLimits = DiffLimits()
+) -> tuple[bytes, bool]:
+    """The review-mode diff as upstream emits it, and whether it was truncated.
+
+    ``stat`` is called only when the diff is over the trigger.
+    """
+    size = len(diff)
+    if size <= limits.trigger:
+        return diff, False
+    text = b"".join(
+        (
+            b"### git diff --stat\n\n",
+            cap_stat(stat(), limits.stat_cap),
+            b"\n### Raw diff (first %d lines of %d total)\n\n" % (limits.lines, diff.count(b"\n")),
+            cap_body(diff, limits.cap, limits.lines),
+            "\n[... truncated — full diff is %d bytes; showing at most the first %d lines and %d "
+            "bytes ...]\n".encode()
+            % (size, limits.lines, limits.cap),
+        )
+    )
+    return text, True
+
+
+def is_binary(data: bytes) -> bool:
+    return b"\0" in data[:BINARY_PROBE]
+
+
+def clean_text(data: bytes) -> str:
+    """Bytes as pack text: invalid UTF-8 replaced, so a pack is always valid JSON text."""
+    return data.decode("utf-8", "replace")
+
+
+# --------------------------------------------------------------------------- #
+# Markdown building blocks.
+# --------------------------------------------------------------------------- #
+_BACKTICKS = re.compile(r"`+")
+
+
+def fence(content: str, info: str = "") -> str:
+    """``content`` in a code fence longer than any backtick run inside it."""
+    longest = max((len(m.group()) for m in _BACKTICKS.finditer(content)), default=0)
+    bar = "`" * max(3, longest + 1)
+    body = content if content.endswith("\n") or not content else content + "\n"
+    return f"{bar}{info}\n{body}{bar}"
+
+
+def show_name(path: str) -> str:
+    """A path for a heading: control characters escaped so it stays one line."""
+    from council_filters.paths import show_path
+
+    return show_path(path)
+
+
+ENVELOPE_HEAD = (
+    "You are {name}, a code reviewer performing an INDEPENDENT analysis.\n"
+    "Do not reference what other reviewers might say. Only report findings you can\n"
+    "cite with a file:line reference. Do not write any files; analyze only.\n"
+    "\n"
+    "## Task: {mode}\n"
+)
+ENVELOPE_TAIL = (
+    "\n"
+    "\n"
+    "## Required Output Format\n"
+    "Verdict: APPROVE | REVISE | REJECT\n"
+    "Confidence: HIGH | MEDIUM | LOW\n"
+    "Findings:\n"
+    "- [P1|P2|P3] file:line — <80-char summary>\n"
+    '  Evidence: "<exact quoted line from file>"\n'
+    '[repeat per finding; if none: write "Findings: none"]\n'
+    "Summary: <2-3 sentences in your own words>\n"
+    "\n"
+    "## Rules\n"
+    "- P1 = security/correctness blocker; P2 = quality issue; P3 = style/nit\n"
+    "- Cite file paths relative to repository root\n"
+    '- If a finding has no quotable line (e.g., "missing function"), write '
+    "`Evidence: N/A — <reason>`\n"
+    "- The `Verdict:` line is required and must appear exactly as shown\n"
+)
+
+
+def envelope(name: str, mode: str, context: str) -> str:
+    """The pack: the shared envelope around one mode's context block."""
+    return ENVELOPE_HEAD.format(name=name, mode=mode) + context.rstrip("\n") + ENVELOPE_TAIL
+
+
+def file_form(pack: str, token: str) -> str:
+    """The pack as a reviewer reads it from a file: a blank line, then the token line."""
+    return pack.rstrip("\n") + "\n\n" + INGEST_PREFIX + token + "\n"
+
+
+# --------------------------------------------------------------------------- #
+# Inputs the CLI gathers.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Excerpt:
+    """A file shown in a pack: its path, the bytes shown and its full size."""
+
+    path: str
+    content: bytes
+    size: int
+
+    def block(self, cap: int) -> str:
+        shown = cut_bytes(self.content, cap)
+        note = "" if len(shown) >= self.size else f" (first {len(shown)} of {self.size} bytes)"
+        return f"#### {show_name(self.path)}{note}\n{fence(clean_text(shown))}"
+
+    def shown_bytes(self, cap: int) -> int:
+        return len(cut_bytes(self.content, cap))
+
+
+@dataclass
+class Omitted:
+    """What was cut from a pack (the record's ``omitted`` field)."""
+
+    diff_truncated: bool = False
+    diff_bytes: int | None = None
+    files: int = 0
+    conventions: bool = False
+    text_truncated: bool = False
+    not_shown: list[dict[str, str]] = field(default_factory=list)
+
+    def as_record(self) -> dict[str, object]:
+        return {
+            "diff_truncated": self.diff_truncated,
+            "diff_bytes": self.diff_bytes,
+            "files": self.files,
+            "conventions": self.conventions,
+            "text_truncated": self.text_truncated,
+            "not_shown": self.not_shown,
+        }
+
+
+class PackTooLarge(Exception):
+    """The pack cannot be brought under the ceiling."""
+
+
+def _omitted_line(count: int, total: int) -> str:
+    noun = "file" if total == 1 else "files"
+    return f"[{count} of {total} changed {noun} omitted to stay within the pack budget]"
+
+
+def _not_shown_lines(not_shown: Sequence[dict[str, str]]) -> list[str]:
+    return [f"[not shown: {show_name(e['path'])} ({e['reason']})]" for e in not_shown]
+
+
+def _fit_count(fixed: int, sizes: Sequence[int], tail: Callable[[int], int], ceiling: int) -> int:
+    """The largest k such that fixed + sum(sizes[:k]) + tail(k) <= ceiling (-1 if none)."""
+    total = fixed + sum(sizes)
+    for k in range(len(sizes), -1, -1):
+        if total + tail(k) <= ceiling:
+            return k
+        if k:
+            total -= sizes[k - 1]
+    return -1
+
+
+# --------------------------------------------------------------------------- #
+# Review mode.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class ReviewInput:
+    base_ref: str
+    diff: bytes
+    stat: Callable[[], bytes]
+    excerpts: Sequence[Excerpt]  # text files in `git diff --name-only` order
+    not_shown: Sequence[dict[str, str]] = ()
+    changed_total: int = 0  # every changed path, shown or not
+
+
+def select_excerpts(
+    excerpts: Sequence[Excerpt], per_file: int = EXCERPT_CAP, total: int = EXCERPTS_TOTAL
+) -> int:
+    """How many excerpts, in order, fit the combined budget (stop at the first that does not)."""
+    used = 0
+    for i, ex in enumerate(excerpts):
+        used += ex.shown_bytes(per_file)
+        if used > total:
+            return i
+    return len(excerpts)
+
+
+def review_context(
+    diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str]
+) -> str:
+    parts = [f"### Diff (HEAD vs {base_ref})\n{fence(diff_text, 'diff')}", "### Changed Files"]
+    body = list(blocks) + list(trailer)
+    if not body:
+        body = ["(no changed text files to show)"]
+    return "\n\n".join(parts) + "\n\n" + "\n\n".join(body)
+
+
+def build_review(
+    inp: ReviewInput,
+    names: Sequence[str],
+    limits: DiffLimits = DiffLimits(),
+    ceiling: int = PACK_CEILING,
+) -> tuple[str, Omitted]:
+    """The review context (without the envelope) and what was omitted.
+
+    ``names`` are the display names the envelope will carry; the ceiling is
+    checked against the longest, so every reviewer's pack fits.
+    """
+    om = Omitted(diff_bytes=len(inp.diff), not_shown=list(inp.not_shown))
+    frame = max(len(envelope(n, "review", "").encode()) for n in names)
+    keep = select_excerpts(inp.excerpts)
+    blocks = [ex.block(EXCERPT_CAP) for ex in inp.excerpts[:keep]]
+    changed_total = max(inp.changed_total, len(inp.excerpts) + len(inp.not_shown))
+    text_total = changed_total - len(inp.not_shown)  # files that could have been shown
+    cap = limits.cap
+    diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits)
+    while True:
+        dtext = clean_text(diff_text)
+        fixed = (
+            len(review_context(dtext, inp.base_ref, [], _not_shown_lines(inp.not_shown)).encode())
+            + frame
+        )
+        sizes = [len(b.encode()) + 2 for b in blocks]
+
+        def tail(k: int) -> int:
+            dropped = text_total - k
+            return len(_omitted_line(dropped, changed_total).encode()) + 2 if dropped else 0
+
+        k = _fit_count(fixed, sizes, tail, ceiling)
+        if k >= 0:
+            break
+        # Even with no excerpts the pack is over: re-cut the diff smaller.
+        over = fixed + tail(0) - ceiling
+        cap = cap - over - RECUT_MARGIN
+        if cap <= 0:
+            raise PackTooLarge("the pack framing alone exceeds the byte ceiling")
+        recut = DiffLimits(
+            trigger=min(limits.trigger, cap), cap=cap, lines=limits.lines, stat_cap=limits.stat_cap
+        )
+        diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut)
+    om.files = text_total - k
+    trailer = _not_shown_lines(inp.not_shown)
+    if om.files:
+        trailer.append(_omitted_line(om.files, changed_total))
+    return review_context(clean_text(diff_text), inp.base_ref, blocks[:k], trailer), om
+
+
+# --------------------------------------------------------------------------- #
+# Plan, debug and question modes.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class TextInput:
+    """The inputs of a plan/debug/question pack."""
+
+    mode: str
+    text: bytes  # the document, symptom or question
+    files: Sequence[Excerpt] = ()
+    history: Sequence[tuple[str, bytes]] = ()  # (path, `git log -10 --oneline -- path`)
+    conventions: bytes | None = None  # CLAUDE.md, None when absent
+    file_cap: int = 8000
+
+
+def _text_sections(
+    inp: TextInput, text: bytes, nfiles: int, conventions: bool, text_cut: bool
+) -> str:
+    mode = inp.mode
+    total = len(inp.files)
+    dropped = total - nfiles
+    text_block = fence(clean_text(text))
+    if text_cut:
+        text_block += f"\n[... truncated to {len(text)} of {len(inp.text)} bytes ...]"
+    file_blocks = [ex.block(inp.file_cap) for ex in inp.files[:nfiles]]
+    if dropped:
+        noun = "file" if total == 1 else "files"
+        file_blocks.append(f"[{dropped} of {total} {noun} omitted to stay within the pack budget]")
+    conv = []
+    if conventions and inp.conventions is not None:
+        conv = [
+            "### Repo Conventions",
+            fence(clean_text(cut_bytes(inp.conventions, CONVENTIONS_CAP))),
+        ]
+    if mode == "plan":
+        parts = ["### Planning Document", text_block, *conv]
+    elif mode == "debug":
+        history = []
+        for path, log in inp.history[:nfiles]:
+            history += [f"#### {show_name(path)}", fence(clean_text(log) or "(no commits)\n")]
+        parts = [
+            "### Symptom",
+            text_block,
+            "### Cited Files",
+            *(file_blocks or ["(no files cited)"]),
+            "### Recent History",
+            *(history or ["(no files cited)"]),
+        ]
+    else:
+        refs = ["### Referenced Files", *file_blocks] if inp.files else []
+        parts = ["### Question", text_block, *refs, *conv]
+    return "\n\n".join(parts)
+
+
+def build_text(
+    inp: TextInput, names: Sequence[str], ceiling: int = PACK_CEILING
+) -> tuple[str, Omitted]:
+    """A plan/debug/question context within the ceiling.
+
+    Drop order: CLAUDE.md first, then cited files from the end, then the
+    text itself is cut (UTF-8 safe) with a marker line.
+    """
+    om = Omitted()
+    frame = max(len(envelope(n, inp.mode, "").encode()) for n in names)
+
+    def size(ctx: str) -> int:
+        return len(ctx.encode()) + frame
+
+    conventions = inp.conventions is not None
+    nfiles = len(inp.files)
+    ctx = _text_sections(inp, inp.text, nfiles, conventions, False)
+    if size(ctx) > ceiling and conventions:
+        conventions = False
+        om.conventions = True
+        ctx = _text_sections(inp, inp.text, nfiles, conventions, False)
+    while size(ctx) > ceiling and nfiles > 0:
+        nfiles -= 1
+        ctx = _text_sections(inp, inp.text, nfiles, conventions, False)
+    om.files = len(inp.files) - nfiles
+    if size(ctx) > ceiling:
+        over = size(ctx) - ceiling
+        keep = len(inp.text) - over - RECUT_MARGIN
+        if keep <= 0:
+            raise PackTooLarge("the pack framing alone exceeds the byte ceiling")
+        text = cut_bytes(inp.text, keep)
+        om.text_truncated = True
+        ctx = _text_sections(inp, text, nfiles, conventions, True)
+        if size(ctx) > ceiling:
+            raise PackTooLarge("the pack cannot be brought under the byte ceiling")
+    return ctx, om
