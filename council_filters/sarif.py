@@ -71,7 +71,6 @@ def rule(c: Consolidated) -> dict[str, Any]:
         props["problem.severity"] = PROBLEM_SEVERITY.get(c.severity or "", "warning")
     return {
         "id": c.id,
-        "name": c.id.replace("-", ""),
         "shortDescription": {"text": _cut(title)},
         "fullDescription": {"text": _cut(full)},
         "help": {"text": help_text},

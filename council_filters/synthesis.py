@@ -199,13 +199,14 @@ class Location:
         return f"{inline(self.path)}:{self.line}"
 
     def headline_finding(self) -> Finding:
-        return self.findings[0][1]
+        """The most severe finding (the first reviewer's, on a tie)."""
+        return min((f for _, f in self.findings), key=lambda f: sev.rank(f.severity or ""))
 
 
 def _finding_order(order: dict[str, int]) -> Any:
     def key(pair: tuple[Reviewer, Finding]) -> tuple[Any, ...]:
         r, f = pair
-        return (sev.rank(f.severity or ""), order[r.slot], f.key)
+        return (order[r.slot], sev.rank(f.severity or ""), f.key)
 
     return key
 

@@ -93,7 +93,7 @@ def _pick(option: str | None, values: list[object], what: str) -> str | None:
     return found[0] if found else None
 
 
-@app.command()
+@app.command(help=HELP, epilog=EPILOG)
 def command(
     files: list[str] = typer.Argument(None, help="JSON Lines inputs ('-' or none: stdin)."),
     fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="Output format."),
