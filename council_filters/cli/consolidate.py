@@ -1,0 +1,262 @@
+"""council-consolidate: one deterministic report from many reviewers."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from enum import Enum
+from pathlib import Path
+
+import orjson
+import typer
+
+from council_filters import atomic, kit, synthesis
+from council_filters import consolidation as core
+from council_filters.findings import SourceReader, changed_files_from_diff, changed_files_from_list
+
+HELP = """\
+Merge reviewers' verdicts and findings into one report, like a linter's
+summary but for a review council: the yellow-council synthesis (headline,
+agreement, disagreement, reviewer status, appendices) when verdict records come
+in, and the code-review consolidation (validation, position dedup, stable IDs,
+groups, gaps) for finding records.
+
+It reads ALL its input before writing anything (dedup, IDs and agreement need
+every finding), then writes one output: markdown (default), json, findings
+(JSON Lines for council-state add), sarif (GitHub code scanning) or rdjsonl
+(reviewdog -f=rdjsonl). The same input gives the same bytes in any order.
+"""
+
+EPILOG = (
+    "Examples:\n\n\b\n"
+    "  council-parse-verdict --jsonl < verdicts.jsonl | council-consolidate --write\n"
+    "  cat sec.jsonl tst.jsonl prf.jsonl | council-consolidate --state review-state.json \\\n"
+    "      --format findings | council-state add review-state.json\n"
+    "  council-consolidate --format sarif findings.jsonl > council.sarif\n"
+    "  council-consolidate --format rdjsonl findings.jsonl | reviewdog -f=rdjsonl\n"
+    "  council-consolidate --fail-level critical findings.jsonl > /dev/null || echo blocked\n\n"
+    + kit.exit_code_table()
+)
+
+
+class Format(str, Enum):
+    markdown = "markdown"
+    json = "json"
+    findings = "findings"
+    sarif = "sarif"
+    rdjsonl = "rdjsonl"
+
+
+class Level(str, Enum):
+    critical = "critical"
+    medium = "medium"
+    minor = "minor"
+
+
+class Report(str, Enum):
+    auto = "auto"
+    council = "council"
+    review = "review"
+
+
+app = kit.make_app(HELP, EPILOG)
+
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        reason = exc.strerror or "error"
+        raise kit.UsageError(f"cannot read {what}: {reason}", source=path) from None
+
+
+def _read_state(path: str | None) -> dict | None:
+    if path is None:
+        return None
+    raw = _read_text(path, "state file")
+    try:
+        state = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        msg = f"invalid JSON in state file at line {exc.lineno}"
+        raise kit.DataError(msg, source=path) from None
+    if not isinstance(state, dict):
+        raise kit.DataError("state file is not a JSON object", source=path)
+    return state
+
+
+def _pick(option: str | None, values: list[object], what: str) -> str | None:
+    if option:
+        return option
+    found = sorted({v for v in values if isinstance(v, str) and v})
+    if len(found) > 1:
+        kit.streams().warn(f"verdict records disagree on {what}; using the first in sorted order")
+    return found[0] if found else None
+
+
+@app.command(help=HELP, epilog=EPILOG)
+def command(
+    files: list[str] = typer.Argument(None, help="JSON Lines inputs ('-' or none: stdin)."),
+    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="Output format."),
+    write: bool = typer.Option(
+        False, "--write",
+        help="Write the council report to docs/council/<date>-<mode>-<slug>.md under --root "
+        "(atomically, never over an existing file; suffixes -2..-10) and print the inline "
+        "form (synthesis and path line). Markdown council reports only.",
+    ),
+    root: str = typer.Option(".", "--root", help="Directory holding docs/council/ (default: .)."),
+    date: str = typer.Option(None, "--date",
+                             help="Report date YYYY-MM-DD (default: today, local)."),
+    mode: str = typer.Option(None, "--mode", help="Council mode for the title/path (default: "
+                             "from the verdict records)."),
+    slug: str = typer.Option(None, "--slug", help="Slug for the title/path (default: from the "
+                             "verdict records)."),
+    slots: str = typer.Option(
+        ",".join(synthesis.SLOTS), "--slots",
+        help="Reviewer slots the council expected, in appendix order; a slot with no record "
+        "is reported missing.",
+    ),
+    state: str = typer.Option(None, "--state", help="review-state.json: continue its IDs, "
+                              "keep IDs of same-fingerprint findings."),
+    repo: str = typer.Option(".", "--repo", help="Repository root for anchored lines and "
+                             "snippets (default: .)."),
+    no_source: bool = typer.Option(False, "--no-source", help="Never read source files."),
+    diff: str = typer.Option(None, "--diff", help="Unified diff whose changed files feed gap "
+                             "detection."),
+    changed_files: str = typer.Option(None, "--changed-files", help="File with one changed "
+                                      "path per line, for gap detection."),
+    fail_level: Level = typer.Option(None, "--fail-level", help="Exit 3 when a finding at or "
+                                     "above this severity exists."),
+    report: Report = typer.Option(Report.auto, "--report", help="Markdown report: council "
+                                  "(verdicts), review (findings) or auto (council when any "
+                                  "verdict record came in)."),
+    category: str = typer.Option("council/", "--category", help="SARIF automationDetails.id."),
+    keep_going: bool = typer.Option(False, "--keep-going", help="Skip undecodable lines "
+                                    "(each named on stderr) instead of stopping."),
+    version: bool = typer.Option(False, "--version", callback=kit.version_callback,
+                                 is_eager=True, help="Print the version and exit."),
+) -> int:
+    s = kit.streams()
+    if diff and changed_files:
+        raise kit.UsageError("give --diff or --changed-files, not both")
+    if write and fmt is not Format.markdown:
+        raise kit.UsageError("--write writes the markdown report; drop --format")
+    when = date or datetime.date.today().isoformat()
+    if not core.DATE_RE.match(when):
+        raise kit.UsageError("--date must be YYYY-MM-DD")
+    slot_list = tuple(x.strip().lower() for x in slots.split(",") if x.strip())
+    if not all(synthesis.SLOT_RE.match(x) for x in slot_list):
+        raise kit.UsageError("--slots takes comma-separated slot names [a-z0-9_-]")
+    prior = _read_state(state)
+    changed = None
+    if diff:
+        changed = changed_files_from_diff(_read_text(diff, "diff"))
+    elif changed_files:
+        changed = changed_files_from_list(_read_text(changed_files, "changed-files list"))
+    reader = SourceReader(None if no_source else repo)
+
+    def records():
+        for source, lineno, rec in kit.iter_jsonl(files or [], s.stdin, keep_going=keep_going):
+            if isinstance(rec, kit.CouncilError):
+                s.error(rec)
+                continue
+            yield source, lineno, rec
+
+    collected = core.collect(records(), reader)
+    for w in collected.warnings:
+        s.warn(w)
+    result = core.consolidate(collected, state=prior, changed=changed)
+
+    council = report is Report.council or (report is Report.auto and bool(collected.verdicts))
+    out = s.stdout
+    if fmt is Format.findings:
+        out.write(core.findings_jsonl(result))
+    elif fmt is Format.sarif:
+        data, notes = core.sarif_bytes(result, category)
+        for n in notes:
+            s.warn(n)
+        out.write(data)
+    elif fmt is Format.rdjsonl:
+        data, notes = core.rdjsonl_bytes(result, reader)
+        for n in notes:
+            s.warn(n)
+        out.write(data)
+    elif fmt is Format.json or council:
+        synth = None
+        path = None
+        if council:
+            info = _report_info(collected.verdicts, mode, slug, when, slot_list)
+            synth = core.build_synthesis(result, info)
+            if write:
+                path = _write(synth, info, root)
+                if fmt is Format.markdown:
+                    out.write(synthesis.inline_form(synth, path).encode("utf-8"))
+            else:
+                path = _first_free(info, root)
+                if fmt is Format.markdown:
+                    out.write(synthesis.report(synth, path).encode("utf-8"))
+        if fmt is Format.json:
+            out.write(core.json_document(result, synth, path))
+    else:
+        if write:
+            raise kit.UsageError("--write needs verdict records (the council report)")
+        out.write(core.review_markdown_bytes(result, reader))
+    if fail_level is not None and result.at_or_above(fail_level.value):
+        return kit.EXIT_CONDITION
+    return kit.EXIT_OK
+
+
+def _report_info(
+    verdicts: list[dict], mode: str | None, slug: str | None, date: str, slots: tuple[str, ...]
+) -> core.ReportInfo:
+    m = _pick(mode, [v.get("mode") for v in verdicts], "mode")
+    g = _pick(slug, [v.get("slug") for v in verdicts], "slug")
+    if not m:
+        raise kit.UsageError("no mode in the verdict records: pass --mode")
+    if not g:
+        raise kit.UsageError("no slug in the verdict records: pass --slug")
+    if not core.SLUG_RE.match(m):
+        raise kit.DataError("mode is not a plain lower-case word")
+    if not core.SLUG_RE.match(g):
+        raise kit.DataError("slug is not a valid slug ([a-z0-9]+ joined by single dashes)")
+    return core.ReportInfo(m, g, date, slots)
+
+
+def _first_free(info: core.ReportInfo, root: str) -> str:
+    for rel in core.report_candidates(info.date, info.mode, info.slug):
+        if not os.path.lexists(os.path.join(root, rel)):
+            return rel
+    raise kit.DataError(core.collision_message(info.slug))
+
+
+def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
+    directory = os.path.join(root, core.REPORT_DIR)
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise kit.DataError(f"cannot create {core.REPORT_DIR}: {exc.strerror}") from None
+    real_root = os.path.realpath(root)
+    if not os.path.realpath(directory).startswith(real_root + os.sep):
+        raise kit.DataError(f"{core.REPORT_DIR} leads outside --root (a symlink?); not writing")
+    rels = core.report_candidates(info.date, info.mode, info.slug)
+    by_abs = {os.path.join(root, rel): rel for rel in rels}
+    try:
+        written = atomic.write_first_free(
+            list(by_abs), lambda p: synthesis.report(synth, by_abs[p]).encode("utf-8")
+        )
+    except OSError as exc:
+        raise kit.DataError(f"cannot write the report: {exc.strerror}") from None
+    if written is None:
+        raise kit.DataError(core.collision_message(info.slug))
+    return by_abs[written]
+
+
+def main(argv=None, *, stdin=None, stdout=None, stderr=None) -> int:
+    return kit.run(app, "council-consolidate", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,103 @@
+"""Putting untrusted reviewer text into a markdown report without letting it forge structure.
+
+- :func:`escape_delimiters` — the hardened literal-delimiter escape: every
+  ``--- begin|end council-output``, ``--- begin|end codex-output`` and
+  ``--- code begin|end`` occurrence, anywhere in a line, has its leading
+  ``--- `` replaced by ``[ESCAPED] ``; a line that is only a
+  ``findings_block_begin|end`` sentinel is prefixed with ``[ESCAPED] ``.
+  Redaction placeholders (``--- redacted ... ---``) are left alone.
+- :func:`inline` — one line of reviewer text for a bullet: whitespace folded,
+  delimiters escaped, HTML comment openers/closers neutralised (so a quote
+  can never forge a ``<!-- code-review:... -->`` marker).
+- :func:`appendix_body` — a block of reviewer output for an appendix:
+  delimiters escaped, level-1/2 ATX headings prefixed (so a reviewer cannot
+  forge another reviewer's ``## <Name> Output`` section), and a code fence left
+  open at the end closed by escaping its opener.
+- :func:`code_block` — a fenced code block whose fence is longer than any
+  backtick run inside, so the content cannot close it.
+"""
+
+from __future__ import annotations
+
+import re
+
+ESCAPED = "[ESCAPED] "
+
+_DELIM = re.compile(
+    r"--- (?=(?:begin|end) council-output|(?:begin|end) codex-output|code (?:begin|end))"
+)
+_SENTINEL = re.compile(r"^\s*findings_block_(?:begin|end)\s*$")
+_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_WS = re.compile(r"\s+")
+
+
+def escape_line(line: str) -> str:
+    line = _DELIM.sub(ESCAPED, line)
+    if _SENTINEL.match(line):
+        line = ESCAPED + line
+    return line
+
+
+def escape_delimiters(text: str) -> str:
+    return "\n".join(escape_line(line) for line in text.split("\n"))
+
+
+def inline(text: str) -> str:
+    """Reviewer text as one safe markdown line."""
+    flat = _WS.sub(" ", text).strip()
+    flat = _DELIM.sub(ESCAPED, flat)
+    if _SENTINEL.match(flat):
+        flat = ESCAPED + flat
+    return flat.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
+
+
+def _open_fence_line(lines: list[str]) -> int | None:
+    """Index of a code-fence opener that is never closed (CommonMark rules, simplified)."""
+    opener: tuple[int, str, int] | None = None  # (index, char, length)
+    for i, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if not m:
+            continue
+        run = m.group(1)
+        if opener is None:
+            if run[0] == "`" and "`" in m.group(2):
+                continue  # a backtick fence's info string may not contain backticks
+            opener = (i, run[0], len(run))
+        elif run[0] == opener[1] and len(run) >= opener[2] and not m.group(2).strip():
+            opener = None
+    return opener[0] if opener else None
+
+
+def appendix_body(text: str) -> str:
+    """A reviewer's output block, escaped for the report appendix."""
+    lines = [escape_line(line) for line in text.split("\n")]
+    lines = [ESCAPED + line if _HEADING.match(line) else line for line in lines]
+    while True:
+        idx = _open_fence_line(lines)
+        if idx is None:
+            break
+        lines[idx] = ESCAPED + lines[idx]
+    return "\n".join(lines)
+
+
+def blockquote(text: str) -> str:
+    """Multi-line reviewer text as a markdown blockquote (delimiters escaped)."""
+    body = appendix_body(text.strip("\n"))
+    return "\n".join(("> " + line).rstrip() for line in body.split("\n"))
+
+
+def code_block(text: str, info: str = "") -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{fence}{info}\n{body}{fence}"
+
+
+def code_span(text: str) -> str:
+    """Inline code that its own backticks cannot close."""
+    flat = inline(text)
+    longest = max((len(m) for m in re.findall(r"`+", flat)), default=0)
+    tick = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{tick}{pad}{flat}{pad}{tick}"

@@ -1,0 +1,89 @@
+"""reviewdog's diagnostic format, one ``Diagnostic`` per line (``-f=rdjsonl``).
+
+``source.name`` is set (``council/<origin>``), the finding ID goes in
+``code.value``, severities map critical -> ERROR, medium -> WARNING, minor ->
+INFO (none -> WARNING).  Ranges are line-wise unless the finding carries a
+``column`` (counted in characters, 1-based) and the anchored line is
+readable, in which case it is converted to reviewdog's UTF-8 byte column.
+Every line stays under 64 KiB: an over-long message is cut (on a character
+boundary) and marked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from council_filters.findings import Consolidated, SourceReader
+
+SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
+MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner
+TRUNCATED = "\n\n[... message truncated ...]"
+
+
+def byte_column(text: str | None, column: object) -> int | None:
+    """A 1-based character column as a 1-based UTF-8 byte column (None if unknown)."""
+    if text is None or not isinstance(column, int) or isinstance(column, bool) or column < 1:
+        return None
+    if column - 1 > len(text):
+        return None
+    return len(text[: column - 1].encode("utf-8")) + 1
+
+
+def message(c: Consolidated) -> str:
+    s = c.survivor
+    parts = [" ".join(s.title.split())]
+    disc = s.raw.get("discussion")
+    if isinstance(disc, str) and disc.strip():
+        parts.append(disc.strip())
+    others = [o for o in c.origins if o != s.origin]
+    if others:
+        parts.append("Also raised by: " + ", ".join(others) + ".")
+    return "\n\n".join(parts)
+
+
+def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
+    s = c.survivor
+    assert s.file is not None
+    location: dict[str, Any] = {"path": s.file}
+    if s.line:
+        text = reader.line(s.file, s.line)
+        start: dict[str, Any] = {"line": s.line}
+        col = byte_column(text, s.raw.get("column"))
+        if col is not None:
+            start["column"] = col
+        rng: dict[str, Any] = {"start": start}
+        end_line = s.raw.get("end_line")
+        end_col = s.raw.get("end_column")
+        if isinstance(end_line, int) and not isinstance(end_line, bool) and end_line >= s.line:
+            end: dict[str, Any] = {"line": end_line}
+            ecol = byte_column(reader.line(s.file, end_line), end_col)
+            if ecol is not None and col is not None:
+                end["column"] = ecol
+            rng["end"] = end
+        location["range"] = rng
+    return {
+        "message": message(c),
+        "location": location,
+        "severity": SEVERITY.get(c.severity or "", "WARNING"),
+        "source": {"name": f"council/{s.origin}"},
+        "code": {"value": c.id},
+    }
+
+
+def line(c: Consolidated, reader: SourceReader) -> bytes:
+    """One rdjsonl line (``\\n``-terminated), always under 64 KiB."""
+    diag = diagnostic(c, reader)
+    raw = orjson.dumps(diag)
+    if len(raw) < MAX_LINE_BYTES:
+        return raw + b"\n"
+    msg = diag["message"]
+    overflow = len(raw) - MAX_LINE_BYTES + len(TRUNCATED.encode()) + 16
+    cut = msg.encode("utf-8")[: max(0, len(msg.encode("utf-8")) - overflow)]
+    diag["message"] = cut.decode("utf-8", "ignore") + TRUNCATED
+    raw = orjson.dumps(diag)
+    if len(raw) >= MAX_LINE_BYTES:  # a huge path: nothing sensible left to send
+        diag["message"] = TRUNCATED.strip()
+        raw = orjson.dumps(diag)
+    return raw + b"\n"
