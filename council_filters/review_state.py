@@ -262,6 +262,7 @@ def _new_entry(finding_id: str, fields: dict[str, Any]) -> dict[str, Any]:
         "frozen": False,
         "in_scope": False,
         "files_touched": [],
+        "reason": None,
     }
     entry.update(fields)
     return entry
@@ -449,12 +450,8 @@ def record_fix(state: State, records: Iterable[Located], now: str) -> Result:
                 " corrected again (run scope to escalate it, or record it escalated)",
                 source=source, line=line,
             )
-        values: dict[str, Any] = {"status": target, "files_touched": files}
-        if target == "escalated":
-            values["frozen"] = True
-        if reason is not None:
-            values["reason"] = reason
-        session.update(finding, **values)
+        session.update(finding, status=target, frozen=target == "escalated",
+                       files_touched=files, reason=reason)
     return session.result()
 
 

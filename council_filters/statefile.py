@@ -54,7 +54,7 @@ DEFAULT_LOCK_TIMEOUT = 60.0
 @functools.lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     """The shipped JSON Schema of the state file."""
-    text = resources.files("council_filters").joinpath("schemas", SCHEMA_NAME).read_text("utf-8")
+    text = (resources.files("council_filters") / "schemas" / SCHEMA_NAME).read_text("utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
 
 
@@ -227,29 +227,44 @@ def resolve(path: str) -> str:
     return os.path.realpath(path)
 
 
-Mutation = Callable[[State | None], "review_state.Result"]
+Mutation = Callable[[State], "review_state.Result"]
+Creation = Callable[[State | None], "review_state.Result"]
 
 
-def transact(path: str, mutate: Mutation, *, timeout: float = DEFAULT_LOCK_TIMEOUT,
-             must_exist: bool = True) -> review_state.Result:
-    """Locked read-modify-write.
+def transact(path: str, mutate: Mutation, *, timeout: float = DEFAULT_LOCK_TIMEOUT
+             ) -> review_state.Result:
+    """Locked read-modify-write of an existing state file.
 
-    ``mutate`` gets the current state (None when there is no file and
-    ``must_exist`` is false) and returns a Result; the file is rewritten only
-    when the result changed something.  Any exception leaves the file as it was.
+    ``mutate`` gets the current (validated) state and returns a Result; the
+    file is rewritten only when the result changed something.  Any exception
+    leaves the file exactly as it was.
     """
+    return _locked(path, lambda current: mutate(_require(current)), timeout, must_exist=True)
+
+
+def create(path: str, build: Creation, *, timeout: float = DEFAULT_LOCK_TIMEOUT
+           ) -> review_state.Result:
+    """Like :func:`transact`, but ``build`` gets None when there is no file yet."""
+    return _locked(path, build, timeout, must_exist=False)
+
+
+def _require(state: State | None) -> State:
+    assert state is not None  # _locked reads the file when it must exist
+    return state
+
+
+def _locked(path: str, fn: Creation, timeout: float, *, must_exist: bool
+            ) -> review_state.Result:
     real = resolve(path)
     directory = os.path.dirname(real) or "."
     if not os.path.isdir(directory):
         raise kit.UsageError("directory does not exist", source=path)
     with exclusive_lock(real, timeout):
         remove_stale_temps(real)
-        current: State | None
-        if os.path.lexists(real) or must_exist:
+        current: State | None = None
+        if must_exist or os.path.lexists(real):
             current = parse(read_bytes(real, path), path)
-        else:
-            current = None
-        result = mutate(current)
+        result = fn(current)
         if result.changed:
             write_atomic(real, serialize(result.state))
         return result

@@ -78,10 +78,8 @@ def _records(paths: list[str] | None) -> list[review_state.Located]:
     return out
 
 
-def _transact(ctx: typer.Context, mutate: statefile.Mutation, *, must_exist: bool = True
-              ) -> review_state.Result:
-    return statefile.transact(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]),
-                              must_exist=must_exist)
+def _transact(ctx: typer.Context, mutate: statefile.Mutation) -> review_state.Result:
+    return statefile.transact(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
 
 
 def _emit(records: list[kit.Record]) -> None:
@@ -112,13 +110,13 @@ def init(
                             source=source)
     now = _now()
 
-    def mutate(current: Any) -> review_state.Result:
+    def mutate(current: review_state.State | None) -> review_state.Result:
         if current is not None and not force:
             raise kit.DataError("state file already exists (use init --force to replace it)",
                                 source=_path(ctx))
         return review_state.new_state(value, now)
 
-    _transact(ctx, mutate, must_exist=False)
+    statefile.create(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
     return kit.EXIT_OK
 
 
@@ -144,7 +142,7 @@ def accept(
     """Accept the selected open findings; every other open finding becomes dismissed."""
     now = _now()
 
-    def mutate(current: Any) -> review_state.Result:
+    def mutate(current: review_state.State) -> review_state.Result:
         selection = review_state.parse_selection(
             current, all_=all_, severities=severity or [], ids=ids or [])
         return review_state.accept(current, selection, now)
