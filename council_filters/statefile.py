@@ -58,12 +58,30 @@ def schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
+def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every local ``{"$ref": "#/$defs/x"}`` replaced by its target.
+
+    Same meaning (the shipped schema has no recursive definitions), but
+    jsonschema validates it about twice as fast, which matters for a state
+    file with hundreds of findings and history entries.
+    """
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            return inline_refs(defs[ref[len("#/$defs/"):]], defs)
+        return {k: inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [inline_refs(v, defs) for v in node]
+    return node
+
+
 @functools.lru_cache(maxsize=1)
 def _validator() -> Any:
     import jsonschema
 
-    cls = jsonschema.validators.validator_for(schema())
-    return cls(schema())
+    full = schema()
+    cls = jsonschema.validators.validator_for(full)
+    return cls(inline_refs(full, full.get("$defs", {})))
 
 
 # --------------------------------------------------------------------------- #
@@ -96,8 +114,9 @@ def validate(state: Any, source: str) -> State:
             f" ({review_state.VERSION}); upgrade council-filters",
             source=source,
         )
-    error = next(iter(sorted(_validator().iter_errors(state), key=lambda e: list(e.path))), None)
-    if error is not None:
+    validator = _validator()
+    if not validator.is_valid(state):
+        error = min(validator.iter_errors(state), key=lambda e: [str(p) for p in e.path])
         # Name the place and the rule, never the value (it may hold context text).
         raise kit.DataError(
             f"invalid state file: {_where(error.absolute_path)}: fails schema rule"

@@ -15,8 +15,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden" / "state" / "session"
 T0 = 1735787045  # 2025-01-02T03:04:05Z; each step is one minute later
