@@ -1,0 +1,239 @@
+"""council-state: the review state machine over review-state.json (thin CLI)."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import orjson
+import typer
+
+from council_filters import kit, origins, review_state, statefile
+
+HELP = """\
+The review state machine: accept -> fix -> re-review, kept in review-state.json.
+
+Like a tiny database with one writer: every verb that changes the state takes an
+exclusive lock, checks the request against the transition table, and replaces the
+file atomically; an illegal request changes nothing and exits 1.  It reads all of
+its input before it starts (not a streaming filter).
+
+The file is --file, else $COUNCIL_STATE, else ./review-state.json.  History
+timestamps come from COUNCIL_NOW (YYYY-MM-DDTHH:MM:SSZ or epoch seconds), else
+SOURCE_DATE_EPOCH, else the clock.
+"""
+
+EPILOG = (
+    kit.exit_code_table()
+    + "\n\n"
+    + """Examples:
+
+\b
+  council-state init context.json
+  council-consolidate --format findings verdicts.jsonl | council-state add
+  council-state accept --severity critical,security
+  corrector | council-state record-fix
+  council-state scope > scope.json
+  rereview < scope.json | council-state verify
+  council-state status || echo "work remains"
+  council-state --file other.json history --id SEC-001 | jq -c .changes
+"""
+)
+
+app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
+
+FILE_HELP = "State file (default: $COUNCIL_STATE, else ./review-state.json)."
+INPUTS_HELP = "JSON Lines input files; none or '-' reads stdin."
+
+
+@app.callback()
+def options(
+    ctx: typer.Context,
+    file: str = typer.Option(None, "--file", "-f", envvar="COUNCIL_STATE", help=FILE_HELP),
+    lock_timeout: float = typer.Option(
+        statefile.DEFAULT_LOCK_TIMEOUT, "--lock-timeout",
+        help="Seconds a writer waits for the lock before giving up (exit 1).",
+    ),
+    version: bool = typer.Option(False, "--version", callback=kit.version_callback,
+                                 is_eager=True, help="Print the version and exit."),
+) -> None:
+    ctx.obj = {"file": file or statefile.DEFAULT_NAME, "lock_timeout": lock_timeout}
+
+
+def _path(ctx: typer.Context) -> str:
+    return str(ctx.obj["file"])
+
+
+def _now() -> str:
+    return review_state.clock(os.environ, time.time())
+
+
+def _records(paths: list[str] | None) -> list[review_state.Located]:
+    """Every input record, decoded before the lock is taken."""
+    out: list[review_state.Located] = []
+    for source, line, record in kit.iter_jsonl(paths or [], kit.streams().stdin):
+        assert isinstance(record, dict)
+        out.append((source, line, record))
+    return out
+
+
+def _transact(ctx: typer.Context, mutate: statefile.Mutation) -> review_state.Result:
+    return statefile.transact(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
+
+
+def _emit(records: list[kit.Record]) -> None:
+    kit.RecordWriter(kit.streams().stdout).write_all(records)
+
+
+@app.command()
+def init(
+    ctx: typer.Context,
+    context: str = typer.Argument("-", help="Context JSON object (from collect-context);"
+                                  " '-' reads stdin; empty input means {}."),
+    force: bool = typer.Option(False, "--force",
+                               help="Replace an existing (valid) state file."),
+) -> int:
+    """Create a new session state from a context JSON object."""
+    data = kit.read_all([context], kit.streams().stdin)
+    source = kit.source_name(context)
+    if data.strip():
+        try:
+            value = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise kit.DataError(f"invalid JSON: {exc.msg} at line {exc.lineno}", source=source
+                                ) from None
+    else:
+        value = {}
+    if not isinstance(value, dict):
+        raise kit.DataError(f"context must be a JSON object, got {kit.json_type(value)}",
+                            source=source)
+    now = _now()
+
+    def mutate(current: review_state.State | None) -> review_state.Result:
+        if current is not None and not force:
+            raise kit.DataError("state file already exists (use init --force to replace it)",
+                                source=_path(ctx))
+        return review_state.new_state(value, now)
+
+    statefile.create(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
+    return kit.EXIT_OK
+
+
+@app.command()
+def add(ctx: typer.Context,
+        inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
+    """Merge consolidated findings (council-consolidate --format findings); new IDs are open."""
+    records = _records(inputs)
+    now = _now()
+    _transact(ctx, lambda st: review_state.add_findings(st, records, now))
+    return kit.EXIT_OK
+
+
+@app.command()
+def accept(
+    ctx: typer.Context,
+    all_: bool = typer.Option(False, "--all", help="Accept every open finding."),
+    severity: list[str] = typer.Option(
+        None, "--severity", help="Comma list of severities (critical, medium, minor or an"
+        " alias) and categories (security, performance, a reviewer name) to accept."),
+    ids: list[str] = typer.Option(None, "--ids", help="Comma list of finding IDs to accept."),
+) -> int:
+    """Accept the selected open findings; every other open finding becomes dismissed."""
+    now = _now()
+
+    def mutate(current: review_state.State) -> review_state.Result:
+        selection = review_state.parse_selection(
+            current, all_=all_, severities=severity or [], ids=ids or [])
+        return review_state.accept(current, selection, now)
+
+    _transact(ctx, mutate)
+    return kit.EXIT_OK
+
+
+@app.command("record-fix")
+def record_fix(ctx: typer.Context,
+               inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
+    """Record corrector output: {"id","outcome":"fixed"|"escalated","files_touched","reason"}."""
+    records = _records(inputs)
+    now = _now()
+    _transact(ctx, lambda st: review_state.record_fix(st, records, now))
+    return kit.EXIT_OK
+
+
+@app.command()
+def scope(ctx: typer.Context) -> int:
+    """Print {reviewers_to_rerun, files_to_inspect, findings_in_scope}; fixed findings enter
+    re-review (fix_attempts + 1); findings out of attempts are escalated and frozen."""
+    now = _now()
+    result = _transact(ctx, lambda st: review_state.scope(st, now))
+    _emit(result.output)
+    return kit.EXIT_OK
+
+
+@app.command()
+def verify(ctx: typer.Context,
+           inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
+    """Record re-review output: {"id","outcome":"verified"|"reopened"} and fix-induced
+    findings ("fix_induced": true, no id); prints the new findings with their fresh IDs."""
+    records = _records(inputs)
+    now = _now()
+    result = _transact(ctx, lambda st: review_state.verify(st, records, now))
+    _emit(result.output)
+    return kit.EXIT_OK
+
+
+@app.command()
+def status(ctx: typer.Context,
+           json_: bool = typer.Option(False, "--json", help="One JSON object for machines.")
+           ) -> int:
+    """Summarise; exit 0 when every finding is terminal, 3 when work remains."""
+    summary = review_state.summarize(statefile.load(_path(ctx)))
+    out = kit.streams().stdout
+    if json_:
+        out.write(kit.dumps(summary))
+    else:
+        out.write(review_state.render_status(summary).encode())
+    return kit.EXIT_OK if summary["complete"] else kit.EXIT_CONDITION
+
+
+@app.command()
+def show(ctx: typer.Context,
+         ids: list[str] = typer.Argument(None, help="Finding IDs (default: all).")) -> int:
+    """Print findings as JSON Lines (kind "finding"), in state order."""
+    findings = statefile.load(_path(ctx))["findings"]
+    if ids:
+        by_id = {f["id"]: f for f in findings}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise kit.DataError(f"{missing[0]}: unknown finding ID"
+                                if origins.is_id_token(missing[0])
+                                else "unknown finding ID")
+        findings = [by_id[i] for i in dict.fromkeys(ids)]
+    _emit([{"kind": "finding", **f} for f in findings])
+    return kit.EXIT_OK
+
+
+@app.command()
+def history(ctx: typer.Context,
+            id_: str = typer.Option(None, "--id", help="Only entries about this finding.")
+            ) -> int:
+    """Print the history as JSON Lines (kind "history"), oldest first."""
+    entries = statefile.load(_path(ctx))["history"]
+    if id_ is not None:
+        entries = [e for e in entries if e.get("id") == id_]
+    _emit([{"kind": "history", **e} for e in entries])
+    return kit.EXIT_OK
+
+
+def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
+         stderr: Any = None) -> int:
+    return kit.run(app, "council-state", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()
