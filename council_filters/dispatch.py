@@ -36,6 +36,7 @@ from typing import IO, Any
 
 import orjson
 
+from council_filters import redaction
 from council_filters.pack import DISPLAY_NAMES, INGEST_PREFIX, cut_bytes, display_name
 
 OK, TIMEOUT, ERROR, UNAVAILABLE = "OK", "TIMEOUT", "ERROR", "UNAVAILABLE"
@@ -112,7 +113,6 @@ KINDS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("invalid-request", re.compile(rb"invalid|bad.?request|400", re.I)),
 )
 CLI_NAMES = {"gemini": "agy"}  # how the ingest summary names a slot's CLI
-WITHHELD = b"[excerpt withheld: redaction unavailable]"
 
 
 @dataclass(frozen=True)
@@ -164,24 +164,8 @@ class Result:
 # Redaction of excerpts that reach a summary.
 # --------------------------------------------------------------------------- #
 def redact_excerpt(data: bytes) -> bytes:
-    """``data`` through the shared redaction core; withheld when that core is absent.
-
-    The one place dispatch calls redaction.  Fails closed: without a working
-    redactor no stderr text reaches a summary.
-    """
-    try:
-        from council_filters import redaction  # type: ignore[attr-defined]
-    except ImportError:
-        return WITHHELD
-    fn = getattr(redaction, "redact_bytes", None)
-    if fn is None:
-        return WITHHELD
-    out = fn(data)
-    if isinstance(out, tuple):
-        out = out[0]
-    if isinstance(out, str):
-        out = out.encode("utf-8", "replace")
-    return out if isinstance(out, bytes) else WITHHELD
+    """``data`` through the shared 11-pattern redaction (fresh state, lines from 1)."""
+    return redaction.redact_text(data)[0]
 
 
 def peek(stderr: bytes) -> bytes:

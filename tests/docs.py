@@ -46,8 +46,9 @@ def subcommands(module: str) -> list[str]:
 
     mod = importlib.import_module(module)
     command = typer.main.get_command(mod.app)
-    names = getattr(command, "commands", None)
-    return sorted(names) if names else []
+    names = sorted(getattr(command, "commands", None) or [])
+    # Subcommands a module dispatches itself, before typer (see its main()).
+    return names + list(getattr(mod, "EXTRA_SUBCOMMANDS", ()))
 
 
 def section(name: str, module: str) -> str:

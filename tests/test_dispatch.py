@@ -138,6 +138,7 @@ def test_cli_error_summary_never_carries_unredacted_stderr(monkeypatch: pytest.M
     r = one("echo 'auth failed: token sk-abcdefghijklmnopqrstuvwxyz0123' >&2; exit 1")
     assert r["summary"].startswith("Claude CLI error (auth, exit 1). Excerpt: ")
     assert "sk-abcdefghijklmnop" not in r["summary"]
+    assert r["summary"].endswith("Excerpt: --- redacted credential at line 1 ---")
     assert "sk-abcdefghijklmnop" in r["stderr"]  # the raw field is council-redact's job
 
 

@@ -42,6 +42,9 @@ RANGES_EPILOG = (
 app = kit.make_app(HELP, EPILOG)
 ranges_app = kit.make_app(RANGES_HELP, RANGES_EPILOG)
 
+# Dispatched by main() before typer sees the arguments; listed for the docs.
+EXTRA_SUBCOMMANDS = ("ranges",)
+
 VERSION_OPTION = typer.Option(
     False, "--version", callback=kit.version_callback, is_eager=True,
     help="Print the version and exit.",
