@@ -124,7 +124,7 @@ def test_review_missing_base_is_an_error_not_a_fallback(feature: Repo) -> None:
     assert err == 'council-pack: --base ref "nope" does not exist\n'
 
 
-@pytest.mark.parametrize("ref", ["--output=/tmp/x", "-x", "HEAD~1", "main^", "a b", "@{u}"])
+@pytest.mark.parametrize("ref", ["--output=out.txt", "-x", "HEAD~1", "main^", "a b", "@{u}"])
 def test_review_refuses_refs_outside_the_allowlist(feature: Repo, ref: str) -> None:
     code, out, err = review(feature, f"--base={ref}")
     assert code == 1 and out == b""
