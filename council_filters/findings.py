@@ -47,8 +47,8 @@ ORIGIN_ALIASES: dict[str, str] = {
 }
 RESERVED_ORDER: dict[str, int] = {code: i for i, code in enumerate(ORIGIN_CODES.values())}
 
-ID_RE = re.compile(r"^([A-Z][A-Z0-9]{1,7})-([0-9]{3,})$")
-_ID_SCAN_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,7})-([0-9]{3,})\b")
+ID_RE = re.compile(r"^([A-Z][A-Z0-9]{1,7})-([0-9]+)$")
+_ID_SCAN_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,7})-([0-9]+)\b")
 
 
 def canonical_origin(value: str) -> str:
