@@ -129,7 +129,6 @@ def document(
             "tool": {"driver": {
                 "name": tool_name,
                 "semanticVersion": __version__,
-                "informationUri": "https://github.com/KingInYellows/yellow-plugins",
                 "rules": rules,
             }},
             "automationDetails": {"id": category},

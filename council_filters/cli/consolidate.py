@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import gc
 import os
 from enum import Enum
 from pathlib import Path
@@ -161,10 +162,14 @@ def command(
                 continue
             yield source, lineno, rec
 
-    collected = core.collect(records(), reader)
+    gc.disable()  # hundreds of thousands of acyclic containers: the cycle collector only costs
+    try:
+        collected = core.collect(records(), reader)
+        result = core.consolidate(collected, state=prior, changed=changed)
+    finally:
+        gc.enable()
     for w in collected.warnings:
         s.warn(w)
-    result = core.consolidate(collected, state=prior, changed=changed)
 
     council = report is Report.council or (report is Report.auto and bool(collected.verdicts))
     out = s.stdout
