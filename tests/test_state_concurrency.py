@@ -20,7 +20,7 @@ from council_filters import statefile
 ROOT = Path(__file__).resolve().parent.parent
 N_FIX = 40
 N_ACCEPT = 10
-N_READ = 6
+N_READ = 2
 
 
 def _env() -> dict[str, str]:
