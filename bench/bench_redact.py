@@ -313,12 +313,15 @@ def main() -> int:
         f"{sc / bc:6.1f}x {'<=5x':>6}  vs `python -c pass` {verdict}"
     )
 
-    gb = 0.02 if args.quick else args.rss_gb
-    _, small = rss_run(0.001)
-    secs, peak = rss_run(gb)
     print(header)
     for row in rows:
         print(row)
+    gb = 0.02 if args.quick else args.rss_gb
+    if not Path(shutil.which("time") or "/usr/bin/time").is_file():
+        print("rss: SKIPPED: needs GNU time (/usr/bin/time) to measure the peak RSS")
+        return 0
+    _, small = rss_run(0.001)
+    secs, peak = rss_run(gb)
     print(
         f"rss: {gb * 1024:.0f} MB streamed through a pipe in {secs:.1f} s "
         f"({gb * 1024 / secs:.0f} MB/s), peak RSS {peak:.1f} MB (1 MB input: {small:.1f} MB)"

@@ -158,7 +158,8 @@ def test_jsonl_bad_line_is_exit_1_naming_the_line(line: bytes, message: str) -> 
 
 
 def test_jsonl_keep_going_writes_error_records() -> None:
-    data = b'{"kind":"r","output":1}\nnot json ' + SECRET.encode() + b'\n{"kind":"r","output":"y"}\n'
+    data = (b'{"kind":"r","output":1}\nnot json ' + SECRET.encode()
+            + b'\n{"kind":"r","output":"y"}\n')
     code, out, err = run(["--jsonl", "--keep-going"], data)
     assert (code, err) == (0, "")
     got = records(out)
