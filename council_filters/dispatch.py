@@ -146,9 +146,11 @@ class Result:
     duration_ms: int = 0
     summary: str | None = None
     error_kind: str | None = None
+    timeout_s: int | None = None
     capped: list[str] = field(default_factory=list)
 
     def fields(self) -> dict[str, Any]:
+        extra = {"timeout_s": self.timeout_s} if self.timeout_s is not None else {}
         return {
             "output": self.output,
             "stderr": self.stderr,
@@ -157,6 +159,7 @@ class Result:
             "duration_ms": self.duration_ms,
             "summary": self.summary,
             "error_kind": self.error_kind,
+            **extra,
         }
 
 
@@ -494,6 +497,7 @@ def classify(
     if run.timed_out or code in (124, 137):
         res.status, res.error_kind = TIMEOUT, "timeout"
         res.summary = f"{name} timed out at {limits.timeout}s. {missed}"
+        res.timeout_s = int(limits.timeout)
     elif code in (126, 127):
         res.status = UNAVAILABLE
         res.error_kind = "not-executable" if code == 126 else "not-found"

@@ -378,6 +378,9 @@ def section(r: Reviewer) -> str:
     """One appendix body: the reviewer's fenced output, escaped, or the verdict line."""
     rec = r.record or {}
     fenced = rec.get("fenced")
+    output = rec.get("output")
+    if isinstance(output, str) and not output.strip():
+        fenced = None  # a fence around nothing: the reviewer said nothing
     if isinstance(fenced, str) and fenced.strip():
         lines = fenced.rstrip("\n").split("\n")
         begins = [i for i, ln in enumerate(lines) if _BEGIN.match(ln)]
@@ -393,7 +396,6 @@ def section(r: Reviewer) -> str:
                 parts.append(appendix_body("\n".join(lines[e + 1:])))
             return "\n".join(parts)
         return _sandwich(r.slot, fenced)
-    output = rec.get("output")
     if isinstance(output, str) and output.strip():
         return _sandwich(r.slot, output)
     verdict = "" if r.verdict in (MISSING, "N/A") else r.verdict

@@ -73,6 +73,7 @@ def test_sleep_past_timeout_is_terminated() -> None:
     assert time.monotonic() - start < 5
     assert (r["status"], r["exit_code"], r["error_kind"]) == ("TIMEOUT", 124, "timeout")
     assert r["summary"] == "Claude timed out at 1s. Council ran without Claude's verdict."
+    assert r["timeout_s"] == 1
     assert r["output"] == "partial\n"
     assert 900 <= r["duration_ms"] < 3000
 
