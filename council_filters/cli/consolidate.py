@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import gc
 import os
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import orjson
@@ -40,7 +40,7 @@ EPILOG = (
 )
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     markdown = "markdown"
     json = "json"
     findings = "findings"
@@ -48,13 +48,13 @@ class Format(str, Enum):
     rdjsonl = "rdjsonl"
 
 
-class Level(str, Enum):
+class Level(StrEnum):
     critical = "critical"
     medium = "medium"
     minor = "minor"
 
 
-class Report(str, Enum):
+class Report(StrEnum):
     auto = "auto"
     council = "council"
     review = "review"
