@@ -179,8 +179,11 @@ def decode_record(raw: bytes, source: str, lineno: int) -> Record:
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
+        # orjson's wording grows between releases ("invalid literal, expected
+        # 'null'"); keep its stable head so messages do not depend on the version.
+        reason = exc.msg.split(",", 1)[0]
         raise DataError(
-            f"invalid JSON: {exc.msg} at column {exc.colno}", source=source, line=lineno
+            f"invalid JSON: {reason} at column {exc.colno}", source=source, line=lineno
         ) from None
     if not isinstance(value, dict):
         raise DataError(
