@@ -265,15 +265,3 @@ def review_markdown_bytes(result: Result, reader: SourceReader) -> bytes:
 # --------------------------------------------------------------------------- #
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-REPORT_DIR = "docs/council"
-MAX_COLLISIONS = 10
-
-
-def report_candidates(date: str, mode: str, slug: str) -> list[str]:
-    """The ten repo-relative candidate paths, in the order they are tried."""
-    stem = f"{REPORT_DIR}/{date}-{mode}-{slug}"
-    return [f"{stem}.md"] + [f"{stem}-{n}.md" for n in range(2, MAX_COLLISIONS + 1)]
-
-
-def collision_message(slug: str) -> str:
-    return f'too many same-day collisions for slug "{slug}" (>{MAX_COLLISIONS})'

@@ -81,27 +81,40 @@ def check_date(date: str) -> str:
     return date
 
 
+def report_candidates(mode: str, slug: str, date: str) -> list[str]:
+    """The ten repo-relative report paths, in the order they are tried.
+
+    ``mode`` and ``slug`` must be plain names (no ``/``), so no candidate can
+    leave ``docs/council/``.
+    """
+    date = check_date(date)
+    for label, value in (("mode", mode), ("slug", slug)):
+        if not value or "/" in value or "\0" in value or value in (".", ".."):
+            raise DataError(f"{label} must be a plain name")
+    stem = f"{REPORT_DIR}/{date}-{mode}-{slug}"
+    return [f"{stem}.md"] + [f"{stem}-{n}.md" for n in range(2, MAX_COLLISIONS + 1)]
+
+
+def collision_message(slug: str) -> str:
+    """The upstream error when all ten candidates are taken."""
+    return f'too many same-day collisions for slug "{slug}" (>{MAX_COLLISIONS})'
+
+
 def report_path(root: str | os.PathLike[str], mode: str, slug: str, date: str | None = None) -> str:
     """The first free ``docs/council/<date>-<mode>-<slug>[-N].md`` under ``root``.
 
     Candidates are the bare name, then ``-2`` … ``-10``; a candidate is taken
-    when it is not an existing regular file (as ``[ -f ]`` tests it, so a
-    directory or a dangling symlink of that name does not count as taken).
+    when it is an existing regular file (as upstream's ``[ -f ]`` tests it, so
+    a directory or a dangling symlink of that name does not count as taken).
     Returns the path relative to ``root``; raises :class:`DataError` with the
-    upstream message when all ten are taken.  ``mode`` and ``slug`` must be
-    plain names (no ``/``), so the result can never leave ``docs/council/``.
+    upstream message when all ten are taken.  (Writing a report is stricter:
+    council-consolidate never takes a name where anything exists.)
     """
-    date = check_date(date if date is not None else today())
-    for label, value in (("mode", mode), ("slug", slug)):
-        if not value or "/" in value or "\0" in value or value in (".", ".."):
-            raise DataError(f"{label} must be a plain name")
     base = Path(root)
-    for n in range(1, MAX_COLLISIONS + 1):
-        suffix = "" if n == 1 else f"-{n}"
-        rel = f"{REPORT_DIR}/{date}-{mode}-{slug}{suffix}.md"
+    for rel in report_candidates(mode, slug, date if date is not None else today()):
         if not (base / rel).is_file():
             return rel
-    raise DataError(f'too many same-day collisions for slug "{slug}" (>{MAX_COLLISIONS})')
+    raise DataError(collision_message(slug))
 
 
 # --------------------------------------------------------------------------- #

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import atomic, kit, synthesis
+from council_filters import atomic, kit, paths, synthesis
 from council_filters import consolidation as core
 from council_filters.findings import SourceReader, changed_files_from_diff, changed_files_from_list
 
@@ -227,22 +227,22 @@ def _report_info(
 
 
 def _first_free(info: core.ReportInfo, root: str) -> str:
-    for rel in core.report_candidates(info.date, info.mode, info.slug):
+    for rel in paths.report_candidates(info.mode, info.slug, info.date):
         if not os.path.lexists(os.path.join(root, rel)):
             return rel
-    raise kit.DataError(core.collision_message(info.slug))
+    raise kit.DataError(paths.collision_message(info.slug))
 
 
 def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
-    directory = os.path.join(root, core.REPORT_DIR)
+    directory = os.path.join(root, paths.REPORT_DIR)
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
-        raise kit.DataError(f"cannot create {core.REPORT_DIR}: {exc.strerror}") from None
+        raise kit.DataError(f"cannot create {paths.REPORT_DIR}: {exc.strerror}") from None
     real_root = os.path.realpath(root)
     if not os.path.realpath(directory).startswith(real_root + os.sep):
-        raise kit.DataError(f"{core.REPORT_DIR} leads outside --root (a symlink?); not writing")
-    rels = core.report_candidates(info.date, info.mode, info.slug)
+        raise kit.DataError(f"{paths.REPORT_DIR} leads outside --root (a symlink?); not writing")
+    rels = paths.report_candidates(info.mode, info.slug, info.date)
     by_abs = {os.path.join(root, rel): rel for rel in rels}
     try:
         written = atomic.write_first_free(
@@ -251,7 +251,7 @@ def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
     except OSError as exc:
         raise kit.DataError(f"cannot write the report: {exc.strerror}") from None
     if written is None:
-        raise kit.DataError(core.collision_message(info.slug))
+        raise kit.DataError(paths.collision_message(info.slug))
     return by_abs[written]
 
 
