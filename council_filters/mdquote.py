@@ -1,11 +1,10 @@
 """Putting untrusted reviewer text into a markdown report without letting it forge structure.
 
-- :func:`escape_delimiters` — the hardened literal-delimiter escape: every
-  ``--- begin|end council-output``, ``--- begin|end codex-output`` and
-  ``--- code begin|end`` occurrence, anywhere in a line, has its leading
-  ``--- `` replaced by ``[ESCAPED] ``; a line that is only a
-  ``findings_block_begin|end`` sentinel is prefixed with ``[ESCAPED] ``.
-  Redaction placeholders (``--- redacted ... ---``) are left alone.
+- :func:`escape_delimiters` — council-fence's hardened literal-delimiter
+  escape, line by line: every begin/end delimiter of every label and the
+  code-fence delimiters, anywhere in a line and in any letter case, lose
+  their leading dashes to ``[ESCAPED] ``; a ``findings_block_begin|end``
+  sentinel line is prefixed.  Redaction placeholders are left alone.
 - :func:`inline` — one line of reviewer text for a bullet: whitespace folded,
   delimiters escaped, HTML comment openers/closers neutralised (so a quote
   can never forge a ``<!-- code-review:... -->`` marker).
@@ -21,22 +20,19 @@ from __future__ import annotations
 
 import re
 
-ESCAPED = "[ESCAPED] "
+from council_filters import fence
 
-_DELIM = re.compile(
-    r"--- (?=(?:begin|end) council-output|(?:begin|end) codex-output|code (?:begin|end))"
-)
-_SENTINEL = re.compile(r"^\s*findings_block_(?:begin|end)\s*$")
+ESCAPED = fence.ESCAPED.decode()
+
 _HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _WS = re.compile(r"\s+")
 
 
 def escape_line(line: str) -> str:
-    line = _DELIM.sub(ESCAPED, line)
-    if _SENTINEL.match(line):
-        line = ESCAPED + line
-    return line
+    """One line through council-fence's hardened escape (the one rule for both)."""
+    raw = line.encode("utf-8", "surrogateescape")
+    return fence.escape_hardened(raw).decode("utf-8", "surrogateescape")
 
 
 def escape_delimiters(text: str) -> str:
@@ -45,10 +41,7 @@ def escape_delimiters(text: str) -> str:
 
 def inline(text: str) -> str:
     """Reviewer text as one safe markdown line."""
-    flat = _WS.sub(" ", text).strip()
-    flat = _DELIM.sub(ESCAPED, flat)
-    if _SENTINEL.match(flat):
-        flat = ESCAPED + flat
+    flat = escape_line(_WS.sub(" ", text).strip())
     return flat.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
