@@ -14,7 +14,7 @@ import io
 import os
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, NoReturn, TextIO
 
@@ -293,57 +293,78 @@ def run(
     ``io.StringIO``.  Typer's exception hook and pretty tracebacks (which print
     local variables) are bypassed: the click command is invoked directly.
     """
-    import typer
-    import typer.main
+    args = list(sys.argv[1:] if argv is None else argv)
 
-    click = _click_module()
-    no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
+    def invoke(ctx: Streams) -> int:
+        import typer
+        import typer.main
 
-    err_stream = stderr if stderr is not None else sys.stderr
+        click = _click_module()
+        no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
+        try:
+            if _completion_var(prog) in os.environ:
+                from typer.completion import completion_init
+
+                completion_init()
+            command = typer.main.get_command(app)
+            # A one-command app collapses to that command: keep the app's help.
+            if not command.help and app.info.help:
+                command.help = app.info.help
+            if not command.epilog and app.info.epilog:
+                command.epilog = app.info.epilog
+            result = command.main(args=args, prog_name=prog, standalone_mode=False)
+            return result if isinstance(result, int) else EXIT_OK
+        except typer.Exit as exc:
+            return int(exc.exit_code or 0)
+        except no_args_help as exc:
+            # A command that needs arguments was run bare: its help, on stderr.
+            ctx.stderr.write(exc.ctx.get_help() + "\n" if exc.ctx else f"{prog}: usage error\n")
+            return EXIT_USAGE
+        except click.exceptions.UsageError as exc:
+            ctx.warn(f"usage: {exc.format_message()} (try '{prog} --help')")
+            return EXIT_USAGE
+        except click.exceptions.ClickException as exc:
+            ctx.warn(exc.format_message())
+            return EXIT_USAGE
+        except typer.Abort:
+            raise KeyboardInterrupt from None
+
+    return run_plain(invoke, prog, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def run_plain(
+    func: Callable[[Streams], int],
+    prog: str,
+    *,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``func(streams)`` as ``prog`` with the house error handling; never raises.
+
+    What :func:`run` uses under typer, and what a filter may call directly on
+    a path that needs no option parser (``council-redact FILE...`` starts
+    faster without importing typer).  Maps :class:`CouncilError` to its code
+    and one located line, a closed pipe to a quiet 0, an interrupt to 130 and
+    anything else to 70 without a traceback (unless ``COUNCIL_DEBUG=1``).
+    """
     ctx = Streams(
         stdin=stdin if stdin is not None else sys.stdin.buffer,
         stdout=stdout if stdout is not None else sys.stdout.buffer,
-        stderr=err_stream,
+        stderr=stderr if stderr is not None else sys.stderr,
         prog=prog,
     )
     token = _current.set(ctx)
-    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        if _completion_var(prog) in os.environ:
-            from typer.completion import completion_init
-
-            completion_init()
-        command = typer.main.get_command(app)
-        # A one-command app collapses to that command: keep the app's help.
-        if not command.help and app.info.help:
-            command.help = app.info.help
-        if not command.epilog and app.info.epilog:
-            command.epilog = app.info.epilog
-        result = command.main(args=args, prog_name=prog, standalone_mode=False)
-        code = result if isinstance(result, int) else EXIT_OK
+        code = func(ctx)
         ctx.stdout.flush()
         return code
     except CouncilError as err:
         _flush_quietly(ctx.stdout)
         ctx.error(err)
         return err.code
-    except typer.Exit as exc:
-        return int(exc.exit_code or 0)
-    except no_args_help as exc:
-        # A command that needs arguments was run bare: its help, on stderr.
-        err_stream.write(exc.ctx.get_help() + "\n" if exc.ctx else f"{prog}: usage error\n")
-        return EXIT_USAGE
-    except click.exceptions.UsageError as exc:
-        err_stream.write(f"{prog}: usage: {exc.format_message()} (try '{prog} --help')\n")
-        return EXIT_USAGE
-    except click.exceptions.ClickException as exc:
-        err_stream.write(f"{prog}: {exc.format_message()}\n")
-        return EXIT_USAGE
-    except typer.Abort:
-        err_stream.write(f"{prog}: interrupted\n")
-        return 130
     except KeyboardInterrupt:
-        err_stream.write(f"{prog}: interrupted\n")
+        ctx.warn("interrupted")
         return 130
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly.
@@ -352,11 +373,9 @@ def run(
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         if debug_enabled():
-            traceback.print_exc(file=err_stream)
-        err_stream.write(
-            f"{prog}: internal error: {type(exc).__name__}"
-            " (rerun with COUNCIL_DEBUG=1 for a traceback)\n"
-        )
+            traceback.print_exc(file=ctx.stderr)
+        name = type(exc).__name__
+        ctx.warn(f"internal error: {name} (rerun with COUNCIL_DEBUG=1 for a traceback)")
         return EXIT_INTERNAL
     finally:
         _current.reset(token)

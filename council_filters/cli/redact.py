@@ -6,9 +6,7 @@ The option parser (typer) is built only when options are given: the plain
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import traceback
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -240,44 +238,6 @@ def _plain(args: list[str]) -> bool:
     return all(a == "-" or not a.startswith("-") for a in args)
 
 
-def _run_plain(
-    args: list[str], stdin: BinaryIO | None, stdout: BinaryIO | None, stderr: TextIO | None
-) -> int:
-    """Text mode without the option parser, for startup time.
-
-    Same streams, error lines and exit codes as :func:`kit.run` for what this
-    mode can meet: an unreadable file (2), a closed pipe (quiet, 0), an
-    interrupt (130), anything else (70, no traceback unless COUNCIL_DEBUG=1).
-    """
-    s = kit.Streams(
-        stdin=stdin if stdin is not None else sys.stdin.buffer,
-        stdout=stdout if stdout is not None else sys.stdout.buffer,
-        stderr=stderr if stderr is not None else sys.stderr,
-        prog=PROG,
-    )
-    try:
-        redact_raw(s, args)
-        s.stdout.flush()
-        return kit.EXIT_OK
-    except kit.CouncilError as err:
-        with contextlib.suppress(OSError, ValueError):
-            s.stdout.flush()
-        s.error(err)
-        return err.code
-    except BrokenPipeError:
-        if stdout is None:
-            kit._silence_stdout()
-        return kit.EXIT_OK
-    except KeyboardInterrupt:
-        s.warn("interrupted")
-        return 130
-    except Exception as exc:  # noqa: BLE001 - the last line of defence
-        if kit.debug_enabled():
-            traceback.print_exc(file=s.stderr)
-        s.warn(f"internal error: {type(exc).__name__} (rerun with COUNCIL_DEBUG=1 for a traceback)")
-        return kit.EXIT_INTERNAL
-
-
 def main(
     argv: list[str] | None = None,
     *,
@@ -287,7 +247,12 @@ def main(
 ) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if _plain(args):
-        return _run_plain(args, stdin, stdout, stderr)
+
+        def text_mode(s: kit.Streams) -> int:
+            redact_raw(s, args)
+            return kit.EXIT_OK
+
+        return kit.run_plain(text_mode, PROG, stdin=stdin, stdout=stdout, stderr=stderr)
     return kit.run(build_app(), PROG, args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
