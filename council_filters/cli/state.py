@@ -123,7 +123,10 @@ def init(
 @app.command()
 def add(ctx: typer.Context,
         inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
-    """Merge consolidated findings (council-consolidate --format findings); new IDs are open."""
+    """Merge consolidated findings; new IDs enter as open.
+
+    Input: finding records from council-consolidate --format findings.  A known ID with the
+    same fingerprint refreshes the finding's own fields; a different fingerprint is an error."""
     records = _records(inputs)
     now = _now()
     _transact(ctx, lambda st: review_state.add_findings(st, records, now))
@@ -154,7 +157,9 @@ def accept(
 @app.command("record-fix")
 def record_fix(ctx: typer.Context,
                inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
-    """Record corrector output: {"id","outcome":"fixed"|"escalated","files_touched","reason"}."""
+    """Record corrector output: fixed or escalated, per finding.
+
+    Input: {"id", "outcome": "fixed"|"escalated", "files_touched": [...], "reason"}."""
     records = _records(inputs)
     now = _now()
     _transact(ctx, lambda st: review_state.record_fix(st, records, now))
@@ -163,8 +168,11 @@ def record_fix(ctx: typer.Context,
 
 @app.command()
 def scope(ctx: typer.Context) -> int:
-    """Print {reviewers_to_rerun, files_to_inspect, findings_in_scope}; fixed findings enter
-    re-review (fix_attempts + 1); findings out of attempts are escalated and frozen."""
+    """Compute the scoped re-review and print it as one record.
+
+    Prints {reviewers_to_rerun, files_to_inspect, findings_in_scope, escalated}.  Fixed findings
+    enter re-review (fix_attempts + 1); reopened findings out of attempts are escalated and
+    frozen."""
     now = _now()
     result = _transact(ctx, lambda st: review_state.scope(st, now))
     _emit(result.output)
@@ -174,8 +182,10 @@ def scope(ctx: typer.Context) -> int:
 @app.command()
 def verify(ctx: typer.Context,
            inputs: list[str] = typer.Argument(None, help=INPUTS_HELP)) -> int:
-    """Record re-review output: {"id","outcome":"verified"|"reopened"} and fix-induced
-    findings ("fix_induced": true, no id); prints the new findings with their fresh IDs."""
+    """Record re-review output: verified or reopened, plus fix-induced findings.
+
+    Input: {"id", "outcome": "verified"|"reopened"} for findings in scope, and finding records
+    with "fix_induced": true and no id; those get fresh IDs and are printed."""
     records = _records(inputs)
     now = _now()
     result = _transact(ctx, lambda st: review_state.verify(st, records, now))
