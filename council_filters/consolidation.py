@@ -24,7 +24,6 @@ from council_filters.findings import (
     Finding,
     SourceReader,
     assign_ids,
-    canonical_origin,
     dedup,
     finding_problem,
     fingerprint,
@@ -35,6 +34,7 @@ from council_filters.findings import (
     title_of,
 )
 from council_filters.kit import DataError
+from council_filters.origins import canonical_origin
 
 Record = dict[str, Any]
 VERDICT_KINDS = ("reviewer", "verdict")

@@ -21,91 +21,16 @@ from typing import Any
 import orjson
 
 from council_filters import severity as sev
+from council_filters.origins import (
+    ID_RE,
+    ID_SCAN_RE,
+    assign_codes,
+    canonical_origin,
+    code_sort_key,
+    origin_sort_key,
+)
 
 Record = dict[str, Any]
-
-# --------------------------------------------------------------------------- #
-# Origins and their codes.
-# --------------------------------------------------------------------------- #
-ORIGIN_CODES: dict[str, str] = {
-    "security": "SEC",
-    "requirements": "REQ",
-    "tests": "TST",
-    "architecture": "ARQ",
-    "regression": "REG",
-    "performance": "PRF",
-}
-CODE_ORIGINS: dict[str, str] = {code: name for name, code in ORIGIN_CODES.items()}
-ORIGIN_ALIASES: dict[str, str] = {
-    **{code.lower(): name for code, name in CODE_ORIGINS.items()},
-    "requirement": "requirements",
-    "test": "tests",
-    "testing": "tests",
-    "arch": "architecture",
-    "hallucination": "regression",
-    "perf": "performance",
-}
-RESERVED_ORDER: dict[str, int] = {code: i for i, code in enumerate(ORIGIN_CODES.values())}
-
-ID_RE = re.compile(r"^([A-Z][A-Z0-9]{1,7})-([0-9]+)$")
-_ID_SCAN_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,7})-([0-9]+)\b")
-
-
-def canonical_origin(value: str) -> str:
-    """Lower-cased, trimmed origin; the six codes and a few spellings map to their names."""
-    key = " ".join(value.split()).lower()
-    return ORIGIN_ALIASES.get(key, key)
-
-
-def _code_candidates(origin: str) -> Iterable[str]:
-    letters = [c for c in origin.upper() if "A" <= c <= "Z"]
-    while len(letters) < 3:
-        letters.append("X")
-    yield "".join(letters[:3])
-    for k in range(3, len(letters)):
-        yield letters[0] + letters[1] + letters[k]
-    for j in range(2, len(letters)):
-        for k in range(j + 1, len(letters)):
-            yield letters[0] + letters[j] + letters[k]
-    for digit in "23456789":
-        yield letters[0] + letters[1] + digit
-    start = int(hashlib.sha256(origin.encode()).hexdigest()[:8], 16) % (26**3)
-    for n in range(26**3):
-        v = (start + n) % (26**3)
-        yield chr(65 + v // 676) + chr(65 + (v // 26) % 26) + chr(65 + v % 26)
-
-
-def assign_codes(origins: Iterable[str], known: dict[str, str] | None = None) -> dict[str, str]:
-    """Map every origin to its ID code (see docs/consolidate.md, IDs).
-
-    ``known`` holds origin -> code pairs already in use (from a state file);
-    they are kept.  The others are derived in sorted order, skipping codes
-    already taken.
-    """
-    codes: dict[str, str] = dict(ORIGIN_CODES)
-    taken: set[str] = set(ORIGIN_CODES.values())
-    for origin, code in sorted((known or {}).items()):
-        if origin not in codes and code not in taken:
-            codes[origin] = code
-            taken.add(code)
-    for origin in sorted(set(origins)):
-        if origin in codes:
-            continue
-        for cand in _code_candidates(origin):
-            if cand not in taken:
-                codes[origin] = cand
-                taken.add(cand)
-                break
-    return codes
-
-
-def code_sort_key(code: str) -> tuple[int, str]:
-    return (RESERVED_ORDER.get(code, len(RESERVED_ORDER)), code)
-
-
-def origin_sort_key(origin: str) -> tuple[int, str]:
-    return (RESERVED_ORDER.get(ORIGIN_CODES.get(origin, ""), len(RESERVED_ORDER)), origin)
-
 
 # --------------------------------------------------------------------------- #
 # Schema validation: the finding schema compiled into plain checks.
@@ -579,7 +504,7 @@ def prior_ids(state: Record | None) -> PriorIds:
             prior.origin_codes.setdefault(canonical_origin(origin), m.group(1))
     # Any ID mentioned anywhere else (history, dismissed lists) is never reused either.
     rest = {k: v for k, v in state.items() if k != "findings"}
-    for m in _ID_SCAN_RE.finditer(orjson.dumps(rest).decode()):
+    for m in ID_SCAN_RE.finditer(orjson.dumps(rest).decode()):
         prior.note(m.group(0))
     return prior
 

@@ -128,7 +128,7 @@ class Result:
 
 
 def format_time(epoch: float) -> str:
-    stamp = _dt.datetime.fromtimestamp(int(epoch), tz=_dt.timezone.utc)
+    stamp = _dt.datetime.fromtimestamp(int(epoch), tz=_dt.UTC)
     return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -147,7 +147,7 @@ def clock(environ: Mapping[str, str], real_epoch: float) -> str:
             raise kit.UsageError(
                 f"{name} must be epoch seconds or YYYY-MM-DDTHH:MM:SSZ"
             ) from None
-        return format_time(parsed.replace(tzinfo=_dt.timezone.utc).timestamp())
+        return format_time(parsed.replace(tzinfo=_dt.UTC).timestamp())
     return format_time(real_epoch)
 
 
@@ -547,7 +547,8 @@ def verify(state: State, records: Iterable[Located], now: str) -> Result:
                     " use add for findings with IDs)",
                     source=source, line=line,
                 )
-            code = origins.origin_code(record["origin"])
+            known = origins.known_codes(session.by_id.values())
+            code = origins.origin_code(record["origin"], known)
             fid = origins.format_id(code, origins.next_number(session.by_id, code))
             entry = _new_entry(fid, _finding_fields(record))
             session.create(entry)

@@ -17,7 +17,6 @@ from council_filters import consolidation as core
 from council_filters.cli import consolidate as cli
 from council_filters.findings import (
     SourceReader,
-    assign_codes,
     changed_files_from_diff,
     changed_files_from_list,
     exemption,
@@ -26,6 +25,7 @@ from council_filters.findings import (
     normalize_path,
     severity_of,
 )
+from council_filters.origins import assign_codes
 
 
 def run(args, stdin=b""):

@@ -425,11 +425,19 @@ def test_terminal_statuses_have_no_way_out() -> None:
     ("security", "SEC"), ("requirements", "REQ"), ("tests", "TST"), ("architecture", "ARQ"),
     ("regression", "REG"), ("performance", "PRF"), (" Security ", "SEC"),
     ("hallucination", "REG"), ("test", "TST"),
-    ("claude", "CLA"), ("codex", "COD"), ("go", "GOX"), ("x", "XXX"), ("42x", "X42"),
-    ("my-linter", "MYL"), ("", "UNK"), ("---", "UNK"), ("é", "UNK"),
+    ("claude", "CLA"), ("codex", "COD"), ("go", "GOX"), ("x", "XXX"), ("42x", "XXX"),
+    ("my-linter", "MYL"), ("", "XXX"), ("---", "XXX"), ("é", "XXX"), ("SEC", "SEC"),
 ])
 def test_origin_code(origin: str, code: str) -> None:
     assert origins.origin_code(origin) == code
+
+
+def test_origin_code_keeps_a_code_in_use_and_avoids_taken_ones() -> None:
+    known = {"clangd": "CLA"}  # consolidate gave clangd CLA in an earlier cycle
+    assert origins.origin_code("clangd", known) == "CLA"
+    assert origins.origin_code("claude", known) == "CLU"
+    findings = [{"origin": "clangd", "id": "CLA-004"}, {"origin": "x", "id": "odd"}]
+    assert origins.known_codes(findings) == {"clangd": "CLA"}
 
 
 @pytest.mark.parametrize("fid,parsed", [
