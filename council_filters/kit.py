@@ -312,7 +312,8 @@ def run(
                 command.help = app.info.help
             if not command.epilog and app.info.epilog:
                 command.epilog = app.info.epilog
-            result = command.main(args=args, prog_name=prog, standalone_mode=False)
+            with _text_stdout(ctx.stdout if stdout is not None else None):
+                result = command.main(args=args, prog_name=prog, standalone_mode=False)
             return result if isinstance(result, int) else EXIT_OK
         except typer.Exit as exc:
             return int(exc.exit_code or 0)
@@ -379,6 +380,21 @@ def run_plain(
         return EXIT_INTERNAL
     finally:
         _current.reset(token)
+
+
+@contextlib.contextmanager
+def _text_stdout(binary: BinaryIO | None) -> Iterator[None]:
+    """Point ``sys.stdout`` (where click prints --help and --version) at an injected stream."""
+    if binary is None:
+        yield
+        return
+    text = io.TextIOWrapper(binary, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    try:
+        with contextlib.redirect_stdout(text):
+            yield
+    finally:
+        text.flush()
+        text.detach()
 
 
 def _completion_var(prog: str) -> str:

@@ -11,7 +11,6 @@ each subcommand too.  The executables are those in pyproject's
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import io
 import os
@@ -32,13 +31,12 @@ def executables() -> dict[str, str]:
 
 def help_text(module: str, argv: list[str]) -> str:
     mod = importlib.import_module(module)
-    buf = io.StringIO()
+    out = io.BytesIO()
     err = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = mod.main([*argv, "--help"], stdout=io.BytesIO(), stderr=err)
+    code = mod.main([*argv, "--help"], stdout=out, stderr=err)
     if code != 0:
         raise SystemExit(f"{module} {' '.join(argv)} --help exited {code}: {err.getvalue()}")
-    return buf.getvalue()
+    return out.getvalue().decode("utf-8")
 
 
 def subcommands(module: str) -> list[str]:

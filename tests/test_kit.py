@@ -115,3 +115,9 @@ def test_exit_code_table_lists_every_code():
     table = kit.exit_code_table()
     for code in (0, 1, 2, 3, 70):
         assert f"\n  {code:<3} " in table
+
+
+def test_help_goes_to_the_injected_stdout():
+    code, out, err = run(["--help"])
+    assert code == 0 and err == ""
+    assert b"Test filter." in out and b"Exit codes:" in out

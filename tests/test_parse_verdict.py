@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 
@@ -370,8 +369,6 @@ def test_ranges_subcommand_only_first_argument():
 
 def test_help_has_examples_and_exit_codes():
     for args in (["--help"], ["ranges", "--help"]):
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            code, _out, _err = run(args)
-        text = buf.getvalue()
+        code, out, _err = run(args)
+        text = out.decode() if isinstance(out, bytes) else out
         assert code == 0 and "Examples:" in text and "|" in text.split("Examples:")[1] and "Exit codes:" in text
