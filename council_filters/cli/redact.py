@@ -7,6 +7,7 @@ The option parser (typer) is built only when options are given: the plain
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import traceback
 from collections import Counter
@@ -286,7 +287,8 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if _plain(args):
+    # Shell completion (_COUNCIL_REDACT_COMPLETE) is answered by the option parser.
+    if _plain(args) and kit._completion_var(PROG) not in os.environ:
         return _run_plain(args, stdin, stdout, stderr)
     return kit.run(build_app(), PROG, args, stdin=stdin, stdout=stdout, stderr=stderr)
 
