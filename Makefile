@@ -35,17 +35,22 @@ BIN_DEPS := $(if $(filter $(VENV_BIN),$(abspath $(BIN))),$(STAMP))
 ##   make council MODE=review BASE=origin/main
 ##   make council MODE=question ARGS='"Is the cache safe?" --paths src/cache.py'
 ##   make council MODE=plan ARGS=docs/plans/cache.md
-## Reviewer commands come from COMMANDS (default .council/commands; start from
-## council.commands.example).  A reviewer whose CLI is missing is UNAVAILABLE.
+## Reviewer commands come from COMMANDS: default REPO/.council/commands when
+## present, else .council/commands here; start from council.commands.example.
+## A reviewer whose CLI is missing is UNAVAILABLE, never a crash.
 MODE     ?= review
 BASE     ?=
 ARGS     ?=
 REPO     ?= .
-COMMANDS ?= .council/commands
 REPO_ABS := $(abspath $(REPO))
+COMMANDS ?= $(firstword $(wildcard $(REPO_ABS)/.council/commands) .council/commands)
 PACK_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) $(ARGS)
 
 council: $(BIN_DEPS)
+	@if [ ! -f '$(abspath $(COMMANDS))' ]; then \
+	  echo "council: no reviewer commands in $(COMMANDS); start from the example:" >&2; \
+	  echo "  mkdir -p .council && cp council.commands.example .council/commands" >&2; \
+	  exit 2; fi
 	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
 	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
 	  | $(BIN)/council-redact --jsonl \

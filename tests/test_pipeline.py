@@ -393,3 +393,22 @@ def test_generated_councils(tmp_path, seed):
         reports.append(written[0].read_bytes())
     assert reports[0] == reports[1]
 
+
+
+def test_makefile_council_without_reviewer_commands_says_where_to_start(tmp_path):
+    repo = build_example_repo(tmp_path / "repo")
+    res = make("council", f"REPO={repo}", "BASE=main", f"COMMANDS={tmp_path / 'none'}",
+               env=example_env())
+    assert res.returncode != 0
+    assert b"cp council.commands.example .council/commands" in res.stderr
+    assert not (repo / "docs").exists()
+
+
+def test_makefile_council_reads_the_repository_config(tmp_path):
+    """Without COMMANDS, REPO/.council/commands is the reviewer config."""
+    repo = build_example_repo(tmp_path / "repo")
+    (repo / ".council").mkdir()
+    (repo / ".council" / "commands").write_text((EXAMPLES / "commands").read_text())
+    res = make("council", f"REPO={repo}", "BASE=main", env=example_env())
+    assert res.returncode == 0, res.stderr.decode()
+    assert f"### Headline\n{EXAMPLE_HEADLINE}\n".encode() in res.stdout
