@@ -7,7 +7,6 @@ The option parser (typer) is built only when options are given: the plain
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import traceback
 from collections import Counter
@@ -237,7 +236,11 @@ def __getattr__(name: str) -> Any:
 # Entry points.
 # --------------------------------------------------------------------------- #
 def _plain(args: list[str]) -> bool:
-    """No options at all: only FILE arguments (or `-`)."""
+    """No options at all: only FILE arguments (or `-`), and no completion request."""
+    import os
+
+    if kit._completion_var(PROG) in os.environ:
+        return False  # shell completion is answered by the option parser
     return all(a == "-" or not a.startswith("-") for a in args)
 
 
@@ -287,8 +290,7 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    # Shell completion (_COUNCIL_REDACT_COMPLETE) is answered by the option parser.
-    if _plain(args) and kit._completion_var(PROG) not in os.environ:
+    if _plain(args):
         return _run_plain(args, stdin, stdout, stderr)
     return kit.run(build_app(), PROG, args, stdin=stdin, stdout=stdout, stderr=stderr)
 
