@@ -11,6 +11,7 @@ import re
 import shlex
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,13 +167,17 @@ def test_makefile_pipe_stops_on_a_failing_stage(tmp_path):
 # --------------------------------------------------------------------------- #
 @pytest.fixture()
 def bare_path(tmp_path):
-    """A PATH holding only sh and cat: no reviewer CLI can be found."""
+    """A PATH where no reviewer CLI can be found: only what the commands and the
+    bin/ launchers themselves need (sh, cat, dirname, python3)."""
     bindir = tmp_path / "bare-bin"
     bindir.mkdir()
-    for tool in ("sh", "cat"):
+    for tool in ("sh", "cat", "dirname"):
         found = subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True,
                                text=True, check=True).stdout.strip()
         os.symlink(found, bindir / tool)
+    python = bindir / "python3"
+    python.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+    python.chmod(0o755)
     return str(bindir)
 
 
