@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo council review-cycle test lint bench golden docs clean
+.PHONY: install demo council review-cycle review-cycle-example test lint bench golden docs clean
 
 # The offline SARIF and RDFormat validators the format tests run (npm registry).
 # Without npm those tests skip and say why.
@@ -25,29 +25,77 @@ $(VALIDATORS): package.json package-lock.json
 
 install: $(STAMP)
 
-BIN := $(abspath $(VENV)/bin)
+# The executables the pipelines run.  Override BIN to use another install
+# (a venv, pipx, the bin/ launchers); then nothing is installed into .venv.
+VENV_BIN := $(abspath $(VENV)/bin)
+BIN      ?= $(VENV_BIN)
+BIN_DEPS := $(if $(filter $(VENV_BIN),$(abspath $(BIN))),$(STAMP))
 
 ## council: a whole council on a repository, the filters chained by real pipes.
 ##   make council MODE=review BASE=origin/main
 ##   make council MODE=question ARGS='"Is the cache safe?" --paths src/cache.py'
 ##   make council MODE=plan ARGS=docs/plans/cache.md
-## Reviewer commands come from COMMANDS (default .council/commands; start from
-## council.commands.example).  A reviewer whose CLI is missing is UNAVAILABLE.
+## Reviewer commands come from COMMANDS: default REPO/.council/commands when
+## present, else .council/commands here; start from council.commands.example.
+## A reviewer whose CLI is missing is UNAVAILABLE, never a crash.
 MODE     ?= review
 BASE     ?=
 ARGS     ?=
 REPO     ?= .
-COMMANDS ?= .council/commands
 REPO_ABS := $(abspath $(REPO))
+COMMANDS ?= $(firstword $(wildcard $(REPO_ABS)/.council/commands) .council/commands)
 PACK_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) $(ARGS)
 
-council: $(STAMP)
+council: $(BIN_DEPS)
+	@if [ ! -f '$(abspath $(COMMANDS))' ]; then \
+	  echo "council: no reviewer commands in $(COMMANDS); start from the example:" >&2; \
+	  echo "  mkdir -p .council && cp council.commands.example .council/commands" >&2; \
+	  exit 2; fi
 	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
 	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
 	  | $(BIN)/council-redact --jsonl \
 	  | $(BIN)/council-fence --jsonl \
 	  | $(BIN)/council-parse-verdict --jsonl \
 	  | $(BIN)/council-consolidate --write
+
+## review-cycle: the code-review flow.  The six origins' finding files are
+## consolidated (IDs continue those in STATE; same-fingerprint findings keep
+## their IDs), added to STATE (created when missing), the ACCEPT selection is
+## accepted (every other open finding is dismissed), corrector output in
+## FIXES is recorded when given, and the re-review scope is printed.
+##   make review-cycle FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
+##        STATE=review-state.json ACCEPT='--severity critical,security'
+## REPO is the checkout the findings point into (anchors and fingerprints);
+## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff).
+## `make review-cycle-example` runs it on examples/code-review.
+FINDINGS    ?=
+STATE       ?= review-state.json
+ACCEPT      ?= --severity critical,security
+FIXES       ?=
+REVIEW_ARGS ?=
+
+review-cycle: $(BIN_DEPS)
+	@if [ -z '$(strip $(FINDINGS))' ]; then \
+	  echo "review-cycle: give FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
+	@[ -e '$(STATE)' ] || $(BIN)/council-state --file '$(STATE)' init < /dev/null
+	@$(BIN)/council-consolidate --format findings --state '$(STATE)' --repo '$(REPO_ABS)' \
+	    $(REVIEW_ARGS) $(FINDINGS) \
+	  | $(BIN)/council-state --file '$(STATE)' add
+	@$(BIN)/council-state --file '$(STATE)' accept $(ACCEPT)
+	@$(if $(strip $(FIXES)),$(BIN)/council-state --file '$(STATE)' record-fix $(FIXES))
+	@$(BIN)/council-state --file '$(STATE)' scope
+
+## review-cycle-example: the code-review flow on the bundled six-origin
+## findings against the example project (state in examples/build/).
+EXAMPLE_REVIEW := examples/code-review
+review-cycle-example: $(BIN_DEPS)
+	@mkdir -p examples/build
+	@rm -f examples/build/review-state.json
+	@$(MAKE) -s --no-print-directory review-cycle REPO=examples/project/change \
+	  STATE=examples/build/review-state.json \
+	  FINDINGS='$(addprefix $(EXAMPLE_REVIEW)/,sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl)' \
+	  FIXES=$(EXAMPLE_REVIEW)/fixes.jsonl
+	@$(BIN)/council-state --file examples/build/review-state.json status || true
 
 ## demo: install, then run the main job on the embedded example: a bundled
 ## repository with one change and four recorded reviewers (one leaks secrets,

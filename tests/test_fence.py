@@ -185,6 +185,22 @@ def test_cli_jsonl_passes_fields_through_in_order():
     assert got["fenced"].encode() == fence.fence(b"hi", "gemini")
 
 
+@pytest.mark.parametrize("token,expected", [
+    ("0123456789abcdef", b"Verdict: APPROVE\n"),  # file reviewer: its token lines go
+    (None, b"INGEST_TOKEN: 0123456789abcdef\nVerdict: APPROVE\n"),  # others: untouched
+])
+def test_cli_jsonl_drops_ingest_token_lines_of_file_reviewers(token, expected):
+    rec = {"kind": "reviewer", "reviewer": "gemini",
+           "output": "INGEST_TOKEN: 0123456789abcdef\nVerdict: APPROVE\n"}
+    if token:
+        rec["ingest_token"] = token
+    code, out, _ = run(["--jsonl"], json.dumps(rec).encode() + b"\n")
+    got = json.loads(out)
+    assert code == 0
+    assert got["output"] == rec["output"]  # the field itself is not ours to change
+    assert got["fenced"].encode() == fence.fence(expected, "gemini")
+
+
 @pytest.mark.parametrize("args,data,code,needle", [
     ([], b"x", 2, "needs --label"),
     (["-l", "gemini", "-e", "nope"], b"x", 2, "--escape must be one of"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -229,3 +230,17 @@ def test_launcher_with_options_and_closed_pipe() -> None:
     )
     assert res.stdout == b'{"kind":"r","output":"x","redacted_lines":{"output":[]}}\n'
     assert res.stderr == b""
+
+
+@pytest.mark.parametrize("instruction,needle", [
+    ("source_bash", b"_council_redact_completion()"),
+    ("source_zsh", b"#compdef council-redact"),
+])
+def test_shell_completion_without_arguments(instruction, needle):
+    """The fast no-option path must not swallow a completion request (and read stdin)."""
+    res = subprocess.run([str(ROOT / "bin" / "council-redact")], input=b"plain text\n",
+                         env={**os.environ, "_COUNCIL_REDACT_COMPLETE": instruction},
+                         capture_output=True, check=False)
+    assert res.returncode == 0, res.stderr
+    assert needle in res.stdout
+    assert b"plain text" not in res.stdout

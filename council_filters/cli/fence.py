@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from council_filters import fence, kit
+from council_filters import fence, kit, verdict
 
 HELP = """Wrap reviewer output in the five-part injection fence (the upstream agents' sed + printf).
 
@@ -143,6 +143,10 @@ def fence_record(
     if not isinstance(value, str):
         raise kit.DataError(f"field '{field}' is {kit.json_type(value)}, expected a string")
     body = value.encode("utf-8", "surrogatepass")
+    if rec.get("ingest_token"):
+        # A file reviewer's answer repeats its INGEST_TOKEN line; upstream deletes
+        # such lines after redaction and before fencing, so no nonce reaches a report.
+        body = verdict.strip_ingest(body)
     rec["fenced"] = fence.fence(body, name, **options).decode("utf-8", "replace")
     return rec
 

@@ -234,7 +234,11 @@ def __getattr__(name: str) -> Any:
 # Entry points.
 # --------------------------------------------------------------------------- #
 def _plain(args: list[str]) -> bool:
-    """No options at all: only FILE arguments (or `-`)."""
+    """No options at all: only FILE arguments (or `-`), and no completion request."""
+    import os
+
+    if kit._completion_var(PROG) in os.environ:
+        return False  # shell completion is answered by the option parser
     return all(a == "-" or not a.startswith("-") for a in args)
 
 

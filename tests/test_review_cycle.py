@@ -1,0 +1,107 @@
+"""`make review-cycle`: consolidate -> state add -> accept [-> record-fix] -> scope,
+run through the Makefile on the bundled six-origin example."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from pipeline_kit import EXAMPLES, ROOT, bin_dir, clean_env
+
+ORIGINS = ("sec", "req", "tst", "arq", "reg", "prf")
+EXAMPLE = EXAMPLES / "code-review"
+PROJECT = EXAMPLES / "project" / "change"
+
+
+def review_cycle(state: Path, findings: list[Path], *extra: str
+                 ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
+         f"BIN={bin_dir()}", f"REPO={PROJECT}", f"STATE={state}",
+         "FINDINGS=" + " ".join(str(p) for p in findings), *extra],
+        env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z"), capture_output=True, text=True,
+        timeout=60, check=False)
+
+
+def load(state: Path) -> dict[str, dict]:
+    return {f["id"]: f for f in json.loads(state.read_text())["findings"]}
+
+
+def scope_record(stdout: str) -> dict:
+    lines = stdout.splitlines()
+    assert len(lines) == 1, stdout
+    record = json.loads(lines[0])
+    assert record["kind"] == "scope"
+    return record
+
+
+def test_review_cycle_on_the_example(tmp_path):
+    state = tmp_path / "review-state.json"
+    findings = [EXAMPLE / f"{o}.jsonl" for o in ORIGINS]
+    res = review_cycle(state, findings, "ACCEPT=--severity critical,security",
+                       f"FIXES={EXAMPLE / 'fixes.jsonl'}")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert scope_record(res.stdout) == {
+        "kind": "scope",
+        "reviewers_to_rerun": ["performance", "security", "tests"],
+        "files_to_inspect": ["app/search.py", "app/sessions.py", "tests/test_sessions.py"],
+        "findings_in_scope": ["SEC-001", "TST-001"],
+        "escalated": [],
+    }
+    got = load(state)
+    assert {fid: f["status"] for fid, f in got.items()} == {
+        "SEC-001": "fixed", "SEC-002": "accepted", "REQ-001": "dismissed",
+        "TST-001": "fixed", "ARQ-001": "dismissed", "REG-001": "dismissed",
+    }
+    # The security and performance findings on app/search.py:5 were merged.
+    assert got["SEC-001"]["merged_origins"] == ["security", "performance"]
+    assert got["SEC-001"]["severity"] == "critical"
+    assert got["SEC-001"]["fix_attempts"] == 1 and got["SEC-001"]["in_scope"] is True
+    assert got["TST-001"]["files_touched"] == ["app/sessions.py", "tests/test_sessions.py"]
+    history = json.loads(state.read_text())["history"]
+    assert {h["verb"] for h in history} >= {"init", "add", "accept", "record-fix", "scope"}
+
+
+def test_review_cycle_without_fixes_scopes_nothing_and_keeps_ids(tmp_path):
+    state = tmp_path / "review-state.json"
+    findings = [EXAMPLE / f"{o}.jsonl" for o in ORIGINS]
+    res = review_cycle(state, findings, "ACCEPT=--ids SEC-001,REG-001")
+    assert res.returncode == 0, res.stderr
+    assert scope_record(res.stdout)["findings_in_scope"] == []
+    first = load(state)
+    assert sorted(fid for fid, f in first.items() if f["status"] == "accepted") == [
+        "REG-001", "SEC-001"]
+
+    # The next round: the same findings keep their IDs (same fingerprints), a new
+    # one gets the next number of its code, and settled findings stay settled.
+    extra = tmp_path / "sec-round2.jsonl"
+    extra.write_text(json.dumps({
+        "kind": "finding", "origin": "security", "severity": "critical",
+        "file": "app/sessions.py", "line": 30,
+        "subject": "close_session does not check that the caller owns the token",
+    }) + "\n")
+    again = review_cycle(state, [*findings, extra], "ACCEPT=--severity critical")
+    assert again.returncode == 0, again.stderr
+    second = load(state)
+    assert set(second) == set(first) | {"SEC-003"}
+    assert second["SEC-003"]["status"] == "accepted"
+    assert {fid: f["status"] for fid, f in second.items() if fid != "SEC-003"} == {
+        fid: f["status"] for fid, f in first.items()}
+
+
+def test_review_cycle_needs_findings(tmp_path):
+    res = review_cycle(tmp_path / "s.json", [])
+    assert res.returncode != 0
+    assert "review-cycle: give FINDINGS=" in res.stderr
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_review_cycle_refuses_an_unknown_selection(tmp_path):
+    state = tmp_path / "review-state.json"
+    res = review_cycle(state, [EXAMPLE / "sec.jsonl"], "ACCEPT=--severity critcal")
+    assert res.returncode != 0
+    assert "council-state: accept: --severity item" in res.stderr
+    # Nothing was accepted or dismissed: the findings are still open.
+    assert {f["status"] for f in load(state).values()} == {"open"}
