@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from council_filters import kit, review_state, statefile
@@ -209,25 +209,36 @@ def run_sequence(commands: Any, state: dict[str, Any]) -> dict[str, int]:
     return stats
 
 
-COVERAGE: dict[str, int] = {}
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_guided_sequences_keep_every_invariant(data: st.DataObject) -> None:
     state = review_state.new_state({"pr": 1}, NOW).state
     n = data.draw(st.integers(5, 40))
-    stats = run_sequence((lambda s: guided_command(data, s) for _ in range(n)), state)
-    for key, count in stats.items():
-        COVERAGE[key] = COVERAGE.get(key, 0) + count
+    run_sequence((lambda s: guided_command(data, s) for _ in range(n)), state)
 
 
 def test_guided_sequences_reach_every_transition() -> None:
-    """The property test above is only worth something if it walks the whole table."""
-    if not COVERAGE:
-        test_guided_sequences_keep_every_invariant()
+    """The guided walk is only worth something if it can reach the whole table.
+
+    Checked on a fixed seed, so the result does not depend on luck or load:
+    the same walks as the property test, replayed deterministically.
+    """
+    reached: dict[str, int] = {}
+
+    @seed(20261130)
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def walk(data: st.DataObject) -> None:
+        state = review_state.new_state({"pr": 1}, NOW).state
+        n = data.draw(st.integers(5, 40))
+        stats = run_sequence((lambda s: guided_command(data, s) for _ in range(n)), state)
+        for key, count in stats.items():
+            reached[key] = reached.get(key, 0) + count
+
+    walk()
     moves = {f"{t.source}->{t.target}" for t in review_state.TRANSITIONS}
-    assert moves <= set(COVERAGE), moves - set(COVERAGE)
+    assert moves <= set(reached), moves - set(reached)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
