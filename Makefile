@@ -39,6 +39,9 @@ BIN_DEPS := $(if $(filter $(VENV_BIN),$(abspath $(BIN))),$(STAMP))
 ## present, else .council/commands here; start from council.commands.example.
 ## A reviewer whose CLI is missing is UNAVAILABLE, never a crash.
 MODE     ?= review
+# The hardened fence and verdict rules (see README, Security notes); set
+# HARDENED= for the upstream-exact behaviour.
+HARDENED ?= --hardened
 BASE     ?=
 ARGS     ?=
 REPO     ?= .
@@ -54,8 +57,8 @@ council: $(BIN_DEPS)
 	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
 	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
 	  | $(BIN)/council-redact --jsonl \
-	  | $(BIN)/council-fence --jsonl \
-	  | $(BIN)/council-parse-verdict --jsonl \
+	  | $(BIN)/council-fence --jsonl $(HARDENED) \
+	  | $(BIN)/council-parse-verdict --jsonl $(HARDENED) \
 	  | $(BIN)/council-consolidate --write
 
 ## review-cycle: the code-review flow.  The six origins' finding files are

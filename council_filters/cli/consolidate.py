@@ -32,7 +32,7 @@ EPILOG = (
     "Examples:\n\n\b\n"
     "  council-parse-verdict --jsonl < verdicts.jsonl | council-consolidate --write\n"
     "  cat sec.jsonl tst.jsonl prf.jsonl | council-consolidate --state review-state.json \\\n"
-    "      --format findings | council-state add review-state.json\n"
+    "      --format findings | council-state --file review-state.json add\n"
     "  council-consolidate --format sarif findings.jsonl > council.sarif\n"
     "  council-consolidate --format rdjsonl findings.jsonl | reviewdog -f=rdjsonl\n"
     "  council-consolidate --fail-level critical findings.jsonl > /dev/null || echo blocked\n\n"
