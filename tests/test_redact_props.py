@@ -20,6 +20,7 @@ from council_filters.redaction import (
     redact_simple,
     strip_decoration,
     strip_decoration_reference,
+    strip_text,
 )
 
 SETTINGS = settings(max_examples=150, deadline=None,
@@ -93,12 +94,15 @@ def test_scan_finds_every_line_that_can_change(line: bytes) -> None:
 
 
 @SETTINGS
-@given(st.lists(st.sampled_from([b" ", b"\t", b"\r", b">", b"|", b"-", b"+", b"*", b"1", b"2",
-                                 b".", b")", b"x", b"-----BEGIN", b"-----END", b"------"]),
+@given(st.lists(st.sampled_from([b" ", b"\t", b"\r", b"\v", b">", b"|", b"-", b"+", b"*", b"1",
+                                 b"2", b".", b")", b"x", b"-----BEGIN", b"-----END", b"------",
+                                 b"---", b"BEGIN", b"END", b"- ", b"1. ", b"12 | ", b"QUJD"]),
                 max_size=30))
 def test_strip_decoration_matches_the_literal_rules(parts: list[bytes]) -> None:
     line = b"".join(parts)
-    assert strip_decoration(line) == strip_decoration_reference(line)
+    expected = strip_decoration_reference(line)
+    assert strip_decoration(line) == expected
+    assert strip_text(line) == expected[0]  # the fast paths
 
 
 # --------------------------------------------------------------------------- #
