@@ -199,11 +199,12 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
 # goes, unless its last five begin a BEGIN/END marker, where the rounds stop.
 # _SETTLED matches: quote bars, one list marker, a line-number gutter, a run
 # of '+', a run of '-' (all of it, or all but the five of a marker), spaces;
-# and only when what follows cannot start another round (a marker, or a byte
-# no round acts on).  The parts are possessive, and a shorter match of any
-# part would leave a byte that starts a round, so when _SETTLED matches its
-# end is exactly where the reference's loop stops; other lines take the
-# general loop above.
+# and only when what follows gives the next round nothing to do: a marker, or
+# text that starts with none of the spaces, '>', '|', '+', '-', a list marker
+# or a gutter.  The parts are possessive, and a shorter match of any part (or
+# skipping an optional one) would leave text that a round acts on, so when
+# _SETTLED matches, its end is exactly where the reference's loop stops;
+# other lines take the general loop above.
 _MARKER_AHEAD = rb"(?=-----(?:BEGIN|END))"
 _SETTLED = re.compile(
     rb"[ \t\n\v\f\r>|]*+"  # a: spaces, blockquote and table bars
@@ -212,7 +213,9 @@ _SETTLED = re.compile(
     rb"\+*+"  # d: '+' signs
     rb"(?:-*" + _MARKER_AHEAD + rb"|-++)?"  # e, f: a run of '-'
     + _WS + rb"*+"  # g: spaces
-    rb"(?:" + _MARKER_AHEAD + rb"|(?![-*+0-9 \t\n\v\f\r>|]))"  # settled
+    # Settled: at a marker, or at a byte that no part of a round acts on.
+    rb"(?:" + _MARKER_AHEAD + rb"|(?![ \t\n\v\f\r>|+-]|\*" + _WS + rb"|[0-9]++(?:[.)]" + _WS
+    + rb"|" + _WS + rb"*+\|)))"
 )
 
 
