@@ -155,6 +155,9 @@ _SPACES = re.compile(_WS + rb"+")
 _WS_BYTES = b" \t\n\v\f\r"
 #: A round can change the text only when it starts with one of these bytes.
 _DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
+_QUOTE_BYTES = _WS_BYTES + b">|"
+_SIGNS = frozenset(b"+-")
+_MARKER_FIRST = frozenset(b"BE")  # what follows the dashes of -----BEGIN, -----END
 _MARKERS = (b"-----BEGIN", b"-----END")
 _DASH = 0x2D
 
@@ -224,8 +227,17 @@ def strip_text(line: bytes) -> bytes:
 
     The machine uses only the text: the ``exhausted`` flag cannot be set.
     """
-    if not line or line[0] not in _DECO_FIRST:
-        return line.rstrip(_WS_BYTES)
+    # The first part of the first round drops spaces and quote bars; when no
+    # byte that any part acts on follows, that is all.
+    rest = line.lstrip(_QUOTE_BYTES)
+    if not rest or rest[0] not in _DECO_FIRST:
+        return rest.rstrip(_WS_BYTES)
+    # Diff signs: the rounds drop a run of '+' and '-' whole (a '+' run at a
+    # time, a '-' at a time), unless five '-' end up at a BEGIN/END marker.
+    if rest[0] in _SIGNS:
+        text = rest.lstrip(b"+-")
+        if text and text[0] not in _DECO_FIRST and text[0] not in _MARKER_FIRST:
+            return text.rstrip(_WS_BYTES)
     m = _SETTLED.match(line)
     if m is None:
         return strip_decoration(line)[0]

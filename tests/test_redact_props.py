@@ -23,7 +23,9 @@ from council_filters.redaction import (
     strip_text,
 )
 
-SETTINGS = settings(max_examples=150, deadline=None,
+#: COUNCIL_FUZZ_SCALE=N runs N times as many examples (a local stress run).
+SCALE = max(1, int(os.environ.get("COUNCIL_FUZZ_SCALE", "1") or "1"))
+SETTINGS = settings(max_examples=150 * SCALE, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -129,7 +131,7 @@ def reference(data: bytes, *files: str) -> bytes:
 @pytest.mark.parametrize("seed", range(4))
 def test_differential_random_documents(seed: int) -> None:
     rng = random.Random(seed)
-    for _ in range(40):
+    for _ in range(40 * SCALE):
         data = random_document(rng)
         assert redact(data) == reference(data), data
 
