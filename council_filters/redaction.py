@@ -282,6 +282,7 @@ def placeholder_credential(nr: int) -> bytes:
 
 
 _PEM_PLACEHOLDER_LINE = b"--- redacted PEM key block at line %d ---\n"
+_BATCH = 4096
 
 
 def placeholder_pem(nr: int) -> bytes:
@@ -569,7 +570,11 @@ class Redactor:
         first = self.nr + 1
         k = buf.count(b"\n", pos, stop)
         self.nr += k
-        out.append((_PEM_PLACEHOLDER_LINE * k) % tuple(range(first, first + k)))
+        # One formatting call per batch of placeholders (batches keep the
+        # temporary format string small when the lines are short).
+        for a in range(first, first + k, _BATCH):
+            b = min(a + _BATCH, first + k)
+            out.append((_PEM_PLACEHOLDER_LINE * (b - a)) % tuple(range(a, b)))
         if self._accounting:
             if self.count:
                 self.counts[PEM_PATTERN] += k
