@@ -78,6 +78,10 @@ _BEGIN = re.compile(_BEGIN_RE)
 _END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
 _END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
 _BEGIN_ALONE = re.compile(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchored start)
+#: The next line that _END_AT_TAIL matches, searched for in a buffer of whole
+#: lines (a line's own bytes hold no newline, so [[:space:]]*$ on the line is
+#: "no bytes but spaces other than newline, then the newline" here).
+_END_LINE_IN_BUF = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----[ \t\v\f\r]*\n")
 
 #: Any line that can change while no PEM block or watch window is open holds
 #: a match of one of these searches (they may also match lines that do not
@@ -151,6 +155,9 @@ _SPACES = re.compile(_WS + rb"+")
 _WS_BYTES = b" \t\n\v\f\r"
 #: A round can change the text only when it starts with one of these bytes.
 _DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
+_QUOTE_BYTES = _WS_BYTES + b">|"
+_SIGNS = frozenset(b"+-")
+_MARKER_FIRST = frozenset(b"BE")  # what follows the dashes of -----BEGIN, -----END
 _MARKERS = (b"-----BEGIN", b"-----END")
 _DASH = 0x2D
 
@@ -189,6 +196,54 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
     return line[pos:].rstrip(_WS_BYTES), False
 
 
+# The common decorations settle in one round with nothing for a second round
+# to do.  A run of '-' is the one part that takes several rounds: e cuts a run
+# of six or more to five and f then drops one '-' a round, so the whole run
+# goes, unless its last five begin a BEGIN/END marker, where the rounds stop.
+# _SETTLED matches: quote bars, one list marker, a line-number gutter, a run
+# of '+', a run of '-' (all of it, or all but the five of a marker), spaces;
+# and only when what follows gives the next round nothing to do: a marker, or
+# text that starts with none of the spaces, '>', '|', '+', '-', a list marker
+# or a gutter.  The parts are possessive, and a shorter match of any part (or
+# skipping an optional one) would leave text that a round acts on, so when
+# _SETTLED matches, its end is exactly where the reference's loop stops;
+# other lines take the general loop above.
+_MARKER_AHEAD = rb"(?=-----(?:BEGIN|END))"
+_SETTLED = re.compile(
+    rb"[ \t\n\v\f\r>|]*+"  # a: spaces, blockquote and table bars
+    rb"(?:(?:[-*+]|[0-9]++[.)])" + _WS + rb"++)?"  # b: a list marker
+    rb"(?:[0-9]++" + _WS + rb"*+\|" + _WS + rb"*+)?"  # c: a gutter
+    rb"\+*+"  # d: '+' signs
+    rb"(?:-*" + _MARKER_AHEAD + rb"|-++)?"  # e, f: a run of '-'
+    + _WS + rb"*+"  # g: spaces
+    # Settled: at a marker, or at a byte that no part of a round acts on.
+    rb"(?:" + _MARKER_AHEAD + rb"|(?![ \t\n\v\f\r>|+-]|\*" + _WS + rb"|[0-9]++(?:[.)]" + _WS
+    + rb"|" + _WS + rb"*+\|)))"
+)
+
+
+def strip_text(line: bytes) -> bytes:
+    """``strip_decoration(line)[0]``, with fast paths for the common lines.
+
+    The machine uses only the text: the ``exhausted`` flag cannot be set.
+    """
+    # The first part of the first round drops spaces and quote bars; when no
+    # byte that any part acts on follows, that is all.
+    rest = line.lstrip(_QUOTE_BYTES)
+    if not rest or rest[0] not in _DECO_FIRST:
+        return rest.rstrip(_WS_BYTES)
+    # Diff signs: the rounds drop a run of '+' and '-' whole (a '+' run at a
+    # time, a '-' at a time), unless five '-' end up at a BEGIN/END marker.
+    if rest[0] in _SIGNS:
+        text = rest.lstrip(b"+-")
+        if text and text[0] not in _DECO_FIRST and text[0] not in _MARKER_FIRST:
+            return text.rstrip(_WS_BYTES)
+    m = _SETTLED.match(line)
+    if m is None:
+        return strip_decoration(line)[0]
+    return line[m.end() :].rstrip(_WS_BYTES)
+
+
 def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
     """The same function written the slow, copying way, round by round.
 
@@ -224,6 +279,10 @@ KEEP, CREDENTIAL, PEM = 0, 1, 2
 
 def placeholder_credential(nr: int) -> bytes:
     return b"--- redacted credential at line %d ---" % nr
+
+
+_PEM_PLACEHOLDER_LINE = b"--- redacted PEM key block at line %d ---\n"
+_BATCH = 4096
 
 
 def placeholder_pem(nr: int) -> bytes:
@@ -288,52 +347,51 @@ class Redactor:
         """Advance the machine by one line: KEEP it, or replace it (CREDENTIAL, PEM)."""
         self.nr += 1
         pem_now = False
-        stripped: tuple[bytes, bool] | None = None
+        # The line without decoration, computed at most once.  The reference
+        # also consults its strip loop's "exhausted" flag, which cannot be
+        # set (see strip_decoration), so only the text is kept.
+        body: bytes | None = None
 
-        # A BEGIN marker outside a block: a block on one line, or an opening.
-        if not self.in_pem and _BEGIN.search(line):
-            if _END.search(line):
-                pem_now = True
+        if not self.in_pem:
+            if _BEGIN.search(line):
+                # A BEGIN marker outside a block: a block on one line, or an
+                # opening (real when the marker is alone after decoration).
+                # Either way the watch window closes.
                 self.watch = 0
-            else:
-                stripped = strip_decoration(line)
-                self.in_pem = True
-                self.stray = self.span = self.key_len = 0
-                self.chain = False
-                self.watch = 0
-                self.real = stripped[1] or _BEGIN_ALONE.match(stripped[0]) is not None
-
-        # Within five lines after an END: key-shaped lines reopen the block.
-        if not self.in_pem and self.watch > 0:
-            if stripped is None:
-                stripped = strip_decoration(line)
-            c = stripped[0]
-            n = len(c)
-            # Wide (20+) with a digit or symbol, narrow (12-19), or, right
-            # after body lines, exactly as wide as the last one (not a word).
-            if (
-                n >= 12
-                and _B64_LINE.match(c) is not None
-                and (
-                    (
-                        _HAS_LETTER_G_Z.search(c) is not None
-                        and _HAS_DIGIT_OR_SYM.search(c) is not None
+                if _END.search(line):
+                    pem_now = True
+                else:
+                    body = strip_text(line)
+                    self.in_pem = True
+                    self.stray = self.span = self.key_len = 0
+                    self.chain = False
+                    self.real = _BEGIN_ALONE.match(body) is not None
+            elif self.watch:
+                # Within five lines after an END: key-shaped lines reopen the
+                # block: wide (20+) or narrow (12-19) base64 with a digit or
+                # symbol and a letter past F or a symbol, or, right after
+                # body lines, exactly as wide as the last one (not a word).
+                body = strip_text(line)
+                n = len(body)
+                if (
+                    n >= 12
+                    and _B64_LINE.match(body) is not None
+                    and (
+                        (
+                            _HAS_LETTER_G_Z.search(body) is not None
+                            and _HAS_DIGIT_OR_SYM.search(body) is not None
+                        )
+                        or (self.chain and n == self.key_len and _ONE_WORD.match(body) is None)
                     )
-                    or (
-                        self.chain
-                        and n == self.key_len
-                        and _ONE_WORD.match(c) is None
-                    )
-                )
-            ):
-                self.in_pem = True
-                self.stray = self.span = 0
-                self.real = self.prev_real and _HAS_SYM.search(c) is not None
-                self.watch = 0
-                self.chain = True
-            else:
-                self.watch -= 1
-                self.chain = False
+                ):
+                    self.in_pem = True
+                    self.stray = self.span = 0
+                    self.real = self.prev_real and _HAS_SYM.search(body) is not None
+                    self.watch = 0
+                    self.chain = True
+                else:
+                    self.watch -= 1
+                    self.chain = False
 
         # Inside a block: an END closes it; a real block swallows everything
         # else; a mention is bounded by the span cap and the stray counter.
@@ -344,9 +402,8 @@ class Redactor:
                 self.in_pem = False
                 self.watch = 5
             elif self.real:
-                if stripped is None:
-                    stripped = strip_decoration(line)
-                body = stripped[0]
+                if body is None:
+                    body = strip_text(line)
                 if len(body) >= 12 and _B64_LINE.match(body) is not None:
                     self.key_len = len(body)
                     self.chain = True
@@ -356,11 +413,10 @@ class Redactor:
                     self.in_pem = False
                     release = True
                 else:
-                    if stripped is None:
-                        stripped = strip_decoration(line)
-                    body = stripped[0]
-                    n = len(body)
+                    if body is None:
+                        body = strip_text(line)
                     if body:
+                        n = len(body)
                         # Wide (20+) with a letter past F or a symbol, narrow
                         # (12-19), or as wide as the last body line (not a word).
                         if (
@@ -380,7 +436,7 @@ class Redactor:
                         elif _PEM_HEADER.match(body):
                             self.stray = 0
                         elif _BEGIN.search(line):
-                            if stripped[1] or _BEGIN_ALONE.match(body):
+                            if _BEGIN_ALONE.match(body):
                                 self.real = True
                                 self.span = self.key_len = 0
                                 self.chain = False
@@ -476,7 +532,12 @@ class Redactor:
                     out.append(buf[pos:start])
                     self.nr += buf.count(b"\n", pos, start)
                     pos = start
-            # The trigger line, then every line while a block or window is open.
+            elif self.in_pem and self.real:
+                pos = self._real_block(buf, pos, end, out)
+                if pos >= end:
+                    break
+            # The trigger line (or the END line of a real block), then every
+            # line while a mention or a watch window is open.
             while True:
                 nl = index(b"\n", pos, end)
                 verdict = step(buf[pos:nl])
@@ -487,9 +548,49 @@ class Redactor:
                 else:
                     append(b"--- redacted credential at line %d ---\n" % self.nr)
                 pos = nl + 1
-                if pos >= end or (not self.in_pem and not self.watch):
+                if pos >= end or self.real and self.in_pem or not (self.in_pem or self.watch):
                     break
         return b"".join(out)
+
+    def _real_block(self, buf: bytes, pos: int, end: int, out: list[bytes]) -> int:
+        """Redact the lines of an open real block up to its END line, in bulk.
+
+        Inside a real block every line is replaced until a line that ends in
+        an END marker; the only other state a body line touches is the width
+        of the last base64 body line (``key_len``, with ``chain``), so only the
+        last such line before the END matters, and it is found by walking back
+        from there.  Returns where the END line starts, or ``end`` when the
+        block runs on past this buffer.  The END line itself is left to
+        :meth:`_step`.
+        """
+        m = _END_LINE_IN_BUF.search(buf, pos, end)
+        stop = end if m is None else buf.rfind(b"\n", pos, m.start()) + 1 or pos
+        if stop <= pos:
+            return pos
+        first = self.nr + 1
+        k = buf.count(b"\n", pos, stop)
+        self.nr += k
+        # One formatting call per batch of placeholders (batches keep the
+        # temporary format string small when the lines are short).
+        for a in range(first, first + k, _BATCH):
+            b = min(a + _BATCH, first + k)
+            out.append((_PEM_PLACEHOLDER_LINE * (b - a)) % tuple(range(a, b)))
+        if self._accounting:
+            if self.count:
+                self.counts[PEM_PATTERN] += k
+            if self.record_lines:
+                self.redacted.extend(range(first, first + k))
+        # The last body line that is base64 (12 bytes or more) sets the width.
+        line_end = stop - 1  # the newline of the last line in the run
+        while line_end >= pos:
+            line_start = buf.rfind(b"\n", pos, line_end) + 1 or pos
+            body = strip_text(buf[line_start:line_end])
+            if len(body) >= 12 and _B64_LINE.match(body) is not None:
+                self.key_len = len(body)
+                self.chain = True
+                break
+            line_end = line_start - 1
+        return stop
 
 
 # --------------------------------------------------------------------------- #
