@@ -455,6 +455,16 @@ def make_app(help_text: str, epilog: str, **kwargs: Any) -> Any:
     )
 
 
+def version_option() -> Any:
+    """The ``--version`` option every executable carries (one version source)."""
+    import typer
+
+    return typer.Option(
+        False, "--version", callback=version_callback, is_eager=True,
+        help="Print the version and exit.",
+    )
+
+
 def version_callback(value: bool) -> None:
     if value:
         import typer

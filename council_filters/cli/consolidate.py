@@ -133,8 +133,7 @@ def command(
     category: str = typer.Option("council/", "--category", help="SARIF automationDetails.id."),
     keep_going: bool = typer.Option(False, "--keep-going", help="Skip undecodable lines "
                                     "(each named on stderr) instead of stopping."),
-    version: bool = typer.Option(False, "--version", callback=kit.version_callback,
-                                 is_eager=True, help="Print the version and exit."),
+    version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
     if diff and changed_files:

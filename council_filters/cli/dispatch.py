@@ -141,13 +141,7 @@ def command(
     keep_going: bool = typer.Option(
         False, "--keep-going", help="Turn a bad input line into an error record and go on."
     ),
-    version: bool = typer.Option(
-        False,
-        "--version",
-        callback=kit.version_callback,
-        is_eager=True,
-        help="Print the version and exit.",
-    ),
+    version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
     limits = _limits(timeout, kill_after, output_cap, cwd)

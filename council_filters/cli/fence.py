@@ -61,10 +61,7 @@ def command(
     keep_going: bool = typer.Option(
         False, "--keep-going", help="--jsonl: write an error record for a bad line and go on."
     ),
-    version: bool = typer.Option(
-        False, "--version", callback=kit.version_callback, is_eager=True,
-        help="Print the version and exit.",
-    ),
+    version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
     variant = _variant(escape, hardened)

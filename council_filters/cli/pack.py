@@ -62,13 +62,7 @@ RUN_ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(
-        False,
-        "--version",
-        callback=kit.version_callback,
-        is_eager=True,
-        help="Print the version and exit.",
-    ),
+    version: bool = kit.version_option(),
 ) -> None:
     """Build council prompt packs."""
 

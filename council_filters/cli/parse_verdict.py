@@ -45,10 +45,7 @@ ranges_app = kit.make_app(RANGES_HELP, RANGES_EPILOG)
 # Dispatched by main() before typer sees the arguments; listed for the docs.
 EXTRA_SUBCOMMANDS = ("ranges",)
 
-VERSION_OPTION = typer.Option(
-    False, "--version", callback=kit.version_callback, is_eager=True,
-    help="Print the version and exit.",
-)
+VERSION_OPTION = kit.version_option()
 
 
 @app.command(help=HELP, epilog=EPILOG)

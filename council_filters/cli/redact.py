@@ -213,10 +213,7 @@ def build_app() -> Any:
             help="Write nothing to stdout; exit 3 when anything would be redacted, with the "
             "count of redacted lines per pattern on stderr; exit 0 when clean. Default: off.",
         ),
-        version: bool = typer.Option(
-            False, "--version", callback=kit.version_callback, is_eager=True,
-            help="Print the version and exit.",
-        ),
+        version: bool = kit.version_option(),
     ) -> int:
         return command(files, jsonl, field, keep_going, check)
 

@@ -55,8 +55,7 @@ def options(
         statefile.DEFAULT_LOCK_TIMEOUT, "--lock-timeout",
         help="Seconds a writer waits for the lock before giving up (exit 1).",
     ),
-    version: bool = typer.Option(False, "--version", callback=kit.version_callback,
-                                 is_eager=True, help="Print the version and exit."),
+    version: bool = kit.version_option(),
 ) -> None:
     ctx.obj = {"file": file or statefile.DEFAULT_NAME, "lock_timeout": lock_timeout}
 
