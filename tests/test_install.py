@@ -19,11 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipeline_kit import ROOT, clean_env
 
 from council_filters import __version__
 
 from docs import executables
+from pipeline_kit import ROOT, clean_env
 
 
 def run(cmd: list[str] | str, env: dict[str, str], cwd: Path, **kw) -> subprocess.CompletedProcess:

@@ -10,12 +10,13 @@ Readers (``status --json``) run alongside and must always see a valid file.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from council_filters import statefile
+
+from procenv import state_cli_env
 
 ROOT = Path(__file__).resolve().parent.parent
 N_FIX = 40
@@ -24,12 +25,7 @@ N_READ = 2
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                     else "")
-    env["COUNCIL_NOW"] = "2025-01-02T03:04:05Z"
-    env.pop("COUNCIL_STATE", None)
-    return env
+    return state_cli_env()
 
 
 def _cli(path: Path, *argv: str, stdin: bytes = b"") -> subprocess.Popen[bytes]:

@@ -32,17 +32,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from procenv import state_cli_env
+
 ROOT = Path(__file__).resolve().parent.parent
 N_FINDINGS = 60  # big enough that writing the file takes a measurable moment
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                     else "")
-    env["COUNCIL_NOW"] = "2025-01-02T03:04:05Z"
-    env.pop("COUNCIL_STATE", None)
-    return env
+    return state_cli_env()
 
 
 # --------------------------------------------------------------------------- #
