@@ -16,9 +16,9 @@ import shutil
 import subprocess
 
 import pytest
+from upstream_redact_cases import CASES, Case
 
 from council_filters.cli import redact as cli
-from upstream_redact_cases import CASES, Case
 
 PLACEHOLDER = {
     "P": b"--- redacted PEM key block at line %d ---",
