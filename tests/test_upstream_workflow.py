@@ -328,3 +328,46 @@ def test_headline_all_failed_uses_the_same_template() -> None:
     assert headline(records) == (
         "Council ran with 0 of 4 reviewers (Claude errored, Codex timed out at 10s, "
         "Gemini timed out at 10s, OpenCode timed out at 10s)")
+
+
+# --------------------------------------------------------------------------- #
+# council-dispatch: opencode error events from the later quota suite.  The
+# released program records every error event as ERROR with the provider's
+# message; the later one adds QUOTA_EXHAUSTED (402) and UNAVAILABLE (401).
+# --------------------------------------------------------------------------- #
+def _event(message: str, status: int) -> str:
+    return orjson.dumps({"type": "error", "error": {"name": "APIError", "data": {
+        "message": message, "statusCode": status}}}).decode()
+
+
+SHORT_SHAPES = ("AKIAABCDEFGHIJKLMNOP", "ASIAABCDEFGHIJKLMNOP", "abc.def-123",
+                "sk-proj-abcd1234", "ghp_abcd12345678")
+# (event, status, error_kind, what the later suite expects)
+OPENCODE_EVENTS = [
+    (_event("This request requires more credits.", 402), "ERROR", "cli-error",
+     "QUOTA_EXHAUSTED"),
+    (_event("Missing Authentication header", 401), "ERROR", "auth", "UNAVAILABLE"),
+    (_event("Rate limit exceeded, retry shortly", 429), "ERROR", "rate-limit", "ERROR"),
+    (_event("upstream exploded", 500), "ERROR", "cli-error", "ERROR"),
+    (_event("upstream rejected AKIAABCDEFGHIJKLMNOP and ASIAABCDEFGHIJKLMNOP and Bearer "
+            "abc.def-123 with sk-proj-abcd1234 plus ghp_abcd12345678", 500),
+     "ERROR", "cli-error", "ERROR"),
+]
+
+
+@pytest.mark.parametrize(("event", "status", "kind", "_later"), OPENCODE_EVENTS,
+                         ids=["402", "401", "429", "500", "credential-shapes"])
+def test_opencode_error_event(tmp_path: Path, event: str, status: str, kind: str,
+                              _later: str) -> None:
+    events = tmp_path / "events.jsonl"
+    events.write_text(event + "\n")
+    pack = orjson.dumps({"kind": "reviewer", "run": "r", "reviewer": "opencode", "pack": "x"})
+    code, out, err = call(dispatch_cli.main, [
+        "-c", f"opencode=cat '{events}'; exit 1", "--adapter", "opencode=opencode-json"],
+        pack + b"\n")
+    assert code == 0, err
+    rec = orjson.loads(out.splitlines()[0])
+    assert (rec["status"], rec["error_kind"]) == (status, kind)
+    assert rec["summary"].startswith("OpenCode error: ")
+    for shape in SHORT_SHAPES:
+        assert shape not in rec["summary"]
