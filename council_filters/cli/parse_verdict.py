@@ -261,7 +261,8 @@ def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=N
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["ranges"]:
         return kit.run(ranges_app, "council-parse-verdict", args[1:],
-                       stdin=stdin, stdout=stdout, stderr=stderr)
+                       stdin=stdin, stdout=stdout, stderr=stderr,
+                       name="council-parse-verdict ranges")
     return kit.run(app, "council-parse-verdict", args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 

@@ -107,6 +107,9 @@ def init(
     if not isinstance(value, dict):
         raise kit.DataError(f"context must be a JSON object, got {kit.json_type(value)}",
                             source=source)
+    problem = kit.shape_problem(value, data)
+    if problem:
+        raise kit.DataError(f"context: {problem}", source=source)
     now = _now()
 
     def mutate(current: review_state.State | None) -> review_state.Result:
