@@ -265,7 +265,7 @@ def shape_problem(value: Record, raw: bytes) -> str | None:
     return None
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{20}")
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # 2**64 and -(2**63) have 20 and 19
 _INT64_MIN, _UINT64_MAX = -(2**63), 2**64 - 1
 
 
