@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
+import functools
 import io
+import json
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -115,12 +119,36 @@ class Streams:
 
     def warn(self, message: str) -> None:
         """One diagnostic line on stderr, prefixed with the program name."""
-        self.stderr.write(f"{self.prog}: {message}\n")
+        self.stderr.write(scrub(f"{self.prog}: {message}") + "\n")
         self.stderr.flush()
 
     def error(self, err: CouncilError) -> None:
-        self.stderr.write(err.render(self.prog) + "\n")
+        self.stderr.write(scrub(err.render(self.prog)) + "\n")
         self.stderr.flush()
+
+
+_SCRUB_MASK = "[redacted]"
+
+
+@functools.lru_cache(maxsize=1)
+def _credential_re() -> re.Pattern[str]:
+    from council_filters.redaction import CREDENTIAL_PATTERNS
+
+    return re.compile("|".join(p.regex.decode() for p in CREDENTIAL_PATTERNS))
+
+
+def scrub(text: str) -> str:
+    """``text`` with anything credential-shaped masked (every diagnostic goes through this).
+
+    Messages describe input rather than quote it, but some name what the user
+    typed (a ref, a path, an ID, an unknown option): a credential pasted there
+    must not reach a terminal or a CI log either.  The shapes are the
+    redaction patterns'.  A line break in a name is escaped: one message, one line.
+    """
+    text = _credential_re().sub(_SCRUB_MASK, text)
+    if "\n" in text or "\r" in text:
+        text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return text
 
 
 _current: contextvars.ContextVar[Streams] = contextvars.ContextVar("council_streams")
@@ -175,21 +203,77 @@ def decode_record(raw: bytes, source: str, lineno: int) -> Record:
     """Decode one JSON Lines line into an object, or raise a located DataError.
 
     The message carries orjson's reason and the column, never the text.
+    Duplicate keys: the last one wins.  Refused as bad input, so nothing is
+    silently changed or fails later on output: an integer beyond 64 bits
+    (orjson would round it to a float) and nesting deeper than
+    :data:`MAX_DEPTH` (orjson writes at most 254 levels).
     """
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        # orjson's wording grows between releases ("invalid literal, expected
-        # 'null'"); keep its stable head so messages do not depend on the version.
-        reason = exc.msg.split(",", 1)[0]
-        raise DataError(
-            f"invalid JSON: {reason} at column {exc.colno}", source=source, line=lineno
-        ) from None
+        raise DataError(_decode_reason(raw, exc), source=source, line=lineno) from None
     if not isinstance(value, dict):
         raise DataError(
             f"expected a JSON object, got {json_type(value)}", source=source, line=lineno
         )
+    problem = shape_problem(value, raw)
+    if problem:
+        raise DataError(problem, source=source, line=lineno)
     return value
+
+
+#: The deepest nesting a record may have (the record itself is level 1); it
+#: leaves room under orjson's output limit for the documents that wrap records.
+MAX_DEPTH = 128
+
+
+def _decode_reason(raw: bytes, exc: orjson.JSONDecodeError) -> str:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return f"invalid UTF-8 at byte {bad.start + 1}"
+    # orjson's wording grows between releases ("invalid literal, expected
+    # 'null'"); keep its stable head so messages do not depend on the version.
+    reason = exc.msg.split(",", 1)[0]
+    return f"invalid JSON: {reason} at column {exc.colno}"
+
+
+def shape_problem(value: Record, raw: bytes) -> str | None:
+    """Why a decoded record cannot pass through unchanged (None when it can).
+
+    One walk over the containers only (strings are not looked into), so the
+    common record of a few long strings costs next to nothing.
+    """
+    floats = False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"nested deeper than {MAX_DEPTH} levels"
+        for item in node.values() if type(node) is dict else node:
+            kind = type(item)
+            if kind is dict or kind is list:
+                stack.append((item, depth + 1))
+            elif kind is float:
+                floats = True
+    if floats and _LONG_DIGITS.search(raw):
+        # orjson reads an integer literal beyond 64 bits as a float: look again exactly.
+        try:
+            json.loads(raw, parse_int=_int64)
+        except ValueError:
+            return "integer beyond 64 bits (write it as a string)"
+    return None
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # 2**64 and -(2**63) have 20 and 19
+_INT64_MIN, _UINT64_MAX = -(2**63), 2**64 - 1
+
+
+def _int64(text: str) -> int:
+    number = int(text)
+    if not _INT64_MIN <= number <= _UINT64_MAX:
+        raise ValueError(text)
+    return number
 
 
 def json_type(value: object) -> str:
@@ -239,7 +323,7 @@ def dumps(record: Record) -> bytes:
 
 def error_record(err: CouncilError) -> Record:
     """The record ``--keep-going`` writes in place of a bad one."""
-    return {"kind": "error", "line": err.line, "error": err.message}
+    return {"kind": "error", "line": err.line, "error": scrub(err.message)}
 
 
 class RecordWriter:
@@ -286,12 +370,15 @@ def run(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     stderr: TextIO | None = None,
+    name: str | None = None,
 ) -> int:
     """Run a typer app as ``prog`` and return its exit code; never raises.
 
     Streams default to the process's own; tests inject ``io.BytesIO`` /
     ``io.StringIO``.  Typer's exception hook and pretty tracebacks (which print
     local variables) are bypassed: the click command is invoked directly.
+    ``name`` is what usage lines call the command (``council-x sub`` for a
+    subcommand dispatched by hand); diagnostics always start with ``prog``.
     """
     args = list(sys.argv[1:] if argv is None else argv)
 
@@ -312,8 +399,19 @@ def run(
                 command.help = app.info.help
             if not command.epilog and app.info.epilog:
                 command.epilog = app.info.epilog
-            with _text_stdout(ctx.stdout if stdout is not None else None):
-                result = command.main(args=args, prog_name=prog, standalone_mode=False)
+            _add_version_options(command)
+            saved = sys.stdout, sys.stderr
+            try:
+                with _text_stdout(ctx.stdout if stdout is not None else None):
+                    result = command.main(args=args, prog_name=name or prog,
+                                          standalone_mode=False)
+            except SystemExit as exc:
+                # click answers a closed pipe with sys.exit(1) after swapping the
+                # process's streams: put them back and stop quietly, as everywhere.
+                sys.stdout, sys.stderr = saved
+                if isinstance(exc.__context__, BrokenPipeError):
+                    raise exc.__context__ from None
+                raise
             return result if isinstance(result, int) else EXIT_OK
         except typer.Exit as exc:
             return int(exc.exit_code or 0)
@@ -322,7 +420,7 @@ def run(
             ctx.stderr.write(exc.ctx.get_help() + "\n" if exc.ctx else f"{prog}: usage error\n")
             return EXIT_USAGE
         except click.exceptions.UsageError as exc:
-            ctx.warn(f"usage: {exc.format_message()} (try '{prog} --help')")
+            ctx.warn(f"usage: {exc.format_message()} (try '{name or prog} --help')")
             return EXIT_USAGE
         except click.exceptions.ClickException as exc:
             ctx.warn(exc.format_message())
@@ -395,6 +493,17 @@ def _text_stdout(binary: BinaryIO | None) -> Iterator[None]:
     finally:
         text.flush()
         text.detach()
+
+
+def _add_version_options(command: Any) -> None:
+    """Give every subcommand of a group the group's own ``--version``."""
+    own = next((p for p in command.params if p.name == "version"), None)
+    for sub in getattr(command, "commands", {}).values():
+        if own is not None and not any(p.name == "version" for p in sub.params):
+            clone = copy.copy(own)
+            clone.expose_value = False  # the subcommand's function takes no such argument
+            sub.params.append(clone)
+        _add_version_options(sub)
 
 
 def _completion_var(prog: str) -> str:

@@ -141,6 +141,9 @@ def parse(data: bytes, source: str) -> State:
             f" column {exc.colno}); refusing to use it",
             source=source,
         ) from None
+    problem = kit.shape_problem(value, data) if isinstance(value, dict) else None
+    if problem:
+        raise kit.DataError(f"invalid state file: {problem}", source=source)
     return validate(value, source)
 
 

@@ -96,43 +96,54 @@ def _pick(option: str | None, values: list[object], what: str) -> str | None:
 
 @app.command(help=HELP, epilog=EPILOG)
 def command(
-    files: list[str] = typer.Argument(None, help="JSON Lines inputs ('-' or none: stdin)."),
+    files: list[str] = typer.Argument(
+        None, metavar="FILE", help="JSON Lines inputs ('-' or none: stdin)."
+    ),
     fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="Output format."),
     write: bool = typer.Option(
         False, "--write",
         help="Write the council report to docs/council/<date>-<mode>-<slug>.md under --root "
         "(atomically, never over an existing file; suffixes -2..-10) and print the inline "
-        "form (synthesis and path line). Markdown council reports only.",
+        "form (synthesis and path line). Markdown council reports only. Default: off.",
     ),
-    root: str = typer.Option(".", "--root", help="Directory holding docs/council/ (default: .)."),
-    date: str = typer.Option(None, "--date",
+    root: str = typer.Option(".", "--root", metavar="DIR",
+                             help="Directory holding docs/council/ (default: .)."),
+    date: str = typer.Option(None, "--date", metavar="YYYY-MM-DD",
                              help="Report date YYYY-MM-DD (default: today, local)."),
-    mode: str = typer.Option(None, "--mode", help="Council mode for the title/path (default: "
+    mode: str = typer.Option(None, "--mode", metavar="MODE",
+                             help="Council mode for the title/path (default: "
                              "from the verdict records)."),
-    slug: str = typer.Option(None, "--slug", help="Slug for the title/path (default: from the "
+    slug: str = typer.Option(None, "--slug", metavar="SLUG",
+                             help="Slug for the title/path (default: from the "
                              "verdict records)."),
     slots: str = typer.Option(
-        ",".join(synthesis.SLOTS), "--slots",
+        ",".join(synthesis.SLOTS), "--slots", metavar="A,B",
         help="Reviewer slots the council expected, in appendix order; a slot with no record "
         "is reported missing.",
     ),
-    state: str = typer.Option(None, "--state", help="review-state.json: continue its IDs, "
-                              "keep IDs of same-fingerprint findings."),
-    repo: str = typer.Option(".", "--repo", help="Repository root for anchored lines and "
+    state: str = typer.Option(None, "--state", metavar="FILE",
+                              help="review-state.json: continue its IDs, keep IDs of "
+                              "same-fingerprint findings (default: none)."),
+    repo: str = typer.Option(".", "--repo", metavar="DIR",
+                             help="Repository root for anchored lines and "
                              "snippets (default: .)."),
-    no_source: bool = typer.Option(False, "--no-source", help="Never read source files."),
-    diff: str = typer.Option(None, "--diff", help="Unified diff whose changed files feed gap "
-                             "detection."),
-    changed_files: str = typer.Option(None, "--changed-files", help="File with one changed "
-                                      "path per line, for gap detection."),
+    no_source: bool = typer.Option(False, "--no-source",
+                                   help="Never read source files. Default: off."),
+    diff: str = typer.Option(None, "--diff", metavar="FILE", help="Unified diff whose changed "
+                             "files feed gap detection (default: none)."),
+    changed_files: str = typer.Option(None, "--changed-files", metavar="FILE", help="File with "
+                                      "one changed path per line, for gap detection "
+                                      "(default: none)."),
     fail_level: Level = typer.Option(None, "--fail-level", help="Exit 3 when a finding at or "
-                                     "above this severity exists."),
+                                     "above this severity exists (default: none)."),
     report: Report = typer.Option(Report.auto, "--report", help="Markdown report: council "
                                   "(verdicts), review (findings) or auto (council when any "
                                   "verdict record came in)."),
-    category: str = typer.Option("council/", "--category", help="SARIF automationDetails.id."),
+    category: str = typer.Option("council/", "--category", metavar="ID",
+                                 help="SARIF automationDetails.id."),
     keep_going: bool = typer.Option(False, "--keep-going", help="Skip undecodable lines "
-                                    "(each named on stderr) instead of stopping."),
+                                    "(each named on stderr) instead of stopping with exit 1. "
+                                    "Default: off."),
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()

@@ -98,10 +98,12 @@ def _limits(
 @app.command()
 def command(
     files: list[str] = typer.Argument(
-        None, metavar="[FILE]...", help="Pack records (default: stdin; '-' is stdin)."
+        None, metavar="FILE", help="Pack records (default: stdin; '-' is stdin)."
     ),
     commands: list[str] = typer.Option(
-        None, "--command", "-c", metavar="NAME=CMD", help="Command for reviewer NAME (repeatable)."
+        None, "--command", "-c", metavar="NAME=CMD",
+        help="Command for reviewer NAME (repeatable; default: $COUNCIL_CMD_<NAME>, else"
+        " --config).",
     ),
     adapters: list[str] = typer.Option(
         None,
@@ -120,7 +122,9 @@ def command(
         0, "--jobs", "-j", min=0, help="Reviewers run at once (default 0: all)."
     ),
     timeout: str | None = typer.Option(
-        None, "--timeout", metavar="SECONDS", help="Overrides COUNCIL_TIMEOUT (same validation)."
+        None, "--timeout", metavar="SECONDS",
+        help="Overrides COUNCIL_TIMEOUT (same validation; default: $COUNCIL_TIMEOUT, else"
+        " 600).",
     ),
     kill_after: str | None = typer.Option(
         None,
@@ -139,7 +143,8 @@ def command(
         None, "--cwd", metavar="DIR", help="Working directory of the commands (default: current)."
     ),
     keep_going: bool = typer.Option(
-        False, "--keep-going", help="Turn a bad input line into an error record and go on."
+        False, "--keep-going",
+        help="Turn a bad input line into an error record and go on (default: stop, exit 1).",
     ),
     version: bool = kit.version_option(),
 ) -> int:

@@ -35,31 +35,39 @@ app = kit.make_app(HELP, EPILOG)
 
 @app.command(help=HELP, epilog=EPILOG)
 def command(
-    files: list[str] = typer.Argument(None, metavar="[FILE]...", help="Inputs (default: stdin)."),
+    files: list[str] = typer.Argument(None, metavar="FILE", help="Inputs (default: stdin)."),
     label: str = typer.Option(
-        None, "--label", "-l",
+        None, "--label", "-l", metavar="NAME",
         help="Fence label: claude, gemini, opencode, codex (codex-output fence) or your own "
-        "reviewer name. Required in text mode; in --jsonl mode it overrides 'reviewer'.",
+        "reviewer name. Required in text mode; with --jsonl the default is each record's "
+        "'reviewer'.",
     ),
     escape: str = typer.Option(
         "agent", "--escape", "-e", metavar="VARIANT",
         help="Delimiter escape: agent, report or hardened (default: agent).",
     ),
-    hardened: bool = typer.Option(False, "--hardened", help="Shorthand for --escape hardened."),
+    hardened: bool = typer.Option(
+        False, "--hardened", help="Shorthand for --escape hardened. Default: off."
+    ),
     cli_advisory: bool = typer.Option(
         False, "--cli-advisory",
         help="Use the external-CLI advisory line for every label, claude too (the consumption "
         "fence's shape). Default: claude gets its own advisory.",
     ),
     bare: bool = typer.Option(
-        False, "--bare", help="Only the begin/end pair, no advisory or re-anchor lines."
+        False, "--bare",
+        help="Only the begin/end pair, no advisory or re-anchor lines. Default: off.",
     ),
-    jsonl: bool = typer.Option(False, "--jsonl", help="Read and write JSON Lines records."),
+    jsonl: bool = typer.Option(
+        False, "--jsonl", help="Read and write JSON Lines records. Default: off (text)."
+    ),
     field: str = typer.Option(
-        "output", "--field", "-f", help="--jsonl: the field to fence (default: output)."
+        "output", "--field", "-f", metavar="NAME",
+        help="--jsonl: the field to fence (default: output).",
     ),
     keep_going: bool = typer.Option(
-        False, "--keep-going", help="--jsonl: write an error record for a bad line and go on."
+        False, "--keep-going",
+        help="--jsonl: write an error record for a bad line and go on (default: stop, exit 1).",
     ),
     version: bool = kit.version_option(),
 ) -> int:

@@ -94,7 +94,10 @@ RUN_ID = typer.Option(
     metavar="ID",
     help="Run id (default: $COUNCIL_RUN_ID, else <UTC time>-<8 hex>).",
 )
-SLUG = typer.Option(None, "--slug", metavar="SLUG", help="Use this slug instead of deriving one.")
+SLUG = typer.Option(
+    None, "--slug", metavar="SLUG",
+    help="Use this slug (default: derived from the text, the file name or the branch).",
+)
 CONVENTIONS = typer.Option(
     "CLAUDE.md",
     "--conventions",
@@ -102,7 +105,8 @@ CONVENTIONS = typer.Option(
     help="Repo conventions file for plan/question (relative to the repo; '' for none).",
 )
 PATHS = typer.Option(
-    None, "--paths", metavar="A,B", help="Comma-separated files to include (validated, capped)."
+    None, "--paths", metavar="A,B",
+    help="Comma-separated files to include (validated, capped; default: none).",
 )
 
 
@@ -247,7 +251,8 @@ def plan_cmd(
         help="A planning document in the repo, or free text ('-' reads stdin).",
     ),
     as_text: bool = typer.Option(
-        False, "--text", help="Treat the argument as text even if a file of that name exists."
+        False, "--text",
+        help="Treat the argument as text even if a file of that name exists. Default: off.",
     ),
     repo: str | None = REPO,
     reviewers: str = REVIEWERS,
@@ -464,7 +469,7 @@ def validate_path_cmd(
         False,
         "--hardened",
         help="Also refuse newline/NUL, symlinked parents, non-regular files and paths"
-        " resolving outside --root.",
+        " resolving outside --root. Default: off (the five upstream checks).",
     ),
     root: str = typer.Option(
         ".", "--root", metavar="DIR", help="Directory the paths are relative to."
@@ -499,7 +504,7 @@ def truncate_diff_cmd(
         None,
         "--stat-file",
         metavar="FILE",
-        help="With a diff on stdin: the `git diff --stat` text for the header.",
+        help="With a diff on stdin: the `git diff --stat` text for the header (default: none).",
     ),
     repo: str | None = REPO,
     byte_cap: int = typer.Option(
@@ -512,10 +517,12 @@ def truncate_diff_cmd(
     s = kit.streams()
     limits = core.DiffLimits(byte_cap, byte_cap, line_cap, stat_cap)
     if base is None:
+        # Read now, so a missing --stat-file is a usage error even when the diff fits.
+        stat_text = kit.read_all([stat_file], s.stdin) if stat_file else b""
         diff = s.stdin.read()
 
         def stat() -> bytes:
-            return Path(stat_file).read_bytes() if stat_file else b""
+            return stat_text
 
         label = "stdin"
     else:

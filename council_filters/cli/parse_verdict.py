@@ -50,47 +50,59 @@ VERSION_OPTION = kit.version_option()
 
 @app.command(help=HELP, epilog=EPILOG)
 def command(
-    files: list[str] = typer.Argument(None, metavar="[FILE]...", help="Inputs (default: stdin)."),
+    files: list[str] = typer.Argument(None, metavar="FILE", help="Inputs (default: stdin)."),
     reviewer: str = typer.Option(
-        None, "--reviewer", "-r",
+        None, "--reviewer", "-r", metavar="NAME",
         help="Reviewer name: the record's 'reviewer' and every finding's 'origin' "
-        "(--jsonl: overrides the record's own).",
+        "(--jsonl: overrides the record's own). Default: none (origin 'reviewer'; with "
+        "--jsonl each record's own).",
     ),
     hardened: bool = typer.Option(
         False, "--hardened",
         help="Cut at UTF-8 boundaries and accept only APPROVE/REVISE/REJECT from model text; "
-        "with --from-layer2 read keys before the block only, one block, caps re-applied.",
+        "with --from-layer2 read keys before the block only, one block, caps re-applied. "
+        "Default: off (upstream-exact).",
     ),
-    layer2: bool = typer.Option(False, "--layer2", help="Print the 6-key return, not a record."),
+    layer2: bool = typer.Option(
+        False, "--layer2", help="Print the 6-key return, not a record. Default: off."
+    ),
     fenced_path: str = typer.Option(
-        "", "--fenced-path", metavar="PATH", help="--layer2: the fenced_output_path= value."
+        "", "--fenced-path", metavar="PATH",
+        help="--layer2: the fenced_output_path= value (default: empty).",
     ),
     from_layer2: bool = typer.Option(
-        False, "--from-layer2", help="The input is a 6-key return (parse_reviewer_return)."
+        False, "--from-layer2",
+        help="The input is a 6-key return (parse_reviewer_return). Default: off.",
     ),
-    jsonl: bool = typer.Option(False, "--jsonl", help="Read and write reviewer records."),
+    jsonl: bool = typer.Option(
+        False, "--jsonl", help="Read and write reviewer records. Default: off (text)."
+    ),
     field: str = typer.Option(
-        "output", "--field", "-f", help="--jsonl: the field holding the answer (default: output)."
+        "output", "--field", "-f", metavar="NAME",
+        help="--jsonl: the field holding the answer (default: output).",
     ),
     emit_findings: bool = typer.Option(
         False, "--emit-findings",
-        help="--jsonl: also write each structured finding as a 'finding' record.",
+        help="--jsonl: also write each structured finding as a 'finding' record. Default: off.",
     ),
     keep_going: bool = typer.Option(
-        False, "--keep-going", help="--jsonl: write an error record for a bad line and go on."
+        False, "--keep-going",
+        help="--jsonl: write an error record for a bad line and go on (default: stop, exit 1).",
     ),
     schema: str = typer.Option(
         None, "--schema", metavar="STAGE",
         help="Check a JSON reviewer reply: council, judge, critique, stack-review, stack-judge. "
-        "Exit 1 when it does not validate.",
+        "Exit 1 when it does not validate. Default: none (parse a text answer).",
     ),
     findings_out: bool = typer.Option(
         False, "--findings",
-        help="--schema: on success print the normalised finding (critique) records instead.",
+        help="--schema: on success print the normalised finding (critique) records instead. "
+        "Default: off (print the verify_output result).",
     ),
     diff: str = typer.Option(
         None, "--diff", metavar="FILE",
-        help="--schema: warn about line findings outside this diff's anchorable ranges.",
+        help="--schema: warn about line findings outside this diff's anchorable ranges "
+        "(default: none, no check).",
     ),
     version: bool = VERSION_OPTION,
 ) -> int:
@@ -261,7 +273,8 @@ def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=N
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["ranges"]:
         return kit.run(ranges_app, "council-parse-verdict", args[1:],
-                       stdin=stdin, stdout=stdout, stderr=stderr)
+                       stdin=stdin, stdout=stdout, stderr=stderr,
+                       name="council-parse-verdict ranges")
     return kit.run(app, "council-parse-verdict", args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 

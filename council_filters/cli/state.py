@@ -50,9 +50,10 @@ INPUTS_HELP = "JSON Lines input files; none or '-' reads stdin."
 @app.callback()
 def options(
     ctx: typer.Context,
-    file: str = typer.Option(None, "--file", "-f", envvar="COUNCIL_STATE", help=FILE_HELP),
+    file: str = typer.Option(None, "--file", "-f", metavar="FILE", envvar="COUNCIL_STATE",
+                              help=FILE_HELP),
     lock_timeout: float = typer.Option(
-        statefile.DEFAULT_LOCK_TIMEOUT, "--lock-timeout",
+        statefile.DEFAULT_LOCK_TIMEOUT, "--lock-timeout", metavar="SECONDS",
         help="Seconds a writer waits for the lock before giving up (exit 1).",
     ),
     version: bool = kit.version_option(),
@@ -91,7 +92,7 @@ def init(
     context: str = typer.Argument("-", help="Context JSON object (from collect-context);"
                                   " '-' reads stdin; empty input means {}."),
     force: bool = typer.Option(False, "--force",
-                               help="Replace an existing (valid) state file."),
+                               help="Replace an existing (valid) state file. Default: off."),
 ) -> int:
     """Create a new session state from a context JSON object."""
     data = kit.read_all([context], kit.streams().stdin)
@@ -107,6 +108,9 @@ def init(
     if not isinstance(value, dict):
         raise kit.DataError(f"context must be a JSON object, got {kit.json_type(value)}",
                             source=source)
+    problem = kit.shape_problem(value, data)
+    if problem:
+        raise kit.DataError(f"context: {problem}", source=source)
     now = _now()
 
     def mutate(current: review_state.State | None) -> review_state.Result:
@@ -135,11 +139,13 @@ def add(ctx: typer.Context,
 @app.command()
 def accept(
     ctx: typer.Context,
-    all_: bool = typer.Option(False, "--all", help="Accept every open finding."),
+    all_: bool = typer.Option(False, "--all", help="Accept every open finding. Default: off."),
     severity: list[str] = typer.Option(
-        None, "--severity", help="Comma list of severities (critical, medium, minor or an"
-        " alias) and categories (security, performance, a reviewer name) to accept."),
-    ids: list[str] = typer.Option(None, "--ids", help="Comma list of finding IDs to accept."),
+        None, "--severity", metavar="LIST", help="Comma list of severities (critical, medium,"
+        " minor or an alias) and categories (security, performance, a reviewer name) to"
+        " accept. Default: none."),
+    ids: list[str] = typer.Option(None, "--ids", metavar="LIST",
+                                  help="Comma list of finding IDs to accept. Default: none."),
 ) -> int:
     """Accept the selected open findings; every other open finding becomes dismissed."""
     now = _now()
@@ -194,7 +200,8 @@ def verify(ctx: typer.Context,
 
 @app.command()
 def status(ctx: typer.Context,
-           json_: bool = typer.Option(False, "--json", help="One JSON object for machines.")
+           json_: bool = typer.Option(False, "--json",
+                                      help="One JSON object for machines. Default: off (text).")
            ) -> int:
     """Summarise; exit 0 when every finding is terminal, 3 when work remains."""
     summary = review_state.summarize(statefile.load(_path(ctx)))
@@ -225,7 +232,8 @@ def show(ctx: typer.Context,
 
 @app.command()
 def history(ctx: typer.Context,
-            id_: str = typer.Option(None, "--id", help="Only entries about this finding.")
+            id_: str = typer.Option(None, "--id", metavar="ID",
+                                    help="Only entries about this finding (default: all).")
             ) -> int:
     """Print the history as JSON Lines (kind "history"), oldest first."""
     entries = statefile.load(_path(ctx))["history"]
