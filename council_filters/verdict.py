@@ -4,7 +4,11 @@ Pure functions over bytes.  Layer 1 reproduces the upstream agents' grep/awk/
 head pipeline byte for byte (including cuts in the middle of a UTF-8
 character); ``hardened=True`` cuts at character boundaries and accepts only
 APPROVE/REVISE/REJECT from model text.  Layer 2 reproduces the orchestrator's
-``parse_reviewer_return``.  Nothing here raises on any input bytes.
+``parse_reviewer_return``, and (opt-in, given the path the run minted) its
+claude-only integrity branch: the branch decisions and the fence-scoped parse
+are here, the file work (stat, chmod, in-place redaction, truncation) is
+injected by the caller (``council_filters.fenced_file``).  Nothing here raises
+on any input bytes.
 """
 
 from __future__ import annotations

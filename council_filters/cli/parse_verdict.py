@@ -24,6 +24,7 @@ EPILOG = (
     "  agy -p \"$PROMPT\" | council-redact | council-parse-verdict --reviewer gemini\n"
     "  council-redact < out.txt | council-parse-verdict --layer2 --reviewer opencode\n"
     "  council-dispatch < packs.jsonl | council-redact --jsonl | council-parse-verdict --jsonl\n"
+    "  council-parse-verdict --from-layer2 --reviewer claude --minted-path \"$FENCED\" < ret.txt\n"
     "  council-parse-verdict --schema council --diff pr.diff < reply.md\n"
     "  git diff origin/main | council-parse-verdict ranges --diff -\n\n"
     + kit.exit_code_table()
