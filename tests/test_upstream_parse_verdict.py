@@ -9,9 +9,10 @@ not in the verdict enum.  The expected values below were obtained by running the
 released parse_reviewer_return on the same returns; the column ``later``
 records what the later suite expects, so the difference stays visible.
 
-Returns that only the claude integrity branch decides (a verdict with an empty
-or foreign fenced path) are not here: that branch needs the run's minted path
-and the file system and is not part of this filter.
+These run without ``--minted-path``, so a claude return is parsed like any
+other.  Returns that the claude integrity branch decides (a verdict with an
+empty or foreign fenced path, the fenced file's cross-check) are in
+test_parse_verdict_claude.py.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import orjson
 import typer
 
-from council_filters import diffranges, kit, reviewer_json, verdict
+from council_filters import diffranges, fenced_file, kit, reviewer_json, verdict
 
 HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
 pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).
@@ -24,6 +24,7 @@ EPILOG = (
     "  agy -p \"$PROMPT\" | council-redact | council-parse-verdict --reviewer gemini\n"
     "  council-redact < out.txt | council-parse-verdict --layer2 --reviewer opencode\n"
     "  council-dispatch < packs.jsonl | council-redact --jsonl | council-parse-verdict --jsonl\n"
+    "  council-parse-verdict --from-layer2 --reviewer claude --minted-path \"$FENCED\" < ret.txt\n"
     "  council-parse-verdict --schema council --diff pr.diff < reply.md\n"
     "  git diff origin/main | council-parse-verdict ranges --diff -\n\n"
     + kit.exit_code_table()
@@ -77,6 +78,12 @@ def command(
     jsonl: bool = typer.Option(
         False, "--jsonl", help="Read and write reviewer records. Default: off (text)."
     ),
+    minted_path: str = typer.Option(
+        None, "--minted-path", metavar="PATH",
+        help="--from-layer2 --reviewer claude: the path this run minted for claude's fenced "
+        "file; runs the claude integrity checks (the file is redacted in place, mode 0600). "
+        "Default: none (a claude return is parsed like any other).",
+    ),
     field: str = typer.Option(
         "output", "--field", "-f", metavar="NAME",
         help="--jsonl: the field holding the answer (default: output).",
@@ -108,6 +115,7 @@ def command(
 ) -> int:
     s = kit.streams()
     _check_modes(layer2, from_layer2, jsonl, schema, findings_out, diff, emit_findings)
+    _check_minted(minted_path, from_layer2, jsonl, reviewer)
     paths = files or []
     if schema is not None:
         return _run_schema(s, paths, schema, reviewer, findings_out, diff)
@@ -118,7 +126,12 @@ def command(
     origin = reviewer or "reviewer"
     prefix = f"{reviewer}: " if reviewer else ""
     if from_layer2:
-        l2 = verdict.parse_layer2(data, hardened=hardened)
+        l2 = verdict.extract_layer2(data, hardened=hardened)
+        if minted_path is not None:
+            l2 = verdict.claude_integrity(
+                l2, _path_bytes(minted_path), regular=fenced_file.regular,
+                sanitize=fenced_file.sanitize, hardened=hardened)
+        l2 = verdict.coerce_layer2(l2)
         _warn_all(s, prefix, l2.warnings)
         rec = {"kind": "verdict", "reviewer": reviewer, **verdict.verdict_fields(
             l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, origin),
@@ -154,6 +167,17 @@ def _check_modes(
         raise kit.UsageError("--layer2 prints one text return: not with --from-layer2 or --jsonl")
     if emit_findings and not jsonl:
         raise kit.UsageError("--emit-findings needs --jsonl")
+
+
+def _check_minted(
+    minted_path: str | None, from_layer2: bool, jsonl: bool, reviewer: str | None,
+) -> None:
+    if minted_path is None:
+        return
+    if not from_layer2 or jsonl or reviewer != "claude":
+        raise kit.UsageError("--minted-path needs --from-layer2 --reviewer claude (not --jsonl)")
+    if not minted_path:
+        raise kit.UsageError("--minted-path must not be empty")
 
 
 def _warn_all(s: kit.Streams, prefix: str, warnings: list[str]) -> None:
