@@ -13,16 +13,7 @@ import pytest
 from council_filters import pack as core
 from council_filters.cli import pack as cli
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.invalid",
-    "GIT_COMMITTER_NAME": "Test Author",
-    "GIT_COMMITTER_EMAIL": "author@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
+from procenv import GIT_ENV
 
 
 class Repo:

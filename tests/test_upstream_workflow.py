@@ -32,16 +32,8 @@ from council_filters.cli import fence as fence_cli
 from council_filters.cli import pack as pack_cli
 from council_filters.timeouts import COUNCIL_TIMEOUT
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.invalid",
-    "GIT_COMMITTER_NAME": "Test Author",
-    "GIT_COMMITTER_EMAIL": "author@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
+from procenv import GIT_ENV
+
 PLAN_DOC = "docs/brainstorms/2026-05-03-godmodeskill-integration-brainstorm.md"
 
 
