@@ -564,6 +564,16 @@ def make_app(help_text: str, epilog: str, **kwargs: Any) -> Any:
     )
 
 
+def keep_going_option(scope: str = "") -> Any:
+    """The ``--keep-going`` option of the record filters (``scope``: e.g. ``"--jsonl: "``)."""
+    import typer
+
+    return typer.Option(
+        False, "--keep-going",
+        help=f"{scope}write an error record for a bad line and go on (default: stop, exit 1).",
+    )
+
+
 def version_option() -> Any:
     """The ``--version`` option every executable carries (one version source)."""
     import typer

@@ -572,6 +572,7 @@ def test_a_closed_pipe_is_a_quiet_exit_0(exe, args, data, tmp_path):
     ("exe", "args", "data"),
     [("redact", [], BIG_TEXT), ("fence", ["--jsonl"], BIG_JSONL),
      ("consolidate", ["--format", "findings", "--no-source"], BIG_FINDINGS)],
+    ids=["redact", "fence", "consolidate"],  # short: pytest puts the id in the environment
 )
 def test_head_dash_1_after_some_output(exe, args, data, tmp_path):
     assert _closed_pipe(exe, args, data, tmp_path, read_first=True) == (0, b"")

@@ -142,10 +142,7 @@ def command(
     cwd: str | None = typer.Option(
         None, "--cwd", metavar="DIR", help="Working directory of the commands (default: current)."
     ),
-    keep_going: bool = typer.Option(
-        False, "--keep-going",
-        help="Turn a bad input line into an error record and go on (default: stop, exit 1).",
-    ),
+    keep_going: bool = kit.keep_going_option(),
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()

@@ -65,10 +65,7 @@ def command(
         "output", "--field", "-f", metavar="NAME",
         help="--jsonl: the field to fence (default: output).",
     ),
-    keep_going: bool = typer.Option(
-        False, "--keep-going",
-        help="--jsonl: write an error record for a bad line and go on (default: stop, exit 1).",
-    ),
+    keep_going: bool = kit.keep_going_option("--jsonl: "),
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()

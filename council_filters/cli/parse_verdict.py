@@ -92,10 +92,7 @@ def command(
         False, "--emit-findings",
         help="--jsonl: also write each structured finding as a 'finding' record. Default: off.",
     ),
-    keep_going: bool = typer.Option(
-        False, "--keep-going",
-        help="--jsonl: write an error record for a bad line and go on (default: stop, exit 1).",
-    ),
+    keep_going: bool = kit.keep_going_option("--jsonl: "),
     schema: str = typer.Option(
         None, "--schema", metavar="STAGE",
         help="Check a JSON reviewer reply: council, judge, critique, stack-review, stack-judge. "

@@ -203,11 +203,7 @@ def build_app() -> Any:
             help="With --jsonl: a field to redact; repeat for several. A record without it "
             "passes. Default: output and stderr.",
         ),
-        keep_going: bool = typer.Option(
-            False, "--keep-going",
-            help="With --jsonl: write an error record for a bad line and go on, instead of "
-            "stopping with exit 1. Default: off.",
-        ),
+        keep_going: bool = kit.keep_going_option("--jsonl: "),
         check: bool = typer.Option(
             False, "--check",
             help="Write nothing to stdout; exit 3 when anything would be redacted, with the "
