@@ -12,12 +12,13 @@ each subcommand too.  The executables are those in pyproject's
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import re
 import sys
 import tomllib
 from pathlib import Path
+
+from conftest import run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -30,13 +31,10 @@ def executables() -> dict[str, str]:
 
 
 def help_text(module: str, argv: list[str]) -> str:
-    mod = importlib.import_module(module)
-    out = io.BytesIO()
-    err = io.StringIO()
-    code = mod.main([*argv, "--help"], stdout=out, stderr=err)
+    code, out, err = run_filter(importlib.import_module(module).main, [*argv, "--help"])
     if code != 0:
-        raise SystemExit(f"{module} {' '.join(argv)} --help exited {code}: {err.getvalue()}")
-    return out.getvalue().decode("utf-8")
+        raise SystemExit(f"{module} {' '.join(argv)} --help exited {code}: {err}")
+    return out.decode("utf-8")
 
 
 def subcommands(module: str) -> list[str]:

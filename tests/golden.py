@@ -17,8 +17,6 @@ tool, is the source of truth there.
 
 from __future__ import annotations
 
-import importlib
-import io
 import json
 import os
 import shutil
@@ -26,6 +24,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from conftest import Result, run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
@@ -67,22 +67,9 @@ def discover(filters: list[str] | None = None) -> list[Case]:
     return cases
 
 
-def module_for(filter_name: str):
-    return importlib.import_module("council_filters.cli." + filter_name.replace("-", "_"))
-
-
-def run_case(case: Case) -> tuple[int, bytes, str]:
-    """Run one case in-process; returns (code, stdout, stderr)."""
-    mod = module_for(case.filter)
-    out = io.BytesIO()
-    err = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(case.dir)  # relative file arguments resolve next to the case
-    try:
-        code = mod.main(case.args(), stdin=io.BytesIO(case.stdin()), stdout=out, stderr=err)
-    finally:
-        os.chdir(cwd)
-    return code, out.getvalue(), err.getvalue()
+def run_case(case: Case) -> Result:
+    """Run one case in-process, relative file arguments resolving next to the case."""
+    return run_filter(case.filter, case.args(), case.stdin(), cwd=case.dir)
 
 
 def regen(filters: list[str] | None) -> int:

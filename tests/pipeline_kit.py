@@ -11,23 +11,13 @@ import importlib.util
 import os
 import shlex
 import subprocess
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from conftest import bin_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-FILTERS = ("pack", "dispatch", "redact", "fence", "parse-verdict", "consolidate", "state")
-
-
-def bin_dir() -> Path:
-    """Where the council-* executables for this test run live."""
-    here = Path(sys.executable).parent
-    if all((here / f"council-{name}").is_file() for name in FILTERS):
-        return here
-    return ROOT / "bin"
-
-
 def exe(name: str) -> str:
     """Shell-quoted absolute path of ``council-<name>``."""
     return shlex.quote(str(bin_dir() / f"council-{name}"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 from pathlib import Path
@@ -14,7 +13,6 @@ from hypothesis import strategies as st
 
 from council_filters import atomic
 from council_filters import consolidation as core
-from council_filters.cli import consolidate as cli
 from council_filters.findings import (
     SourceReader,
     changed_files_from_diff,
@@ -27,11 +25,7 @@ from council_filters.findings import (
 )
 from council_filters.origins import assign_codes
 
-
-def run(args, stdin=b""):
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(list(args), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+from conftest import run_filter
 
 
 def jsonl(records):
@@ -193,7 +187,7 @@ def test_invalid_findings_dropped_and_named_without_content():
     recs = [finding(line=secret), finding(subject="ok"),
             {"kind": "reviewer", "reviewer": "claude",
              "findings": [{"summary": secret, "line": -1}]}]
-    code, out, err = run(["--format", "findings", "--no-source"], jsonl(recs))
+    code, out, err = run_filter("consolidate", ["--format", "findings", "--no-source"], jsonl(recs))
     assert code == 0
     assert secret not in err
     assert "stdin:1: finding dropped: line: must be an integer or a null" in err
@@ -285,8 +279,8 @@ def test_output_independent_of_input_order(recs, rnd):
     shuffled = list(recs)
     rnd.shuffle(shuffled)
     for fmt in ("findings", "markdown", "sarif", "rdjsonl"):
-        a = run(["--format", fmt, "--no-source"], jsonl(recs))
-        b = run(["--format", fmt, "--no-source"], jsonl(shuffled))
+        a = run_filter("consolidate", ["--format", fmt, "--no-source"], jsonl(recs))
+        b = run_filter("consolidate", ["--format", fmt, "--no-source"], jsonl(shuffled))
         assert a == b
 
 
@@ -320,7 +314,7 @@ def test_ids_never_repeat_across_cycles(cycles):
 # CLI.
 # --------------------------------------------------------------------------- #
 def test_help_says_it_reads_everything_first():
-    code, out, _ = run(["--help"])
+    code, out, _ = run_filter("consolidate", ["--help"])
     assert code == 0
     text = " ".join(out.decode().split())
     assert "reads ALL its input before writing" in text
@@ -334,15 +328,18 @@ def test_help_says_it_reads_everything_first():
 )
 def test_fail_level(level, severity, code):
     rec = finding(**({"severity": severity} if severity else {}))
-    got, out, _ = run(["--format", "findings", "--no-source", "--fail-level", level], jsonl([rec]))
+    got, out, _ = run_filter("consolidate",
+                             ["--format", "findings", "--no-source", "--fail-level", level],
+                             jsonl([rec]))
     assert got == code and out  # the output is written either way
 
 
 def test_bad_json_is_data_error_and_keep_going_skips():
-    code, out, err = run(["--format", "findings"], b'{"kind":"finding"\n')
+    code, out, err = run_filter("consolidate", ["--format", "findings"], b'{"kind":"finding"\n')
     assert code == 1 and err.startswith("council-consolidate: stdin:1: invalid JSON")
-    code, out, err = run(["--format", "findings", "--keep-going", "--no-source"],
-                         b'nope\n' + jsonl([finding()]))
+    code, out, err = run_filter("consolidate",
+                                ["--format", "findings", "--keep-going", "--no-source"],
+                                b'nope\n' + jsonl([finding()]))
     assert code == 0 and len(out.splitlines()) == 1 and "stdin:1:" in err
 
 
@@ -354,13 +351,13 @@ def test_bad_json_is_data_error_and_keep_going_skips():
      (["--state", "/nonexistent/state.json"], "cannot read state file")],
 )
 def test_usage_errors(args, fragment):
-    code, _, err = run(args, b"")
+    code, _, err = run_filter("consolidate", args, b"")
     assert code == 2 and fragment in err
 
 
 def test_unknown_kinds_are_counted_not_echoed():
-    code, _, err = run(["--format", "findings"], jsonl([{"kind": "pack"}, {"kind": "pack"},
-                                                         {"kind": "AKIA secret!"}]))
+    code, _, err = run_filter("consolidate", ["--format", "findings"],
+                              jsonl([{"kind": "pack"}, {"kind": "pack"}, {"kind": "AKIA secret!"}]))
     assert code == 0
     assert "skipped 2 records of kind pack" in err and "secret" not in err
 
@@ -380,7 +377,7 @@ def test_write_creates_report_atomically_with_suffixes(tmp_path):
     args = ["--write", "--date", "2026-11-30", "--root", str(tmp_path)]
     paths = []
     for _ in range(10):
-        code, out, err = run(args, COUNCIL)
+        code, out, err = run_filter("consolidate", args, COUNCIL)
         assert code == 0, err
         last = out.decode().rstrip("\n").rsplit("\n", 1)[-1]
         assert last.startswith("Full reviewer outputs and detailed findings: docs/council/")
@@ -394,7 +391,7 @@ def test_write_creates_report_atomically_with_suffixes(tmp_path):
     assert "## Claude Output" in body and "## Claude Output" not in out.decode()
     mode = stat.S_IMODE(os.stat(tmp_path / paths[0]).st_mode)
     assert mode & 0o077 == mode & 0o066 & ~0o022 and mode & 0o600 == 0o600
-    code, _, err = run(args, COUNCIL)
+    code, _, err = run_filter("consolidate", args, COUNCIL)
     assert code == 1 and 'too many same-day collisions for slug "feat-x" (>10)' in err
     assert not [p for p in os.listdir(tmp_path / "docs/council") if p.startswith(".tmp")]
 
@@ -429,7 +426,8 @@ def test_write_refuses_symlinked_report_dir(tmp_path):
     root = tmp_path / "root"
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "council").symlink_to(outside)
-    code, _, err = run(["--write", "--date", "2026-11-30", "--root", str(root)], COUNCIL)
+    code, _, err = run_filter("consolidate",
+                              ["--write", "--date", "2026-11-30", "--root", str(root)], COUNCIL)
     assert code == 1 and "outside --root" in err and not os.listdir(outside)
 
 
@@ -439,14 +437,15 @@ def test_council_output_independent_of_record_order():
             reviewer("gemini", "TIMEOUT", status="TIMEOUT", output=""),
             reviewer("opencode", "REVISE", findings=[{"file": "a.py", "line": 3, "summary": "z"}])]
     args = ["--date", "2026-11-30", "--root", "/nonexistent-root"]
-    a = run(args, jsonl(recs))
-    b = run(args, jsonl(list(reversed(recs))))
+    a = run_filter("consolidate", args, jsonl(recs))
+    b = run_filter("consolidate", args, jsonl(list(reversed(recs))))
     assert a == b and a[0] == 0
     assert b"Verdict conflict at a.py:3: Claude REVISE, Codex APPROVE, OpenCode REVISE" in a[1]
 
 
 def test_duplicate_reviewer_is_data_error():
-    code, _, err = run([], jsonl([reviewer("claude", "APPROVE"), reviewer("claude", "REVISE")]))
+    code, _, err = run_filter("consolidate", [], jsonl([reviewer("claude", "APPROVE"),
+                                                        reviewer("claude", "REVISE")]))
     assert code == 1 and "stdin:2: a second verdict record for reviewer claude" in err
 
 

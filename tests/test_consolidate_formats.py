@@ -8,7 +8,6 @@ Tests that need them skip with a message when they are absent.
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -18,8 +17,9 @@ import orjson
 import pytest
 
 from council_filters import rdjson, synthesis
-from council_filters.cli import consolidate as cli
 from council_filters.findings import SourceReader
+
+from conftest import run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,12 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def tool(name: str) -> str | None:
     local = ROOT / "node_modules" / ".bin" / name
     return str(local) if local.exists() else shutil.which(name)
-
-
-def run(args, stdin=b""):
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(list(args), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def rich_input(repo: Path) -> bytes:
@@ -54,7 +48,9 @@ def rich_input(repo: Path) -> bytes:
 
 
 def test_rdjsonl_shape_lines_and_byte_columns(tmp_path):
-    code, out, err = run(["--format", "rdjsonl", "--repo", str(tmp_path)], rich_input(tmp_path))
+    code, out, err = run_filter("consolidate",
+                                ["--format", "rdjsonl", "--repo", str(tmp_path)],
+                                rich_input(tmp_path))
     assert code == 0
     lines = out.split(b"\n")
     assert lines[-1] == b"" and all(lines[:-1])  # newline-terminated, no blank line
@@ -85,7 +81,9 @@ def test_rdjsonl_passes_rdformat_validator(tmp_path):
                     "(npm install @umbrelladocs/rdformat-validator)")
     repo = tmp_path / "repo"
     repo.mkdir()
-    code, out, _ = run(["--format", "rdjsonl", "--repo", str(repo)], rich_input(repo))
+    code, out, _ = run_filter("consolidate",
+                              ["--format", "rdjsonl", "--repo", str(repo)],
+                              rich_input(repo))
     assert code == 0
     # The validator reads one JSON document per file: one file per rdjsonl line.
     files = []
@@ -100,7 +98,9 @@ def test_rdjsonl_passes_rdformat_validator(tmp_path):
 
 
 def test_sarif_shape(tmp_path):
-    code, out, err = run(["--format", "sarif", "--repo", str(tmp_path)], rich_input(tmp_path))
+    code, out, err = run_filter("consolidate",
+                                ["--format", "sarif", "--repo", str(tmp_path)],
+                                rich_input(tmp_path))
     assert code == 0 and "1 finding without a file left out of SARIF" in err
     log = json.loads(out)
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
@@ -127,7 +127,9 @@ def test_sarif_passes_multitool(tmp_path):
         pytest.skip("Sarif.Multitool not installed (npm install @microsoft/sarif-multitool-linux)")
     repo = tmp_path / "repo"
     repo.mkdir()
-    code, out, _ = run(["--format", "sarif", "--repo", str(repo)], rich_input(repo))
+    code, out, _ = run_filter("consolidate",
+                              ["--format", "sarif", "--repo", str(repo)],
+                              rich_input(repo))
     assert code == 0
     target = tmp_path / "council.sarif"  # the multitool only looks at *.sarif files
     target.write_bytes(out)
@@ -201,8 +203,8 @@ def test_verdict_coercion(record, verdict):
 def test_appendix_names_and_order():
     recs = [{"kind": "reviewer", "mode": "plan", "slug": "x", "reviewer": s, "verdict": "APPROVE",
              "output": "ok"} for s in ("zeta", "opencode", "claude", "codex", "gemini")]
-    code, out, _ = run(["--date", "2026-01-02", "--root", "/nonexistent"],
-                       b"".join(orjson.dumps(r) + b"\n" for r in recs))
+    code, out, _ = run_filter("consolidate", ["--date", "2026-01-02", "--root", "/nonexistent"],
+                                             b"".join(orjson.dumps(r) + b"\n" for r in recs))
     text = out.decode()
     heads = [ln for ln in text.split("\n") if ln.endswith(" Output")]
     assert heads == ["## Claude Output", "## Codex Output", "## Gemini Output",

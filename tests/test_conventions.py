@@ -11,12 +11,9 @@ Most cases run ``main`` in-process; pipes and launchers run as subprocesses.
 
 from __future__ import annotations
 
-import importlib
-import io
 import os
 import re
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +23,8 @@ import typer.main
 
 from council_filters import __version__, kit
 
+from conftest import Result, child_env, cli_module, run_filter, run_process
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / "bin"
 EXES = ("pack", "dispatch", "redact", "fence", "parse-verdict", "consolidate", "state")
@@ -34,33 +33,16 @@ SECRET = "sk-ant-api03-" + "A" * 28
 SECRET_B = SECRET.encode()
 
 
-def module(exe: str) -> Any:
-    return importlib.import_module("council_filters.cli." + exe.replace("-", "_"))
-
-
-@dataclass
-class Res:
-    code: int
-    out: bytes
-    err: str
-
-
-def run(exe: str, args: list[str], stdin: bytes = b"") -> Res:
-    out, err = io.BytesIO(), io.StringIO()
-    code = module(exe).main(list(args), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return Res(code, out.getvalue(), err.getvalue())
-
-
 def records(out: bytes) -> list[dict[str, Any]]:
     return [orjson.loads(line) for line in out.splitlines()]
 
 
-def assert_no_secret(res: Res) -> None:
+def assert_no_secret(res: Result) -> None:
     assert SECRET not in res.err
     assert SECRET_B not in res.out
 
 
-def assert_one_error(res: Res, exe: str, code: int, where: str | None = None) -> str:
+def assert_one_error(res: Result, exe: str, code: int, where: str | None = None) -> str:
     """Exit ``code``, exactly one stderr line ``council-<exe>: [where: ]...``, nothing leaked."""
     assert res.code == code, res.err
     lines = res.err.splitlines()
@@ -78,7 +60,7 @@ def state_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("COUNCIL_NOW", "2025-01-02T03:04:05Z")
     monkeypatch.delenv("COUNCIL_STATE", raising=False)
     path = str(tmp_path / "review-state.json")
-    assert run("state", ["--file", path, "init"]).code == 0
+    assert run_filter("state", ["--file", path, "init"]).code == 0
     return path
 
 
@@ -127,7 +109,7 @@ USAGE = [
 @pytest.mark.parametrize(("exe", "args"), USAGE, ids=[f"{e}-{i}" for i, (e, _) in enumerate(USAGE)])
 def test_usage_errors_are_one_line_exit_2_and_never_echo_a_secret(exe, args):
     stdin = b"diff --git a/x b/x\n" if args[:1] == ["truncate-diff"] else b""
-    assert_one_error(run(exe, args, stdin), exe, 2)
+    assert_one_error(run_filter(exe, args, stdin), exe, 2)
 
 
 DIRECTORY_AS_FILE = [
@@ -141,7 +123,7 @@ DIRECTORY_AS_FILE = [
 def test_a_directory_given_as_a_file_is_a_usage_error(exe, args, tmp_path, state_file):
     if exe == "state":
         args = ["--file", state_file, *args]
-    assert_one_error(run(exe, [*args, str(tmp_path)]), exe, 2, str(tmp_path))
+    assert_one_error(run_filter(exe, [*args, str(tmp_path)]), exe, 2, str(tmp_path))
 
 
 @pytest.mark.parametrize(
@@ -152,7 +134,7 @@ def test_a_directory_given_as_a_file_is_a_usage_error(exe, args, tmp_path, state
 )
 def test_a_directory_given_to_a_file_option_is_a_usage_error(exe, args):
     stdin = b"diff --git a/x b/x\n+x\n" if exe == "pack" else b""
-    assert_one_error(run(exe, args, stdin), exe, 2)
+    assert_one_error(run_filter(exe, args, stdin), exe, 2)
 
 
 # --------------------------------------------------------------------------- #
@@ -181,7 +163,7 @@ BAD_LINES = [
 @pytest.mark.parametrize(("case", "data", "line", "message"), BAD_LINES,
                          ids=[c[0] for c in BAD_LINES])
 def test_bad_json_lines_are_one_located_line_exit_1(exe, case, data, line, message, state_file):
-    res = run(exe, jsonl_args(exe, state_file), data)
+    res = run_filter(exe, jsonl_args(exe, state_file), data)
     text = assert_one_error(res, exe, 1, f"stdin:{line}")
     assert message in text
 
@@ -227,7 +209,7 @@ WRONG_TYPES = [
 @pytest.mark.parametrize(("exe", "args", "rec", "message"), WRONG_TYPES)
 def test_wrong_typed_fields_are_located_and_not_echoed(exe, args, rec, message):
     data = b'{"kind":"note"}\n' + orjson.dumps(rec) + b"\n"
-    assert message in assert_one_error(run(exe, args, data), exe, 1, "stdin:2")
+    assert message in assert_one_error(run_filter(exe, args, data), exe, 1, "stdin:2")
 
 
 # --------------------------------------------------------------------------- #
@@ -264,7 +246,7 @@ SECRET_NAMES = [
 
 @pytest.mark.parametrize(("exe", "args", "stdin", "code"), SECRET_NAMES)
 def test_a_secret_in_a_name_never_reaches_stderr(exe, args, stdin, code):
-    res = run(exe, args, stdin)
+    res = run_filter(exe, args, stdin)
     assert res.code == code, res.err
     assert "Traceback" not in res.err
     assert SECRET not in res.err
@@ -283,9 +265,9 @@ def test_a_secret_in_a_name_never_reaches_stderr(exe, args, stdin, code):
      (["verify"], b'{"id":"' + SECRET_B + b'","outcome":"verified"}\n', 1)],
 )
 def test_state_ids_holding_a_secret_are_not_echoed(args, stdin, code, state_file):
-    findings = run("consolidate", ["--format", "findings", "--no-source"], _finding()).out
-    assert run("state", ["--file", state_file, "add"], findings).code == 0
-    assert_one_error(run("state", ["--file", state_file, *args], stdin), "state", code)
+    findings = run_filter("consolidate", ["--format", "findings", "--no-source"], _finding()).out
+    assert run_filter("state", ["--file", state_file, "add"], findings).code == 0
+    assert_one_error(run_filter("state", ["--file", state_file, *args], stdin), "state", code)
 
 
 def test_scrub_masks_every_credential_shape_and_keeps_one_line():
@@ -323,8 +305,8 @@ STDIN_FORMS = [
 
 @pytest.mark.parametrize(("exe", "args", "data"), STDIN_FORMS)
 def test_dash_is_stdin(exe, args, data):
-    bare = run(exe, args if args[-1:] != ["--diff"] else [*args, "-"], data)
-    dash = run(exe, [*args, "-"], data)
+    bare = run_filter(exe, args if args[-1:] != ["--diff"] else [*args, "-"], data)
+    dash = run_filter(exe, [*args, "-"], data)
     assert bare.code == dash.code == 0, bare.err + dash.err
     strip = re.compile(rb'"duration_ms":\d+')
     assert strip.sub(b"", bare.out) == strip.sub(b"", dash.out)
@@ -334,7 +316,7 @@ def test_dash_is_stdin(exe, args, data):
 @pytest.mark.parametrize("exe", JSONL)
 @pytest.mark.parametrize("data", [b"", b"\n\n  \n", b"\r\n"], ids=["empty", "blank", "crlf"])
 def test_empty_jsonl_input_is_no_output_and_exit_0(exe, data, state_file):
-    res = run(exe, jsonl_args(exe, state_file), data)
+    res = run_filter(exe, jsonl_args(exe, state_file), data)
     assert (res.code, res.out, res.err) == (0, b"", "")
 
 
@@ -342,20 +324,20 @@ ODD = b"a\xff\xfe\x00b\r\nVerdict: APPROVE\r\n\x00\n" + b"x" * 3_000_000 + b"\nl
 
 
 def test_text_redact_passes_odd_bytes_through():
-    res = run("redact", [], ODD)
+    res = run_filter("redact", [], ODD)
     assert (res.code, res.err) == (0, "")
     assert res.out == ODD + b"\n"
 
 
 def test_text_fence_keeps_odd_bytes_inside_the_sandwich():
-    res = run("fence", ["--label", "gemini"], ODD)
+    res = run_filter("fence", ["--label", "gemini"], ODD)
     assert (res.code, res.err) == (0, "")
     assert ODD in res.out
 
 
 @pytest.mark.parametrize("args", [[], ["--layer2"], ["--from-layer2"], ["--hardened"]])
 def test_text_parse_verdict_takes_odd_bytes(args):
-    res = run("parse-verdict", args, ODD)
+    res = run_filter("parse-verdict", args, ODD)
     assert res.code == 0
     assert "Traceback" not in res.err
     if not args or args == ["--hardened"]:
@@ -363,10 +345,10 @@ def test_text_parse_verdict_takes_odd_bytes(args):
 
 
 def test_pack_blocks_take_odd_bytes():
-    assert run("pack", ["slug"], ODD).code == 0
-    res = run("pack", ["truncate-diff"], ODD)
+    assert run_filter("pack", ["slug"], ODD).code == 0
+    res = run_filter("pack", ["truncate-diff"], ODD)
     assert res.code == 0 and res.out.startswith(b"### git diff --stat")
-    res = run("pack", ["validate-path"], b"a\xff\n")
+    res = run_filter("pack", ["validate-path"], b"a\xff\n")
     assert_one_error(res, "pack", 1, "stdin:1")
 
 
@@ -374,7 +356,7 @@ def test_pack_blocks_take_odd_bytes():
 def test_a_huge_record_and_duplicate_keys_pass(exe, state_file):
     big = dict(REVIEWER, output="Verdict: APPROVE\n" + "y" * 4_000_000, user="u")
     data = orjson.dumps(big) + b'\n{"kind":"note","a":1,"a":2}\n'
-    res = run(exe, jsonl_args(exe, state_file), data)
+    res = run_filter(exe, jsonl_args(exe, state_file), data)
     assert res.code == 0, res.err
     out = records(res.out)
     assert out[0]["user"] == "u"
@@ -395,7 +377,7 @@ def test_keep_going_writes_error_records_in_place(exe, state_file):
         b'{"kind":"note","n":123456789012345678901234567890}\n',
         b'{"kind":"note","keep":"me"}\n',
     ])
-    res = run(exe, [*jsonl_args(exe, state_file), "--keep-going"], data)
+    res = run_filter(exe, [*jsonl_args(exe, state_file), "--keep-going"], data)
     assert (res.code, res.err) == (0, "")
     assert_no_secret(res)
     out = records(res.out)
@@ -421,7 +403,7 @@ def test_fields_a_filter_does_not_own_pass_through_in_order(exe, state_file):
                                                          if k != "zz_first"}}
     note = {"kind": "note", **USER}
     data = orjson.dumps(first) + b"\n" + orjson.dumps(note) + b"\n"
-    res = run(exe, jsonl_args(exe, state_file), data)
+    res = run_filter(exe, jsonl_args(exe, state_file), data)
     assert res.code == 0, res.err
     out = records(res.out)
     assert len(out) == 2
@@ -435,13 +417,13 @@ def test_fields_a_filter_does_not_own_pass_through_in_order(exe, state_file):
 
 def test_consolidate_and_state_carry_user_fields(state_file):
     extra = {"zz": 1, "ünï": "ç😀", "nest": {"b": [1], "a": None}}
-    res = run("consolidate", ["--format", "findings", "--no-source"], _finding(**extra))
+    res = run_filter("consolidate", ["--format", "findings", "--no-source"], _finding(**extra))
     assert res.code == 0, res.err
     (got,) = records(res.out)
     assert [k for k in got if k in extra] == list(extra)
     assert {k: got[k] for k in extra} == extra
-    assert run("state", ["--file", state_file, "add"], res.out).code == 0
-    (shown,) = records(run("state", ["--file", state_file, "show"]).out)
+    assert run_filter("state", ["--file", state_file, "add"], res.out).code == 0
+    (shown,) = records(run_filter("state", ["--file", state_file, "show"]).out)
     assert {k: shown[k] for k in extra} == extra
 
 
@@ -449,7 +431,7 @@ def test_consolidate_and_state_carry_user_fields(state_file):
 # --help teaches; --version everywhere.
 # --------------------------------------------------------------------------- #
 def _apps(exe: str) -> list[Any]:
-    mod = module(exe)
+    mod = cli_module(exe)
     if exe == "redact":
         return [mod.build_app()]
     return [mod.app, *([mod.ranges_app] if exe == "parse-verdict" else [])]
@@ -461,7 +443,7 @@ def _forms() -> list[tuple[str, list[str], Any]]:
     for exe in EXES:
         for app in _apps(exe):
             cmd = typer.main.get_command(app)
-            prefix = ["ranges"] if app is getattr(module(exe), "ranges_app", None) else []
+            prefix = ["ranges"] if app is getattr(cli_module(exe), "ranges_app", None) else []
             forms.append((exe, prefix, cmd))
             forms += [(exe, [*prefix, name], sub)
                       for name, sub in getattr(cmd, "commands", {}).items()]
@@ -474,13 +456,13 @@ FORM_IDS = [" ".join([e, *p]) for e, p, _ in FORMS]
 
 @pytest.mark.parametrize(("exe", "prefix", "cmd"), FORMS, ids=FORM_IDS)
 def test_version_works_on_every_command_form(exe, prefix, cmd):
-    res = run(exe, [*prefix, "--version"])
+    res = run_filter(exe, [*prefix, "--version"])
     assert (res.code, res.out, res.err) == (0, f"council-{exe} {__version__}\n".encode(), "")
 
 
 @pytest.mark.parametrize(("exe", "prefix", "cmd"), FORMS, ids=FORM_IDS)
 def test_help_explains_every_option_with_its_default(exe, prefix, cmd):
-    res = run(exe, [*prefix, "--help"])
+    res = run_filter(exe, [*prefix, "--help"])
     assert res.code == 0 and res.err == ""
     text = res.out.decode()
     usage = f"Usage: council-{exe} {' '.join(prefix)}".rstrip()
@@ -502,7 +484,7 @@ def test_help_explains_every_option_with_its_default(exe, prefix, cmd):
 
 @pytest.mark.parametrize("exe", EXES)
 def test_top_level_help_has_examples_with_a_pipe_and_the_exit_codes(exe):
-    text = run(exe, ["--help"]).out.decode()
+    text = run_filter(exe, ["--help"]).out.decode()
     examples = text.split("Examples:", 1)[1]
     assert any(" | council-" in line for line in examples.splitlines()), exe
     for code in sorted(CODES):
@@ -512,11 +494,14 @@ def test_top_level_help_has_examples_with_a_pipe_and_the_exit_codes(exe):
 # --------------------------------------------------------------------------- #
 # Real processes: launchers, closed pipes, exit codes.
 # --------------------------------------------------------------------------- #
+# A fixed clock, no inherited state file, no debug tracebacks.
+PROCESS_ENV: dict[str, str | None] = {
+    "COUNCIL_NOW": "2025-01-02T03:04:05Z", "COUNCIL_STATE": None, "COUNCIL_DEBUG": None,
+}
+
+
 def _env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ, COUNCIL_NOW="2025-01-02T03:04:05Z")
-    env.pop("COUNCIL_STATE", None)
-    env.pop("COUNCIL_DEBUG", None)
-    return env
+    return child_env(PROCESS_ENV)
 
 
 def _closed_pipe(exe: str, args: list[str], stdin: bytes, tmp: Path,
@@ -579,20 +564,18 @@ def test_head_dash_1_after_some_output(exe, args, data, tmp_path):
 
 
 def test_state_listing_into_a_closed_pipe(tmp_path):
-    env = _env(tmp_path)
-    subprocess.run([str(BIN / "council-state"), "init"], cwd=tmp_path, env=env, check=True,
-                   stdin=subprocess.DEVNULL)
-    findings = run("consolidate", ["--format", "findings", "--no-source"], BIG_FINDINGS).out
-    subprocess.run([str(BIN / "council-state"), "add"], input=findings, cwd=tmp_path, env=env,
-                   check=True)
+    env = PROCESS_ENV
+    assert run_process("state", ["init"], cwd=tmp_path, env=env, launcher=True).code == 0
+    findings = run_filter("consolidate", ["--format", "findings", "--no-source"], BIG_FINDINGS).out
+    assert run_process("state", ["add"], findings, cwd=tmp_path, env=env, launcher=True).code == 0
     for args in (["show"], ["history"], ["status", "--json"]):
         assert _closed_pipe("state", args, b"", tmp_path) == (0, b"")
 
 
 @pytest.mark.parametrize("exe", EXES)
 def test_launcher_errors_are_one_line_with_a_listed_exit_code(exe, tmp_path):
-    proc = subprocess.run([str(BIN / f"council-{exe}"), "--bogus=" + SECRET, "/nonexistent"],
-                          capture_output=True, cwd=tmp_path, env=_env(tmp_path), timeout=60)
-    assert proc.returncode == 2
-    assert proc.stderr.count(b"\n") == 1 and proc.stdout == b""
-    assert SECRET_B not in proc.stderr and b"Traceback" not in proc.stderr
+    res = run_process(exe, ["--bogus=" + SECRET, "/nonexistent"], cwd=tmp_path, env=PROCESS_ENV,
+                      launcher=True)
+    assert res.code == 2
+    assert res.err.count("\n") == 1 and res.out == b""
+    assert SECRET not in res.err and "Traceback" not in res.err

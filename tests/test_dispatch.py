@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 import time
@@ -12,7 +11,8 @@ import orjson
 import pytest
 
 from council_filters import dispatch as core
-from council_filters.cli import dispatch as cli
+
+from conftest import run_filter
 
 TOKEN = "0123456789abcdef"
 
@@ -36,9 +36,8 @@ def rec(reviewer: str, pack: str = "PACK\n", token: str | None = None, **extra: 
 
 
 def dispatch(stdin: bytes, *args: str) -> tuple[int, list[dict], str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(list(args), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, [orjson.loads(x) for x in out.getvalue().splitlines()], err.getvalue()
+    res = run_filter("dispatch", args, stdin)
+    return res.code, res.records(), res.err
 
 
 def one(cmd: str, *args: str, token: str | None = None, pack: str = "PACK\n") -> dict:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import io
+import functools
 
 import pytest
 import typer
 
 from council_filters import kit
+
+from conftest import run_filter
 
 
 def make_app():
@@ -33,9 +35,7 @@ def make_app():
 
 
 def run(argv, data=b""):
-    out, err = io.BytesIO(), io.StringIO()
-    code = kit.run(make_app(), "council-test", argv, stdin=io.BytesIO(data), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+    return run_filter(functools.partial(kit.run, make_app(), "council-test"), argv, data)
 
 
 def test_records_pass_through_compact_and_in_order():

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_pack_repo import Repo, records, run_pack
+from test_pack_repo import Repo, records
 
 from council_filters import pack as core
 from council_filters import paths
 from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_TIMEOUT, IntSetting
+
+from conftest import run_filter
 
 # --------------------------------------------------------------------------- #
 # Slug: the upstream vectors, near misses, and the invariant.
@@ -104,20 +106,20 @@ def test_report_path_collisions(tmp_path: Path) -> None:
 
 
 def test_report_path_cli(tmp_path: Path) -> None:
-    code, out, _ = run_pack(
-        ["report-path", "plan", "abc", "--date", "2026-03-04", "--root", str(tmp_path)]
+    code, out, _ = run_filter(
+        "pack", ["report-path", "plan", "abc", "--date", "2026-03-04", "--root", str(tmp_path)]
     )
     assert (code, out) == (0, b"docs/council/2026-03-04-plan-abc.md\n")
-    code, out, _ = run_pack(
-        ["report-path", "plan", "--date", "2026-03-04", "--root", str(tmp_path)],
+    code, out, _ = run_filter(
+        "pack", ["report-path", "plan", "--date", "2026-03-04", "--root", str(tmp_path)],
         stdin=b"from-stdin\n",
     )
     assert (code, out) == (0, b"docs/council/2026-03-04-plan-from-stdin.md\n")
-    code, _, err = run_pack(["report-path", "plan", "../x", "--date", "2026-03-04"])
+    code, _, err = run_filter("pack", ["report-path", "plan", "../x", "--date", "2026-03-04"])
     assert code == 1 and "slug must match" in err
-    code, _, err = run_pack(["report-path", "fleet", "x"])
+    code, _, err = run_filter("pack", ["report-path", "fleet", "x"])
     assert code == 2 and 'unknown mode "fleet"' in err
-    code, _, err = run_pack(["report-path", "plan", "x", "--date", "26-1-2"])
+    code, _, err = run_filter("pack", ["report-path", "plan", "x", "--date", "26-1-2"])
     assert code == 1 and "YYYY-MM-DD" in err
 
 
@@ -196,11 +198,13 @@ def test_validate_path_hardened_containment(tmp_path: Path) -> None:
 
 
 def test_validate_path_cli(tree: Path) -> None:
-    code, out, err = run_pack(["validate-path", "--root", str(tree), "src/a.py", "../x", "src"])
+    code, out, err = run_filter("pack",
+                                ["validate-path", "--root", str(tree), "src/a.py", "../x", "src"])
     assert (code, out) == (1, b"src/a.py\n")
     assert err == "council-pack: path traversal not allowed: ../x\n"
-    code, out, err = run_pack(
-        ["validate-path", "--root", str(tree), "--hardened"], stdin=b"src/a.py\nlinked/b.py\n"
+    code, out, err = run_filter(
+        "pack", ["validate-path", "--root", str(tree), "--hardened"],
+        stdin=b"src/a.py\nlinked/b.py\n"
     )
     assert (code, out) == (1, b"src/a.py\n")
     assert err == "council-pack: stdin:2: symlinks not permitted: linked/b.py\n"
@@ -389,8 +393,8 @@ def docs_repo(tmp_path: Path) -> Repo:
 
 
 def _mode(repo: Repo, *args: str) -> tuple[int, list[dict], str]:
-    code, out, err = run_pack(
-        [*args, "--repo", str(repo.path), "--run-id", "t", "--reviewers", "claude,gemini"]
+    code, out, err = run_filter(
+        "pack", [*args, "--repo", str(repo.path), "--run-id", "t", "--reviewers", "claude,gemini"]
     )
     return code, records(out) if code == 0 else [], err
 
@@ -408,8 +412,9 @@ def test_plan_text_and_stdin(docs_repo: Repo) -> None:
     code, recs, err = _mode(docs_repo, "plan", "Add", "a", "cache")
     assert code == 0, err
     assert recs[0]["slug"] == "add-a-cache" and "```\nAdd a cache\n```" in recs[0]["pack"]
-    code, out, err = run_pack(
-        ["plan", "-", "--repo", str(docs_repo.path), "--reviewers", "x"], stdin=b"From stdin\n"
+    code, out, err = run_filter(
+        "pack", ["plan", "-", "--repo", str(docs_repo.path), "--reviewers", "x"],
+        stdin=b"From stdin\n"
     )
     assert code == 0 and records(out)[0]["slug"] == "from-stdin"
 
@@ -489,25 +494,27 @@ def test_text_mode_ceiling_drops_conventions_then_cuts_text(docs_repo: Repo) -> 
 
 def test_run_id_and_reviewer_names(docs_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COUNCIL_RUN_ID", "from-env")
-    code, out, _ = run_pack(["question", "q", "--repo", str(docs_repo.path)])
+    code, out, _ = run_filter("pack", ["question", "q", "--repo", str(docs_repo.path)])
     assert {r["run"] for r in records(out)} == {"from-env"}
     monkeypatch.delenv("COUNCIL_RUN_ID")
-    code, out, _ = run_pack(["question", "q", "--repo", str(docs_repo.path)])
+    code, out, _ = run_filter("pack", ["question", "q", "--repo", str(docs_repo.path)])
     assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{8}", records(out)[0]["run"])
-    code, _, err = run_pack(["question", "q", "--repo", str(docs_repo.path), "--reviewers", "A"])
+    code, _, err = run_filter("pack",
+                              ["question", "q", "--repo", str(docs_repo.path), "--reviewers", "A"])
     assert code == 2 and "names must match" in err
-    code, _, err = run_pack(["question", "q", "--repo", str(docs_repo.path), "--run-id", "a b"])
+    code, _, err = run_filter("pack",
+                              ["question", "q", "--repo", str(docs_repo.path), "--run-id", "a b"])
     assert code == 2
 
 
 def test_slug_cli() -> None:
-    assert run_pack(["slug", "What is 2+2?"])[:2] == (0, b"what-is-2-2\n")
-    assert run_pack(["slug"], stdin=b"feat/add-login\n\n")[:2] == (0, b"feat-add-login\n")
-    assert run_pack(["slug"], stdin=b"!!!\n")[:2] == (0, b"e84c538e7fe25073\n")
+    assert run_filter("pack", ["slug", "What is 2+2?"])[:2] == (0, b"what-is-2-2\n")
+    assert run_filter("pack", ["slug"], stdin=b"feat/add-login\n\n")[:2] == (0, b"feat-add-login\n")
+    assert run_filter("pack", ["slug"], stdin=b"!!!\n")[:2] == (0, b"e84c538e7fe25073\n")
 
 
 def test_help_and_version() -> None:
-    code, out, _ = run_pack(["--help"])
+    code, out, _ = run_filter("pack", ["--help"])
     assert code == 0 and b"Examples:" in out or code == 0
-    code, out, _ = run_pack(["--version"])
+    code, out, _ = run_filter("pack", ["--version"])
     assert code == 0 and out.startswith(b"council-pack ")

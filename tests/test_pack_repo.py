@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 from pathlib import Path
@@ -11,8 +10,8 @@ import orjson
 import pytest
 
 from council_filters import pack as core
-from council_filters.cli import pack as cli
 
+from conftest import run_filter
 from procenv import GIT_ENV
 
 
@@ -54,12 +53,6 @@ def _pinned_git(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COUNCIL_PATH_MAX_FILES", raising=False)
 
 
-def run_pack(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
 def records(out: bytes) -> list[dict]:
     return [orjson.loads(line) for line in out.splitlines()]
 
@@ -79,7 +72,7 @@ def feature(tmp_path: Path) -> Repo:
 
 
 def review(repo: Repo, *extra: str) -> tuple[int, bytes, str]:
-    return run_pack(["review", "--repo", str(repo.path), "--run-id", "r1", *extra])
+    return run_filter("pack", ["review", "--repo", str(repo.path), "--run-id", "r1", *extra])
 
 
 # --------------------------------------------------------------------------- #
@@ -170,7 +163,7 @@ def test_review_empty_diff_refused(feature: Repo) -> None:
 
 
 def test_not_a_repository(tmp_path: Path) -> None:
-    code, _, err = run_pack(["review", "--repo", str(tmp_path)])
+    code, _, err = run_filter("pack", ["review", "--repo", str(tmp_path)])
     assert code == 1 and err == "council-pack: not in a git repository\n"
 
 
@@ -242,11 +235,14 @@ def test_review_many_tiny_files_hit_the_measured_ceiling(tmp_path: Path) -> None
 
 
 def test_truncate_diff_subcommand_guards(feature: Repo) -> None:
-    code, _, err = run_pack(["truncate-diff", "--repo", str(feature.path), "--base", "<BASE>"])
+    code, _, err = run_filter("pack",
+                              ["truncate-diff", "--repo", str(feature.path), "--base", "<BASE>"])
     assert code == 1 and err == "council-pack: BASE was not substituted (got: <BASE>)\n"
-    code, _, err = run_pack(["truncate-diff", "--repo", str(feature.path), "--base", "nothere"])
+    code, _, err = run_filter("pack",
+                              ["truncate-diff", "--repo", str(feature.path), "--base", "nothere"])
     assert code == 1 and err == "council-pack: BASE does not resolve to a commit: nothere\n"
-    code, out, _ = run_pack(["truncate-diff", "--repo", str(feature.path), "--base", "main"])
+    code, out, _ = run_filter("pack",
+                              ["truncate-diff", "--repo", str(feature.path), "--base", "main"])
     assert code == 0 and out == feature.git("diff", "main...HEAD").encode()
 
 
@@ -267,6 +263,7 @@ def test_truncate_diff_matches_the_reference_block(tmp_path: Path, lines: int) -
     ref = subprocess.run(
         ["bash", str(UPSTREAM_TRUNCATE), "main"], cwd=repo.path, capture_output=True, check=True
     ).stdout
-    code, out, err = run_pack(["truncate-diff", "--repo", str(repo.path), "--base", "main"])
+    code, out, err = run_filter("pack",
+                                ["truncate-diff", "--repo", str(repo.path), "--base", "main"])
     assert code == 0, err
     assert out == ref

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -11,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from council_filters import verdict as v
-from council_filters.cli import parse_verdict as cli
+
+from conftest import run_filter
 
 MB3 = "\u65e5".encode()  # 3-byte character
 MB2 = "\u00e9".encode()  # 2-byte character
@@ -294,28 +294,24 @@ def test_parsing_never_raises_and_keeps_invariants(text, hardened):
 @given(text=st.binary(max_size=300))
 def test_cli_never_tracebacks(text):
     for args in ([], ["--layer2"], ["--from-layer2"], ["--schema", "council"], ["--jsonl", "--keep-going"]):
-        code, out, err = run(args, text)
+        code, out, err = run_filter("parse-verdict", args, text)
         assert code in (0, 1) and "Traceback" not in err and "internal error" not in err
 
 
 # --------------------------------------------------------------------------- #
 # CLI
 # --------------------------------------------------------------------------- #
-def run(args, data=b""):
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(data), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_cli_text_record_shape():
-    code, out, err = run(["-r", "gemini"], b"Verdict: APPROVE\nConfidence: HIGH\nSummary: ok\n")
+    code, out, err = run_filter("parse-verdict", ["-r", "gemini"], b"Verdict: APPROVE\nConfidence: HIGH\nSummary: ok\n")
     rec = json.loads(out)
     assert code == 0 and err == ""
     assert list(rec) == ["kind", "reviewer", "verdict", "confidence", "summary", "findings", "findings_text", "warnings"]
 
 
 def test_cli_fallback_warning_is_one_line():
-    code, out, err = run(["-r", "opencode"], b"no verdict")
+    code, out, err = run_filter("parse-verdict", ["-r", "opencode"], b"no verdict")
     assert code == 0
     assert err == "council-parse-verdict: opencode: " + v.NO_VERDICT_WARNING + "\n"
 
@@ -323,7 +319,7 @@ def test_cli_fallback_warning_is_one_line():
 @pytest.mark.parametrize("status", ["TIMEOUT", "ERROR", "UNAVAILABLE"])
 def test_jsonl_failed_status_keeps_it(status):
     rec = {"kind": "reviewer", "reviewer": "codex", "output": "Verdict: APPROVE", "status": status, "exit_code": 124}
-    code, out, _ = run(["--jsonl"], json.dumps(rec).encode())
+    code, out, _ = run_filter("parse-verdict", ["--jsonl"], json.dumps(rec).encode())
     got = json.loads(out)
     assert code == 0 and got["verdict"] == status and got["confidence"] == "N/A"
     assert got["summary"].startswith("codex ") and "exit 124" in got["summary"]
@@ -332,14 +328,14 @@ def test_jsonl_failed_status_keeps_it(status):
 
 def test_jsonl_confidence_is_coerced_and_fields_pass_through():
     rec = {"kind": "reviewer", "reviewer": "g", "a": 1, "output": "Verdict: REVISE\nConfidence: sure\n", "z": [2]}
-    got = json.loads(run(["--jsonl"], json.dumps(rec).encode())[1])
+    got = json.loads(run_filter("parse-verdict", ["--jsonl"], json.dumps(rec).encode())[1])
     assert got["confidence"] == "N/A"
     assert list(got)[:5] == ["kind", "reviewer", "a", "output", "z"]
 
 
 def test_jsonl_emit_findings():
     rec = {"kind": "reviewer", "reviewer": "g", "output": "Verdict: REVISE\nFindings:\n- [P1] a.py:1 \u2014 s\n"}
-    lines = run(["--jsonl", "--emit-findings"], json.dumps(rec).encode())[1].splitlines()
+    lines = run_filter("parse-verdict", ["--jsonl", "--emit-findings"], json.dumps(rec).encode())[1].splitlines()
     assert [json.loads(x)["kind"] for x in lines] == ["reviewer", "finding"]
     assert json.loads(lines[1])["origin"] == "g"
 
@@ -355,20 +351,20 @@ def test_jsonl_emit_findings():
     (["ranges", "--diff", "/nonexistent/x.diff"], b"", 2, "cannot open"),
 ])
 def test_cli_errors(args, data, code, needle):
-    got, _out, err = run(args, data)
+    got, _out, err = run_filter("parse-verdict", args, data)
     assert got == code and needle in err and err.count("\n") == 1
     assert "sk-secret" not in err
 
 
 def test_ranges_subcommand_only_first_argument():
-    code, out, _ = run(["ranges", "--diff", "-"], b"--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
+    code, out, _ = run_filter("parse-verdict", ["ranges", "--diff", "-"], b"--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
     assert code == 0 and out == b"x: new 1-3 | old 1-2\n"
-    code, _out, err = run(["-r", "x", "ranges"], b"")
+    code, _out, err = run_filter("parse-verdict", ["-r", "x", "ranges"], b"")
     assert code == 2 and "cannot open" in err  # a FILE named ranges, not the subcommand
 
 
 def test_help_has_examples_and_exit_codes():
     for args in (["--help"], ["ranges", "--help"]):
-        code, out, _err = run(args)
+        code, out, _err = run_filter("parse-verdict", args)
         text = out.decode() if isinstance(out, bytes) else out
         assert code == 0 and "Examples:" in text and "|" in text.split("Examples:")[1] and "Exit codes:" in text

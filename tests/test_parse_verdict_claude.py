@@ -14,7 +14,6 @@ characters in shown values are escaped.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -28,7 +27,8 @@ from hypothesis import strategies as st
 
 from council_filters import atomic, fenced_file
 from council_filters import verdict as v
-from council_filters.cli import parse_verdict as cli
+
+from conftest import run_filter
 
 EXPECTED = json.loads(
     (Path(__file__).with_name("parse_verdict_claude_upstream.json")).read_text("utf-8"))
@@ -151,11 +151,10 @@ def fill(template: str, tmp_path: Path) -> str:
 
 
 def run(args: list[str], text: str) -> tuple[int, dict, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(text.encode("utf-8")), stdout=out, stderr=err)
-    lines = out.getvalue().splitlines()
+    res = run_filter("parse-verdict", args, text)
+    lines = res.out.splitlines()
     assert len(lines) == 1
-    return code, orjson.loads(lines[0]), err.getvalue()
+    return res.code, orjson.loads(lines[0]), res.err
 
 
 def claude(tmp_path: Path, text: str) -> tuple[int, dict, str]:
@@ -337,10 +336,9 @@ def test_without_minted_path_a_claude_return_parses_like_any_other(tmp_path):
     ["--from-layer2", "--reviewer", "claude", "--minted-path", ""],
 ])
 def test_minted_path_usage_errors(args):
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(b"verdict=APPROVE\n"), stdout=out, stderr=err)
-    assert code == 2 and out.getvalue() == b""
-    assert err.getvalue().startswith("council-parse-verdict: ") and "--minted-path" in err.getvalue()
+    code, out, err = run_filter("parse-verdict", args, b"verdict=APPROVE\n")
+    assert code == 2 and out == b""
+    assert err.startswith("council-parse-verdict: ") and "--minted-path" in err
 
 
 def test_hardened_caps_file_derived_fields(tmp_path):

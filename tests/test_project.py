@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from conftest import run_filter
 from docs import README, executables, help_text, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,9 +36,9 @@ def test_version_from_one_source(name):
     from council_filters import __version__
 
     mod = importlib.import_module(EXES[name])
-    out = io.BytesIO()
-    assert mod.main(["--version"], stdout=out, stderr=io.StringIO()) == 0
-    assert out.getvalue() == f"{name} {__version__}\n".encode()
+    code, out, _err = run_filter(mod.main, ["--version"])
+    assert code == 0
+    assert out == f"{name} {__version__}\n".encode()
 
 
 @pytest.mark.parametrize("name", sorted(EXES))

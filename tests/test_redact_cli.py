@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
@@ -14,6 +13,8 @@ import pytest
 from council_filters import kit
 from council_filters.cli import redact as cli
 
+from conftest import run_filter
+
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "ghp_" + "Z" * 36
 B = "-----BEGIN RSA PRIVATE KEY-----"
@@ -21,17 +22,11 @@ W = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun"
 E = "-----END RSA PRIVATE KEY-----"
 
 
-def run(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
 # --------------------------------------------------------------------------- #
 # Text mode.
 # --------------------------------------------------------------------------- #
 def test_stdin_to_stdout() -> None:
-    code, out, err = run([], f"ok\n{SECRET}\nlast".encode())
+    code, out, err = run_filter("redact", [], f"ok\n{SECRET}\nlast".encode())
     assert (code, err) == (0, "")
     assert out == b"ok\n--- redacted credential at line 2 ---\nlast\n"
 
@@ -39,7 +34,8 @@ def test_stdin_to_stdout() -> None:
 def test_files_and_dash_are_one_stream(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_bytes(f"{B}\n{W}".encode())  # no final newline
     (tmp_path / "c.txt").write_bytes(f"{E}\nafter {SECRET}\n".encode())
-    code, out, err = run([str(tmp_path / "a.txt"), "-", str(tmp_path / "c.txt")], f"{W}\n".encode())
+    code, out, err = run_filter("redact", [str(tmp_path / "a.txt"), "-", str(tmp_path / "c.txt")],
+                                f"{W}\n".encode())
     assert (code, err) == (0, "")
     assert out.split(b"\n") == [
         b"--- redacted PEM key block at line 1 ---",
@@ -54,26 +50,27 @@ def test_files_and_dash_are_one_stream(tmp_path: Path) -> None:
 def test_missing_file_is_exit_2_after_earlier_files(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_bytes(b"first\n")
     missing = str(tmp_path / "nope.txt")
-    code, out, err = run([str(tmp_path / "a.txt"), missing, str(tmp_path / "a.txt")])
+    code, out, err = run_filter("redact",
+                                [str(tmp_path / "a.txt"), missing, str(tmp_path / "a.txt")])
     assert code == kit.EXIT_USAGE
     assert out == b"first\n"
     assert err == f"council-redact: {missing}: cannot open: No such file or directory\n"
 
 
 def test_empty_input_gives_empty_output() -> None:
-    assert run([]) == (0, b"", "")
+    assert run_filter("redact", []) == (0, b"", "")
 
 
 # --------------------------------------------------------------------------- #
 # --check.
 # --------------------------------------------------------------------------- #
 def test_check_clean_is_exit_0_and_silent() -> None:
-    assert run(["--check"], b"nothing here\n") == (0, b"", "")
+    assert run_filter("redact", ["--check"], b"nothing here\n") == (0, b"", "")
 
 
 def test_check_counts_per_pattern() -> None:
     data = f"{SECRET}\nsk-{'a' * 20}\nsk-{'b' * 20}\n{B}\n{W}\n{E}\nok\n".encode()
-    code, out, err = run(["--check"], data)
+    code, out, err = run_filter("redact", ["--check"], data)
     assert (code, out) == (kit.EXIT_CONDITION, b"")
     assert err.splitlines() == [
         "council-redact: openai: 2 lines",
@@ -86,7 +83,7 @@ def test_check_counts_per_pattern() -> None:
 
 def test_check_with_jsonl() -> None:
     rec = {"kind": "reviewer", "output": f"x\n{SECRET}", "stderr": ""}
-    code, out, err = run(["--jsonl", "--check"], orjson.dumps(rec) + b"\n")
+    code, out, err = run_filter("redact", ["--jsonl", "--check"], orjson.dumps(rec) + b"\n")
     assert (code, out) == (3, b"")
     assert "github-token: 1 line" in err
 
@@ -101,7 +98,7 @@ def records(out: bytes) -> list[dict[str, object]]:
 def test_jsonl_redacts_fields_and_keeps_the_rest_in_order() -> None:
     rec = {"kind": "reviewer", "reviewer": "codex", "output": f"a\n{SECRET}\nb\n",
            "extra": [1, {"x": SECRET}], "stderr": f"warn {SECRET}"}
-    code, out, err = run(["--jsonl"], orjson.dumps(rec) + b"\n")
+    code, out, err = run_filter("redact", ["--jsonl"], orjson.dumps(rec) + b"\n")
     assert (code, err) == (0, "")
     (got,) = records(out)
     assert list(got) == ["kind", "reviewer", "output", "extra", "stderr", "redacted_lines"]
@@ -114,7 +111,7 @@ def test_jsonl_redacts_fields_and_keeps_the_rest_in_order() -> None:
 def test_jsonl_each_value_on_its_own() -> None:
     # A BEGIN in one field does not open a block in the next; lines restart at 1.
     rec = {"kind": "reviewer", "output": f"{B}\n{W}", "stderr": f"{W}\n{SECRET}"}
-    code, out, _ = run(["--jsonl"], orjson.dumps(rec) + b"\n")
+    code, out, _ = run_filter("redact", ["--jsonl"], orjson.dumps(rec) + b"\n")
     (got,) = records(out)
     assert got["stderr"] == f"{W}\n--- redacted credential at line 2 ---"
     assert got["redacted_lines"] == {"output": [1, 2], "stderr": [2]}
@@ -123,7 +120,7 @@ def test_jsonl_each_value_on_its_own() -> None:
 def test_jsonl_missing_field_passes_and_field_option() -> None:
     lines = [{"kind": "a"}, {"kind": "b", "text": SECRET, "output": SECRET}]
     data = b"".join(orjson.dumps(r) + b"\n" for r in lines)
-    code, out, _ = run(["--jsonl", "--field", "text"], data)
+    code, out, _ = run_filter("redact", ["--jsonl", "--field", "text"], data)
     got = records(out)
     assert code == 0
     assert got[0] == {"kind": "a", "redacted_lines": {}}
@@ -134,7 +131,7 @@ def test_jsonl_missing_field_passes_and_field_option() -> None:
 
 def test_jsonl_rewrites_an_existing_redacted_lines_in_place() -> None:
     rec = {"kind": "r", "redacted_lines": {"output": [9]}, "output": "fine"}
-    _, out, _ = run(["--jsonl"], orjson.dumps(rec) + b"\n")
+    _, out, _ = run_filter("redact", ["--jsonl"], orjson.dumps(rec) + b"\n")
     assert out == b'{"kind":"r","redacted_lines":{"output":[]},"output":"fine"}\n'
 
 
@@ -150,7 +147,7 @@ def test_jsonl_rewrites_an_existing_redacted_lines_in_place() -> None:
 )
 def test_jsonl_bad_line_is_exit_1_naming_the_line(line: bytes, message: str) -> None:
     data = b'{"kind":"ok","output":"x"}\n' + line + b'\n{"kind":"later"}\n'
-    code, out, err = run(["--jsonl"], data)
+    code, out, err = run_filter("redact", ["--jsonl"], data)
     assert code == kit.EXIT_DATA
     assert err.startswith("council-redact: " + message)
     assert err.count("\n") == 1
@@ -161,7 +158,7 @@ def test_jsonl_bad_line_is_exit_1_naming_the_line(line: bytes, message: str) -> 
 def test_jsonl_keep_going_writes_error_records() -> None:
     data = (b'{"kind":"r","output":1}\nnot json ' + SECRET.encode()
             + b'\n{"kind":"r","output":"y"}\n')
-    code, out, err = run(["--jsonl", "--keep-going"], data)
+    code, out, err = run_filter("redact", ["--jsonl", "--keep-going"], data)
     assert (code, err) == (0, "")
     got = records(out)
     assert got[0] == {"kind": "error", "line": 1,
@@ -172,7 +169,7 @@ def test_jsonl_keep_going_writes_error_records() -> None:
 
 
 def test_jsonl_blank_lines_are_skipped_but_counted() -> None:
-    code, out, err = run(["--jsonl"], b'\n\n{"kind":"r","output":3}\n')
+    code, out, err = run_filter("redact", ["--jsonl"], b'\n\n{"kind":"r","output":3}\n')
     assert code == 1 and "stdin:3:" in err
 
 
@@ -181,13 +178,13 @@ def test_jsonl_blank_lines_are_skipped_but_counted() -> None:
 # --------------------------------------------------------------------------- #
 @pytest.mark.parametrize("args", [["--field", "x"], ["--keep-going"], ["--nope"]])
 def test_usage_errors_are_exit_2(args: list[str]) -> None:
-    code, out, err = run(args, b"x\n")
+    code, out, err = run_filter("redact", args, b"x\n")
     assert code == kit.EXIT_USAGE and out == b""
     assert err.startswith("council-redact: ")
 
 
 def test_help_teaches() -> None:
-    code, out, _ = run(["--help"])
+    code, out, _ = run_filter("redact", ["--help"])
     text = out.decode() if out else ""
     if not text:  # click writes help through its own echo to the real stdout
         res = subprocess.run([sys.executable, "-m", "council_filters.cli.redact", "--help"],
@@ -206,7 +203,7 @@ def test_help_teaches() -> None:
 
 
 def test_version() -> None:
-    code, out, _ = run(["--version"])
+    code, out, _ = run_filter("redact", ["--version"])
     assert code == 0 and out.startswith(b"council-redact ")
 
 

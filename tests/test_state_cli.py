@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import stat
 from pathlib import Path
 
 import pytest
 
 from council_filters import origins, review_state, statefile
-from council_filters.cli import state as cli
+
+from conftest import Result, run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "ghp_SECRETVALUE1234567890abcdefghijkl"
 
 
 def run(path: Path | None, *argv: str, stdin: bytes = b"",
-        env: dict[str, str] | None = None) -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    saved = {k: os.environ.get(k) for k in (env or {})}
-    os.environ.update(env or {})
-    try:
-        args = (["--file", str(path)] if path is not None else []) + list(argv)
-        code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    return code, out.getvalue(), err.getvalue()
+        env: dict[str, str] | None = None) -> Result:
+    """council-state on the state file ``path`` (``None``: no --file)."""
+    args = (["--file", str(path)] if path is not None else []) + list(argv)
+    return run_filter("state", args, stdin, env=env)
 
 
 def jl(*records: dict) -> bytes:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from council_filters import statefile
 
+from conftest import run_filter
 from procenv import state_cli_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,19 +47,14 @@ def _finish(proc: subprocess.Popen[bytes]) -> tuple[int, bytes, bytes]:
 
 
 def _setup(path: Path) -> None:
-    from council_filters.cli import state as cli
-
     findings = [{"kind": "finding", "id": f"REQ-{i:03d}", "origin": "requirements",
                  "severity": "critical", "fingerprint": f"a{i}"} for i in range(1, N_FIX + 1)]
     late = [{"kind": "finding", "id": f"ARQ-{i:03d}", "origin": "architecture",
              "severity": "minor", "fingerprint": f"b{i}"} for i in range(1, N_ACCEPT + 1)]
     lines = lambda rs: "".join(json.dumps(r) + "\n" for r in rs).encode()  # noqa: E731
-    import io
-
     for argv, data in ((["init"], b""), (["add"], lines(findings)),
                        (["accept", "--all"], b""), (["add"], lines(late))):
-        assert cli.main(["--file", str(path), *argv], stdin=io.BytesIO(data),
-                        stdout=io.BytesIO(), stderr=io.StringIO()) == 0
+        assert run_filter("state", ["--file", str(path), *argv], data).code == 0
 
 
 def test_fifty_parallel_writers_lose_nothing(tmp_path: Path) -> None:

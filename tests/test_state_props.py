@@ -17,7 +17,6 @@ Invariants checked after every command (legal or not):
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,8 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from council_filters import kit, review_state, statefile
-from council_filters.cli import state as cli
+
+from conftest import run_filter
 
 NOW = "2025-01-02T03:04:05Z"
 ORIGINS = ["security", "tests", "performance", "claude"]
@@ -259,8 +259,7 @@ def test_cli_refusals_leave_the_file_byte_for_byte(tmp_path: Path,
 
     def run(argv: list[str], records: list[dict[str, Any]] | None = None) -> int:
         data = b"".join(orjson.dumps(r) + b"\n" for r in records or [])
-        return cli.main(["--file", str(path), *argv], stdin=io.BytesIO(data),
-                        stdout=io.BytesIO(), stderr=io.StringIO())
+        return run_filter("state", ["--file", str(path), *argv], data).code
 
     assert run(["init"]) == 0
     for verb, arg in commands:

@@ -9,11 +9,11 @@ rewrites the golden files from the tool: review the diff.
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import sys
 from pathlib import Path
+
+from conftest import run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden" / "state" / "session"
@@ -99,26 +99,15 @@ STEPS: list[tuple[str, list[str], bytes, int, bool]] = [
 
 def run_session(tmp: Path):
     """Yield (index, step, code, stdout, stderr, before, after) for every step."""
-    from council_filters.cli import state as cli
-
     path = tmp / "review-state.json"
-    saved = os.environ.get("COUNCIL_NOW")
-    try:
-        for i, step in enumerate(STEPS, start=1):
-            name, argv, stdin, _code, _changes = step
-            os.environ["COUNCIL_NOW"] = str(T0 + 60 * i)
-            before = path.read_bytes() if path.exists() else b""
-            out, err = io.BytesIO(), io.StringIO()
-            code = cli.main(["--file", str(path), *argv], stdin=io.BytesIO(stdin),
-                            stdout=out, stderr=err)
-            # Paths in messages are the tmp dir's: make them stable.
-            errtext = err.getvalue().replace(str(path), "review-state.json")
-            yield i, step, code, out.getvalue(), errtext, before, path.read_bytes()
-    finally:
-        if saved is None:
-            os.environ.pop("COUNCIL_NOW", None)
-        else:
-            os.environ["COUNCIL_NOW"] = saved
+    for i, step in enumerate(STEPS, start=1):
+        name, argv, stdin, _code, _changes = step
+        before = path.read_bytes() if path.exists() else b""
+        code, out, err = run_filter("state", ["--file", str(path), *argv], stdin,
+                                    env={"COUNCIL_NOW": str(T0 + 60 * i)})
+        # Paths in messages are the tmp dir's: make them stable.
+        errtext = err.replace(str(path), "review-state.json")
+        yield i, step, code, out, errtext, before, path.read_bytes()
 
 
 def stem(i: int, name: str) -> Path:

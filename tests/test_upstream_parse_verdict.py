@@ -17,12 +17,10 @@ test_parse_verdict_claude.py.
 
 from __future__ import annotations
 
-import io
-
 import orjson
 import pytest
 
-from council_filters.cli import parse_verdict as cli
+from conftest import run_filter
 
 NO_VERDICT = "returned no parseable verdict= line — recording ERROR"
 NON_ENUM = "returned a non-enum verdict — recording UNKNOWN"
@@ -64,11 +62,10 @@ LAYER2 = [
 
 
 def parse(args: list[str], text: str) -> tuple[int, dict[str, object], str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(text.encode()), stdout=out, stderr=err)
-    lines = out.getvalue().splitlines()
+    res = run_filter("parse-verdict", args, text)
+    lines = res.out.splitlines()
     assert len(lines) == 1
-    return code, orjson.loads(lines[0]), err.getvalue()
+    return res.code, orjson.loads(lines[0]), res.err
 
 
 @pytest.mark.parametrize("case", LAYER2, ids=[c[0] for c in LAYER2])

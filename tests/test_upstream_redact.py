@@ -10,7 +10,6 @@ the reference still gives the same bytes.
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
@@ -18,7 +17,7 @@ import subprocess
 import pytest
 from upstream_redact_cases import CASES, Case
 
-from council_filters.cli import redact as cli
+from conftest import run_filter
 
 PLACEHOLDER = {
     "P": b"--- redacted PEM key block at line %d ---",
@@ -37,10 +36,10 @@ def expected(case: Case) -> bytes:
 
 
 def redact(data: bytes) -> bytes:
-    out, err = io.BytesIO(), io.StringIO()
-    assert cli.main([], stdin=io.BytesIO(data), stdout=out, stderr=err) == 0
-    assert err.getvalue() == ""
-    return out.getvalue()
+    code, out, err = run_filter("redact", [], data)
+    assert code == 0
+    assert err == ""
+    return out
 
 
 IDS = [f"{c.source}-{c.name}" for c in CASES]
@@ -68,9 +67,8 @@ def test_upstream_assertion(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_check_mode_agrees(case: Case) -> None:
     """--check exits 3 exactly when the upstream case expects a redaction."""
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(["--check"], stdin=io.BytesIO(case.data), stdout=out, stderr=err)
-    assert out.getvalue() == b""
+    code, out, _err = run_filter("redact", ["--check"], case.data)
+    assert out == b""
     assert code == (3 if set(case.sig) - {"."} else 0)
 
 

@@ -17,7 +17,6 @@ slug is cut at 40 bytes although the manual procedure shows the whole stem).
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
@@ -26,21 +25,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters.cli import consolidate as consolidate_cli
-from council_filters.cli import dispatch as dispatch_cli
-from council_filters.cli import fence as fence_cli
-from council_filters.cli import pack as pack_cli
 from council_filters.timeouts import COUNCIL_TIMEOUT
 
+from conftest import run_filter
 from procenv import GIT_ENV
 
 PLAN_DOC = "docs/brainstorms/2026-05-03-godmodeskill-integration-brainstorm.md"
-
-
-def call(main, args: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:  # type: ignore[no-untyped-def]
-    out, err = io.BytesIO(), io.StringIO()
-    code = main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def git(repo: Path, *args: str) -> None:
@@ -73,12 +63,12 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # --------------------------------------------------------------------------- #
 def test_plan_document_slug_and_report_path(repo: Path) -> None:
     """mt 2.1: the report is named after the plan's stem -- cut at 40 bytes by build_slug."""
-    code, out, err = call(pack_cli.main, ["plan", PLAN_DOC, "--reviewers", "claude"])
+    code, out, err = run_filter("pack", ["plan", PLAN_DOC, "--reviewers", "claude"])
     assert (code, err) == (0, "")
     rec = orjson.loads(out.splitlines()[0])
     assert (rec["mode"], rec["slug"]) == ("plan", "2026-05-03-godmodeskill-integration-brai")
-    code, out, err = call(pack_cli.main, ["report-path", "plan", rec["slug"], "--date",
-                                          "2026-05-04"])
+    code, out, err = run_filter("pack", ["report-path", "plan", rec["slug"], "--date",
+                                         "2026-05-04"])
     assert (code, out, err) == (
         0, b"docs/council/2026-05-04-plan-2026-05-03-godmodeskill-integration-brai.md\n", "")
 
@@ -105,13 +95,13 @@ PACK_FAILURES = [
 @pytest.mark.parametrize(("argv", "code", "err"), PACK_FAILURES,
                          ids=[" ".join(a) or "none" for a, _c, _e in PACK_FAILURES])
 def test_pack_rejects(repo: Path, argv: list[str], code: int, err: str) -> None:
-    assert call(pack_cli.main, argv) == (code, b"", err)
+    assert run_filter("pack", argv) == (code, b"", err)
 
 
 def test_debug_three_paths_is_the_limit(repo: Path) -> None:
     """The near miss of the --paths limit: exactly three files pack."""
-    code, out, err = call(pack_cli.main, ["debug", "x", "--paths", "a.txt,b.txt,c.txt",
-                                          "--reviewers", "claude"])
+    code, out, err = run_filter("pack", ["debug", "x", "--paths", "a.txt,b.txt,c.txt",
+                                         "--reviewers", "claude"])
     assert (code, err) == (0, "")
     assert orjson.loads(out.splitlines()[0])["slug"] == "x"
 
@@ -120,11 +110,11 @@ def test_plan_missing_file_is_text_as_upstream_decides(repo: Path) -> None:
     """mt 2.1 expects "path not found" for `plan nonexistent.md`; upstream's
     program tests the argument with `[ -f ]` and packs anything else as text
     (the slug step does the same), so a missing plan file is freeform text."""
-    code, out, err = call(pack_cli.main, ["plan", "nonexistent.md", "--reviewers", "claude"])
+    code, out, err = run_filter("pack", ["plan", "nonexistent.md", "--reviewers", "claude"])
     assert (code, err) == (0, "")
     assert orjson.loads(out.splitlines()[0])["slug"] == "nonexistent-md"
     # The same holds for a traversal-shaped argument naming nothing: text, never read.
-    code, out, err = call(pack_cli.main, ["plan", "../missing.txt", "--reviewers", "claude"])
+    code, out, err = run_filter("pack", ["plan", "../missing.txt", "--reviewers", "claude"])
     assert (code, err) == (0, "")
     assert orjson.loads(out.splitlines()[0])["slug"] == "missing-txt"
 
@@ -138,8 +128,8 @@ def test_same_day_collisions(repo: Path, existing: int) -> None:
                                             for n in range(2, existing + 1)]
     for name in names:
         (d / name).write_text("r\n")
-    code, out, err = call(pack_cli.main, ["report-path", "question", "x", "--date",
-                                          "2026-05-04"])
+    code, out, err = run_filter("pack", ["report-path", "question", "x", "--date",
+                                         "2026-05-04"])
     if existing == 9:
         assert (code, out, err) == (0, b"docs/council/2026-05-04-question-x-10.md\n", "")
     else:
@@ -161,7 +151,7 @@ def test_diff_truncation_threshold(size: int) -> None:
     text = text[: size - 1].rsplit(b"\n", 1)[0] + b"\n"
     text = text[:-1] + b"z" * (size - len(text)) + b"\n"
     assert len(text) == size
-    code, out, err = call(pack_cli.main, ["truncate-diff"], text)
+    code, out, err = run_filter("pack", ["truncate-diff"], text)
     assert (code, err) == (0, "")
     if size == 60000:
         assert out == text
@@ -221,7 +211,7 @@ def test_council_timeout_guard(raw: str | None, upstream: str, warning: str | No
 def test_council_timeout_warning_from_dispatch(monkeypatch: pytest.MonkeyPatch, raw: str,
                                                warning: str | None) -> None:
     monkeypatch.setenv("COUNCIL_TIMEOUT", raw)
-    code, out, err = call(dispatch_cli.main, [])
+    code, out, err = run_filter("dispatch", [])
     assert (code, out) == (0, b"")
     want = "" if warning is None else f"council-dispatch: COUNCIL_TIMEOUT={raw} {warning}\n"
     assert err == want
@@ -249,7 +239,7 @@ def test_hardened_fence_leaves_only_its_own_pair() -> None:
     """The later suite's rule: nothing but the block's own begin/end pair reads as
     a delimiter, in any case, at any indent.  The hardened escape meets it."""
     data = ("\n".join(FORGED) + "\n").encode()
-    code, out, err = call(fence_cli.main, ["--label", "gemini", "--hardened"], data)
+    code, out, err = run_filter("fence", ["--label", "gemini", "--hardened"], data)
     assert (code, err) == (0, "")
     found = [m.group(0) for m in DELIMITER.finditer(out)]
     assert found == [b"--- begin council-output", b"--- end council-output"]
@@ -260,7 +250,7 @@ def test_agent_fence_escapes_only_its_own_label() -> None:
     """Upstream-exact (agent) mode escapes only the fence's own label, so the
     forged foreign delimiters survive -- the gap the hardened mode closes."""
     data = ("\n".join(FORGED) + "\n").encode()
-    code, out, _err = call(fence_cli.main, ["--label", "gemini"], data)
+    code, out, _err = run_filter("fence", ["--label", "gemini"], data)
     assert code == 0
     assert len(DELIMITER.findall(out)) > 2
 
@@ -288,7 +278,7 @@ def _unavailable(reviewer: str) -> bytes:
 
 
 def headline(records: bytes) -> str:
-    code, out, err = call(consolidate_cli.main, ["--date", "2026-05-04"], records)
+    code, out, err = run_filter("consolidate", ["--date", "2026-05-04"], records)
     assert (code, err) == (0, "")
     lines = out.decode().splitlines()
     return lines[lines.index("### Headline") + 1]
@@ -354,7 +344,7 @@ def test_opencode_error_event(tmp_path: Path, event: str, status: str, kind: str
     events = tmp_path / "events.jsonl"
     events.write_text(event + "\n")
     pack = orjson.dumps({"kind": "reviewer", "run": "r", "reviewer": "opencode", "pack": "x"})
-    code, out, err = call(dispatch_cli.main, [
+    code, out, err = run_filter("dispatch", [
         "-c", f"opencode=cat '{events}'; exit 1", "--adapter", "opencode=opencode-json"],
         pack + b"\n")
     assert code == 0, err
