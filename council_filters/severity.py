@@ -33,6 +33,21 @@ ALIASES: dict[str, str] = {
     # code-review groups (Critical / Warning / Suggestion)
     "warning": "medium",
     "suggestion": "minor",
+    # what models write in free text (critical / major / minor scales and friends)
+    "p0": "critical",
+    "crit": "critical",
+    "blocker": "critical",
+    "severe": "critical",
+    "major": "medium",
+    "moderate": "medium",
+    "important": "medium",
+    "warn": "medium",
+    "nit": "minor",
+    "nitpick": "minor",
+    "trivial": "minor",
+    "style": "minor",
+    "optional": "minor",
+    "informational": "minor",
 }
 
 
