@@ -17,8 +17,10 @@ Grouping is not quadratic: a finding is compared only with findings of the
 same file whose line is within the window, at most ``MAX_NEIGHBOURS`` of them
 (the nearest by line), so the work is linear in the number of findings for
 any input.  Pairs above the threshold are merged greedily, most similar
-first; a group never holds two findings of the same reviewer unless their
-texts are identical (a reviewer does not name one problem twice, so two of
+first, and two groups merge only when their average similarity (over up to
+``LINKAGE_SAMPLE`` members each) also reaches the threshold, so one shared
+identifier cannot chain two problems together; a group never holds two
+findings of the same reviewer unless their texts are identical (a reviewer does not name one problem twice, so two of
 its findings are two problems).  Every decision depends on content only,
 never on input order, provided the caller passes the items in a content
 order.
@@ -32,8 +34,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 WINDOW = 3
-THRESHOLD = 0.18
+THRESHOLD = 0.12
 MAX_NEIGHBOURS = 64
+LINKAGE_SAMPLE = 8
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -179,7 +182,8 @@ def terms(text: str) -> set[str]:
         parts = [p for chunk in tok.split("_") for p in _CAMEL.findall(chunk)]
         low = tok.lower().strip("_")
         if len(parts) > 1 and len(low) > 2:
-            out.add("id:" + low)  # the identifier itself, whole
+            out.add("id:" + low)  # an identifier counts once, whole
+            continue
         for p in parts or [tok]:
             p = p.lower()
             if p in STOPWORDS or p in SEVERITY_WORDS or len(p) < 2 or p.isdigit():
@@ -276,9 +280,20 @@ def group(
             x = parent[x]
         return x
 
+    members: dict[int, list[int]] = {}
+
+    def linked(a: list[int], b: list[int]) -> bool:
+        """Average linkage: the two groups' mean similarity reaches the threshold."""
+        a, b = a[:LINKAGE_SAMPLE], b[:LINKAGE_SAMPLE]
+        total = sum(1.0 if folded[x] == folded[y] else sim(x, y) for x in a for y in b)
+        return total / (len(a) * len(b)) >= threshold
+
     for _, i, j in pairs:
         ri, rj = find(i), find(j)
         if ri == rj:
+            continue
+        mi, mj = members.get(ri) or [ri], members.get(rj) or [rj]
+        if (len(mi) > 1 or len(mj) > 1) and not linked(mi, mj):
             continue
         oi = origins.get(ri) or {items[ri].origin}
         oj = origins.get(rj) or {items[rj].origin}
@@ -290,8 +305,10 @@ def group(
         parent[other] = root
         origins[root] = oi | oj
         texts[root] = ti | tj
+        members[root] = mi + mj if root == ri else mj + mi
         origins.pop(other, None)
         texts.pop(other, None)
+        members.pop(other, None)
     groups: dict[int, list[int]] = {}
     for i in range(len(items)):
         groups.setdefault(find(i), []).append(i)

@@ -645,7 +645,8 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
         before, after = head[: loc.start], head[loc.end:]
         if lead and loc.start >= lead and not before[lead:].strip(" `*_"):
             before = ""
-        if re.search(r"[(\[]\s*$", before) and re.match(r"\s*[)\]]", after):
+        if re.search(r"[(\[]\s*$", before) and (re.match(r"\s*[)\]]", after)
+                                                   or head[loc.end - 1: loc.end] == ")"):
             before = re.sub(r"[(\[]\s*$", "", before)
             after = re.sub(r"^\s*[)\]]", "", after)
         b = _strip_decor(before)
