@@ -21,9 +21,9 @@ first, and two groups merge only when their average similarity (over up to
 ``LINKAGE_SAMPLE`` members each) also reaches the threshold, so one shared
 identifier cannot chain two problems together; a group never holds two
 findings of the same reviewer unless their texts are identical (a reviewer
-does not name one problem twice, so two of its findings are two problems).  Every decision depends on content only,
-never on input order, provided the caller passes the items in a content
-order.
+does not name one problem twice, so two of its findings are two problems).
+Every decision depends on content only, never on input order, provided the
+caller passes the items in a content order.
 """
 
 from __future__ import annotations
