@@ -233,7 +233,7 @@ def _unwrap(value: str) -> str:
 
 
 def severity_word(word: str) -> str | None:
-    return severity.normalize(word)
+    return severity.from_text(word)
 
 
 # --------------------------------------------------------------------------- #

@@ -33,7 +33,13 @@ ALIASES: dict[str, str] = {
     # code-review groups (Critical / Warning / Suggestion)
     "warning": "medium",
     "suggestion": "minor",
-    # what models write in free text (critical / major / minor scales and friends)
+}
+
+
+# Spellings read only from free text (council-parse-verdict's tolerant reading of
+# what models write): critical / major / minor scales, blocker, nit and friends.
+TEXT_ALIASES: dict[str, str] = {
+    **ALIASES,
     "p0": "critical",
     "crit": "critical",
     "blocker": "critical",
@@ -49,6 +55,13 @@ ALIASES: dict[str, str] = {
     "optional": "minor",
     "informational": "minor",
 }
+
+
+def from_text(value: object) -> str | None:
+    """Like :func:`normalize`, plus the spellings only free-text answers use (``P0``)."""
+    if not isinstance(value, str):
+        return None
+    return TEXT_ALIASES.get(value.strip().lower())
 
 
 def normalize(value: object) -> str | None:

@@ -33,3 +33,13 @@ def test_ladder_order():
 )
 def test_at_or_above(sev, level, expected):
     assert severity.at_or_above(sev, level) is expected
+
+
+@pytest.mark.parametrize(
+    "raw,expected",
+    [("P0", "critical"), ("blocker", "critical"), ("Severe", "critical"), ("major", "medium"),
+     ("moderate", "medium"), ("nit", "minor"), ("trivial", "minor"), ("P1", "critical"),
+     ("low", "minor"), ("P4", None), ("bogus", None), (None, None)],
+)
+def test_from_text(raw, expected):
+    assert severity.from_text(raw) == expected
