@@ -107,18 +107,10 @@ def pairs_score(sc: realcorpus.Scenario, doc: dict) -> tuple[int, int, int]:
                 if fold(t.text) in text and m.get("line") == t.line:
                     group_of[ti] = gi
                     break
-    tp = fp = fn = 0
-    for i in range(len(truth)):
-        for j in range(i + 1, len(truth)):
-            same_t = truth[i].pid == truth[j].pid
-            same_g = i in group_of and group_of.get(i) == group_of.get(j)
-            if same_t and same_g:
-                tp += 1
-            elif same_g:
-                fp += 1
-            elif same_t:
-                fn += 1
-    return tp, fp, fn
+    groups: dict[int, list[int]] = {}
+    for ti, gi in group_of.items():
+        groups.setdefault(gi, []).append(ti)
+    return realcorpus.pairwise([t.pid for t in truth], list(groups.values()))
 
 
 def full(seed: int, runs: int, upstream: bool) -> int:
@@ -150,9 +142,7 @@ def full(seed: int, runs: int, upstream: bool) -> int:
     for fmt in FORMATS:
         print(f"  findings present in {fmt:8}: {found[fmt]}/{total} "
               f"({100 * found[fmt] / max(1, total):.1f} %)")
-    p = tp / max(1, tp + fp)
-    r = tp / max(1, tp + fn)
-    f1 = 2 * p * r / max(1e-9, p + r)
+    p, r, f1 = realcorpus.f1(tp, fp, fn)
     print(f"  grouping pairwise: precision {p:.3f}, recall {r:.3f}, F1 {f1:.3f}")
     ok = verdicts_ok == verdicts and all(found[f] == total for f in FORMATS) and f1 >= 0.95
     return 0 if ok or upstream else 1
@@ -183,18 +173,10 @@ def sweep(seeds: range, runs: int) -> int:
     for th in (0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.18, 0.22, 0.26, 0.30, 0.40, 0.50):
         tp = fp = fn = 0
         for items, pids in data:
-            gid = {}
-            for k, g in enumerate(grouping.group(items, threshold=th)):
-                for i in g:
-                    gid[i] = k
-            for i in range(len(items)):
-                for j in range(i + 1, len(items)):
-                    same_t, same_g = pids[i] == pids[j], gid[i] == gid[j]
-                    tp += same_t and same_g
-                    fp += same_g and not same_t
-                    fn += same_t and not same_g
-        p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
-        print(f"{th:9.2f}  {p:9.3f}  {r:6.3f}  {2 * p * r / max(1e-9, p + r):.3f}")
+            a, b, c = realcorpus.pairwise(pids, grouping.group(items, threshold=th))
+            tp, fp, fn = tp + a, fp + b, fn + c
+        p, r, f = realcorpus.f1(tp, fp, fn)
+        print(f"{th:9.2f}  {p:9.3f}  {r:6.3f}  {f:.3f}")
     return 0
 
 

@@ -236,6 +236,28 @@ def severity_word(word: str) -> str | None:
     return severity.from_text(word)
 
 
+def _put_severity(rec: dict[str, Any], word: str | None) -> None:
+    """``priority`` for a ``Pn`` tag, ``severity`` (canonical) when the word is known."""
+    if word is None:
+        return
+    word = word.strip()
+    if re.fullmatch(r"p[0-9]", word, re.I):
+        rec["priority"] = word.upper()
+    canon = severity_word(word)
+    if canon is not None:
+        rec["severity"] = canon
+
+
+def _put_location(rec: dict[str, Any], loc: Location | None) -> None:
+    if loc is None:
+        return
+    rec["file"] = loc.file
+    for key in ("line", "end_line", "column"):
+        value = getattr(loc, key)
+        if value:
+            rec[key] = value
+
+
 # --------------------------------------------------------------------------- #
 # Lines, fences, keys
 # --------------------------------------------------------------------------- #
@@ -703,23 +725,8 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
     if not summary or (_NONE_RE.match(summary) and loc is None):
         return None
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}
-    sev_word = sev_raw
-    if sev_word is None and it.sev is not None:
-        sev_word = it.sev
-    if sev_word is not None:
-        if re.fullmatch(r"p[0-9]", sev_word, re.I):
-            rec["priority"] = sev_word.upper()
-        canon = severity_word(sev_word)
-        if canon is not None:
-            rec["severity"] = canon
-    if loc is not None:
-        rec["file"] = loc.file
-        if loc.line:
-            rec["line"] = loc.line
-        if loc.end_line:
-            rec["end_line"] = loc.end_line
-        if loc.column:
-            rec["column"] = loc.column
+    _put_severity(rec, sev_raw if sev_raw is not None else it.sev)
+    _put_location(rec, loc)
     rec["summary"] = summary
     if rest:
         rec["discussion"] = "\n".join(r.lstrip("-*+ ").strip() for r in rest)
@@ -761,23 +768,13 @@ def _table(header: str, rows: list[str], origin: str) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"kind": "finding", "origin": origin}
         if "severity" in cols:
             w = re.search(SEVERITY_WORD, vals[cols["severity"]], re.I)
-            if w:
-                if re.fullmatch(r"p[0-9]", w.group(0), re.I):
-                    rec["priority"] = w.group(0).upper()
-                canon = severity_word(w.group(0))
-                if canon:
-                    rec["severity"] = canon
+            _put_severity(rec, w.group(0) if w else None)
         if "file" in cols:
             fv = vals[cols["file"]]
             loc = find_location(fv)
             if loc is None and _pathlike(_unwrap(fv)):
                 loc = Location(clean_path(fv))
-            if loc is not None:
-                rec["file"] = loc.file
-                if loc.line:
-                    rec["line"] = loc.line
-                if loc.end_line:
-                    rec["end_line"] = loc.end_line
+            _put_location(rec, loc)
             if "line" in cols and "line" not in rec:
                 lm = re.search(r"\d+", vals[cols["line"]])
                 if lm and int(lm.group(0)) >= 1:
@@ -852,11 +849,7 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}
     sev = _get(item, "severity", "priority", "level")
     if isinstance(sev, str):
-        if re.fullmatch(r"p[0-9]", sev.strip(), re.I):
-            rec["priority"] = sev.strip().upper()
-        canon = severity_word(sev)
-        if canon:
-            rec["severity"] = canon
+        _put_severity(rec, sev)
     path = _get(item, "file", "path", "filename", "location")
     line = _get(item, "line", "start_line", "line_number", "linenumber", "lines", "startline")
     loc = find_location(path) if isinstance(path, str) else None

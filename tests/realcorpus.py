@@ -498,3 +498,24 @@ def scenario(seed: int, failures: bool = True) -> Scenario:
 def corpus(seed: int, runs: int = 30) -> list[Scenario]:
     """``runs`` scenarios (four reviewers each) from one seed."""
     return [scenario(seed * 1000 + i) for i in range(runs)]
+
+
+def pairwise(truth: list[int], groups: list[list[int]]) -> tuple[int, int, int]:
+    """(true positive, false positive, false negative) pairs of a grouping of items whose
+    true problems are ``truth`` (one id per item); items in no group are alone."""
+    gid = {i: k for k, g in enumerate(groups) for i in g}
+    tp = fp = fn = 0
+    for i in range(len(truth)):
+        for j in range(i + 1, len(truth)):
+            same_t = truth[i] == truth[j]
+            same_g = i in gid and gid.get(i) == gid.get(j)
+            tp += same_t and same_g
+            fp += same_g and not same_t
+            fn += same_t and not same_g
+    return tp, fp, fn
+
+
+def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    """(precision, recall, F1)."""
+    p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
+    return p, r, 2 * p * r / max(1e-9, p + r)
