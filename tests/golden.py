@@ -8,6 +8,19 @@ A case is a set of files sharing a stem:
     <case>.err    the exact expected stderr (absent: not compared)
     <case>.code   the expected exit code (absent: 0)
 
+A filter whose cases read a git repository has ``golden/<filter>/git-repo/``,
+from which each run builds one, never using this checkout's own history:
+
+    git-repo/base/     the files of the first commit, on ``main``
+    git-repo/change/   files written over them in a second commit (optional)
+    git-repo/deleted   paths the second commit removes, one a line (optional)
+    git-repo/branch    the second commit's branch, checked out (default: feature)
+
+Identity, dates and git configuration are pinned, so the commits (and any ids
+in the output) are the same on every machine; that filter's cases then run
+inside the built repository, with relative paths resolving against its root.
+Other cases run in ``golden/<filter>/``.
+
 A new case needs no new test code.  ``python tests/golden.py --regen [FILTER]``
 rewrites ``.out``/``.code`` (and an existing ``.err``) from the current tool;
 for ``redact`` it runs the reference awk program named by
@@ -17,15 +30,18 @@ tool, is the source of truth there.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import Result, run_filter
+from procenv import GIT_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
@@ -67,9 +83,52 @@ def discover(filters: list[str] | None = None) -> list[Case]:
     return cases
 
 
+GIT_REPO = "git-repo"
+_built: dict[Path, Path] = {}
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={**os.environ, **GIT_ENV})
+
+
+def built_repo(fdir: Path) -> Path | None:
+    """The repository a filter's cases run in, built (once per process, in a private
+    temporary directory) from ``<fdir>/git-repo/``; ``None`` when there is none."""
+    spec = fdir / GIT_REPO
+    if not spec.is_dir():
+        return None
+    if fdir in _built:
+        return _built[fdir]
+    tmp = Path(tempfile.mkdtemp(prefix="council-golden-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    repo = tmp / "repo"
+    shutil.copytree(spec / "base", repo, symlinks=True)
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    change, deleted, branch = spec / "change", spec / "deleted", spec / "branch"
+    if change.is_dir() or deleted.is_file():
+        _git(repo, "checkout", "-q", "-b",
+             branch.read_text().strip() if branch.is_file() else "feature")
+        for rel in deleted.read_text().split("\n") if deleted.is_file() else []:
+            if rel.strip():
+                _git(repo, "rm", "-q", "--", rel.strip())
+        if change.is_dir():
+            shutil.copytree(change, repo, symlinks=True, dirs_exist_ok=True)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", "change")
+    _built[fdir] = repo
+    return repo
+
+
 def run_case(case: Case) -> Result:
-    """Run one case in-process, relative file arguments resolving next to the case."""
-    return run_filter(case.filter, case.args(), case.stdin(), cwd=case.dir)
+    """Run one case in-process: inside the filter's built repository if it has one (with
+    git's configuration pinned), else next to the case files."""
+    repo = built_repo(case.dir)
+    if repo is None:
+        return run_filter(case.filter, case.args(), case.stdin(), cwd=case.dir)
+    return run_filter(case.filter, case.args(), case.stdin(), cwd=repo, env=GIT_ENV)
 
 
 def regen(filters: list[str] | None) -> int:
