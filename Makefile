@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo council review-cycle review-cycle-example test lint bench golden docs clean
+.PHONY: install demo council review-cycle review-cycle-example test test-fast lint bench golden docs clean
 
 # The offline SARIF and RDFormat validators the format tests run (npm registry).
 # Without npm those tests skip and say why.
@@ -114,6 +114,11 @@ demo: $(STAMP)
 ## test: the whole suite (what CI runs)
 test: $(STAMP) $(VALIDATORS)
 	$(PY) -m pytest
+
+## test-fast: the inner loop -- every test not marked slow (no real pipes,
+## installs, crash or concurrency runs); `make test` still runs everything.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m 'not slow'
 
 lint: $(STAMP)
 	$(PY) -m ruff check council_filters tests bench

@@ -546,6 +546,7 @@ PIPES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("exe", "args", "data"), PIPES,
                          ids=[f"{e}-{' '.join(a)}" for e, a, _ in PIPES])
 def test_a_closed_pipe_is_a_quiet_exit_0(exe, args, data, tmp_path):
@@ -553,6 +554,7 @@ def test_a_closed_pipe_is_a_quiet_exit_0(exe, args, data, tmp_path):
     assert (code, err) == (0, b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("exe", "args", "data"),
     [("redact", [], BIG_TEXT), ("fence", ["--jsonl"], BIG_JSONL),
@@ -563,6 +565,7 @@ def test_head_dash_1_after_some_output(exe, args, data, tmp_path):
     assert _closed_pipe(exe, args, data, tmp_path, read_first=True) == (0, b"")
 
 
+@pytest.mark.slow
 def test_state_listing_into_a_closed_pipe(tmp_path):
     env = PROCESS_ENV
     assert run_process("state", ["init"], cwd=tmp_path, env=env, launcher=True).code == 0
@@ -572,6 +575,7 @@ def test_state_listing_into_a_closed_pipe(tmp_path):
         assert _closed_pipe("state", args, b"", tmp_path) == (0, b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exe", EXES)
 def test_launcher_errors_are_one_line_with_a_listed_exit_code(exe, tmp_path):
     res = run_process(exe, ["--bogus=" + SECRET, "/nonexistent"], cwd=tmp_path, env=PROCESS_ENV,

@@ -66,6 +66,7 @@ def test_ok_stdin_delivery_and_field_order() -> None:
     assert list(r)[:4] == ["kind", "run", "reviewer", "pack"]
 
 
+@pytest.mark.slow
 def test_sleep_past_timeout_is_terminated() -> None:
     start = time.monotonic()
     r = one("echo partial; sleep 30")
@@ -77,6 +78,7 @@ def test_sleep_past_timeout_is_terminated() -> None:
     assert 900 <= r["duration_ms"] < 3000
 
 
+@pytest.mark.slow
 def test_ignoring_term_gets_killed_after_the_grace() -> None:
     r = one("trap '' TERM; sleep 30")
     assert (r["status"], r["exit_code"]) == ("TIMEOUT", 137)
@@ -101,6 +103,7 @@ def test_no_process_left_behind(tmp_path: Path) -> None:
     assert gone(pid)
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     r = one(f"sh -c 'trap \"\" TERM; sleep 60' & echo $! > {pidfile}; wait")
@@ -225,6 +228,7 @@ def test_flood_does_not_deadlock_and_is_capped() -> None:
     assert "claude: output capped" in err and "claude: stderr capped" in err
 
 
+@pytest.mark.slow
 def test_parallel_wall_time_is_the_slowest_and_order_is_kept() -> None:
     stdin = rec("claude") + rec("codex") + rec("gemini") + b'{"kind":"note","x":1}\n'
     start = time.monotonic()
@@ -244,6 +248,7 @@ def test_parallel_wall_time_is_the_slowest_and_order_is_kept() -> None:
     assert [r["output"] for r in recs[:3]] == ["c\n", "x\n", "g\n"]
 
 
+@pytest.mark.slow
 def test_jobs_one_serialises() -> None:
     start = time.monotonic()
     dispatch(
@@ -287,6 +292,7 @@ def test_config_errors(tmp_path: Path) -> None:
     assert code == 2
 
 
+@pytest.mark.slow
 def test_timeout_setting_is_validated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COUNCIL_TIMEOUT", "10m")
     code, recs, err = dispatch(rec("claude"), "-c", "claude=true")

@@ -25,6 +25,8 @@ from council_filters import __version__
 from docs import executables
 from pipeline_kit import ROOT, clean_env
 
+pytestmark = pytest.mark.slow  # a fresh virtual environment and a pip install
+
 
 def run(cmd: list[str] | str, env: dict[str, str], cwd: Path, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,

@@ -30,6 +30,8 @@ from pipeline_kit import (
     tree_files,
 )
 
+pytestmark = pytest.mark.slow  # real shell pipes, make and the example repository
+
 DATE = "2026-01-07"
 REPORT_REL = f"docs/council/{DATE}-review-feature-session-expiry.md"
 EXAMPLE_HEADLINE = ("Council ran with 3 of 4 reviewers (Gemini timed out at 1s); "

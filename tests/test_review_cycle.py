@@ -7,7 +7,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from pipeline_kit import EXAMPLES, ROOT, bin_dir, clean_env
+
+pytestmark = pytest.mark.slow  # the code-review flow through make and real processes
 
 ORIGINS = ("sec", "req", "tst", "arq", "reg", "prf")
 EXAMPLE = EXAMPLES / "code-review"

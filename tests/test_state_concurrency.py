@@ -14,10 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from council_filters import statefile
 
 from conftest import run_filter
 from procenv import state_cli_env
+
+pytestmark = pytest.mark.slow  # fifty writer processes at once
 
 ROOT = Path(__file__).resolve().parent.parent
 N_FIX = 40

@@ -32,7 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from procenv import state_cli_env
+
+pytestmark = pytest.mark.slow  # writers killed mid-write, many times over
 
 ROOT = Path(__file__).resolve().parent.parent
 N_FINDINGS = 60  # big enough that writing the file takes a measurable moment

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
@@ -209,6 +210,7 @@ def run_sequence(commands: Any, state: dict[str, Any]) -> dict[str, int]:
     return stats
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_guided_sequences_keep_every_invariant(data: st.DataObject) -> None:
@@ -217,6 +219,7 @@ def test_guided_sequences_keep_every_invariant(data: st.DataObject) -> None:
     run_sequence((lambda s: guided_command(data, s) for _ in range(n)), state)
 
 
+@pytest.mark.slow
 def test_guided_sequences_reach_every_transition() -> None:
     """The guided walk is only worth something if it can reach the whole table.
 
@@ -248,6 +251,7 @@ def test_random_sequences_keep_every_invariant(commands: list[tuple[str, Any]]) 
     run_sequence(((lambda _s, c=cmd: c) for cmd in commands), state)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(st.lists(command_st, max_size=12))
