@@ -111,8 +111,11 @@ demo: $(STAMP)
 	    COMMANDS=examples/commands | tee examples/build/inline.md
 	@$(PY) examples/check-demo.py examples/build
 
-## test: the whole suite (what CI runs)
+## test: what CI runs (.ci/run): the lint step (ruff, mypy, the README help
+## sections), then the whole suite.  Any failure fails it, and so does a run
+## that collects no tests (pytest's exit 5).
 test: $(STAMP) $(VALIDATORS)
+	@$(MAKE) -s --no-print-directory lint
 	$(PY) -m pytest
 
 ## test-fast: the inner loop -- every test not marked slow (no real pipes,

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_filter
 from procenv import state_cli_env
 
 pytestmark = pytest.mark.slow  # writers killed mid-write, many times over
@@ -51,8 +52,6 @@ def _env() -> dict[str, str]:
 # --------------------------------------------------------------------------- #
 def _setup(work: Path) -> tuple[Path, Path, bytes]:
     """An accepted state with N_FINDINGS findings, and corrector output fixing all of them."""
-    from council_filters.cli import state as cli
-
     path = work / "review-state.json"
     findings = work / "findings.jsonl"
     fixes = work / "fixes.jsonl"
@@ -66,8 +65,7 @@ def _setup(work: Path) -> tuple[Path, Path, bytes]:
             fh.write(json.dumps({"id": f"TST-{i:03d}", "outcome": "fixed",
                                  "files_touched": [f"src/m{i}.py"], "reason": "y" * 100}) + "\n")
     for argv in (["init", os.devnull], ["add", str(findings)], ["accept", "--all"]):
-        code = cli.main(["--file", str(path), *argv])
-        assert code == 0, argv
+        assert run_filter("state", ["--file", str(path), *argv]).code == 0, argv
     return path, fixes, path.read_bytes()
 
 
