@@ -18,6 +18,8 @@ import orjson
 
 from council_filters import rdjson, review_markdown, sarif, synthesis
 from council_filters import severity as sev
+from council_filters.base.errors import DataError
+from council_filters.base.vocab import NAME_RE, SLOTS
 from council_filters.findings import (
     GROUPS,
     Consolidated,
@@ -33,13 +35,11 @@ from council_filters.findings import (
     severity_of,
     title_of,
 )
-from council_filters.kit import DataError
 from council_filters.origins import canonical_origin
 
 Record = dict[str, Any]
 VERDICT_KINDS = ("reviewer", "verdict")
-FORMATS = ("markdown", "json", "findings", "sarif", "rdjsonl")
-_KIND_RE = re.compile(r"^[a-z][a-z0-9_.-]{0,31}$")
+_KIND_RE = re.compile(r"\A[a-z][a-z0-9_.-]{0,31}\Z")
 
 
 @dataclass
@@ -63,7 +63,7 @@ def collect(
         if kind in VERDICT_KINDS:
             slot = rec.get("reviewer")
             slot = slot.strip().lower() if isinstance(slot, str) else ""
-            if not synthesis.SLOT_RE.match(slot):
+            if not NAME_RE.match(slot):
                 raise DataError(
                     "verdict record without a valid reviewer slot name", source=source, line=lineno
                 )
@@ -170,7 +170,7 @@ class ReportInfo:
     mode: str
     slug: str
     date: str
-    slots: tuple[str, ...] = synthesis.SLOTS
+    slots: tuple[str, ...] = SLOTS
 
 
 def build_synthesis(result: Result, info: ReportInfo) -> synthesis.Synthesis:
@@ -259,9 +259,3 @@ def review_markdown_bytes(result: Result, reader: SourceReader) -> bytes:
         result.items, reader, merged=result.merged, gaps=result.gaps, exempt=result.exempt
     ).encode("utf-8")
 
-
-# --------------------------------------------------------------------------- #
-# Report path (docs/council/<date>-<mode>-<slug>.md, suffixes -2 .. -10).
-# --------------------------------------------------------------------------- #
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")

@@ -37,10 +37,10 @@ from typing import IO, Any
 import orjson
 
 from council_filters import redaction
-from council_filters.pack import DISPLAY_NAMES, INGEST_PREFIX, cut_bytes, display_name
+from council_filters.base.bytesops import utf8_cut
+from council_filters.base.vocab import DISPLAY_NAMES, INGEST_PREFIX, RUN_STATUSES, display_name
 
-OK, TIMEOUT, ERROR, UNAVAILABLE = "OK", "TIMEOUT", "ERROR", "UNAVAILABLE"
-STATUSES = (OK, TIMEOUT, ERROR, UNAVAILABLE)
+OK, TIMEOUT, ERROR, UNAVAILABLE = STATUSES = RUN_STATUSES
 ADAPTERS = ("text", "opencode-json")
 PEEK_LINES = 3
 PEEK_BYTES = 200
@@ -186,7 +186,7 @@ def safe_excerpt(stderr: bytes) -> str:
 
 def _cut_text(data: bytes, cap: int) -> str:
     """``data`` as text (invalid UTF-8 replaced) cut to at most ``cap`` UTF-8 bytes."""
-    return cut_bytes(data.decode("utf-8", "replace").encode(), cap).decode()
+    return utf8_cut(data.decode("utf-8", "replace").encode(), cap).decode()
 
 
 def error_kind(text: bytes) -> str:

@@ -20,7 +20,8 @@ import contextlib
 import os
 import stat
 
-from council_filters import atomic, redaction
+from council_filters import redaction
+from council_filters.base import safefs
 from council_filters.verdict import Sanitized, text
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -33,21 +34,6 @@ def regular(path: bytes) -> bool:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except (OSError, ValueError):
         return False
-
-
-def _read_restricted(name: str) -> bytes:
-    fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError("not a regular file")
-        with contextlib.suppress(OSError):
-            os.fchmod(fd, 0o600)
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _truncate(name: str) -> bool:
@@ -64,13 +50,13 @@ def sanitize(path: bytes) -> Sanitized:
     name = os.fsdecode(path)
     label = text(path)
     try:
-        raw = _read_restricted(name)
+        raw, _size = safefs.read_regular(name, restrict=0o600)
     except (OSError, ValueError):
         message = f"redaction of {label} failed \u2014 truncating"
     else:
         redacted = redaction.redact(raw)
         try:
-            atomic.replace(name, redacted, mode=0o600)
+            safefs.replace(name, redacted, mode=0o600)
         except (OSError, ValueError):
             message = f"cannot install redacted {label} \u2014 truncating"
         else:

@@ -11,7 +11,6 @@ depend on the order the findings arrived in.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -21,6 +20,7 @@ from typing import Any
 import orjson
 
 from council_filters import severity as sev
+from council_filters.base import safefs, schemas
 from council_filters.origins import (
     ID_RE,
     ID_SCAN_RE,
@@ -35,12 +35,6 @@ Record = dict[str, Any]
 # --------------------------------------------------------------------------- #
 # Schema validation: the finding schema compiled into plain checks.
 # --------------------------------------------------------------------------- #
-def load_schema(name: str = "finding") -> Record:
-    res = importlib.resources.files("council_filters") / "schemas" / f"{name}.schema.json"
-    schema: Record = orjson.loads(res.read_bytes())
-    return schema
-
-
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "integer": (int,),
@@ -167,7 +161,7 @@ def finding_problem(record: object) -> str | None:
     """Why ``record`` is not a valid finding (None if it is), checked against the schema file."""
     global _FINDING_CHECK
     if _FINDING_CHECK is None:
-        _FINDING_CHECK = _compile(load_schema("finding"), "")
+        _FINDING_CHECK = _compile(schemas.load("finding"), "")
     return _FINDING_CHECK(record)
 
 
@@ -275,32 +269,15 @@ class SourceReader:
 
     def _read(self, path: str) -> list[str] | None:
         assert self.root is not None
-        if not path or path.startswith("/") or "\x00" in path:
+        full = safefs.contained(self.root, path)
+        if full is None:
             return None
-        if any(seg == ".." for seg in path.split("/")):
-            return None
-        full = os.path.join(self.root, path)
         try:
-            real = os.path.realpath(full)
-            if not real.startswith(self.root + os.sep) or os.path.islink(full):
-                return None
-            fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            data, _size = safefs.read_regular(full, max_size=MAX_SOURCE_BYTES)
         except (OSError, ValueError):
             return None
-        try:
-            st = os.fstat(fd)
-            import stat
-
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SOURCE_BYTES:
-                return None
-            with os.fdopen(fd, "rb", closefd=False) as fh:
-                data = fh.read(MAX_SOURCE_BYTES + 1)
-        except OSError:
+        if safefs.is_binary(data):
             return None
-        finally:
-            os.close(fd)
-        if b"\x00" in data[:8192]:
-            return None  # binary
         text = data.decode("utf-8", errors="replace")
         return text.replace("\r\n", "\n").split("\n")
 
@@ -551,7 +528,7 @@ CONFIG_NAMES = {
     ".gitignore", ".gitattributes", ".dockerignore", ".npmrc", ".nvmrc", ".prettierrc",
     ".eslintrc", ".babelrc",
 }
-_CONFIG_SCRIPT = re.compile(r"(^|[.\-_])(config|conf|rc)\.(js|cjs|mjs|ts|cts|mts)$")
+_CONFIG_SCRIPT = re.compile(r"(^|[.\-_])(config|conf|rc)\.(js|cjs|mjs|ts|cts|mts)\Z")
 TYPE_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 
 

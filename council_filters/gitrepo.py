@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from council_filters.kit import DataError
+from council_filters.base.errors import DataError
 
 REF_RE = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9/_.-]*\Z")
 SAFE_ENV = {

@@ -1,9 +1,9 @@
-"""The shared kit every filter uses: streams, JSON Lines I/O, errors, exit codes.
+"""The shell kit every executable uses: streams, diagnostics, running a typer app.
 
 Nothing here knows about a particular filter.  A CLI module builds a typer app,
 hands it to :func:`run`, and reads its streams through :func:`streams`.  Cores
-never import this module's CLI half (``run``/``streams``); they may raise the
-error classes.
+never import this module: errors and JSON Lines live in ``council_filters.base``
+(re-exported here under their old names for the shells).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import contextvars
 import copy
 import functools
 import io
-import json
 import os
 import re
 import sys
@@ -22,87 +21,36 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, NoReturn, TextIO
 
-import orjson
-
 from council_filters import __version__
-
-# --------------------------------------------------------------------------- #
-# Exit codes: one table for every executable.
-# --------------------------------------------------------------------------- #
-EXIT_OK = 0
-EXIT_DATA = 1
-EXIT_USAGE = 2
-EXIT_CONDITION = 3
-EXIT_INTERNAL = 70
-
-EXIT_CODES: tuple[tuple[int, str], ...] = (
-    (EXIT_OK, "ok"),
-    (EXIT_DATA, "bad input (data): the message names the source and line"),
-    (EXIT_USAGE, "usage: bad option, missing argument, unreadable file"),
-    (EXIT_CONDITION, "the condition you asked about holds (see the filter's options)"),
-    (EXIT_INTERNAL, "internal error (a bug: rerun with COUNCIL_DEBUG=1 and report it)"),
+from council_filters.base import jsonl
+from council_filters.base.errors import (  # noqa: F401 - the kit's names, re-exported
+    EXIT_CODES,
+    EXIT_CONDITION,
+    EXIT_DATA,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    CouncilError,
+    DataError,
+    UsageError,
+    exit_code_table,
+    fail_usage,
 )
-
-
-def exit_code_table() -> str:
-    """The exit-code table as it appears in every ``--help`` epilog."""
-    rows = "\n".join(f"  {code:<3} {text}" for code, text in EXIT_CODES)
-    return "Exit codes:\n\n\b\n" + rows
-
-
-# --------------------------------------------------------------------------- #
-# Errors.  Messages never carry input text: callers pass descriptions only.
-# --------------------------------------------------------------------------- #
-class CouncilError(Exception):
-    """An error with an exit code and an optional position (source, line)."""
-
-    code = EXIT_DATA
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        source: str | None = None,
-        line: int | None = None,
-        code: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.source = source
-        self.line = line
-        if code is not None:
-            self.code = code
-
-    def located(self, source: str | None = None, line: int | None = None) -> CouncilError:
-        """Fill in a position the raiser did not know; returns self."""
-        if self.source is None:
-            self.source = source
-        if self.line is None:
-            self.line = line
-        return self
-
-    def render(self, prog: str) -> str:
-        where = ""
-        if self.source is not None:
-            where = f"{self.source}:" if self.line is None else f"{self.source}:{self.line}:"
-            where += " "
-        return f"{prog}: {where}{self.message}"
-
-
-class DataError(CouncilError):
-    """Bad input data: exit 1."""
-
-    code = EXIT_DATA
-
-
-class UsageError(CouncilError):
-    """Bad invocation: exit 2."""
-
-    code = EXIT_USAGE
-
-
-def fail_usage(message: str) -> NoReturn:
-    raise UsageError(message)
+from council_filters.base.jsonl import (  # noqa: F401 - the kit's names, re-exported
+    MAX_DEPTH,
+    STDIN_NAME,
+    Record,
+    RecordWriter,
+    decode_record,
+    dumps,
+    iter_jsonl,
+    iter_lines,
+    json_type,
+    open_inputs,
+    read_all,
+    shape_problem,
+    source_name,
+)
 
 
 # --------------------------------------------------------------------------- #
@@ -159,190 +107,20 @@ def streams() -> Streams:
     return _current.get()
 
 
-# --------------------------------------------------------------------------- #
-# Inputs: "-" or nothing means stdin; files are opened binary, lazily.
-# --------------------------------------------------------------------------- #
-STDIN_NAME = "stdin"
-
-
-def source_name(path: str) -> str:
-    return STDIN_NAME if path == "-" else path
-
-
-def open_inputs(paths: Sequence[str], stdin: BinaryIO) -> Iterator[tuple[str, BinaryIO]]:
-    """Yield ``(source, binary stream)`` for each path, in order.
-
-    An unreadable file is a usage error (exit 2), raised when its turn comes,
-    so earlier inputs are fully processed first, as awk and cat do.
-    """
-    for path in paths or ["-"]:
-        if path == "-":
-            yield STDIN_NAME, stdin
-            continue
-        try:
-            fh = open(path, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            raise UsageError(f"cannot open: {reason}", source=path) from None
-        with fh:
-            yield path, fh
-
-
-def read_all(paths: Sequence[str], stdin: BinaryIO) -> bytes:
-    """The concatenated bytes of every input (for filters that must buffer)."""
-    return b"".join(fh.read() for _, fh in open_inputs(paths, stdin))
-
-
-# --------------------------------------------------------------------------- #
-# JSON Lines.
-# --------------------------------------------------------------------------- #
-Record = dict[str, Any]
-
-
-def decode_record(raw: bytes, source: str, lineno: int) -> Record:
-    """Decode one JSON Lines line into an object, or raise a located DataError.
-
-    The message carries orjson's reason and the column, never the text.
-    Duplicate keys: the last one wins.  Refused as bad input, so nothing is
-    silently changed or fails later on output: an integer beyond 64 bits
-    (orjson would round it to a float) and nesting deeper than
-    :data:`MAX_DEPTH` (orjson writes at most 254 levels).
-    """
-    try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise DataError(_decode_reason(raw, exc), source=source, line=lineno) from None
-    if not isinstance(value, dict):
-        raise DataError(
-            f"expected a JSON object, got {json_type(value)}", source=source, line=lineno
-        )
-    problem = shape_problem(value, raw)
-    if problem:
-        raise DataError(problem, source=source, line=lineno)
-    return value
-
-
-#: The deepest nesting a record may have (the record itself is level 1); it
-#: leaves room under orjson's output limit for the documents that wrap records.
-MAX_DEPTH = 128
-
-
-def _decode_reason(raw: bytes, exc: orjson.JSONDecodeError) -> str:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return f"invalid UTF-8 at byte {bad.start + 1}"
-    # orjson's wording grows between releases ("invalid literal, expected
-    # 'null'"); keep its stable head so messages do not depend on the version.
-    reason = exc.msg.split(",", 1)[0]
-    return f"invalid JSON: {reason} at column {exc.colno}"
-
-
-def shape_problem(value: Record, raw: bytes) -> str | None:
-    """Why a decoded record cannot pass through unchanged (None when it can).
-
-    One walk over the containers only (strings are not looked into), so the
-    common record of a few long strings costs next to nothing.
-    """
-    floats = False
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return f"nested deeper than {MAX_DEPTH} levels"
-        for item in node.values() if type(node) is dict else node:
-            kind = type(item)
-            if kind is dict or kind is list:
-                stack.append((item, depth + 1))
-            elif kind is float:
-                floats = True
-    if floats and _LONG_DIGITS.search(raw):
-        # orjson reads an integer literal beyond 64 bits as a float: look again exactly.
-        try:
-            json.loads(raw, parse_int=_int64)
-        except ValueError:
-            return "integer beyond 64 bits (write it as a string)"
-    return None
-
-
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # 2**64 and -(2**63) have 20 and 19
-_INT64_MIN, _UINT64_MAX = -(2**63), 2**64 - 1
-
-
-def _int64(text: str) -> int:
-    number = int(text)
-    if not _INT64_MIN <= number <= _UINT64_MAX:
-        raise ValueError(text)
-    return number
-
-
-def json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def iter_lines(stream: BinaryIO) -> Iterator[bytes]:
-    """Lines of a binary stream, terminators kept, memory bounded by the longest line."""
-    return iter(stream.readline, b"")
-
-
-def iter_jsonl(
-    paths: Sequence[str], stdin: BinaryIO, *, keep_going: bool = False
-) -> Iterator[tuple[str, int, Record | CouncilError]]:
-    """Yield ``(source, lineno, record)`` for every non-blank line of every input.
-
-    Line numbers are 1-based and count blank lines.  Decoding happens inside
-    the loop, one record at a time.  With ``keep_going`` a bad line yields its
-    located :class:`DataError` in place of the record; otherwise it is raised.
-    """
-    for source, fh in open_inputs(paths, stdin):
-        for lineno, raw in enumerate(iter_lines(fh), start=1):
-            if not raw.strip():
-                continue
-            try:
-                yield source, lineno, decode_record(raw, source, lineno)
-            except DataError as err:
-                if not keep_going:
-                    raise
-                yield source, lineno, err
-
-
-def dumps(record: Record) -> bytes:
-    """Compact UTF-8 JSON, key order kept, ``\\n``-terminated."""
-    return orjson.dumps(record) + b"\n"
-
-
 def error_record(err: CouncilError) -> Record:
     """The record ``--keep-going`` writes in place of a bad one."""
     return {"kind": "error", "line": err.line, "error": scrub(err.message)}
 
 
-class RecordWriter:
-    """Writes records to a binary stream, one compact line each, flushed per record."""
-
-    def __init__(self, out: BinaryIO, *, flush: bool = True) -> None:
-        self.out = out
-        self.flush_each = flush
-        self.count = 0
-
-    def write(self, record: Record) -> None:
-        self.out.write(dumps(record))
-        self.count += 1
-        if self.flush_each:
-            self.out.flush()
-
-    def write_all(self, records: Iterable[Record]) -> None:
-        for record in records:
-            self.write(record)
+def map_records(
+    fn: Callable[[str, int, Record], Sequence[Record]],
+    items: Iterable[tuple[str, int, Record | CouncilError]],
+    write: Callable[[Record], None],
+    *,
+    keep_going: bool,
+) -> None:
+    """:func:`council_filters.base.jsonl.map_records` with the house error record."""
+    jsonl.map_records(fn, items, write, keep_going=keep_going, error_record=error_record)
 
 
 # --------------------------------------------------------------------------- #

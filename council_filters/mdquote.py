@@ -12,8 +12,8 @@
   delimiters escaped, level-1/2 ATX headings prefixed (so a reviewer cannot
   forge another reviewer's ``## <Name> Output`` section), and a code fence left
   open at the end closed by escaping its opener.
-- :func:`code_block` — a fenced code block whose fence is longer than any
-  backtick run inside, so the content cannot close it.
+
+Code blocks use ``council_filters.base.bytesops.code_fence``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 
 from council_filters import fence
+from council_filters.base import vocab
 
-ESCAPED = fence.ESCAPED.decode()
+ESCAPED = vocab.ESCAPED.decode()
 
 _HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -78,13 +79,6 @@ def blockquote(text: str) -> str:
     """Multi-line reviewer text as a markdown blockquote (delimiters escaped)."""
     body = appendix_body(text.strip("\n"))
     return "\n".join(("> " + line).rstrip() for line in body.split("\n"))
-
-
-def code_block(text: str, info: str = "") -> str:
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    body = text if text.endswith("\n") else text + "\n"
-    return f"{fence}{info}\n{body}{fence}"
 
 
 def code_span(text: str) -> str:

@@ -23,9 +23,8 @@ starts at 1 and continues after the highest number ever used.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator, Mapping
-
-import regex
 
 ORIGIN_CODES: dict[str, str] = {
     "security": "SEC",
@@ -54,13 +53,13 @@ ORIGIN_ALIASES: dict[str, str] = {
 RESERVED_ORDER: dict[str, int] = {code: i for i, code in enumerate(ORIGIN_CODES.values())}
 
 # A finding ID as this package writes and accepts it for numbering.
-ID_RE = regex.compile(r"^([A-Z][A-Z0-9]{1,9})-([0-9]{3,9})$")
+ID_RE = re.compile(r"\A([A-Z][A-Z0-9]{1,9})-([0-9]{3,9})\Z")
 # The same shape inside free text (IDs mentioned in a state file's other fields).
-ID_SCAN_RE = regex.compile(r"\b([A-Z][A-Z0-9]{1,9})-([0-9]{3,9})\b")
+ID_SCAN_RE = re.compile(r"\b([A-Z][A-Z0-9]{1,9})-([0-9]{3,9})\b")
 
 # Anything we accept as an ID from upstream: short, printable, no spaces,
 # so it is safe to quote in an error message.
-ID_TOKEN_RE = regex.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
+ID_TOKEN_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._:-]{0,63}\Z")
 
 
 def canonical_origin(origin: str) -> str:

@@ -17,9 +17,11 @@ left open written down in ``docs/pack.md``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from council_filters.base.bytesops import code_fence, lines_of, utf8_backoff, utf8_cut
+from council_filters.base.vocab import INGEST_PREFIX
 
 # --------------------------------------------------------------------------- #
 # Limits (bytes).
@@ -33,64 +35,16 @@ EXCERPTS_TOTAL = 30000
 CONVENTIONS_CAP = 4000
 PACK_CEILING = 100000
 RECUT_MARGIN = 1000
-BINARY_PROBE = 8000  # git's own heuristic: a NUL in the first 8000 bytes
-
-MODES = ("plan", "review", "debug", "question")
-DISPLAY_NAMES = {"claude": "Claude", "codex": "Codex", "gemini": "Gemini", "opencode": "OpenCode"}
-DEFAULT_REVIEWERS = ("claude", "codex", "gemini", "opencode")
-FILE_REVIEWERS = ("gemini",)  # reviewers that read the pack from a file (ingest token)
-REVIEWER_RE = re.compile(r"\A[a-z0-9][a-z0-9_-]{0,31}\Z")
-INGEST_PREFIX = "INGEST_TOKEN: "
-
-
-def display_name(reviewer: str) -> str:
-    """``{{REVIEWER_NAME}}``: the upstream spelling for the four slots, else capitalised."""
-    return DISPLAY_NAMES.get(reviewer, reviewer[:1].upper() + reviewer[1:])
 
 
 # --------------------------------------------------------------------------- #
-# Byte helpers (awk semantics under LC_ALL=C).
+# Diff truncation (awk semantics under LC_ALL=C).
 # --------------------------------------------------------------------------- #
-def awk_records(data: bytes) -> list[bytes]:
-    """Lines as awk reads them: a final line without ``\\n`` is still a line."""
-    if not data:
-        return []
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    return lines
-
-
-def utf8_backoff(cut: bytes) -> bytes:
-    """Drop a trailing character that the byte cut split; keep a complete one."""
-    k = len(cut)
-    while k > 0 and 0x80 <= cut[k - 1] <= 0xBF:
-        k -= 1
-    if k > 0:
-        lead = cut[k - 1]
-        if 0xC0 <= lead <= 0xDF:
-            need = 2
-        elif 0xE0 <= lead <= 0xEF:
-            need = 3
-        elif 0xF0 <= lead <= 0xF7:
-            need = 4
-        else:
-            need = 1
-        if k + need - 1 > len(cut):
-            return cut[: k - 1]
-    return cut
-
-
-def cut_bytes(data: bytes, cap: int) -> bytes:
-    """The first ``cap`` bytes of ``data``, never ending inside a UTF-8 character."""
-    return data if len(data) <= cap else utf8_backoff(data[:cap])
-
-
 def cap_stat(stat: bytes, cap: int = STAT_CAP) -> bytes:
     """Stat lines while the running total of ``len(line)+1`` stays within ``cap``."""
     out = []
     n = 0
-    for line in awk_records(stat):
+    for line in lines_of(stat):
         n += len(line) + 1
         if n > cap:
             break
@@ -102,7 +56,7 @@ def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_C
     """The first ``max_lines`` lines within ``cap`` bytes; an oversized line is cut inside."""
     out = []
     n = 0
-    for line in awk_records(diff)[:max_lines]:
+    for line in lines_of(diff)[:max_lines]:
         if n >= cap:
             break
         remaining = cap - n
@@ -149,10 +103,6 @@ def truncate_diff(
     return text, True
 
 
-def is_binary(data: bytes) -> bool:
-    return b"\0" in data[:BINARY_PROBE]
-
-
 def clean_text(data: bytes) -> str:
     """Bytes as pack text: invalid UTF-8 replaced, so a pack is always valid JSON text."""
     return data.decode("utf-8", "replace")
@@ -161,17 +111,6 @@ def clean_text(data: bytes) -> str:
 # --------------------------------------------------------------------------- #
 # Markdown building blocks.
 # --------------------------------------------------------------------------- #
-_BACKTICKS = re.compile(r"`+")
-
-
-def fence(content: str, info: str = "") -> str:
-    """``content`` in a code fence longer than any backtick run inside it."""
-    longest = max((len(m.group()) for m in _BACKTICKS.finditer(content)), default=0)
-    bar = "`" * max(3, longest + 1)
-    body = content if content.endswith("\n") or not content else content + "\n"
-    return f"{bar}{info}\n{body}{bar}"
-
-
 def show_name(path: str) -> str:
     """A path for a heading: control characters escaped so it stays one line."""
     from council_filters.paths import show_path
@@ -229,12 +168,12 @@ class Excerpt:
     size: int
 
     def block(self, cap: int) -> str:
-        shown = cut_bytes(self.content, cap)
+        shown = utf8_cut(self.content, cap)
         note = "" if len(shown) >= self.size else f" (first {len(shown)} of {self.size} bytes)"
-        return f"#### {show_name(self.path)}{note}\n{fence(clean_text(shown))}"
+        return f"#### {show_name(self.path)}{note}\n{code_fence(clean_text(shown))}"
 
     def shown_bytes(self, cap: int) -> int:
-        return len(cut_bytes(self.content, cap))
+        return len(utf8_cut(self.content, cap))
 
 
 @dataclass
@@ -311,7 +250,7 @@ def select_excerpts(
 def review_context(
     diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str]
 ) -> str:
-    parts = [f"### Diff (HEAD vs {base_ref})\n{fence(diff_text, 'diff')}", "### Changed Files"]
+    parts = [f"### Diff (HEAD vs {base_ref})\n{code_fence(diff_text, 'diff')}", "### Changed Files"]
     body = list(blocks) + list(trailer)
     if not body:
         body = ["(no changed text files to show)"]
@@ -389,7 +328,7 @@ def _text_sections(
     mode = inp.mode
     total = len(inp.files)
     dropped = total - nfiles
-    text_block = fence(clean_text(text))
+    text_block = code_fence(clean_text(text))
     if text_cut:
         text_block += f"\n[... truncated to {len(text)} of {len(inp.text)} bytes ...]"
     file_blocks = [ex.block(inp.file_cap) for ex in inp.files[:nfiles]]
@@ -400,14 +339,14 @@ def _text_sections(
     if conventions and inp.conventions is not None:
         conv = [
             "### Repo Conventions",
-            fence(clean_text(cut_bytes(inp.conventions, CONVENTIONS_CAP))),
+            code_fence(clean_text(utf8_cut(inp.conventions, CONVENTIONS_CAP))),
         ]
     if mode == "plan":
         parts = ["### Planning Document", text_block, *conv]
     elif mode == "debug":
         history = []
         for path, log in inp.history[:nfiles]:
-            history += [f"#### {show_name(path)}", fence(clean_text(log) or "(no commits)\n")]
+            history += [f"#### {show_name(path)}", code_fence(clean_text(log) or "(no commits)\n")]
         parts = [
             "### Symptom",
             text_block,
@@ -452,7 +391,7 @@ def build_text(
         keep = len(inp.text) - over - RECUT_MARGIN
         if keep <= 0:
             raise PackTooLarge("the pack framing alone exceeds the byte ceiling")
-        text = cut_bytes(inp.text, keep)
+        text = utf8_cut(inp.text, keep)
         om.text_truncated = True
         ctx = _text_sections(inp, text, nfiles, conventions, True)
         if size(ctx) > ceiling:

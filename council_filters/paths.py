@@ -22,14 +22,14 @@ import os
 import re
 from pathlib import Path
 
-from council_filters.kit import DataError
+from council_filters.base.errors import DataError
+from council_filters.base.vocab import DATE_RE, SLUG_RE, is_slug
 
 # --------------------------------------------------------------------------- #
 # Slug
 # --------------------------------------------------------------------------- #
 SLUG_MAX = 40
 SLUG_SOURCE_MAX = 80  # `head -c 80` of free text before the slug rule runs
-SLUG_RE = re.compile(rb"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _SLUG_KEEP = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789-")
 _SLUG_TABLE = bytes(
     (c + 32 if 65 <= c <= 90 else c) if (c + 32 if 65 <= c <= 90 else c) in _SLUG_KEEP else 45
@@ -66,8 +66,6 @@ def text_slug_source(text: str) -> bytes:
 # --------------------------------------------------------------------------- #
 REPORT_DIR = "docs/council"
 MAX_COLLISIONS = 10
-MODES = ("plan", "review", "debug", "question")
-_DATE_RE = re.compile(r"\A[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
 def today() -> str:
@@ -76,7 +74,7 @@ def today() -> str:
 
 
 def check_date(date: str) -> str:
-    if not _DATE_RE.match(date):
+    if not DATE_RE.match(date):
         raise DataError("date must be YYYY-MM-DD")
     return date
 
@@ -84,12 +82,13 @@ def check_date(date: str) -> str:
 def report_candidates(mode: str, slug: str, date: str) -> list[str]:
     """The ten repo-relative report paths, in the order they are tried.
 
-    ``mode`` and ``slug`` must be plain names (no ``/``), so no candidate can
-    leave ``docs/council/``.
+    ``mode`` and ``slug`` must be slugs (``[a-z0-9]`` words joined by single
+    dashes), so no candidate can leave ``docs/council/`` or hold a control
+    character.
     """
     date = check_date(date)
     for label, value in (("mode", mode), ("slug", slug)):
-        if not value or "/" in value or "\0" in value or value in (".", ".."):
+        if not is_slug(value):
             raise DataError(f"{label} must be a plain name")
     stem = f"{REPORT_DIR}/{date}-{mode}-{slug}"
     return [f"{stem}.md"] + [f"{stem}-{n}.md" for n in range(2, MAX_COLLISIONS + 1)]

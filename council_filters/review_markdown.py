@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from council_filters import severity as sev
+from council_filters.base.bytesops import code_fence
 from council_filters.findings import GROUP_ICONS, GROUPS, Consolidated, SourceReader
-from council_filters.mdquote import blockquote, code_block, code_span, escape_delimiters, inline
+from council_filters.mdquote import blockquote, code_span, escape_delimiters, inline
 
 CC_LABELS = (
     "praise", "nitpick", "suggestion", "issue", "todo", "question", "thought", "chore", "note",
@@ -107,7 +108,7 @@ def render_finding(c: Consolidated, reader: SourceReader) -> list[str]:
     out = [f"#### {c.id} — {where(c)}", marker(s.origin, c.id), comment_head(c)]
     snip = snippet(c, reader)
     if snip is not None:
-        out += ["", code_block(snip)]
+        out += ["", code_fence(snip or "\n")]  # an empty snippet still shows one line
     disc = s.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
         out += ["", blockquote(disc)]

@@ -4,7 +4,7 @@ A state is a plain JSON-shaped dict (see ``schemas/review-state.schema.json``).
 Every mutation takes a state and returns a :class:`Result` holding a *new*
 state and the history entries it appended; the input state is never
 modified, so a caller that gets an exception still holds the old state
-unchanged.  An illegal request raises :class:`kit.DataError` (exit 1) with a
+unchanged.  An illegal request raises :class:`DataError` (exit 1) with a
 message naming the finding ID and what was wrong, never the finding's text.
 
 Every status change goes through :data:`TRANSITIONS`, the one table of
@@ -21,15 +21,16 @@ from typing import Any
 
 import orjson
 
-from council_filters import kit, origins, severity
+from council_filters import origins, severity
+from council_filters.base.errors import DataError, UsageError
+from council_filters.base.jsonl import Record, json_type
+from council_filters.base.vocab import FINDING_STATUSES
 
 FORMAT = "council-review-state"
 VERSION = 1
 
 # Statuses, in the order summaries list them.
-STATUSES: tuple[str, ...] = (
-    "open", "accepted", "fixed", "reopened", "verified", "dismissed", "escalated",
-)
+STATUSES = FINDING_STATUSES
 TERMINAL: frozenset[str] = frozenset({"verified", "dismissed", "escalated"})
 
 # A finding that entered re-review this many times and still failed is
@@ -90,7 +91,7 @@ def next_status(finding_id: str, status: str, event: str) -> str:
     target = _TABLE.get((status, event))
     if target is None:
         sources = ", ".join(allowed_sources(event)) or "nowhere"
-        raise kit.DataError(
+        raise DataError(
             f"{finding_id}: cannot {_PHRASE.get(event, event)} a finding that is {status}"
             f" (only from: {sources})"
         )
@@ -111,7 +112,7 @@ def transition_table_markdown() -> str:
 # Results, clock.
 # --------------------------------------------------------------------------- #
 State = dict[str, Any]
-Located = tuple[str, int, kit.Record]  # (source, line, record), as kit.iter_jsonl yields
+Located = tuple[str, int, Record]  # (source, line, record), as iter_jsonl yields
 
 
 @dataclass
@@ -120,7 +121,7 @@ class Result:
 
     state: State
     history: list[dict[str, Any]] = field(default_factory=list)
-    output: list[kit.Record] = field(default_factory=list)
+    output: list[Record] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -144,7 +145,7 @@ def clock(environ: Mapping[str, str], real_epoch: float) -> str:
         try:
             parsed = _dt.datetime.strptime(raw, "%Y-%m-%dT%H:%M:%SZ")
         except ValueError:
-            raise kit.UsageError(
+            raise UsageError(
                 f"{name} must be epoch seconds or YYYY-MM-DDTHH:MM:SSZ"
             ) from None
         return format_time(parsed.replace(tzinfo=_dt.UTC).timestamp())
@@ -194,14 +195,14 @@ class _Session:
     def finding(self, finding_id: object, where: tuple[str, int] | None = None) -> dict[str, Any]:
         source, line = where if where else (None, None)
         if not origins.is_id_token(finding_id):
-            raise kit.DataError("missing or malformed finding id", source=source, line=line)
+            raise DataError("missing or malformed finding id", source=source, line=line)
         assert isinstance(finding_id, str)
         found = self.by_id.get(finding_id)
         if found is None:
-            raise kit.DataError(f"{finding_id}: unknown finding ID", source=source, line=line)
+            raise DataError(f"{finding_id}: unknown finding ID", source=source, line=line)
         return found
 
-    def result(self, output: list[kit.Record] | None = None) -> Result:
+    def result(self, output: list[Record] | None = None) -> Result:
         if self.appended:
             self.state["updated_at"] = self.now
         return Result(self.state, self.appended, output or [])
@@ -213,7 +214,7 @@ class _Session:
 def new_state(context: Mapping[str, Any], now: str) -> Result:
     """A fresh session: no findings, one ``init`` history entry."""
     if not isinstance(context, Mapping):
-        raise kit.DataError(f"context must be a JSON object, got {kit.json_type(context)}")
+        raise DataError(f"context must be a JSON object, got {json_type(context)}")
     state: State = {
         "format": FORMAT,
         "version": VERSION,
@@ -236,22 +237,22 @@ def _finding_fields(record: Mapping[str, Any]) -> dict[str, Any]:
 def _check_finding(record: Mapping[str, Any], source: str, line: int) -> None:
     kind = record.get("kind", "finding")
     if kind != "finding":
-        raise kit.DataError("not a finding record (kind is not \"finding\")", source=source,
+        raise DataError("not a finding record (kind is not \"finding\")", source=source,
                             line=line)
     origin = record.get("origin")
     if not isinstance(origin, str) or not origin.strip():
-        raise kit.DataError("finding has no origin (a non-empty string)", source=source, line=line)
+        raise DataError("finding has no origin (a non-empty string)", source=source, line=line)
     for key in ("merged_origins",):
         value = record.get(key)
         if value is not None and not (
             isinstance(value, list) and all(isinstance(v, str) for v in value)
         ):
-            raise kit.DataError(f"{key} must be an array of strings", source=source, line=line)
+            raise DataError(f"{key} must be an array of strings", source=source, line=line)
     fingerprint = record.get("fingerprint")
     if fingerprint is not None and not isinstance(fingerprint, str):
-        raise kit.DataError("fingerprint must be a string", source=source, line=line)
+        raise DataError("fingerprint must be a string", source=source, line=line)
     if "fix_induced" in record and not isinstance(record["fix_induced"], bool):
-        raise kit.DataError("fix_induced must be true or false", source=source, line=line)
+        raise DataError("fix_induced must be true or false", source=source, line=line)
 
 
 def _new_entry(finding_id: str, fields: dict[str, Any]) -> dict[str, Any]:
@@ -281,7 +282,7 @@ def add_findings(state: State, records: Iterable[Located], now: str) -> Result:
         _check_finding(record, source, line)
         finding_id = record.get("id")
         if not origins.is_id_token(finding_id):
-            raise kit.DataError(
+            raise DataError(
                 "finding has a missing or malformed id (expected e.g. SEC-001)",
                 source=source, line=line,
             )
@@ -292,7 +293,7 @@ def add_findings(state: State, records: Iterable[Located], now: str) -> Result:
             session.create(_new_entry(finding_id, fields))
             continue
         if existing.get("fingerprint") != fields.get("fingerprint"):
-            raise kit.DataError(
+            raise DataError(
                 f"{finding_id}: ID collision: already used by a finding with a different"
                 " fingerprint (IDs are never reused)",
                 source=source, line=line,
@@ -347,9 +348,9 @@ def parse_selection(
     sev_items = _split(severities)
     id_items = _split(ids)
     if all_ and (sev_items or id_items):
-        raise kit.UsageError("accept: --all cannot be combined with --severity or --ids")
+        raise UsageError("accept: --all cannot be combined with --severity or --ids")
     if not (all_ or sev_items or id_items):
-        raise kit.UsageError("accept: give --all, --severity LEVELS or --ids IDS")
+        raise UsageError("accept: give --all, --severity LEVELS or --ids IDS")
     known = set(origins.ORIGIN_CODES) | set(origins.ORIGIN_ALIASES)
     for finding in state["findings"]:
         known.update(_categories(finding))
@@ -363,13 +364,13 @@ def parse_selection(
             cats.add(origins.canonical_origin(item))
         else:
             shown = f" '{item}'" if origins.is_id_token(item) else ""
-            raise kit.UsageError(
+            raise UsageError(
                 f"accept: --severity item{shown} is neither a severity"
                 f" ({', '.join(severity.LADDER)} or an alias) nor a known category"
             )
     for item in id_items:
         if not origins.is_id_token(item):
-            raise kit.UsageError("accept: --ids holds a malformed ID")
+            raise UsageError("accept: --ids holds a malformed ID")
     return Selection(all_, frozenset(levels), frozenset(cats), tuple(dict.fromkeys(id_items)))
 
 
@@ -430,22 +431,22 @@ def record_fix(state: State, records: Iterable[Located], now: str) -> Result:
         fid = finding["id"]
         outcome = record.get("outcome")
         if outcome not in FIX_OUTCOMES:
-            raise kit.DataError(f"{fid}: outcome must be one of: {', '.join(FIX_OUTCOMES)}",
+            raise DataError(f"{fid}: outcome must be one of: {', '.join(FIX_OUTCOMES)}",
                                 source=source, line=line)
         files = _string_list(record.get("files_touched", []))
         if files is None:
-            raise kit.DataError(f"{fid}: files_touched must be an array of non-empty paths",
+            raise DataError(f"{fid}: files_touched must be an array of non-empty paths",
                                 source=source, line=line)
         reason = record.get("reason")
         if reason is not None and not isinstance(reason, str):
-            raise kit.DataError(f"{fid}: reason must be a string", source=source, line=line)
+            raise DataError(f"{fid}: reason must be a string", source=source, line=line)
         event = "fix" if outcome == "fixed" else "escalate"
         try:
             target = next_status(fid, finding["status"], event)
-        except kit.DataError as err:
+        except DataError as err:
             raise err.located(source, line) from None
         if event == "fix" and finding["fix_attempts"] >= MAX_FIX_ATTEMPTS:
-            raise kit.DataError(
+            raise DataError(
                 f"{fid}: failed verification {finding['fix_attempts']} times and cannot be"
                 " corrected again (run scope to escalate it, or record it escalated)",
                 source=source, line=line,
@@ -516,19 +517,19 @@ def verify(state: State, records: Iterable[Located], now: str) -> Result:
     result's output holds those new findings.
     """
     session = _Session(state, "verify", now)
-    induced: list[kit.Record] = []
+    induced: list[Record] = []
     for source, line, record in records:
         if "outcome" in record:
             finding = session.finding(record.get("id"), (source, line))
             fid = finding["id"]
             outcome = record["outcome"]
             if outcome not in VERIFY_OUTCOMES:
-                raise kit.DataError(
+                raise DataError(
                     f"{fid}: outcome must be one of: {', '.join(VERIFY_OUTCOMES)}",
                     source=source, line=line,
                 )
             if not finding["in_scope"]:
-                raise kit.DataError(
+                raise DataError(
                     f"{fid}: not in re-review scope (it is {finding['status']}; run scope"
                     " after record-fix)",
                     source=source, line=line,
@@ -536,13 +537,13 @@ def verify(state: State, records: Iterable[Located], now: str) -> Result:
             event = "verify" if outcome == "verified" else "reopen"
             try:
                 target = next_status(fid, finding["status"], event)
-            except kit.DataError as err:
+            except DataError as err:
                 raise err.located(source, line) from None
             session.update(finding, status=target, in_scope=False)
         elif record.get("fix_induced") is True:
             _check_finding(record, source, line)
             if "id" in record:
-                raise kit.DataError(
+                raise DataError(
                     "a fix-induced finding must not carry an id (the state assigns one;"
                     " use add for findings with IDs)",
                     source=source, line=line,
@@ -554,7 +555,7 @@ def verify(state: State, records: Iterable[Located], now: str) -> Result:
             session.create(entry)
             induced.append({"kind": "finding", **entry})
         else:
-            raise kit.DataError(
+            raise DataError(
                 "neither a verify outcome (id, outcome) nor a fix-induced finding"
                 " (fix_induced: true)",
                 source=source, line=line,
@@ -565,7 +566,7 @@ def verify(state: State, records: Iterable[Located], now: str) -> Result:
 # --------------------------------------------------------------------------- #
 # Reading: status, consistency.
 # --------------------------------------------------------------------------- #
-def summarize(state: State) -> kit.Record:
+def summarize(state: State) -> Record:
     """The machine summary ``status --json`` prints."""
     findings = state["findings"]
     counts = {s: 0 for s in STATUSES}

@@ -16,10 +16,10 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from council_filters import diffranges, severity
+from council_filters.base import schemas
 
 STAGES: tuple[str, ...] = ("council", "judge", "critique", "stack-review", "stack-judge")
 SCHEMA_BASE = "https://council-filters.invalid/schemas/"
@@ -32,12 +32,6 @@ _MAX_ERRORS = 20
 # --------------------------------------------------------------------------- #
 # Schemas, loaded from the package
 # --------------------------------------------------------------------------- #
-def load_schema(name: str) -> dict[str, Any]:
-    data = resources.files("council_filters.schemas").joinpath(f"{name}.schema.json").read_text()
-    schema: dict[str, Any] = json.loads(data)
-    return schema
-
-
 @functools.cache
 def validator(stage: str) -> Any:
     """A Draft 2020-12 validator for ``stage`` with every shipped schema registered."""
@@ -45,10 +39,10 @@ def validator(stage: str) -> Any:
     from referencing import Registry, Resource
 
     registry: Registry[Any] = Registry().with_resources(
-        (SCHEMA_BASE + f"{name}.schema.json", Resource.from_contents(load_schema(name)))
+        (SCHEMA_BASE + f"{name}.schema.json", Resource.from_contents(schemas.load(name)))
         for name in SCHEMA_FILES
     )
-    return Draft202012Validator(load_schema(stage), registry=registry)
+    return Draft202012Validator(schemas.load(stage), registry=registry)
 
 
 # --------------------------------------------------------------------------- #
@@ -187,7 +181,7 @@ def _ref_properties(schema: dict[str, Any]) -> set[str]:
     ref = schema.get("$ref", "")
     if not isinstance(ref, str) or "#/$defs/" not in ref:
         return set()
-    target = load_schema("pr-workflow")["$defs"].get(ref.rsplit("/", 1)[-1], {})
+    target = schemas.load("pr-workflow")["$defs"].get(ref.rsplit("/", 1)[-1], {})
     return set(target.get("properties", {}))
 
 

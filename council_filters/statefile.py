@@ -29,59 +29,33 @@ import contextlib
 import errno
 import fcntl
 import functools
-import json
 import os
 import random
-import tempfile
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 from typing import Any
 
 import orjson
-import regex
 
-from council_filters import kit, review_state
+from council_filters import review_state
+from council_filters.base import safefs, schemas
+from council_filters.base.errors import DataError, UsageError
+from council_filters.base.jsonl import shape_problem
 
 State = dict[str, Any]
 
-SCHEMA_NAME = "review-state.schema.json"
+SCHEMA_NAME = "review-state"
 DEFAULT_NAME = "review-state.json"
 LOCK_SUFFIX = ".lock"
 DEFAULT_LOCK_TIMEOUT = 60.0
 
 
 @functools.lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    """The shipped JSON Schema of the state file."""
-    text = (resources.files("council_filters") / "schemas" / SCHEMA_NAME).read_text("utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
-
-
-def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with every local ``{"$ref": "#/$defs/x"}`` replaced by its target.
-
-    Same meaning (the shipped schema has no recursive definitions), but
-    jsonschema validates it about twice as fast, which matters for a state
-    file with hundreds of findings and history entries.
-    """
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
-            return inline_refs(defs[ref[len("#/$defs/"):]], defs)
-        return {k: inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [inline_refs(v, defs) for v in node]
-    return node
-
-
-@functools.lru_cache(maxsize=1)
 def _validator() -> Any:
     import jsonschema
 
-    full = schema()
-    cls = jsonschema.validators.validator_for(full)
-    return cls(inline_refs(full, full.get("$defs", {})))
+    cls = jsonschema.validators.validator_for(schemas.load(SCHEMA_NAME))
+    return cls(schemas.inlined(SCHEMA_NAME))
 
 
 # --------------------------------------------------------------------------- #
@@ -99,17 +73,17 @@ def _where(path: Any) -> str:
 def validate(state: Any, source: str) -> State:
     """Check a decoded value is a state this version can use; return it or raise."""
     if not isinstance(state, dict) or state.get("format") != review_state.FORMAT:
-        raise kit.DataError(
+        raise DataError(
             "not a council-state file (no \"format\": \"council-review-state\"); refusing to"
             " touch it",
             source=source,
         )
     version = state.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise kit.DataError("invalid state file: version is not a positive integer",
+        raise DataError("invalid state file: version is not a positive integer",
                             source=source)
     if version > review_state.VERSION:
-        raise kit.DataError(
+        raise DataError(
             f"state file version {version} is newer than this council-state understands"
             f" ({review_state.VERSION}); upgrade council-filters",
             source=source,
@@ -118,32 +92,32 @@ def validate(state: Any, source: str) -> State:
     if not validator.is_valid(state):
         error = min(validator.iter_errors(state), key=lambda e: [str(p) for p in e.path])
         # Name the place and the rule, never the value (it may hold context text).
-        raise kit.DataError(
+        raise DataError(
             f"invalid state file: {_where(error.absolute_path)}: fails schema rule"
             f" '{error.validator}'",
             source=source,
         )
     broken = review_state.check_consistency(state)
     if broken is not None:
-        raise kit.DataError(f"invalid state file: {broken}", source=source)
+        raise DataError(f"invalid state file: {broken}", source=source)
     return state
 
 
 def parse(data: bytes, source: str) -> State:
     """Decode and validate a state file's bytes."""
     if not data.strip():
-        raise kit.DataError("state file is empty (truncated?); refusing to use it", source=source)
+        raise DataError("state file is empty (truncated?); refusing to use it", source=source)
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise kit.DataError(
+        raise DataError(
             f"state file is corrupt or truncated (invalid JSON at line {exc.lineno},"
             f" column {exc.colno}); refusing to use it",
             source=source,
         ) from None
-    problem = kit.shape_problem(value, data) if isinstance(value, dict) else None
+    problem = shape_problem(value, data) if isinstance(value, dict) else None
     if problem:
-        raise kit.DataError(f"invalid state file: {problem}", source=source)
+        raise DataError(f"invalid state file: {problem}", source=source)
     return validate(value, source)
 
 
@@ -154,11 +128,11 @@ def read_bytes(path: str, source: str | None = None) -> bytes:
         with open(path, "rb") as fh:
             return fh.read()
     except FileNotFoundError:
-        raise kit.UsageError(
+        raise UsageError(
             "no state file here (create one with: council-state init)", source=shown
         ) from None
     except OSError as exc:
-        raise kit.UsageError(f"cannot read: {exc.strerror or type(exc).__name__}",
+        raise UsageError(f"cannot read: {exc.strerror or type(exc).__name__}",
                              source=shown) from None
 
 
@@ -181,7 +155,7 @@ def exclusive_lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT) -> Iterator
     try:
         fd = os.open(lpath, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     except OSError as exc:
-        raise kit.UsageError(f"cannot open lock file: {exc.strerror or type(exc).__name__}",
+        raise UsageError(f"cannot open lock file: {exc.strerror or type(exc).__name__}",
                              source=lpath) from None
     try:
         deadline = time.monotonic() + timeout
@@ -194,7 +168,7 @@ def exclusive_lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT) -> Iterator
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     raise
             if time.monotonic() >= deadline:
-                raise kit.DataError(f"timed out after {timeout:g}s waiting for the lock",
+                raise DataError(f"timed out after {timeout:g}s waiting for the lock",
                                     source=lpath)
             time.sleep(pause * (0.5 + random.random()))  # noqa: S311 - jitter, not crypto
             pause = min(pause * 2, 0.02)
@@ -203,15 +177,10 @@ def exclusive_lock(path: str, timeout: float = DEFAULT_LOCK_TIMEOUT) -> Iterator
         os.close(fd)  # closing drops the lock
 
 
-def _temp_pattern(path: str) -> Any:
-    name = os.path.basename(path)
-    return regex.compile(r"^\." + regex.escape(name) + r"\.[A-Za-z0-9_]{8}\.tmp$")
-
-
 def remove_stale_temps(path: str) -> int:
     """Remove temp files a killed writer left; call only while holding the lock."""
     directory = os.path.dirname(path) or "."
-    pattern = _temp_pattern(path)
+    pattern = safefs.temp_name_pattern(path)
     removed = 0
     with contextlib.suppress(OSError):
         for entry in os.listdir(directory):
@@ -223,25 +192,8 @@ def remove_stale_temps(path: str) -> int:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Replace ``path`` with ``data``: temp file (0600), fsync, rename, fsync the directory."""
-    directory = os.path.dirname(path) or "."
-    name = os.path.basename(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+    """Replace ``path`` with ``data``, durably, the file private (0600)."""
+    safefs.replace(path, data, mode=0o600)
 
 
 def resolve(path: str) -> str:
@@ -280,7 +232,7 @@ def _locked(path: str, fn: Creation, timeout: float, *, must_exist: bool
     real = resolve(path)
     directory = os.path.dirname(real) or "."
     if not os.path.isdir(directory):
-        raise kit.UsageError("directory does not exist", source=path)
+        raise UsageError("directory does not exist", source=path)
     with exclusive_lock(real, timeout):
         remove_stale_temps(real)
         current: State | None = None

@@ -19,13 +19,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters import redaction, severity
-
-VERDICTS: tuple[str, ...] = (
-    "APPROVE", "REVISE", "REJECT", "UNKNOWN", "TIMEOUT", "ERROR", "UNAVAILABLE",
+from council_filters.base.bytesops import lines_of, utf8_cut
+from council_filters.base.vocab import (
+    CONFIDENCES,
+    CONTROL_RE,
+    ESCAPED,
+    FAILED,
+    INGEST_PREFIX,
+    VERDICTS,
+    VOTES,
 )
-VOTES: tuple[str, ...] = ("APPROVE", "REVISE", "REJECT")
-CONFIDENCES: tuple[str, ...] = ("HIGH", "MEDIUM", "LOW", "N/A")
-FAILED_STATUSES: tuple[str, ...] = ("TIMEOUT", "ERROR", "UNAVAILABLE")
+
+FAILED_STATUSES = FAILED
 
 VERDICT_CAP = 50
 CONFIDENCE_CAP = 20
@@ -39,36 +44,11 @@ NO_VERDICT_WARNING = "no Verdict: line found in output \u2014 marked UNKNOWN"
 
 BEGIN = b"findings_block_begin"
 END = b"findings_block_end"
-ESCAPED = b"[ESCAPED] "
 
 
 # --------------------------------------------------------------------------- #
 # Byte helpers
 # --------------------------------------------------------------------------- #
-def lines_of(data: bytes) -> list[bytes]:
-    """Lines without terminators; a final unterminated line counts, no phantom last line."""
-    if not data:
-        return []
-    parts = data.split(b"\n")
-    if parts[-1] == b"":
-        parts.pop()
-    return parts
-
-
-def utf8_cut(data: bytes, limit: int) -> bytes:
-    """The first ``limit`` bytes, backed off so no multi-byte character is split."""
-    if len(data) <= limit:
-        return data
-    i = limit
-    back = 0
-    while i > 0 and back < 3 and (data[i] & 0xC0) == 0x80:
-        i -= 1
-        back += 1
-    if back and (data[i] & 0xC0) == 0xC0:  # a lead byte whose sequence was cut
-        return data[:i]
-    return data[:limit]
-
-
 def head(data: bytes, limit: int, hardened: bool) -> bytes:
     """``head -c limit`` (or its UTF-8-safe form)."""
     return utf8_cut(data, limit) if hardened else data[:limit]
@@ -103,14 +83,17 @@ class Layer1:
 
 def strip_ingest(data: bytes) -> bytes:
     """Delete every line starting ``INGEST_TOKEN: `` (``sed '/^INGEST_TOKEN: /d'``)."""
-    if b"INGEST_TOKEN: " not in data:
+    if _INGEST not in data:
         return data
     kept = [ln for ln in data.splitlines(keepends=True) if not _is_ingest(ln)]
     return b"".join(kept)
 
 
 def _is_ingest(line: bytes) -> bool:
-    return line.startswith(b"INGEST_TOKEN: ")
+    return line.startswith(_INGEST)
+
+
+_INGEST = INGEST_PREFIX.encode()
 
 
 def capture_findings(lines: list[bytes]) -> bytes:
@@ -286,7 +269,6 @@ CLAUDE_UNCORROBORATED = (
     "slot recorded as ERROR."
 )
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass
@@ -319,7 +301,7 @@ class ClaudeFenced:
 def shown(value: bytes) -> str:
     """A reviewer-controlled value as a diagnostic may show it: redacted, controls escaped."""
     redacted, _ = redaction.redact_text(value)
-    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", text(redacted))
+    return CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", text(redacted))
 
 
 def _redacted(value: bytes) -> bytes:

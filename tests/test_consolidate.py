@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from council_filters import atomic
 from council_filters import consolidation as core
+from council_filters.base import safefs as atomic
 from council_filters.findings import (
     SourceReader,
     changed_files_from_diff,
@@ -176,7 +176,7 @@ json_values = st.recursive(
 def test_compiled_schema_agrees_with_jsonschema(rec):
     import jsonschema
 
-    from council_filters.findings import load_schema
+    from council_filters.base.schemas import load as load_schema
 
     validator = jsonschema.Draft202012Validator(load_schema("finding"))
     assert (finding_problem(rec) is None) == validator.is_valid(rec)
@@ -393,7 +393,7 @@ def test_write_creates_report_atomically_with_suffixes(tmp_path):
     assert mode & 0o077 == mode & 0o066 & ~0o022 and mode & 0o600 == 0o600
     code, _, err = run_filter("consolidate", args, COUNCIL)
     assert code == 1 and 'too many same-day collisions for slug "feat-x" (>10)' in err
-    assert not [p for p in os.listdir(tmp_path / "docs/council") if p.startswith(".tmp")]
+    assert not [p for p in os.listdir(tmp_path / "docs/council") if p.endswith(".tmp")]
 
 
 def test_write_never_clobbers_a_file_that_appears_meanwhile(tmp_path):

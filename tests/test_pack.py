@@ -14,6 +14,7 @@ from test_pack_repo import Repo, records
 
 from council_filters import pack as core
 from council_filters import paths
+from council_filters.base import bytesops, vocab
 from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_TIMEOUT, IntSetting
 
 from conftest import run_filter
@@ -234,17 +235,17 @@ def test_body_cap_vectors(cap: int, body: bytes) -> None:
 
 
 def test_backoff_keeps_a_complete_character_and_all_continuation_input() -> None:
-    assert core.utf8_backoff("é".encode()) == "é".encode()
-    assert core.utf8_backoff(b"a\xc3") == b"a"
-    assert core.utf8_backoff(b"a\xe2\x82") == b"a"
-    assert core.utf8_backoff(b"\x80\x80") == b"\x80\x80"  # k == 0: nothing dropped
+    assert bytesops.utf8_backoff("é".encode()) == "é".encode()
+    assert bytesops.utf8_backoff(b"a\xc3") == b"a"
+    assert bytesops.utf8_backoff(b"a\xe2\x82") == b"a"
+    assert bytesops.utf8_backoff(b"\x80\x80") == b"\x80\x80"  # k == 0: nothing dropped
 
 
 @settings(max_examples=200)
 @given(st.text(max_size=300), st.integers(min_value=1, max_value=400))
 def test_cut_bytes_is_valid_utf8_prefix(text: str, cap: int) -> None:
     data = text.encode()
-    cut = core.cut_bytes(data, cap)
+    cut = bytesops.utf8_cut(data, cap)
     assert data.startswith(cut) and len(cut) <= cap
     cut.decode()  # never raises
     assert len(data[len(cut) : cap]) < 4 or len(data) <= cap
@@ -358,7 +359,7 @@ def test_envelope_shape() -> None:
 @settings(max_examples=150)
 @given(st.text(alphabet="`ab\n ", max_size=60))
 def test_fence_is_never_closed_by_the_content(content: str) -> None:
-    fenced = core.fence(content)
+    fenced = bytesops.code_fence(content)
     bar = fenced.split("\n", 1)[0]
     assert not any(line.strip().startswith(bar) for line in content.splitlines())
     assert fenced.endswith("\n" + bar)
@@ -366,7 +367,7 @@ def test_fence_is_never_closed_by_the_content(content: str) -> None:
 
 def test_display_names() -> None:
     assert [
-        core.display_name(r) for r in ("claude", "codex", "gemini", "opencode", "local-llm")
+        vocab.display_name(r) for r in ("claude", "codex", "gemini", "opencode", "local-llm")
     ] == ["Claude", "Codex", "Gemini", "OpenCode", "Local-llm"]
 
 

@@ -25,8 +25,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from council_filters import atomic, fenced_file
+from council_filters import fenced_file
 from council_filters import verdict as v
+from council_filters.base import safefs
 
 from conftest import run_filter
 
@@ -271,8 +272,7 @@ def test_redaction_failure_truncates_removes_and_fails_the_slot(tmp_path, monkey
     def boom(*_a, **_k):
         raise OSError("injected")
 
-    monkeypatch.setattr(fenced_file if where == "read" else atomic,
-                        "_read_restricted" if where == "read" else "replace", boom)
+    monkeypatch.setattr(safefs, "read_regular" if where == "read" else "replace", boom)
     seen: list[bytes] = []
     real_truncate = fenced_file._truncate
 
@@ -290,7 +290,7 @@ def test_redaction_failure_truncates_removes_and_fails_the_slot(tmp_path, monkey
         "ERROR", v.CLAUDE_UNSANITIZED, "", "")
     assert rec["confidence"] == "HIGH"  # the returned confidence is not touched
     assert not minted.exists() and seen  # truncation was attempted on the file, then it went
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp-")] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
     assert KEY not in err
 
 

@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 
 from council_filters import diffranges
 from council_filters import reviewer_json as rj
+from council_filters.base import schemas
 
 LINE = {"kind": "line", "file": "src/a.ts", "start": 3, "end": 4, "side": "new"}
 
@@ -92,7 +93,7 @@ INVALID = [
 
 @pytest.mark.parametrize("name", rj.SCHEMA_FILES)
 def test_shipped_schemas_are_valid_draft_2020_12(name):
-    Draft202012Validator.check_schema(rj.load_schema(name))
+    Draft202012Validator.check_schema(schemas.load(name))
 
 
 @pytest.mark.parametrize("stage,obj", [(s, o) for s, objs in VALID.items() for o in objs])
@@ -171,7 +172,7 @@ def test_normalise_stack_and_critique():
 
 
 def test_normalised_records_match_the_verdict_schema():
-    finding_schema = rj.load_schema("verdict")["$defs"]["finding"]
+    finding_schema = schemas.load("verdict")["$defs"]["finding"]
     for stage in ("council", "judge", "stack-review", "stack-judge"):
         for obj in VALID[stage]:
             for rec in rj.normalise(stage, obj, "x").records:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from council_filters import origins, review_state, statefile
+from council_filters.base.errors import DataError
 
 from conftest import Result, run_filter
 
@@ -398,7 +399,7 @@ def test_every_pair_is_allowed_or_refused_by_the_table(status: str, event: str) 
     if (status, event) in allowed:
         assert review_state.next_status("X-001", status, event) == allowed[(status, event)]
     else:
-        with pytest.raises(review_state.kit.DataError, match="X-001: cannot"):
+        with pytest.raises(DataError, match="X-001: cannot"):
             review_state.next_status("X-001", status, event)
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import atomic, kit, paths, synthesis
 from council_filters import consolidation as core
+from council_filters import kit, paths, synthesis
+from council_filters.base import safefs, vocab
 from council_filters.findings import SourceReader, changed_files_from_diff, changed_files_from_list
 
 HELP = """\
@@ -117,7 +118,7 @@ def command(
                              help="Slug for the title/path (default: from the "
                              "verdict records)."),
     slots: str = typer.Option(
-        ",".join(synthesis.SLOTS), "--slots", metavar="A,B",
+        ",".join(vocab.SLOTS), "--slots", metavar="A,B",
         help="Reviewer slots the council expected, in appendix order; a slot with no record "
         "is reported missing.",
     ),
@@ -152,10 +153,10 @@ def command(
     if write and fmt is not Format.markdown:
         raise kit.UsageError("--write writes the markdown report; drop --format")
     when = date or datetime.date.today().isoformat()
-    if not core.DATE_RE.match(when):
+    if not vocab.is_date(when):
         raise kit.UsageError("--date must be YYYY-MM-DD")
     slot_list = tuple(x.strip().lower() for x in slots.split(",") if x.strip())
-    if not all(synthesis.SLOT_RE.match(x) for x in slot_list):
+    if not all(vocab.is_name(x) for x in slot_list):
         raise kit.UsageError("--slots takes comma-separated slot names [a-z0-9_-]")
     prior = _read_state(state)
     changed = None
@@ -229,9 +230,9 @@ def _report_info(
         raise kit.UsageError("no mode in the verdict records: pass --mode")
     if not g:
         raise kit.UsageError("no slug in the verdict records: pass --slug")
-    if not core.SLUG_RE.match(m):
+    if not vocab.is_slug(m):
         raise kit.DataError("mode is not a plain lower-case word")
-    if not core.SLUG_RE.match(g):
+    if not vocab.is_slug(g):
         raise kit.DataError("slug is not a valid slug ([a-z0-9]+ joined by single dashes)")
     return core.ReportInfo(m, g, date, slots)
 
@@ -255,7 +256,7 @@ def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
     rels = paths.report_candidates(info.mode, info.slug, info.date)
     by_abs = {os.path.join(root, rel): rel for rel in rels}
     try:
-        written = atomic.write_first_free(
+        written = safefs.write_first_free(
             list(by_abs), lambda p: synthesis.report(synth, by_abs[p]).encode("utf-8")
         )
     except OSError as exc:

@@ -20,6 +20,7 @@ import typer
 from council_filters import kit
 from council_filters import pack as core
 from council_filters import paths as pathrules
+from council_filters.base import safefs, vocab
 from council_filters.gitrepo import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref
 from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
 
@@ -77,13 +78,13 @@ REPO = typer.Option(
     help="Repository to read (default: the one around the current directory).",
 )
 REVIEWERS = typer.Option(
-    ",".join(core.DEFAULT_REVIEWERS),
+    ",".join(vocab.SLOTS),
     "--reviewers",
     metavar="A,B",
     help="Comma-separated reviewer slots; any lower-case names are accepted.",
 )
 FILE_REVIEWERS = typer.Option(
-    ",".join(core.FILE_REVIEWERS),
+    ",".join(vocab.FILE_REVIEWERS),
     "--file-reviewers",
     metavar="A,B",
     help="Reviewers that read the pack from a file: their pack ends with an INGEST_TOKEN line.",
@@ -120,7 +121,7 @@ class RunMeta:
 def _names(value: str, what: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in value.split(",") if n.strip())
     for n in names:
-        if not core.REVIEWER_RE.match(n):
+        if not vocab.is_name(n):
             raise kit.UsageError(
                 f"{what}: names must match [a-z0-9][a-z0-9_-]*, up to 32 characters"
             )
@@ -150,9 +151,11 @@ def _meta(reviewers: str, file_reviewers: str, run_id: str | None) -> RunMeta:
 def _emit(
     meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str, omitted: core.Omitted
 ) -> int:
+    if not vocab.is_slug(slug):  # only a --slug can fail: the slug rule always makes one
+        raise kit.UsageError("--slug must be [a-z0-9] words joined by single dashes")
     writer = kit.RecordWriter(kit.streams().stdout)
     for reviewer in meta.reviewers:
-        pack = core.envelope(core.display_name(reviewer), mode, context)
+        pack = core.envelope(vocab.display_name(reviewer), mode, context)
         record: kit.Record = {
             "kind": "reviewer",
             "run": meta.run,
@@ -179,7 +182,7 @@ def _repo(repo: str | None) -> GitRepo:
 
 
 def _display_names(meta: RunMeta) -> list[str]:
-    return [core.display_name(r) for r in meta.reviewers]
+    return [vocab.display_name(r) for r in meta.reviewers]
 
 
 def _fit(build, *args):  # type: ignore[no-untyped-def]
@@ -195,15 +198,11 @@ def _fit(build, *args):  # type: ignore[no-untyped-def]
 def _read_work_file(root: Path, rel: str, cap: int) -> core.Excerpt:
     """A validated work-tree file: never a symlink, never outside, never binary."""
     pathrules.validate_path(rel, root, hardened=True)
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(root / rel, flags)
+        head, size = safefs.read_regular(root / rel, limit=max(cap, safefs.BINARY_PROBE))
     except OSError as exc:
         raise pathrules.PathRefused(f"cannot read ({exc.strerror})", rel) from None
-    with os.fdopen(fd, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        head = fh.read(max(cap, core.BINARY_PROBE))
-    if core.is_binary(head):
+    if safefs.is_binary(head):
         raise pathrules.PathRefused("binary files not permitted", rel)
     return core.Excerpt(rel, head, size)
 
@@ -379,9 +378,9 @@ def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
     excerpts: list[core.Excerpt] = []
     used = 0
     by_oid = [e.oid for e in order]
-    limit = max(core.EXCERPT_CAP, core.BINARY_PROBE)
+    limit = max(core.EXCERPT_CAP, safefs.BINARY_PROBE)
     for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit), strict=False):
-        if core.is_binary(head):
+        if safefs.is_binary(head):
             not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
             continue
         ex = core.Excerpt(entry.path, head, size)
@@ -450,11 +449,11 @@ def report_path_cmd(
 ) -> int:
     """Print the first free docs/council/<date>-<mode>-<slug>[-N].md (N = 2..10)."""
     s = kit.streams()
-    if mode not in core.MODES:
+    if mode not in vocab.MODES:
         raise kit.UsageError(f'unknown mode "{mode}" (valid modes: plan, review, debug, question)')
     if slug is None:
         slug = s.stdin.read().decode("utf-8", "replace").strip("\n")
-    if not pathrules.SLUG_RE.match(slug.encode("utf-8", "surrogateescape")):
+    if not vocab.is_slug(slug):
         raise kit.DataError("slug must match ^[a-z0-9]+(-[a-z0-9]+)*$")
     s.stdout.write(pathrules.report_path(root, mode, slug, date).encode() + b"\n")
     return kit.EXIT_OK

@@ -9,6 +9,7 @@ import orjson
 import typer
 
 from council_filters import diffranges, fenced_file, kit, reviewer_json, verdict
+from council_filters.base import vocab
 
 HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
 pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).
@@ -111,6 +112,8 @@ def command(
     version: bool = VERSION_OPTION,
 ) -> int:
     s = kit.streams()
+    if reviewer is not None and vocab.has_control(reviewer):
+        raise kit.UsageError("--reviewer: a name must not hold control characters")
     _check_modes(layer2, from_layer2, jsonl, schema, findings_out, diff, emit_findings)
     _check_minted(minted_path, from_layer2, jsonl, reviewer)
     paths = files or []
@@ -217,6 +220,8 @@ def parse_record(
     name = reviewer if reviewer is not None else rec.get("reviewer")
     if not isinstance(name, str) or not name:
         raise kit.DataError("reviewer record has no 'reviewer' name (or pass --reviewer)")
+    if vocab.has_control(name):
+        raise kit.DataError("reviewer record's 'reviewer' holds a control character")
     status = rec.get("status", "OK")
     if status in verdict.FAILED_STATUSES:
         rec.update(verdict.failed_fields(status, name, rec.get("exit_code")))
