@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from procenv import GIT_ENV
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
@@ -146,3 +148,20 @@ def run_process(exe: str, args: Sequence[str] = (), stdin: bytes | str = b"", *,
                           input=_stdin_bytes(stdin), capture_output=True, env=child_env(env),
                           cwd=cwd, timeout=timeout, check=False)
     return Result(proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "backslashreplace"))
+
+
+def git(repo: str | os.PathLike[str], *args: str) -> str:
+    """Run git in ``repo`` with identity, dates and configuration pinned; its stdout."""
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True, env={**os.environ, **GIT_ENV}).stdout
+
+
+def make_git_repo(path: Path, files: Mapping[str, str], *, branch: str = "main") -> Path:
+    """A repository at ``path`` with one commit holding ``files`` (relative path: text)."""
+    for rel, text in files.items():
+        (path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (path / rel).write_text(text)
+    git(path, "init", "-q", "-b", branch)
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "init")
+    return path

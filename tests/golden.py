@@ -40,7 +40,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import Result, run_filter
+from conftest import Result, git, run_filter
 from procenv import GIT_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,11 +87,6 @@ GIT_REPO = "git-repo"
 _built: dict[Path, Path] = {}
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                   env={**os.environ, **GIT_ENV})
-
-
 def built_repo(fdir: Path) -> Path | None:
     """The repository a filter's cases run in, built (once per process, in a private
     temporary directory) from ``<fdir>/git-repo/``; ``None`` when there is none."""
@@ -104,31 +99,31 @@ def built_repo(fdir: Path) -> Path | None:
     atexit.register(shutil.rmtree, tmp, True)
     repo = tmp / "repo"
     shutil.copytree(spec / "base", repo, symlinks=True)
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
     change, deleted, branch = spec / "change", spec / "deleted", spec / "branch"
     if change.is_dir() or deleted.is_file():
-        _git(repo, "checkout", "-q", "-b",
+        git(repo, "checkout", "-q", "-b",
              branch.read_text().strip() if branch.is_file() else "feature")
         for rel in deleted.read_text().split("\n") if deleted.is_file() else []:
             if rel.strip():
-                _git(repo, "rm", "-q", "--", rel.strip())
+                git(repo, "rm", "-q", "--", rel.strip())
         if change.is_dir():
             shutil.copytree(change, repo, symlinks=True, dirs_exist_ok=True)
-        _git(repo, "add", "-A")
-        _git(repo, "commit", "-q", "-m", "change")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "change")
     _built[fdir] = repo
     return repo
 
 
 def run_case(case: Case) -> Result:
-    """Run one case in-process: inside the filter's built repository if it has one (with
-    git's configuration pinned), else next to the case files."""
-    repo = built_repo(case.dir)
-    if repo is None:
-        return run_filter(case.filter, case.args(), case.stdin(), cwd=case.dir)
-    return run_filter(case.filter, case.args(), case.stdin(), cwd=repo, env=GIT_ENV)
+    """Run one case in-process: inside the filter's built repository if it has one, else
+    next to the case files.  Git's configuration is pinned, and git cannot climb out of
+    golden/ into this checkout."""
+    env = {**GIT_ENV, "GIT_CEILING_DIRECTORIES": str(GOLDEN)}
+    cwd = built_repo(case.dir) or case.dir
+    return run_filter(case.filter, case.args(), case.stdin(), cwd=cwd, env=env)
 
 
 def regen(filters: list[str] | None) -> int:
