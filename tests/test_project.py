@@ -63,3 +63,23 @@ def test_launcher_runs_from_checkout(name):
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith(name + " ")
+
+
+def test_tests_run_filters_through_one_entry_point():
+    """No test module drives a ``main`` with its own streams: ``conftest.run_filter`` does
+    that (a forked child writing to its real descriptors is not a runner)."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        if path.name == "conftest.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            func = node.func if isinstance(node, ast.Call) else None
+            runner = isinstance(func, ast.Attribute) and (
+                func.attr == "main"
+                or (func.attr == "run" and isinstance(func.value, ast.Name)
+                    and func.value.id == "kit"))
+            if runner and {"stdin", "stdout", "stderr"} & {k.arg for k in node.keywords}:
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == [], "use conftest.run_filter: " + ", ".join(offenders)
