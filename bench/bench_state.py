@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from council_filters import statefile  # noqa: E402
 from council_filters.cli import state as cli  # noqa: E402
+from council_filters.state import store as statefile  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 

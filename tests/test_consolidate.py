@@ -11,19 +11,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from council_filters import consolidation as core
 from council_filters.base import safefs as atomic
-from council_filters.findings import (
+from council_filters.consolidate import core
+from council_filters.consolidate.finding import (
     SourceReader,
-    changed_files_from_diff,
-    changed_files_from_list,
-    exemption,
     finding_problem,
     group_of,
     normalize_path,
     severity_of,
 )
-from council_filters.origins import assign_codes
+from council_filters.consolidate.gaps import (
+    changed_files_from_diff,
+    changed_files_from_list,
+    exemption,
+)
+from council_filters.consolidate.origins import assign_codes
 
 from conftest import run_filter
 
@@ -462,6 +464,6 @@ def test_duplicate_reviewer_is_data_error():
     ],
 )
 def test_appendix_text_cannot_forge_structure(line, expected):
-    from council_filters import mdquote
+    from council_filters.consolidate.render import mdquote
 
     assert mdquote.appendix_body(line) == expected

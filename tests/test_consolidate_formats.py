@@ -16,8 +16,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters import rdjson, synthesis
-from council_filters.findings import SourceReader
+from council_filters.consolidate import synthesis
+from council_filters.consolidate.finding import SourceReader
+from council_filters.consolidate.render import rdjsonl as rdjson
 
 from conftest import run_filter
 

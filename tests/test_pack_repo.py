@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters import pack as core
+from council_filters.pack import core
 
 from conftest import run_filter
 from procenv import GIT_ENV

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from council_filters import verdict as v
+from council_filters.base import vocab
 
 from conftest import run_filter
 
@@ -278,7 +279,7 @@ def _valid_utf8(data: bytes) -> bool:
 @given(text=TEXTS, hardened=st.booleans())
 def test_parsing_never_raises_and_keeps_invariants(text, hardened):
     r = l1(text, hardened=hardened)
-    assert r.verdict.decode() in (v.VOTES + ("UNKNOWN",) if hardened else v.VERDICTS)
+    assert r.verdict.decode() in (vocab.VOTES + ("UNKNOWN",) if hardened else vocab.VERDICTS)
     assert len(r.summary) <= 1500 and len(r.confidence) <= 20
     assert r.findings.count(b"\n") <= 200 and len(r.findings) <= 20000 + 1 + len(v.TRUNCATED_MARKER)
     assert all(line not in (b"findings_block_begin", b"findings_block_end") for line in r.findings.split(b"\n"))

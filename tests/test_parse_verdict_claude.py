@@ -25,9 +25,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from council_filters import fenced_file
 from council_filters import verdict as v
 from council_filters.base import safefs
+from council_filters.verdict import fenced_file
 
 from conftest import run_filter
 

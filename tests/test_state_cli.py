@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from council_filters import origins, review_state, statefile
 from council_filters.base.errors import DataError
+from council_filters.consolidate import origins
+from council_filters.state import machine as review_state
+from council_filters.state import store as statefile
 
 from conftest import Result, run_filter
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from council_filters import statefile
+from council_filters.state import store as statefile
 
 from conftest import run_filter
 from procenv import state_cli_env

@@ -109,7 +109,7 @@ def _temps(path: Path) -> list[Path]:
 
 
 def _reset(path: Path, old: bytes) -> None:
-    from council_filters import statefile
+    from council_filters.state import store as statefile
 
     for tmp in _temps(path):
         tmp.unlink()

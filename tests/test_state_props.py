@@ -25,7 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from council_filters import kit, review_state, statefile
+from council_filters import kit
+from council_filters.state import machine as review_state
+from council_filters.state import store as statefile
 
 from conftest import run_filter
 

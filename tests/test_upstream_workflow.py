@@ -25,7 +25,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters.timeouts import COUNCIL_TIMEOUT
+from council_filters.base.settings import COUNCIL_TIMEOUT
 
 from conftest import run_filter
 from procenv import GIT_ENV

@@ -11,10 +11,11 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import consolidation as core
-from council_filters import kit, paths, synthesis
+from council_filters import kit, paths
 from council_filters.base import safefs, vocab
-from council_filters.findings import SourceReader, changed_files_from_diff, changed_files_from_list
+from council_filters.consolidate import core, synthesis
+from council_filters.consolidate.finding import SourceReader
+from council_filters.consolidate.gaps import changed_files_from_diff, changed_files_from_list
 
 HELP = """\
 Merge reviewers' verdicts and findings into one report, like a linter's

@@ -1,8 +1,9 @@
 """council-pack: build one prompt pack per reviewer from a git repository.
 
-Thin shell: argv, streams and exit codes.  Gathering from git lives in
-``council_filters.gitrepo``, the templates and caps in ``council_filters.pack``,
-slug / report path / path checks in ``council_filters.paths``.
+Thin shell: argv, streams and exit codes.  Gathering from git and the work tree
+lives in ``council_filters.pack.gather``, the templates and caps in
+``council_filters.pack.core``, slug / report path / path checks in
+``council_filters.paths``.
 """
 
 from __future__ import annotations
@@ -13,16 +14,15 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import typer
 
 from council_filters import kit
-from council_filters import pack as core
 from council_filters import paths as pathrules
-from council_filters.base import safefs, vocab
-from council_filters.gitrepo import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref
-from council_filters.timeouts import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
+from council_filters.base import vocab
+from council_filters.base.settings import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
+from council_filters.pack import core, gather
+from council_filters.pack.git import GitRepo, check_ref
 
 HELP = """Build the prompt packs of a council run, one JSON record per reviewer.
 
@@ -192,43 +192,6 @@ def _fit(build, *args):  # type: ignore[no-untyped-def]
         raise kit.DataError(str(exc)) from None
 
 
-# --------------------------------------------------------------------------- #
-# Reading files a pack may show.
-# --------------------------------------------------------------------------- #
-def _read_work_file(root: Path, rel: str, cap: int) -> core.Excerpt:
-    """A validated work-tree file: never a symlink, never outside, never binary."""
-    pathrules.validate_path(rel, root, hardened=True)
-    try:
-        head, size = safefs.read_regular(root / rel, limit=max(cap, safefs.BINARY_PROBE))
-    except OSError as exc:
-        raise pathrules.PathRefused(f"cannot read ({exc.strerror})", rel) from None
-    if safefs.is_binary(head):
-        raise pathrules.PathRefused("binary files not permitted", rel)
-    return core.Excerpt(rel, head, size)
-
-
-def _conventions(root: Path, rel: str) -> bytes | None:
-    """The conventions file (CLAUDE.md by default), if it is a regular text file in the repo."""
-    if not rel:
-        return None
-    try:
-        return _read_work_file(root, rel, core.CONVENTIONS_CAP).content
-    except kit.DataError:
-        return None
-
-
-def _path_list(paths: str | None, root: Path) -> list[core.Excerpt]:
-    warn = kit.streams().warn
-    cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, warn)
-    limit = COUNCIL_PATH_MAX_FILES.from_env(os.environ, warn)
-    items = [p for p in (paths or "").split(",")] if paths else []
-    if len(items) > limit:
-        raise kit.DataError(
-            f"too many --paths: {len(items)} given, at most {limit} (COUNCIL_PATH_MAX_FILES)"
-        )
-    return [_read_work_file(root, p, cap) for p in items]
-
-
 def _text_arg(words: Sequence[str], what: str) -> bytes:
     if list(words) == ["-"]:
         data = kit.streams().stdin.read()
@@ -266,12 +229,12 @@ def plan_cmd(
     arg = " ".join(words)
     path = git.root / arg
     if not as_text and arg != "-" and arg and os.path.lexists(path):
-        doc = _read_work_file(git.root, arg, core.PACK_CEILING * 2)
+        doc = gather.read_work_file(git.root, arg, core.PACK_CEILING * 2)
         text, source = doc.content, pathrules.plan_slug_source(arg)
     else:
         text = _text_arg(words, "plan text")
         source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
-    inp = core.TextInput("plan", text, conventions=_conventions(git.root, conventions))
+    inp = core.TextInput("plan", text, conventions=gather.conventions(git.root, conventions))
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
     return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted)
 
@@ -287,7 +250,10 @@ def _text_mode(
 ) -> int:
     git = _repo(repo)
     text = _text_arg(words, f"{mode} text")
-    files = _path_list(paths, git.root)
+    warn = kit.streams().warn
+    cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, warn)
+    limit = COUNCIL_PATH_MAX_FILES.from_env(os.environ, warn)
+    files = gather.path_list(paths, git.root, cap, limit)
     cap = COUNCIL_PATH_CHAR_CAP.from_env(os.environ, lambda _m: None)
     history = [(f.path, git.log_oneline(f.path)) for f in files] if mode == "debug" else []
     inp = core.TextInput(
@@ -295,7 +261,7 @@ def _text_mode(
         text,
         files=files,
         history=history,
-        conventions=_conventions(git.root, conventions),
+        conventions=gather.conventions(git.root, conventions),
         file_cap=cap,
     )
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
@@ -335,64 +301,6 @@ def question_cmd(
     return _text_mode("question", words, paths, repo, meta, slug, conventions)
 
 
-def resolve_base(git: GitRepo, base: str | None) -> str:
-    """The merge-base SHA for review mode (upstream rules; never a silent fallback)."""
-    if base is not None:
-        if base == "":
-            raise kit.DataError("--base requires a ref argument")
-        check_ref(base)
-        if not git.verify(base):
-            raise kit.DataError(f'--base ref "{base}" does not exist')
-        sha = git.merge_base(base)
-        if sha is None:
-            raise kit.DataError(f"cannot resolve merge-base with {base}")
-        return sha
-    upstream = git.upstream()
-    if upstream is None:
-        kit.streams().warn("no upstream tracking branch — falling back to origin/main")
-        upstream = "origin/main"
-    check_ref(upstream)
-    sha = git.merge_base(upstream)
-    if sha is None:
-        raise kit.DataError(
-            f"cannot resolve merge-base with {upstream} — fetch the remote or pass --base <ref>"
-        )
-    return sha
-
-
-def _changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
-    changed = git.changed_files(base)
-    entries = git.head_entries(changed)
-    not_shown: list[dict[str, str]] = []
-    order: list[Blob] = []
-    for path in changed:
-        entry = entries.get(path)
-        if entry is None:
-            not_shown.append({"path": pathrules.show_path(path), "reason": "deleted"})
-        elif entry.mode == MODE_SYMLINK:
-            not_shown.append({"path": pathrules.show_path(path), "reason": "symlink"})
-        elif entry.mode == MODE_SUBMODULE:
-            not_shown.append({"path": pathrules.show_path(path), "reason": "submodule"})
-        else:
-            order.append(entry)
-    excerpts: list[core.Excerpt] = []
-    used = 0
-    by_oid = [e.oid for e in order]
-    limit = max(core.EXCERPT_CAP, safefs.BINARY_PROBE)
-    for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit), strict=False):
-        if safefs.is_binary(head):
-            not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
-            continue
-        ex = core.Excerpt(entry.path, head, size)
-        excerpts.append(ex)
-        used += ex.shown_bytes(core.EXCERPT_CAP)
-        if used > core.EXCERPTS_TOTAL:
-            break  # this one does not fit: the rest are omitted unread
-    return core.ReviewInput(
-        base, git.diff(base), lambda: git.diff_stat(base), excerpts, not_shown, len(changed)
-    )
-
-
 @app.command("review")
 def review_cmd(
     base: str | None = typer.Option(
@@ -411,8 +319,8 @@ def review_cmd(
     """Council on the current change: HEAD against its merge base."""
     meta = _meta(reviewers, file_reviewers, run_id)
     git = _repo(repo)
-    sha = resolve_base(git, base)
-    inp = _changed_excerpts(git, sha)
+    sha = gather.resolve_base(git, base, kit.streams().warn)
+    inp = gather.changed_excerpts(git, sha)
     if not inp.diff:
         raise kit.DataError(f"diff against {sha} is empty — refusing to fan out")
     context, omitted = _fit(core.build_review, inp, _display_names(meta))

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 import orjson
 import typer
 
-from council_filters import diffranges, fenced_file, kit, reviewer_json, verdict
+from council_filters import diffranges, kit, verdict
 from council_filters.base import vocab
+from council_filters.verdict import fenced_file, reviewer_json
 
 HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
 pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).

@@ -9,7 +9,10 @@ from typing import Any
 import orjson
 import typer
 
-from council_filters import kit, origins, review_state, statefile
+from council_filters import kit
+from council_filters.consolidate import origins
+from council_filters.state import machine as review_state
+from council_filters.state import store as statefile
 
 HELP = """\
 The review state machine: accept -> fix -> re-review, kept in review-state.json.

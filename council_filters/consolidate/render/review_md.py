@@ -14,8 +14,13 @@ from typing import Any
 
 from council_filters import severity as sev
 from council_filters.base.bytesops import code_fence
-from council_filters.findings import GROUP_ICONS, GROUPS, Consolidated, SourceReader
-from council_filters.mdquote import blockquote, code_span, escape_delimiters, inline
+from council_filters.consolidate.finding import GROUP_ICONS, GROUPS, Consolidated, SourceReader
+from council_filters.consolidate.render.mdquote import (
+    blockquote,
+    code_span,
+    escape_delimiters,
+    inline,
+)
 
 CC_LABELS = (
     "praise", "nitpick", "suggestion", "issue", "todo", "question", "thought", "chore", "note",

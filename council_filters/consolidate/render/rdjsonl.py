@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from council_filters.findings import Consolidated, SourceReader
+from council_filters.consolidate.finding import Consolidated, SourceReader
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
 MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner

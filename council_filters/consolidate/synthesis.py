@@ -29,8 +29,8 @@ from council_filters.base.vocab import (
     display_name,
     end_delimiter,
 )
-from council_filters.findings import Finding
-from council_filters.mdquote import appendix_body, inline
+from council_filters.consolidate.finding import Finding
+from council_filters.consolidate.render.mdquote import appendix_body, inline
 
 Record = dict[str, Any]
 

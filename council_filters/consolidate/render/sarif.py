@@ -17,7 +17,7 @@ from typing import Any
 
 from council_filters import __version__
 from council_filters import severity as sev
-from council_filters.findings import Consolidated, fold
+from council_filters.consolidate.finding import Consolidated, fold
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_RESULTS = 25_000

@@ -37,10 +37,10 @@ from typing import Any
 
 import orjson
 
-from council_filters import review_state
 from council_filters.base import safefs, schemas
 from council_filters.base.errors import DataError, UsageError
 from council_filters.base.jsonl import shape_problem
+from council_filters.state import machine as review_state
 
 State = dict[str, Any]
 

@@ -22,7 +22,8 @@ import stat
 
 from council_filters import redaction
 from council_filters.base import safefs
-from council_filters.verdict import Sanitized, text
+from council_filters.verdict.claude import Sanitized
+from council_filters.verdict.layers import text
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)

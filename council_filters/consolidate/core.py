@@ -16,26 +16,28 @@ from typing import Any
 
 import orjson
 
-from council_filters import rdjson, review_markdown, sarif, synthesis
 from council_filters import severity as sev
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
-from council_filters.findings import (
+from council_filters.consolidate import synthesis
+from council_filters.consolidate.dedup import dedup
+from council_filters.consolidate.finding import (
     GROUPS,
     Consolidated,
     Finding,
     SourceReader,
-    assign_ids,
-    dedup,
     finding_problem,
     fingerprint,
-    gaps,
     normalize_path,
-    prior_ids,
     severity_of,
     title_of,
 )
-from council_filters.origins import canonical_origin
+from council_filters.consolidate.gaps import gaps
+from council_filters.consolidate.ids import assign_ids, prior_ids
+from council_filters.consolidate.origins import canonical_origin
+from council_filters.consolidate.render import rdjsonl as rdjson
+from council_filters.consolidate.render import review_md as review_markdown
+from council_filters.consolidate.render import sarif
 
 Record = dict[str, Any]
 VERDICT_KINDS = ("reviewer", "verdict")

@@ -21,10 +21,11 @@ from typing import Any
 
 import orjson
 
-from council_filters import origins, severity
+from council_filters import severity
 from council_filters.base.errors import DataError, UsageError
 from council_filters.base.jsonl import Record, json_type
 from council_filters.base.vocab import FINDING_STATUSES
+from council_filters.consolidate import origins
 
 FORMAT = "council-review-state"
 VERSION = 1

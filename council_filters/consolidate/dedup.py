@@ -1,0 +1,70 @@
+"""Position dedup: findings at the same file within a few lines merge into one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from council_filters import severity as sev
+from council_filters.consolidate.finding import Consolidated, Finding, group_of, richness
+from council_filters.consolidate.origins import (
+    origin_sort_key,
+)
+
+Record = dict[str, Any]
+
+
+def _survivor_key(f: Finding) -> tuple[Any, ...]:
+    n, length = richness(f)
+    return (-n, -length, sev.rank(f.severity or ""), origin_sort_key(f.origin), f.key)
+
+
+def dedup(findings: Sequence[Finding], window: int = 3) -> list[Consolidated]:
+    """Merge findings at the same file and a line within ``window`` of a cluster's first line.
+
+    Clusters are built over each file's findings in (line, content) order: a
+    cluster starts at its lowest line and takes every later finding whose line
+    is at most ``window`` above that start, so no two merged findings are
+    more than ``window`` lines apart.  Findings without a file or line are
+    never merged.
+    """
+    by_file: dict[str, list[Finding]] = {}
+    alone: list[list[Finding]] = []
+    for f in findings:
+        if f.file and f.line:
+            by_file.setdefault(f.file, []).append(f)
+        else:
+            alone.append([f])
+    clusters: list[list[Finding]] = alone
+    for items in by_file.values():
+        items.sort(key=lambda f: (f.line, f.key))
+        current: list[Finding] = []
+        start = 0
+        for f in items:
+            assert f.line is not None
+            if current and f.line - start <= window:
+                current.append(f)
+            else:
+                if current:
+                    clusters.append(current)
+                current = [f]
+                start = f.line
+        if current:
+            clusters.append(current)
+    out = []
+    for members in clusters:
+        if len(members) == 1:
+            survivor = members[0]
+            severity = survivor.severity
+            origins = [survivor.origin]
+        else:
+            survivor = min(members, key=_survivor_key)
+            severity = min(
+                (m.severity for m in members if m.severity), key=sev.rank, default=None
+            )
+            origins = sorted({m.origin for m in members}, key=origin_sort_key)
+            members.sort(key=lambda m: m.key)
+        category = survivor.raw.get("category")
+        group = group_of(origins, category if isinstance(category, str) else None, severity)
+        out.append(Consolidated(survivor, members, severity, origins, group))
+    return out
