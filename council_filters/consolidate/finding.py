@@ -10,9 +10,9 @@ depend on the order the findings arrived in.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,136 +28,109 @@ from council_filters.consolidate.origins import (
 Record = dict[str, Any]
 
 # --------------------------------------------------------------------------- #
-# Schema validation: the finding schema compiled into plain checks.
+# Schema validation: finding.schema.json, by fastjsonschema and jsonschema.
 # --------------------------------------------------------------------------- #
-_PY_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-    "array": (list,),
-    "object": (dict,),
-}
-_SUPPORTED = {
-    "type", "minimum", "minLength", "maxLength", "pattern", "const", "items", "required",
-    "properties", "anyOf", "additionalProperties", "$schema", "$id", "title", "description",
-}
-
-Check = Callable[[Any], "str | None"]
+# A valid finding costs one call of the code fastjsonschema compiles from the
+# schema file.  An invalid one (rare) is described by jsonschema, whose errors
+# name the keyword and the place: the first by the order below becomes a
+# message naming the field and the rule, never the value.  "integer" means a
+# JSON integer literal (a Python int), never 1.0: the model's line numbers are
+# taken as written or not at all.
+_KEYWORD_ORDER = ("type", "const", "minimum", "minLength", "maxLength", "pattern", "items")
 
 
-def _describe_type(types: list[str]) -> str:
-    return " or ".join("an integer" if t == "integer" else f"a {t}" for t in types)
+def _types(schema: Record) -> list[str]:
+    t = schema.get("type", [])
+    return t if isinstance(t, list) else [t]
 
 
-class _Compiler:
-    """Compile the subset of JSON Schema the finding schema uses into one Python function.
+@functools.cache
+def _checkers() -> tuple[Callable[[Any], Any], tuple[str, ...], Any]:
+    import fastjsonschema
+    import jsonschema
 
-    The generated check returns None when a value is valid, else a description
-    naming the field and the rule (never the value).  Generating source keeps
-    validation of 100,000 findings well under a second; a property test checks
-    it against the jsonschema library on random records.
-    """
-
-    def __init__(self) -> None:
-        self.consts: dict[str, Any] = {"_M": object()}
-        self.funcs: list[str] = []
-
-    def const(self, value: Any) -> str:
-        name = f"_c{len(self.consts)}"
-        self.consts[name] = value
-        return name
-
-    def function(self, schema: Record, label: str) -> str:
-        name = f"_f{len(self.funcs)}"
-        self.funcs.append("")  # reserve the slot (nested schemas compile first)
-        body: list[str] = []
-        self.emit(schema, "v", label, body, "    ")
-        src = f"def {name}(v):\n" + "".join(body) + "    return None\n"
-        self.funcs[int(name[2:])] = src
-        return name
-
-    def emit(self, schema: Record, var: str, label: str, out: list[str], ind: str) -> None:
-        unsupported = set(schema) - _SUPPORTED
-        if unsupported:
-            raise ValueError(f"schema keyword not supported: {sorted(unsupported)[0]}")
-        lab = label or "record"
-
-        def fail(cond: str, msg: str) -> None:
-            out.append(f"{ind}if {cond}:\n{ind}    return {msg!r}\n")
-
-        if "type" in schema:
-            types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            py = self.const(frozenset(t for n in types for t in _PY_TYPES[n]))
-            fail(f"type({var}) not in {py}", f"{lab}: must be {_describe_type(types)}")
-        if "const" in schema:
-            fail(f"{var} != {self.const(schema['const'])}",
-                 f"{lab}: must be {orjson.dumps(schema['const']).decode()}")
-        num = f"type({var}) in (int, float)"
-        text = f"type({var}) is str"
-        if "minimum" in schema:
-            lo = schema["minimum"]
-            fail(f"{num} and {var} < {lo!r}", f"{lab}: must be >= {lo}")
-        if "minLength" in schema:
-            n = schema["minLength"]
-            fail(f"{text} and len({var}) < {n!r}",
-                 f"{lab}: must not be empty" if n == 1 else f"{lab}: shorter than {n}")
-        if "maxLength" in schema:
-            fail(f"{text} and len({var}) > {schema['maxLength']!r}",
-                 f"{lab}: longer than {schema['maxLength']} characters")
-        if "pattern" in schema:
-            rx = self.const(re.compile(schema["pattern"]))
-            msg = (f"{lab}: must not be blank" if schema["pattern"] == "\\S"
-                   else f"{lab}: does not match the required pattern")
-            fail(f"{text} and not {rx}.search({var})", msg)
-        if "items" in schema:
-            item = self.function(schema["items"], f"{lab}[]")
-            out.append(f"{ind}if type({var}) is list:\n{ind}    for _i in {var}:\n"
-                       f"{ind}        _m = {item}(_i)\n{ind}        if _m:\n"
-                       f"{ind}            return _m\n")
-        is_obj = f"type({var}) is dict"
-        for key in schema.get("required", []):
-            fail(f"{is_obj} and {key!r} not in {var}", f"{key}: is required")
-        if "properties" in schema:
-            out.append(f"{ind}if {is_obj}:\n")
-            for key, sub in schema["properties"].items():
-                child = f"_p{len(self.consts)}"
-                self.consts[child] = None  # reserve a unique local name
-                out.append(f"{ind}    {child} = {var}.get({key!r}, _M)\n")
-                out.append(f"{ind}    if {child} is not _M:\n")
-                self.emit(sub, child, key if not label else f"{label}.{key}", out, ind + "        ")
-                out.append(f"{ind}        pass\n")
-        if "anyOf" in schema:
-            alts = [self.function(sub, label) for sub in schema["anyOf"]]
-            firsts = [sub.get("required", ["?"])[0] for sub in schema["anyOf"]]
-            fail(" and ".join(f"{a}({var}) is not None" for a in alts),
-                 f"needs a non-blank {' or '.join(firsts)}")
-        if schema.get("additionalProperties") is False and "properties" in schema:
-            allowed = self.const(frozenset(schema["properties"]))
-            out.append(f"{ind}if {is_obj}:\n{ind}    for _k in {var}:\n"
-                       f"{ind}        if _k not in {allowed}:\n"
-                       f"{ind}            return _k + ': is not allowed'\n")
-
-
-def _compile(schema: Record, where: str) -> Check:
-    comp = _Compiler()
-    entry = comp.function(schema, where)
-    namespace: dict[str, Any] = dict(comp.consts)
-    exec("".join(comp.funcs), namespace)  # noqa: S102 - source generated above from the schema
-    check: Check = namespace[entry]
-    return check
-
-
-_FINDING_CHECK: Check | None = None
+    schema = schemas.load("finding")
+    fast = fastjsonschema.compile(schema)
+    ints = tuple(k for k, sub in schema["properties"].items() if "integer" in _types(sub))
+    base = jsonschema.Draft202012Validator
+    strict = jsonschema.validators.extend(
+        base, type_checker=base.TYPE_CHECKER.redefine("integer", lambda _c, v: type(v) is int)
+    )
+    return fast, ints, strict(schema)
 
 
 def finding_problem(record: object) -> str | None:
     """Why ``record`` is not a valid finding (None if it is), checked against the schema file."""
-    global _FINDING_CHECK
-    if _FINDING_CHECK is None:
-        _FINDING_CHECK = _compile(schemas.load("finding"), "")
-    return _FINDING_CHECK(record)
+    import fastjsonschema
+
+    fast, ints, _ = _checkers()
+    try:
+        fast(record)
+    except fastjsonschema.JsonSchemaValueException:
+        return _describe(record)
+    if type(record) is dict and any(type(record.get(k)) is float for k in ints):
+        return _describe(record)
+    return None
+
+
+def _describe(record: object) -> str:
+    validator = _checkers()[2]
+    schema = validator.schema
+    props = list(schema.get("properties", {}))
+    required = schema.get("required", [])
+
+    def rank(err: Any) -> tuple[int, ...]:
+        where = list(err.absolute_schema_path)
+        head = where[0] if where else ""
+        if head == "type":
+            return (0,)
+        if head == "required":
+            missing = [k for k in required if isinstance(record, dict) and k not in record]
+            return (1, required.index(missing[0]) if missing else 0)
+        if head == "properties":
+            key, keyword = where[1], where[2]
+            return (2, props.index(key), _KEYWORD_ORDER.index(keyword) if keyword in
+                    _KEYWORD_ORDER else len(_KEYWORD_ORDER), *[
+                        p for p in err.absolute_path if isinstance(p, int)])
+        return (3,) if head == "anyOf" else (4,)
+
+    errors = list(validator.iter_errors(record))
+    if not errors:  # cannot happen: both read the same schema
+        return "record: does not match the finding schema"
+    err = min(errors, key=rank)
+    where = list(err.absolute_schema_path)
+    if where[:1] == ["required"]:
+        missing = [k for k in required if isinstance(record, dict) and k not in record]
+        return f"{missing[0] if missing else required[0]}: is required"
+    if where[:1] == ["anyOf"]:
+        firsts = [alt.get("required", ["?"])[0] for alt in schema["anyOf"]]
+        return f"needs a non-blank {' or '.join(firsts)}"
+    if where[:1] == ["additionalProperties"]:
+        return "record: has a field that is not allowed"
+    label = "record"
+    if where[:1] == ["properties"]:
+        label = where[1] + ("[]" if "items" in where[2:] else "")
+    return _rule_message(label, str(err.validator), err.validator_value)
+
+
+def _rule_message(label: str, keyword: str, value: Any) -> str:
+    if keyword == "type":
+        types = value if isinstance(value, list) else [value]
+        described = " or ".join("an integer" if t == "integer" else f"a {t}" for t in types)
+        return f"{label}: must be {described}"
+    if keyword == "const":
+        return f"{label}: must be {orjson.dumps(value).decode()}"
+    if keyword == "minimum":
+        return f"{label}: must be >= {value}"
+    if keyword == "minLength":
+        return f"{label}: must not be empty" if value == 1 else f"{label}: shorter than {value}"
+    if keyword == "maxLength":
+        return f"{label}: longer than {value} characters"
+    if keyword == "pattern":
+        if value == "\\S":
+            return f"{label}: must not be blank"
+        return f"{label}: does not match the required pattern"
+    return f"{label}: fails schema rule '{keyword}'"
 
 
 # --------------------------------------------------------------------------- #
