@@ -1,0 +1,146 @@
+"""council-scan: security-scan, the deterministic security reviewer (thin CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import typer
+
+from council_filters import kit, severity
+from council_filters.context import collect
+from council_filters.context import stack as stk
+from council_filters.gitrepo import GitRepo, check_ref
+from council_filters.scan import core, lexical, secrets
+
+HELP = """\
+Scan the lines a change adds for credentials, risky code patterns and vulnerable dependencies.
+
+The security reviewer of the code-review flow, deterministic: it reads a unified diff and looks
+at the added lines only (context and removed lines never count), writing finding records
+(origin "security", source "script", confidence 1.0) sorted by file and line:
+
+\b
+  secrets    the redaction rules (council-redact's, the extended set when installed);
+             the finding names the rule and the line, never the secret
+  lexical    string-built SQL and shell commands, sensitive names in log calls, eval,
+             disabled TLS verification (one small table per language, see docs/scan.md)
+  audit      when a manifest or lockfile changed: pip-audit, npm/pnpm/yarn audit,
+             cargo audit, govulncheck, bundle-audit, composer audit, when installed
+
+The diff comes from --diff FILE, else git diff --base REF...HEAD, else the base of a --context
+object, else stdin.  A layer that cannot run (auditor not installed, no repository) is listed
+in "skipped_layers" of the last record (kind "scan"), never an error.  Reads the whole diff
+first (not a streaming filter).
+"""
+
+EPILOG = (
+    kit.exit_code_table()
+    + "\n\n"
+    + """Examples:
+
+\b
+  git diff main...HEAD | council-scan > sec.jsonl
+  council-scan --base origin/main --fail-level critical > sec.jsonl || echo "blocking findings"
+  council-context --base main > ctx.json && council-scan --context ctx.json > sec.jsonl
+  council-scan --diff change.diff --no-audit | jq -c 'select(.kind=="finding") | [.file,.line]'
+"""
+)
+
+app = kit.make_app(HELP, EPILOG)
+
+
+@app.command()
+def command(
+    diff: str = typer.Option(None, "--diff", metavar="FILE",
+                             help="Unified diff to scan ('-' = stdin). Default: see above."),
+    base: str = typer.Option(None, "--base", metavar="REF",
+                             help="Scan git diff REF...HEAD of the repository. Default: none."),
+    context: str = typer.Option(None, "--context", metavar="FILE",
+                                help="A council-context object: its base names the diff."
+                                " Default: none."),
+    repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
+                             help="The repository (for git and the audit). Default: the current"
+                             " directory."),
+    no_audit: bool = typer.Option(False, "--no-audit",
+                                  help="Skip the dependency audit. Default: off."),
+    audit_timeout: float = typer.Option(120.0, "--audit-timeout", metavar="SECONDS", min=1,
+                                        help="Stop an auditor after this long. Default: 120."),
+    fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
+                                   help="Exit 3 when a finding is at or above this severity."
+                                   " Default: never."),
+    version: bool = kit.version_option(),
+) -> int:
+    ctx = kit.streams()
+    level = None
+    if fail_level is not None:
+        level = severity.normalize(fail_level)
+        if level is None:
+            kit.fail_usage("--fail-level must be critical, medium, minor or an alias")
+    root = Path(repo)
+    if not root.is_dir():
+        raise kit.UsageError("not a directory", source=repo)
+    git: GitRepo | None
+    try:
+        git = GitRepo.discover(root)
+    except kit.DataError:
+        git = None
+    if context is not None and base is None and diff is None:
+        data = kit.read_all([context], ctx.stdin)
+        try:
+            value = orjson.loads(data) if data.strip() else {}
+        except orjson.JSONDecodeError:
+            raise kit.DataError("invalid JSON", source=kit.source_name(context)) from None
+        if not isinstance(value, dict):
+            raise kit.DataError("context must be a JSON object", source=kit.source_name(context))
+        base = value.get("base") if isinstance(value.get("base"), str) else None
+        if base is None:
+            raise kit.DataError("the context names no base (no diff to scan)",
+                                source=kit.source_name(context))
+    if diff is not None:
+        text = kit.read_all([diff], ctx.stdin)
+    elif base is not None:
+        check_ref(base)
+        if git is None:
+            raise kit.DataError("--base needs a git repository", source=repo)
+        if not git.verify_commit(base):
+            raise kit.DataError(f'base "{base}" is not a commit in this repository')
+        text = git.diff(base)
+    else:
+        text = kit.read_all(["-"], ctx.stdin)
+    tree = None
+    top = Path(git.root) if git is not None else None
+    if top is not None:
+        facts = collect.gather(str(top))
+        tree = stk.Tree(facts.files, collect.reader(facts.root))
+    result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout)
+    writer = kit.RecordWriter(ctx.stdout)
+    writer.write_all(result.findings)
+    writer.write({
+        "kind": "scan", "origin": core.ORIGIN, "secret_rules": secrets.rule_set_name(),
+        "files": result.files, "added_lines": result.added_lines,
+        "finding_count": len(result.findings),
+        "layers": ["secrets", "lexical", *(["dependency-audit"] if result.audited else [])],
+        "audited": result.audited,
+        "skipped_layers": [s.record() for s in result.skipped],
+        "lexical_rules": sorted({r.id for r in lexical.RULES}),
+    })
+    if level is not None and any(
+            severity.at_or_above(severity.normalize(f.get("severity")), level)
+            for f in result.findings):
+        return kit.EXIT_CONDITION
+    return kit.EXIT_OK
+
+
+def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
+         stderr: Any = None) -> int:
+    return kit.run(app, "council-scan", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,169 @@
+"""council-tests: run-tests, the deterministic tests reviewer (thin CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import typer
+
+from council_filters import kit, severity
+from council_filters.gitrepo import GitRepo
+from council_filters.testrun import run as testrun
+
+HELP = """\
+Run the project's test command and report each failing test as a finding.
+
+The tests reviewer of the code-review flow, deterministic: it reads a context (from
+council-context) for the test command of each package root the change touches, runs it in
+that root under a timeout (the whole process group is stopped when it expires), with a
+private TMPDIR, and writes finding records (origin "tests", source "script", confidence 1.0):
+one critical finding per failing test at the test's file and line (from pytest's JUnit XML,
+go test -json, jest/vitest JSON, cargo's libtest output, RSpec/Minitest lines, JUnit reports
+of Maven and Gradle), else one finding with the redacted tail of the output; a warning when
+line coverage is under the threshold; a critical finding for each function the diff adds that
+no test runs, when coverage data exists.  A last record of kind "tests" summarises each run.
+
+Nothing of the repository runs except the declared command (the coverage command when the
+context has one, unless --no-coverage).  No test command: the summary says "skipped": true
+and the exit is 0 (the seed's exit 2 "degraded", which is this suite's usage code), or 3
+with --strict.  Reads the whole context first (not a streaming filter).
+"""
+
+EPILOG = (
+    kit.exit_code_table()
+    + "\n\n"
+    + """Examples:
+
+\b
+  council-context --base main | council-tests > tst.jsonl
+  council-tests context.json --timeout 300 --fail-level critical || echo "tests fail"
+  council-tests --test-cmd 'python -m pytest -q' < /dev/null | jq -c 'select(.kind=="finding")'
+  council-tests context.json | council-consolidate --format findings
+"""
+)
+
+app = kit.make_app(HELP, EPILOG)
+
+
+def _read_context(path: str | None, stdin: Any) -> dict[str, Any]:
+    data = kit.read_all([path or "-"], stdin)
+    source = kit.source_name(path or "-")
+    if not data.strip():
+        return {}
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise kit.DataError(f"invalid JSON: {exc.msg.split(',', 1)[0]} at line {exc.lineno}",
+                            source=source) from None
+    if not isinstance(value, dict):
+        raise kit.DataError(f"context must be a JSON object, got {kit.json_type(value)}",
+                            source=source)
+    return value
+
+
+def _seconds(value: str, name: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        kit.fail_usage(f"{name} must be a number of seconds")
+    if not 0 < number <= 86400:
+        kit.fail_usage(f"{name} must be between 0 and 86400 seconds")
+    return number
+
+
+@app.command()
+def command(
+    context: str = typer.Argument(None, metavar="[CONTEXT]",
+                                  help="Context JSON from council-context; none or '-' reads"
+                                  " stdin (with --test-cmd: only a named file is read)."),
+    repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
+                             help="The repository (its git top level is used). Default: the"
+                             " current directory."),
+    test_cmd: str = typer.Option(None, "--test-cmd", metavar="CMD",
+                                 help="Run this command at the repository root instead of the"
+                                 " context's. Default: the context's."),
+    timeout: str = typer.Option("600", "--timeout", metavar="SECONDS",
+                                help="Stop a run after this long. Default: 600."),
+    kill_after: str = typer.Option("5", "--kill-after", metavar="SECONDS",
+                                   help="SIGKILL this long after SIGTERM. Default: 5."),
+    no_coverage: bool = typer.Option(False, "--no-coverage",
+                                     help="Run the test command, not the coverage command, and"
+                                     " skip coverage findings. Default: off."),
+    threshold: float = typer.Option(None, "--threshold", metavar="PERCENT", min=0, max=100,
+                                    help="Coverage threshold. Default: the context's, else 80."),
+    fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
+                                   help="Exit 3 when a finding is at or above this severity"
+                                   " (critical, medium, minor or an alias). Default: never."),
+    strict: bool = typer.Option(False, "--strict",
+                                help="Exit 3 when there is no test command to run."
+                                " Default: off."),
+    version: bool = kit.version_option(),
+) -> int:
+    ctx = kit.streams()
+    level = None
+    if fail_level is not None:
+        level = severity.normalize(fail_level)
+        if level is None:
+            kit.fail_usage("--fail-level must be critical, medium, minor or an alias")
+    settings = testrun.Settings(timeout=_seconds(timeout, "--timeout"),
+                                kill_grace=_seconds(kill_after, "--kill-after"),
+                                coverage=not no_coverage)
+    data = {} if test_cmd and context is None else _read_context(context, ctx.stdin)
+    root = Path(repo)
+    if not root.is_dir():
+        raise kit.UsageError("not a directory", source=repo)
+    try:
+        root = Path(GitRepo.discover(root).root)
+    except kit.DataError:
+        root = root.resolve()
+    if test_cmd:
+        runs = [{"root": ".", "test_cmd": test_cmd, "coverage_cmd": None, "framework": None}]
+    else:
+        runs = testrun.runs_of(data)
+    limit = threshold if threshold is not None else data.get("coverage_threshold")
+    limit = float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) \
+        else 80.0
+    added = testrun.added_lines(data)
+
+    outcomes = []
+    for spec in runs:
+        where = str(spec.get("root") or ".")
+        if Path(where).is_absolute() or ".." in Path(where).parts or not (root / where).is_dir():
+            raise kit.DataError("test run root must be a directory inside the repository")
+        cov_cmd = spec.get("coverage_cmd")
+        cmd = str(cov_cmd if settings.coverage and isinstance(cov_cmd, str) and cov_cmd.strip()
+                  else spec["test_cmd"])
+        framework = spec.get("framework") if isinstance(spec.get("framework"), str) else None
+        outcomes.append(testrun.run_one(root, where, cmd, framework, settings, added, limit))
+
+    findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
+    writer = kit.RecordWriter(ctx.stdout)
+    writer.write_all(findings)
+    summary: dict[str, Any] = {"kind": "tests", "skipped": not runs}
+    if not runs:
+        summary["reason"] = "no test command in the context"
+        ctx.warn("no test command: skipped (degraded)")
+    summary["coverage_threshold"] = int(limit) if limit.is_integer() else limit
+    summary["runs"] = [o.record() for o in outcomes]
+    writer.write(summary)
+    if strict and not runs:
+        return kit.EXIT_CONDITION
+    if level is not None and any(
+            severity.at_or_above(severity.normalize(f.get("severity")), level) for f in findings):
+        return kit.EXIT_CONDITION
+    return kit.EXIT_OK
+
+
+def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
+         stderr: Any = None) -> int:
+    return kit.run(app, "council-tests", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def entry() -> None:
+    kit.entry(main)
+
+
+if __name__ == "__main__":
+    entry()

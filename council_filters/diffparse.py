@@ -1,0 +1,161 @@
+"""Per-file facts of a unified diff: paths, status, binary, and the added lines.
+
+Pure functions over bytes.  Understands ``git diff`` output (renames, copies,
+mode changes, binary files, quoted paths, ``\\ No newline at end of file``)
+and plain ``diff -u`` output.  Added lines are the hunks' ``+`` lines with
+their right-side line numbers; ``+++`` header lines never count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from council_filters.diffranges import _unquote as unquote_path
+
+_HUNK = re.compile(rb"^@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
+
+
+@dataclass
+class FileDiff:
+    path: str
+    old_path: str | None = None
+    status: str = "modified"  # added | deleted | renamed | copied | modified
+    binary: bool = False
+    added: list[tuple[int, bytes]] = field(default_factory=list)
+    removed: int = 0
+
+    def added_ranges(self) -> list[list[int]]:
+        """Contiguous runs of added right-side line numbers, as ``[first, last]`` pairs."""
+        out: list[list[int]] = []
+        for number, _text in self.added:
+            if out and number == out[-1][1] + 1:
+                out[-1][1] = number
+            else:
+                out.append([number, number])
+        return out
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "path": self.path, "status": self.status, "old_path": self.old_path,
+            "binary": self.binary, "added": len(self.added), "removed": self.removed,
+            "added_ranges": self.added_ranges(),
+        }
+
+
+def _git_header_paths(rest: bytes) -> tuple[str, str] | None:
+    """The two paths of ``diff --git a/X b/Y`` (unambiguous cases only)."""
+    if rest.startswith(b'"'):
+        m = re.match(rb'("(?:[^"\\]|\\.)*")\s+(.*)\Z', rest)
+        if m:
+            return unquote_path(m[1]), unquote_path(m[2])
+        return None
+    if rest.endswith(b'"'):
+        m = re.match(rb'(.*?)\s+("(?:[^"\\]|\\.)*")\Z', rest)
+        if m:
+            return unquote_path(m[1]), unquote_path(m[2])
+        return None
+    n = len(rest)
+    if n % 2 == 1:
+        left, right = rest[: n // 2], rest[n // 2 + 1:]
+        if left[2:] == right[2:]:
+            return unquote_path(left), unquote_path(right)
+    return None
+
+
+def parse(diff: bytes) -> list[FileDiff]:
+    """Every file of the diff, in diff order."""
+    return list(iter_files(diff))
+
+
+def iter_files(diff: bytes) -> Iterator[FileDiff]:
+    lines = diff.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    current: FileDiff | None = None
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i].rstrip(b"\r")
+        if line.startswith(b"diff --git "):
+            if current is not None:
+                yield current
+            paths = _git_header_paths(line[len(b"diff --git "):])
+            current = FileDiff(path=paths[1] if paths else "")
+            if paths and paths[0] != paths[1]:
+                current.old_path = paths[0]
+            i += 1
+            continue
+        if line.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
+            old = _unquote_side(line[4:])
+            new = _unquote_side(lines[i + 1].rstrip(b"\r")[4:])
+            if current is None or current.added or current.removed or _seen_hunks(current):
+                if current is not None:
+                    yield current
+                current = FileDiff(path="")
+            if new is None:
+                current.status = "deleted"
+                current.path = current.path or (old or "")
+            else:
+                current.path = new
+                if old is None:
+                    current.status = "added"
+                elif old != new and current.status == "modified":
+                    current.old_path = old
+            i += 2
+            continue
+        if current is None:
+            i += 1
+            continue
+        if line.startswith(b"new file mode"):
+            current.status = "added"
+        elif line.startswith(b"deleted file mode"):
+            current.status = "deleted"
+        elif line.startswith(b"rename from "):
+            current.status, current.old_path = "renamed", unquote_path(line[12:])
+        elif line.startswith(b"rename to "):
+            current.path = unquote_path(line[10:])
+        elif line.startswith(b"copy from "):
+            current.status, current.old_path = "copied", unquote_path(line[10:])
+        elif line.startswith(b"copy to "):
+            current.path = unquote_path(line[8:])
+        elif line.startswith(b"Binary files ") or line == b"GIT binary patch":
+            current.binary = True
+        m = _HUNK.match(line)
+        if m:
+            current._hunks = True  # type: ignore[attr-defined]
+            old_left = int(m[2]) if m[2] is not None else 1
+            new_left = int(m[4]) if m[4] is not None else 1
+            number = int(m[3])
+            i += 1
+            while i < n and (old_left > 0 or new_left > 0):
+                body = lines[i]
+                tag = body[:1]
+                if tag == b"+":
+                    current.added.append((number, body[1:].rstrip(b"\r")))
+                    number += 1
+                    new_left -= 1
+                elif tag == b"-":
+                    current.removed += 1
+                    old_left -= 1
+                elif tag in (b" ", b""):
+                    number += 1
+                    new_left -= 1
+                    old_left -= 1
+                elif tag != b"\\":
+                    break
+                i += 1
+            continue
+        i += 1
+    if current is not None:
+        yield current
+
+
+def _seen_hunks(current: FileDiff) -> bool:
+    return bool(getattr(current, "_hunks", False))
+
+
+def _unquote_side(raw: bytes) -> str | None:
+    path = unquote_path(raw)
+    return None if path == "/dev/null" else path

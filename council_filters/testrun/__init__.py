@@ -1,0 +1,1 @@
+"""run-tests: the deterministic tests reviewer (run the suite, read its reports)."""
