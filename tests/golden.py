@@ -7,6 +7,9 @@ A case is a set of files sharing a stem:
     <case>.out    the exact expected stdout
     <case>.err    the exact expected stderr (absent: not compared)
     <case>.code   the expected exit code (absent: 0)
+    <case>.repo   a shell script that builds a repository: it runs in a fresh temporary
+                  directory (with the pinned git identity and dates of tests/procenv.py and
+                  CASE_DIR naming the case's folder), and the case then runs there
 
 A filter whose cases read a git repository has ``golden/<filter>/git-repo/``,
 from which each run builds one, never using this checkout's own history:
@@ -117,11 +120,22 @@ def built_repo(fdir: Path) -> Path | None:
     return repo
 
 
+def build_repo(case: Case, where: Path) -> None:
+    """Run the case's ``.repo`` script in ``where`` (pinned git identity, dates and config)."""
+    env = {**os.environ, **GIT_ENV, "CASE_DIR": str(case.dir)}
+    subprocess.run(["sh", "-eu", str(case.path("repo"))], cwd=where, env=env, check=True,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+
 def run_case(case: Case) -> Result:
-    """Run one case in-process: inside the filter's built repository if it has one, else
-    next to the case files.  Git's configuration is pinned, and git cannot climb out of
-    golden/ into this checkout."""
+    """Run one case in-process: inside the repository its ``.repo`` script builds, else inside
+    the filter's built repository if it has one, else next to the case files.  Git's
+    configuration is pinned, and git cannot climb out of golden/ into this checkout."""
     env = {**GIT_ENV, "GIT_CEILING_DIRECTORIES": str(GOLDEN)}
+    if case.path("repo").exists():
+        with tempfile.TemporaryDirectory(prefix="council-golden-") as scratch:
+            build_repo(case, Path(scratch))
+            return run_filter(case.filter, case.args(), case.stdin(), cwd=scratch, env=env)
     cwd = built_repo(case.dir) or case.dir
     return run_filter(case.filter, case.args(), case.stdin(), cwd=cwd, env=env)
 
@@ -151,6 +165,7 @@ def regen(filters: list[str] | None) -> int:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests"))
     argv = sys.argv[1:]
     if not argv or argv[0] != "--regen":
         print(__doc__)

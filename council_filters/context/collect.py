@@ -149,13 +149,15 @@ def resolve_base(git: GitRepo, supplied: str | None, pr: dict[str, Any] | None
                 return cand, "pr"
     branch = git.branch_name()
     head = git.out("rev-parse", "HEAD").strip()
+    same: str | None = None  # a candidate at HEAD's own commit: the diff is empty
     for cand in BASE_CANDIDATES:
         if cand == branch or not git.verify_commit(cand):
             continue
         if git.out("rev-parse", cand + "^{commit}").strip() == head:
+            same = same or cand
             continue
         return cand, "default"
-    return None, "none"
+    return (same, "default") if same else (None, "none")
 
 
 def _commits(git: GitRepo, merge_base: str) -> list[dict[str, str]]:
@@ -240,6 +242,7 @@ def collect(opts: Options) -> dict[str, Any]:
     stacks = stk.detect(tree, changed)
     for s in stacks:
         notes.extend(s.notes)
+    apply_declared(stacks, declared)
     runs = _test_runs(stacks, opts, declared)
     test_cmd = runs[0]["test_cmd"] if len(runs) == 1 else None
     coverage_cmd = opts.coverage_cmd or declared.get("coverage_cmd") or (
@@ -290,6 +293,34 @@ def collect(opts: Options) -> dict[str, Any]:
         "gaps": gaps,
         "notes": sorted(set(notes)),
     }
+
+
+def apply_declared(stacks: list[stk.Stack], declared: dict[str, Any]) -> None:
+    """STACK.md / TESTING.md win: a declared language, manager or framework replaces the
+    detected one when the change has one stack, and stands alone when nothing was detected."""
+    values = {k: str(declared[k]).split()[0].lower().strip(",;")
+              for k in ("language", "manager", "framework") if declared.get(k)}
+    if not values and not (declared.get("test_cmd") or declared.get("coverage_cmd")):
+        return
+    if not stacks:
+        if not values:
+            return
+        lang = values.get("language")
+        stacks.append(stk.Stack(".", stk.LANGUAGE_ECOSYSTEMS.get(lang or "", lang or "unknown"),
+                                lang or "unknown", values.get("manager", "unknown"),
+                                specs.join(specs.CODEBASE, "STACK.md"),
+                                framework=values.get("framework"), source="docs"))
+        return
+    if len(stacks) == 1:
+        stack = stacks[0]
+        for key in ("test_cmd", "coverage_cmd"):
+            if declared.get(key) and getattr(stack, key) != declared[key]:
+                setattr(stack, key, str(declared[key]))
+                stack.source = "docs"
+        for key, value in values.items():
+            if getattr(stack, key) != value:
+                setattr(stack, key, value)
+                stack.source = "docs"
 
 
 def _why_no_diff(git: GitRepo | None, base: str | None, how: str | None,

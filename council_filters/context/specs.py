@@ -10,7 +10,8 @@ split on anything not a letter or digit, without numbers and without the
 words of :data:`NOISE` (``feature``, ``fix``, ...).  Equal word lists match
 with score 1; otherwise the score is the larger of the Dice coefficient of the
 two word sets and difflib's ratio of the joined words.  The best score at or
-above :data:`THRESHOLD` wins; ties go to the alphabetically first folder.
+above :data:`THRESHOLD` wins; ties go to the alphabetically first folder.  Names
+are tried in order (the feature name, then the branch): the first that matches wins.
 """
 
 from __future__ import annotations
@@ -64,15 +65,15 @@ class Match:
 def find_spec(tree: Tree, names: Sequence[tuple[str, str]]) -> Match | None:
     """The best spec folder for ``names`` (``(what, name)`` pairs, e.g. ``("branch", ...)``)."""
     for parent, kind in ((FEATURES, "feature"), (QUICK, "quick")):
-        best: tuple[float, str, str] | None = None
-        for folder in subfolders(tree, parent):
-            target = words(split(folder)[1])
-            for what, name in names:
-                s = score(words(name), target)
+        folders = subfolders(tree, parent)
+        for what, name in names:  # in priority order: a name that matches settles it
+            best: tuple[float, str] | None = None
+            for folder in folders:
+                s = score(words(name), words(split(folder)[1]))
                 if s >= THRESHOLD and (best is None or s > best[0]):
-                    best = (s, folder, what)
-        if best is not None:
-            return Match(best[1], kind, best[2])
+                    best = (s, folder)
+            if best is not None:
+                return Match(best[1], kind, what)
     return None
 
 
@@ -161,7 +162,7 @@ def parse_docs(text: str) -> dict[str, Any]:
         raw = m["val"].strip().strip("|").strip()
         if field_name == "coverage_cmd" and _PERCENT.match(raw) and "`" not in raw:
             field_name = "coverage_threshold"
-        if key in LOOSE_KEYS and "`" not in raw:
+        if key in LOOSE_KEYS and "`" not in raw and field_name != "coverage_threshold":
             continue  # "Tests: unit and e2e" is prose; a command there needs a code span
         value = _value(field_name, raw)
         if value is not None and field_name not in found:

@@ -50,6 +50,11 @@ MARKERS: dict[str, str] = {
 _REQUIREMENTS = re.compile(r"\A(?:[\w.-]*[-_.])?requirements(?:[-_.][\w.-]*)?\.(?:txt|in)\Z", re.I)
 _DOTNET = re.compile(r"\.(?:csproj|fsproj|vbproj|sln)\Z")
 
+#: A declared language's ecosystem (STACK.md names languages, detection names ecosystems).
+LANGUAGE_ECOSYSTEMS = {"python": "python", "javascript": "node", "typescript": "node",
+                       "go": "go", "golang": "go", "rust": "rust", "ruby": "ruby",
+                       "java": "jvm", "kotlin": "jvm", "scala": "jvm", "php": "php",
+                       "elixir": "elixir", "c#": "dotnet", "csharp": "dotnet", "swift": "swift"}
 #: Ecosystems in the order entries of one root are listed.
 ECOSYSTEM_ORDER = ("python", "node", "deno", "go", "rust", "ruby", "jvm", "php", "elixir",
                    "dotnet", "swift")
@@ -526,13 +531,19 @@ def detect_python(tree: Tree, root: str) -> Stack:
         or any(split(p)[1] == "conftest.py" for p in tree.under(root) if not skipped(p))
     )
     test_files = _py_tests(tree, root)
-    if not pytest_signal and any(
-            re.search(r"(?m)^\s*(?:import pytest|from pytest\b)", tree.text(p))
-            for p in test_files[:50]):
-        pytest_signal = True
+    unittest_only = bool(test_files) and not pytest_signal and all(
+        re.search(r"(?m)^\s*(?:import unittest|from unittest\b)", tree.text(p))
+        for p in test_files[:50])
     run = PY_RUN[manager]
-    script = _py_script(pyproject, manager, ("test", "tests"))
-    framework = "pytest" if pytest_signal else ("unittest" if test_files else None)
+    script, body = _py_script(pyproject, manager, ("test", "tests"))
+    if re.search(r"\b(?:py\.test|pytest)\b", body):
+        pytest_signal = True
+    elif re.search(r"\bunittest\b", body):
+        unittest_only = True
+    if pytest_signal or (test_files and not unittest_only) or manager == "hatch":
+        framework: str | None = "pytest"
+    else:
+        framework = "unittest" if unittest_only else None
     if script is not None:
         test_cmd: str | None = script
     elif framework == "pytest":
@@ -542,7 +553,7 @@ def detect_python(tree: Tree, root: str) -> Stack:
         test_cmd = f"{run}python -m unittest"
     else:
         test_cmd = None
-    coverage_cmd = _py_script(pyproject, manager, ("cov", "coverage", "test-cov", "test:cov"))
+    coverage_cmd = _py_script(pyproject, manager, ("cov", "coverage", "test-cov", "test:cov"))[0]
     if coverage_cmd is None and framework == "pytest" and script is None:
         if manager == "hatch":
             coverage_cmd = "hatch test --cover"
@@ -564,8 +575,9 @@ def detect_python(tree: Tree, root: str) -> Stack:
                  coverage_cmd, threshold, notes=notes)
 
 
-def _py_script(pyproject: dict[str, Any], manager: str, names: Sequence[str]) -> str | None:
-    """A task named ``names`` in pdm/hatch scripts, poethepoet or taskipy."""
+def _py_script(pyproject: dict[str, Any], manager: str, names: Sequence[str]
+               ) -> tuple[str | None, str]:
+    """(how to run a task named ``names`` in pdm/hatch scripts, poethepoet or taskipy, its text)."""
     run = PY_RUN[manager]
     tables = [
         ("pdm", dig(pyproject, "tool", "pdm", "scripts"), "pdm run {}"),
@@ -577,8 +589,8 @@ def _py_script(pyproject: dict[str, Any], manager: str, names: Sequence[str]) ->
         if isinstance(table, dict):
             for name in names:
                 if name in table:
-                    return shape.format(name)
-    return None
+                    return shape.format(name), json.dumps(table[name])
+    return None, ""
 
 
 # --------------------------------------------------------------------------- #
