@@ -16,6 +16,7 @@ import pytest
 from council_filters.cli import context as cli
 from council_filters.context import specs
 from council_filters.context import stack as stk
+
 from fixture_repos import git, make_repo
 
 SECRET = "sk-ant-api03-" + "B" * 30

@@ -34,6 +34,7 @@ from typing import Any
 from council_filters import redaction
 from council_filters.dispatch import Limits
 from council_filters.dispatch import _execute as execute
+from council_filters.kit import scrub
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 from council_filters.testrun.reports import Counts, Failure
@@ -158,7 +159,8 @@ def prepare(command: str, framework: str | None, private: Path, env: dict[str, s
 def run_one(repo: Path, root: str, command: str, framework: str | None, settings: Settings,
             added: Mapping[str, set[int]], threshold: float,
             env_base: Mapping[str, str] | None = None) -> RunOutcome:
-    outcome = RunOutcome(root, command)
+    shown = scrub(command)  # a command line may carry a credential (API_KEY=... pytest)
+    outcome = RunOutcome(root, shown)
     cwd = (repo / root).resolve() if root != "." else repo
     private = Path(tempfile.mkdtemp(prefix="council-tests-"))
     try:
@@ -168,6 +170,7 @@ def run_one(repo: Path, root: str, command: str, framework: str | None, settings
         env = dict(os.environ if env_base is None else env_base)
         env.update({"TMPDIR": str(scratch), "TMP": str(scratch), "TEMP": str(scratch)})
         line = prepare(command, framework, private, env)
+        command = shown
         start = time.time()
         res = execute(line, None, Limits(timeout=settings.timeout,  # type: ignore[arg-type]
                                          kill_grace=settings.kill_grace, output_cap=OUTPUT_CAP,
