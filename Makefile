@@ -61,28 +61,54 @@ council: $(BIN_DEPS)
 	  | $(BIN)/council-parse-verdict --jsonl $(HARDENED) \
 	  | $(BIN)/council-consolidate --write
 
-## review-cycle: the code-review flow.  The six origins' finding files are
+## review-cycle: the code-review flow.  With BASE=REF the deterministic layers
+## run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
+## passed on; a blocking context -- no diff -- stops here), council-scan
+## writes the security script findings to SCAN and council-tests runs the
+## context's test command and writes its findings to TESTS (their summary
+## records go to SCAN.summary.json and TESTS.summary.json).  Then the
+## origins' finding files (FINDINGS, plus SCAN and TESTS when BASE is set) are
 ## consolidated (IDs continue those in STATE; same-fingerprint findings keep
-## their IDs), added to STATE (created when missing), the ACCEPT selection is
-## accepted (every other open finding is dismissed), corrector output in
-## FIXES is recorded when given, and the re-review scope is printed.
+## their IDs), added to STATE (created from CONTEXT, or empty, when missing),
+## the ACCEPT selection is accepted (every other open finding is dismissed),
+## corrector output in FIXES is recorded when given, and the re-review scope
+## is printed.
+##   make review-cycle BASE=origin/main TASK='Expire idle sessions' \
+##        FINDINGS='req.jsonl arq.jsonl reg.jsonl prf.jsonl' ACCEPT='--severity critical,security'
 ##   make review-cycle FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
 ##        STATE=review-state.json ACCEPT='--severity critical,security'
 ## REPO is the checkout the findings point into (anchors and fingerprints);
-## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff).
+## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff), TESTS_ARGS
+## council-tests options (e.g. --timeout 300).
 ## `make review-cycle-example` runs it on examples/code-review.
 FINDINGS    ?=
 STATE       ?= review-state.json
 ACCEPT      ?= --severity critical,security
 FIXES       ?=
 REVIEW_ARGS ?=
+TASK        ?=
+SPEC        ?=
+TESTS_ARGS  ?=
+REVIEW_DIR  ?= $(dir $(STATE))
+CONTEXT     ?= $(REVIEW_DIR)context.json
+SCAN        ?= $(REVIEW_DIR)sec-script.jsonl
+TESTS       ?= $(REVIEW_DIR)tst-script.jsonl
+SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN) $(TESTS))
+CONTEXT_ARGS = --repo '$(REPO_ABS)' --base '$(BASE)' $(if $(TASK),--task '$(TASK)') \
+               $(if $(SPEC),--spec '$(SPEC)')
 
 review-cycle: $(BIN_DEPS)
-	@if [ -z '$(strip $(FINDINGS))' ]; then \
-	  echo "review-cycle: give FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
-	@[ -e '$(STATE)' ] || $(BIN)/council-state --file '$(STATE)' init < /dev/null
+	@if [ -z '$(strip $(FINDINGS) $(BASE))' ]; then \
+	  echo "review-cycle: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
+	@$(if $(strip $(BASE)),$(BIN)/council-context $(CONTEXT_ARGS) > '$(CONTEXT)')
+	@$(if $(strip $(BASE)),$(BIN)/council-scan --repo '$(REPO_ABS)' --context '$(CONTEXT)' \
+	    --summary '$(SCAN).summary.json' > '$(SCAN)')
+	@$(if $(strip $(BASE)),$(BIN)/council-tests '$(CONTEXT)' --repo '$(REPO_ABS)' $(TESTS_ARGS) \
+	    --summary '$(TESTS).summary.json' > '$(TESTS)')
+	@[ -e '$(STATE)' ] || $(BIN)/council-state --file '$(STATE)' init \
+	    $(if $(strip $(BASE)),'$(CONTEXT)') < /dev/null
 	@$(BIN)/council-consolidate --format findings --state '$(STATE)' --repo '$(REPO_ABS)' \
-	    $(REVIEW_ARGS) $(FINDINGS) \
+	    $(REVIEW_ARGS) $(FINDINGS) $(SCRIPT_FINDINGS) \
 	  | $(BIN)/council-state --file '$(STATE)' add
 	@$(BIN)/council-state --file '$(STATE)' accept $(ACCEPT)
 	@$(if $(strip $(FIXES)),$(BIN)/council-state --file '$(STATE)' record-fix $(FIXES))

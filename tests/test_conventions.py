@@ -1,4 +1,4 @@
-"""The house conventions, checked on all seven executables the way a user runs them.
+"""The house conventions, checked on every executable the way a user runs them.
 
 Table-driven: errors are one located line with no traceback and no echoed
 secret, exit codes stay in {0, 1, 2, 3, 70}, stdin and ``-`` are the same,
@@ -27,7 +27,8 @@ from conftest import Result, child_env, cli_module, make_git_repo, run_filter, r
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / "bin"
-EXES = ("pack", "dispatch", "redact", "fence", "parse-verdict", "consolidate", "state")
+EXES = ("pack", "dispatch", "redact", "fence", "parse-verdict", "consolidate", "state", "context",
+        "scan", "tests")
 CODES = {0, 1, 2, 3, 70}
 SECRET = "sk-ant-api03-" + "A" * 28
 SECRET_B = SECRET.encode()
@@ -103,6 +104,14 @@ USAGE = [
     ("consolidate", ["--fail-level", SECRET]),
     ("consolidate", ["--state", "/nonexistent/" + SECRET]),
     ("consolidate", ["--diff", "/nonexistent/" + SECRET]),
+    ("context", ["--repo", "/nonexistent/" + SECRET]),
+    ("context", ["--diff", "/nonexistent/" + SECRET]),
+    ("context", ["--threshold", SECRET]),
+    ("scan", ["--diff", "/nonexistent/" + SECRET]),
+    ("scan", ["--fail-level", SECRET]),
+    ("tests", ["/nonexistent/" + SECRET]),
+    ("tests", ["--timeout", SECRET]),
+    ("tests", ["--fail-level", SECRET, "--test-cmd", "true"]),
 ]
 
 

@@ -98,7 +98,7 @@ def test_review_cycle_without_fixes_scopes_nothing_and_keeps_ids(tmp_path):
 def test_review_cycle_needs_findings(tmp_path):
     res = review_cycle(tmp_path / "s.json", [])
     assert res.returncode != 0
-    assert "review-cycle: give FINDINGS=" in res.stderr
+    assert "review-cycle: give BASE=REF and/or FINDINGS=" in res.stderr
     assert not (tmp_path / "s.json").exists()
 
 
@@ -109,3 +109,49 @@ def test_review_cycle_refuses_an_unknown_selection(tmp_path):
     assert "council-state: accept: --severity item" in res.stderr
     # Nothing was accepted or dismissed: the findings are still open.
     assert {f["status"] for f in load(state).values()} == {"open"}
+
+
+def test_review_cycle_with_the_script_layers(tmp_path):
+    """BASE set: context, security-scan and run-tests run first and their findings join."""
+    import shlex
+    import sys
+
+    from fixture_repos import make_repo
+
+    repo = make_repo(tmp_path / "repo", {
+        "requirements.txt": "pytest\n",
+        "app.py": "def find(db, name):\n    return db.execute('SELECT 1')\n",
+        ".specs/features/search/spec.md": "# Search\n",
+    }, {
+        "app.py": "def find(db, name):\n"
+                  "    return db.execute(\"SELECT * FROM users WHERE name = '\" + name + \"'\")\n",
+        "tests/test_app.py": "def test_ok():\n    assert True\n\n\ndef test_bad():\n"
+                             "    assert 1 == 2\n",
+    }, branch="feature/search")
+    state = tmp_path / "review" / "review-state.json"
+    state.parent.mkdir()
+    other = tmp_path / "arq.jsonl"
+    other.write_text(json.dumps({"kind": "finding", "origin": "architecture", "severity":
+                                 "minor", "file": "requirements.txt", "line": 1, "subject": "pin"})
+                     + "\n")
+    pytest_cmd = f"{shlex.quote(sys.executable)} -m pytest -q"
+    res = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
+         f"BIN={bin_dir()}", f"REPO={repo}", f"STATE={state}", "BASE=main", "TASK=Search",
+         f"FINDINGS={other}", "ACCEPT=--all", f"TESTS_ARGS=--test-cmd '{pytest_cmd}'"],
+        env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z"), capture_output=True, text=True,
+        timeout=180, check=False)
+    assert res.returncode == 0, res.stderr
+    ctx = json.loads((state.parent / "context.json").read_text())
+    assert ctx["spec"]["path"] == ".specs/features/search" and ctx["readiness"] == "degraded"
+    scan_summary = json.loads((state.parent / "sec-script.jsonl.summary.json").read_text())
+    assert scan_summary["kind"] == "scan"
+    got = load(state)
+    by_origin = sorted((f["origin"], f["file"], f["line"], f.get("rule")) for f in got.values())
+    assert by_origin == [
+        ("architecture", "requirements.txt", 1, None),
+        ("security", "app.py", 2, "sql-string-built"),
+        ("tests", "tests/test_app.py", 5, "test-failure"),
+    ]
+    assert {f["status"] for f in got.values()} == {"accepted"}
+    assert json.loads(state.read_text())["context"]["base"] == "main"

@@ -305,3 +305,9 @@ def test_output_is_sorted_and_stable():
     assert first == run([], diff)[1]
     keys = [(f["file"], f["line"]) for f in findings([json.loads(x) for x in first.splitlines()])]
     assert keys == sorted(keys)
+
+
+def test_docs_show_the_rule_table_as_the_code_has_it():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "scan.md").read_text()
+    begin, end = "<!-- rules:begin -->\n", "<!-- rules:end -->"
+    assert text.split(begin, 1)[1].split(end, 1)[0] == lexical.table_markdown()

@@ -13,6 +13,7 @@ from council_filters.context import collect
 from council_filters.context import stack as stk
 from council_filters.gitrepo import GitRepo, check_ref
 from council_filters.scan import core, lexical, secrets
+from council_filters.script_summary import write_summary
 
 HELP = """\
 Scan the lines a change adds for credentials, risky code patterns and vulnerable dependencies.
@@ -70,6 +71,9 @@ def command(
     fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
                                    help="Exit 3 when a finding is at or above this severity."
                                    " Default: never."),
+    summary: str = typer.Option(None, "--summary", metavar="FILE",
+                                help="Write the last record (kind scan) to FILE, replacing it,"
+                                " instead of stdout. Default: stdout."),
     version: bool = kit.version_option(),
 ) -> int:
     ctx = kit.streams()
@@ -117,7 +121,7 @@ def command(
     result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(result.findings)
-    writer.write({
+    write_summary(writer, summary, {
         "kind": "scan", "origin": core.ORIGIN, "secret_rules": secrets.rule_set_name(),
         "files": result.files, "added_lines": result.added_lines,
         "finding_count": len(result.findings),

@@ -10,6 +10,7 @@ import typer
 
 from council_filters import kit, severity
 from council_filters.gitrepo import GitRepo
+from council_filters.script_summary import write_summary
 from council_filters.testrun import run as testrun
 
 HELP = """\
@@ -75,7 +76,7 @@ def _seconds(value: str, name: str) -> float:
 
 @app.command()
 def command(
-    context: str = typer.Argument(None, metavar="[CONTEXT]",
+    context: str = typer.Argument(None, metavar="CONTEXT",
                                   help="Context JSON from council-context; none or '-' reads"
                                   " stdin (with --test-cmd: only a named file is read)."),
     repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
@@ -96,6 +97,9 @@ def command(
     fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
                                    help="Exit 3 when a finding is at or above this severity"
                                    " (critical, medium, minor or an alias). Default: never."),
+    summary_file: str = typer.Option(None, "--summary", metavar="FILE",
+                                     help="Write the last record (kind tests) to FILE,"
+                                     " replacing it, instead of stdout. Default: stdout."),
     strict: bool = typer.Option(False, "--strict",
                                 help="Exit 3 when there is no test command to run."
                                 " Default: off."),
@@ -147,7 +151,7 @@ def command(
         ctx.warn("no test command: skipped (degraded)")
     summary["coverage_threshold"] = int(limit) if limit.is_integer() else limit
     summary["runs"] = [o.record() for o in outcomes]
-    writer.write(summary)
+    write_summary(writer, summary_file, summary)
     if strict and not runs:
         return kit.EXIT_CONDITION
     if level is not None and any(

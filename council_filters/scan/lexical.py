@@ -265,3 +265,17 @@ def match_line(lang: str, text: str) -> list[LexRule]:
                 continue
         hits[rule.id] = rule
     return list(hits.values())
+
+
+def table_markdown() -> str:
+    """The rule table as docs/scan.md shows it (a test keeps the two equal)."""
+    rows = ["| rule | languages | severity | needs SQL text | pattern |", "|---|---|---|---|---|"]
+    for rule in RULES:
+        pattern = (rule.pattern.pattern.replace("&", "&amp;").replace("<", "&lt;")
+                   .replace(">", "&gt;").replace("|", "\\|"))
+        scope = ("strings masked" if rule.mask_strings else
+                 "a sensitive name among the arguments" if rule.sensitive_args else "")
+        rows.append(f"| `{rule.id}` | {', '.join(sorted(rule.languages))} | {rule.severity} | "
+                    f"{'yes' if rule.needs_sql else ''} | <code>{pattern}</code>"
+                    f"{' (' + scope + ')' if scope else ''} |")
+    return "\n".join(rows) + "\n"
