@@ -16,6 +16,7 @@ import io
 import os
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -35,7 +36,10 @@ os.environ["TZ"] = "UTC"
 os.environ["NO_COLOR"] = "1"
 os.environ.pop("COUNCIL_DEBUG", None)
 
-FILTERS = ("pack", "dispatch", "redact", "fence", "parse-verdict", "consolidate", "state")
+#: Every filter, in pyproject's [project.scripts] order (one registry: a new filter cannot be
+#: forgotten here).
+FILTERS = tuple(name.removeprefix("council-") for name in tomllib.loads(
+    (ROOT / "pyproject.toml").read_text())["project"]["scripts"])
 
 Main = Callable[..., int]
 Env = Mapping[str, str | None]

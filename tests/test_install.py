@@ -63,7 +63,7 @@ def test_pip_install_puts_every_filter_on_path_with_version_and_completion(tmp_p
 
     # Every console script is on PATH, and --version comes from one source.
     names = sorted(executables())
-    assert len(names) == 7
+    assert len(names) == 10
     for name in names:
         assert (venv / "bin" / name).is_file(), name
         res = run(f"{name} --version", env, tmp_path)
