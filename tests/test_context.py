@@ -3,7 +3,6 @@ on repositories the tests build (one kind per row)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -13,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from council_filters.cli import context as cli
 from council_filters.context import specs
 from council_filters.context import stack as stk
 
+from conftest import run_filter
 from fixture_repos import git, make_repo
 
 SECRET = "sk-ant-api03-" + "B" * 30
@@ -24,17 +23,9 @@ SECRET = "sk-ant-api03-" + "B" * 30
 
 def run(args: list[str], stdin: bytes = b"", cwd: Path | None = None
         ) -> tuple[int, dict[str, Any] | None, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    old = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    raw = out.getvalue()
+    code, raw, err = run_filter("context", args, stdin, cwd=cwd)
     assert raw.count(b"\n") <= 1
-    return code, (json.loads(raw) if raw else None), err.getvalue()
+    return code, (json.loads(raw) if raw else None), err
 
 
 def context_of(tmp: Path, base: dict[str, Any], change: dict[str, Any], *args: str,

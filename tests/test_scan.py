@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
@@ -12,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from council_filters.cli import scan as cli
 from council_filters.redaction import CREDENTIAL_PATTERNS
 from council_filters.scan import lexical
 
+from conftest import run_filter
 from fixture_repos import make_repo
 
 SECRETS = {
@@ -30,16 +29,8 @@ PEM_LINE = "-----BEGIN RSA PRIVATE KEY-----"
 
 def run(args: list[str], stdin: bytes = b"", cwd: Path | None = None
         ) -> tuple[int, bytes, list[dict[str, Any]], str]:
-    out, err = io.BytesIO(), io.StringIO()
-    old = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    raw = out.getvalue()
-    return code, raw, [json.loads(line) for line in raw.splitlines()], err.getvalue()
+    res = run_filter("scan", args, stdin, cwd=cwd)
+    return res.code, res.out, res.records(), res.err
 
 
 def findings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,7 +3,6 @@ the report readers on recorded outputs, coverage findings, exit codes, no leaks.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shlex
@@ -15,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from council_filters.cli import context as context_cli
-from council_filters.cli import tests as cli
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 
+from conftest import run_filter
 from fixture_repos import make_repo
 
 SECRET = "sk-ant-api03-" + "C" * 30
@@ -27,17 +25,14 @@ PYTEST = f"{shlex.quote(sys.executable)} -m pytest -q"
 
 
 def run(args: list[str], stdin: bytes = b"") -> tuple[int, list[dict[str, Any]], str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    records = [json.loads(line) for line in out.getvalue().splitlines()]
-    return code, records, err.getvalue()
+    res = run_filter("tests", args, stdin)
+    return res.code, res.records(), res.err
 
 
 def context(repo: Path, *args: str) -> bytes:
-    out, err = io.BytesIO(), io.StringIO()
-    code = context_cli.main(["--repo", str(repo), "--task", "t", *args], stdout=out, stderr=err)
-    assert code == 0, err.getvalue()
-    return out.getvalue()
+    res = run_filter("context", ["--repo", str(repo), "--task", "t", *args])
+    assert res.code == 0, res.err
+    return res.out
 
 
 def findings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

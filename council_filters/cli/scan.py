@@ -8,12 +8,11 @@ from typing import Any
 import orjson
 import typer
 
-from council_filters import kit, severity
+from council_filters import kit, script_findings
 from council_filters.context import collect
 from council_filters.context import stack as stk
 from council_filters.gitrepo import GitRepo, check_ref
 from council_filters.scan import core, lexical, secrets
-from council_filters.script_summary import write_summary
 
 HELP = """\
 Scan the lines a change adds for credentials, risky code patterns and vulnerable dependencies.
@@ -77,11 +76,7 @@ def command(
     version: bool = kit.version_option(),
 ) -> int:
     ctx = kit.streams()
-    level = None
-    if fail_level is not None:
-        level = severity.normalize(fail_level)
-        if level is None:
-            kit.fail_usage("--fail-level must be critical, medium, minor or an alias")
+    level = script_findings.fail_level(fail_level)
     root = Path(repo)
     if not root.is_dir():
         raise kit.UsageError("not a directory", source=repo)
@@ -121,7 +116,7 @@ def command(
     result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(result.findings)
-    write_summary(writer, summary, {
+    script_findings.write_summary(writer, summary, {
         "kind": "scan", "origin": core.ORIGIN, "secret_rules": secrets.rule_set_name(),
         "files": result.files, "added_lines": result.added_lines,
         "finding_count": len(result.findings),
@@ -130,11 +125,7 @@ def command(
         "skipped_layers": [s.record() for s in result.skipped],
         "lexical_rules": sorted({r.id for r in lexical.RULES}),
     })
-    if level is not None and any(
-            severity.at_or_above(severity.normalize(f.get("severity")), level)
-            for f in result.findings):
-        return kit.EXIT_CONDITION
-    return kit.EXIT_OK
+    return kit.EXIT_CONDITION if script_findings.reaches(result.findings, level) else kit.EXIT_OK
 
 
 def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,

@@ -8,9 +8,8 @@ from typing import Any
 import orjson
 import typer
 
-from council_filters import kit, severity
+from council_filters import kit, script_findings
 from council_filters.gitrepo import GitRepo
-from council_filters.script_summary import write_summary
 from council_filters.testrun import run as testrun
 
 HELP = """\
@@ -106,11 +105,7 @@ def command(
     version: bool = kit.version_option(),
 ) -> int:
     ctx = kit.streams()
-    level = None
-    if fail_level is not None:
-        level = severity.normalize(fail_level)
-        if level is None:
-            kit.fail_usage("--fail-level must be critical, medium, minor or an alias")
+    level = script_findings.fail_level(fail_level)
     settings = testrun.Settings(timeout=_seconds(timeout, "--timeout"),
                                 kill_grace=_seconds(kill_after, "--kill-after"),
                                 coverage=not no_coverage)
@@ -151,13 +146,10 @@ def command(
         ctx.warn("no test command: skipped (degraded)")
     summary["coverage_threshold"] = int(limit) if limit.is_integer() else limit
     summary["runs"] = [o.record() for o in outcomes]
-    write_summary(writer, summary_file, summary)
+    script_findings.write_summary(writer, summary_file, summary)
     if strict and not runs:
         return kit.EXIT_CONDITION
-    if level is not None and any(
-            severity.at_or_above(severity.normalize(f.get("severity")), level) for f in findings):
-        return kit.EXIT_CONDITION
-    return kit.EXIT_OK
+    return kit.EXIT_CONDITION if script_findings.reaches(findings, level) else kit.EXIT_OK
 
 
 def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,

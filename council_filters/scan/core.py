@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from council_filters import diffparse
+from council_filters import diffparse, script_findings
 from council_filters.context import stack as stk
 from council_filters.scan import audit, lexical, secrets
 
@@ -34,18 +34,10 @@ class ScanResult:
     added_lines: int = 0
 
 
-def _finding(rule: str, severity: str, file: str, line: int, summary: str, discussion: str,
-             evidence: str | None = None, **extra: Any) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "kind": "finding", "origin": ORIGIN, "source": "script", "confidence": 1.0,
-        "severity": severity, "category": "security", "rule": rule, "file": file, "line": line,
-        "summary": summary,
-    }
-    if evidence:
-        rec["evidence"] = evidence
-    rec["discussion"] = discussion
-    rec.update(extra)
-    return rec
+def _finding(rule: str, severity: str, file: str, line: int | None, summary: str,
+             discussion: str, evidence: str | None = None, **extra: Any) -> dict[str, Any]:
+    return script_findings.finding(ORIGIN, "security", rule, severity, summary, discussion,
+                                   file=file, line=line, evidence=evidence, **extra)
 
 
 def _evidence(text: str) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from council_filters import redaction
+from council_filters import redaction, script_findings
 from council_filters.dispatch import Limits
 from council_filters.dispatch import _execute as execute
 from council_filters.kit import scrub
@@ -105,16 +105,8 @@ def tail(data: bytes) -> str:
 def finding(summary: str, *, severity: str = "critical", rule: str, file: str | None = None,
             line: int | None = None, evidence: str | None = None, discussion: str,
             **extra: Any) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "kind": "finding", "origin": ORIGIN, "source": "script", "confidence": 1.0,
-        "severity": severity, "category": "tests", "rule": rule, "file": file, "line": line,
-        "summary": summary,
-    }
-    if evidence:
-        rec["evidence"] = evidence
-    rec["discussion"] = discussion
-    rec.update(extra)
-    return rec
+    return script_findings.finding(ORIGIN, "tests", rule, severity, summary, discussion,
+                                   file=file, line=line, evidence=evidence, **extra)
 
 
 # --------------------------------------------------------------------------- #
