@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from council_filters import atomic
 from council_filters import severity as sev
-from council_filters.kit import RecordWriter, UsageError, dumps
+from council_filters.base import safefs
+from council_filters.base.errors import UsageError
+from council_filters.base.jsonl import RecordWriter, dumps
 
 
 def finding(origin: str, category: str, rule: str, severity: str, summary: str,
@@ -49,7 +50,7 @@ def write_summary(writer: RecordWriter, path: str | None, record: dict[str, Any]
         writer.write(record)
         return
     try:
-        atomic.replace(path, dumps(record))
+        safefs.replace(path, dumps(record))
     except OSError as exc:
         raise UsageError(f"cannot write: {exc.strerror or type(exc).__name__}",
                          source=path) from None

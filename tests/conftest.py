@@ -169,3 +169,34 @@ def make_git_repo(path: Path, files: Mapping[str, str], *, branch: str = "main")
     git(path, "add", "-A")
     git(path, "commit", "-q", "-m", "init")
     return path
+
+
+def make_repo(root: Path, base: Mapping[str, str | bytes | None],
+              change: Mapping[str, str | bytes | None] | None = None,
+              branch: str = "feature/change") -> Path:
+    """``root`` with ``base`` committed on main and ``change`` (relative path: text, bytes, or
+    None to delete) committed on ``branch``, which stays checked out."""
+
+    def write(files: Mapping[str, str | bytes | None]) -> None:
+        for rel, content in files.items():
+            path = root / rel
+            if content is None:
+                path.unlink()
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content)
+
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    write(base)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", "base")
+    git(root, "checkout", "-q", "-b", branch)
+    if change:
+        write(change)
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "change")
+    return root

@@ -15,8 +15,7 @@ import pytest
 from council_filters.context import specs
 from council_filters.context import stack as stk
 
-from conftest import run_filter
-from fixture_repos import git, make_repo
+from conftest import git, make_repo, run_filter
 
 SECRET = "sk-ant-api03-" + "B" * 30
 

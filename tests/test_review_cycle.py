@@ -116,7 +116,7 @@ def test_review_cycle_with_the_script_layers(tmp_path):
     import shlex
     import sys
 
-    from fixture_repos import make_repo
+    from conftest import make_repo
 
     repo = make_repo(tmp_path / "repo", {
         "requirements.txt": "pytest\n",

@@ -14,8 +14,7 @@ import pytest
 from council_filters.redaction import CREDENTIAL_PATTERNS
 from council_filters.scan import lexical
 
-from conftest import run_filter
-from fixture_repos import make_repo
+from conftest import make_repo, run_filter
 
 SECRETS = {
     "anthropic": "sk-ant-api03-" + "Q7" * 15,

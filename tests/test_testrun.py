@@ -17,8 +17,7 @@ import pytest
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 
-from conftest import run_filter
-from fixture_repos import make_repo
+from conftest import make_repo, run_filter
 
 SECRET = "sk-ant-api03-" + "C" * 30
 PYTEST = f"{shlex.quote(sys.executable)} -m pytest -q"

@@ -18,10 +18,10 @@ from typing import Any
 import orjson
 
 from council_filters import diffparse
+from council_filters.base.errors import DataError, UsageError
 from council_filters.context import specs
 from council_filters.context import stack as stk
 from council_filters.gitrepo import GitFailed, GitRepo, check_ref
-from council_filters.kit import DataError, UsageError
 
 DEFAULT_THRESHOLD = 80
 READ_CAP = 1 << 20  # manifests and docs are read up to 1 MiB each
@@ -308,7 +308,7 @@ def apply_declared(stacks: list[stk.Stack], declared: dict[str, Any]) -> None:
         lang = values.get("language")
         stacks.append(stk.Stack(".", stk.LANGUAGE_ECOSYSTEMS.get(lang or "", lang or "unknown"),
                                 lang or "unknown", values.get("manager", "unknown"),
-                                specs.join(specs.CODEBASE, "STACK.md"),
+                                stk.join(specs.CODEBASE, "STACK.md"),
                                 framework=values.get("framework"), source="docs"))
         return
     if len(stacks) == 1:

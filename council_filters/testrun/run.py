@@ -34,7 +34,6 @@ from typing import Any
 from council_filters import redaction, script_findings
 from council_filters.dispatch import Limits
 from council_filters.dispatch import _execute as execute
-from council_filters.kit import scrub
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 from council_filters.testrun.reports import Counts, Failure
@@ -149,9 +148,11 @@ def prepare(command: str, framework: str | None, private: Path, env: dict[str, s
 # Running one command.
 # --------------------------------------------------------------------------- #
 def run_one(repo: Path, root: str, command: str, framework: str | None, settings: Settings,
-            added: Mapping[str, set[int]], threshold: float,
+            added: Mapping[str, set[int]], threshold: float, *, shown: str | None = None,
             env_base: Mapping[str, str] | None = None) -> RunOutcome:
-    shown = scrub(command)  # a command line may carry a credential (API_KEY=... pytest)
+    """Run ``command`` in ``root``; ``shown`` is how findings name it (the caller masks a
+    credential a command line may carry: ``API_KEY=... pytest``)."""
+    shown = command if shown is None else shown
     outcome = RunOutcome(root, shown)
     cwd = (repo / root).resolve() if root != "." else repo
     private = Path(tempfile.mkdtemp(prefix="council-tests-"))
