@@ -11,7 +11,7 @@ import typer
 from council_filters import kit, script_findings
 from council_filters.context import collect
 from council_filters.context import stack as stk
-from council_filters.gitrepo import GitRepo, check_ref
+from council_filters.pack.git import GitRepo, check_ref
 from council_filters.scan import core, lexical, secrets
 
 HELP = """\

@@ -9,7 +9,7 @@ import orjson
 import typer
 
 from council_filters import kit, script_findings
-from council_filters.gitrepo import GitRepo
+from council_filters.pack.git import GitRepo
 from council_filters.testrun import run as testrun
 
 HELP = """\

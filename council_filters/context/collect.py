@@ -21,7 +21,7 @@ from council_filters import diffparse
 from council_filters.base.errors import DataError, UsageError
 from council_filters.context import specs
 from council_filters.context import stack as stk
-from council_filters.gitrepo import GitFailed, GitRepo, check_ref
+from council_filters.pack.git import GitFailed, GitRepo, check_ref
 
 DEFAULT_THRESHOLD = 80
 READ_CAP = 1 << 20  # manifests and docs are read up to 1 MiB each
