@@ -18,18 +18,18 @@ machine only at trigger lines and while a PEM block or watch window is open.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 # --------------------------------------------------------------------------- #
 # The credential patterns, in the order the reference tests them.
 # --------------------------------------------------------------------------- #
 
 
-@dataclass(frozen=True)
-class CredentialPattern:
+class CredentialPattern(NamedTuple):
     """A literal prefix followed by a run of one character class.
 
     A line holds the credential when, at some position, ``prefix`` is followed
@@ -73,7 +73,7 @@ _CRED_ANY = re.compile(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
 
 # PEM markers.  [[:space:]] in the C locale is exactly these six bytes.
 _WS = rb"[ \t\n\v\f\r]"
-_BEGIN_RE = rb"-----BEGIN [A-Z ]*PRIVATE KEY-----"
+_BEGIN_RE = BEGIN_REGEX = rb"-----BEGIN [A-Z ]*PRIVATE KEY-----"
 _BEGIN = re.compile(_BEGIN_RE)
 _END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
 _END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
@@ -82,30 +82,6 @@ _BEGIN_ALONE = re.compile(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchor
 #: lines (a line's own bytes hold no newline, so [[:space:]]*$ on the line is
 #: "no bytes but spaces other than newline, then the newline" here).
 _END_LINE_IN_BUF = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----[ \t\v\f\r]*\n")
-
-#: Any line that can change while no PEM block or watch window is open holds
-#: a match of one of these searches (they may also match lines that do not
-#: change; the exact per-line machine decides).  Each search starts with a
-#: literal that is rare in ordinary text, so the regex engine's literal scan
-#: skips through a buffer at memory speed; the lookbehinds put back the bytes
-#: before it.  No match can span a newline.
-_SCANS = tuple(
-    re.compile(p)
-    for p in (
-        # sk-proj-, sk-ant-, sk-: "sk-" then 20 of the widest class covers all three.
-        rb"k-(?<=sk-)[A-Za-z0-9_-]{20}",
-        rb"A(?:Iza[0-9A-Za-z_-]{35}|KIA[0-9A-Z]{16}|uthorization: [A-Za-z0-9 ._~+/-]{20})",
-        rb"_(?:(?<=gh[pous]_)[A-Za-z0-9]{36}|(?<=ses_)[A-Za-z0-9]{16}"
-        rb"|pat_(?<=github_pat_)[A-Za-z0-9_]{40})",
-        rb"B(?:earer [A-Za-z0-9._~+/-]{20}|EGIN (?<=-----BEGIN )[A-Z ]*PRIVATE KEY-----)",
-    )
-)
-
-
-def may_change(line: bytes) -> bool:
-    """Whether a line could be redacted while no PEM block or window is open."""
-    return any(rx.search(line) for rx in _SCANS)
-
 
 _B64_LINE = re.compile(rb"[A-Za-z0-9+/=]+\Z")
 _HAS_LETTER_G_Z = re.compile(rb"[G-Zg-z+/=]")
@@ -244,35 +220,6 @@ def strip_text(line: bytes) -> bytes:
     return line[m.end() :].rstrip(_WS_BYTES)
 
 
-def strip_decoration_reference(line: bytes) -> tuple[bytes, bool]:
-    """The same function written the slow, copying way, round by round.
-
-    Quadratic on long marker runs; kept only so tests can check the fast
-    version against a literal reading of the rules.
-    """
-    s = line
-    limit = len(s) + 2
-    guard = 0
-    ws = _WS
-    while True:
-        prev = s
-        s = re.sub(rb"\A" + ws + rb"*(?:[>|]" + ws + rb"*)*", b"", s, count=1)
-        s = re.sub(rb"\A(?:[-*+]|[0-9]+[.)])" + ws + rb"+", b"", s, count=1)
-        s = re.sub(rb"\A[0-9]+" + ws + rb"*\|" + ws + rb"*", b"", s, count=1)
-        s = re.sub(rb"\A\++", b"", s, count=1)
-        if s.startswith(b"------"):
-            s = re.sub(rb"\A-+", b"-----", s, count=1)
-        if not (s.startswith(b"-----BEGIN") or s.startswith(b"-----END")):
-            s = re.sub(rb"\A[-+]", b"", s, count=1)
-        s = re.sub(rb"\A" + ws + rb"+", b"", s, count=1)
-        guard += 1
-        if s == prev or guard >= limit:
-            break
-    exhausted = s != prev
-    s = re.sub(ws + rb"+\Z", b"", s, count=1)
-    return s, exhausted
-
-
 #: What :meth:`Redactor._step` decides for a line.
 KEEP, CREDENTIAL, PEM = 0, 1, 2
 
@@ -313,10 +260,14 @@ class Redactor:
 
     __slots__ = (
         "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
-        "count", "counts", "record_lines", "redacted", "_pending", "_accounting",
+        "count", "counts", "record_lines", "redacted", "_pending", "_accounting", "rules",
+        "_pf",
     )
 
-    def __init__(self, *, count: bool = False, record_lines: bool = False) -> None:
+    def __init__(
+        self, *, count: bool = False, record_lines: bool = False,
+        rules: ExtraRules | None = None,
+    ) -> None:
         self.nr = 0
         # PEM machine.
         self.in_pem = False
@@ -334,6 +285,9 @@ class Redactor:
         self.redacted: list[int] = []
         self._pending: list[bytes] = []
         self._accounting = count or record_lines
+        # Extra rules (``--rules``) and the combined prefilter, built on first use.
+        self.rules = rules
+        self._pf: Any = None
 
     # -- the exact per-line machine ----------------------------------------- #
     def line(self, line: bytes) -> bytes:
@@ -474,12 +428,16 @@ class Redactor:
     # -- chunked streaming --------------------------------------------------- #
     def feed(self, chunk: bytes) -> bytes:
         """Redact the complete lines now available; keep a partial last line."""
+        return b"".join(self.feed_pieces(chunk))
+
+    def feed_pieces(self, chunk: bytes) -> list[Any]:
+        """:meth:`feed`, as a list of byte pieces (slices of ``chunk`` where lines pass)."""
         if not chunk:
-            return b""
+            return []
         nl = chunk.rfind(b"\n")
         if nl < 0:
             self._pending.append(chunk)
-            return b""
+            return []
         if self._pending:
             self._pending.append(chunk)
             buf = b"".join(self._pending)
@@ -490,69 +448,103 @@ class Redactor:
         end = nl + 1
         if end < len(buf):
             self._pending.append(buf[end:])
-        return self._lines(buf, end)
+        out: list[Any] = []
+        self._lines(buf, end, out)
+        return out
 
     def finish(self) -> bytes:
         """End of one input: a final line without a newline is redacted and terminated."""
+        return b"".join(self.finish_pieces())
+
+    def finish_pieces(self) -> list[Any]:
+        """:meth:`finish`, as a list of byte pieces."""
         if not self._pending:
-            return b""
+            return []
         rest = b"".join(self._pending)
         self._pending = []
-        return self._lines(rest + b"\n", len(rest) + 1)
+        out: list[Any] = []
+        self._lines(rest + b"\n", len(rest) + 1, out)
+        return out
 
-    def _lines(self, buf: bytes, end: int) -> bytes:
-        """Redact the complete lines ``buf[:end]`` (``buf[end-1]`` is a newline)."""
-        out: list[bytes] = []
+    def prefilter(self) -> Any:
+        """The combined scan for the built-in triggers and the extra rules' patterns."""
+        if self._pf is None:
+            from council_filters import prefilter
+
+            self._pf = prefilter.get(tuple(self.rules.prefilter) if self.rules else ())
+        return self._pf
+
+    def _lines(self, buf: bytes, end: int, out: list[Any]) -> None:
+        """Redact the complete lines ``buf[:end]`` (``buf[end-1]`` is a newline).
+
+        Appends the output to ``out``: slices of ``buf`` (memoryviews) for the
+        runs of lines that pass, placeholders for the others.
+        """
         append = out.append
         index = buf.index
+        count = buf.count
         step = self._step
+        rules = self.rules
+        view = memoryview(buf)
+        cands = self.prefilter().candidates(buf, 0, end)
+        n_cands = len(cands)
+        ci = 0  # the first candidate at or after pos
         pos = 0
-        # Where each search last matched (-2: not searched yet, -1: no more).
-        nexts = [-2] * len(_SCANS)
         while pos < end:
-            if not self.in_pem and not self.watch:
-                trigger = -1
-                for i, rx in enumerate(_SCANS):
-                    at = nexts[i]
-                    if at == -1:
-                        continue
-                    if at < pos:
-                        m = rx.search(buf, pos, end)
-                        at = nexts[i] = m.start() if m else -1
-                        if at == -1:
-                            continue
-                    if trigger < 0 or at < trigger:
-                        trigger = at
-                if trigger < 0:
-                    out.append(buf[pos:end] if pos else buf[:end])
-                    self.nr += buf.count(b"\n", pos, end)
+            if not self.in_pem and not self.watch and not (rules and rules.active):
+                # Idle: only a candidate line can change.  Pass the run before it.
+                while ci < n_cands and cands[ci][0] < pos:
+                    ci += 1
+                if ci == n_cands:
+                    append(view[pos:end])
+                    self.nr += count(b"\n", pos, end)
                     break
-                start = buf.rfind(b"\n", pos, trigger) + 1
+                start = cands[ci][0]
                 if start > pos:
-                    out.append(buf[pos:start])
-                    self.nr += buf.count(b"\n", pos, start)
+                    append(view[pos:start])
+                    self.nr += count(b"\n", pos, start)
                     pos = start
             elif self.in_pem and self.real:
                 pos = self._real_block(buf, pos, end, out)
                 if pos >= end:
                     break
-            # The trigger line (or the END line of a real block), then every
-            # line while a mention or a watch window is open.
+            # The candidate line (or the END line of a real block), then every
+            # line while a mention, a watch window or an extra rule's state is open.
             while True:
                 nl = index(b"\n", pos, end)
-                verdict = step(buf[pos:nl])
+                line = buf[pos:nl]
+                verdict = step(line)
+                if verdict == KEEP and rules is not None:
+                    while ci < n_cands and cands[ci][0] < pos:
+                        ci += 1
+                    mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
+                    if mask > 1 or rules.active:
+                        verdict = self._extra(line, mask)
                 if verdict == KEEP:
-                    append(buf[pos : nl + 1])
+                    append(view[pos : nl + 1])
                 elif verdict == PEM:
                     append(b"--- redacted PEM key block at line %d ---\n" % self.nr)
                 else:
                     append(b"--- redacted credential at line %d ---\n" % self.nr)
                 pos = nl + 1
-                if pos >= end or self.real and self.in_pem or not (self.in_pem or self.watch):
+                if pos >= end or self.real and self.in_pem or not (
+                    self.in_pem or self.watch or rules and rules.active
+                ):
                     break
-        return b"".join(out)
 
-    def _real_block(self, buf: bytes, pos: int, end: int, out: list[bytes]) -> int:
+    def _extra(self, line: bytes, mask: int) -> int:
+        """The extra rules' verdict on a line the built-in machine keeps."""
+        assert self.rules is not None
+        ids = self.prefilter().ids
+        hits = frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
+        rule_id = self.rules.check(line, hits)
+        if rule_id is None:
+            return KEEP
+        if self._accounting:
+            self._note(rule_id)
+        return CREDENTIAL
+
+    def _real_block(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
         """Redact the lines of an open real block up to its END line, in bulk.
 
         Inside a real block every line is replaced until a line that ends in
@@ -602,26 +594,6 @@ def redact(data: bytes) -> bytes:
     return r.feed(data) + r.finish()
 
 
-def redact_lines(lines: Iterable[bytes], redactor: Redactor | None = None) -> Iterator[bytes]:
-    """The simple path: one line at a time through :meth:`Redactor.line`.
-
-    ``lines`` are lines without terminators; yields output lines without them.
-    """
-    r = redactor if redactor is not None else Redactor()
-    for line in lines:
-        yield r.line(line)
-
-
-def redact_simple(data: bytes) -> bytes:
-    """Whole-document redaction through the per-line path only (no skipping)."""
-    if not data:
-        return b""
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines.pop()
-    return b"".join(line + b"\n" for line in redact_lines(lines))
-
-
 def redact_text(text: bytes, counts: Counter[str] | None = None) -> tuple[bytes, list[int]]:
     """Redact one value on its own: fresh state, lines from 1.
 
@@ -636,3 +608,168 @@ def redact_text(text: bytes, counts: Counter[str] | None = None) -> tuple[bytes,
     if counts is not None:
         counts.update(r.counts)
     return out, r.redacted
+
+
+# --------------------------------------------------------------------------- #
+# Extra rules (``--rules``) and the per-file entry point.
+# --------------------------------------------------------------------------- #
+class ExtraRules(Protocol):
+    """What a rule set beyond the eleven patterns gives the redactor.
+
+    ``prefilter``: ``(rule_id, regex)`` pairs that join the combined scan (see
+    :mod:`council_filters.prefilter` for what a regex may use).  ``check`` is
+    called for a line the built-in machine keeps when the scan flagged it with
+    some of these ids (``hits``), or for every such line while ``active`` is
+    true; it returns the id of the rule that redacts the line, or None.
+    """
+
+    prefilter: Sequence[tuple[str, bytes]]
+    active: bool
+
+    def check(self, line: bytes, hits: frozenset[str]) -> str | None: ...
+
+
+class RedactStats(NamedTuple):
+    """What one :func:`redact_stream` call did."""
+
+    bytes_in: int
+    bytes_out: int
+    lines: int
+    counts: dict[str, int]  # redacted lines per rule (pattern) id
+
+
+#: Read size: large reads keep the scan and the system calls few.
+CHUNK = 4 << 20
+_IOV_MAX = 1024
+
+
+def reader(src: BinaryIO | int) -> Callable[[], bytes]:
+    """A function returning the next chunk of ``src`` (empty at the end).
+
+    A chunk is what one read gives, topped up while more is immediately
+    available (a pipe delivers 64 KiB at a time), up to :data:`CHUNK`: bulk
+    input is scanned in large buffers and a live pipe is not waited on.
+    """
+    read: Callable[[int], bytes]
+    if isinstance(src, int):
+        fd = src
+
+        def read(n: int) -> bytes:
+            return os.read(fd, n)
+    else:
+        read = getattr(src, "read1", None) or src.read
+        try:
+            fd = src.fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = -1
+    if fd < 0 or _is_regular(fd):
+        return lambda: read(CHUNK)
+    import select
+
+    def chunk() -> bytes:
+        first = read(CHUNK)
+        if not first or len(first) >= CHUNK:
+            return first
+        parts = [first]
+        size = len(first)
+        while size < CHUNK and select.select([fd], [], [], 0)[0]:
+            more = read(CHUNK - size)
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        return b"".join(parts) if len(parts) > 1 else first
+
+    return chunk
+
+
+def _is_regular(fd: int) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
+def writer(dst: BinaryIO | int) -> Callable[[list[Any]], int]:
+    """A function writing a list of pieces to ``dst``; returns the bytes written.
+
+    An int is a file descriptor, written with ``os.writev`` (no copies of the
+    pieces); anything else is a binary file object.
+    """
+    if isinstance(dst, int):
+        fd = dst
+
+        def write_fd(pieces: list[Any]) -> int:
+            total = 0
+            for i in range(0, len(pieces), _IOV_MAX):
+                group = pieces[i : i + _IOV_MAX]
+                want = sum(len(p) for p in group)
+                done = os.writev(fd, group)
+                total += want
+                if done < want:  # a short write: finish the group piece by piece
+                    _write_rest(fd, group, done)
+            return total
+
+        return write_fd
+    write = dst.write
+
+    def write_obj(pieces: list[Any]) -> int:
+        total = 0
+        for p in pieces:
+            write(p)
+            total += len(p)
+        return total
+
+    return write_obj
+
+
+def _write_rest(fd: int, pieces: list[Any], done: int) -> None:
+    for p in pieces:
+        n = len(p)
+        if done >= n:
+            done -= n
+            continue
+        view = memoryview(p)[done:]
+        done = 0
+        while view:
+            view = view[os.write(fd, view) :]
+
+
+def run_input(
+    redactor: Redactor, src: BinaryIO | int, write: Callable[[list[Any]], int] | None,
+) -> tuple[int, int]:
+    """Feed one input through ``redactor`` (state carries on) and finish it.
+
+    Writes the output through ``write`` (see :func:`writer`; None writes
+    nothing).  Returns (bytes read, bytes written).
+    """
+    read = reader(src)
+    n_in = n_out = 0
+    while chunk := read():
+        n_in += len(chunk)
+        pieces = redactor.feed_pieces(chunk)
+        if pieces and write is not None:
+            n_out += write(pieces)
+    pieces = redactor.finish_pieces()
+    if pieces and write is not None:
+        n_out += write(pieces)
+    return n_in, n_out
+
+
+def redact_stream(
+    src: BinaryIO | int, dst: BinaryIO | int | None, *, rules: ExtraRules | None = None,
+    check_only: bool = False,
+) -> RedactStats:
+    """Redact one file on its own: the per-file entry point.
+
+    Fresh state and line numbers from 1; the output is byte-identical to
+    ``council-redact`` run on that file alone.  ``src`` and ``dst`` are binary
+    file objects or file descriptors; with ``check_only`` nothing is written
+    (``dst`` may be None) and the counts are still returned.
+    """
+    r = Redactor(count=True, rules=rules)
+    write = None if check_only or dst is None else writer(dst)
+    n_in, n_out = run_input(r, src, write)
+    return RedactStats(n_in, n_out, r.nr, dict(r.counts))

@@ -9,6 +9,7 @@ COUNCIL_REFERENCE_AWK is set).
 from __future__ import annotations
 
 import pytest
+from redact_oracles import may_change, redact_lines, redact_simple, strip_decoration_reference
 
 from council_filters.redaction import (
     CREDENTIAL_PATTERNS,
@@ -16,13 +17,9 @@ from council_filters.redaction import (
     PEM_PATTERN,
     Redactor,
     credential_in,
-    may_change,
     redact,
-    redact_lines,
-    redact_simple,
     redact_text,
     strip_decoration,
-    strip_decoration_reference,
 )
 
 

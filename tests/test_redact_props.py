@@ -11,15 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redact_fragments import BEGINS, SECRETS, documents, lines, random_document
+from redact_oracles import may_change, redact_simple, strip_decoration_reference
 
 from council_filters.redaction import (
     Redactor,
     credential_in,
-    may_change,
     redact,
-    redact_simple,
     strip_decoration,
-    strip_decoration_reference,
     strip_text,
 )
 

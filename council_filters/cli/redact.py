@@ -1,23 +1,28 @@
 """council-redact: the 11-pattern credential redaction, as a Unix filter.
 
 The option parser (typer) is built only when options are given: the plain
-``council-redact [FILE]...`` form, the one pipes use most, starts without it.
+``council-redact [FILE]...`` form, the one pipes use most, starts without it,
+and without the shared kit too until something goes wrong (start-up is most
+of the time on small inputs).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from council_filters import kit
-from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text
+from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text, run_input, writer
+
+if TYPE_CHECKING:
+    from council_filters import kit
 
 PROG = "council-redact"
-CHUNK = 1 << 20
 DEFAULT_FIELDS = ("output", "stderr")
+#: The variable click reads for shell completion (kit._completion_var(PROG)).
+COMPLETE_VAR = "_COUNCIL_REDACT_COMPLETE"
 
 HELP = """\
 Redact credentials in text: like `awk -f redact.awk`, byte for byte.
@@ -50,11 +55,15 @@ Bytes in, bytes out: any encoding, NUL bytes and CR pass through, a final line
 without a newline gets one, empty input gives empty output. Several FILEs are
 one stream, as for awk: line numbers and an open PEM block run on from one file
 into the next; an unreadable FILE stops with exit 2 after the files before it
-are written. Streams: memory is bounded by the longest line.
+are written. Streams: memory is bounded by the longest line plus a 4 MiB read.
+
+Speed: one combined scan finds the lines that can change (Hyperscan when the
+'fast' extra is installed, Python's re otherwise; --version names the engine,
+COUNCIL_PREFILTER=re forces the fallback); the exact line machine runs only
+there and inside open PEM blocks. Output is the same bytes either way.
 """
 
-EPILOG = (
-    """\
+EPILOG_EXAMPLES = """\
 Examples:
 
 \b
@@ -64,32 +73,58 @@ Examples:
   council-redact notes.md build.log | less
 
 """
-    + kit.exit_code_table()
-)
+
+
+def epilog() -> str:
+    from council_filters import kit
+
+    return EPILOG_EXAMPLES + kit.exit_code_table()
 
 
 # --------------------------------------------------------------------------- #
 # The two modes.
 # --------------------------------------------------------------------------- #
-def _chunks(fh: BinaryIO) -> Iterator[bytes]:
-    """What is available now, up to CHUNK bytes at a time (a pipe is not waited on)."""
-    read = getattr(fh, "read1", None) or fh.read
-    return iter(lambda: read(CHUNK), b"")
+def _out_fd(stdout: BinaryIO) -> int | None:
+    """The descriptor of the process's own stdout when that is where output goes."""
+    if getattr(sys.stdout, "buffer", None) is not stdout:
+        return None
+    try:
+        stdout.flush()
+        return stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def redact_raw(s: kit.Streams, paths: list[str], *, check: bool = False) -> Counter[str]:
     """Text mode: every input through one redactor, output written as it comes."""
+    from council_filters import kit
+
     r = Redactor(count=check)
-    write = s.stdout.write
+    fd = _out_fd(s.stdout)
+    write = None if check else writer(s.stdout if fd is None else fd)
     for _source, fh in kit.open_inputs(paths, s.stdin):
-        for chunk in _chunks(fh):
-            out = r.feed(chunk)
-            if out and not check:
-                write(out)
-        out = r.finish()
-        if out and not check:
-            write(out)
+        run_input(r, fh, write)
     return r.counts
+
+
+def _redact_plain_fds(paths: list[str]) -> int:
+    """The plain form on the process's own descriptors, without the kit.
+
+    Raises ``OSError`` with ``filename`` set for an input that cannot be
+    opened (after the inputs before it are written).
+    """
+    r = Redactor()
+    write = writer(1)
+    for path in paths or ["-"]:
+        if path == "-":
+            run_input(r, 0, write)
+            continue
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            run_input(r, fd, write)
+        finally:
+            os.close(fd)
+    return 0
 
 
 def redact_record(
@@ -104,6 +139,8 @@ def redact_record(
     Sets ``redacted_lines`` to ``{field: [1-based replaced lines]}`` for every
     named field the record has (an empty list when nothing was replaced).
     """
+    from council_filters import kit
+
     replaced: dict[str, list[int]] = {}
     for name in fields:
         if name not in record:
@@ -126,6 +163,8 @@ def redact_jsonl(
     check: bool,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
+    from council_filters import kit
+
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
     for source, lineno, item in kit.iter_jsonl(paths, s.stdin, keep_going=keep_going):
@@ -163,6 +202,8 @@ def command(
     keep_going: bool,
     check: bool,
 ) -> int:
+    from council_filters import kit
+
     s = kit.streams()
     paths = list(files or [])
     if not jsonl and (field or keep_going):
@@ -184,6 +225,9 @@ def build_app() -> Any:
     """The typer app (built on first use: importing typer dominates startup)."""
     import typer
 
+    from council_filters import kit
+
+    EPILOG = epilog()
     app = kit.make_app(HELP, EPILOG)
 
     @app.command(help=HELP, epilog=EPILOG)
@@ -209,7 +253,10 @@ def build_app() -> Any:
             help="Write nothing to stdout; exit 3 when anything would be redacted, with the "
             "count of redacted lines per pattern on stderr; exit 0 when clean. Default: off.",
         ),
-        version: bool = kit.version_option(),
+        version: bool = typer.Option(
+            False, "--version", callback=_version, is_eager=True,
+            help="Print the version and the prefilter engine, and exit.",
+        ),
     ) -> int:
         return command(files, jsonl, field, keep_going, check)
 
@@ -226,11 +273,21 @@ def __getattr__(name: str) -> Any:
 # --------------------------------------------------------------------------- #
 # Entry points.
 # --------------------------------------------------------------------------- #
+def _version(value: bool) -> None:
+    """``--version``: the version, then the prefilter engine on a second line."""
+    if value:
+        import typer
+
+        from council_filters import __version__, kit, prefilter
+
+        out = kit.streams().stdout
+        out.write(f"{PROG} {__version__}\nprefilter: {prefilter.describe()}\n".encode())
+        raise typer.Exit(0)
+
+
 def _plain(args: list[str]) -> bool:
     """No options at all: only FILE arguments (or `-`), and no completion request."""
-    import os
-
-    if kit._completion_var(PROG) in os.environ:
+    if COMPLETE_VAR in os.environ:
         return False  # shell completion is answered by the option parser
     return all(a == "-" or not a.startswith("-") for a in args)
 
@@ -244,16 +301,52 @@ def main(
 ) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if _plain(args):
+        if stdin is None and stdout is None and stderr is None:
+            try:
+                return _redact_plain_fds(args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the kit's error mapping
+                return _plain_failure(exc)
+        from council_filters import kit
 
         def text_mode(s: kit.Streams) -> int:
             redact_raw(s, args)
             return kit.EXIT_OK
 
         return kit.run_plain(text_mode, PROG, stdin=stdin, stdout=stdout, stderr=stderr)
+    from council_filters import kit
+
     return kit.run(build_app(), PROG, args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
+def _plain_failure(exc: BaseException) -> int:
+    """Report a failure of the kit-less plain form exactly as the kit would."""
+    from council_filters import kit
+
+    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(
+        exc, BrokenPipeError
+    ):
+        path = os.fsdecode(exc.filename)
+
+        def reopen(_s: kit.Streams) -> int:
+            # The kit names an unreadable input; a second attempt fails the same way.
+            for _ in kit.open_inputs([path], sys.stdin.buffer):
+                pass  # pragma: no cover - it opened this time (a race): nothing to do
+            return kit.EXIT_OK
+
+        return kit.run_plain(reopen, PROG)
+
+    def fail(_s: kit.Streams) -> int:
+        raise exc
+
+    return kit.run_plain(fail, PROG)
+
+
 def entry() -> None:
+    if _plain(sys.argv[1:]):
+        # Output went straight to the descriptors: nothing is buffered to flush.
+        sys.exit(main())
+    from council_filters import kit
+
     kit.entry(main)
 
 

@@ -1,0 +1,385 @@
+"""Candidate lines for redaction, found in a whole buffer with one scan.
+
+Every rule the redactor knows starts from something a multi-pattern scan can
+find: the credential shapes, the PEM BEGIN marker, and the prefilter regexes
+of extra rule sets (``--rules``).  A :class:`Prefilter` compiles all of them
+into one scan and reports, for a buffer of whole lines, which lines hold a
+match and which patterns matched there.  The exact per-line machine in
+:mod:`council_filters.redaction` then runs only at those lines (and while a
+PEM block or its watch window is open).
+
+Two engines give the same answers:
+
+``hyperscan``
+    Intel's multi-pattern automaton (the ``hyperscan`` package, an optional
+    dependency; its wheels bundle the library).  One pass over the buffer at
+    memory speed whatever the number of patterns.  The compiled database is
+    cached on disk (private directory, see :func:`cache_dir`), so a run does
+    not pay the compile.
+``re``
+    Python's regex module, one search per literal family.  Always available.
+
+The engine is chosen at import: ``COUNCIL_PREFILTER=re`` forces the fallback,
+``COUNCIL_PREFILTER=hyperscan`` insists on Hyperscan (an error when it cannot
+be imported), and the default (``auto``) takes Hyperscan when it is installed
+and uses it for buffers of :data:`HS_MIN_BYTES` or more, where its import and
+set-up pay for themselves.
+
+A pattern must not be able to match a newline: matches are mapped to the line
+holding their last byte.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from importlib.util import find_spec
+from typing import Any
+
+ENV = "COUNCIL_PREFILTER"
+#: Buffers smaller than this use the ``re`` scan under ``auto`` (start-up wins).
+HS_MIN_BYTES = 1 << 18
+
+#: Bit 0 of a line's mask: a built-in trigger (credential shape or BEGIN marker).
+BUILTIN = 1
+
+
+class PrefilterError(Exception):
+    """A pattern no engine can use, or a required engine that is missing."""
+
+
+def _choose() -> tuple[str, bool]:
+    """(engine, forced) from the environment and what is installed."""
+    want = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if want == "re":
+        return "re", True
+    if want == "hyperscan":
+        return "hyperscan", True
+    if want != "auto":
+        raise PrefilterError(f"{ENV} must be auto, hyperscan or re (got an unknown value)")
+    try:
+        found = find_spec("hyperscan") is not None
+    except (ImportError, ValueError):
+        found = False
+    return ("hyperscan" if found else "re"), False
+
+
+ENGINE, FORCED = _choose()
+
+
+def use(engine: str) -> None:
+    """Set the engine for the rest of this process, as the variable would at import.
+
+    ``"re"``, ``"hyperscan"`` (every buffer) or ``"auto"``.  Compiled
+    prefilters are dropped, so redactors made afterwards use the new engine.
+    """
+    global ENGINE, FORCED
+    saved = os.environ.get(ENV)
+    os.environ[ENV] = engine
+    try:
+        ENGINE, FORCED = _choose()
+    finally:
+        if saved is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = saved
+    _cache.clear()
+
+
+def describe() -> str:
+    """The engine in use, for ``--version`` and ``--help``."""
+    if ENGINE == "hyperscan":
+        hs = _hyperscan()
+        if hs is None:
+            return "re (Python regex; hyperscan failed to import)"
+        version = getattr(hs, "__version__", "?")
+        mode = "every buffer" if FORCED else f"buffers of {HS_MIN_BYTES >> 10} KiB or more"
+        return f"hyperscan {version} ({mode}; re below that)" if not FORCED else (
+            f"hyperscan {version} ({mode})"
+        )
+    return "re (Python regex; install the 'fast' extra for hyperscan)"
+
+
+_hs_module: Any = None
+_hs_failed = False
+
+
+def _hyperscan() -> Any:
+    """The hyperscan module, imported on first use (None when it cannot be)."""
+    global _hs_module, _hs_failed
+    if _hs_module is None and not _hs_failed:
+        try:
+            import hyperscan
+
+            _hs_module = hyperscan
+        except ImportError:
+            _hs_failed = True
+            if FORCED:
+                raise PrefilterError(f"{ENV}=hyperscan but hyperscan cannot be imported") from None
+    return _hs_module
+
+
+# --------------------------------------------------------------------------- #
+# The built-in triggers.
+# --------------------------------------------------------------------------- #
+#: The ``re`` engine's scans for the built-in triggers.  Each starts with a
+#: byte or literal the regex engine can skip to quickly; the lookbehinds put
+#: back the bytes before it.  They may report lines no exact pattern redacts
+#: (the per-line machine decides) but never miss one that can change.
+_RE_BUILTIN = (
+    # sk-proj-, sk-ant-, sk-: "sk-" then 20 of the widest class covers all three.
+    rb"k-(?<=sk-)[A-Za-z0-9_-]{20}",
+    rb"A(?:Iza[0-9A-Za-z_-]{35}|KIA[0-9A-Z]{16}|uthorization: [A-Za-z0-9 ._~+/-]{20})",
+    rb"_(?:(?<=gh[pous]_)[A-Za-z0-9]{36}|(?<=ses_)[A-Za-z0-9]{16}"
+    rb"|pat_(?<=github_pat_)[A-Za-z0-9_]{40})",
+    rb"B(?:earer [A-Za-z0-9._~+/-]{20}|EGIN (?<=-----BEGIN )[A-Z ]*PRIVATE KEY-----)",
+)
+
+
+def builtin_patterns() -> tuple[bytes, ...]:
+    """The exact built-in triggers for the automaton: the credential shapes, BEGIN."""
+    from council_filters.redaction import BEGIN_REGEX, CREDENTIAL_PATTERNS
+
+    return tuple(p.regex for p in CREDENTIAL_PATTERNS) + (BEGIN_REGEX,)
+
+
+# --------------------------------------------------------------------------- #
+# Pattern checks for extra rules.
+# --------------------------------------------------------------------------- #
+_FORBIDDEN = re.compile(rb"\\[1-9AZzGkn]|\\x0[aA]|\(\?[=!<>P]|[\^$]|\\[sSWD]|\.|\n")
+
+
+def check_pattern(rule_id: str, pattern: bytes) -> None:
+    """Reject a prefilter regex that one engine could not run like the other.
+
+    Extra rules' prefilter regexes must be plain: no anchors, back-references
+    or lookaround, and nothing that can match a newline (``.``, ``\\s``, a
+    negated class must list ``\\n``).  This is a conservative syntactic check;
+    the compile by each engine is the final word.
+    """
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise PrefilterError(f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
+    # Escaped characters are harmless except the classes named above.
+    stripped = re.sub(rb"\\[\\.\^$\[\]()|*+?{}/-]", b"", pattern)
+    stripped = re.sub(rb"\[(?:\\.|[^\]\\])*\]", _class_check(rule_id), stripped)
+    if _FORBIDDEN.search(stripped.replace(b"(?i)", b"")):
+        raise PrefilterError(
+            f"rule {rule_id}: prefilter regex uses an anchor, lookaround, back-reference or "
+            "a construct that can match a newline"
+        )
+
+
+def _class_check(rule_id: str) -> Any:
+    def repl(m: re.Match[bytes]) -> bytes:
+        body = m.group(0)
+        newline = b"\\n" in body or b"\n" in body
+        if body.startswith(b"[^"):
+            if not newline or b"\\S" in body:
+                raise PrefilterError(
+                    f"rule {rule_id}: a negated class in the prefilter regex must exclude \\n"
+                )
+        elif newline or b"\\s" in body or b"\\x0" in body.lower():
+            raise PrefilterError(f"rule {rule_id}: a class in the prefilter regex holds \\n")
+        return b"x"
+
+    return repl
+
+
+# --------------------------------------------------------------------------- #
+# The scan.
+# --------------------------------------------------------------------------- #
+class Prefilter:
+    """One scan for the built-in triggers plus extra ``(rule_id, regex)`` pairs.
+
+    :meth:`candidates` maps every match to the line that holds it.  Bit 0 of a
+    line's mask is :data:`BUILTIN`; bit ``k`` (``k >= 1``) is the extra
+    pattern ``k - 1``.  Build one with :func:`get` (cached by its patterns).
+    """
+
+    def __init__(self, extra: Sequence[tuple[str, bytes]] = ()) -> None:
+        for rule_id, pattern in extra:
+            check_pattern(rule_id, pattern)
+        self.extra = tuple(extra)
+        self.ids = tuple(rule_id for rule_id, _ in self.extra)
+        self._re_scans = tuple(re.compile(p) for p in _RE_BUILTIN)
+        self._re_extra = tuple(re.compile(p) for _, p in self.extra)
+        self._db: Any = None
+
+    # -- engines ------------------------------------------------------------- #
+    def _use_hyperscan(self, size: int) -> bool:
+        if ENGINE != "hyperscan":
+            return False
+        if not FORCED and size < HS_MIN_BYTES:
+            return False
+        return _hyperscan() is not None
+
+    def _database(self) -> Any:
+        if self._db is None:
+            self._db = _hs_database(builtin_patterns() + tuple(p for _, p in self.extra))
+        return self._db
+
+    def engine_for(self, size: int) -> str:
+        """Which engine a buffer of ``size`` bytes is scanned with."""
+        return "hyperscan" if self._use_hyperscan(size) else "re"
+
+    # -- the scan ------------------------------------------------------------ #
+    def candidates(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
+        """``(line_start, mask)`` for every line of ``buf[start:end]`` with a match.
+
+        ``buf[start:end]`` must be whole lines (``start`` at a line start,
+        ``buf[end - 1]`` a newline).  Sorted by position, one entry per line.
+        """
+        if end <= start:
+            return []
+        if self._use_hyperscan(end - start):
+            ends = self._scan_hs(buf, start, end)
+        else:
+            ends = self._scan_re(buf, start, end)
+        if not ends:
+            return []
+        ends.sort()
+        out: list[tuple[int, int]] = []
+        rfind = buf.rfind
+        line_start = -1
+        line_end = -1  # the newline ending the current line
+        mask = 0
+        for at, bit in ends:
+            if at > line_end:
+                if mask:
+                    out.append((line_start, mask))
+                line_start = rfind(b"\n", start, at) + 1 or start
+                nl = buf.find(b"\n", at, end)
+                line_end = nl if nl >= 0 else end
+                mask = 0
+            mask |= bit
+        out.append((line_start, mask))
+        return out
+
+    def _scan_re(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
+        """(a position inside the match, bit) per match, from the ``re`` scans."""
+        ends = [(m.start(), BUILTIN) for rx in self._re_scans for m in rx.finditer(buf, start, end)]
+        for k, rx in enumerate(self._re_extra, 1):
+            bit = 1 << k
+            ends.extend((m.start(), bit) for m in rx.finditer(buf, start, end))
+        return ends
+
+    def _scan_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
+        db = self._database()
+        ends: list[tuple[int, int]] = []
+        append = ends.append
+        n_builtin = _N_BUILTIN
+        # A match's last byte is at `to - 1`, inside the line that holds it.
+        # Hyperscan ids: builtins 0..n-1, extra pattern k-1 is id n+k-1.
+
+        def on_match(ident: int, _from: int, to: int, _flags: int, _ctx: Any) -> None:
+            bit = BUILTIN if ident < n_builtin else 1 << (ident - n_builtin + 1)
+            append((start + to - 1, bit))
+
+        view = memoryview(buf)[start:end] if start or end != len(buf) else buf
+        db.scan(view, match_event_handler=on_match)
+        return ends
+
+
+_N_BUILTIN = 11  # the ten credential shapes and the BEGIN marker
+_cache: dict[tuple[tuple[str, bytes], ...], Prefilter] = {}
+
+
+def get(extra: Sequence[tuple[str, bytes]] = ()) -> Prefilter:
+    """The prefilter for these extra patterns (compiled once per process)."""
+    key = tuple(extra)
+    pf = _cache.get(key)
+    if pf is None:
+        pf = _cache[key] = Prefilter(key)
+    return pf
+
+
+# --------------------------------------------------------------------------- #
+# Hyperscan databases, compiled once and cached on disk.
+# --------------------------------------------------------------------------- #
+def cache_dir() -> str | None:
+    """Where compiled databases are kept (``COUNCIL_CACHE_DIR`` or the XDG cache).
+
+    An empty ``COUNCIL_CACHE_DIR`` turns the disk cache off.
+    """
+    env = os.environ.get("COUNCIL_CACHE_DIR")
+    if env is not None:
+        return env or None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "council-filters")
+
+
+def _hs_database(patterns: tuple[bytes, ...]) -> Any:
+    hs = _hyperscan()
+    import hashlib
+
+    key = hashlib.sha256(
+        b"\0".join((getattr(hs, "__version__", "").encode(), *patterns))
+    ).hexdigest()[:32]
+    directory = cache_dir()
+    path = os.path.join(directory, f"hs-{key}.db") if directory else None
+    if path:
+        db = _load(hs, path)
+        if db is not None:
+            return db
+    db = hs.Database(mode=hs.HS_MODE_BLOCK)
+    try:
+        db.compile(
+            expressions=list(patterns), ids=list(range(len(patterns))),
+            elements=len(patterns), flags=[0] * len(patterns),
+        )
+    except hs.error as exc:  # pragma: no cover - the syntax check runs first
+        raise PrefilterError(f"hyperscan cannot compile a prefilter regex: {exc}") from None
+    if path:
+        _store(hs, db, path)
+    return db
+
+
+def _load(hs: Any, path: str) -> Any:
+    """A database from the cache, or None (missing, foreign, or not loadable)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.getuid() or st.st_mode & 0o077 or st.st_size > 1 << 24:
+            return None
+        data = b""
+        while chunk := os.read(fd, 1 << 20):
+            data += chunk
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        db = hs.loadb(data, hs.HS_MODE_BLOCK)
+        db.scratch = hs.Scratch(db)
+    except Exception:  # noqa: BLE001 - any failure means: compile instead
+        return None
+    return db
+
+
+def _store(hs: Any, db: Any, path: str) -> None:
+    """Write the database atomically, 0600 in a 0700 directory; failures are ignored."""
+    import tempfile
+
+    directory = os.path.dirname(path)
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        st = os.stat(directory)
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            return
+        data = hs.dumpb(db)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".hs-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Exception:  # noqa: BLE001 - the cache is an optimisation only
+        return

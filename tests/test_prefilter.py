@@ -1,0 +1,232 @@
+"""The combined prefilter: both engines find every line that can change, and agree.
+
+The whole-output checks run every redaction path under each engine: the
+goldens, the line machine as an oracle, and a fresh random corpus against the
+reference program when the environment names it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from redact_fragments import SECRETS, documents, lines, random_document
+from redact_oracles import redact_simple
+from test_redact_props import needs_reference, reference
+
+from council_filters import prefilter
+from council_filters.redaction import (
+    _BEGIN,
+    CREDENTIAL_PATTERNS,
+    Redactor,
+    credential_in,
+    redact,
+    redact_stream,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "golden" / "redact"
+HAVE_HS = prefilter.find_spec("hyperscan") is not None
+ENGINES = ["re", pytest.param("hyperscan", marks=pytest.mark.skipif(
+    not HAVE_HS, reason="hyperscan is not installed (the 'fast' extra)"))]
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every buffer through the named engine (hyperscan even for tiny ones)."""
+    saved = prefilter.ENGINE, prefilter.FORCED
+    prefilter.use(request.param)
+    try:
+        yield request.param
+    finally:
+        prefilter.ENGINE, prefilter.FORCED = saved
+        prefilter._cache.clear()
+
+
+def lines_of(pf: prefilter.Prefilter, data: bytes) -> list[int]:
+    """The 0-based numbers of the lines the prefilter reports."""
+    starts = [s for s, _ in pf.candidates(data, 0, len(data))]
+    return [data.count(b"\n", 0, s) for s in starts]
+
+
+# --------------------------------------------------------------------------- #
+# The scan itself.
+# --------------------------------------------------------------------------- #
+@SETTINGS
+@given(st.lists(lines(), max_size=30))
+def test_every_line_that_can_change_is_a_candidate(engine: str, body: list[bytes]) -> None:
+    data = b"".join(line.replace(b"\n", b" ") + b"\n" for line in body)
+    found = set(lines_of(prefilter.get(), data))
+    for i, line in enumerate(data.split(b"\n")[:-1]):
+        if credential_in(line) or _BEGIN.search(line):
+            assert i in found, line
+
+
+def test_every_credential_shape_and_its_near_miss(engine: str) -> None:
+    pf = prefilter.get()
+    for p in CREDENTIAL_PATTERNS:
+        for prefix in (p.prefix.replace(b"[pous]", bytes([c])) for c in b"pous"):
+            hit = b"x " + prefix + b"A" * p.tail_len + b"\n"
+            assert lines_of(pf, hit) == [0], hit
+    for secret in SECRETS:
+        miss = secret[:-1]
+        found = lines_of(pf, b"ok\n" + miss + b"\nok\n")
+        if credential_in(miss) is not None:
+            assert found == [1], miss  # sk-ant-... one short is still an sk- key
+        elif engine == "hyperscan":  # exact shapes; the re scan may over-report
+            assert found == [], miss
+
+
+def test_hyperscan_reports_no_more_than_the_exact_patterns(engine: str) -> None:
+    # The automaton holds the exact shapes: a near miss of the wide "sk-"
+    # class is not a candidate there (the re scan may over-report).
+    data = b"sk-aaaa_aaaaaaaaaaaaaaaaaa\n"
+    assert credential_in(data[:-1]) is None
+    if engine == "hyperscan":
+        assert lines_of(prefilter.get(), data) == []
+
+
+def test_matches_map_to_their_lines_and_masks(engine: str) -> None:
+    pf = prefilter.get([("k1", rb"zebra[0-9]{3}"), ("k2", rb"(?i)okapi")])
+    data = b"a\nzebra123 and OKAPI\n\nnothing\n" + b"sk-" + b"b" * 20 + b" okapi\n"
+    cands = pf.candidates(data, 0, len(data))
+    assert [(data.count(b"\n", 0, s), m) for s, m in cands] == [(1, 0b110), (4, 0b101)]
+    assert pf.ids == ("k1", "k2")
+    assert pf.candidates(data, 0, 0) == []
+
+
+@pytest.mark.parametrize("pattern", [
+    rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
+    rb"a\nb", rb"[\s=]", rb"(unclosed",
+])
+def test_patterns_that_could_cross_a_line_or_differ_are_rejected(pattern: bytes) -> None:
+    with pytest.raises(prefilter.PrefilterError):
+        prefilter.Prefilter([("bad", pattern)])
+
+
+@pytest.mark.parametrize("pattern", [
+    rb"\bkey[0-9a-f]{8}\b", rb"[^\n\"']{8}", rb"(?i)token", rb"a\.b", rb"[\w-]{10}",
+])
+def test_plain_patterns_are_accepted(pattern: bytes) -> None:
+    prefilter.Prefilter([("ok", pattern)])
+
+
+def test_unknown_engine_name_is_an_error() -> None:
+    res = subprocess.run(
+        [sys.executable, "-c", "import council_filters.prefilter"],
+        env={**os.environ, "COUNCIL_PREFILTER": "fastest"}, capture_output=True, check=False,
+    )
+    assert res.returncode != 0 and b"COUNCIL_PREFILTER" in res.stderr
+
+
+# --------------------------------------------------------------------------- #
+# Whole outputs, under each engine.
+# --------------------------------------------------------------------------- #
+def test_goldens(engine: str) -> None:
+    cases = sorted(GOLDEN.glob("*.in"))
+    names = [c for c in cases if c.name.startswith(("edge-", "gen-"))]
+    assert len(names) >= 686
+    for case in names:
+        expected = case.with_suffix(".out").read_bytes()
+        assert redact(case.read_bytes()) == expected, case.name
+
+
+@SETTINGS
+@given(documents(), st.integers(min_value=1, max_value=97))
+def test_same_as_the_line_machine(engine: str, data: bytes, size: int) -> None:
+    expected = redact_simple(data)
+    assert redact(data) == expected
+    r = Redactor()
+    out = [r.feed(data[i : i + size]) for i in range(0, len(data), size)]
+    assert b"".join(out) + r.finish() == expected
+
+
+def test_large_buffers_same_as_the_line_machine(engine: str) -> None:
+    # Above the size where auto switches engines, with the state crossing reads.
+    rng = random.Random(17)
+    data = b"".join(random_document(rng) for _ in range(300))
+    assert len(data) > prefilter.HS_MIN_BYTES
+    assert redact(data) == redact_simple(data)
+
+
+def test_redact_stream_counts_and_sizes(engine: str, tmp_path: Path) -> None:
+    data = b"one\nkey sk-" + b"a" * 20 + b"\n-----BEGIN PRIVATE KEY-----\nQUJD\n" \
+        b"-----END PRIVATE KEY-----\ntail"
+    src = tmp_path / "in.txt"
+    src.write_bytes(data)
+    dst = tmp_path / "out.txt"
+    with src.open("rb") as fin, dst.open("wb") as fout:
+        stats = redact_stream(fin, fout)
+    assert dst.read_bytes() == redact(data)
+    assert (stats.bytes_in, stats.bytes_out, stats.lines) == (len(data), dst.stat().st_size, 6)
+    assert stats.counts == {"openai": 1, "pem-private-key": 3}
+    fd_in = os.open(src, os.O_RDONLY)
+    fd_out = os.open(tmp_path / "out2.txt", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        assert redact_stream(fd_in, fd_out) == stats
+    finally:
+        os.close(fd_in)
+        os.close(fd_out)
+    assert (tmp_path / "out2.txt").read_bytes() == redact(data)
+    with src.open("rb") as fin:
+        assert redact_stream(fin, None, check_only=True).counts == stats.counts
+
+
+class Words:
+    """A stand-in extra rule set: a keyword rule and a stateful one."""
+
+    def __init__(self) -> None:
+        self.prefilter = [("zebra", rb"zebra-[0-9]{4}"), ("open", rb"<<open>>")]
+        self.active = False
+        self.seen: list[bytes] = []
+
+    def check(self, line: bytes, hits: frozenset[str]) -> str | None:
+        self.seen.append(line)
+        if b"<<open>>" in line:
+            self.active = True
+            return "open"
+        if self.active:
+            if b"<<close>>" in line:
+                self.active = False
+            return "open"
+        if "zebra" in hits and b"zebra-1234" in line:  # the exact check is narrower
+            return "zebra"
+        return None
+
+
+def test_extra_rules_join_the_scan(engine: str) -> None:
+    rules = Words()
+    data = (b"a\nzebra-1234 here\nzebra-9999 not\nb\n<<open>>\ninside\n<<close>>\nafter\n"
+            b"ghp_" + b"x" * 36 + b" zebra-1234\n")
+    r = Redactor(count=True, rules=rules)
+    out = r.feed(data) + r.finish()
+    assert out.split(b"\n")[:-1] == [
+        b"a", b"--- redacted credential at line 2 ---", b"zebra-9999 not", b"b",
+        b"--- redacted credential at line 5 ---", b"--- redacted credential at line 6 ---",
+        b"--- redacted credential at line 7 ---", b"after",
+        b"--- redacted credential at line 9 ---",
+    ]
+    assert dict(r.counts) == {"zebra": 1, "open": 3, "github-token": 1}
+    # Only flagged lines (and lines while a rule is active) reach the check.
+    assert rules.seen == [b"zebra-1234 here", b"zebra-9999 not", b"<<open>>", b"inside",
+                          b"<<close>>"]
+
+
+@needs_reference
+@pytest.mark.parametrize("seed", range(3))
+def test_differential_fresh_random_corpus(engine: str, seed: int) -> None:
+    # A fresh corpus every run: the seed is drawn, and shown on failure.
+    fresh = random.SystemRandom().randrange(1 << 30)
+    rng = random.Random(fresh + seed)
+    data = b"".join(random_document(rng) for _ in range(60))
+    assert redact(data) == reference(data), f"seed {fresh + seed}"
