@@ -88,6 +88,17 @@ _HAS_LETTER_G_Z = re.compile(rb"[G-Zg-z+/=]")
 _HAS_DIGIT_OR_SYM = re.compile(rb"[0-9+/=]")
 _HAS_SYM = re.compile(rb"[+/=]")
 _ONE_WORD = re.compile(rb"[A-Z]?[a-z]+\Z")
+#: Key material inside a window: base64 of 20+ bytes with a letter past F or a
+#: symbol, or of 12-19 bytes that also holds a digit or a symbol.
+_KEYISH = re.compile(
+    rb"(?=[A-Za-z0-9+/=]*[G-Zg-z+/=])"
+    rb"(?:[A-Za-z0-9+/=]{20,}|(?=[A-Za-z0-9+/=]*[0-9+/=])[A-Za-z0-9+/=]{12,19})\Z"
+)
+#: What re-arms a block in the watch window without the width chain: base64
+#: of 12+ bytes with a letter past F or a symbol, and a digit or a symbol.
+_REARM = re.compile(
+    rb"(?=[A-Za-z0-9+/=]*[G-Zg-z+/=])(?=[A-Za-z0-9+/=]*[0-9+/=])[A-Za-z0-9+/=]{12,}\Z"
+)
 _PEM_HEADER = re.compile(rb"Proc-Type:|DEK-Info:")
 
 # --------------------------------------------------------------------------- #
@@ -508,29 +519,131 @@ class Redactor:
                 pos = self._real_block(buf, pos, end, out)
                 if pos >= end:
                     break
-            # The candidate line (or the END line of a real block), then every
-            # line while a mention, a watch window or an extra rule's state is open.
-            while True:
-                nl = index(b"\n", pos, end)
-                line = buf[pos:nl]
-                verdict = step(line)
-                if verdict == KEEP and rules is not None:
-                    while ci < n_cands and cands[ci][0] < pos:
-                        ci += 1
-                    mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
-                    if mask > 1 or rules.active:
-                        verdict = self._extra(line, mask)
-                if verdict == KEEP:
-                    append(view[pos : nl + 1])
-                elif verdict == PEM:
-                    append(b"--- redacted PEM key block at line %d ---\n" % self.nr)
-                else:
-                    append(b"--- redacted credential at line %d ---\n" % self.nr)
-                pos = nl + 1
-                if pos >= end or self.real and self.in_pem or not (
-                    self.in_pem or self.watch or rules and rules.active
-                ):
-                    break
+            elif rules is None:
+                # A mention window or a watch window: the common lines in bulk,
+                # any other line (below) through the exact machine.
+                done = (self._mention_run if self.in_pem else self._watch_run)(buf, pos, end, out)
+                if done > pos:
+                    pos = done
+                    continue
+            # One line through the exact machine: the candidate line, the END
+            # line of a real block, a line the bulk runs leave, or with extra
+            # rules every line while a window or a rule's state is open.
+            nl = index(b"\n", pos, end)
+            line = buf[pos:nl]
+            verdict = step(line)
+            if verdict == KEEP and rules is not None:
+                while ci < n_cands and cands[ci][0] < pos:
+                    ci += 1
+                mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
+                if mask > 1 or rules.active:
+                    verdict = self._extra(line, mask)
+            if verdict == KEEP:
+                append(view[pos : nl + 1])
+            elif verdict == PEM:
+                append(b"--- redacted PEM key block at line %d ---\n" % self.nr)
+            else:
+                append(b"--- redacted credential at line %d ---\n" % self.nr)
+            pos = nl + 1
+
+    def _mention_run(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
+        """Lines inside a mention window (an open block that is not real), in bulk.
+
+        The same decisions as :meth:`_step` for such a line, with the state in
+        locals.  Stops after the line that closes or releases the window, at a
+        line holding a BEGIN marker (left to :meth:`_step`), or at ``end``.
+        """
+        append = out.append
+        index = buf.index
+        nr, span, stray, key_len = self.nr, self.span, self.stray, self.key_len
+        chain = self.chain
+        accounting = self._accounting
+        end_tail = _END_AT_TAIL.search
+        begin = _BEGIN.search
+        keyish = _KEYISH.match
+        b64 = _B64_LINE.match
+        one_word = _ONE_WORD.match
+        header = _PEM_HEADER.match
+        strip = strip_text
+        while pos < end:
+            nl = index(b"\n", pos, end)
+            line = buf[pos:nl]
+            if end_tail(line) is None:
+                if span >= 400 or begin(line) is not None:
+                    break  # the span cap or a BEGIN: the exact machine decides
+                body = strip(line)
+                if body:
+                    n = len(body)
+                    if keyish(body) is not None or (
+                        n == key_len and n >= 12 and b64(body) is not None
+                        and one_word(body) is None
+                    ):
+                        stray = 0
+                        key_len = n
+                        chain = True
+                    elif header(body) is not None:
+                        stray = 0
+                    elif stray >= 2:
+                        break  # the third stray line releases: the exact machine decides
+                    else:
+                        stray += 1
+                span += 1
+            else:
+                self.prev_real = False
+                self.in_pem = False
+                self.watch = 5
+            nr += 1
+            append(b"--- redacted PEM key block at line %d ---\n" % nr)
+            if accounting:
+                self.nr = nr
+                self._note(PEM_PATTERN)
+            pos = nl + 1
+            if not self.in_pem:
+                break
+        self.nr, self.span, self.stray, self.key_len, self.chain = nr, span, stray, key_len, chain
+        return pos
+
+    def _watch_run(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
+        """Lines inside a watch window that do not reopen the block, in bulk.
+
+        Stops at a line that holds a BEGIN marker or would re-arm the block
+        (both left to :meth:`_step`), when the window closes, or at ``end``.
+        """
+        append = out.append
+        index = buf.index
+        view = memoryview(buf)
+        watch, nr, chain, key_len = self.watch, self.nr, self.chain, self.key_len
+        accounting = self._accounting
+        begin = _BEGIN.search
+        rearm = _REARM.match
+        b64 = _B64_LINE.match
+        one_word = _ONE_WORD.match
+        cred = _CRED_ANY.search
+        strip = strip_text
+        while pos < end and watch:
+            nl = index(b"\n", pos, end)
+            line = buf[pos:nl]
+            if begin(line) is not None:
+                break
+            body = strip(line)
+            if rearm(body) is not None or (
+                chain and len(body) == key_len and len(body) >= 12
+                and b64(body) is not None and one_word(body) is None
+            ):
+                break
+            watch -= 1
+            chain = False
+            nr += 1
+            if cred(line) is None:
+                append(view[pos : nl + 1])
+            else:
+                append(b"--- redacted credential at line %d ---\n" % nr)
+                if accounting:
+                    self.nr = nr
+                    self._note(credential_in(line))
+            pos = nl + 1
+        self.watch, self.nr, self.chain = watch, nr, chain
+        return pos
 
     def _extra(self, line: bytes, mask: int) -> int:
         """The extra rules' verdict on a line the built-in machine keeps."""
