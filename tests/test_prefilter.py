@@ -230,3 +230,17 @@ def test_differential_fresh_random_corpus(engine: str, seed: int) -> None:
     rng = random.Random(fresh + seed)
     data = b"".join(random_document(rng) for _ in range(60))
     assert redact(data) == reference(data), f"seed {fresh + seed}"
+
+
+@pytest.mark.parametrize(("env", "engine_name"), [
+    ("re", b"prefilter: re "),
+    pytest.param("hyperscan", b"prefilter: hyperscan ", marks=pytest.mark.skipif(
+        not HAVE_HS, reason="hyperscan is not installed")),
+])
+def test_version_names_the_engine(env: str, engine_name: bytes) -> None:
+    res = subprocess.run(
+        [sys.executable, "-m", "council_filters.cli.redact", "--version"],
+        env={**os.environ, "COUNCIL_PREFILTER": env}, capture_output=True, check=False,
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split(b"\n")[1].startswith(engine_name), res.stdout
