@@ -39,7 +39,7 @@ from typing import Any
 
 ENV = "COUNCIL_PREFILTER"
 #: Buffers smaller than this use the ``re`` scan under ``auto`` (start-up wins).
-HS_MIN_BYTES = 1 << 18
+HS_MIN_BYTES = 1 << 21
 
 #: Bit 0 of a line's mask: a built-in trigger (credential shape or BEGIN marker).
 BUILTIN = 1
@@ -257,6 +257,30 @@ class Prefilter:
             mask |= bit
         out.append((line_start, mask))
         return out
+
+    def hits(self, buf: Any, start: int, end: int) -> list[int]:
+        """Sorted positions inside the lines of ``buf[start:end]`` with a built-in match.
+
+        The built-in triggers only (for the compiled line machine, which
+        maps each position to its line).
+        """
+        if end <= start:
+            return []
+        if self._use_hyperscan(end - start):
+            db = self._database()
+            found: list[int] = []
+            append = found.append
+            base = start - 1
+
+            def on_match(_ident: int, _from: int, to: int, _flags: int, _ctx: Any) -> None:
+                append(base + to)
+
+            view = memoryview(buf)[start:end] if start or end != len(buf) else buf
+            db.scan(view, match_event_handler=on_match)
+        else:
+            found = [m.start() for rx in self._re_scans for m in rx.finditer(buf, start, end)]
+        found.sort()
+        return found
 
     def _scan_re(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         """(a position inside the match, bit) per match, from the ``re`` scans."""

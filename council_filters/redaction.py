@@ -491,11 +491,24 @@ class Redactor:
         Appends the output to ``out``: slices of ``buf`` (memoryviews) for the
         runs of lines that pass, placeholders for the others.
         """
+        rules = self.rules
+        if rules is None and not self._accounting:
+            run_all = _machine_run("run_all")
+            if run_all is not None:
+                # The compiled machine does the whole buffer, looking only at the
+                # lines the prefilter reports while no block or window is open.
+                st = [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
+                      self.key_len, self.chain, self.watch]
+                out.append(run_all(buf, end, self.prefilter().hits(buf, 0, end), st))
+                self.nr, self.stray, self.span, self.key_len, self.watch = (
+                    st[0], st[4], st[5], st[6], st[8])
+                self.in_pem, self.real, self.prev_real, self.chain = (
+                    bool(st[1]), bool(st[2]), bool(st[3]), bool(st[7]))
+                return
         append = out.append
         index = buf.index
         count = buf.count
         step = self._step
-        rules = self.rules
         view = memoryview(buf)
         cands = self.prefilter().candidates(buf, 0, end)
         n_cands = len(cands)
@@ -696,6 +709,49 @@ class Redactor:
                 break
             line_end = line_start - 1
         return stop
+
+
+#: ``COUNCIL_LINE_MACHINE=python`` runs the Python machine even when the
+#: compiled one is built (the tests compare the two).
+MACHINE_ENV = "COUNCIL_LINE_MACHINE"
+_machine: list[Any] = []
+
+
+def _machine_run(name: str = "run_all") -> Any:
+    """A function of the compiled line machine, or None (not built, or turned off)."""
+    if not _machine:
+        compiled: Any = None
+        if os.environ.get(MACHINE_ENV, "auto") != "python":
+            import importlib
+
+            try:
+                compiled = importlib.import_module("council_filters._machine")
+            except ImportError:
+                compiled = None
+        _machine.append(compiled)
+    return getattr(_machine[0], name, None)
+
+
+def use_machine(name: str) -> None:
+    """Run the plain path on the ``"c"`` or the ``"python"`` machine from now on.
+
+    ``"c"`` when the compiled module is not built leaves the Python machine.
+    """
+    _machine.clear()
+    saved = os.environ.get(MACHINE_ENV)
+    os.environ[MACHINE_ENV] = "python" if name == "python" else "auto"
+    try:
+        _machine_run()
+    finally:
+        if saved is None:
+            del os.environ[MACHINE_ENV]
+        else:
+            os.environ[MACHINE_ENV] = saved
+
+
+def machine_name() -> str:
+    """Which line machine runs the plain path: ``c`` or ``python``."""
+    return "c" if _machine_run() is not None else "python"
 
 
 # --------------------------------------------------------------------------- #

@@ -7,6 +7,7 @@ reference program when the environment names it.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import subprocess
@@ -21,7 +22,7 @@ from redact_fragments import SECRETS, documents, lines, random_document
 from redact_oracles import redact_simple
 from test_redact_props import needs_reference, reference
 
-from council_filters import prefilter
+from council_filters import prefilter, redaction
 from council_filters.redaction import (
     _BEGIN,
     CREDENTIAL_PATTERNS,
@@ -41,6 +42,11 @@ SETTINGS = settings(max_examples=100, deadline=None,
                                            HealthCheck.function_scoped_fixture])
 
 
+HAVE_C = importlib.util.find_spec("council_filters._machine") is not None
+MACHINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
+    not HAVE_C, reason="the compiled line machine is not built (no C compiler at install)"))]
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     """Every buffer through the named engine (hyperscan even for tiny ones)."""
@@ -51,6 +57,17 @@ def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     finally:
         prefilter.ENGINE, prefilter.FORCED = saved
         prefilter._cache.clear()
+
+
+@pytest.fixture(params=MACHINES)
+def machine(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The plain path on the named line machine (the compiled one, or Python)."""
+    redaction.use_machine(request.param)
+    assert redaction.machine_name() == request.param
+    try:
+        yield request.param
+    finally:
+        redaction.use_machine("c")
 
 
 def lines_of(pf: prefilter.Prefilter, data: bytes) -> list[int]:
@@ -132,7 +149,7 @@ def test_unknown_engine_name_is_an_error() -> None:
 # --------------------------------------------------------------------------- #
 # Whole outputs, under each engine.
 # --------------------------------------------------------------------------- #
-def test_goldens(engine: str) -> None:
+def test_goldens(engine: str, machine: str) -> None:
     cases = sorted(GOLDEN.glob("*.in"))
     names = [c for c in cases if c.name.startswith(("edge-", "gen-"))]
     assert len(names) >= 686
@@ -143,7 +160,7 @@ def test_goldens(engine: str) -> None:
 
 @SETTINGS
 @given(documents(), st.integers(min_value=1, max_value=97))
-def test_same_as_the_line_machine(engine: str, data: bytes, size: int) -> None:
+def test_same_as_the_line_machine(engine: str, machine: str, data: bytes, size: int) -> None:
     expected = redact_simple(data)
     assert redact(data) == expected
     r = Redactor()
@@ -151,7 +168,7 @@ def test_same_as_the_line_machine(engine: str, data: bytes, size: int) -> None:
     assert b"".join(out) + r.finish() == expected
 
 
-def test_large_buffers_same_as_the_line_machine(engine: str) -> None:
+def test_large_buffers_same_as_the_line_machine(engine: str, machine: str) -> None:
     # Above the size where auto switches engines, with the state crossing reads.
     rng = random.Random(17)
     data = b"".join(random_document(rng) for _ in range(300))
@@ -224,7 +241,7 @@ def test_extra_rules_join_the_scan(engine: str) -> None:
 
 @needs_reference
 @pytest.mark.parametrize("seed", range(3))
-def test_differential_fresh_random_corpus(engine: str, seed: int) -> None:
+def test_differential_fresh_random_corpus(engine: str, machine: str, seed: int) -> None:
     # A fresh corpus every run: the seed is drawn, and shown on failure.
     fresh = random.SystemRandom().randrange(1 << 30)
     rng = random.Random(fresh + seed)

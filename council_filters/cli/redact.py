@@ -59,8 +59,9 @@ are written. Streams: memory is bounded by the longest line plus a 4 MiB read.
 
 Speed: one combined scan finds the lines that can change (Hyperscan when the
 'fast' extra is installed, Python's re otherwise; --version names the engine,
-COUNCIL_PREFILTER=re forces the fallback); the exact line machine runs only
-there and inside open PEM blocks. Output is the same bytes either way.
+COUNCIL_PREFILTER=re forces the fallback); the exact line machine (compiled
+when a C compiler was there at install, Python otherwise) runs only there and
+inside open PEM blocks. Output is the same bytes either way.
 """
 
 EPILOG_EXAMPLES = """\
@@ -278,10 +279,14 @@ def _version(value: bool) -> None:
     if value:
         import typer
 
-        from council_filters import __version__, kit, prefilter
+        from council_filters import __version__, kit, prefilter, redaction
 
+        machine = "compiled" if redaction.machine_name() == "c" else "Python"
         out = kit.streams().stdout
-        out.write(f"{PROG} {__version__}\nprefilter: {prefilter.describe()}\n".encode())
+        out.write(
+            f"{PROG} {__version__}\nprefilter: {prefilter.describe()}; "
+            f"line machine: {machine}\n".encode()
+        )
         raise typer.Exit(0)
 
 
