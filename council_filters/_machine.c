@@ -4,11 +4,8 @@
  * rules).  Optional: when this module is not built, the Python machine runs.
  * The tests hold the two to the same output byte for byte.
  *
- * run(buf, pos, end, state) -> (pos, bytes)
- *   buf[pos:end] is whole lines (buf[end-1] is a newline).  Processes at
- *   least one line, then every line while a PEM block or a watch window is
- *   open; stops at the first line start where the machine is idle again (or
- *   at end).  state is a list of nine ints, read and written back:
+ * run_all(buf, end, hits, state[, record]) -> bytes: see below.  state is a
+ * list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
 #define PY_SSIZE_T_CLEAN
@@ -374,65 +371,23 @@ static int write_state(PyObject *list, const State *st) {
     return 0;
 }
 
-static PyObject *run(PyObject *self, PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t pos, end;
-    PyObject *state;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnO", &view, &pos, &end, &state)) return NULL;
-    State st;
-    if (read_state(state, &st) < 0 || pos < 0 || end > view.len || pos > end) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad range");
-        PyBuffer_Release(&view);
-        return NULL;
-    }
-    const unsigned char *s = view.buf;
-    Out o = {NULL, 0, 0};
-    char ph[80];
-    int failed = 0;
-    int first = 1;
-    while (pos < end) {
-        if (!first && !st.in_pem && !st.watch) break;
-        first = 0;
-        const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
-        Py_ssize_t nl = nlp ? nlp - s : end;
-        int verdict = step(&st, s + pos, nl - pos);
-        if (verdict == KEEP) {
-            failed = out_put(&o, s + pos, nl + 1 - pos);
-        } else {
-            int k = snprintf(ph, sizeof ph, verdict == PEM ?
-                             "--- redacted PEM key block at line %lld ---\n" :
-                             "--- redacted credential at line %lld ---\n", st.nr);
-            failed = out_put(&o, ph, k);
-        }
-        if (failed) break;
-        pos = nl + 1;
-    }
-    PyBuffer_Release(&view);
-    if (failed) {
-        PyMem_Free(o.p);
-        return PyErr_NoMemory();
-    }
-    PyObject *bytes = PyBytes_FromStringAndSize(o.p ? o.p : "", o.len);
-    PyMem_Free(o.p);
-    if (bytes == NULL || write_state(state, &st) < 0) {
-        Py_XDECREF(bytes);
-        return NULL;
-    }
-    PyObject *res = Py_BuildValue("(nN)", pos, bytes);
-    return res;
-}
-
-/* run_all(buf, end, hits, state) -> bytes
+/* run_all(buf, end, hits, state[, record]) -> bytes
  *   The whole of buf[0:end] (whole lines).  hits: sorted positions, each
  *   inside a line the prefilter reports; while the machine is idle, only those
- *   lines are looked at, and the runs between them are copied as they are. */
+ *   lines are looked at, and the runs between them are copied as they are.
+ *   record (a list, or None): for every replaced line, four ints are appended:
+ *   its number, 1 (credential) or 2 (PEM), and where the line starts and ends. */
 static PyObject *run_all(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t end;
-    PyObject *hits, *state;
+    PyObject *hits, *state, *record = Py_None;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nOO", &view, &end, &hits, &state)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nOO|O", &view, &end, &hits, &state, &record)) return NULL;
+    if (record != Py_None && !PyList_Check(record)) {
+        PyErr_SetString(PyExc_TypeError, "record must be a list or None");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     State st;
     if (!PyList_Check(hits) || read_state(state, &st) < 0 || end < 0 || end > view.len) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad arguments");
@@ -481,6 +436,11 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
                              "--- redacted PEM key block at line %lld ---\n" :
                              "--- redacted credential at line %lld ---\n", st.nr);
             failed = out_put(&o, ph, k);
+            if (!failed && record != Py_None) {
+                PyObject *item = Py_BuildValue("(Linn)", st.nr, verdict, pos, nl);
+                if (item == NULL || PyList_Append(record, item) < 0) failed = 2;
+                Py_XDECREF(item);
+            }
         }
         pos = nl + 1;
     }
@@ -499,7 +459,6 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"run", run, METH_VARARGS, "Redact lines from pos while a block or window is open."},
     {"run_all", run_all, METH_VARARGS, "Redact the whole buffer, looking only at hit lines while idle."},
     {NULL, NULL, 0, NULL},
 };

@@ -492,14 +492,20 @@ class Redactor:
         runs of lines that pass, placeholders for the others.
         """
         rules = self.rules
-        if rules is None and not self._accounting:
+        if rules is None:
             run_all = _machine_run("run_all")
             if run_all is not None:
                 # The compiled machine does the whole buffer, looking only at the
                 # lines the prefilter reports while no block or window is open.
                 st = [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
                       self.key_len, self.chain, self.watch]
-                out.append(run_all(buf, end, self.prefilter().hits(buf, 0, end), st))
+                record: list[tuple[int, int, int, int]] | None = (
+                    [] if self._accounting else None)
+                out.append(run_all(buf, end, self.prefilter().hits(buf, 0, end), st, record))
+                if record:
+                    for nr, verdict, a, b in record:
+                        self.nr = nr
+                        self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
                 self.nr, self.stray, self.span, self.key_len, self.watch = (
                     st[0], st[4], st[5], st[6], st[8])
                 self.in_pem, self.real, self.prev_real, self.chain = (

@@ -171,7 +171,7 @@ def test_same_as_the_line_machine(engine: str, machine: str, data: bytes, size: 
 def test_large_buffers_same_as_the_line_machine(engine: str, machine: str) -> None:
     # Above the size where auto switches engines, with the state crossing reads.
     rng = random.Random(17)
-    data = b"".join(random_document(rng) for _ in range(300))
+    data = b"".join(random_document(rng) for _ in range(300)) * 5
     assert len(data) > prefilter.HS_MIN_BYTES
     assert redact(data) == redact_simple(data)
 
