@@ -11,8 +11,9 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import kit, paths
+from council_filters import paths
 from council_filters.base import safefs, vocab
+from council_filters.cli import _shell as kit
 from council_filters.consolidate import core, synthesis
 from council_filters.consolidate.finding import SourceReader
 from council_filters.consolidate.gaps import changed_files_from_diff, changed_files_from_list
@@ -267,8 +268,7 @@ def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
     return by_abs[written]
 
 
-def main(argv=None, *, stdin=None, stdout=None, stderr=None) -> int:
-    return kit.run(app, "council-consolidate", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-consolidate")
 
 
 def entry() -> None:

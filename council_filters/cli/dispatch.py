@@ -14,8 +14,8 @@ from pathlib import Path
 import typer
 
 from council_filters import dispatch as core
-from council_filters import kit
 from council_filters.base.settings import COUNCIL_TIMEOUT, parse_seconds
+from council_filters.cli import _shell as kit
 
 HELP = """Run each reviewer's command on its pack and add what it said and how it ended.
 

@@ -7,7 +7,9 @@ from typing import Any
 
 import typer
 
-from council_filters import fence, kit, verdict
+from council_filters import fence
+from council_filters.cli import _shell as kit
+from council_filters.reviewer_records import FenceOptions, fence_record
 
 HELP = """Wrap reviewer output in the five-part injection fence (the upstream agents' sed + printf).
 
@@ -72,13 +74,13 @@ def command(
     variant = _variant(escape, hardened)
     if label is not None and not fence.valid_label(label):
         raise kit.UsageError("--label must be letters, digits, '.', '_' or '-' (at most 64)")
-    options: dict[str, Any] = {"variant": variant, "cli_advisory": cli_advisory, "bare": bare}
+    options = FenceOptions(variant, cli_advisory, bare)
     if jsonl:
         _run_jsonl(s, files or [], label, field, keep_going, options)
         return kit.EXIT_OK
     if label is None:
         raise kit.UsageError("text mode needs --label (claude, gemini, opencode, codex, ...)")
-    for chunk in fence.fence_stream(_lines(files or [], s.stdin), label, **options):
+    for chunk in fence.fence_stream(_lines(files or [], s.stdin), label, **options.kwargs()):
         s.stdout.write(chunk)
     return kit.EXIT_OK
 
@@ -114,47 +116,18 @@ def _run_jsonl(
     label: str | None,
     field: str,
     keep_going: bool,
-    options: dict[str, Any],
+    options: FenceOptions,
 ) -> None:
     writer = kit.RecordWriter(s.stdout)
-    for source, lineno, rec in kit.iter_jsonl(files, s.stdin, keep_going=keep_going):
-        try:
-            if isinstance(rec, kit.CouncilError):
-                raise rec
-            writer.write(fence_record(rec, label, field, options))
-        except kit.DataError as err:
-            err.located(source, lineno)
-            if not keep_going:
-                raise
-            writer.write(kit.error_record(err))
+    kit.map_records(
+        lambda _source, _lineno, rec: [fence_record(rec, label, field, options)],
+        kit.iter_jsonl(files, s.stdin, keep_going=keep_going),
+        writer.write,
+        keep_going=keep_going,
+    )
 
 
-def fence_record(
-    rec: kit.Record, label: str | None, field: str, options: dict[str, Any]
-) -> kit.Record:
-    """Set ``fenced`` on a reviewer record; other records are returned unchanged."""
-    if rec.get("kind") != "reviewer":
-        return rec
-    name = label if label is not None else rec.get("reviewer")
-    if not isinstance(name, str) or not fence.valid_label(name):
-        raise kit.DataError("reviewer record has no usable 'reviewer' name (or pass --label)")
-    value = rec.get(field)
-    if value is None:
-        rec["fenced"] = None
-        return rec
-    if not isinstance(value, str):
-        raise kit.DataError(f"field '{field}' is {kit.json_type(value)}, expected a string")
-    body = value.encode("utf-8", "surrogatepass")
-    if rec.get("ingest_token"):
-        # A file reviewer's answer repeats its INGEST_TOKEN line; upstream deletes
-        # such lines after redaction and before fencing, so no nonce reaches a report.
-        body = verdict.strip_ingest(body)
-    rec["fenced"] = fence.fence(body, name, **options).decode("utf-8", "replace")
-    return rec
-
-
-def main(argv=None, *, stdin=None, stdout=None, stderr=None) -> int:
-    return kit.run(app, "council-fence", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-fence")
 
 
 def entry() -> None:

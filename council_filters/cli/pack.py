@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import typer
 
-from council_filters import kit
 from council_filters import paths as pathrules
 from council_filters.base import vocab
 from council_filters.base.settings import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
+from council_filters.cli import _shell as kit
 from council_filters.pack import core, gather
 from council_filters.pack.git import GitRepo, check_ref
 
@@ -452,8 +452,7 @@ def truncate_diff_cmd(
     return kit.EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:  # type: ignore[no-untyped-def]
-    return kit.run(app, "council-pack", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-pack")
 
 
 def entry() -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
-
 import orjson
 import typer
 
-from council_filters import diffranges, kit, verdict
+from council_filters import diffranges, verdict
 from council_filters.base import vocab
+from council_filters.cli import _shell as kit
 from council_filters.verdict import fenced_file, reviewer_json
+from council_filters.verdict.records import ParseOptions, parse_record
 
 HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
 pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).
@@ -194,58 +193,18 @@ def _run_jsonl(
     from_layer2: bool, emit_findings: bool, keep_going: bool,
 ) -> None:
     writer = kit.RecordWriter(s.stdout)
-    for source, lineno, rec in kit.iter_jsonl(paths, s.stdin, keep_going=keep_going):
-        try:
-            if isinstance(rec, kit.CouncilError):
-                raise rec
-            out, warnings = parse_record(rec, reviewer, field, hardened, from_layer2)
-        except kit.DataError as err:
-            err.located(source, lineno)
-            if not keep_going:
-                raise
-            writer.write(kit.error_record(err))
-            continue
+    options = ParseOptions(reviewer, field, hardened, from_layer2)
+
+    def one(source: str, lineno: int, rec: kit.Record) -> list[kit.Record]:
+        out, warnings = parse_record(rec, options)
         name = out.get("reviewer") if isinstance(out.get("reviewer"), str) else "reviewer"
         _warn_all(s, f"{source}:{lineno}: {name}: ", warnings)
-        writer.write(out)
         if emit_findings and out.get("kind") == "reviewer":
-            writer.write_all(out["findings"])
+            return [out, *out["findings"]]
+        return [out]
 
-
-def parse_record(
-    rec: kit.Record, reviewer: str | None, field: str, hardened: bool, from_layer2: bool,
-) -> tuple[kit.Record, list[str]]:
-    """A reviewer record with the verdict fields set; other records unchanged."""
-    if rec.get("kind") != "reviewer":
-        return rec, []
-    name = reviewer if reviewer is not None else rec.get("reviewer")
-    if not isinstance(name, str) or not name:
-        raise kit.DataError("reviewer record has no 'reviewer' name (or pass --reviewer)")
-    if vocab.has_control(name):
-        raise kit.DataError("reviewer record's 'reviewer' holds a control character")
-    status = rec.get("status", "OK")
-    if status in verdict.FAILED_STATUSES:
-        rec.update(verdict.failed_fields(status, name, rec.get("exit_code")))
-        return rec, []
-    if status not in ("OK", None):
-        raise kit.DataError("unknown status: expected OK, TIMEOUT, ERROR or UNAVAILABLE")
-    value = rec.get(field)
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise kit.DataError(f"field '{field}' is {kit.json_type(value)}, expected a string")
-    data = value.encode("utf-8", "surrogatepass")
-    if from_layer2:
-        l2 = verdict.parse_layer2(data, hardened=hardened)
-        fields = verdict.verdict_fields(
-            l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, name)
-    else:
-        l1 = verdict.parse_layer1(data, hardened=hardened)
-        fields = verdict.verdict_fields(
-            l1.verdict, verdict.coerce_confidence(l1.confidence), l1.summary, l1.findings,
-            l1.warnings, name)
-    rec.update(fields)
-    return rec, fields["warnings"]
+    kit.map_records(one, kit.iter_jsonl(paths, s.stdin, keep_going=keep_going), writer.write,
+                    keep_going=keep_going)
 
 
 # --------------------------------------------------------------------------- #
@@ -296,13 +255,7 @@ def ranges_command(
     return kit.EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["ranges"]:
-        return kit.run(ranges_app, "council-parse-verdict", args[1:],
-                       stdin=stdin, stdout=stdout, stderr=stderr,
-                       name="council-parse-verdict ranges")
-    return kit.run(app, "council-parse-verdict", args, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-parse-verdict", {"ranges": ranges_app})
 
 
 def entry() -> None:

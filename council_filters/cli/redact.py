@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text, run_input, writer
 
 if TYPE_CHECKING:
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
 PROG = "council-redact"
 DEFAULT_FIELDS = ("output", "stderr")
@@ -77,7 +78,7 @@ Examples:
 
 
 def epilog() -> str:
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     return EPILOG_EXAMPLES + kit.exit_code_table()
 
@@ -98,7 +99,7 @@ def _out_fd(stdout: BinaryIO) -> int | None:
 
 def redact_raw(s: kit.Streams, paths: list[str], *, check: bool = False) -> Counter[str]:
     """Text mode: every input through one redactor, output written as it comes."""
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     r = Redactor(count=check)
     fd = _out_fd(s.stdout)
@@ -140,7 +141,7 @@ def redact_record(
     Sets ``redacted_lines`` to ``{field: [1-based replaced lines]}`` for every
     named field the record has (an empty list when nothing was replaced).
     """
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     replaced: dict[str, list[int]] = {}
     for name in fields:
@@ -164,21 +165,16 @@ def redact_jsonl(
     check: bool,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
-    for source, lineno, item in kit.iter_jsonl(paths, s.stdin, keep_going=keep_going):
-        if not isinstance(item, kit.CouncilError):
-            try:
-                item = redact_record(item, fields, source, lineno, counts)
-            except kit.DataError as err:
-                if not keep_going:
-                    raise
-                item = err
-        if check:
-            continue
-        writer.write(kit.error_record(item) if isinstance(item, kit.CouncilError) else item)
+    kit.map_records(
+        lambda source, lineno, rec: [redact_record(rec, fields, source, lineno, counts)],
+        kit.iter_jsonl(paths, s.stdin, keep_going=keep_going),
+        (lambda _rec: None) if check else writer.write,
+        keep_going=keep_going,
+    )
     return counts
 
 
@@ -203,7 +199,7 @@ def command(
     keep_going: bool,
     check: bool,
 ) -> int:
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     s = kit.streams()
     paths = list(files or [])
@@ -226,7 +222,7 @@ def build_app() -> Any:
     """The typer app (built on first use: importing typer dominates startup)."""
     import typer
 
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     EPILOG = epilog()
     app = kit.make_app(HELP, EPILOG)
@@ -298,7 +294,7 @@ def _plain(args: list[str]) -> bool:
 
 
 def main(
-    argv: list[str] | None = None,
+    argv: Sequence[str] | None = None,
     *,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
@@ -311,21 +307,21 @@ def main(
                 return _redact_plain_fds(args)
             except BaseException as exc:  # noqa: BLE001 - handed to the kit's error mapping
                 return _plain_failure(exc)
-        from council_filters import kit
+        from council_filters.cli import _shell as kit
 
         def text_mode(s: kit.Streams) -> int:
             redact_raw(s, args)
             return kit.EXIT_OK
 
         return kit.run_plain(text_mode, PROG, stdin=stdin, stdout=stdout, stderr=stderr)
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     return kit.run(build_app(), PROG, args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
 def _plain_failure(exc: BaseException) -> int:
     """Report a failure of the kit-less plain form exactly as the kit would."""
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     if isinstance(exc, OSError) and exc.filename is not None and not isinstance(
         exc, BrokenPipeError
@@ -350,7 +346,7 @@ def entry() -> None:
     if _plain(sys.argv[1:]):
         # Output went straight to the descriptors: nothing is buffered to flush.
         sys.exit(main())
-    from council_filters import kit
+    from council_filters.cli import _shell as kit
 
     kit.entry(main)
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 import orjson
 import typer
 
-from council_filters import kit
+from council_filters.cli import _shell as kit
 from council_filters.consolidate import origins
 from council_filters.state import machine as review_state
 from council_filters.state import store as statefile
@@ -246,9 +245,7 @@ def history(ctx: typer.Context,
     return kit.EXIT_OK
 
 
-def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
-         stderr: Any = None) -> int:
-    return kit.run(app, "council-state", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-state")
 
 
 def entry() -> None:
