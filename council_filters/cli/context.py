@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import typer
 
-from council_filters import kit
+from council_filters.cli import _shell as kit
 from council_filters.context import collect
 
 HELP = """\
@@ -108,9 +106,7 @@ def command(
     return kit.EXIT_OK
 
 
-def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
-         stderr: Any = None) -> int:
-    return kit.run(app, "council-context", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-context")
 
 
 def entry() -> None:

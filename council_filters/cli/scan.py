@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import orjson
 import typer
 
-from council_filters import kit, script_findings
+from council_filters import script_findings
+from council_filters.cli import _shell as kit
 from council_filters.context import collect
 from council_filters.context import stack as stk
 from council_filters.pack.git import GitRepo, check_ref
@@ -128,9 +128,7 @@ def command(
     return kit.EXIT_CONDITION if script_findings.reaches(result.findings, level) else kit.EXIT_OK
 
 
-def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
-         stderr: Any = None) -> int:
-    return kit.run(app, "council-scan", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-scan")
 
 
 def entry() -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import orjson
 import typer
 
-from council_filters import kit, script_findings
+from council_filters import script_findings
+from council_filters.cli import _shell as kit
 from council_filters.pack.git import GitRepo
 from council_filters.testrun import run as testrun
 
@@ -153,9 +154,7 @@ def command(
     return kit.EXIT_CONDITION if script_findings.reaches(findings, level) else kit.EXIT_OK
 
 
-def main(argv: list[str] | None = None, *, stdin: Any = None, stdout: Any = None,
-         stderr: Any = None) -> int:
-    return kit.run(app, "council-tests", argv, stdin=stdin, stdout=stdout, stderr=stderr)
+main = kit.main_for(app, "council-tests")
 
 
 def entry() -> None:
