@@ -28,6 +28,8 @@ PEM_LINE = "-----BEGIN RSA PRIVATE KEY-----"
 
 def run(args: list[str], stdin: bytes = b"", cwd: Path | None = None
         ) -> tuple[int, bytes, list[dict[str, Any]], str]:
+    if "--rules" not in args:  # the tables below are the default patterns'
+        args = [*args, "--rules", "default"]
     res = run_filter("scan", args, stdin, cwd=cwd)
     return res.code, res.out, res.records(), res.err
 
@@ -301,3 +303,28 @@ def test_docs_show_the_rule_table_as_the_code_has_it():
     text = (Path(__file__).resolve().parent.parent / "docs" / "scan.md").read_text()
     begin, end = "<!-- rules:begin -->\n", "<!-- rules:end -->"
     assert text.split(begin, 1)[1].split(end, 1)[0] == lexical.table_markdown()
+
+
+def _secrets_package() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("council_filters.secrets") is not None
+
+
+@pytest.mark.skipif(not _secrets_package(), reason="the extended rules are not installed")
+def test_the_extended_rules_are_the_default_when_installed():
+    conn = "postgres://app:" + "Xq7" * 6 + "@db.internal:5432/app"
+    diff = f"--- a/s.py\n+++ b/s.py\n@@ -0,0 +1 @@\n+DSN = '{conn}'\n".encode()
+    res = run_filter("scan", [], diff)
+    assert res.records()[-1]["secret_rules"] == "extended"
+    (f,) = [r for r in res.records() if r["kind"] == "finding" and r["rule"].startswith("secret/")]
+    assert conn.encode() not in res.out
+    assert [r["rule"] for r in run(["--diff", "-"], diff)[2] if r["kind"] == "finding"
+            and r["rule"].startswith("secret/")] == []  # the default patterns miss it
+
+
+@pytest.mark.skipif(_secrets_package(), reason="the extended rules are installed")
+def test_asking_for_missing_extended_rules_is_a_usage_error():
+    res = run_filter("scan", ["--rules", "extended"], b"")
+    assert res.code == 2 and "not installed" in res.err
+    assert run_filter("scan", [], b"").records()[-1]["secret_rules"] == "default"

@@ -22,7 +22,8 @@ at the added lines only (context and removed lines never count), writing finding
 (origin "security", source "script", confidence 1.0) sorted by file and line:
 
 \b
-  secrets    the redaction rules (council-redact's, the extended set when installed);
+  secrets    the redaction rules (council-redact's; the extended set when installed, or
+             what --rules names, as council-redact --rules takes it);
              the finding names the rule and the line, never the secret
   lexical    string-built SQL and shell commands, sensitive names in log calls, eval,
              disabled TLS verification (one small table per language, see docs/scan.md)
@@ -70,6 +71,10 @@ def command(
     fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
                                    help="Exit 3 when a finding is at or above this severity."
                                    " Default: never."),
+    rules: str = typer.Option(None, "--rules", metavar="SPEC",
+                              help="Credential rules: default (council-redact's), extended, a"
+                              " gitleaks TOML file, or a comma list. Default: extended when"
+                              " installed, else default."),
     summary: str = typer.Option(None, "--summary", metavar="FILE",
                                 help="Write the last record (kind scan) to FILE, replacing it,"
                                 " instead of stdout. Default: stdout."),
@@ -77,6 +82,7 @@ def command(
 ) -> int:
     ctx = kit.streams()
     level = script_findings.fail_level(fail_level)
+    detect = secrets.detector(rules)
     root = Path(repo)
     if not root.is_dir():
         raise kit.UsageError("not a directory", source=repo)
@@ -113,11 +119,12 @@ def command(
     if top is not None:
         facts = collect.gather(str(top))
         tree = stk.Tree(facts.files, collect.reader(facts.root))
-    result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout)
+    result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout,
+                       detect=detect)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(result.findings)
     script_findings.write_summary(writer, summary, {
-        "kind": "scan", "origin": core.ORIGIN, "secret_rules": secrets.rule_set_name(),
+        "kind": "scan", "origin": core.ORIGIN, "secret_rules": detect.name,
         "files": result.files, "added_lines": result.added_lines,
         "finding_count": len(result.findings),
         "layers": ["secrets", "lexical", *(["dependency-audit"] if result.audited else [])],

@@ -45,7 +45,8 @@ def _evidence(text: str) -> str:
     return text if len(text) <= EVIDENCE_CAP else text[: EVIDENCE_CAP - 1] + "\u2026"
 
 
-def scan_lines(files: Sequence[diffparse.FileDiff], result: ScanResult) -> None:
+def scan_lines(files: Sequence[diffparse.FileDiff], result: ScanResult,
+               detect: secrets.Detector) -> None:
     for f in files:
         if f.binary or f.status == "deleted" or not f.added:
             continue
@@ -53,7 +54,7 @@ def scan_lines(files: Sequence[diffparse.FileDiff], result: ScanResult) -> None:
         lang = lexical.language(f.path)
         for number, raw in f.added:
             result.added_lines += 1
-            rule = secrets.find(raw, f.path)
+            rule = detect.find(raw, f.path)
             if rule is not None:
                 result.findings.append(_finding(
                     f"secret/{rule}", "critical", f.path, number,
@@ -130,10 +131,11 @@ def sort_key(rec: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def scan(diff: bytes, repo: Path | None, tree: stk.Tree | None, *, audit_deps: bool = True,
-         timeout: float = audit.AUDIT_TIMEOUT) -> ScanResult:
+         timeout: float = audit.AUDIT_TIMEOUT, detect: secrets.Detector | None = None
+         ) -> ScanResult:
     files = diffparse.parse(diff)
     result = ScanResult()
-    scan_lines(files, result)
+    scan_lines(files, result, detect or secrets.detector(secrets.DEFAULT))
     if audit_deps:
         audit_dependencies(files, repo, tree, result, timeout)
     elif any(stk.is_dependency_file(f.path) for f in files):

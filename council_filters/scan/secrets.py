@@ -1,59 +1,71 @@
 """Credentials on added lines, found with the redaction rules (never returned, only named).
 
 The detector is the one ``council-redact`` uses: its credential patterns and
-the PEM private-key BEGIN marker, and the extended rule set when the package
-provides one (:func:`rule_set_name` says which is in use).  A hit is reported
-by rule name and line; the matched text is never kept.
+the PEM private-key BEGIN marker, plus a rule set of the secrets package
+(``extended``, a gitleaks TOML file, or a comma list, as ``council-redact
+--rules`` takes them) when the package is installed.  Without a choice the
+extended set is used when it is available, else the default patterns alone.
+A hit is reported by rule name and line; the matched text is never kept.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable
-from functools import lru_cache
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from council_filters import redaction
+from council_filters.base.errors import UsageError
 
 _PEM_BEGIN = re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----")
-_PEM = "pem-private-key"
+PEM = "pem-private-key"
+DEFAULT = "default"
+EXTENDED = "extended"
 
-LineRule = Callable[[bytes, "str | None"], "str | None"]
 
-
-@lru_cache(maxsize=1)
-def _extended() -> tuple[str, LineRule] | None:
-    """The extended rule set's line detector, when the package has one."""
+def _package() -> ModuleType | None:
     try:
-        module: Any = importlib.import_module("council_filters.secrets")
+        return importlib.import_module("council_filters.secrets")
     except ImportError:
         return None
-    loader = getattr(module, "extended_rules", None) or getattr(module, "load_rules", None)
-    if loader is None:
+
+
+@dataclass(frozen=True)
+class Detector:
+    """Which rules run: ``name`` for the summary, ``rules`` the package's rule set or None."""
+
+    name: str
+    rules: Any = None
+    placeholders_only: Any = None  # the extended set's "the eleven fired on a placeholder"
+
+    def find(self, line: bytes, path: str | None = None) -> str | None:
+        """The name of the credential rule that fires on ``line``, or None."""
+        name = redaction.credential_in(line)
+        if name is not None and not (self.placeholders_only and self.placeholders_only(line)):
+            return name
+        if _PEM_BEGIN.search(line):
+            return PEM
+        if self.rules is not None:
+            rule: str | None = self.rules.line_rule(line, path=path)
+            return rule
         return None
-    try:
-        rules = loader() if getattr(module, "extended_rules", None) else loader("extended")
-    except Exception:  # noqa: BLE001 - an unusable rule set falls back to the default one
-        return None
-    line_rule = getattr(rules, "line_rule", None)
-    if line_rule is None:
-        return None
-    return "extended", lambda line, path: line_rule(line, path=path)
 
 
-def rule_set_name() -> str:
-    return "extended" if _extended() is not None else "default"
-
-
-def find(line: bytes, path: str | None = None) -> str | None:
-    """The name of the credential rule that fires on ``line``, or None."""
-    name = redaction.credential_in(line)
-    if name is not None:
-        return name
-    if _PEM_BEGIN.search(line):
-        return _PEM
-    ext = _extended()
-    if ext is not None:
-        return ext[1](line, path)
-    return None
+def detector(spec: str | None = None) -> Detector:
+    """The detector ``--rules SPEC`` names (None: extended when installed, else default)."""
+    package = _package()
+    if spec is None:
+        spec = EXTENDED if package is not None else DEFAULT
+    if spec == DEFAULT:
+        return Detector(DEFAULT)
+    if package is None:
+        raise UsageError(f"--rules {spec}: the extended rules are not installed (use default)")
+    rules = package.load_rules(spec)
+    if rules is None:
+        return Detector(DEFAULT)
+    engine = importlib.import_module("council_filters.secrets.engine")
+    placeholders = getattr(engine, "eleven_placeholders_only", None) if getattr(
+        rules, "extended", False) else None
+    return Detector(str(getattr(rules, "name", spec)), rules, placeholders)
