@@ -392,3 +392,13 @@ def test_a_broken_manifest_reads_as_empty_with_a_note(tmp_path):
                      {"a.js": "1\n"})
     assert ctx["stack"][0]["test_cmd"] is None
     assert "package.json: not valid JSON (read as empty)" in ctx["notes"]
+
+
+def test_run_from_a_subdirectory_uses_the_whole_repository(tmp_path):
+    repo = make_repo(tmp_path / "r", {"api/go.mod": "module a\n", "web/package.json":
+                                      '{"scripts":{"test":"jest"}}'},
+                     {"api/x.go": "package a\n"})
+    code, ctx, err = run(["--task", "t"], cwd=repo / "web")
+    assert code == 0, err
+    assert ctx is not None and ctx["diff"]["files"][0]["path"] == "api/x.go"
+    assert [s["root"] for s in ctx["stack"]] == ["api"]

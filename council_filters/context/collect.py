@@ -83,20 +83,16 @@ def _walk(root: Path) -> list[str]:
 
 
 def gather(repo: str) -> Facts:
-    """The repository at ``repo``: its git work tree when it is the top of one, else the folder."""
+    """The repository holding ``repo``: the top of its git work tree, else the folder itself."""
     root = Path(repo)
     if not root.is_dir():
         raise UsageError("not a directory", source=repo)
     root = root.resolve()
-    git: GitRepo | None = None
     try:
-        found = GitRepo.discover(root)
-        if Path(found.root).resolve() == root:
-            git = found
+        git = GitRepo.discover(root)
     except DataError:
-        git = None
-    if git is None:
-        return Facts(root, None, _walk(root), ["not the top of a git work tree: no git metadata"])
+        return Facts(root, None, _walk(root), ["not in a git work tree: no git metadata"])
+    root = Path(git.root).resolve()
     raw = git.out("ls-files", "-z", "--cached", "--others", "--exclude-standard")
     files = [os.fsdecode(p) for p in raw.split(b"\0") if p]
     present = [f for f in files if (root / f).exists() or (root / f).is_symlink()]
