@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -402,3 +403,22 @@ def test_run_from_a_subdirectory_uses_the_whole_repository(tmp_path):
     assert code == 0, err
     assert ctx is not None and ctx["diff"]["files"][0]["path"] == "api/x.go"
     assert [s["root"] for s in ctx["stack"]] == ["api"]
+
+
+def test_the_markdown_map_escapes_what_the_repository_says(tmp_path):
+    hostile = "feature/a|b`c<!--x-->"
+    repo = make_repo(tmp_path / "r", {
+        "package.json": '{"scripts":{"test":"jest"}}',
+        ".specs/features/a-b-c-x/spec.md": "x\n",
+        ".specs/codebase/TESTING.md": "## Tests\n\n```\nnpm test -- --grep '|`<!--'\n```\n",
+    }, {"a.js": "1\n"}, branch=hostile)
+    code, raw, err = run_filter("context", ["--repo", str(repo), "--format", "markdown",
+                                            "--task", "## Heading\n| x | <b>y</b> *z*"])
+    assert code == 0, err
+    text = raw.decode()
+    table = [line for line in text.splitlines() if line.startswith("| ")]
+    assert all(len(re.findall(r"(?<!\\)\|", line)) == 4 for line in table), table
+    for needle in ("<!--x-->", "<b>", "\n## Heading", "| x |"):
+        assert needle not in text, needle
+    assert "``npm test -- --grep '\\|`&lt;!--'``" in text
+    assert text.endswith("Readiness: **ready**\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from council_filters.cli import _shell as kit
-from council_filters.context import collect
+from council_filters.context import collect, render
 
 HELP = """\
 Collect what a review needs: the diff, the spec, the stack and its test command.
@@ -35,6 +35,7 @@ EPILOG = (
   council-context --pr 42 | jq '{stack, test_cmd, missing}'
   council-context --base main | council-tests > tst.jsonl
   council-context --base main | council-state init
+  council-context --base main --format markdown      # the context map: found / missing
   council-context --strict --base main > context.json || echo "context incomplete"
 """
 )
@@ -80,11 +81,16 @@ def command(
     threshold: str = typer.Option(None, "--threshold", metavar="PERCENT",
                                   help="Coverage threshold. Default: declared, configured"
                                   " (fail_under, coverageThreshold), else 80."),
+    format_: str = typer.Option("json", "--format", metavar="FORMAT",
+                                help="json (the context object) or markdown (the context map"
+                                " for the readiness gate, found / missing). Default: json."),
     strict: bool = typer.Option(False, "--strict",
                                 help="Exit 3 unless readiness is ready. Default: off."),
     version: bool = kit.version_option(),
 ) -> int:
     ctx = kit.streams()
+    if format_ not in ("json", "markdown"):
+        kit.fail_usage("--format must be json or markdown")
     diff_bytes = None
     if diff is not None:
         diff_bytes = kit.read_all([diff], ctx.stdin)
@@ -93,7 +99,8 @@ def command(
         test_cmd=test_cmd or None, coverage_cmd=coverage_cmd or None,
         threshold=_threshold(threshold))
     context = collect.collect(opts)
-    ctx.stdout.write(kit.dumps(context))
+    ctx.stdout.write(kit.dumps(context) if format_ == "json"
+                     else render.context_map(context).encode("utf-8"))
     ctx.stdout.flush()
     for gap in context["gaps"]:
         if gap["class"] != "blocking":
