@@ -297,7 +297,9 @@ class Redactor:
         self._pending: list[bytes] = []
         self._accounting = count or record_lines
         # Extra rules (``--rules``) and the combined prefilter, built on first use.
-        self.rules = rules
+        # A rule set with per-stream state gives a fresh copy for this stream.
+        fresh = getattr(rules, "fresh", None)
+        self.rules = fresh() if fresh is not None else rules
         self._pf: Any = None
 
     # -- the exact per-line machine ----------------------------------------- #
@@ -420,6 +422,9 @@ class Redactor:
             return PEM
         # The credential tests have no effect on the PEM state, so they run last.
         if _CRED_ANY.search(line) is not None:
+            keep = getattr(self.rules, "keep_credential", None)
+            if keep is not None and keep(line):
+                return KEEP  # extra rules: only documentation placeholders here
             if self._accounting:
                 self._note(credential_in(line))
             return CREDENTIAL
@@ -551,12 +556,15 @@ class Redactor:
             nl = index(b"\n", pos, end)
             line = buf[pos:nl]
             verdict = step(line)
-            if verdict == KEEP and rules is not None:
+            if rules is not None:
                 while ci < n_cands and cands[ci][0] < pos:
                     ci += 1
                 mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
                 if mask > 1 or rules.active:
-                    verdict = self._extra(line, mask)
+                    if verdict == KEEP:
+                        verdict = self._extra(line, mask)
+                    else:
+                        self._observe(line, mask)
             if verdict == KEEP:
                 append(view[pos : nl + 1])
             elif verdict == PEM:
@@ -664,17 +672,25 @@ class Redactor:
         self.watch, self.nr, self.chain = watch, nr, chain
         return pos
 
+    def _hits(self, mask: int) -> frozenset[str]:
+        ids = self.prefilter().ids
+        return frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
+
     def _extra(self, line: bytes, mask: int) -> int:
         """The extra rules' verdict on a line the built-in machine keeps."""
         assert self.rules is not None
-        ids = self.prefilter().ids
-        hits = frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
-        rule_id = self.rules.check(line, hits)
+        rule_id = self.rules.check(line, self._hits(mask))
         if rule_id is None:
             return KEEP
         if self._accounting:
             self._note(rule_id)
-        return CREDENTIAL
+        return PEM if rule_id == PEM_PATTERN else CREDENTIAL
+
+    def _observe(self, line: bytes, mask: int) -> None:
+        """Show the extra rules a line the built-in machine redacted (their state may move)."""
+        observe = getattr(self.rules, "observe", None)
+        if observe is not None:
+            observe(line, self._hits(mask))
 
     def _real_block(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
         """Redact the lines of an open real block up to its END line, in bulk.
@@ -795,7 +811,12 @@ class ExtraRules(Protocol):
     :mod:`council_filters.prefilter` for what a regex may use).  ``check`` is
     called for a line the built-in machine keeps when the scan flagged it with
     some of these ids (``hits``), or for every such line while ``active`` is
-    true; it returns the id of the rule that redacts the line, or None.
+    true; it returns the id of the rule that redacts the line (``pem-private-key``
+    gets the PEM placeholder), or None.  Optional: ``fresh()`` gives the
+    per-stream state a Redactor uses; ``observe(line, hits)`` is shown a line
+    the built-in machine redacted under the same conditions (state only);
+    ``keep_credential(line)`` may keep a line the eleven would redact (the
+    extended set's documentation placeholders).
     """
 
     prefilter: Sequence[tuple[str, bytes]]

@@ -1,4 +1,4 @@
-"""council-redact: the 11-pattern credential redaction, as a Unix filter.
+"""council-redact: credential redaction as a Unix filter (the eleven, or --rules).
 
 The option parser (typer) is built only when options are given: the plain
 ``council-redact [FILE]...`` form, the one pipes use most, starts without it,
@@ -19,6 +19,7 @@ from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text, run_
 
 if TYPE_CHECKING:
     from council_filters.cli import _shell as kit
+    from council_filters.secrets import RuleSet
 
 PROG = "council-redact"
 DEFAULT_FIELDS = ("output", "stderr")
@@ -63,6 +64,25 @@ Speed: one combined scan finds the lines that can change (Hyperscan when the
 COUNCIL_PREFILTER=re forces the fallback); the exact line machine (compiled
 when a C compiler was there at install, Python otherwise) runs only there and
 inside open PEM blocks. Output is the same bytes either way.
+
+--rules widens the net (the default above stays byte-identical to the reference):
+
+\b
+  extended   the eleven, plus about thirty rules with ids (AWS secret and
+             temporary keys, GitHub, GitLab, Slack, Stripe, OpenAI, Google,
+             JWTs, npm, PyPI, SendGrid, Twilio, Azure, credentials in URLs,
+             password/secret/token assignments, any-case bearer, Basic auth),
+             and private-key blocks in every shape: markers in any case with
+             any dashes, invisible characters ignored; body lines in tables,
+             numbered, coloured, commented, quoted, listed, diffed, indented,
+             JSON-escaped, rewrapped; a decoy END does not end the block.
+             Documentation placeholders (AKIAXXXXXXXXXXXXXXXX) are not redacted.
+  FILE       the rules of a gitleaks TOML configuration (RE2 regexes,
+             secretGroup, keywords, entropy, allowlists; one line at a time)
+  extended,FILE   both (any comma list; `default` means the eleven alone)
+
+A line a rule redacts becomes `--- redacted credential at line N ---` (key
+lines the PEM placeholder); --check names the rule ids that fired.
 """
 
 EPILOG_EXAMPLES = """\
@@ -73,6 +93,8 @@ Examples:
   council-dispatch < packs.jsonl | council-redact --jsonl | council-fence --jsonl
   git diff origin/main | council-redact --check || echo "the diff holds a credential"
   council-redact notes.md build.log | less
+  council-redact --rules extended < reviewer.log > reviewer.txt
+  council-redact --rules extended,.gitleaks.toml --check build.log
 
 """
 
@@ -97,27 +119,47 @@ def _out_fd(stdout: BinaryIO) -> int | None:
         return None
 
 
-def redact_raw(s: kit.Streams, paths: list[str], *, check: bool = False) -> Counter[str]:
+def redact_raw(
+    s: kit.Streams, paths: list[str], *, check: bool = False, rules: RuleSet | None = None
+) -> Counter[str]:
     """Text mode: every input through one redactor, output written as it comes."""
     from council_filters.cli import _shell as kit
 
-    r = Redactor(count=check)
+    r = _redactor(rules, count=check)
     fd = _out_fd(s.stdout)
     write = None if check else writer(s.stdout if fd is None else fd)
-    for _source, fh in kit.open_inputs(paths, s.stdin):
+    for source, fh in kit.open_inputs(paths, s.stdin):
+        _name_input(r, rules, None if source == kit.STDIN_NAME else source)
         run_input(r, fh, write)
     return r.counts
 
 
-def _redact_plain_fds(paths: list[str]) -> int:
+def _redactor(rules: RuleSet | None, *, count: bool = False) -> Redactor:
+    if rules is None:
+        return Redactor(count=count)
+    from council_filters.secrets import make_redactor
+
+    return make_redactor(rules, count=count)
+
+
+def _name_input(r: Redactor, rules: RuleSet | None, path: str | None) -> None:
+    """Rules may look at the input's name (a FILE argument; stdin has none)."""
+    if rules is not None:
+        from council_filters.secrets import set_input
+
+        set_input(r, path)
+
+
+def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
     """The plain form on the process's own descriptors, without the kit.
 
     Raises ``OSError`` with ``filename`` set for an input that cannot be
     opened (after the inputs before it are written).
     """
-    r = Redactor()
+    r = _redactor(rules)
     write = writer(1)
     for path in paths or ["-"]:
+        _name_input(r, rules, None if path == "-" else path)
         if path == "-":
             run_input(r, 0, write)
             continue
@@ -135,6 +177,7 @@ def redact_record(
     source: str,
     lineno: int,
     counts: Counter[str] | None = None,
+    rules: RuleSet | None = None,
 ) -> kit.Record:
     """Redact the named string fields of one record, each on its own.
 
@@ -153,7 +196,12 @@ def redact_record(
                 f"field {name!r} is {kit.json_type(value)}, expected a string",
                 source=source, line=lineno,
             )
-        out, lines = redact_text(value.encode(), counts)
+        if rules is None:
+            out, lines = redact_text(value.encode(), counts)
+        else:
+            from council_filters.secrets import redact_value
+
+            out, lines = redact_value(value.encode(), rules, counts)
         record[name] = out.decode()
         replaced[name] = lines
     record["redacted_lines"] = replaced
@@ -162,7 +210,7 @@ def redact_record(
 
 def redact_jsonl(
     s: kit.Streams, paths: list[str], fields: tuple[str, ...], *, keep_going: bool,
-    check: bool,
+    check: bool, rules: RuleSet | None = None,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
     from council_filters.cli import _shell as kit
@@ -170,7 +218,7 @@ def redact_jsonl(
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
     kit.map_records(
-        lambda source, lineno, rec: [redact_record(rec, fields, source, lineno, counts)],
+        lambda source, lineno, rec: [redact_record(rec, fields, source, lineno, counts, rules)],
         kit.iter_jsonl(paths, s.stdin, keep_going=keep_going),
         (lambda _rec: None) if check else writer.write,
         keep_going=keep_going,
@@ -178,13 +226,15 @@ def redact_jsonl(
     return counts
 
 
-def check_report(counts: Counter[str]) -> list[str]:
-    """The --check lines: one per pattern that fired (table order), then the total."""
+def check_report(counts: Counter[str], rules: RuleSet | None = None) -> list[str]:
+    """The --check lines: one per pattern or rule id that fired (table order), then the total."""
 
     def lines(n: int) -> str:
         return f"{n} line{'' if n == 1 else 's'}"
 
-    report = [f"{name}: {lines(counts[name])}" for name in PATTERN_NAMES if counts[name]]
+    order = list(dict.fromkeys(PATTERN_NAMES + (rules.ids if rules is not None else ())))
+    order += sorted(set(counts) - set(order))
+    report = [f"{name}: {lines(counts[name])}" for name in order if counts[name]]
     report.append(f"{lines(sum(counts.values()))} would be redacted")
     return report
 
@@ -198,6 +248,7 @@ def command(
     field: list[str] | None,
     keep_going: bool,
     check: bool,
+    rules_spec: str | None = None,
 ) -> int:
     from council_filters.cli import _shell as kit
 
@@ -205,16 +256,26 @@ def command(
     paths = list(files or [])
     if not jsonl and (field or keep_going):
         kit.fail_usage("--field and --keep-going need --jsonl")
+    rules = _load(rules_spec)
     if jsonl:
         fields = tuple(field or DEFAULT_FIELDS)
-        counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check)
+        counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules)
     else:
-        counts = redact_raw(s, paths, check=check)
+        counts = redact_raw(s, paths, check=check, rules=rules)
     if check and +counts:
-        for line in check_report(counts):
+        for line in check_report(counts, rules):
             s.warn(line)
         return kit.EXIT_CONDITION
     return kit.EXIT_OK
+
+
+def _load(spec: str | None) -> RuleSet | None:
+    """The rule set --rules names (None: the default, byte for byte)."""
+    if spec is None:
+        return None
+    from council_filters.secrets import load_rules
+
+    return load_rules(spec)
 
 
 @lru_cache(maxsize=1)
@@ -244,18 +305,25 @@ def build_app() -> Any:
             help="With --jsonl: a field to redact; repeat for several. A record without it "
             "passes. Default: output and stderr.",
         ),
+        rules: str = typer.Option(
+            None, "--rules", metavar="SPEC",
+            help="Redact with more rules: `extended` (the built-in set, see above), a "
+            "gitleaks TOML FILE, or a comma list (`extended,FILE`). Default: the eleven "
+            "patterns alone, byte-identical to the reference program.",
+        ),
         keep_going: bool = kit.keep_going_option("--jsonl: "),
         check: bool = typer.Option(
             False, "--check",
             help="Write nothing to stdout; exit 3 when anything would be redacted, with the "
-            "count of redacted lines per pattern on stderr; exit 0 when clean. Default: off.",
+            "count of redacted lines per pattern or rule id on stderr; exit 0 when clean. "
+            "Default: off.",
         ),
         version: bool = typer.Option(
             False, "--version", callback=_version, is_eager=True,
             help="Print the version and the prefilter engine, and exit.",
         ),
     ) -> int:
-        return command(files, jsonl, field, keep_going, check)
+        return command(files, jsonl, field, keep_going, check, rules)
 
     return app
 
@@ -286,11 +354,28 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def _plain(args: list[str]) -> bool:
-    """No options at all: only FILE arguments (or `-`), and no completion request."""
+def _plain(args: list[str]) -> tuple[list[str], str | None] | None:
+    """``(files, rules spec)`` when the arguments are FILEs and at most one
+    ``--rules SPEC`` (the forms pipes use most); None for anything else, and
+    when shell completion is asked for (the option parser answers those)."""
     if COMPLETE_VAR in os.environ:
-        return False  # shell completion is answered by the option parser
-    return all(a == "-" or not a.startswith("-") for a in args)
+        return None
+    files: list[str] = []
+    spec: str | None = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("--rules=") and spec is None and len(a) > 8:
+            spec = a[8:]
+        elif a == "--rules" and spec is None and i + 1 < len(args):
+            spec = args[i + 1]
+            i += 1
+        elif a == "-" or not a.startswith("-"):
+            files.append(a)
+        else:
+            return None
+        i += 1
+    return files, spec
 
 
 def main(
@@ -301,16 +386,18 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if _plain(args):
-        if stdin is None and stdout is None and stderr is None:
+    plain = _plain(args)
+    if plain is not None:
+        files, spec = plain
+        if stdin is None and stdout is None and stderr is None and spec is None:
             try:
-                return _redact_plain_fds(args)
+                return _redact_plain_fds(files)
             except BaseException as exc:  # noqa: BLE001 - handed to the kit's error mapping
                 return _plain_failure(exc)
         from council_filters.cli import _shell as kit
 
         def text_mode(s: kit.Streams) -> int:
-            redact_raw(s, args)
+            redact_raw(s, files, rules=_load(spec))
             return kit.EXIT_OK
 
         return kit.run_plain(text_mode, PROG, stdin=stdin, stdout=stdout, stderr=stderr)
@@ -343,7 +430,8 @@ def _plain_failure(exc: BaseException) -> int:
 
 
 def entry() -> None:
-    if _plain(sys.argv[1:]):
+    plain = _plain(sys.argv[1:])
+    if plain is not None and plain[1] is None:
         # Output went straight to the descriptors: nothing is buffered to flush.
         sys.exit(main())
     from council_filters.cli import _shell as kit

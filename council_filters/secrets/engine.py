@@ -1,0 +1,311 @@
+"""The rule set's per-stream state, run by the one redactor (``redaction.Redactor``).
+
+:class:`RuleCheck` is what ``Redactor(rules=...)`` and ``redact_stream(...,
+rules=...)`` drive through the redaction's extra-rules hook:
+
+1. ``prefilter``: a few literal-led searches (:data:`builtin.SCANS`, the PEM
+   triggers, one keyword search for loaded rules) join the redactor's one
+   combined scan and find the candidate lines;
+2. ``check``: on a candidate line the default machine keeps, the PEM machine
+   steps (and on every line while a block or a watch after an END is open),
+   then the rules attached to the searches that hit the line decide;
+3. ``observe``: a candidate line the default machine redacts still moves the
+   PEM machine (a marker must be seen even when the eleven redact it);
+4. ``keep_credential``: under the extended set, a line the eleven would
+   redact only for a documentation placeholder (``AKIAXXXXXXXXXXXXXXXX``) is
+   kept.
+
+Every line still yields one line: itself or a placeholder with its number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, cast
+
+from council_filters.redaction import CREDENTIAL_PATTERNS, PEM_PATTERN, Redactor
+from council_filters.secrets import builtin
+from council_filters.secrets.pem import PemMachine
+from council_filters.secrets.rules import Rule, RuleSet, is_placeholder
+
+_NAME_LINE = re.compile(
+    rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
+    rb"""["']?([A-Za-z0-9_.-]{1,80})["']?[ \t]*,?[ \t\r]*\Z"""
+)
+_VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
+
+# The eleven's credential shapes with their whole tail, for the placeholder test.
+_ELEVEN_TAILS = tuple(
+    (p.prefix_len, re.compile(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
+    for p in CREDENTIAL_PATTERNS
+)
+
+
+def eleven_placeholders_only(line: bytes) -> bool:
+    """Every credential shape of the eleven on ``line`` is a documentation placeholder."""
+    found = False
+    for prefix_len, rx in _ELEVEN_TAILS:
+        for m in rx.finditer(line):
+            tail = m.group()[prefix_len:].decode("latin-1").strip()
+            if not is_placeholder(tail):
+                return False
+            found = True
+    return found
+
+
+# --------------------------------------------------------------------------- #
+# The compiled searches of a rule set.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Scan:
+    """One search for candidate lines and the rules it stands for."""
+
+    regex: re.Pattern[bytes] | None  # a regex search ...
+    literal: bytes  # ... or a substring search confirmed by ``verify``
+    verify: re.Pattern[bytes] | None
+    lower: bool  # search the lower-cased buffer
+    rules: tuple[Rule, ...]
+    pem: bool  # the PEM machine looks at its lines too
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which searches find candidates, and which rules each stands for."""
+
+    scans: tuple[Scan, ...]
+    pem_non_ascii: re.Pattern[bytes] | None
+    every_line: tuple[Rule, ...]  # rules with no keywords: tried on every line
+
+
+def _keyword_scan(rules: Sequence[Rule]) -> bytes:
+    words = sorted({k for r in rules for k in r.keyword_bytes if k}, key=len, reverse=True)
+    return b"|".join(re.escape(w) for w in words)
+
+
+@lru_cache(maxsize=16)
+def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
+    ids = {r.id: r for r in rules}
+    scans: list[Scan] = []
+    covered: set[str] = set()
+    for kind, pattern, verify, rule_ids in builtin.SCANS:
+        attached = tuple(ids[i] for i in rule_ids if i in ids and ids[i] == builtin.BY_ID.get(i))
+        pem = extended and builtin.PEM in rule_ids
+        if attached or pem:
+            scans.append(
+                Scan(
+                    re.compile(pattern) if kind == "re" else None,
+                    pattern if kind == "lit" else b"",
+                    re.compile(verify) if verify else None,
+                    False,
+                    attached,
+                    pem,
+                )
+            )
+            covered.update(r.id for r in attached)
+    loaded = [r for r in rules if r.id not in covered]
+    with_kw = tuple(r for r in loaded if r.keyword_bytes)
+    every = tuple(r for r in loaded if not r.keyword_bytes)
+    if with_kw:
+        scans.append(Scan(re.compile(_keyword_scan(with_kw)), b"", None, True, with_kw, False))
+    pem_non_ascii = re.compile(builtin.PEM_NON_ASCII) if extended else None
+    return Plan(tuple(scans), pem_non_ascii, every)
+
+
+# --------------------------------------------------------------------------- #
+# The redactor.
+# --------------------------------------------------------------------------- #
+class RuleCheck:
+    """One stream's rule state, with the surface of the redaction's extra-rules hook.
+
+    ``prefilter`` lists ``(id, regex)`` pairs (ids ``@0``, ``@1``, ... for the
+    searches of :class:`Plan`, ``@pem`` for the non-ASCII key-marker bytes);
+    :meth:`check` decides about a line the default machine keeps, given the
+    ids whose search hit it; :meth:`observe` shows the PEM machine a line the
+    default machine redacted; :meth:`keep_credential` says whether a line the
+    eleven redact holds only documentation placeholders; ``active`` is true
+    while a key block or a watch after an END is open (every line must then
+    be shown); :meth:`fresh` starts another stream.
+    """
+
+    def __init__(self, rules: RuleSet, path: str | None = None) -> None:
+        self.rules = rules
+        self.pem = PemMachine() if rules.extended else None
+        self._prev = b""
+        # The searches cover every rule (the combined scan is built once); the
+        # rules a path switches off are dropped per line.
+        self.plan = plan_for(rules.rules, rules.extended)
+        self.set_path(path)
+
+    def set_path(self, path: str | None) -> None:
+        """Name the input that follows (rules and allowlists may look at paths)."""
+        self.path = path
+        rules = self.rules
+        active = tuple(r for r in rules.rules if not rules.input_allowed(r, path))
+        self.active_rules = active
+        self._order = {(r.source, r.id): i for i, r in enumerate(active)}
+        pairs = builtin.BY_ID["secret-assignment"]
+        self._pairs = pairs if pairs in active else None
+
+    def fresh(self) -> RuleCheck:
+        """The same rules for another stream (fresh state)."""
+        return RuleCheck(self.rules, self.path)
+
+    @property
+    def active(self) -> bool:
+        """Every line must be shown: a key block or watch is open, or a loaded rule
+        has no keywords to be searched for."""
+        return bool(self.plan.every_line) or (self.pem is not None and self.pem.active)
+
+    @property
+    def prefilter(self) -> tuple[tuple[str, bytes], ...]:
+        pairs = []
+        for i, sc in enumerate(self.plan.scans):
+            pattern = sc.regex.pattern if sc.regex is not None else (
+                sc.verify.pattern if sc.verify is not None else re.escape(sc.literal))
+            pairs.append((f"@{i}", b"(?i)" + pattern if sc.lower else pattern))
+        if self.plan.pem_non_ascii is not None:
+            pairs.append(("@pem", self.plan.pem_non_ascii.pattern))
+        return tuple(pairs)
+
+    def line_rule(self, line: bytes) -> str | None:
+        """The first rule (active for this input) that fires on ``line``, searches aside."""
+        return self.rules.line_rule(line, self.active_rules, self.path)
+
+    def keep_credential(self, line: bytes) -> bool:
+        """Under the extended set: the eleven fired only on placeholders, and no rule fires."""
+        return (
+            self.pem is not None
+            and eleven_placeholders_only(line)
+            and self.line_rule(line) is None
+        )
+
+    def _pem_hit(self, hits: Iterable[str]) -> bool:
+        scans = self.plan.scans
+        return any(h == "@pem" or scans[int(h[1:])].pem for h in hits)
+
+    def observe(self, line: bytes, hits: frozenset[str]) -> None:
+        """A line the default machine redacted: only the PEM machine's state moves."""
+        pem = self.pem
+        if pem is not None and (pem.active or self._pem_hit(hits)):
+            pem.step(line)
+        self._prev = line
+
+    def check(self, line: bytes, hits: Iterable[str], prev: bytes | None = None) -> str | None:
+        """The rule id that redacts ``line`` (the PEM machine's first), or None.
+
+        ``prev`` is the line before (for ``name:``/``value:`` pairs); by default
+        the last line this object was shown.
+        """
+        if prev is None:
+            prev = self._prev
+        self._prev = line
+        pem = self.pem
+        if pem is not None and (pem.active or self._pem_hit(hits)) and pem.step(line):
+            return PEM_PATTERN
+        scans = self.plan.scans
+        rules: list[Rule] = []
+        seen: set[str] = set()
+        for h in sorted(hits):
+            if h != "@pem":
+                for r in scans[int(h[1:])].rules:
+                    if r.id not in seen:
+                        seen.add(r.id)
+                        rules.append(r)
+        rules.extend(self.plan.every_line)
+        rid = None
+        order = self._order
+        rules = [r for r in rules if (r.source, r.id) in order]
+        if rules:
+            rules.sort(key=lambda r: order[(r.source, r.id)])
+            rid = self.rules.line_rule(line, rules, self.path)
+        if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
+            rid = self._pair(prev, line)
+        return rid
+
+    def _pair(self, prev: bytes, line: bytes) -> str | None:
+        """A value line under a line naming a secret (``- name: DB_PASSWORD`` then
+        ``value: ...``, as in Kubernetes and ECS environments)."""
+        m = _NAME_LINE.match(prev)
+        v = _VALUE_LINE.match(line)
+        if m is None or v is None or self._pairs is None:
+            return None
+        synth = m.group(1) + b": " + v.group(1)
+        return self._pairs.id if self.rules.line_rule(synth, [self._pairs], self.path) else None
+
+
+# --------------------------------------------------------------------------- #
+# Conveniences: the API other filters use.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Finding:
+    """A line that a rule redacts: its 1-based number and the rule id, never the text."""
+
+    line: int
+    rule_id: str
+
+
+class _Recorder(Redactor):
+    """The redactor, keeping which rule named each redacted line (for :func:`scan`)."""
+
+    def __init__(self, rules: Any) -> None:
+        super().__init__(count=True, record_lines=True, rules=rules)
+        self.named: dict[int, str] = {}
+
+    def _note(self, pattern: str | None) -> None:
+        super()._note(pattern)
+        if pattern is not None:
+            self.named[self.nr] = pattern
+
+
+def make_redactor(
+    rules: RuleSet | None, *, count: bool = False, record_lines: bool = False,
+    path: str | None = None,
+) -> Redactor:
+    """The redactor for a rule set (None: the byte-identical default)."""
+    r = Redactor(count=count, record_lines=record_lines, rules=cast(Any, rules))
+    set_input(r, path)
+    return r
+
+
+def set_input(redactor: Redactor, path: str | None) -> None:
+    """Name the input a redactor reads next (rules and allowlists may look at paths)."""
+    rules = redactor.rules
+    if isinstance(rules, RuleCheck):
+        rules.set_path(path)
+
+
+def redact_value(
+    text: bytes, rules: RuleSet | None = None, counts: Counter[str] | None = None,
+    path: str | None = None,
+) -> tuple[bytes, list[int]]:
+    """Redact one value on its own (fresh state, lines from 1).
+
+    Returns the redacted bytes and the replaced line numbers; adds per-rule
+    counts to ``counts`` when given.  A value without a final newline comes
+    back without one.
+    """
+    r = make_redactor(rules, count=counts is not None, record_lines=True, path=path)
+    out = r.feed(text) + r.finish()
+    if text and not text.endswith(b"\n"):
+        out = out[:-1]
+    if counts is not None:
+        counts.update(r.counts)
+    return out, list(r.redacted)
+
+
+def scan(data: bytes, rules: RuleSet | None = None, path: str | None = None
+         ) -> Iterator[Finding]:
+    """The lines a rule set redacts in ``data``, as (line, rule id); no secret text.
+
+    ``rules`` None scans with the eleven patterns alone (the default).
+    """
+    r = _Recorder(rules)
+    set_input(r, path)
+    r.feed(data)
+    r.finish()
+    for n in r.redacted:
+        yield Finding(n, r.named.get(n, PEM_PATTERN))

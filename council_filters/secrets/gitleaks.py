@@ -1,0 +1,432 @@
+"""Rules from a gitleaks configuration file (TOML).
+
+What is read, with gitleaks' meaning:
+
+* ``[[rules]]``: ``id``, ``regex`` (RE2 syntax), ``secretGroup``, ``entropy``,
+  ``keywords`` (a line must hold one, case-insensitively), ``path`` (the rule
+  applies only to inputs whose name matches), ``description``, ``tags``;
+  ``[[rules.allowlists]]`` (and the older ``[rules.allowlist]``):
+  ``regexes``, ``regexTarget`` (secret, match, line), ``stopwords``,
+  ``paths``, ``condition`` (OR, AND), ``commits`` (ignored: no commits here);
+* ``[allowlist]`` / ``[[allowlists]]`` (with ``targetRules``): the same,
+  for every rule of the file;
+* ``[extend]`` with ``path`` (another file, relative to this one) and
+  ``disabledRules``.
+
+Differences a user should know: matching is per line (a gitleaks regex
+that spans lines matches only where its whole match sits on one line);
+path-only rules (no ``regex``) report files and have nothing to redact, so
+they are skipped; a ``gitleaks:allow`` comment does not exempt a line (text
+in the stream cannot switch redaction off).
+
+Regexes are RE2 syntax, run by the ``regex`` module with RE2's meaning
+(ASCII ``\\w \\d \\s \\b``, inline flags scoped to their group).  Constructs RE2
+does not have and that would break linear-time matching (lookaround,
+back-references, atomic groups, possessive quantifiers, recursion) and RE2
+constructs this reader does not support (``\\C``, ``(?U)``) are named together
+in one error.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable
+from typing import Any
+
+import regex
+
+from council_filters.base.errors import UsageError
+from council_filters.secrets.rules import Allowlist, Rule
+
+_FLAGS = regex.V1 | regex.ASCII
+
+
+class ConfigProblem(Exception):
+    """One problem in a configuration, located by rule id where it has one."""
+
+    def __init__(self, message: str, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+
+
+# --------------------------------------------------------------------------- #
+# RE2 to the regex module.
+# --------------------------------------------------------------------------- #
+_PERL_ONLY = (
+    ("(?=", "lookahead (?=...)"),
+    ("(?!", "negative lookahead (?!...)"),
+    ("(?<=", "lookbehind (?<=...)"),
+    ("(?<!", "negative lookbehind (?<!...)"),
+    ("(?>", "atomic group (?>...)"),
+    ("(?|", "branch reset (?|...)"),
+    ("(?#", "comment group (?#...)"),
+    ("(?R)", "recursion (?R)"),
+    ("(?P=", "named back-reference (?P=name)"),
+    ("(?P>", "subroutine call (?P>name)"),
+    ("(?&", "subroutine call (?&name)"),
+)
+
+
+def translate(pattern: str) -> tuple[str, list[str]]:
+    """``(pattern for the regex module, problems)`` for an RE2 pattern.
+
+    Rewrites ``\\z`` to ``\\Z`` and ``\\Q...\\E`` to escaped text, escapes the
+    characters the regex module treats as set operators inside classes, and
+    lists every construct that is not RE2 or not supported.
+    """
+    out: list[str] = []
+    problems: list[str] = []
+    i = 0
+    n = len(pattern)
+    in_class = False
+    class_start = 0
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                problems.append("a trailing backslash")
+                break
+            d = pattern[i + 1]
+            if d == "Q":
+                j = pattern.find("\\E", i + 2)
+                lit = pattern[i + 2 : n if j < 0 else j]
+                out.append(
+                    regex.escape(lit)
+                    if not in_class
+                    else "".join("\\" + ch if not ch.isalnum() else ch for ch in lit)
+                )
+                i = n if j < 0 else j + 2
+                continue
+            if d == "z" and not in_class:
+                out.append("\\Z")
+            elif d == "C":
+                problems.append("\\C (any byte) is not supported")
+                out.append("\\C")
+            elif d.isdigit() and d != "0" and not in_class:
+                problems.append(f"back-reference \\{d} is not RE2 syntax")
+                out.append("\\" + d)
+            elif d in "gkKG" and not in_class:
+                problems.append(f"\\{d} is not RE2 syntax")
+                out.append("\\" + d)
+            elif d == "Z" and not in_class:
+                problems.append("\\Z is not RE2 syntax (RE2 writes \\z)")
+                out.append("\\Z")
+            else:
+                out.append(c + d)
+            i += 2
+            continue
+        if in_class:
+            if c == "[" and pattern.startswith("[:", i):
+                j = pattern.find(":]", i + 2)
+                if j > 0:
+                    out.append(pattern[i : j + 2])
+                    i = j + 2
+                    continue
+            if c == "]" and i > class_start:
+                in_class = False
+                out.append(c)
+            elif c in "[&|~":
+                out.append("\\" + c)
+            elif c == "-" and (pattern.startswith("--", i) or (out and out[-1] == "-")):
+                out.append("\\-")
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            out.append(c)
+            i += 1
+            if i < n and pattern[i] == "^":
+                out.append("^")
+                i += 1
+            class_start = i
+            if i < n and pattern[i] == "]":
+                out.append("\\]")
+                i += 1
+            continue
+        if c == "(":
+            for lead, name in _PERL_ONLY:
+                if pattern.startswith(lead, i):
+                    problems.append(f"{name} is not RE2 syntax")
+                    break
+            else:
+                if pattern.startswith("(?", i):
+                    j = i + 2
+                    while j < n and (pattern[j].isalpha() or pattern[j] == "-"):
+                        j += 1
+                    flags = pattern[i + 2 : j]
+                    if j < n and pattern[j] in ":)" and "U" in flags:
+                        problems.append("the ungreedy flag (?U) is not supported")
+                    elif j < n and pattern[j] == ")" and pattern[i + 2 : j].isdigit():
+                        problems.append("recursion is not RE2 syntax")
+        if c in "*+?}" and i + 1 < n and pattern[i + 1] == "+":
+            problems.append(f"possessive quantifier {c}+ is not RE2 syntax")
+        out.append(c)
+        i += 1
+    return "".join(out), problems
+
+
+def compile_re2(pattern: str) -> Any:
+    """Compile an RE2 pattern; raises ConfigProblem naming what is wrong."""
+    translated, problems = translate(pattern)
+    if problems:
+        raise ConfigProblem("; ".join(dict.fromkeys(problems)))
+    try:
+        return regex.compile(translated, _FLAGS)
+    except regex.error as exc:
+        raise ConfigProblem(f"invalid regex: {exc}") from None
+
+
+# --------------------------------------------------------------------------- #
+# Reading a file.
+# --------------------------------------------------------------------------- #
+_MAX_EXTEND_DEPTH = 2
+
+
+def _strings(value: Any, what: str, rule_id: str | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigProblem(f"{what} must be a list of strings", rule_id)
+    return tuple(value)
+
+
+def _allowlist(
+    spec: Any, rule_id: str | None, problems: list[ConfigProblem], global_list: bool = False
+) -> Allowlist | None:
+    if not isinstance(spec, dict):
+        problems.append(ConfigProblem("an allowlist must be a table", rule_id))
+        return None
+    def compiled(key: str, what: str) -> list[Any]:
+        out = []
+        for p in _strings(spec.get(key), f"allowlist {key}", rule_id):
+            try:
+                out.append(compile_re2(p))
+            except ConfigProblem as exc:
+                problems.append(ConfigProblem(f"allowlist {what}: {exc.message}", rule_id))
+        return out
+
+    try:
+        regexes = compiled("regexes", "regex")
+        paths = compiled("paths", "path")
+        stop = tuple(w.lower() for w in _strings(spec.get("stopwords"), "stopwords", rule_id))
+        commits = _strings(spec.get("commits"), "allowlist commits", rule_id)
+        target = spec.get("regexTarget", "secret") or "secret"
+        if target not in ("secret", "match", "line"):
+            raise ConfigProblem(
+                f"regexTarget must be secret, match or line, not {target!r}", rule_id
+            )
+        condition = str(spec.get("condition", "OR") or "OR").upper()
+        if condition not in ("OR", "AND"):
+            raise ConfigProblem(f"condition must be OR or AND, not {condition!r}", rule_id)
+        targets = _strings(spec.get("targetRules"), "targetRules", rule_id) if global_list else ()
+    except ConfigProblem as exc:
+        problems.append(exc)
+        return None
+    if not (regexes or paths or stop or commits):
+        if not problems:
+            problems.append(
+                ConfigProblem(
+                    "an allowlist needs at least one of regexes, paths, stopwords, commits", rule_id
+                )
+            )
+        return None
+    if commits and not (regexes or paths or stop):
+        return None  # commits only: nothing applies to a stream
+    return Allowlist(tuple(regexes), stop, tuple(paths), target, condition, targets)
+
+
+def _rule(spec: Any, source: str, problems: list[ConfigProblem]) -> Rule | None:
+    if not isinstance(spec, dict):
+        problems.append(ConfigProblem("each [[rules]] entry must be a table"))
+        return None
+    rule_id = spec.get("id")
+    if not isinstance(rule_id, str) or not rule_id:
+        problems.append(ConfigProblem("a rule has no id"))
+        return None
+    if spec.get("required"):
+        problems.append(
+            ConfigProblem("composite rules ([[rules.required]]) are not supported", rule_id)
+        )
+        return None
+    if spec.get("skipReport"):
+        return None  # a rule that only feeds composite rules
+    pattern = spec.get("regex")
+    path = spec.get("path")
+    if not pattern:
+        if not path:
+            problems.append(ConfigProblem("the rule has neither regex nor path", rule_id))
+        return None  # a path-only rule reports files: nothing to redact
+    if not isinstance(pattern, str):
+        problems.append(ConfigProblem("regex must be a string", rule_id))
+        return None
+    try:
+        compiled = compile_re2(pattern)
+        path_re = compile_re2(path) if isinstance(path, str) and path else None
+    except ConfigProblem as exc:
+        problems.append(ConfigProblem(f"regex: {exc.message}", rule_id))
+        return None
+    group = spec.get("secretGroup", 0) or 0
+    if not isinstance(group, int) or group < 0:
+        problems.append(ConfigProblem("secretGroup must be a whole number >= 0", rule_id))
+        return None
+    if group > compiled.groups:
+        problems.append(
+            ConfigProblem(
+                f"secretGroup {group} but the regex has {compiled.groups} group(s)", rule_id
+            )
+        )
+        return None
+    entropy = spec.get("entropy", 0.0) or 0.0
+    if not isinstance(entropy, (int, float)):
+        problems.append(ConfigProblem("entropy must be a number", rule_id))
+        return None
+    try:
+        keywords = tuple(k.lower() for k in _strings(spec.get("keywords"), "keywords", rule_id))
+    except ConfigProblem as exc:
+        problems.append(exc)
+        return None
+    allows = []
+    specs = spec.get("allowlists") or []
+    if spec.get("allowlist"):
+        specs = [spec["allowlist"], *specs]
+    if not isinstance(specs, list):
+        problems.append(ConfigProblem("allowlists must be an array of tables", rule_id))
+        specs = []
+    for a in specs:
+        got = _allowlist(a, rule_id, problems)
+        if got is not None:
+            allows.append(got)
+    prefilter = b"(?i)" + b"|".join(regex.escape(k).encode() for k in keywords) if keywords else b""
+    return Rule(
+        id=rule_id,
+        regex=compiled,
+        text=True,
+        secret_group=group,
+        entropy=float(entropy),
+        keywords=keywords,
+        allowlists=tuple(allows),
+        path=path_re,
+        placeholders=False,
+        prefilter=prefilter,
+        description=str(spec.get("description", "")),
+        source=source,
+    )
+
+
+def _line_of(text: str, rule_id: str | None) -> int | None:
+    """The line of ``id = "rule_id"`` in the file (for error positions)."""
+    if rule_id is None:
+        return None
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s.startswith("id") and (f'"{rule_id}"' in s or f"'{rule_id}'" in s):
+            return n
+    return None
+
+
+def load_file(path: str, *, _depth: int = 0) -> tuple[list[Rule], list[Allowlist]]:
+    """The rules and file-wide allowlists of one gitleaks file.
+
+    Raises :class:`UsageError` (``path:line: message``) for a file that
+    cannot be read or parsed, or with every unsupported construct named.
+    """
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read rules: {exc.strerror or type(exc).__name__}", source=path
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+        doc = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"rules file is not UTF-8 (byte {exc.start + 1})", source=path) from None
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        line = None
+        if "(at line " in msg:
+            head, _, where = msg.partition(" (at line ")
+            try:
+                line = int(where.split(",")[0])
+            except ValueError:
+                line = None
+            msg = head
+        raise UsageError(f"invalid TOML: {msg}", source=path, line=line) from None
+
+    problems: list[ConfigProblem] = []
+    rules: list[Rule] = []
+    allows: list[Allowlist] = []
+    extend = doc.get("extend") or {}
+    if extend:
+        if not isinstance(extend, dict):
+            problems.append(ConfigProblem("[extend] must be a table"))
+        else:
+            if extend.get("useDefault"):
+                problems.append(
+                    ConfigProblem(
+                        "extend.useDefault: gitleaks' built-in configuration is not bundled; "
+                        "name its file instead (--rules gitleaks.toml,THIS-FILE)"
+                    )
+                )
+            if extend.get("url"):
+                problems.append(ConfigProblem("extend.url is not supported (no downloads)"))
+            base_path = extend.get("path")
+            if base_path:
+                if _depth >= _MAX_EXTEND_DEPTH:
+                    problems.append(ConfigProblem("extend: nested too deeply (at most 2)"))
+                else:
+                    full = os.path.join(os.path.dirname(path), str(base_path))
+                    base_rules, base_allows = load_file(full, _depth=_depth + 1)
+                    disabled = set(_strings(extend.get("disabledRules"), "disabledRules", None))
+                    rules.extend(r for r in base_rules if r.id not in disabled)
+                    allows.extend(base_allows)
+    specs = doc.get("rules") or []
+    if not isinstance(specs, list):
+        problems.append(ConfigProblem("rules must be an array of tables ([[rules]])"))
+        specs = []
+    own: list[Rule] = []
+    for spec in specs:
+        rule = _rule(spec, path, problems)
+        if rule is not None:
+            own.append(rule)
+    own_ids = {r.id for r in own}
+    rules = [r for r in rules if r.id not in own_ids] + own
+    global_specs: list[Any] = []
+    if doc.get("allowlist"):
+        global_specs.append(doc["allowlist"])
+    extra = doc.get("allowlists") or []
+    global_specs.extend(extra if isinstance(extra, list) else [extra])
+    ids = tuple(r.id for r in rules)
+    for spec in global_specs:
+        got = _allowlist(spec, None, problems, global_list=True)
+        if got is not None:
+            if not got.rule_ids:  # a file's allowlists cover that file's rules only
+                got = Allowlist(
+                    got.regexes, got.stopwords, got.paths, got.target, got.condition, ids
+                )
+            allows.append(got)
+    if problems:
+        raise _one_error(path, text, problems)
+    return rules, allows
+
+
+def _one_error(path: str, text: str, problems: Iterable[ConfigProblem]) -> UsageError:
+    """Every problem of a file in one located message."""
+    items = list(problems)
+    parts = []
+    for p in items:
+        where = f"rule {p.rule_id!r}: " if p.rule_id else ""
+        line = _line_of(text, p.rule_id)
+        if line is not None and p is not items[0]:
+            where = f"rule {p.rule_id!r} (line {line}): "
+        parts.append(where + p.message)
+    first_line = _line_of(text, items[0].rule_id)
+    more = f" ({len(items)} problems)" if len(items) > 1 else ""
+    return UsageError(
+        "unsupported rules" + more + ": " + "; ".join(parts), source=path, line=first_line
+    )

@@ -1,0 +1,294 @@
+"""Private-key blocks in every shape people paste them in.
+
+The default machine recognises ``-----BEGIN ... PRIVATE KEY-----`` as the
+reference program does.  This one reads markers and body lines the way a
+person would:
+
+* **markers** in any case, with any run of three or more dash-likes (ASCII
+  ``-``, the Unicode dashes, minus signs, full-width forms), with format
+  characters (zero-width spaces, joiners, soft hyphens, BOMs) and every kind
+  of space ignored, after NFKC (full-width letters);
+* **body lines** inside table cells, after line-number prefixes (``  12\\t``,
+  ``12:``, ``12: ``, ``file:12:``), after ANSI escapes, with trailing comments,
+  quoted, listed, diffed, indented, with JSON string escapes, rewrapped at any
+  width: a line is body-shaped when, once ANSI escapes, comments and
+  decoration are set aside, its main content is base64;
+* **decoys**: an END marker does not end the watch: while only separator
+  lines (blank, punctuation, bare numbers, code fences) follow, a
+  body-shaped line reopens the block, however many separators came first.
+
+A line holding a BEGIN marker is always redacted (a key on one line, as in
+JSON, is caught there).  Inside a block every body line and marker is
+redacted; separator lines pass unchanged; the first line that is neither ends
+the block (a BEGIN marker mentioned in prose swallows nothing after it).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: Dash-likes: Unicode's dash punctuation, minus signs, the hyphen bullet,
+#: full-width and small forms, and box-drawing horizontals.
+DASHES = (
+    "\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u207b\u208b"
+    "\u2212\u2796\u23af\u2500\u2501\u2e17\u2e1a\u2e3a\u2e3b\u2e40\u2e5d\u301c\u3030"
+    "\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\u02d7\U00010ead"
+)
+
+
+#: Format characters (Unicode category Cf) and every kind of space, as ranges
+#: (Unicode 14; the table is fixed so that startup does not walk the code space).
+_INVISIBLE_RANGES = (
+    (0x9, 0xD),
+    (0x1C, 0x20),
+    (0x85, 0x85),
+    (0xA0, 0xA0),
+    (0xAD, 0xAD),
+    (0x600, 0x605),
+    (0x61C, 0x61C),
+    (0x6DD, 0x6DD),
+    (0x70F, 0x70F),
+    (0x890, 0x891),
+    (0x8E2, 0x8E2),
+    (0x1680, 0x1680),
+    (0x180E, 0x180E),
+    (0x2000, 0x200F),
+    (0x2028, 0x202F),
+    (0x205F, 0x2064),
+    (0x2066, 0x206F),
+    (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x13438),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+#: Invisible letters and marks people use as spaces (Hangul fillers, braille blank, ...).
+_INVISIBLE_EXTRA = "\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d"
+
+
+def _invisible() -> str:
+    chars = (chr(c) for a, b in _INVISIBLE_RANGES for c in range(a, b + 1))
+    return "".join(chars) + _INVISIBLE_EXTRA
+
+
+_TABLE: dict[int, str | None] | None = None
+
+
+def _table() -> dict[int, str | None]:
+    global _TABLE
+    if _TABLE is None:
+        table: dict[int, str | None] = {ord(c): None for c in _invisible()}
+        table.update({ord(c): "-" for c in DASHES})
+        _TABLE = table
+    return _TABLE
+
+
+_ANSI = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]|\x1b"
+)
+_BEGIN = re.compile(r"-{3,}begin[a-z0-9]{0,40}?privatekey")
+_END = re.compile(r"-{3,}end[a-z0-9]{0,40}?privatekey")
+_HEADER = re.compile(
+    r"(?:proc-type|dek-info|comment|version|hash|subject|putty-user-key-file-\d|encryption|"
+    r"public-lines|private-lines|private-mac|key-derivation|argon2-[a-z]+)\s*:",
+    re.I,
+)
+
+
+def marker_text(line: bytes) -> str:
+    """The line as markers are read: no escapes, no invisibles, dashes unified, lower case."""
+    s = line.decode("utf-8", "replace")
+    if "\x1b" in s or "\x9b" in s:
+        s = _ANSI.sub("", s)
+    s = unicodedata.normalize("NFKC", s).translate(_table())
+    return s.casefold().replace("\\n", "").replace("\\r", "").replace("\\t", "")
+
+
+def begin_marker(line: bytes) -> bool:
+    return _BEGIN.search(marker_text(line)) is not None
+
+
+# --------------------------------------------------------------------------- #
+# Body lines.
+# --------------------------------------------------------------------------- #
+_SPACES = str.maketrans(
+    {
+        c: " "
+        for c in "\t\v\f\r\u00a0\u2000\u2001\u2002\u2003\u2004"
+        "\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+    }
+)
+_TOKEN = re.compile(r"[A-Za-z0-9+/]+=*")
+_COMMENT = re.compile(r"\s(?:#|//|/\*|<!--|--|;|%|<-|←)(?:\s|$)")
+_PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+\Z|[A-Z]+\Z|[0-9]+\Z")
+_PADDING = re.compile(r"[\s>|+*\"'`,-]*={1,2}[\s|\"'`,]*")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
+_GREP_PREFIX = re.compile(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
+_TITLE_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
+_FENCE = re.compile(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
+
+
+def _clean(line: bytes) -> str:
+    s = line.decode("utf-8", "replace")
+    if "\x1b" in s or "\x9b" in s:
+        s = _ANSI.sub("", s)
+    if not s.isascii():
+        s = unicodedata.normalize("NFKC", s).translate(_table())
+    else:
+        s = s.translate(_SPACES)
+    # HTML tags and grep's "path:line:" prefix are decoration.
+    if "<" in s:
+        s = _TAG.sub(" ", s)
+    s = _GREP_PREFIX.sub(" ", s, count=1)
+    # JSON / C string escapes split base64 runs, never join them.
+    if "\\" in s:
+        s = s.replace("\\n", " ").replace("\\r", " ").replace("\\t", " ").replace("\\", " ")
+    return s
+
+
+def _classes(t: str) -> int:
+    n = 0
+    if any("A" <= c <= "Z" for c in t):
+        n += 1
+    if any("a" <= c <= "z" for c in t):
+        n += 1
+    if any("0" <= c <= "9" for c in t):
+        n += 1
+    if any(c in "+/=" for c in t):
+        n += 1
+    return n
+
+
+#: What :func:`classify` says about a line.
+OTHER, SEPARATOR, BODY = 0, 1, 2
+
+
+def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
+    """``(kind, width)``: OTHER, SEPARATOR or BODY, and the body's main token width.
+
+    ``strict`` is the reading after an END marker: a body line must be wide
+    (16+) and random-looking, or exactly as wide as the last body line.
+    """
+    s = _clean(line)
+    toks = _TOKEN.findall(s)
+    if not toks:
+        if not strict and _PADDING.fullmatch(s):
+            return BODY, 0  # the padding of a body rewrapped at a narrow width
+        return (SEPARATOR if not any(c.isalpha() for c in s) else OTHER), 0
+
+    def main(ts: list[str]) -> str:
+        return max(ts, key=lambda t: (not t.isdigit(), len(t)))
+
+    # A trailing comment after the first token is decoration.
+    first = _TOKEN.search(s)
+    cm = _COMMENT.search(s, first.end()) if first is not None else None
+    if cm:
+        toks = _TOKEN.findall(s[: cm.start()])
+    big = main(toks)
+    payload = 0
+    other = 0
+    seen_big = False
+    for t in toks:
+        n = len(t)
+        if (t == big and not seen_big) or (n >= 8 and _classes(t) >= 3):
+            seen_big = seen_big or t == big
+            payload += n
+        elif t.isdigit() and n <= 9 or n <= 2:
+            continue  # line numbers, list markers, diff signs
+        else:
+            other += n
+    nb = len(big)
+    if big.isdigit() and nb <= 9 and other == 0:
+        if not strict and nb == width:
+            return BODY, nb  # a digits-only piece of a narrow rewrap
+        return SEPARATOR, 0
+    if other > max(8, payload // 2):
+        if _FENCE.match(s):
+            return SEPARATOR, 0
+        return OTHER, 0
+    cls = _classes(big)
+    word = _PLAIN_WORD.match(big) is not None
+    if strict:
+        wide = nb >= 16 and cls >= 3 and max(big) >= "A" and any(c.islower() for c in big)
+        chained = width > 0 and nb == width and cls >= 2 and not word
+        if wide or chained:
+            return BODY, nb
+        if _FENCE.match(s) or not any(c.isalpha() for c in s):
+            return SEPARATOR, 0
+        return OTHER, 0
+    if not word and cls >= 2:
+        return BODY, nb
+    if other == 0 and not big.isdigit() and (width > 0 or nb < 4 or _TITLE_WORD.match(big) is None):
+        # One token alone on its line: a narrow rewrap ("MIIE", "Bgkq") or the
+        # tail of a body ("xQ", "A"); a lone word counts only inside a chain.
+        return BODY, nb
+    if _FENCE.match(s) or not any(c.isalpha() for c in s):
+        return SEPARATOR, 0
+    return OTHER, 0
+
+
+# --------------------------------------------------------------------------- #
+# The machine.
+# --------------------------------------------------------------------------- #
+IDLE, BLOCK, WATCH = 0, 1, 2
+
+
+class PemMachine:
+    """Per-stream state: IDLE, inside a BLOCK, or WATCHing after an END."""
+
+    __slots__ = ("mode", "width")
+
+    def __init__(self) -> None:
+        self.mode = IDLE
+        self.width = 0
+
+    @property
+    def active(self) -> bool:
+        return self.mode != IDLE
+
+    def step(self, line: bytes) -> bool:
+        """Advance by one line; True when the line is to be redacted."""
+        mode = self.mode
+        if mode == IDLE:
+            return self._markers(line)
+        if self._markers(line):
+            return True
+        if _HEADER.match(_clean(line).strip(" >|+-*\"'`")) and mode == BLOCK:
+            return True
+        kind, width = classify(line, strict=mode == WATCH, width=self.width)
+        if kind == BODY:
+            self.mode = BLOCK
+            self.width = width
+            return True
+        if kind == SEPARATOR:
+            return False
+        self.mode = IDLE
+        self.width = 0
+        return False
+
+    def _markers(self, line: bytes) -> bool:
+        """A line holding a marker: redacted (BEGIN) and the state it leaves."""
+        low = marker_text(line)
+        if "-" not in low or "privatekey" not in low:
+            return False
+        b = [m.start() for m in _BEGIN.finditer(low)]
+        e = [m.start() for m in _END.finditer(low)]
+        if not b and not e:
+            return False
+        if e and (not b or e[-1] > b[-1]):
+            if self.mode == IDLE and not b:
+                self.mode = WATCH  # a lone END: watch for a body after it, keep the line
+                self.width = 0
+                return False
+            self.mode = WATCH
+            return True
+        self.mode = BLOCK
+        self.width = 0
+        return True

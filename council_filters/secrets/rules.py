@@ -1,0 +1,329 @@
+"""Rule objects: one credential detector each, with an id, a regex and its gates.
+
+A :class:`Rule` decides about one line at a time (a line has no terminator).
+It matches its regex, takes the secret (a capture group, or the whole match),
+and drops the match when a gate says it is not a credential: too little
+entropy, a documentation placeholder, an allowlist hit, or the rule's own
+validator (the built-in assignment rules use one to tell ``password=hunter2``
+from ``password=password``).
+
+Two flavours share the class: the built-in rules are ``re`` patterns over
+bytes; rules loaded from a gitleaks file are ``regex`` patterns over text
+(RE2 semantics: ASCII classes, scoped inline flags), decoded from the line's
+UTF-8 with invalid bytes kept as escapes.  :meth:`Rule.fires` hides the
+difference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A validator sees the secret and the whole match (both text) and says
+#: whether they still look like a credential.
+Validator = Callable[[str, "Any"], bool]
+
+
+def shannon_entropy(text: str) -> float:
+    """Bits per character of ``text`` (0 for the empty string)."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+#: Terminal escapes (colours, cursor moves, titles), removed before rules look.
+_ANSI = re.compile(
+    rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+# --------------------------------------------------------------------------- #
+# Placeholders: what documentation writes where a credential would go.
+# --------------------------------------------------------------------------- #
+_PLACEHOLDER_RUN = re.compile(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
+_PLACEHOLDER_WORDS = re.compile(
+    r"(?i:example|placeholder|redacted|changeme|change_me|your[_-]?(?:own[_-]?)?"
+    r"(?:api[_-]?)?(?:key|token|secret|pass|password)|insert[_-]|replace[_-]?me|dummy|"
+    r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[^>]*>|\$\{|\{\{|%\(|\$[A-Z_]{3,}\b"
+)
+
+
+def is_placeholder(secret: str) -> bool:
+    """Whether ``secret`` is a documentation placeholder rather than a credential.
+
+    One or two distinct characters (``XXXXXXXX``, ``xxxx0000``), a run of six
+    or more mask characters, or a word people write in examples
+    (``EXAMPLE``, ``your_api_key``, ``<token>``, ``${TOKEN}``).
+    """
+    if len(set(secret)) <= 2:
+        return True
+    return bool(_PLACEHOLDER_RUN.search(secret) or _PLACEHOLDER_WORDS.search(secret))
+
+
+# --------------------------------------------------------------------------- #
+# Allowlists (gitleaks' shape: regexes, stopwords, paths, AND/OR).
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Allowlist:
+    """Matches that are not credentials, as a gitleaks allowlist describes them.
+
+    ``target`` is what the regexes test: ``"secret"`` (default), ``"match"``
+    or ``"line"``.  Stopwords are tested against the secret, lower-cased.
+    With ``condition="AND"`` every kind of check given must hold; with
+    ``"OR"`` any regex or stopword hit allows (paths are then checked per
+    input, see :meth:`path_allows`).
+    """
+
+    regexes: tuple[Any, ...] = ()  # compiled patterns (text)
+    stopwords: tuple[str, ...] = ()
+    paths: tuple[Any, ...] = ()
+    target: str = "secret"
+    condition: str = "OR"
+    rule_ids: tuple[str, ...] = ()  # a global allowlist limited to these rules
+
+    def path_allows(self, path: str | None) -> bool:
+        """The whole input is allowed (OR condition, a path pattern matches)."""
+        if self.condition == "AND" or not path or not self.paths:
+            return False
+        return any(p.search(path) for p in self.paths)
+
+    def allows(self, secret: str, match: str, line: str, path: str | None) -> bool:
+        target = {"match": match, "line": line}.get(self.target, secret)
+        regex_hit = bool(target) and any(p.search(target) for p in self.regexes)
+        low = secret.lower()
+        stop_hit = any(w in low for w in self.stopwords)
+        if self.condition == "AND":
+            checks = []
+            if self.paths:
+                checks.append(bool(path) and any(p.search(path) for p in self.paths))
+            if self.regexes:
+                checks.append(regex_hit)
+            if self.stopwords:
+                checks.append(stop_hit)
+            return bool(checks) and all(checks)
+        return regex_hit or stop_hit
+
+    def applies_to(self, rule_id: str) -> bool:
+        return not self.rule_ids or rule_id in self.rule_ids
+
+
+# --------------------------------------------------------------------------- #
+# Rules.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Rule:
+    """One detector.
+
+    ``regex`` is a compiled ``re`` bytes pattern (``text=False``) or a
+    compiled ``regex`` text pattern (``text=True``).  ``secret_group`` 0
+    means "the first non-empty group, else the whole match" (gitleaks'
+    rule).  ``entropy`` > 0 drops secrets whose Shannon entropy is not above
+    it.  ``keywords`` (lower case) must occur in the lower-cased line when
+    given.  ``prefilter`` is a bytes regex without lookaround or
+    back-references that every line the rule can fire on matches (what a
+    combined scan such as Hyperscan needs).
+    """
+
+    id: str
+    regex: Any
+    text: bool = False
+    secret_group: int = 0
+    entropy: float = 0.0
+    keywords: tuple[str, ...] = ()
+    allowlists: tuple[Allowlist, ...] = ()
+    path: Any = None  # compiled text pattern: the rule applies only to inputs it matches
+    placeholders: bool = True  # drop documentation placeholders
+    validator: Validator | None = None
+    prefilter: bytes = b""
+    description: str = ""
+    source: str = "extended"
+
+    def fires(
+        self,
+        line: bytes,
+        *,
+        path: str | None = None,
+        text: str | None = None,
+        low: bytes | None = None,
+        global_allow: Sequence[Allowlist] = (),
+    ) -> bool:
+        """Whether the rule finds a credential on ``line``."""
+        if self.path is not None and not (path and self.path.search(path)):
+            return False
+        if self.keywords:
+            low = line.lower() if low is None else low
+            if not any(k in low for k in self.keyword_bytes):
+                return False
+        if self.text:
+            if text is None:
+                text = line.decode("utf-8", "surrogateescape")
+            subject: Any = text
+        else:
+            subject = line
+        if self.text:  # gitleaks' reading: non-overlapping matches
+            return any(
+                self._accept(m, subject, path, global_allow) for m in self.regex.finditer(subject)
+            )
+        # Built-in rules: a rejected match does not hide one starting inside it
+        # ("file.py:12:PASSWORD = ..." is first read as the pair "file.py: 12...").
+        search = self.regex.search
+        m = search(subject)
+        while m is not None:
+            if self._accept(m, subject, path, global_allow):
+                return True
+            m = search(subject, m.start() + 1)
+        return False
+
+    @property
+    def keyword_bytes(self) -> tuple[bytes, ...]:
+        kw = self.__dict__.get("_kw")
+        if kw is None:
+            kw = tuple(k.encode("utf-8") for k in self.keywords)
+            object.__setattr__(self, "_kw", kw)
+        return kw
+
+    def _accept(
+        self, m: Any, subject: Any, path: str | None, global_allow: Sequence[Allowlist]
+    ) -> bool:
+        whole = m.group(0)
+        secret = whole
+        if self.secret_group:
+            if self.secret_group <= len(m.groups()):
+                secret = m.group(self.secret_group) or whole[:0]
+        else:
+            for g in m.groups():
+                if g:
+                    secret = g
+                    break
+        if not secret:
+            return False
+        s = secret if self.text else secret.decode("latin-1")
+        w = whole if self.text else whole.decode("latin-1")
+        if self.entropy and shannon_entropy(s) <= self.entropy:
+            return False
+        if self.placeholders and is_placeholder(s):
+            return False
+        if self.validator is not None and not self.validator(s, m):
+            return False
+        allows = self.allowlists + tuple(a for a in global_allow if a.applies_to(self.id))
+        if allows:
+            line = subject if self.text else subject.decode("latin-1")
+            if any(a.allows(s, w, line, path) for a in allows):
+                return False
+        return True
+
+    def canonical(self) -> str:
+        """A stable description of the rule's definition (for fingerprints)."""
+        pat = self.regex.pattern
+        if isinstance(pat, bytes):
+            pat = pat.decode("latin-1")
+        return repr(
+            (
+                self.id,
+                pat,
+                self.secret_group,
+                self.entropy,
+                self.keywords,
+                self.source,
+                self.path.pattern if self.path is not None else None,
+                [
+                    (
+                        a.target,
+                        a.condition,
+                        a.stopwords,
+                        a.rule_ids,
+                        [r.pattern for r in a.regexes],
+                        [p.pattern for p in a.paths],
+                    )
+                    for a in self.allowlists
+                ],
+            )
+        )
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """What ``--rules`` selects: the eleven, the PEM machine, rules, allowlists.
+
+    ``extended`` turns on the eleven patterns' placeholder exemption and the
+    PEM-in-every-shape machine (the built-in set); ``rules`` are checked in
+    order and the first that fires names the line.
+    """
+
+    name: str
+    rules: tuple[Rule, ...] = ()
+    allowlists: tuple[Allowlist, ...] = ()
+    extended: bool = False
+    sources: tuple[str, ...] = field(default=())
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.rules)
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 over the canonical definitions: equal sets, equal fingerprints."""
+        h = hashlib.sha256()
+        h.update(repr((self.extended, [r.canonical() for r in self.rules])).encode())
+        for a in self.allowlists:
+            h.update(
+                repr(
+                    (
+                        a.target,
+                        a.condition,
+                        a.stopwords,
+                        a.rule_ids,
+                        [r.pattern for r in a.regexes],
+                        [p.pattern for p in a.paths],
+                    )
+                ).encode()
+            )
+        return h.hexdigest()
+
+    def fresh(self, path: str | None = None) -> Any:
+        """The per-stream state (:class:`~council_filters.secrets.engine.RuleCheck`):
+        what the redaction's extra-rules hook runs."""
+        from council_filters.secrets.engine import RuleCheck
+
+        return RuleCheck(self, path)
+
+    @property
+    def prefilter(self) -> tuple[tuple[str, bytes], ...]:
+        """``(id, regex)`` pairs finding every line a rule can fire on (see RuleCheck)."""
+        return self.fresh().prefilter  # type: ignore[no-any-return]
+
+    def input_allowed(self, rule: Rule, path: str | None) -> bool:
+        """The rule is switched off for this input by a path allowlist."""
+        if not path:
+            return False
+        return any(a.path_allows(path) for a in rule.allowlists) or any(
+            a.path_allows(path) for a in self.allowlists if a.applies_to(rule.id)
+        )
+
+    def line_rule(
+        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
+    ) -> str | None:
+        """The id of the first rule (of ``rules``, default all) that fires on ``line``."""
+        rid = self._line_rule(line, rules, path)
+        if rid is None and (b"\x1b" in line or b"\x9b" in line):
+            plain = _ANSI.sub(b"", line)  # colours split what they paint
+            if plain != line:
+                rid = self._line_rule(plain, rules, path)
+        return rid
+
+    def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:
+        low = None
+        text = None
+        for rule in self.rules if rules is None else rules:
+            if rule.keywords and low is None:
+                low = line.lower()
+            if rule.text and text is None:
+                text = line.decode("utf-8", "surrogateescape")
+            if rule.fires(line, path=path, text=text, low=low, global_allow=self.allowlists):
+                return rule.id
+        return None
