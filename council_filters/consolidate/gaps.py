@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from council_filters.base import diffs
 from council_filters.consolidate.finding import Finding, normalize_path
 
 LOCKFILES = {
@@ -44,60 +45,17 @@ def exemption(path: str) -> str | None:
     return None
 
 
-_GIT_QUOTED = re.compile(r'^"((?:[^"\\]|\\.)*)"')
-
-
-def _unquote_git(path: str) -> str:
-    m = _GIT_QUOTED.match(path)
-    if not m:
-        return path.split("\t", 1)[0]
-    raw = m.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
-    return raw.encode("latin-1", "replace").decode("utf-8", "replace")
-
-
 def changed_files_from_diff(diff: str) -> list[str]:
-    """Paths a unified (git) diff adds or changes; deleted files are left out.
+    """Paths a unified (git) diff adds or changes, in diff order; deleted files are left out.
 
-    A ``+++`` line counts only right after a ``---`` line (so an added line
-    that happens to start with ``++`` is not taken for a header); a git header
-    without ``---``/``+++`` (binary or mode-only change) names the file itself.
+    A git header without ``---``/``+++`` (a binary or mode-only change) names
+    the file itself (see :func:`council_filters.base.diffs.parse`).
     """
-    files: list[str] = []
-    seen: set[str] = set()
-    current: str | None = None
-    deleted = False
-    in_git_header = False
-    prev = ""
-
-    def flush() -> None:
-        if current and not deleted and current not in seen:
-            seen.add(current)
-            files.append(current)
-
-    for line in diff.split("\n"):
-        line = line.rstrip("\r")
-        if line.startswith("diff --git "):
-            flush()
-            rest = line[len("diff --git "):]
-            idx = rest.rfind(" b/")
-            current = normalize_path(_unquote_git(rest[idx + 3:])) if idx >= 0 else None
-            deleted = False
-            in_git_header = True
-        elif line.startswith("deleted file mode"):
-            deleted = True
-        elif line.startswith("+++ ") and prev.startswith("--- "):
-            if not in_git_header:  # a plain unified diff: each header pair is a new file
-                flush()
-                current, deleted = None, False
-            in_git_header = False
-            target = _unquote_git(line[4:])
-            if target == "/dev/null":
-                deleted = True
-            else:
-                current = normalize_path(target[2:] if target.startswith("b/") else target)
-        prev = line
-    flush()
-    return files
+    out: dict[str, None] = {}
+    for f in diffs.parse(diff.encode("utf-8", "surrogateescape")):
+        if f.path and not f.deleted:
+            out.setdefault(normalize_path(f.path), None)
+    return list(out)
 
 
 def changed_files_from_list(text: str) -> list[str]:

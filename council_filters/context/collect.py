@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from council_filters import diffparse
+from council_filters.base import diffs as diffparse
 from council_filters.base.errors import DataError, UsageError
 from council_filters.context import specs
 from council_filters.context import stack as stk

@@ -1,9 +1,15 @@
-"""Per-file facts of a unified diff: paths, status, binary, and the added lines.
+"""Unified diffs: the one parser, and the one reading of git's quoted paths.
 
-Pure functions over bytes.  Understands ``git diff`` output (renames, copies,
-mode changes, binary files, quoted paths, ``\\ No newline at end of file``)
-and plain ``diff -u`` output.  Added lines are the hunks' ``+`` lines with
-their right-side line numbers; ``+++`` header lines never count.
+Per file, in diff order: paths, status (added, deleted, renamed, copied,
+modified), binary, the added lines with their right-side numbers, and the line
+ranges the hunks show on each side (what a finding may anchor to).  Pure
+functions over bytes.  Understands ``git diff`` output (renames, copies, mode
+changes, binary files, quoted paths, ``\\ No newline at end of file``) and
+plain ``diff -u`` output.  A hunk's body is consumed by its counts, so a
+removed line reading ``-- x`` before an added ``++ y`` is never taken for a
+file header, and ``+++`` header lines never count as added.  Paths come
+unquoted (git's C-style ``"a/\\303\\251"``), without the ``a/``/``b/``
+prefix and without a plain diff's tab-separated timestamp.
 """
 
 from __future__ import annotations
@@ -12,9 +18,66 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from council_filters.diffranges import _unquote as unquote_path
+Range = tuple[int, int]
 
 _HUNK = re.compile(rb"^@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
+_ESCAPE = re.compile(r"\\([0-7]{3}|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b",
+                   "f": "\f", "r": "\r", "v": "\v"}
+DEV_NULL = "/dev/null"
+
+
+def unquote_path(raw: bytes | str) -> str:
+    """A path as a diff header writes it, read back: git's C-style quoting undone, a plain
+    diff's ``\\t<timestamp>`` dropped, the ``a/`` or ``b/`` prefix removed."""
+    s = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    s = s.rstrip("\r")
+    if s.startswith('"'):
+        end = _closing_quote(s)
+        if end > 0:
+            s = _c_unescape(s[1:end])
+    elif "\t" in s:
+        s = s.split("\t", 1)[0]
+    if s.startswith(("a/", "b/")):
+        s = s[2:]
+    return s
+
+
+def _closing_quote(s: str) -> int:
+    i = 1
+    while i < len(s):
+        if s[i] == "\\":
+            i += 2
+            continue
+        if s[i] == '"':
+            return i
+        i += 1
+    return -1
+
+
+def _c_unescape(body: str) -> str:
+    out = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(body):
+        out += body[pos:m.start()].encode("utf-8", "replace")
+        esc = m[1]
+        if len(esc) == 3:
+            out.append(int(esc, 8) & 0xFF)
+        else:
+            out += _SIMPLE_ESCAPES.get(esc, esc).encode("utf-8", "replace")
+        pos = m.end()
+    out += body[pos:].encode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
+
+
+def _add(ranges: list[Range], start: int, count: int) -> None:
+    if count <= 0:
+        return
+    end = start + count - 1
+    if ranges and start <= ranges[-1][1] + 1:
+        ranges[-1] = (ranges[-1][0], max(ranges[-1][1], end))
+    else:
+        ranges.append((start, end))
 
 
 @dataclass
@@ -25,6 +88,13 @@ class FileDiff:
     binary: bool = False
     added: list[tuple[int, bytes]] = field(default_factory=list)
     removed: int = 0
+    new: list[Range] = field(default_factory=list)  # right-side lines the hunks show
+    old: list[Range] = field(default_factory=list)  # left-side lines the hunks show
+    hunks: bool = False
+
+    @property
+    def deleted(self) -> bool:
+        return self.status == "deleted"
 
     def added_ranges(self) -> list[list[int]]:
         """Contiguous runs of added right-side line numbers, as ``[first, last]`` pairs."""
@@ -90,7 +160,7 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
         if line.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
             old = _unquote_side(line[4:])
             new = _unquote_side(lines[i + 1].rstrip(b"\r")[4:])
-            if current is None or current.added or current.removed or _seen_hunks(current):
+            if current is None or current.added or current.removed or current.hunks:
                 if current is not None:
                     yield current
                 current = FileDiff(path="")
@@ -124,10 +194,12 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
             current.binary = True
         m = _HUNK.match(line)
         if m:
-            current._hunks = True  # type: ignore[attr-defined]
+            current.hunks = True
             old_left = int(m[2]) if m[2] is not None else 1
             new_left = int(m[4]) if m[4] is not None else 1
             number = int(m[3])
+            _add(current.old, int(m[1]), old_left)
+            _add(current.new, number, new_left)
             i += 1
             while i < n and (old_left > 0 or new_left > 0):
                 body = lines[i]
@@ -152,10 +224,6 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
         yield current
 
 
-def _seen_hunks(current: FileDiff) -> bool:
-    return bool(getattr(current, "_hunks", False))
-
-
 def _unquote_side(raw: bytes) -> str | None:
     path = unquote_path(raw)
-    return None if path == "/dev/null" else path
+    return None if path == DEV_NULL else path
