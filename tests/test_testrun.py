@@ -16,6 +16,7 @@ import pytest
 
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
+from council_filters.testrun import run as testrun
 
 from conftest import make_repo, run_filter
 
@@ -339,3 +340,52 @@ def test_uncovered_new_functions_only_counts_added_definitions():
              "def tested():", "    return 3"]
     hits = {2: 0, 5: 0, 8: 1}
     assert cov.uncovered_new_functions("m.py", lines, {4, 5, 7, 8}, hits) == [(4, "new")]
+
+
+def _which(*installed: str):
+    return lambda name: f"/usr/bin/{name}" if name in installed else None
+
+
+@pytest.mark.parametrize(("command", "installed", "expected"), [
+    ("uv run pytest", ("python3",), "PY -m pytest"),
+    ("poetry run pytest -q tests", (), "PY -m pytest -q tests"),
+    ("pdm run python -m unittest", (), "PY -m unittest"),
+    ("hatch test", (), "PY -m pytest"),
+    ("hatch test --cover", (), "PY -m pytest"),
+    ("pytest -x", (), "PY -m pytest -x"),
+    ("pnpm test", ("npm",), "npm test"),
+    ("bun run test", ("npm",), "npm test"),
+    ("uv run pytest", ("uv",), None),  # installed: unchanged
+    ("pdm run test", (), None),  # a project task: no stand-in
+    ("pnpm test", (), None),  # no npm either
+    ("./gradlew test", (), None),
+    ("API_KEY=x pytest", (), None),
+])
+def test_a_missing_runner_falls_back_to_the_same_tests(command, installed, expected):
+    new, note = testrun.fallback(command, _which(*installed))
+    if expected is None:
+        assert (new, note) == (command, None)
+    else:
+        assert new.replace(shlex.quote(sys.executable), "PY") == expected
+        assert note is not None and "is not installed" in note
+
+
+def test_a_uv_project_runs_its_tests_without_uv(tmp_path, monkeypatch):
+    only = tmp_path / "only"
+    only.mkdir()
+    for tool in ("git", "sh", "python3"):
+        real = shutil.which(tool)
+        assert real is not None
+        (only / tool).symlink_to(real)
+    repo = make_repo(tmp_path / "r", {"pyproject.toml": '[project]\nname = "a"\n'
+                                      '[tool.pytest.ini_options]\n', "uv.lock": "",
+                                      "app.py": PY_BASE["app.py"]},
+                     {"tests/test_app.py": FAILING})
+    ctx = context(repo)
+    assert json.loads(ctx)["test_cmd"] == "uv run pytest"
+    monkeypatch.setenv("PATH", str(only))
+    code, records, err = run(["--repo", str(repo)], ctx)
+    (f,) = findings(records)
+    assert (f["file"], f["line"]) == ("tests/test_app.py", 8)
+    assert "uv is not installed" in err
+    assert summary(records)["runs"][0]["note"].startswith("uv is not installed")

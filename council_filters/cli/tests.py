@@ -136,8 +136,13 @@ def command(
         cmd = str(cov_cmd if settings.coverage and isinstance(cov_cmd, str) and cov_cmd.strip()
                   else spec["test_cmd"])
         framework = spec.get("framework") if isinstance(spec.get("framework"), str) else None
-        outcomes.append(testrun.run_one(root, where, cmd, framework, settings, added, limit,
-                                        shown=kit.scrub(cmd)))
+        cmd, note = testrun.fallback(cmd)
+        if note:
+            ctx.warn(note)
+        outcome = testrun.run_one(root, where, cmd, framework, settings, added, limit,
+                                  shown=kit.scrub(cmd))
+        outcome.note = note
+        outcomes.append(outcome)
 
     findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
     writer = kit.RecordWriter(ctx.stdout)

@@ -20,10 +20,12 @@ Nothing else of the repository is run.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -74,10 +76,12 @@ class RunOutcome:
     coverage: float | None = None
     coverage_format: str | None = None
     findings: list[dict[str, Any]] = field(default_factory=list)
+    note: str | None = None
 
     def record(self) -> dict[str, Any]:
         return {
-            "root": self.root, "command": self.command, "status": self.status,
+            "root": self.root, "command": self.command, "note": self.note,
+            "status": self.status,
             "exit_code": self.exit_code, "duration_ms": self.duration_ms,
             "tests": {"total": self.counts.total, "failed": self.counts.failed,
                       "errors": self.counts.errors, "skipped": self.counts.skipped},
@@ -142,6 +146,54 @@ def prepare(command: str, framework: str | None, private: Path, env: dict[str, s
             else " "
         command = command.rstrip() + separator + flags
     return command
+
+
+# --------------------------------------------------------------------------- #
+# A runner that is not installed.
+# --------------------------------------------------------------------------- #
+_PY_RUNNER = re.compile(
+    r"\A\s*(uv|poetry|pdm|pipenv|hatch)\s+run\s+(pytest|py\.test|python3?)\b(.*)\Z", re.S)
+_HATCH_TEST = re.compile(r"\A\s*hatch\s+test\b(?:\s+--cover(?:age)?)?\s*\Z")
+_BARE = re.compile(r"\A\s*(pytest|py\.test|python)\b(.*)\Z", re.S)
+_JS_TEST = re.compile(r"\A\s*(pnpm|yarn|bun\s+run)\s+test\s*\Z")
+
+
+def _python(which: Callable[[str], str | None]) -> str:
+    """The interpreter for a fallback: this one when it has pytest, else python3 / python."""
+    if importlib.util.find_spec("pytest") is not None:
+        return shlex.quote(sys.executable)
+    return "python3" if which("python3") else "python"
+
+
+def fallback(command: str, which: Callable[[str], str | None] = shutil.which
+             ) -> tuple[str, str | None]:
+    """``command``, or what runs the same tests when its runner is not installed, and a note.
+
+    ``uv|poetry|pdm|pipenv|hatch run pytest ...`` and ``hatch test`` become
+    ``python -m pytest ...`` (``... run python ...`` keeps its arguments); a bare ``pytest``
+    becomes ``python -m pytest``; ``python`` becomes ``python3``; ``pnpm|yarn|bun run test``
+    becomes ``npm test``.  Only when the first word is not on PATH.
+    """
+    first = command.split(None, 1)[0] if command.strip() else ""
+    if not first or which(first) is not None:
+        return command, None
+    m = _PY_RUNNER.match(command)
+    if m:
+        rest = m[3]
+        new = (f"{_python(which)} -m pytest{rest}" if m[2] in ("pytest", "py.test")
+               else f"{_python(which)}{rest}")
+    elif _HATCH_TEST.match(command):
+        new = f"{_python(which)} -m pytest"
+    elif (b := _BARE.match(command)) is not None:
+        new = (f"{_python(which)} -m pytest{b[2]}" if b[1] != "python"
+               else f"python3{b[2]}" if which("python3") else command)
+    elif _JS_TEST.match(command) and which("npm"):
+        new = "npm test"
+    else:
+        return command, None
+    if new == command:
+        return command, None
+    return new, f"{first} is not installed: ran the same tests without it"
 
 
 # --------------------------------------------------------------------------- #
