@@ -833,19 +833,26 @@ class RedactStats(NamedTuple):
     lines: int
     counts: dict[str, int]  # redacted lines per rule (pattern) id
 
+    @property
+    def redacted(self) -> dict[str, int]:
+        """The same as ``counts``: redacted lines per rule id."""
+        return self.counts
+
 
 #: Read size: large reads keep the scan and the system calls few.
 CHUNK = 4 << 20
 _IOV_MAX = 1024
 
 
-def reader(src: BinaryIO | int) -> Callable[[], bytes]:
+def reader(src: BinaryIO | int, chunk_size: int = 0) -> Callable[[], bytes]:
     """A function returning the next chunk of ``src`` (empty at the end).
 
     A chunk is what one read gives, topped up while more is immediately
-    available (a pipe delivers 64 KiB at a time), up to :data:`CHUNK`: bulk
-    input is scanned in large buffers and a live pipe is not waited on.
+    available (a pipe delivers 64 KiB at a time), up to ``chunk_size``
+    (default :data:`CHUNK`): bulk input is scanned in large buffers and a live
+    pipe is not waited on.
     """
+    size = chunk_size or CHUNK
     read: Callable[[int], bytes]
     if isinstance(src, int):
         fd = src
@@ -859,21 +866,21 @@ def reader(src: BinaryIO | int) -> Callable[[], bytes]:
         except (AttributeError, OSError, ValueError):
             fd = -1
     if fd < 0 or _is_regular(fd):
-        return lambda: read(CHUNK)
+        return lambda: read(size)
     import select
 
     def chunk() -> bytes:
-        first = read(CHUNK)
-        if not first or len(first) >= CHUNK:
+        first = read(size)
+        if not first or len(first) >= size:
             return first
         parts = [first]
-        size = len(first)
-        while size < CHUNK and select.select([fd], [], [], 0)[0]:
-            more = read(CHUNK - size)
+        got = len(first)
+        while got < size and select.select([fd], [], [], 0)[0]:
+            more = read(size - got)
             if not more:
                 break
             parts.append(more)
-            size += len(more)
+            got += len(more)
         return b"".join(parts) if len(parts) > 1 else first
 
     return chunk
@@ -935,13 +942,14 @@ def _write_rest(fd: int, pieces: list[Any], done: int) -> None:
 
 def run_input(
     redactor: Redactor, src: BinaryIO | int, write: Callable[[list[Any]], int] | None,
+    chunk_size: int = 0,
 ) -> tuple[int, int]:
     """Feed one input through ``redactor`` (state carries on) and finish it.
 
     Writes the output through ``write`` (see :func:`writer`; None writes
     nothing).  Returns (bytes read, bytes written).
     """
-    read = reader(src)
+    read = reader(src, chunk_size)
     n_in = n_out = 0
     while chunk := read():
         n_in += len(chunk)
@@ -956,16 +964,17 @@ def run_input(
 
 def redact_stream(
     src: BinaryIO | int, dst: BinaryIO | int | None, *, rules: ExtraRules | None = None,
-    check_only: bool = False,
+    check_only: bool = False, chunk: int = CHUNK,
 ) -> RedactStats:
     """Redact one file on its own: the per-file entry point.
 
     Fresh state and line numbers from 1; the output is byte-identical to
     ``council-redact`` run on that file alone.  ``src`` and ``dst`` are binary
     file objects or file descriptors; with ``check_only`` nothing is written
-    (``dst`` may be None) and the counts are still returned.
+    (``dst`` may be None) and the counts are still returned.  ``chunk`` is
+    the read size.
     """
     r = Redactor(count=True, rules=rules)
     write = None if check_only or dst is None else writer(dst)
-    n_in, n_out = run_input(r, src, write)
+    n_in, n_out = run_input(r, src, write, chunk)
     return RedactStats(n_in, n_out, r.nr, dict(r.counts))

@@ -8,6 +8,7 @@ reference program when the environment names it.
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import random
 import subprocess
@@ -197,6 +198,10 @@ def test_redact_stream_counts_and_sizes(engine: str, tmp_path: Path) -> None:
     assert (tmp_path / "out2.txt").read_bytes() == redact(data)
     with src.open("rb") as fin:
         assert redact_stream(fin, None, check_only=True).counts == stats.counts
+    assert stats.redacted == stats.counts
+    small = io.BytesIO()
+    assert redact_stream(io.BytesIO(data), small, chunk=7) == stats  # lines across reads
+    assert small.getvalue() == redact(data)
 
 
 class Words:
