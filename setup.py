@@ -12,7 +12,7 @@ setup(
             "council_filters._machine",
             ["council_filters/_machine.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         )
     ]
 )
