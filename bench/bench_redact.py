@@ -12,7 +12,9 @@ commands' runs alternating, in the same run of this script; a ratio above 1
 means council-redact is faster.  council-redact runs twice per row: with the
 Hyperscan prefilter (when installed) and with COUNCIL_PREFILTER=re, the
 fallback; `cat` on the same file is the physical reference for throughput.
-Start-up is included in every timing.
+Start-up is included in every timing.  The ratios are of wall-clock medians;
+"cpu ratio" (mawk's CPU time over ours, user + system) is shown as well, as it
+moves less when other work shares the machine.
 
 Rows:
   typical      100 MB of reviewer text: prose, diff lines, findings, rare secrets
@@ -317,7 +319,8 @@ def main() -> int:
     ]
     header = (
         f"{'corpus':<13} {'MB':>6} {'mawk s':>8} {'ours s':>8} {'ratio':>7} {'re s':>8} "
-        f"{'ratio':>7} {'goal':>5} {'ours MB/s':>10} {'re MB/s':>8} {'cat MB/s':>9}  output"
+        f"{'ratio':>7} {'goal':>5} {'ours MB/s':>10} {'re MB/s':>8} {'cat MB/s':>9} "
+        f"{'cpu ratio':>10}  output"
     )
     rows = []
     for name, path, goal, gen in corpora:
@@ -328,15 +331,15 @@ def main() -> int:
         mb = path.stat().st_size / (1 << 20)
         cmds = [ours, ours_re, cat] + ([awk] if have_ref else [])
         results = timed(cmds, path, runs)
-        (ow, _), (rw, _), (cw, _) = results[:3]
+        (ow, oc), (rw, _), (cw, _) = results[:3]
         speeds = f"{mb / ow:10.0f} {mb / rw:8.0f} {mb / cw:9.0f}"
         if have_ref:
-            aw = results[3][0]
+            aw, ac = results[3]
             same = "same" if same_output([awk, ours, ours_re], path) else "DIFFERENT"
             verdict = "ok" if aw / ow >= goal else "BELOW GOAL"
             rows.append(
                 f"{name:<13} {mb:6.1f} {aw:8.3f} {ow:8.3f} {aw / ow:6.1f}x {rw:8.3f} "
-                f"{aw / rw:6.1f}x {goal:4.0f}x {speeds}  {same} {verdict}"
+                f"{aw / rw:6.1f}x {goal:4.0f}x {speeds} {ac / oc:9.1f}x  {same} {verdict}"
             )
         else:
             rows.append(
