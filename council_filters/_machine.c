@@ -335,25 +335,22 @@ static Py_ssize_t count_nl(const unsigned char *p, Py_ssize_t n) {
 }
 
 /* ----- output buffer ---------------------------------------------------- */
-/* The output, written straight into a bytes object (resized as it fills). */
-typedef struct { PyObject *obj; Py_ssize_t len, cap; } Out;
-static int out_init(Out *o, Py_ssize_t cap) {
-    o->len = 0;
-    o->cap = cap < 64 ? 64 : cap;
-    o->obj = PyBytes_FromStringAndSize(NULL, o->cap);
-    return o->obj == NULL ? -1 : 0;
-}
+/* The output and the replaced lines, in raw memory (no GIL needed). */
+typedef struct { char *p; Py_ssize_t len, cap; } Out;
 static int out_put(Out *o, const void *data, Py_ssize_t k) {
     if (o->len + k > o->cap) {
-        Py_ssize_t cap = o->cap;
+        Py_ssize_t cap = o->cap ? o->cap : 4096;
         while (cap < o->len + k) cap *= 2;
-        if (_PyBytes_Resize(&o->obj, cap) < 0) return -1;
+        char *p = PyMem_RawRealloc(o->p, (size_t)cap);
+        if (p == NULL) return -1;
+        o->p = p;
         o->cap = cap;
     }
-    memcpy(PyBytes_AS_STRING(o->obj) + o->len, data, (size_t)k);
+    memcpy(o->p + o->len, data, (size_t)k);
     o->len += k;
     return 0;
 }
+typedef struct { long long nr; Py_ssize_t verdict, start, end; } Replaced;
 
 static int read_state(PyObject *list, State *st) {
     long long v[9];
@@ -395,43 +392,51 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
     PyObject *hits, *state, *record = Py_None;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*nOO|O", &view, &end, &hits, &state, &record)) return NULL;
-    if (record != Py_None && !PyList_Check(record)) {
-        PyErr_SetString(PyExc_TypeError, "record must be a list or None");
+    State st;
+    if ((record != Py_None && !PyList_Check(record)) || !PyList_Check(hits) ||
+        read_state(state, &st) < 0 || end < 0 || end > view.len) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "bad arguments");
         PyBuffer_Release(&view);
         return NULL;
     }
-    State st;
-    if (!PyList_Check(hits) || read_state(state, &st) < 0 || end < 0 || end > view.len) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad arguments");
+    /* Everything the loop needs, copied out of Python objects first: the loop
+     * then runs without the GIL, so a thread can scan the next buffer. */
+    Py_ssize_t n_hits = PyList_GET_SIZE(hits);
+    Py_ssize_t *hv = PyMem_RawMalloc(sizeof(Py_ssize_t) * (size_t)(n_hits ? n_hits : 1));
+    if (hv == NULL) {
         PyBuffer_Release(&view);
-        return NULL;
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n_hits; i++) {
+        hv[i] = PyLong_AsSsize_t(PyList_GET_ITEM(hits, i));
+        if (hv[i] == -1 && PyErr_Occurred()) {
+            PyMem_RawFree(hv);
+            PyBuffer_Release(&view);
+            return NULL;
+        }
     }
     const unsigned char *s = view.buf;
-    Py_ssize_t n_hits = PyList_GET_SIZE(hits), hi = 0, pos = 0;
-    Out o;
-    char ph[80];
+    int want_record = record != Py_None;
+    Out o = {NULL, 0, 0};
+    Replaced *rep = NULL;
+    Py_ssize_t n_rep = 0, cap_rep = 0, hi = 0, pos = 0;
     int failed = 0;
-    if (out_init(&o, end + end / 8 + 256) < 0) {
-        PyBuffer_Release(&view);
-        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    char ph[80];
+    if (end > 0) {
+        o.p = PyMem_RawMalloc((size_t)(end + 256));
+        o.cap = o.p ? end + 256 : 0;
     }
     while (pos < end && !failed) {
         if (!st.in_pem && !st.watch) {
-            Py_ssize_t h = -1;
-            while (hi < n_hits) {
-                h = PyLong_AsSsize_t(PyList_GET_ITEM(hits, hi));
-                if (h == -1 && PyErr_Occurred()) { failed = 2; break; }
-                if (h >= pos) break;
-                hi++;
-            }
-            if (failed) break;
-            if (hi >= n_hits || h >= end) {
+            while (hi < n_hits && hv[hi] < pos) hi++;
+            if (hi >= n_hits || hv[hi] >= end) {
                 st.nr += count_nl(s + pos, end - pos);
                 failed = out_put(&o, s + pos, end - pos);
                 pos = end;
                 break;
             }
-            Py_ssize_t start = h;
+            Py_ssize_t start = hv[hi];
             while (start > pos && s[start - 1] != '\n') start--;
             if (start > pos) {
                 st.nr += count_nl(s + pos, start - pos);
@@ -450,25 +455,49 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
                              "--- redacted PEM key block at line %lld ---\n" :
                              "--- redacted credential at line %lld ---\n", st.nr);
             failed = out_put(&o, ph, k);
-            if (!failed && record != Py_None) {
-                PyObject *item = Py_BuildValue("(Linn)", st.nr, verdict, pos, nl);
-                if (item == NULL || PyList_Append(record, item) < 0) failed = 2;
-                Py_XDECREF(item);
+            if (!failed && want_record) {
+                if (n_rep == cap_rep) {
+                    Py_ssize_t cap = cap_rep ? cap_rep * 2 : 64;
+                    Replaced *r = PyMem_RawRealloc(rep, sizeof(Replaced) * (size_t)cap);
+                    if (r == NULL) { failed = 1; break; }
+                    rep = r;
+                    cap_rep = cap;
+                }
+                rep[n_rep].nr = st.nr;
+                rep[n_rep].verdict = verdict;
+                rep[n_rep].start = pos;
+                rep[n_rep].end = nl;
+                n_rep++;
             }
         }
         pos = nl + 1;
     }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(hv);
     PyBuffer_Release(&view);
-    if (failed) {
-        Py_XDECREF(o.obj);  /* a failed resize has already released it and set NULL */
-        return NULL;
+    PyObject *bytes = failed ? NULL : PyBytes_FromStringAndSize(o.p ? o.p : "", o.len);
+    PyMem_RawFree(o.p);
+    if (bytes == NULL) {
+        PyMem_RawFree(rep);
+        return failed ? PyErr_NoMemory() : NULL;
     }
-    if (_PyBytes_Resize(&o.obj, o.len) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n_rep; i++) {
+        PyObject *item = Py_BuildValue("(Lnnn)", rep[i].nr, rep[i].verdict, rep[i].start,
+                                       rep[i].end);
+        if (item == NULL || PyList_Append(record, item) < 0) {
+            Py_XDECREF(item);
+            PyMem_RawFree(rep);
+            Py_DECREF(bytes);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    PyMem_RawFree(rep);
     if (write_state(state, &st) < 0) {
-        Py_DECREF(o.obj);
+        Py_DECREF(bytes);
         return NULL;
     }
-    return o.obj;
+    return bytes;
 }
 
 static PyMethodDef methods[] = {

@@ -448,12 +448,20 @@ class Redactor:
 
     def feed_pieces(self, chunk: bytes) -> list[Any]:
         """:meth:`feed`, as a list of byte pieces (slices of ``chunk`` where lines pass)."""
+        out: list[Any] = []
+        taken = self._take_lines(chunk)
+        if taken is not None:
+            self._lines(taken[0], taken[1], out)
+        return out
+
+    def _take_lines(self, chunk: bytes) -> tuple[bytes, int] | None:
+        """The complete lines now available, as ``(buf, end)``; keeps a partial last line."""
         if not chunk:
-            return []
+            return None
         nl = chunk.rfind(b"\n")
         if nl < 0:
             self._pending.append(chunk)
-            return []
+            return None
         if self._pending:
             self._pending.append(chunk)
             buf = b"".join(self._pending)
@@ -464,9 +472,7 @@ class Redactor:
         end = nl + 1
         if end < len(buf):
             self._pending.append(buf[end:])
-        out: list[Any] = []
-        self._lines(buf, end, out)
-        return out
+        return buf, end
 
     def finish(self) -> bytes:
         """End of one input: a final line without a newline is redacted and terminated."""
@@ -497,25 +503,9 @@ class Redactor:
         runs of lines that pass, placeholders for the others.
         """
         rules = self.rules
-        if rules is None:
-            run_all = _machine_run("run_all")
-            if run_all is not None:
-                # The compiled machine does the whole buffer, looking only at the
-                # lines the prefilter reports while no block or window is open.
-                st = [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
-                      self.key_len, self.chain, self.watch]
-                record: list[tuple[int, int, int, int]] | None = (
-                    [] if self._accounting else None)
-                out.append(run_all(buf, end, self.prefilter().hits(buf, 0, end), st, record))
-                if record:
-                    for nr, verdict, a, b in record:
-                        self.nr = nr
-                        self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
-                self.nr, self.stray, self.span, self.key_len, self.watch = (
-                    st[0], st[4], st[5], st[6], st[8])
-                self.in_pem, self.real, self.prev_real, self.chain = (
-                    bool(st[1]), bool(st[2]), bool(st[3]), bool(st[7]))
-                return
+        if rules is None and _machine_run() is not None:
+            out.append(self._compiled(buf, end, self.prefilter().hits(buf, 0, end)))
+            return
         append = out.append
         index = buf.index
         count = buf.count
@@ -572,6 +562,23 @@ class Redactor:
             else:
                 append(b"--- redacted credential at line %d ---\n" % self.nr)
             pos = nl + 1
+
+    def _compiled(self, buf: bytes, end: int, hits: list[int]) -> bytes:
+        """The compiled machine over the whole buffer, looking only at the lines
+        with a hit while no block or window is open; returns the output."""
+        st = [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
+              self.key_len, self.chain, self.watch]
+        record: list[tuple[int, int, int, int]] | None = [] if self._accounting else None
+        output: bytes = _machine_run()(buf, end, hits, st, record)
+        if record:
+            for nr, verdict, a, b in record:
+                self.nr = nr
+                self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
+        self.nr, self.stray, self.span, self.key_len, self.watch = (
+            st[0], st[4], st[5], st[6], st[8])
+        self.in_pem, self.real, self.prev_real, self.chain = (
+            bool(st[1]), bool(st[2]), bool(st[3]), bool(st[7]))
+        return output
 
     def _mention_run(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
         """Lines inside a mention window (an open block that is not real), in bulk.
@@ -950,12 +957,70 @@ def run_input(
     nothing).  Returns (bytes read, bytes written).
     """
     read = reader(src, chunk_size)
+    if redactor.rules is None and _machine_run() is not None:
+        return _run_compiled(redactor, read, write, chunk_size or CHUNK)
     n_in = n_out = 0
     while chunk := read():
         n_in += len(chunk)
         pieces = redactor.feed_pieces(chunk)
         if pieces and write is not None:
             n_out += write(pieces)
+    pieces = redactor.finish_pieces()
+    if pieces and write is not None:
+        n_out += write(pieces)
+    return n_in, n_out
+
+
+def _run_compiled(
+    redactor: Redactor, read: Callable[[], bytes],
+    write: Callable[[list[Any]], int] | None, size: int,
+) -> tuple[int, int]:
+    """:func:`run_input` on the compiled machine, two buffers in flight.
+
+    The machine runs without the interpreter lock, so while it works through
+    one buffer in a second thread, this one reads the next and scans it for
+    hits: on two cores the scan and the machine overlap.  Small inputs (one
+    short read) take no thread.
+    """
+    pf = redactor.prefilter()
+    n_in = n_out = 0
+    worker: Any = None
+    box: list[Any] = []
+
+    def work(buf: bytes, end: int, hits: list[int]) -> None:
+        try:
+            box.append(redactor._compiled(buf, end, hits))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the reading thread
+            box.append(exc)
+
+    def collect() -> int:
+        worker.join()
+        result = box.pop()
+        if isinstance(result, BaseException):
+            raise result
+        return write([result]) if write is not None and result else 0
+
+    while chunk := read():
+        n_in += len(chunk)
+        taken = redactor._take_lines(chunk)
+        if taken is None:
+            continue
+        buf, end = taken
+        hits = pf.hits(buf, 0, end)
+        if worker is not None:
+            n_out += collect()
+            worker = None
+        if len(chunk) < size:
+            output = redactor._compiled(buf, end, hits)
+            if write is not None and output:
+                n_out += write([output])
+            continue
+        import threading
+
+        worker = threading.Thread(target=work, args=(buf, end, hits), daemon=True)
+        worker.start()
+    if worker is not None:
+        n_out += collect()
     pieces = redactor.finish_pieces()
     if pieces and write is not None:
         n_out += write(pieces)
