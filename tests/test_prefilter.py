@@ -266,3 +266,14 @@ def test_version_names_the_engine(env: str, engine_name: bytes) -> None:
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.split(b"\n")[1].startswith(engine_name), res.stdout
+
+
+def test_many_full_reads_overlap_and_agree(engine: str, machine: str) -> None:
+    # Full-size reads take the two-buffers-in-flight path on the compiled machine.
+    rng = random.Random(23)
+    data = b"".join(random_document(rng) for _ in range(120))
+    out = io.BytesIO()
+    stats = redact_stream(io.BytesIO(data), out, chunk=4096)
+    assert out.getvalue() == redact_simple(data)
+    assert stats.bytes_in == len(data) and stats.lines == data.count(b"\n") + (
+        0 if data.endswith(b"\n") else 1)
