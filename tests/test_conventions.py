@@ -242,7 +242,7 @@ SECRET_NAMES = [
     ("pack", ["truncate-diff", "--repo", REPO, "--base", SECRET], b"", 1),
     ("pack", ["truncate-diff", "--repo", REPO, "--base", "<" + SECRET + ">"], b"", 1),
     ("pack", ["report-path", "review", SECRET], b"", 1),
-    ("dispatch", ["--timeout", SECRET], b"", 0),
+    ("dispatch", ["--timeout", SECRET], b"", 2),
     ("dispatch", ["--kill-after", SECRET], b"", 2),
     ("fence", ["--label", SECRET + "!"], b"", 2),
     ("redact", ["--jsonl", "--field", SECRET], b'{"kind":"x","' + SECRET_B + b'":1}\n', 1),

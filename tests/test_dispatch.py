@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from council_filters import dispatch as core
+from council_filters.dispatch import outcome
 
 from conftest import run_filter
 
@@ -146,7 +147,7 @@ def test_cli_error_summary_never_carries_unredacted_stderr(monkeypatch: pytest.M
 
 
 def test_excerpt_goes_through_the_redaction_hook(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "redact_excerpt", lambda data: data.replace(b"secret", b"[R]"))
+    monkeypatch.setattr(outcome, "redact_excerpt", lambda data: data.replace(b"secret", b"[R]"))
     r = one("printf 'line one secret\\nline two\\nline three\\nline four\\n' >&2; exit 4")
     assert r["summary"] == (
         "Claude CLI error (cli-error, exit 4). Excerpt: line one [R] line two line three"
@@ -292,16 +293,41 @@ def test_config_errors(tmp_path: Path) -> None:
     assert code == 2
 
 
+@pytest.mark.parametrize(
+    "raw", ["0", "abc", "-1", "10m", " 600", "86401", "000000", "1.5", "٣", ""]
+)
+def test_bad_timeout_option_is_a_usage_error(raw: str) -> None:
+    code, recs, err = dispatch(rec("claude"), "-c", "claude=true", "--timeout", raw)
+    assert (code, recs) == (2, [])
+    assert err.startswith("council-dispatch: --timeout must be a whole number of seconds from 1")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("raw", ["0", "abc", "-1", "10m", "86401"])
+def test_bad_council_timeout_is_a_usage_error_unless_upstream(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("COUNCIL_TIMEOUT", raw)
+    code, recs, err = dispatch(rec("claude"), "-c", "claude=true")
+    assert (code, recs) == (2, [])
+    assert err.startswith("council-dispatch: COUNCIL_TIMEOUT must be a whole number of seconds")
+    # --upstream keeps the upstream guard: a warning, then the default.
+    code, recs, err = dispatch(rec("claude"), "-c", "claude=true", "--upstream")
+    assert code == 0 and recs[0]["status"] == "OK"
+    assert err.startswith(f"council-dispatch: COUNCIL_TIMEOUT={raw} ")
+    assert err.endswith("; falling back to 600\n")
+
+
 @pytest.mark.slow
 def test_timeout_setting_is_validated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COUNCIL_TIMEOUT", "10m")
+    monkeypatch.setenv("COUNCIL_TIMEOUT", "")
     code, recs, err = dispatch(rec("claude"), "-c", "claude=true")
-    assert (
-        err == "council-dispatch: COUNCIL_TIMEOUT=10m is not a plain integer; falling back to 600\n"
-    )
+    assert (code, err) == (0, "")  # empty means the default, silently
     monkeypatch.setenv("COUNCIL_TIMEOUT", "01")
     code, recs, err = dispatch(rec("claude"), "-c", "claude=sleep 5")
     assert err == "" and recs[0]["summary"].startswith("Claude timed out at 1s.")  # not octal
+    code, recs, err = dispatch(rec("claude"), "-c", "claude=sleep 5", "--timeout", "2")
+    assert recs[0]["summary"].startswith("Claude timed out at 2s.")  # the option wins
     code, _, err = dispatch(rec("claude"), "-c", "claude=true", "--kill-after", "soon")
     assert code == 2
 
@@ -338,7 +364,7 @@ def test_opencode_error_events(event: bytes, message: str) -> None:
 
 
 def test_opencode_adapter_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "redact_excerpt", lambda data: data)
+    monkeypatch.setattr(outcome, "redact_excerpt", lambda data: data)
     events = tmp_path / "events.jsonl"
     events.write_bytes(EVENTS)
     code, recs, _ = dispatch(
@@ -370,7 +396,7 @@ def test_opencode_adapter_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_private_pack_modes(tmp_path: Path) -> None:
-    path = core._private_pack("claude", b"data")
+    path = core.private_pack("claude", b"data")
     try:
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
         assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700

@@ -210,11 +210,15 @@ def test_council_timeout_guard(raw: str | None, upstream: str, warning: str | No
 @pytest.mark.parametrize(("raw", "warning"), [("10m", INT), ("0", RANGE), ("0600", None)])
 def test_council_timeout_warning_from_dispatch(monkeypatch: pytest.MonkeyPatch, raw: str,
                                                warning: str | None) -> None:
+    """Under --upstream, dispatch keeps the upstream guard (warn, fall back to 600)."""
     monkeypatch.setenv("COUNCIL_TIMEOUT", raw)
-    code, out, err = run_filter("dispatch", [])
+    code, out, err = run_filter("dispatch", ["--upstream"])
     assert (code, out) == (0, b"")
     want = "" if warning is None else f"council-dispatch: COUNCIL_TIMEOUT={raw} {warning}\n"
     assert err == want
+    # By default a bad value is a usage error instead.
+    code, out, err = run_filter("dispatch", [])
+    assert code == (0 if warning is None else 2)
 
 
 # --------------------------------------------------------------------------- #

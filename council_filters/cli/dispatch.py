@@ -6,9 +6,11 @@ reading records, writing them back in input order.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import typer
@@ -33,8 +35,13 @@ EPILOG = (
 {pack_file} / {pack_dir} become the shell-quoted path of a private copy of the
 pack (0600 in a 0700 directory, removed after), otherwise the pack is on stdin.
 
-Environment: COUNCIL_TIMEOUT (600; 1-86400 seconds, validated as upstream),
-COUNCIL_KILL_GRACE (10 seconds between TERM and KILL).
+Time: each reviewer gets COUNCIL_TIMEOUT seconds (default 600; a whole number
+1-86400, anything else is a usage error; --upstream: warn and use 600, as
+upstream), then TERM to its process group and KILL COUNCIL_KILL_GRACE seconds
+later (default 10).  Output a reviewer's stray children keep writing after it
+exited is read for at most 1 s more, then the pipes are abandoned.  SIGINT,
+SIGTERM or SIGHUP stop every reviewer (TERM, KILL after the grace), remove the
+pack copies and exit 130, 143 or 129.
 
 """
     + kit.exit_code_table()
@@ -78,21 +85,79 @@ def _config(path: str | None) -> dict[str, str]:
         raise kit.UsageError(str(exc)) from None
 
 
+def _timeout(option: str | None, upstream: bool, warn: Callable[[str], None]) -> int:
+    """--timeout, else $COUNCIL_TIMEOUT: a whole number of seconds, 1-86400."""
+    if option is not None:
+        return _strict_seconds(option, "--timeout")
+    raw = os.environ.get(COUNCIL_TIMEOUT.name)
+    if upstream:
+        return COUNCIL_TIMEOUT.resolve(raw, warn)
+    if raw is None or raw == "":
+        return COUNCIL_TIMEOUT.default
+    return _strict_seconds(raw, COUNCIL_TIMEOUT.name)
+
+
+def _strict_seconds(raw: str, what: str) -> int:
+    problems: list[str] = []
+    seconds = COUNCIL_TIMEOUT.resolve(raw, problems.append)
+    if problems or raw == "":  # the value is not shown: it may be anything
+        raise kit.UsageError(f"{what} must be a whole number of seconds from 1 to 86400")
+    return seconds
+
+
 def _limits(
     timeout: str | None,
     kill_after: str | None,
     output_cap: int,
     cwd: str | None,
+    upstream: bool,
 ) -> core.Limits:
     s = kit.streams()
-    raw = timeout if timeout is not None else os.environ.get(COUNCIL_TIMEOUT.name)
-    seconds = COUNCIL_TIMEOUT.resolve(raw, s.warn)
+    seconds = _timeout(timeout, upstream, s.warn)
     grace_raw = kill_after if kill_after is not None else os.environ.get("COUNCIL_KILL_GRACE", "")
     try:
         grace = parse_seconds(grace_raw, "COUNCIL_KILL_GRACE") if grace_raw else 10.0
     except ValueError as exc:
         raise kit.UsageError(str(exc)) from None
     return core.Limits(timeout=seconds, kill_grace=grace, output_cap=output_cap, cwd=cwd)
+
+
+class Interrupted(BaseException):
+    """SIGINT, SIGTERM or SIGHUP arrived (a BaseException: nothing may swallow it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _trap_signals() -> Iterator[None]:
+    """Turn the stop signals into :class:`Interrupted` (once); an inherited SIG_IGN stays."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    fired: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        fired.append(signum)
+        if len(fired) == 1:
+            raise Interrupted(signum)
+
+    saved = {}
+    for sig in _STOP_SIGNALS:
+        previous = signal.getsignal(sig)
+        if previous is signal.SIG_IGN:
+            continue
+        saved[sig] = previous
+        signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, previous in saved.items():
+            signal.signal(sig, previous)
 
 
 @app.command()
@@ -142,64 +207,109 @@ def command(
     cwd: str | None = typer.Option(
         None, "--cwd", metavar="DIR", help="Working directory of the commands (default: current)."
     ),
+    upstream: bool = typer.Option(
+        False, "--upstream",
+        help="A bad COUNCIL_TIMEOUT warns and falls back to 600, as upstream (default: off,"
+        " it is a usage error).",
+    ),
     keep_going: bool = kit.keep_going_option(),
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
-    limits = _limits(timeout, kill_after, output_cap, cwd)
+    limits = _limits(timeout, kill_after, output_cap, cwd, upstream)
     table = _pairs(commands, "--command")
     adapter_table = _pairs(adapters, "--adapter")
     conf = _config(config)
     env = dict(os.environ)
     records: list[kit.Record] = []
-    tasks: list[tuple[str, str, str | None, core.Command | None] | None] = []
-    for source, lineno, rec in kit.iter_jsonl(files or [], s.stdin, keep_going=keep_going):
-        if isinstance(rec, kit.CouncilError):
-            records.append(kit.error_record(rec))
-            tasks.append(None)
-            continue
-        if rec.get("kind") != "reviewer":
-            records.append(rec)
-            tasks.append(None)
-            continue
-        reviewer, pack, token = rec.get("reviewer"), rec.get("pack"), rec.get("ingest_token")
-        problem = (
-            "reviewer must be a string"
-            if not isinstance(reviewer, str) or not reviewer
-            else "pack must be a string"
-            if not isinstance(pack, str)
-            else "ingest_token must be a string"
-            if token is not None and not isinstance(token, str)
-            else None
-        )
-        if problem:
-            err = kit.DataError(problem, source=source, line=lineno)
-            if not keep_going:
-                raise err
-            records.append(kit.error_record(err))
-            tasks.append(None)
-            continue
-        assert isinstance(reviewer, str) and isinstance(pack, str)
+    tasks: list[core.Task | None] = []
+    with _trap_signals():
         try:
-            cmd = core.resolve_command(reviewer, table, adapter_table, env, conf)
-        except ValueError as exc:
-            raise kit.UsageError(str(exc)) from None
-        records.append(rec)
-        tasks.append((reviewer, pack, token if isinstance(token, str) else None, cmd))
-    n_jobs = jobs or max(1, sum(t is not None for t in tasks))
+            for source, lineno, rec in kit.iter_jsonl(files or [], s.stdin, keep_going=keep_going):
+                if isinstance(rec, kit.CouncilError):
+                    records.append(kit.error_record(rec))
+                    tasks.append(None)
+                    continue
+                task = _task(rec, source, lineno, keep_going, table, adapter_table, env, conf)
+                if isinstance(task, kit.CouncilError):
+                    records.append(kit.error_record(task))
+                    tasks.append(None)
+                    continue
+                records.append(rec)
+                tasks.append(task)
+        except Interrupted as stop:
+            raise _interrupted(stop.signum) from None
+        _run(records, tasks, limits, env, jobs, s)
+    return kit.EXIT_OK
+
+
+def _task(
+    rec: kit.Record,
+    source: str,
+    lineno: int,
+    keep_going: bool,
+    table: dict[str, str],
+    adapter_table: dict[str, str],
+    env: dict[str, str],
+    conf: dict[str, str],
+) -> core.Task | kit.CouncilError | None:
+    """The task for one input record; None for records that pass through."""
+    if rec.get("kind") != "reviewer":
+        return None
+    reviewer, pack, token = rec.get("reviewer"), rec.get("pack"), rec.get("ingest_token")
+    problem = (
+        "reviewer must be a string"
+        if not isinstance(reviewer, str) or not reviewer
+        else "pack must be a string"
+        if not isinstance(pack, str)
+        else "ingest_token must be a string"
+        if token is not None and not isinstance(token, str)
+        else None
+    )
+    if problem:
+        err = kit.DataError(problem, source=source, line=lineno)
+        if not keep_going:
+            raise err
+        return err
+    assert isinstance(reviewer, str) and isinstance(pack, str)
+    try:
+        cmd = core.resolve_command(reviewer, table, adapter_table, env, conf)
+    except ValueError as exc:
+        raise kit.UsageError(str(exc)) from None
+    return core.Task(reviewer, pack, token if isinstance(token, str) else None, cmd)
+
+
+def _run(
+    records: list[kit.Record],
+    tasks: list[core.Task | None],
+    limits: core.Limits,
+    env: dict[str, str],
+    jobs: int,
+    s: kit.Streams,
+) -> None:
+    """Run the tasks in parallel and write every record in input order."""
+    runner = core.Runner(limits, env, jobs or max(1, sum(t is not None for t in tasks)))
     writer = kit.RecordWriter(s.stdout)
-    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-        futures: list[Future[core.Result] | None] = [
-            pool.submit(core.run_reviewer, *task, limits, env) if task else None for task in tasks
-        ]
-        for rec, fut in zip(records, futures, strict=True):
-            if fut is not None:
-                result = fut.result()
+    try:
+        slots = iter(runner.start([t for t in tasks if t is not None]))
+        for rec, task in zip(records, tasks, strict=True):
+            if task is not None:
+                result = runner.wait(next(slots))
                 for name in result.capped:
-                    s.warn(f"{rec['reviewer']}: {name} capped at the byte limit")
+                    s.warn(f"{task.reviewer}: {name} capped at the byte limit")
+                if result.abandoned:
+                    s.warn(f"{task.reviewer}: a process that left its group still held the"
+                           " output after the command ended; it was stopped, the pipes closed")
                 rec.update(result.fields())
             writer.write(rec)
-    return kit.EXIT_OK
+    except Interrupted as stop:
+        runner.stop(stop.signum)
+        raise _interrupted(stop.signum) from None
+
+
+def _interrupted(signum: int) -> kit.CouncilError:
+    name = signal.Signals(signum).name
+    return kit.CouncilError(f"interrupted by {name}; reviewers stopped", code=128 + signum)
 
 
 def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:  # type: ignore[no-untyped-def]

@@ -1,0 +1,67 @@
+"""Running reviewer commands: delivery, bounded time, capture and classification.
+
+A core with no argv and no stdio, in three parts:
+
+``config``
+    which command runs for a reviewer (``--command``, ``$COUNCIL_CMD_<NAME>``,
+    the config file) and how ``{pack_file}`` / ``{pack_dir}`` are filled;
+``process``
+    one command in its own process group, in bounded time whatever it does
+    with its pipes or children, cancellable by an interrupt;
+``outcome``
+    the exit code, stderr and ingest token turned into status, summary and
+    error kind.
+
+``runner`` ties them together for a whole run (parallel, in input order,
+stoppable at once).
+"""
+
+from __future__ import annotations
+
+from council_filters.dispatch.config import (
+    ADAPTERS,
+    Command,
+    parse_config,
+    resolve_command,
+    substitute,
+)
+from council_filters.dispatch.outcome import (
+    ERROR,
+    OK,
+    STATUSES,
+    TIMEOUT,
+    UNAVAILABLE,
+    Result,
+    classify,
+    read_opencode_events,
+    redact_excerpt,
+)
+from council_filters.dispatch.process import Limits, private_pack
+from council_filters.dispatch.runner import Runner, Task, run_reviewer
+
+DEFAULT_OUTPUT_CAP = Limits.output_cap
+DEFAULT_STDERR_CAP = Limits.stderr_cap
+
+__all__ = [
+    "ADAPTERS",
+    "DEFAULT_OUTPUT_CAP",
+    "DEFAULT_STDERR_CAP",
+    "ERROR",
+    "OK",
+    "STATUSES",
+    "TIMEOUT",
+    "UNAVAILABLE",
+    "Command",
+    "Limits",
+    "Result",
+    "Runner",
+    "Task",
+    "classify",
+    "parse_config",
+    "private_pack",
+    "read_opencode_events",
+    "redact_excerpt",
+    "resolve_command",
+    "run_reviewer",
+    "substitute",
+]
