@@ -55,7 +55,8 @@ ESCAPE_TABLE = [
     ("hardened", "gemini", b"  findings_block_end  ", b"[ESCAPED]   findings_block_end  "),
     ("hardened", "gemini", b"Findings_Block_Begin", b"[ESCAPED] Findings_Block_Begin"),
     ("hardened", "gemini", b"findings_block_end x", b"findings_block_end x"),
-    ("hardened", "gemini", b"-- end council-output:gemini", b"-- end council-output:gemini"),
+    ("hardened", "gemini", b"-- end council-output:gemini", b"[ESCAPED] end council-output:gemini"),
+    ("hardened", "gemini", b"- end council-output:gemini", b"- end council-output:gemini"),
     ("hardened", "gemini", b"--- ending council-output", b"--- ending council-output"),
     ("hardened", "gemini", b"- [P1] a.py:3 \xe2\x80\x94 stays", b"- [P1] a.py:3 \xe2\x80\x94 stays"),
 ]
