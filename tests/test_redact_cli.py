@@ -104,8 +104,30 @@ def test_jsonl_redacts_fields_and_keeps_the_rest_in_order() -> None:
     assert list(got) == ["kind", "reviewer", "output", "extra", "stderr", "redacted_lines"]
     assert got["output"] == "a\n--- redacted credential at line 2 ---\nb\n"
     assert got["stderr"] == "--- redacted credential at line 1 ---"  # no newline added
-    assert got["extra"] == rec["extra"]  # not a named field: untouched
-    assert got["redacted_lines"] == {"output": [2], "stderr": [1]}
+    assert got["extra"] == [1, {"x": "--- redacted credential at line 1 ---"}]  # nested too
+    assert got["redacted_lines"] == {"output": [2], "stderr": [1], "extra/1/x": [1]}
+
+
+def test_jsonl_default_reaches_every_string_value() -> None:
+    rec = {"kind": "verdict", "summary": f"see {SECRET}", "n": 3, "ok": True, "none": None,
+           "findings": [{"summary": "fine"}, {"summary": SECRET, "tags": ["a", SECRET]}],
+           "a/b~c": {"": SECRET}, SECRET: "key names are not values"}
+    code, out, _ = run(["--jsonl"], orjson.dumps(rec) + b"\n")
+    (got,) = records(out)
+    placeholder = "--- redacted credential at line 1 ---"
+    values = {k: v for k, v in got.items() if k != SECRET}
+    assert code == 0 and SECRET not in orjson.dumps(values).decode()
+    assert got["summary"] == placeholder and got["findings"][0] == {"summary": "fine"}
+    assert got["findings"][1] == {"summary": placeholder, "tags": ["a", placeholder]}
+    assert (got["n"], got["ok"], got["none"]) == (3, True, None)
+    assert got["redacted_lines"] == {
+        "summary": [1], "findings/1/summary": [1], "findings/1/tags/1": [1], "a~1b~0c/": [1],
+    }
+    # --field narrows to the named top-level strings
+    code, out, _ = run(["--jsonl", "--field", "summary"], orjson.dumps(rec) + b"\n")
+    (got,) = records(out)
+    assert got["summary"] == placeholder and got["findings"] == rec["findings"]
+    assert got["redacted_lines"] == {"summary": [1]}
 
 
 def test_jsonl_each_value_on_its_own() -> None:

@@ -173,43 +173,78 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
 
 def redact_record(
     record: kit.Record,
-    fields: tuple[str, ...],
+    fields: tuple[str, ...] | None,
     source: str,
     lineno: int,
     counts: Counter[str] | None = None,
     rules: RuleSet | None = None,
 ) -> kit.Record:
-    """Redact the named string fields of one record, each on its own.
+    """Redact the string values of one record, each on its own.
 
-    Sets ``redacted_lines`` to ``{field: [1-based replaced lines]}`` for every
-    named field the record has (an empty list when nothing was replaced).
+    ``fields`` None (the default) redacts every string value, nested ones
+    included, so no stage order lets a credential through; ``output`` and
+    ``stderr`` must be strings when present.  Named ``fields`` redact only
+    those top-level values (each must be a string).
+
+    Sets ``redacted_lines`` to ``{path: [1-based replaced lines]}``: the named
+    fields (or ``output``/``stderr``) always, with an empty list when nothing
+    was replaced; any other value only when something was.  A nested value's
+    path is its keys and indexes joined by ``/`` (JSON Pointer escaping, no
+    leading slash): ``findings/0/summary``.
     """
     from council_filters.cli import _shell as kit
 
     replaced: dict[str, list[int]] = {}
-    for name in fields:
-        if name not in record:
-            continue
-        value = record[name]
-        if not isinstance(value, str):
+    named = DEFAULT_FIELDS if fields is None else fields
+    for name in named:
+        if name in record and not isinstance(record[name], str):
             raise kit.DataError(
-                f"field {name!r} is {kit.json_type(value)}, expected a string",
+                f"field {name!r} is {kit.json_type(record[name])}, expected a string",
                 source=source, line=lineno,
             )
+    for key in list(record):
+        if key == "redacted_lines" or (fields is not None and key not in fields):
+            continue
+        record[key] = _redact_value(
+            record[key], _pointer(key), key in named, replaced, counts, rules
+        )
+    record["redacted_lines"] = {
+        **{name: replaced.pop(name) for name in named if name in replaced},
+        **replaced,
+    }
+    return record
+
+
+def _pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _redact_value(
+    value: Any, path: str, always: bool, replaced: dict[str, list[int]],
+    counts: Counter[str] | None, rules: RuleSet | None,
+) -> Any:
+    """``value`` with every string in it redacted (nesting is bounded by the reader)."""
+    if isinstance(value, str):
         if rules is None:
             out, lines = redact_text(value.encode(), counts)
         else:
             from council_filters.secrets import redact_value
 
             out, lines = redact_value(value.encode(), rules, counts)
-        record[name] = out.decode()
-        replaced[name] = lines
-    record["redacted_lines"] = replaced
-    return record
+        if lines or always:
+            replaced[path] = lines
+        return out.decode() if lines else value
+    if isinstance(value, dict):
+        return {k: _redact_value(v, f"{path}/{_pointer(k)}", False, replaced, counts, rules)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_value(v, f"{path}/{i}", False, replaced, counts, rules)
+                for i, v in enumerate(value)]
+    return value
 
 
 def redact_jsonl(
-    s: kit.Streams, paths: list[str], fields: tuple[str, ...], *, keep_going: bool,
+    s: kit.Streams, paths: list[str], fields: tuple[str, ...] | None, *, keep_going: bool,
     check: bool, rules: RuleSet | None = None,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
@@ -258,7 +293,7 @@ def command(
         kit.fail_usage("--field and --keep-going need --jsonl")
     rules = _load(rules_spec)
     if jsonl:
-        fields = tuple(field or DEFAULT_FIELDS)
+        fields = tuple(field) if field else None
         counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules)
     else:
         counts = redact_raw(s, paths, check=check, rules=rules)
@@ -296,14 +331,15 @@ def build_app() -> Any:
         ),
         jsonl: bool = typer.Option(
             False, "--jsonl",
-            help="Read JSON Lines records and redact string fields of each, each value on "
-            "its own (lines from 1, fresh state); other fields pass through in order, and "
-            "`redacted_lines` ({field: [line, ...]}) is added. Default: off (plain text).",
+            help="Read JSON Lines records and redact every string value of each, nested "
+            "ones included (so stages may run in any order), each value on its own (lines "
+            "from 1, fresh state); fields keep their order, and `redacted_lines` ({path: "
+            "[line, ...]}) is added. Default: off (plain text).",
         ),
         field: list[str] = typer.Option(
             None, "--field", metavar="NAME",
-            help="With --jsonl: a field to redact; repeat for several. A record without it "
-            "passes. Default: output and stderr.",
+            help="With --jsonl: redact only this top-level field (a string); repeat for "
+            "several. A record without it passes. Default: every string value.",
         ),
         rules: str = typer.Option(
             None, "--rules", metavar="SPEC",

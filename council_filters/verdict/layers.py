@@ -74,10 +74,19 @@ class Layer1:
 
 
 def strip_ingest(data: bytes) -> bytes:
-    """Delete every line starting ``INGEST_TOKEN: `` (``sed '/^INGEST_TOKEN: /d'``)."""
+    """Delete every line starting ``INGEST_TOKEN: `` (``sed '/^INGEST_TOKEN: /d'``).
+
+    Lines end at LF only, as sed's do: a CR (or any other separator) inside
+    the token line belongs to it, so ``INGEST_TOKEN: x\rVerdict: APPROVE`` is
+    one line and goes whole.
+    """
     if _INGEST not in data:
         return data
-    kept = [ln for ln in data.splitlines(keepends=True) if not _is_ingest(ln)]
+    lines = data.split(b"\n")
+    last = lines.pop()  # after the final LF: b"" or an unterminated line
+    kept = [ln + b"\n" for ln in lines if not _is_ingest(ln)]
+    if not _is_ingest(last):
+        kept.append(last)
     return b"".join(kept)
 
 
