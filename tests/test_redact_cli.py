@@ -112,7 +112,7 @@ def test_jsonl_default_reaches_every_string_value() -> None:
     rec = {"kind": "verdict", "summary": f"see {SECRET}", "n": 3, "ok": True, "none": None,
            "findings": [{"summary": "fine"}, {"summary": SECRET, "tags": ["a", SECRET]}],
            "a/b~c": {"": SECRET}, SECRET: "key names are not values"}
-    code, out, _ = run(["--jsonl"], orjson.dumps(rec) + b"\n")
+    code, out, _ = run_filter("redact", ["--jsonl"], orjson.dumps(rec) + b"\n")
     (got,) = records(out)
     placeholder = "--- redacted credential at line 1 ---"
     values = {k: v for k, v in got.items() if k != SECRET}
@@ -124,7 +124,8 @@ def test_jsonl_default_reaches_every_string_value() -> None:
         "summary": [1], "findings/1/summary": [1], "findings/1/tags/1": [1], "a~1b~0c/": [1],
     }
     # --field narrows to the named top-level strings
-    code, out, _ = run(["--jsonl", "--field", "summary"], orjson.dumps(rec) + b"\n")
+    code, out, _ = run_filter("redact", ["--jsonl", "--field", "summary"],
+                              orjson.dumps(rec) + b"\n")
     (got,) = records(out)
     assert got["summary"] == placeholder and got["findings"] == rec["findings"]
     assert got["redacted_lines"] == {"summary": [1]}
