@@ -77,6 +77,18 @@ def _all_gone(pids: list[int], limit: float = 1.0) -> bool:
     return True
 
 
+def _wait_until_catching(pid: int, sig: signal.Signals, limit: float = 20.0) -> None:
+    """Wait until ``pid`` has a handler for ``sig`` (its SigCgt mask), i.e. it started up."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        with open(f"/proc/{pid}/status") as fh:
+            caught = next(int(ln.split()[1], 16) for ln in fh if ln.startswith("SigCgt:"))
+        if caught >> (sig - 1) & 1:
+            return
+        time.sleep(0.02)
+    raise AssertionError("dispatch never installed its signal handlers")
+
+
 @pytest.fixture(autouse=True)
 def _no_strays(tmp_path: Path):  # type: ignore[no-untyped-def]
     yield
@@ -192,7 +204,7 @@ def test_stop_signal_kills_every_reviewer_and_removes_packs(
 
 def test_signal_while_reading_input_exits_at_once(tmp_path: Path) -> None:
     proc = _start(["-c", "claude=true"], None, tmp_path)  # stdin left open
-    time.sleep(0.5)
+    _wait_until_catching(proc.pid, signal.SIGTERM)
     sent = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=30)
