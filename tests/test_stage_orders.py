@@ -9,14 +9,13 @@ each output format: no credential byte may reach any of them.
 
 from __future__ import annotations
 
-import io
 import itertools
 from collections.abc import Callable
 
 import orjson
 import pytest
 
-from council_filters.cli import consolidate, fence, parse_verdict, redact
+from conftest import run_filter
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 GHP = "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij1234"
@@ -45,21 +44,20 @@ RECORD = {
 Stage = Callable[[bytes], bytes]
 
 
-def _stage(main: Callable[..., int], args: list[str]) -> Stage:
+def _stage(exe: str, args: list[str]) -> Stage:
     def run(data: bytes) -> bytes:
-        out, err = io.BytesIO(), io.StringIO()
-        code = main(args, stdin=io.BytesIO(data), stdout=out, stderr=err)
-        assert code == 0, err.getvalue()
-        assert not any(s in err.getvalue() for s in SECRETS)
-        return out.getvalue()
+        res = run_filter(exe, args, data)
+        assert res.code == 0, res.err
+        assert not any(s in res.err for s in SECRETS)
+        return res.out
 
     return run
 
 
 STAGES = {
-    "redact": _stage(redact.main, ["--jsonl"]),
-    "fence": _stage(fence.main, ["--jsonl", "--hardened"]),
-    "parse-verdict": _stage(parse_verdict.main, ["--jsonl"]),
+    "redact": _stage("redact", ["--jsonl"]),
+    "fence": _stage("fence", ["--jsonl", "--hardened"]),
+    "parse-verdict": _stage("parse-verdict", ["--jsonl"]),
 }
 ORDERS = list(itertools.permutations(STAGES))
 
@@ -78,7 +76,7 @@ def test_no_stage_order_leaks_a_credential(order: tuple[str, ...], fmt: str) -> 
         data = STAGES[name](data)
     if order[-1] == "redact":
         assert _leaks(data) == []
-    report = _stage(consolidate.main, ["--format", fmt])(data)
+    report = _stage("consolidate", ["--format", fmt])(data)
     if fmt in ("markdown", "json"):
         assert report.strip()
     assert _leaks(report) == []

@@ -8,9 +8,9 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from council_filters.base.vocab import display_name
 from council_filters.dispatch import config, process
 from council_filters.dispatch import outcome as cls
-from council_filters.base.vocab import display_name
 
 #: How long past the kill grace a stopped run may take to let its threads finish.
 STOP_SLACK = 0.6
