@@ -36,7 +36,7 @@ from council_filters.dispatch.outcome import (
     read_opencode_events,
     redact_excerpt,
 )
-from council_filters.dispatch.process import Limits, private_pack
+from council_filters.dispatch.process import Limits, Run, execute, private_pack
 from council_filters.dispatch.runner import Runner, Task, run_reviewer
 
 DEFAULT_OUTPUT_CAP = Limits.output_cap
@@ -54,9 +54,11 @@ __all__ = [
     "Command",
     "Limits",
     "Result",
+    "Run",
     "Runner",
     "Task",
     "classify",
+    "execute",
     "parse_config",
     "private_pack",
     "read_opencode_events",

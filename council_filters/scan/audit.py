@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from council_filters.dispatch import Limits
-from council_filters.dispatch import _execute as execute
+from council_filters.dispatch import execute
 
 AUDIT_TIMEOUT = 120.0
 CAP = 16 << 20

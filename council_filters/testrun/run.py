@@ -35,7 +35,7 @@ from typing import Any
 
 from council_filters import redaction, script_findings
 from council_filters.dispatch import Limits
-from council_filters.dispatch import _execute as execute
+from council_filters.dispatch import execute
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 from council_filters.testrun.reports import Counts, Failure
