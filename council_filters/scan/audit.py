@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from council_filters.dispatch import Limits
-from council_filters.dispatch import execute
+from council_filters.dispatch import Limits, execute
 
 AUDIT_TIMEOUT = 120.0
 CAP = 16 << 20

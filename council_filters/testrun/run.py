@@ -34,8 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from council_filters import redaction, script_findings
-from council_filters.dispatch import Limits
-from council_filters.dispatch import execute
+from council_filters.dispatch import Limits, execute
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 from council_filters.testrun.reports import Counts, Failure
