@@ -71,8 +71,11 @@ def main() -> int:
     if not have_ref:
         print("bench_rules: SKIPPED the comparisons with the reference: set "
               "COUNCIL_REFERENCE_AWK=/path/to/redact.awk and install mawk; own timings only")
-    awk = [mawk or "mawk", "-f", ref]
-    tool = [br.real_python(), "-m", "council_filters.cli.redact", "--rules", "extended"]
+    awk: br.Cmd = ([mawk or "mawk", "-f", ref], br.ENV)
+    argv = [*br.tool_command(), "--rules", "extended"]
+    tools: list[tuple[str, br.Cmd]] = [("re", (argv, br.ENV_RE))]
+    if "hyperscan" in br.engine_line():
+        tools.append(("hyperscan", (argv, br.ENV)))
 
     corpora = [
         ("typical", out_dir / f"redact-typical-{size >> 20}m.txt", 1.0,
@@ -81,20 +84,24 @@ def main() -> int:
          lambda p: br.gen_adversarial(p, size // 2, 2)),
         ("pathological", out_dir / "redact-pathological.txt", 1.0, br.gen_pathological),
     ]
-    print(f"{'--rules extended':<17} {'MB':>6} {'mawk wall':>10} {'ours wall':>10} {'ratio':>7} "
+    print(f"{'--rules extended':<24} {'MB':>6} {'mawk wall':>10} {'ours wall':>10} {'ratio':>7} "
           f"{'mawk cpu':>9} {'ours cpu':>9} {'ratio':>7} {'goal':>6}")
     for name, path, goal, gen in corpora:
         if not path.exists():
             gen(path)
         mb = path.stat().st_size / (1 << 20)
-        if have_ref:
-            (aw, ac), (ow, oc) = br.timed([awk, tool], path, runs)
-            verdict = "" if not goal else ("ok" if min(aw / ow, ac / oc) >= goal else "BELOW GOAL")
-            print(f"{name:<17} {mb:6.1f} {aw:10.3f} {ow:10.3f} {aw / ow:6.1f}x {ac:9.3f} "
-                  f"{oc:9.3f} {ac / oc:6.1f}x {goal or '-':>5}{'x' if goal else ' '}  {verdict}")
-        else:
-            ((ow, oc),) = br.timed([tool], path, runs)
-            print(f"{name:<17} {mb:6.1f} {'-':>10} {ow:10.3f} {'-':>7} {'-':>9} {oc:9.3f}")
+        for engine, tool in tools:
+            label = f"{name} ({engine})"
+            if have_ref:
+                (aw, ac), (ow, oc) = br.timed([awk, tool], path, runs)
+                ok = min(aw / ow, ac / oc) >= goal
+                verdict = "" if not goal else ("ok" if ok else "BELOW GOAL")
+                print(f"{label:<24} {mb:6.1f} {aw:10.3f} {ow:10.3f} {aw / ow:6.1f}x {ac:9.3f} "
+                      f"{oc:9.3f} {ac / oc:6.1f}x {goal or '-':>5}{'x' if goal else ' '}  "
+                      f"{verdict}")
+            else:
+                ((ow, oc),) = br.timed([tool], path, runs)
+                print(f"{label:<24} {mb:6.1f} {'-':>10} {ow:10.3f} {'-':>7} {'-':>9} {oc:9.3f}")
 
     rules = load_rules("extended")
 

@@ -175,6 +175,7 @@ _CODE_WORDS = frozenset(
         "type",
     ]
 )
+_ROW_START = re.compile(rb"[ \t>+-]*\|")
 _TYPE_NAME = re.compile(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
 _WIN_VAR = re.compile(r"%[A-Z_][A-Z0-9_]*%\Z")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -251,7 +252,7 @@ def _assignment_ok(secret: str, m: Any) -> bool:
     if low in _CODE_WORDS or low.rstrip(",;") in _CODE_WORDS:
         return False
     if not quoted:
-        tail = m.string[m.end() :].decode("latin-1")
+        tail = m.string[m.end() : m.end() + 64].decode("latin-1")  # bounded: linear lines
         if op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail):
             return False  # a sentence or an expression goes on after the "value"
         if any(c in value for c in "()[]{}") or value.endswith((".", ":")):
@@ -280,7 +281,7 @@ def _assignment_ok(secret: str, m: Any) -> bool:
         and any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4)
     ):
         return False  # "challengePassword", "api_token": a field name, not a value
-    if op == "|" and m.string.lstrip(b" \t>+-")[:1] != b"|":
+    if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
         if len(value) < 6 or len(set(value)) < 4:
@@ -376,7 +377,7 @@ _TAIL = rb"(?![A-Za-z0-9_-])"
 _B64END = rb"(?![A-Za-z0-9+/=])"
 
 # Key/value: KEY (quoted or not) OP VALUE (quoted or not).
-_KEY = rb"""(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}?["'`]?\]?)"""
+_KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}?["'`]?\]?)"""
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 

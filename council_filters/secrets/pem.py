@@ -102,8 +102,17 @@ _HEADER = re.compile(
 )
 
 
+_ASCII_WS = b" \t\n\v\f\r\x1c\x1d\x1e\x1f"
+
+
 def marker_text(line: bytes) -> str:
     """The line as markers are read: no escapes, no invisibles, dashes unified, lower case."""
+    if line.isascii() and b"\x1b" not in line:
+        # The common case, without NFKC: spaces out, lower case.
+        low = line.translate(None, _ASCII_WS).lower()
+        if b"\\" in low:
+            low = low.replace(b"\\n", b"").replace(b"\\r", b"").replace(b"\\t", b"")
+        return low.decode("ascii")
     s = line.decode("utf-8", "replace")
     if "\x1b" in s or "\x9b" in s:
         s = _ANSI.sub("", s)
@@ -118,13 +127,6 @@ def begin_marker(line: bytes) -> bool:
 # --------------------------------------------------------------------------- #
 # Body lines.
 # --------------------------------------------------------------------------- #
-_SPACES = str.maketrans(
-    {
-        c: " "
-        for c in "\t\v\f\r\u00a0\u2000\u2001\u2002\u2003\u2004"
-        "\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
-    }
-)
 _TOKEN = re.compile(r"[A-Za-z0-9+/]+=*")
 _COMMENT = re.compile(r"\s(?:#|//|/\*|<!--|--|;|%|<-|←)(?:\s|$)")
 _PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+\Z|[A-Z]+\Z|[0-9]+\Z")
@@ -132,6 +134,7 @@ _PADDING = re.compile(r"[\s>|+*\"'`,-]*={1,2}[\s|\"'`,]*")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
 _GREP_PREFIX = re.compile(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
 _TITLE_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
+_DIGIT = re.compile(r"[0-9]")
 _FENCE = re.compile(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
 
 
@@ -141,8 +144,6 @@ def _clean(line: bytes) -> str:
         s = _ANSI.sub("", s)
     if not s.isascii():
         s = unicodedata.normalize("NFKC", s).translate(_table())
-    else:
-        s = s.translate(_SPACES)
     # HTML tags and grep's "path:line:" prefix are decoration.
     if "<" in s:
         s = _TAG.sub(" ", s)
@@ -154,16 +155,13 @@ def _clean(line: bytes) -> str:
 
 
 def _classes(t: str) -> int:
-    n = 0
-    if any("A" <= c <= "Z" for c in t):
-        n += 1
-    if any("a" <= c <= "z" for c in t):
-        n += 1
-    if any("0" <= c <= "9" for c in t):
-        n += 1
-    if any(c in "+/=" for c in t):
-        n += 1
-    return n
+    """How many of upper case, lower case, digits and ``+/=`` a token holds."""
+    return (
+        (t.lower() != t)
+        + (t.upper() != t)
+        + (_DIGIT.search(t) is not None)
+        + ("+" in t or "/" in t or "=" in t)
+    )
 
 
 #: What :func:`classify` says about a line.
@@ -275,6 +273,10 @@ class PemMachine:
 
     def _markers(self, line: bytes) -> bool:
         """A line holding a marker: redacted (BEGIN) and the state it leaves."""
+        if line.isascii() and b"\x1b" not in line and (
+            b"-" not in line or b"---" not in line.translate(None, _ASCII_WS)
+        ):
+            return False  # no run of three dashes: no marker (the common case)
         low = marker_text(line)
         if "-" not in low or "privatekey" not in low:
             return False

@@ -22,11 +22,17 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.
 Validator = Callable[[str, "Any"], bool]
+
+
+@lru_cache(maxsize=4)
+def _latin1(data: bytes) -> str:
+    return data.decode("latin-1")
 
 
 def shannon_entropy(text: str) -> float:
@@ -212,7 +218,10 @@ class Rule:
             return False
         allows = self.allowlists + tuple(a for a in global_allow if a.applies_to(self.id))
         if allows:
-            line = subject if self.text else subject.decode("latin-1")
+            # Only a "line" target needs the line (decoded once per line, not per match).
+            line = ""
+            if any(a.target == "line" for a in allows):
+                line = subject if self.text else _latin1(subject)
             if any(a.allows(s, w, line, path) for a in allows):
                 return False
         return True
