@@ -42,6 +42,9 @@ MODE     ?= review
 # The hardened fence and verdict rules (see README, Security notes); set
 # HARDENED= for the upstream-exact behaviour.
 HARDENED ?= --hardened
+# The extended credential rules for the reviewers' outputs (docs/rules.md); set
+# REDACT_RULES= for the reference program's eleven patterns alone.
+REDACT_RULES ?= --rules extended
 BASE     ?=
 ARGS     ?=
 REPO     ?= .
@@ -56,7 +59,7 @@ council: $(BIN_DEPS)
 	  exit 2; fi
 	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
 	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
-	  | $(BIN)/council-redact --jsonl \
+	  | $(BIN)/council-redact --jsonl $(REDACT_RULES) \
 	  | $(BIN)/council-fence --jsonl $(HARDENED) \
 	  | $(BIN)/council-parse-verdict --jsonl $(HARDENED) \
 	  | $(BIN)/council-consolidate --write
