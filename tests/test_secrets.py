@@ -138,6 +138,9 @@ def test_the_candidate_searches_miss_nothing_a_rule_finds() -> None:
         ("authorization: bearer abc123def456ghi789jkl", "bearer-token"),
         ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "authorization-basic"),
         ("curl -u admin:hunter2 https://x.example.com", "cli-credentials"),
+        ("mysql --password=Sup3rS3cret -u root", "flag-credentials"),
+        ("app --token abc123def456ghi", "flag-credentials"),
+        ("vault login --api-key 9f8e7d6c5b4a", "flag-credentials"),
         ("| `DB_PASSWORD` | `s3cr3t-Passw0rd` |", "secret-table-cell"),
         ('{"name": "DB_PASSWORD", "value": "s3cr3t-Passw0rd"}', "secret-name-value"),
         (
@@ -185,6 +188,8 @@ def test_rule_table_positives(line: str, rule: str) -> None:
         "private_key: PKCS7PrivateKeyTypes,",
         'AttributeOID.CHALLENGE_PASSWORD: "challengePassword",',
         "r'CurrentPass|CurrentX|request-pass|'",
+        "psql --password -h db", "tool --password $DB_PASS", "cli --token-file ~/.token",
+        "use --password prompt", "docker login -u me --password-stdin", "ssh -p 2222 host",
         # prose, hashes, ids
         "The password: it must be at least twelve characters long.",
         "Password: required",

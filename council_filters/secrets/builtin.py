@@ -335,6 +335,19 @@ def _url_password_ok(secret: str, m: Any) -> bool:
     return not (secret.startswith(":") or is_placeholder(secret))
 
 
+def _flag_ok(secret: str, _m: Any = None) -> bool:
+    """The value of ``--password X``: not another option, a variable or a placeholder."""
+    secret = secret.rstrip(".,:;)")  # prose punctuation after a word
+    if secret.startswith(("-", "$", "<", "{", "%(", "@")) or "${" in secret or "{{" in secret:
+        return False
+    low = secret.lower()
+    if low in _CODE_WORDS or low in _URL_PLACEHOLDERS or is_placeholder(secret):
+        return False
+    if _IDENT.match(secret) and not _has_digit(secret):
+        return False  # --password prompt, --token file: a word, not a secret
+    return len(set(secret)) >= 4
+
+
 def _bearer_ok(secret: str, _m: Any = None) -> bool:
     if secret.lower() in _CODE_WORDS or secret.startswith(("$", "<", "{")):
         return False
@@ -502,6 +515,16 @@ RULES: tuple[Rule, ...] = (
         description="user:password (or a password) given to curl, wget and alike",
     ),
     _r(
+        "flag-credentials",
+        rb"(?i)(?:^|[\s;|&(`'\"])--?(?:password|passwd|pass|pwd|token|api-?key|secret|"
+        rb"client-secret|auth-token|access-token|private-key-?password|db-password)"
+        rb"(?:=|[ \t]+)[\"']?([^\s\"'`;|&]{6,256})",
+        rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
+        validator=_flag_ok,
+        placeholders=False,
+        description="a password or token given as a command-line option (--password X)",
+    ),
+    _r(
         "url-credentials",
         rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]{1,256}:([^\s\"'<>`]{1,256})@"
         rb"[A-Za-z0-9\[_]",
@@ -597,6 +620,7 @@ _TOKEN_RULES = (
     "authorization-header",
 )
 _PAIR_RULES = (
+    "flag-credentials",
     "secret-name-value",
     "cli-credentials",
     "aws-secret-access-key",
@@ -618,7 +642,8 @@ SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
     ("re", rb"_[A-Za-z0-9+/-]{8}", b"", _TOKEN_RULES),
     # Prefixes ending in '-' (glpat-, xoxb-, GOCSPX-, pypi-AgE, sk-svcacct-, ...), and
     # the dash runs of PEM markers.
-    ("re", rb"-(?:[A-Za-z0-9_]{6}|[ \t]*-[ \t]*-)", b"", _TOKEN_RULES + (PEM,)),
+    ("re", rb"-(?:[A-Za-z0-9_]{5}|[ \t]*-[ \t]*-|[Aa][Pp][Ii]-)", b"", _TOKEN_RULES + (
+        "flag-credentials", PEM)),
     # Prefixes ending in '.' (ya29., SG., hvs., xoxe.) and the parts of a JWT.
     ("re", rb"\.[A-Za-z0-9_-]{12}", b"", _TOKEN_RULES),
     # Key/value pairs: an operator, then a value of five or more bytes (the value
