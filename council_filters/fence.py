@@ -48,7 +48,6 @@ from council_filters.base.vocab import (
 
 ESCAPED_TEXT = ESCAPED.decode()
 
-KNOWN_LABELS: tuple[str, ...] = ("claude", "codex", "gemini", "opencode")
 ESCAPES: tuple[str, ...] = ("agent", "report", "hardened")
 
 # A label that can sit in a delimiter line without changing its shape.

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import datetime
 import gc
-import os
+from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 import orjson
 import typer
 
-from council_filters import paths
-from council_filters.base import safefs, vocab
+from council_filters.base import vocab
 from council_filters.cli import _shell as kit
-from council_filters.consolidate import core, synthesis
+from council_filters.consolidate import core, report_file, synthesis
 from council_filters.consolidate.finding import SourceReader
 from council_filters.consolidate.gaps import changed_files_from_diff, changed_files_from_list
 
@@ -88,15 +88,6 @@ def _read_state(path: str | None) -> dict | None:
     return state
 
 
-def _pick(option: str | None, values: list[object], what: str) -> str | None:
-    if option:
-        return option
-    found = sorted({v for v in values if isinstance(v, str) and v})
-    if len(found) > 1:
-        kit.streams().warn(f"verdict records disagree on {what}; using the first in sorted order")
-    return found[0] if found else None
-
-
 @app.command(help=HELP, epilog=EPILOG)
 def command(
     files: list[str] = typer.Argument(
@@ -149,27 +140,58 @@ def command(
                                     "Default: off."),
     version: bool = kit.version_option(),
 ) -> int:
+    return _run(Options(
+        tuple(files or ()), fmt, write, root, date, mode, slug, slots, state, repo, no_source,
+        diff, changed_files, fail_level, report, category, keep_going,
+    ))
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line of one run, as parsed."""
+
+    files: tuple[str, ...]
+    fmt: Format
+    write: bool
+    root: str
+    date: str | None
+    mode: str | None
+    slug: str | None
+    slots: str
+    state: str | None
+    repo: str
+    no_source: bool
+    diff: str | None
+    changed_files: str | None
+    fail_level: Level | None
+    report: Report
+    category: str
+    keep_going: bool
+
+
+def _run(o: Options) -> int:
     s = kit.streams()
-    if diff and changed_files:
+    if o.diff and o.changed_files:
         raise kit.UsageError("give --diff or --changed-files, not both")
-    if write and fmt is not Format.markdown:
+    if o.write and o.fmt is not Format.markdown:
         raise kit.UsageError("--write writes the markdown report; drop --format")
-    when = date or datetime.date.today().isoformat()
+    when = o.date or datetime.date.today().isoformat()
     if not vocab.is_date(when):
         raise kit.UsageError("--date must be YYYY-MM-DD")
-    slot_list = tuple(x.strip().lower() for x in slots.split(",") if x.strip())
+    slot_list = tuple(x.strip().lower() for x in o.slots.split(",") if x.strip())
     if not all(vocab.is_name(x) for x in slot_list):
         raise kit.UsageError("--slots takes comma-separated slot names [a-z0-9_-]")
-    prior = _read_state(state)
+    prior = _read_state(o.state)
     changed = None
-    if diff:
-        changed = changed_files_from_diff(_read_text(diff, "diff"))
-    elif changed_files:
-        changed = changed_files_from_list(_read_text(changed_files, "changed-files list"))
-    reader = SourceReader(None if no_source else repo)
+    if o.diff:
+        changed = changed_files_from_diff(_read_text(o.diff, "diff"))
+    elif o.changed_files:
+        changed = changed_files_from_list(_read_text(o.changed_files, "changed-files list"))
+    reader = SourceReader(None if o.no_source else o.repo)
 
-    def records():
-        for source, lineno, rec in kit.iter_jsonl(files or [], s.stdin, keep_going=keep_going):
+    def records() -> Iterator[tuple[str, int, kit.Record]]:
+        items = kit.iter_jsonl(list(o.files), s.stdin, keep_going=o.keep_going)
+        for source, lineno, rec in items:
             if isinstance(rec, kit.CouncilError):
                 s.error(rec)
                 continue
@@ -184,12 +206,14 @@ def command(
     for w in collected.warnings:
         s.warn(w)
 
-    council = report is Report.council or (report is Report.auto and bool(collected.verdicts))
+    fmt = o.fmt
+    council = o.report is Report.council or (
+        o.report is Report.auto and bool(collected.verdicts))
     out = s.stdout
     if fmt is Format.findings:
         out.write(core.findings_jsonl(result))
     elif fmt is Format.sarif:
-        data, notes = core.sarif_bytes(result, category)
+        data, notes = core.sarif_bytes(result, o.category)
         for n in notes:
             s.warn(n)
         out.write(data)
@@ -202,70 +226,26 @@ def command(
         synth = None
         path = None
         if council:
-            info = _report_info(collected.verdicts, mode, slug, when, slot_list)
+            info = report_file.report_info(
+                collected.verdicts, o.mode, o.slug, when, slot_list, s.warn)
             synth = core.build_synthesis(result, info)
-            if write:
-                path = _write(synth, info, root)
+            if o.write:
+                path = report_file.write(synth, info, o.root)
                 if fmt is Format.markdown:
                     out.write(synthesis.inline_form(synth, path).encode("utf-8"))
             else:
-                path = _first_free(info, root)
+                path = report_file.first_free(info, o.root)
                 if fmt is Format.markdown:
                     out.write(synthesis.report(synth, path).encode("utf-8"))
         if fmt is Format.json:
             out.write(core.json_document(result, synth, path))
     else:
-        if write:
+        if o.write:
             raise kit.UsageError("--write needs verdict records (the council report)")
         out.write(core.review_markdown_bytes(result, reader))
-    if fail_level is not None and result.at_or_above(fail_level.value):
+    if o.fail_level is not None and result.at_or_above(o.fail_level.value):
         return kit.EXIT_CONDITION
     return kit.EXIT_OK
-
-
-def _report_info(
-    verdicts: list[dict], mode: str | None, slug: str | None, date: str, slots: tuple[str, ...]
-) -> core.ReportInfo:
-    m = _pick(mode, [v.get("mode") for v in verdicts], "mode")
-    g = _pick(slug, [v.get("slug") for v in verdicts], "slug")
-    if not m:
-        raise kit.UsageError("no mode in the verdict records: pass --mode")
-    if not g:
-        raise kit.UsageError("no slug in the verdict records: pass --slug")
-    if not vocab.is_slug(m):
-        raise kit.DataError("mode is not a plain lower-case word")
-    if not vocab.is_slug(g):
-        raise kit.DataError("slug is not a valid slug ([a-z0-9]+ joined by single dashes)")
-    return core.ReportInfo(m, g, date, slots)
-
-
-def _first_free(info: core.ReportInfo, root: str) -> str:
-    for rel in paths.report_candidates(info.mode, info.slug, info.date):
-        if not os.path.lexists(os.path.join(root, rel)):
-            return rel
-    raise kit.DataError(paths.collision_message(info.slug))
-
-
-def _write(synth: synthesis.Synthesis, info: core.ReportInfo, root: str) -> str:
-    directory = os.path.join(root, paths.REPORT_DIR)
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as exc:
-        raise kit.DataError(f"cannot create {paths.REPORT_DIR}: {exc.strerror}") from None
-    real_root = os.path.realpath(root)
-    if not os.path.realpath(directory).startswith(real_root + os.sep):
-        raise kit.DataError(f"{paths.REPORT_DIR} leads outside --root (a symlink?); not writing")
-    rels = paths.report_candidates(info.mode, info.slug, info.date)
-    by_abs = {os.path.join(root, rel): rel for rel in rels}
-    try:
-        written = safefs.write_first_free(
-            list(by_abs), lambda p: synthesis.report(synth, by_abs[p]).encode("utf-8")
-        )
-    except OSError as exc:
-        raise kit.DataError(f"cannot write the report: {exc.strerror}") from None
-    if written is None:
-        raise kit.DataError(paths.collision_message(info.slug))
-    return by_abs[written]
 
 
 main = kit.main_for(app, "council-consolidate")

@@ -43,7 +43,6 @@ STATE_FIELDS: tuple[str, ...] = (
     "id", "status", "fix_attempts", "frozen", "in_scope", "files_touched", "reason",
 )
 
-VERBS: tuple[str, ...] = ("init", "add", "accept", "record-fix", "scope", "verify")
 
 
 @dataclass(frozen=True)
