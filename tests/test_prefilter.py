@@ -277,3 +277,31 @@ def test_many_full_reads_overlap_and_agree(engine: str, machine: str) -> None:
     assert out.getvalue() == redact_simple(data)
     assert stats.bytes_in == len(data) and stats.lines == data.count(b"\n") + (
         0 if data.endswith(b"\n") else 1)
+
+
+def test_extended_rules_ride_the_one_scan_in_both_engines() -> None:
+    # The --rules extended set reaches the redactor through the extra-rules
+    # hook: its searches join the combined scan, and both engines agree.
+    from council_filters.secrets import load_rules
+    from council_filters.secrets.engine import RuleCheck
+
+    rules = load_rules("extended")
+    rng = random.Random(5)
+    data = b"".join(random_document(rng) for _ in range(40)) + (
+        b"slack: xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx\n"
+        b"-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQdGBF1abc\n"
+    )
+    saved = prefilter.ENGINE, prefilter.FORCED
+    outs = []
+    try:
+        for name in ["re"] + (["hyperscan"] if HAVE_HS else []):
+            prefilter.use(name)
+            check = RuleCheck(rules)
+            r = Redactor(rules=check)
+            assert r.prefilter().ids == tuple(i for i, _ in check.prefilter) != ()
+            outs.append(r.feed(data) + r.finish())
+    finally:
+        prefilter.ENGINE, prefilter.FORCED = saved
+        prefilter._cache.clear()
+    assert all(out == outs[0] for out in outs)
+    assert outs[0] != redact(data)  # the extended set redacts more than the eleven
