@@ -422,3 +422,35 @@ def test_the_markdown_map_escapes_what_the_repository_says(tmp_path):
         assert needle not in text, needle
     assert "``npm test -- --grep '\\|`&lt;!--'``" in text
     assert text.endswith("Readiness: **ready**\n")
+
+
+def test_uncommitted_changes_and_new_files_are_part_of_the_diff(tmp_path):
+    repo = make_repo(tmp_path / "r", {"go.mod": "module m\n", "a.go": "package m\n"},
+                     {"b.go": "package m\n"})
+    (repo / "a.go").write_text("package m\n\nvar X = 1\n")
+    (repo / "new.go").write_text("package m\n\nvar Y = 2\n")
+    (repo / "out.json").write_text("")  # what `council-context > out.json` has just created
+    code, ctx, _ = run(["--repo", str(repo), "--task", "t"])
+    assert code == 0 and ctx is not None
+    files = {f["path"]: f for f in ctx["diff"]["files"]}
+    assert sorted(files) == ["a.go", "b.go", "new.go"]
+    assert files["a.go"]["added_ranges"] == [[2, 3]]
+    assert files["new.go"]["status"] == "added" and files["new.go"]["added_ranges"] == [[1, 3]]
+    assert ctx["diff"]["source"] == "worktree" and ctx["base"] == "main"
+    code, committed, _ = run(["--repo", str(repo), "--task", "t", "--committed"])
+    assert committed is not None
+    assert [f["path"] for f in committed["diff"]["files"]] == ["b.go"]
+
+
+def test_on_main_with_only_local_edits_the_edits_are_the_diff(tmp_path):
+    repo = make_repo(tmp_path / "r", {"go.mod": "module m\n", "a.go": "package m\n"}, None,
+                     branch="work")
+    git(repo, "checkout", "-q", "main")
+    (repo / "a.go").write_text("package m\n\nfunc F() {}\n")
+    code, ctx, _ = run(["--repo", str(repo), "--task", "t"])
+    assert code == 0 and ctx is not None
+    assert (ctx["base"], ctx["base_source"]) == ("HEAD", "worktree")
+    assert ctx["diff"]["files"][0]["added_ranges"] == [[2, 3]]
+    scan = run_filter("scan", ["--repo", str(repo), "--context", "-", "--rules", "default"],
+                      json.dumps(ctx).encode())
+    assert scan.records()[-1]["added_lines"] == 2

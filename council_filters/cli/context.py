@@ -81,6 +81,9 @@ def command(
     threshold: str = typer.Option(None, "--threshold", metavar="PERCENT",
                                   help="Coverage threshold. Default: declared, configured"
                                   " (fail_under, coverageThreshold), else 80."),
+    committed: bool = typer.Option(False, "--committed",
+                                   help="Only committed changes (BASE...HEAD). Default: off (the"
+                                   " work tree's uncommitted and new files are included)."),
     format_: str = typer.Option("json", "--format", metavar="FORMAT",
                                 help="json (the context object) or markdown (the context map"
                                 " for the readiness gate, found / missing). Default: json."),
@@ -97,7 +100,7 @@ def command(
     opts = collect.Options(
         repo=repo, base=base, pr=pr, spec=spec, task=task, feature=feature, diff=diff_bytes,
         test_cmd=test_cmd or None, coverage_cmd=coverage_cmd or None,
-        threshold=_threshold(threshold))
+        threshold=_threshold(threshold), committed=committed)
     context = collect.collect(opts)
     ctx.stdout.write(kit.dumps(context) if format_ == "json"
                      else render.context_map(context).encode("utf-8"))

@@ -91,6 +91,7 @@ def command(
         git = GitRepo.discover(root)
     except kit.DataError:
         git = None
+    worktree: bytes | None = None
     if context is not None and base is None and diff is None:
         data = kit.read_all([context], ctx.stdin)
         try:
@@ -103,7 +104,15 @@ def command(
         if base is None:
             raise kit.DataError("the context names no base (no diff to scan)",
                                 source=kit.source_name(context))
-    if diff is not None:
+        summary_of_diff = value.get("diff") if isinstance(value.get("diff"), dict) else {}
+        since = value.get("merge_base")
+        if summary_of_diff.get("source") == "worktree" and isinstance(since, str) and git:
+            # the context took the work tree's uncommitted changes: so does the scan
+            diff = "-"
+            worktree = collect.worktree_diff(git, since) or b""
+    if worktree is not None:
+        text = worktree
+    elif diff is not None:
         text = kit.read_all([diff], ctx.stdin)
     elif base is not None:
         check_ref(base)

@@ -47,6 +47,7 @@ class Options:
     test_cmd: str | None = None
     coverage_cmd: str | None = None
     threshold: float | None = None
+    committed: bool = False  # only BASE...HEAD, never the work tree's uncommitted changes
 
 
 @dataclass
@@ -156,6 +157,31 @@ def resolve_base(git: GitRepo, supplied: str | None, pr: dict[str, Any] | None
     return (same, "default") if same else (None, "none")
 
 
+MAX_UNTRACKED = 500
+
+
+def worktree_diff(git: GitRepo, since: str) -> bytes | None:
+    """The work tree against commit ``since`` (committed and uncommitted changes, new
+    untracked files included), or None when the work tree has no uncommitted change.
+
+    Untracked files that are empty are left out: they are most often the file a shell
+    redirect just created for this very run.
+    """
+    status = git.out("status", "--porcelain", "-z", "--untracked-files=all")
+    if not status.strip(b"\0"):
+        return None
+    parts = [git.out("diff", "--no-color", "--no-ext-diff", "-M", since, "--")]
+    untracked = [os.fsdecode(p) for p in git.out(
+        "ls-files", "-z", "--others", "--exclude-standard").split(b"\0") if p]
+    for path in sorted(untracked)[:MAX_UNTRACKED]:
+        full = git.root / path
+        if full.is_symlink() or not full.is_file() or full.stat().st_size == 0:
+            continue
+        parts.append(git.run(["diff", "--no-color", "--no-ext-diff", "--no-index", "--",
+                              "/dev/null", path], ok_codes=(0, 1)).stdout)
+    return b"".join(parts)
+
+
 def _commits(git: GitRepo, merge_base: str) -> list[dict[str, str]]:
     raw = git.out("log", "--reverse", f"--max-count={MAX_COMMITS}", "--format=%H%x00%s%x00",
                   f"{merge_base}..HEAD")
@@ -205,10 +231,20 @@ def collect(opts: Options) -> dict[str, Any]:
                     commits = _commits(git, merge_base)
                     if diff is None:
                         diff, diff_source = git.diff(base), "git"
+            if diff_source in (None, "git") and not opts.committed and (
+                    merge_base is not None or base is None):
+                since = merge_base or head["commit"]
+                local = worktree_diff(git, since)
+                if local is not None:
+                    diff, diff_source = local, "worktree"
+                    if base is None:
+                        base, base_how, merge_base = "HEAD", "worktree", since
         else:
             notes.append("the repository has no commits yet")
     elif opts.base is not None:
         raise DataError("--base needs a git work tree", source=opts.repo)
+    if diff_source == "worktree":
+        notes.append("the diff includes uncommitted changes (--committed leaves them out)")
     if diff is None and pr is not None and opts.pr is not None and opts.base is None:
         fetched = _gh(["pr", "diff", str(opts.pr)], facts.root)
         if fetched is not None:
