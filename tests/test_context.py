@@ -451,6 +451,8 @@ def test_on_main_with_only_local_edits_the_edits_are_the_diff(tmp_path):
     assert code == 0 and ctx is not None
     assert (ctx["base"], ctx["base_source"]) == ("HEAD", "worktree")
     assert ctx["diff"]["files"][0]["added_ranges"] == [[2, 3]]
-    scan = run_filter("scan", ["--repo", str(repo), "--context", "-", "--rules", "default"],
-                      json.dumps(ctx).encode())
-    assert scan.records()[-1]["added_lines"] == 2
+    (repo / "context.json").write_text(json.dumps(ctx) + "\n")  # files written since then
+    (repo / "later.py").write_text("y = eval(x)\n")
+    scan = run_filter("scan", ["--repo", str(repo), "--context", str(repo / "context.json"),
+                               "--rules", "default"])
+    assert scan.records()[-1]["added_lines"] == 2 and scan.records()[-1]["files"] == 1

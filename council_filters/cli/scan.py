@@ -92,6 +92,7 @@ def command(
     except kit.DataError:
         git = None
     worktree: bytes | None = None
+    only: set[str] | None = None  # the files the context described (files written since: no)
     if context is not None and base is None and diff is None:
         data = kit.read_all([context], ctx.stdin)
         try:
@@ -110,6 +111,8 @@ def command(
             # the context took the work tree's uncommitted changes: so does the scan
             diff = "-"
             worktree = collect.worktree_diff(git, since) or b""
+            only = {f["path"] for f in summary_of_diff.get("files") or []
+                    if isinstance(f, dict) and isinstance(f.get("path"), str)}
     if worktree is not None:
         text = worktree
     elif diff is not None:
@@ -129,7 +132,7 @@ def command(
         facts = collect.gather(str(top))
         tree = stk.Tree(facts.files, collect.reader(facts.root))
     result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout,
-                       detect=detect)
+                       detect=detect, only=only)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(result.findings)
     script_findings.write_summary(writer, summary, {

@@ -132,9 +132,10 @@ def sort_key(rec: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def scan(diff: bytes, repo: Path | None, tree: stk.Tree | None, *, audit_deps: bool = True,
-         timeout: float = audit.AUDIT_TIMEOUT, detect: secrets.Detector | None = None
-         ) -> ScanResult:
-    files = diffparse.parse(diff)
+         timeout: float = audit.AUDIT_TIMEOUT, detect: secrets.Detector | None = None,
+         only: set[str] | None = None) -> ScanResult:
+    """Scan ``diff``; with ``only``, just those files (the ones a context described)."""
+    files = [f for f in diffparse.parse(diff) if only is None or f.path in only]
     result = ScanResult()
     scan_lines(files, result, detect or secrets.detector(secrets.DEFAULT))
     if audit_deps:
