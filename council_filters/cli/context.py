@@ -12,7 +12,8 @@ Collect what a review needs: the diff, the spec, the stack and its test command.
 
 Like the code-review flow's collect-context script: it reads the git repository (never runs
 anything of it) and writes one JSON context object on stdout: the diff summary (files, added
-lines as anchorable ranges), branch and commits, the PR (with --pr, through gh when installed),
+lines as anchorable ranges; uncommitted changes and new files included unless --committed),
+branch and commits, the PR (with --pr, through gh when installed),
 the spec folder (.specs/features/* fuzzy-matched on --feature or the branch, else
 .specs/quick/*), the .specs/codebase/ docs, the stack of every package root the diff touches
 (language, package manager, test framework), the test and coverage commands and the coverage
