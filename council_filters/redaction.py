@@ -1029,7 +1029,7 @@ def _run_compiled(
 
 def redact_stream(
     src: BinaryIO | int, dst: BinaryIO | int | None, *, rules: ExtraRules | None = None,
-    check_only: bool = False, chunk: int = CHUNK,
+    check_only: bool = False, chunk: int = CHUNK, path: str | None = None,
 ) -> RedactStats:
     """Redact one file on its own: the per-file entry point.
 
@@ -1037,9 +1037,13 @@ def redact_stream(
     ``council-redact`` run on that file alone.  ``src`` and ``dst`` are binary
     file objects or file descriptors; with ``check_only`` nothing is written
     (``dst`` may be None) and the counts are still returned.  ``chunk`` is
-    the read size.
+    the read size.  ``path`` names the input for rules that look at paths
+    (as the FILE argument does).
     """
     r = Redactor(count=True, rules=rules)
+    set_path = getattr(r.rules, "set_path", None)
+    if path is not None and set_path is not None:
+        set_path(path)
     write = None if check_only or dst is None else writer(dst)
     n_in, n_out = run_input(r, src, write, chunk)
     return RedactStats(n_in, n_out, r.nr, dict(r.counts))

@@ -158,15 +158,22 @@ def iter_jsonl(
     located :class:`DataError` in place of the record; otherwise it is raised.
     """
     for source, fh in open_inputs(paths, stdin):
-        for lineno, raw in enumerate(iter_lines(fh), start=1):
-            if not raw.strip():
-                continue
-            try:
-                yield source, lineno, decode_record(raw, source, lineno)
-            except DataError as err:
-                if not keep_going:
-                    raise
-                yield source, lineno, err
+        yield from iter_jsonl_stream(source, fh, keep_going=keep_going)
+
+
+def iter_jsonl_stream(
+    source: str, fh: BinaryIO, *, keep_going: bool = False
+) -> Iterator[tuple[str, int, Record | CouncilError]]:
+    """:func:`iter_jsonl` over one open stream named ``source``."""
+    for lineno, raw in enumerate(iter_lines(fh), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield source, lineno, decode_record(raw, source, lineno)
+        except DataError as err:
+            if not keep_going:
+                raise
+            yield source, lineno, err
 
 
 def dumps(record: Record) -> bytes:

@@ -14,7 +14,7 @@ import typer
 
 from council_filters.base import vocab
 from council_filters.cli import _shell as kit
-from council_filters.consolidate import core, report_file, synthesis
+from council_filters.consolidate import core, report_file, shards, synthesis
 from council_filters.consolidate.finding import SourceReader
 from council_filters.consolidate.gaps import changed_files_from_diff, changed_files_from_list
 
@@ -38,7 +38,8 @@ EPILOG = (
     "      --format findings | council-state --file review-state.json add\n"
     "  council-consolidate --format sarif findings.jsonl > council.sarif\n"
     "  council-consolidate --format rdjsonl findings.jsonl | reviewdog -f=rdjsonl\n"
-    "  council-consolidate --fail-level critical findings.jsonl > /dev/null || echo blocked\n\n"
+    "  council-consolidate --fail-level critical findings.jsonl > /dev/null || echo blocked\n"
+    "  council-consolidate --scheduler local --format findings 'shards/*.jsonl'\n\n"
     + kit.exit_code_table()
 )
 
@@ -138,11 +139,18 @@ def command(
     keep_going: bool = typer.Option(False, "--keep-going", help="Skip undecodable lines "
                                     "(each named on stderr) instead of stopping with exit 1. "
                                     "Default: off."),
+    scheduler: str = typer.Option(
+        None, "--scheduler", metavar="ADDRESS",
+        help="Read and decode the FILEs on a dask.distributed cluster (`local`: a "
+        "LocalCluster here; else a scheduler address or scheduler file); FILEs may then be "
+        "fsspec URLs and globs (matches in sorted order). The output is the one a "
+        "single-process run gives. Needs pip install 'council-filters[dask]'. Default: off.",
+    ),
     version: bool = kit.version_option(),
 ) -> int:
     return _run(Options(
         tuple(files or ()), fmt, write, root, date, mode, slug, slots, state, repo, no_source,
-        diff, changed_files, fail_level, report, category, keep_going,
+        diff, changed_files, fail_level, report, category, keep_going, scheduler,
     ))
 
 
@@ -167,6 +175,7 @@ class Options:
     report: Report
     category: str
     keep_going: bool
+    scheduler: str | None = None
 
 
 def _run(o: Options) -> int:
@@ -190,7 +199,11 @@ def _run(o: Options) -> int:
     reader = SourceReader(None if o.no_source else o.repo)
 
     def records() -> Iterator[tuple[str, int, kit.Record]]:
-        items = kit.iter_jsonl(list(o.files), s.stdin, keep_going=o.keep_going)
+        if o.scheduler:
+            items = shards.iter_jsonl(list(o.files), s.stdin, keep_going=o.keep_going,
+                                      scheduler=o.scheduler)
+        else:
+            items = kit.iter_jsonl(list(o.files), s.stdin, keep_going=o.keep_going)
         for source, lineno, rec in items:
             if isinstance(rec, kit.CouncilError):
                 s.error(rec)

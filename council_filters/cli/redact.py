@@ -12,6 +12,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
@@ -83,6 +84,18 @@ inside open PEM blocks. Output is the same bytes either way.
 
 A line a rule redacts becomes `--- redacted credential at line N ---` (key
 lines the PEM placeholder); --check names the rule ids that fired.
+
+With --out-dir, each FILE is instead redacted on its own (lines from 1, fresh PEM
+state; the output is byte for byte `council-redact [--rules SPEC] FILE`) into
+DIR under the same relative path, by --jobs local processes or on a Dask
+cluster (--scheduler). A directory FILE stands for the files under it; FILEs
+and DIR may be fsspec URLs (file://, s3://, gs://, memory://...) and URL
+globs. Outputs are written under a temporary name and renamed. The manifest
+(JSON Lines, one record per input: input, output, status, bytes_in,
+bytes_out, redacted lines per rule, sha256 of the output, rules, attempts,
+error) lets a rerun skip files whose output is still the one recorded with
+the same rules. A file that fails is retried, then named on stderr, and the
+run exits 1. Progress (files, bytes, rate, ETA) shows when stderr is a terminal.
 """
 
 EPILOG_EXAMPLES = """\
@@ -95,6 +108,9 @@ Examples:
   council-redact notes.md build.log | less
   council-redact --rules extended < reviewer.log > reviewer.txt
   council-redact --rules extended,.gitleaks.toml --check build.log
+  council-redact --jobs 4 --out-dir clean/ logs/
+  council-redact --scheduler local --out-dir file:///data/clean --base /data/raw /data/raw
+  council-redact --scheduler tcp://10.0.0.5:8786 --out-dir s3://bucket/clean 's3://bucket/raw/**'
 
 """
 
@@ -275,6 +291,93 @@ def check_report(counts: Counter[str], rules: RuleSet | None = None) -> list[str
 
 
 # --------------------------------------------------------------------------- #
+# Many files: --out-dir.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class BatchOptions:
+    out_dir: str | None = None
+    jobs: int | None = None
+    scheduler: str | None = None
+    manifest: str | None = None
+    retries: int = 2
+    base: str | None = None
+    files_from: str | None = None
+
+    @property
+    def asked(self) -> list[str]:
+        """The batch options given, as their flags (for usage messages)."""
+        return [flag for flag, value in (
+            ("--jobs", self.jobs), ("--scheduler", self.scheduler),
+            ("--manifest", self.manifest), ("--base", self.base),
+            ("--files-from", self.files_from), ("--retries", None if self.retries == 2 else 1),
+        ) if value is not None]
+
+
+def _files_from(path: str, stdin: BinaryIO) -> list[str]:
+    """One input per line (`-`: stdin); blank lines are skipped."""
+    from council_filters.cli import _shell as kit
+
+    data = kit.read_all([path], stdin)
+    return [line.rstrip("\r") for line in data.decode("utf-8", "surrogateescape").split("\n")
+            if line.strip()]
+
+
+def redact_batch(
+    s: kit.Streams, paths: list[str], opts: BatchOptions, rules: RuleSet | None = None
+) -> int:
+    """--out-dir: every input on its own, into DIR, with a manifest."""
+    from council_filters import batch, storage
+    from council_filters.cli import _shell as kit
+
+    assert opts.out_dir is not None
+    if opts.files_from is not None:
+        paths = paths + _files_from(opts.files_from, s.stdin)
+    if not paths:
+        kit.fail_usage("--out-dir needs FILE arguments (or --files-from)")
+    if "-" in paths:
+        kit.fail_usage("stdin cannot be one of the files of --out-dir")
+    if opts.jobs is not None and opts.jobs < 0 or opts.retries < 0:
+        kit.fail_usage("--jobs and --retries take a number >= 0")
+    if opts.scheduler not in (None, "local") and opts.jobs is not None:
+        kit.fail_usage("--jobs sizes a local run; a running Dask cluster has its own workers")
+    jobs = opts.jobs if opts.jobs else (os.cpu_count() or 1) if opts.jobs == 0 else 1
+    if opts.scheduler == "local" and opts.jobs is None:
+        jobs = 0  # the LocalCluster: one worker per core
+    manifest_at = opts.manifest or storage.join(opts.out_dir, batch.MANIFEST_NAME)
+    tasks = batch.plan(paths, opts.out_dir, base=opts.base, manifest=manifest_at)
+    with batch.open_backend(jobs, opts.scheduler) as backend:
+        batch.check_memory_urls([*paths, opts.out_dir, manifest_at], backend)
+        manifest = batch.Manifest(manifest_at)
+        manifest.load()
+        if manifest.unreadable_lines:
+            n = manifest.unreadable_lines
+            s.warn(f"{manifest_at}: {n} unreadable manifest line{'s' if n != 1 else ''} "
+                   "ignored (their files are redone)")
+        manifest.open_log()
+        try:
+            summary = batch.run(
+                tasks, backend, manifest, rules=rules, retries=opts.retries,
+                progress=s.stderr if _is_tty(s.stderr) else None,
+            )
+        finally:
+            manifest.finish([t.input for t in tasks])
+    for entry in summary.failed:
+        tries = entry["attempts"]
+        s.warn(f"{entry['input']}: {entry['error']} ({tries} attempt{'s' if tries != 1 else ''})")
+    if summary.failed:
+        s.warn(f"{len(summary.failed)} of {summary.files} files failed; see {manifest_at}")
+        return kit.EXIT_DATA
+    return kit.EXIT_OK
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- #
 # The command line.
 # --------------------------------------------------------------------------- #
 def command(
@@ -284,11 +387,20 @@ def command(
     keep_going: bool,
     check: bool,
     rules_spec: str | None = None,
+    opts: BatchOptions | None = None,
 ) -> int:
     from council_filters.cli import _shell as kit
 
     s = kit.streams()
     paths = list(files or [])
+    opts = opts or BatchOptions()
+    if opts.out_dir is not None:
+        if jsonl or check:
+            kit.fail_usage("--out-dir writes redacted files; --jsonl and --check read a stream")
+        return redact_batch(s, paths, opts, _load(rules_spec))
+    if opts.asked:
+        kit.fail_usage(f"{', '.join(opts.asked)} need{'s' if len(opts.asked) == 1 else ''} "
+                       "--out-dir")
     if not jsonl and (field or keep_going):
         kit.fail_usage("--field and --keep-going need --jsonl")
     rules = _load(rules_spec)
@@ -354,12 +466,49 @@ def build_app() -> Any:
             "count of redacted lines per pattern or rule id on stderr; exit 0 when clean. "
             "Default: off.",
         ),
+        out_dir: str = typer.Option(
+            None, "--out-dir", metavar="DIR",
+            help="Redact each FILE on its own into DIR (a path or an fsspec URL), under the "
+            "same relative path; see above. Default: off (one stream to stdout).",
+        ),
+        jobs: int = typer.Option(
+            None, "--jobs", "-j", metavar="N", show_default=False,
+            help="With --out-dir: N local worker processes (0: one per core); with "
+            "--scheduler local, the LocalCluster's workers. Default: 1.",
+        ),
+        scheduler: str = typer.Option(
+            None, "--scheduler", metavar="ADDRESS",
+            help="With --out-dir: run on a dask.distributed cluster: `local` starts a "
+            "LocalCluster, otherwise a scheduler address (tcp://host:8786) or scheduler "
+            "file. Needs pip install 'council-filters[dask]'. Default: no Dask.",
+        ),
+        manifest: str = typer.Option(
+            None, "--manifest", metavar="FILE",
+            help="With --out-dir: the manifest to write and resume from. "
+            "Default: DIR/manifest.jsonl.",
+        ),
+        retries: int = typer.Option(
+            2, "--retries", metavar="N",
+            help="With --out-dir: retries of a failed file (or of a lost worker's files) "
+            "before it is reported. Default: 2.",
+        ),
+        base: str = typer.Option(
+            None, "--base", metavar="DIR",
+            help="With --out-dir: inputs' paths are taken relative to DIR. Default: as given "
+            "(leading / and URL schemes dropped).",
+        ),
+        files_from: str = typer.Option(
+            None, "--files-from", metavar="FILE",
+            help="With --out-dir: more inputs, one per line (`-`: stdin), for lists too long "
+            "for a command line. Default: none.",
+        ),
         version: bool = typer.Option(
             False, "--version", callback=_version, is_eager=True,
             help="Print the version and the prefilter engine, and exit.",
         ),
     ) -> int:
-        return command(files, jsonl, field, keep_going, check, rules)
+        opts = BatchOptions(out_dir, jobs, scheduler, manifest, retries, base, files_from)
+        return command(files, jsonl, field, keep_going, check, rules, opts)
 
     return app
 
