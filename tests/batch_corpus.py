@@ -3,14 +3,13 @@ newline, and unreadable entries."""
 
 from __future__ import annotations
 
-import io
 import os
 import random
 from pathlib import Path
 
 from redact_fragments import SECRETS, random_document
 
-from council_filters.cli import redact as redact_cli
+from conftest import run_filter
 
 
 def make_tree(root: Path, n: int, *, seed: int = 16) -> tuple[list[str], list[str]]:
@@ -50,7 +49,6 @@ def make_tree(root: Path, n: int, *, seed: int = 16) -> tuple[list[str], list[st
 
 def single(path: Path) -> bytes:
     """What `council-redact FILE` writes for one file (in-process)."""
-    out = io.BytesIO()
-    code = redact_cli.main([str(path)], stdout=out, stderr=io.StringIO())
-    assert code == 0, path
-    return out.getvalue()
+    res = run_filter("redact", [str(path)])
+    assert res.code == 0, path
+    return res.out

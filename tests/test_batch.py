@@ -16,14 +16,14 @@ from batch_corpus import make_tree, single
 from redact_fragments import random_document
 
 from council_filters import batch, redaction, storage
-from council_filters.cli import redact as redact_cli
 from council_filters.redaction import redact_stream
+
+from conftest import run_filter
 
 
 def run(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = redact_cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+    res = run_filter("redact", args, stdin)
+    return res.code, res.out, res.err
 
 
 def manifest(path: Path) -> list[dict]:

@@ -12,8 +12,8 @@ import pytest
 from batch_corpus import make_tree, single
 
 from council_filters import storage
-from council_filters.cli import consolidate as consolidate_cli
-from council_filters.cli import redact as redact_cli
+
+from conftest import run_filter
 
 distributed = pytest.importorskip("distributed")
 
@@ -28,15 +28,13 @@ def threads_cluster() -> Iterator[str]:
 
 
 def redact(args: list[str]) -> tuple[int, str]:
-    err = io.StringIO()
-    code = redact_cli.main(args, stdin=io.BytesIO(), stdout=io.BytesIO(), stderr=err)
-    return code, err.getvalue()
+    res = run_filter("redact", args)
+    return res.code, res.err
 
 
 def consolidate(args: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    code = consolidate_cli.main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
+    res = run_filter("consolidate", args, stdin)
+    return res.code, res.out, res.err
 
 
 def test_memory_urls_on_a_cluster(threads_cluster: str) -> None:
