@@ -425,3 +425,76 @@ def test_quiet_when_not_a_terminal(tree) -> None:
         os.unlink(Path("in") / rel)
     code, out, err = run(["--out-dir", "out", "--jobs", "2", "in"])
     assert (code, out, err) == (0, b"", "")
+
+
+PATH_RULES = """\
+[[rules]]
+id = "pathbound"
+regex = '''pb_[a-z0-9]{10}'''
+path = '''config/'''
+
+[[rules]]
+id = "tok"
+regex = '''tk_[a-z0-9]{10}'''
+
+[allowlist]
+paths = ['''vendor/''']
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rules_pass_through_per_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     jobs: str) -> None:
+    from secret_corpus import secret_lines
+
+    monkeypatch.chdir(tmp_path)
+    Path("rules.toml").write_text(PATH_RULES)
+    cases = list(secret_lines(seed=5))
+    names = []
+    for i, sub in enumerate(["config", "vendor", "other", "other/deep"]):
+        Path("in", sub).mkdir(parents=True, exist_ok=True)
+        for j in range(6):
+            lines = [c.text for c in cases[(i * 6 + j) * 7:(i * 6 + j) * 7 + 7]]
+            lines += ["pb_0123456789 here", "and tk_abcdefghij there", "AKIAXXXXXXXXXXXXXXXX"]
+            name = f"in/{sub}/f{j}.txt"
+            Path(name).write_text("\n".join(lines) + ("\n" if j % 2 else ""))
+            names.append(name)
+    for spec in ("extended", "rules.toml", "extended,rules.toml"):
+        out = f"out-{spec.replace(',', '+')}"
+        code, _, err = run(["--rules", spec, "--jobs", jobs, "--out-dir", out, "in"])
+        assert (code, err) == (0, "")
+        rows = {r["input"]: r for r in manifest(Path(out) / "manifest.jsonl")}
+        key = batch.rules_key(redaction_rules(spec))
+        fired: set[str] = set()
+        for name in names:
+            want = run_filter("redact", ["--rules", spec, name])
+            assert want.code == 0
+            got = (Path(out) / name).read_bytes()
+            assert got == want.out, (spec, name)
+            assert rows[name]["rules"] == key != "default"
+            check = run_filter("redact", ["--rules", spec, "--check", name])
+            for line in check.err.splitlines()[:-1]:
+                rule, n = line.removeprefix("council-redact: ").split(": ")
+                assert rows[name]["redacted"][rule] == int(n.split()[0])
+            assert sum(rows[name]["redacted"].values()) == (
+                int(check.err.splitlines()[-1].split()[1]) if check.code == 3 else 0)
+            fired.update(rows[name]["redacted"])
+        if "rules.toml" in spec:
+            assert {"pathbound", "tok"} <= fired
+            assert "pathbound" in rows["in/config/f0.txt"]["redacted"]
+            assert "pathbound" not in rows["in/other/f0.txt"]["redacted"]
+            assert not rows["in/vendor/f1.txt"]["redacted"].get("tok")
+        # The same run again is a resume; another rule set redoes everything.
+        before = snapshot(Path(out))
+        assert run(["--rules", spec, "--out-dir", out, "in"])[:2] == (0, b"")
+        assert snapshot(Path(out)) == before
+    code, _, _ = run(["--out-dir", "out-extended", "in"])  # default rules now
+    assert code == 0
+    rows = manifest(Path("out-extended/manifest.jsonl"))
+    assert {r["rules"] for r in rows} == {"default"}
+
+
+def redaction_rules(spec: str):
+    from council_filters.secrets import load_rules
+
+    return load_rules(spec)
