@@ -244,7 +244,16 @@ def sarif_bytes(result: Result, category: str) -> tuple[bytes, list[str]]:
         notes.append(f"{no_file} finding{plural} without a file left out of SARIF")
     if over:
         notes.append(f"{over} least severe findings left out (GitHub takes 25000 results per run)")
+    notes += _outside_note(result)
     return orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n", notes
+
+
+def _outside_note(result: Result) -> list[str]:
+    n = sarif.outside_count(result.items)
+    if not n:
+        return []
+    return [f"{n} finding{'s' if n != 1 else ''} naming a file outside the repository"
+            " kept without a location"]
 
 
 def rdjsonl_bytes(result: Result, reader: SourceReader) -> tuple[bytes, list[str]]:
@@ -253,6 +262,7 @@ def rdjsonl_bytes(result: Result, reader: SourceReader) -> tuple[bytes, list[str
     left = len(result.items) - len(placed)
     if left:
         notes.append(f"{left} finding{'s' if left != 1 else ''} without a file left out of rdjsonl")
+    notes += _outside_note(result)
     return b"".join(rdjson.line(c, reader) for c in placed), notes
 
 

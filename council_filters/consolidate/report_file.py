@@ -56,16 +56,40 @@ def first_free(info: ReportInfo, root: str) -> str:
     raise DataError(paths.collision_message(info.slug))
 
 
+def report_dir(root: str) -> str:
+    """``root``/docs/council, each part checked on disk *before* anything is created.
+
+    An existing part must be a directory whose real path stays inside the
+    real root (a symlink elsewhere in the root is fine); a missing part is
+    created only under a parent that passed that check, so a link leading
+    outside never gets a directory made at its far end.
+    """
+    outside = f"{paths.REPORT_DIR} leads outside --root (a symlink?); not writing"
+    real_root = os.path.realpath(root)
+    current = root
+    for part in paths.REPORT_DIR.split("/"):
+        current = os.path.join(current, part)
+        if os.path.lexists(current):
+            real = os.path.realpath(current)
+            if not real.startswith(real_root + os.sep):
+                raise DataError(outside)
+            if not os.path.isdir(real):
+                raise DataError(f"{paths.REPORT_DIR} is not a directory; not writing")
+            continue
+        try:
+            os.mkdir(current)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise DataError(f"cannot create {paths.REPORT_DIR}: {exc.strerror}") from None
+        if not os.path.realpath(current).startswith(real_root + os.sep):  # raced in
+            raise DataError(outside)
+    return current
+
+
 def write(synth: synthesis.Synthesis, info: ReportInfo, root: str) -> str:
     """Write the full report under ``root``; return its repository-relative path."""
-    directory = os.path.join(root, paths.REPORT_DIR)
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as exc:
-        raise DataError(f"cannot create {paths.REPORT_DIR}: {exc.strerror}") from None
-    real_root = os.path.realpath(root)
-    if not os.path.realpath(directory).startswith(real_root + os.sep):
-        raise DataError(f"{paths.REPORT_DIR} leads outside --root (a symlink?); not writing")
+    report_dir(root)
     rels = paths.report_candidates(info.mode, info.slug, info.date)
     by_abs = {os.path.join(root, rel): rel for rel in rels}
     try:

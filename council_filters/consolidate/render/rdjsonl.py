@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from council_filters.consolidate.finding import Consolidated, SourceReader
+from council_filters.consolidate.finding import Consolidated, SourceReader, repo_path
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
 MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner
@@ -46,7 +46,15 @@ def message(c: Consolidated) -> str:
 def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
     s = c.survivor
     assert s.file is not None
-    location: dict[str, Any] = {"path": s.file}
+    inside = repo_path(s.file)
+    location: dict[str, Any] = {"path": inside}
+    if inside is None:  # outside the repository: the finding stays, without a location
+        return {
+            "message": message(c),
+            "severity": SEVERITY.get(c.severity or "", "WARNING"),
+            "source": {"name": f"council/{s.origin}"},
+            "code": {"value": c.id},
+        }
     if s.line:
         text = reader.line(s.file, s.line)
         start: dict[str, Any] = {"line": s.line}

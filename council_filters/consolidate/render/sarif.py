@@ -17,7 +17,7 @@ from typing import Any
 
 from council_filters import __version__
 from council_filters import severity as sev
-from council_filters.consolidate.finding import Consolidated, fold
+from council_filters.consolidate.finding import Consolidated, fold, repo_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_RESULTS = 25_000
@@ -32,10 +32,10 @@ def _cut(text: str, limit: int = MAX_DESCRIPTION) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def artifact_uri(path: str) -> str:
-    if path.startswith("/"):
-        return "file://" + urllib.parse.quote(path, safe="/-._~")
-    return urllib.parse.quote(path, safe="/-._~")
+def artifact_uri(path: str) -> str | None:
+    """The relative URI of a repository path; None for a path outside the repository."""
+    inside = repo_path(path)
+    return None if inside is None else urllib.parse.quote(inside, safe="/-._~")
 
 
 def _text(c: Consolidated, key: str) -> str:
@@ -86,15 +86,17 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
     end = s.raw.get("end_line")
     if s.line and isinstance(end, int) and end > s.line:
         region["endLine"] = end
+    uri = artifact_uri(s.file)
+    locations = [] if uri is None else [{"physicalLocation": {
+        "artifactLocation": {"uri": uri},
+        "region": region,
+    }}]
     return {
         "ruleId": c.id,
         "ruleIndex": index,
         "level": LEVELS.get(c.severity or "", "warning"),
         "message": {"text": fold(s.title)},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": artifact_uri(s.file)},
-            "region": region,
-        }}],
+        "locations": locations,
         "partialFingerprints": {
             "primaryLocationLineHash": f"{c.fingerprint[:16]}:1",
             "councilFingerprint/v1": c.fingerprint,
@@ -111,7 +113,11 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
 def document(
     items: Sequence[Consolidated], *, category: str = "council/", tool_name: str = "council"
 ) -> tuple[dict[str, Any], int, int]:
-    """(SARIF log, findings left out for having no file, left out over the result limit)."""
+    """(SARIF log, findings left out for having no file, left out over the result limit).
+
+    A finding whose file is outside the repository stays, without a location
+    (see :func:`outside_count`).
+    """
     placed = [c for c in items if c.survivor.file]
     no_file = len(items) - len(placed)
     over = 0
@@ -137,3 +143,8 @@ def document(
         }],
     }
     return log, no_file, over
+
+
+def outside_count(items: Sequence[Consolidated]) -> int:
+    """Findings naming a file outside the repository (kept without a location)."""
+    return sum(1 for c in items if c.survivor.file and repo_path(c.survivor.file) is None)

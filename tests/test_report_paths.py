@@ -1,0 +1,108 @@
+"""Where consolidate writes and what its locations may name, when the repository is hostile.
+
+``--write`` checks every part of ``docs/council`` on disk before it creates
+anything; SARIF and rdjsonl never carry a location outside the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from conftest import run_filter
+
+
+def _council() -> bytes:
+    recs = [{"kind": "reviewer", "run": "r", "mode": "review", "slug": "feat-x",
+             "reviewer": slot, "status": "OK", "verdict": "APPROVE", "confidence": "HIGH",
+             "summary": "ok", "findings": []} for slot in ("claude", "codex")]
+    return b"".join(orjson.dumps(r) + b"\n" for r in recs)
+
+
+def _write(root: Path) -> tuple[int, str]:
+    res = run_filter("consolidate", ["--write", "--date", "2026-11-30", "--root", str(root)],
+                     _council())
+    return res.code, res.err
+
+
+@pytest.mark.parametrize("link", ["docs", "docs/council"])
+def test_write_creates_nothing_beyond_a_link_that_leaves_the_root(tmp_path: Path,
+                                                                   link: str) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(outside)
+    code, err = _write(root)
+    assert code == 1 and "outside --root" in err
+    assert os.listdir(outside) == []  # no <outside>/council, no report
+
+
+def test_write_follows_a_link_that_stays_inside(tmp_path: Path) -> None:
+    (tmp_path / "real-docs").mkdir()
+    (tmp_path / "docs").symlink_to(tmp_path / "real-docs")
+    code, err = _write(tmp_path)
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "real-docs" / "council").iterdir()] == [
+        "2026-11-30-review-feat-x.md"
+    ]
+
+
+def test_write_refuses_a_file_where_a_directory_belongs(tmp_path: Path) -> None:
+    (tmp_path / "docs").write_text("not a directory")
+    code, err = _write(tmp_path)
+    assert code == 1 and "not a directory" in err
+
+
+# --------------------------------------------------------------------------- #
+# SARIF and rdjsonl locations.
+# --------------------------------------------------------------------------- #
+OUTSIDE = ["../../etc/passwd", "/etc/shadow", "a/../../x.py", "..", "~/.ssh/id_rsa",
+           "C:\\Windows\\win.ini", "\\\\host\\share\\x", "file:///etc/passwd",
+           "https://example.invalid/x"]
+INSIDE = [("src/app.py", "src/app.py"), ("./src//app.py", "src/app.py"),
+          ("src/../lib/x.py", "lib/x.py"), ("dir with space/é.py", "dir%20with%20space/%C3%A9.py")]
+
+
+def _findings(paths: list[str]) -> bytes:
+    return b"".join(
+        orjson.dumps({"kind": "finding", "origin": "security", "severity": "minor",
+                      "summary": f"finding {i}", "file": p, "line": 1}) + b"\n"
+        for i, p in enumerate(paths)
+    )
+
+
+@pytest.mark.parametrize("path", OUTSIDE)
+def test_sarif_keeps_an_outside_finding_without_a_location(path: str) -> None:
+    res = run_filter("consolidate", ["--format", "sarif", "--no-source"],
+                     _findings([path, "src/ok.py"]))
+    assert res.code == 0, res.err
+    results = orjson.loads(res.out)["runs"][0]["results"]
+    assert len(results) == 2
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in results for loc in r["locations"]]
+    assert uris == ["src/ok.py"]
+    assert "1 finding naming a file outside the repository kept without a location" in res.err
+
+
+@pytest.mark.parametrize("path", OUTSIDE)
+def test_rdjsonl_keeps_an_outside_finding_without_a_location(path: str) -> None:
+    res = run_filter("consolidate", ["--format", "rdjsonl", "--no-source"],
+                     _findings([path, "src/ok.py"]))
+    assert res.code == 0, res.err
+    diags = [orjson.loads(x) for x in res.out.splitlines()]
+    assert len(diags) == 2
+    assert [d["location"]["path"] for d in diags if "location" in d] == ["src/ok.py"]
+    assert "outside the repository kept without a location" in res.err
+
+
+@pytest.mark.parametrize(("path", "uri"), INSIDE)
+def test_inside_paths_are_normalised_relative_uris(path: str, uri: str) -> None:
+    res = run_filter("consolidate", ["--format", "sarif", "--no-source"], _findings([path]))
+    (result,) = orjson.loads(res.out)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+    assert "outside" not in res.err
