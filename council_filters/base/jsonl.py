@@ -44,9 +44,32 @@ def open_inputs(paths: Sequence[str], stdin: BinaryIO) -> Iterator[tuple[str, Bi
             yield path, fh
 
 
-def read_all(paths: Sequence[str], stdin: BinaryIO) -> bytes:
-    """The concatenated bytes of every input (for filters that must buffer)."""
-    return b"".join(fh.read() for _, fh in open_inputs(paths, stdin))
+#: The longest line a line reader takes, and the most a buffering filter reads
+#: in all: beyond that the input is refused as too large (exit 1), before the
+#: machine runs out of memory on something like ``/dev/zero``.
+MAX_LINE_BYTES = 512 << 20
+MAX_INPUT_BYTES = 1 << 30
+
+
+def too_large(what: str, limit: int) -> DataError:
+    return DataError(f"input too large: {what} longer than {limit >> 20} MiB")
+
+
+def read_all(paths: Sequence[str], stdin: BinaryIO, limit: int | None = None) -> bytes:
+    """The concatenated bytes of every input (for filters that must buffer), at most ``limit``."""
+    cap = MAX_INPUT_BYTES if limit is None else limit
+    parts: list[bytes] = []
+    total = 0
+    for source, fh in open_inputs(paths, stdin):
+        while True:
+            chunk = fh.read(min(1 << 24, cap + 1 - total))
+            if not chunk:
+                break
+            parts.append(chunk)
+            total += len(chunk)
+            if total > cap:
+                raise too_large("the input is", cap).located(source)
+    return b"".join(parts)
 
 
 #: The deepest nesting a record may have (the record itself is level 1); it
@@ -140,9 +163,24 @@ def json_type(value: object) -> str:
     return "object"
 
 
-def iter_lines(stream: BinaryIO) -> Iterator[bytes]:
-    """Lines of a binary stream, terminators kept, memory bounded by the longest line."""
-    return iter(stream.readline, b"")
+def iter_lines(
+    stream: BinaryIO, limit: int | None = None, source: str | None = None
+) -> Iterator[bytes]:
+    """Lines of a binary stream, terminators kept; a line over ``limit`` bytes is refused.
+
+    Memory is bounded by the longest line, and the longest line by
+    :data:`MAX_LINE_BYTES` (a DataError "input too large" names the line).
+    """
+    cap = MAX_LINE_BYTES if limit is None else limit
+    lineno = 0
+    while True:
+        line = stream.readline(cap + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > cap and not (len(line) == cap + 1 and line.endswith(b"\n")):
+            raise too_large("a line", cap).located(source, lineno)
+        yield line
 
 
 Located = tuple[str, int, Record]
@@ -165,7 +203,7 @@ def iter_jsonl_stream(
     source: str, fh: BinaryIO, *, keep_going: bool = False
 ) -> Iterator[tuple[str, int, Record | CouncilError]]:
     """:func:`iter_jsonl` over one open stream named ``source``."""
-    for lineno, raw in enumerate(iter_lines(fh), start=1):
+    for lineno, raw in enumerate(iter_lines(fh, source=source), start=1):
         if not raw.strip():
             continue
         try:

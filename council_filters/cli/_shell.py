@@ -243,6 +243,11 @@ def run_plain(
     except KeyboardInterrupt:
         ctx.warn("interrupted")
         return 130
+    except MemoryError:
+        # Whatever held it is gone by now: say so in one line, as bad input.
+        _flush_quietly(ctx.stdout)
+        ctx.warn("input too large: out of memory")
+        return EXIT_DATA
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly.
         if stdout is None:
