@@ -42,6 +42,8 @@ LINGER = 1.0
 #: Longest sleep between two looks at the clock, the cancel flag and the exit.
 _TICK = 0.05
 _CHUNK = 1 << 16
+#: Seconds to drain the pipes after a command that was stopped at its limit.
+_DRAIN = 0.2
 
 
 @dataclass(frozen=True)
@@ -300,7 +302,8 @@ def _drive(
             if exit_seen is None and _exited(proc.pid):
                 exit_seen = now
                 killpg(pgid, signal.SIGKILL)  # sweep whatever the command left running
-                leave_at = now if cancelled else now + LINGER
+                # after a timeout nothing more is wanted: a short drain of what is in the pipes
+                leave_at = now + (0.0 if cancelled else _DRAIN if timed_out else LINGER)
             if cancel is not None and cancel.is_set() and not cancelled:
                 cancelled = True
                 if exit_seen is None:
