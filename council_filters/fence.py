@@ -293,11 +293,17 @@ def escape_hardened(body: bytes, label: str = "") -> bytes:
     """
     text = body.decode("utf-8", "surrogateescape")
     view = _view(text)
-    if not _KEYWORD.search(view) and not _SENTINEL.search(view):
+    # Cheap necessary conditions first: every keyword holds "beg", "end" or "de",
+    # every sentinel "findings" (the look-alike digits never stand for these letters).
+    low = view.lower()
+    delimiters = ("end" in low or "beg" in low or "de" in low) and bool(_KEYWORD.search(view))
+    sentinels = "findings" in low and bool(_SENTINEL.search(view))
+    if not delimiters and not sentinels:
         return body
     view, where = _view_map(text)
-    edits = [(where[a], where[b]) for a, b in _delimiter_spans(view)]
-    edits += [(where[m.start()], where[m.start()]) for m in _SENTINEL.finditer(view)]
+    edits = [(where[a], where[b]) for a, b in _delimiter_spans(view)] if delimiters else []
+    if sentinels:
+        edits += [(where[m.start()], where[m.start()]) for m in _SENTINEL.finditer(view)]
     edits.sort()
     out: list[str] = []
     pos = 0

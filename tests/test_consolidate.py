@@ -27,7 +27,7 @@ from council_filters.consolidate.gaps import (
 )
 from council_filters.consolidate.origins import assign_codes
 
-from conftest import run_filter
+from conftest import git, run_filter
 
 
 def jsonl(records):
@@ -255,6 +255,9 @@ def test_source_reader_refuses_escapes(tmp_path):
     outside = tmp_path.parent / f"{tmp_path.name}-outside.txt"
     outside.write_text("secret\n")
     (tmp_path / "link.txt").symlink_to(outside)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "files")
     reader = SourceReader(str(tmp_path))
     assert reader.line("in.txt", 1) == "ok"
     for bad in ("../" + outside.name, str(outside), "link.txt"):

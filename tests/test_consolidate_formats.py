@@ -20,7 +20,7 @@ from council_filters.consolidate import synthesis
 from council_filters.consolidate.finding import SourceReader
 from council_filters.consolidate.render import rdjsonl as rdjson
 
-from conftest import run_filter
+from conftest import git, run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,9 +30,17 @@ def tool(name: str) -> str | None:
     return str(local) if local.exists() else shutil.which(name)
 
 
+def commit_all(repo: Path) -> None:
+    """``repo`` as a git repository with everything in it committed."""
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "files")
+
+
 def rich_input(repo: Path) -> bytes:
     (repo / "src").mkdir()
     (repo / "src" / "ünï.py").write_text("a = 'é€𐐀' + b\nprint(a)\n", encoding="utf-8")
+    commit_all(repo)  # snippets and columns come from tracked content only
     recs = [
         {"kind": "finding", "origin": "security", "file": "src/ünï.py", "line": 1, "column": 9,
          "end_line": 1, "end_column": 12, "severity": "critical", "subject": "Secret-ish literal",
@@ -217,5 +225,6 @@ def test_appendix_names_and_order():
 
 def test_source_reader_reads_bytes_as_utf8(tmp_path):
     (tmp_path / "f.txt").write_bytes(b"caf\xc3\xa9\r\nbad \xff\n")
+    commit_all(tmp_path)
     reader = SourceReader(str(tmp_path))
     assert reader.line("f.txt", 1) == "café" and reader.line("f.txt", 2) == "bad \ufffd"

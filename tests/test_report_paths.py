@@ -106,3 +106,58 @@ def test_inside_paths_are_normalised_relative_uris(path: str, uri: str) -> None:
     (result,) = orjson.loads(res.out)["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
     assert "outside" not in res.err
+
+
+# --------------------------------------------------------------------------- #
+# Snippets and anchors: tracked content at HEAD only, redacted.
+# --------------------------------------------------------------------------- #
+GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0"
+AWS = "AKIA" + "QWERTYUIOPASDFGH"
+
+
+def _hostile_repo(root: Path) -> Path:
+    from conftest import git
+
+    root.mkdir()
+    (root / ".gitignore").write_text(".env\nsecrets/\n")
+    (root / "app.py").write_text(f"import os\nKEY = '{AWS}'\nprint(KEY)\n")
+    (root / "secrets").mkdir()
+    (root / "secrets" / "forced.txt").write_text(f"token {GHP}\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "add", "-f", "secrets/forced.txt")  # tracked, yet a path the repo ignores
+    git(root, "commit", "-q", "-m", "base")
+    git(root, "config", "http.extraheader", f"AUTHORIZATION: basic {GHP}")
+    git(root, "remote", "add", "origin", f"https://x:{GHP}@example.invalid/r.git")
+    (root / ".env").write_text(f"OPENAI_API_KEY=sk-{'a' * 40}\nGITHUB={GHP}\n")
+    (root / "untracked.py").write_text(f"T = '{GHP}'\n")
+    (root / "app.py").write_text(f"WORK_TREE = '{GHP}'\nKEY = '{AWS}'\n")  # not committed
+    return root
+
+
+@pytest.mark.parametrize(
+    "file", [".env", ".git/config", "./.git/config", ".GIT/config", "untracked.py",
+             "secrets/forced.txt", "../outside.txt", "app.py"],
+)
+@pytest.mark.parametrize("fmt", ["markdown", "json", "rdjsonl", "findings"])
+def test_snippets_come_only_from_tracked_redacted_content(tmp_path: Path, file: str,
+                                                          fmt: str) -> None:
+    root = _hostile_repo(tmp_path / "repo")
+    (tmp_path / "outside.txt").write_text(f"outside {GHP}\n")
+    rec = {"kind": "finding", "origin": "security", "severity": "minor", "summary": "look",
+           "file": file, "line": 1, "end_line": 3}
+    res = run_filter("consolidate", ["--format", fmt, "--repo", str(root)],
+                     orjson.dumps(rec) + b"\n")
+    assert res.code == 0, res.err
+    out = res.out.decode()
+    for secret in (GHP, AWS, "sk-aaaa", "AUTHORIZATION", "WORK_TREE"):
+        assert secret not in out, (file, secret)
+
+
+def test_tracked_snippet_is_shown_redacted(tmp_path: Path) -> None:
+    root = _hostile_repo(tmp_path / "repo")
+    rec = {"kind": "finding", "origin": "security", "severity": "minor", "summary": "key",
+           "file": "app.py", "line": 2}
+    res = run_filter("consolidate", ["--repo", str(root)], orjson.dumps(rec) + b"\n")
+    out = res.out.decode()
+    assert res.code == 0 and "--- redacted credential at line 2 ---" in out  # HEAD's line 2

@@ -121,7 +121,8 @@ def command(
                               "same-fingerprint findings (default: none)."),
     repo: str = typer.Option(".", "--repo", metavar="DIR",
                              help="Repository root for anchored lines and "
-                             "snippets (default: .)."),
+                             "snippets, read from what git tracks at HEAD, redacted; never "
+                             "the work tree, untracked, ignored or .git/ files (default: .)."),
     no_source: bool = typer.Option(False, "--no-source",
                                    help="Never read source files. Default: off."),
     diff: str = typer.Option(None, "--diff", metavar="FILE", help="Unified diff whose changed "

@@ -21,6 +21,7 @@ import orjson
 
 from council_filters import severity as sev
 from council_filters.base import safefs, schemas
+from council_filters.base.errors import DataError
 from council_filters.consolidate.origins import (
     canonical_origin,
 )
@@ -250,11 +251,23 @@ MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
 
 class SourceReader:
-    """Lines of repository files, cached; refuses paths that leave the root."""
+    """Lines of tracked files at the reviewed revision, redacted, cached.
 
-    def __init__(self, root: str | None) -> None:
+    Only content git tracks at ``rev`` (HEAD: the revision council-pack
+    reviews) is ever read, straight from the object store: never the work
+    tree, never an untracked or git-ignored file, nothing under ``.git/``,
+    nothing a path outside the repository names, no symlink or submodule.
+    What is read goes through the redaction before any line is used, so an
+    anchor or snippet can never carry a credential the file holds.  Outside a
+    git repository there are no snippets at all.
+    """
+
+    def __init__(self, root: str | None, rev: str = "HEAD") -> None:
         self.root = os.path.realpath(root) if root else None
+        self.rev = rev
         self._cache: dict[str, list[str] | None] = {}
+        self._repo: Any = None
+        self._prefix: str | None = None
 
     def lines(self, path: str) -> list[str] | None:
         if self.root is None:
@@ -265,18 +278,45 @@ class SourceReader:
         self._cache[path] = got
         return got
 
+    def _git(self) -> Any:
+        """The repository holding the root and the root's path inside it (once)."""
+        if self._prefix is None:
+            from council_filters.pack.git import GitRepo
+
+            assert self.root is not None
+            try:
+                repo = GitRepo.discover(self.root)
+            except DataError:
+                self._prefix = ""
+                return None
+            top = os.path.realpath(repo.root)
+            rel = os.path.relpath(self.root, top)
+            self._repo = repo
+            self._prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        return self._repo
+
     def _read(self, path: str) -> list[str] | None:
-        assert self.root is not None
-        full = safefs.contained(self.root, path)
-        if full is None:
+        rel = repo_path(path)
+        if rel is None or any(part.lower() == ".git" for part in rel.split("/")):
             return None
+        repo = self._git()
+        if repo is None:
+            return None
+        full = (self._prefix or "") + rel
         try:
-            data, _size = safefs.read_regular(full, max_size=MAX_SOURCE_BYTES)
-        except (OSError, ValueError):
+            entry = repo.head_entries([full], self.rev).get(full)
+            if entry is None or entry.mode not in ("100644", "100755"):
+                return None  # untracked, a directory, a symlink or a submodule
+            if repo.ok("check-ignore", "-q", "--no-index", "--", full):
+                return None  # tracked, but a file the repository says to ignore
+            ((_oid, data, size),) = list(repo.read_blobs([entry.oid], MAX_SOURCE_BYTES))
+        except (DataError, OSError, ValueError):
             return None
-        if safefs.is_binary(data):
+        if size > MAX_SOURCE_BYTES or safefs.is_binary(data):
             return None
-        text = data.decode("utf-8", errors="replace")
+        from council_filters.redaction import redact_text
+
+        text = redact_text(data)[0].decode("utf-8", errors="replace")
         return text.replace("\r\n", "\n").split("\n")
 
     def line(self, path: str, lineno: int | None) -> str | None:

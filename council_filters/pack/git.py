@@ -157,15 +157,15 @@ class GitRepo:
         return self.out("log", f"-{count}", "--oneline", "--no-color", "--", path)
 
     # -- reading HEAD's tree ---------------------------------------------------
-    def head_entries(self, paths: Sequence[str]) -> dict[str, Blob]:
-        """HEAD's tree entries for ``paths`` (missing paths are absent from the result)."""
+    def head_entries(self, paths: Sequence[str], rev: str = "HEAD") -> dict[str, Blob]:
+        """``rev``'s tree entries for ``paths`` (missing paths are absent from the result)."""
         entries: dict[str, Blob] = {}
         out = b"".join(
             self.out(
                 "ls-tree",
                 "-z",
                 "--full-tree",
-                "HEAD",
+                rev,
                 "--",
                 *[":(literal)" + p for p in paths[i : i + 500]],
             )

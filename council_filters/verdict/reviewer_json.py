@@ -25,7 +25,28 @@ STAGES: tuple[str, ...] = ("council", "judge", "critique", "stack-review", "stac
 SCHEMA_BASE = "https://council-filters.invalid/schemas/"
 SCHEMA_FILES: tuple[str, ...] = (*STAGES, "pr-workflow", "verdict")
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)\n[ \t]*```", re.DOTALL)
+# A fenced block: an opener line (its info word captured), then the text up to the
+# next line that starts a closer.  Found by two searches, never one lazy pattern
+# (which rescans the rest of the reply from every opener: quadratic).
+_OPEN = re.compile(r"```[ \t]*+([A-Za-z0-9_-]*+)[^\n]*+\n")
+_CLOSE = re.compile(r"\n[ \t]*+```")
+#: How many ``{`` positions a reply is tried at for a bare JSON object.
+_MAX_OBJECT_TRIES = 64
+
+
+def _fenced_blocks(reply: str) -> list[tuple[str, str]]:
+    """``(info, body)`` of every fenced block, in order (linear time)."""
+    blocks: list[tuple[str, str]] = []
+    pos = 0
+    while True:
+        opener = _OPEN.search(reply, pos)
+        if opener is None:
+            return blocks
+        closer = _CLOSE.search(reply, opener.end())
+        if closer is None:  # no closer after this opener: none after any later one either
+            return blocks
+        blocks.append((opener[1], reply[opener.end() : closer.start()]))
+        pos = closer.end()
 _MAX_ERRORS = 20
 
 
@@ -58,19 +79,23 @@ def extract(reply: str) -> Any:
     if stripped:
         try:
             return json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
-    blocks = list(_FENCE.finditer(reply))
-    for m in sorted(blocks, key=lambda m: m[1].lower() != "json"):
+    blocks = _fenced_blocks(reply)
+    for _info, body in sorted(blocks, key=lambda b: b[0].lower() != "json"):
         try:
-            return json.loads(m[2])
-        except ValueError:
+            return json.loads(body)
+        except (ValueError, RecursionError):
             continue
     decoder = json.JSONDecoder()
-    for m in re.finditer(r"\{", reply):
+    start = reply.find("{")
+    for _ in range(_MAX_OBJECT_TRIES):
+        if start < 0:
+            break
         try:
-            value, _end = decoder.raw_decode(reply, m.start())
-        except ValueError:
+            value, _end = decoder.raw_decode(reply, start)
+        except (ValueError, RecursionError):
+            start = reply.find("{", start + 1)
             continue
         return value
     if blocks:

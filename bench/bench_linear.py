@@ -1,0 +1,133 @@
+"""Linear time where reviewer text goes: every pattern family at n and 4n on adversarial lines.
+
+Each family runs one core over a single line built to make a backtracking
+pattern blow up (long runs of what a pattern starts with, repeated near
+misses), at 8 MiB and at 32 MiB (both beyond the processor's caches, so the
+ratio measures the algorithm, not the memory hierarchy).  Linear code takes
+about 4 times as long on the longer line; the run fails when any family's
+ratio exceeds 5 (the best of three timings each, so a busy machine does not
+fake a blow-up; ``--strict`` makes that an exit status of 1).  The old hardened fence pattern took 27 s on one 80,000-dash
+line; every family here handles 32 MiB in seconds.
+
+    python bench/bench_linear.py            # every family, 8 MiB and 32 MiB
+    python bench/bench_linear.py --quick    # 1 MiB and 4 MiB
+    python bench/bench_linear.py PEM fence  # only families whose name has a word
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from council_filters import dispatch, fence, redaction  # noqa: E402
+from council_filters.consolidate.render import mdquote  # noqa: E402
+from council_filters.dispatch import outcome  # noqa: E402
+from council_filters.verdict import findings_block, layers, reviewer_json  # noqa: E402
+
+LIMIT = 5.0
+
+
+def rep(unit: bytes, n: int) -> bytes:
+    return unit * (n // len(unit) + 1)
+
+
+def text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+# (family, line builder, core under test)
+FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = [
+    ("fence hardened: dash run", lambda n: b"-" * n, fence.escape_hardened),
+    ("fence hardened: dash-space run", lambda n: rep(b"- ", n), fence.escape_hardened),
+    ("fence hardened: blank run after dashes", lambda n: b"--- " + b" " * n + b"x",
+     fence.escape_hardened),
+    ("fence hardened: repeated near misses", lambda n: rep(b"-- end council-outpu ", n),
+     fence.escape_hardened),
+    ("fence hardened: repeated delimiters", lambda n: rep(b"--- end codex-output ---", n),
+     fence.escape_hardened),
+    ("fence hardened: look-alike dashes", lambda n: rep("\u2014\u200b".encode(), n),
+     fence.escape_hardened),
+    ("fence hardened: character references", lambda n: rep(b"&#45;", n),
+     fence.escape_hardened),
+    ("fence hardened: sentinel words", lambda n: rep(b"findings_block_", n),
+     fence.escape_hardened),
+    ("fence report: dash run", lambda n: b"-" * n, fence.escape_report),
+    ("fence agent: near misses", lambda n: rep(b"--- end council-output:gemin", n),
+     lambda b: fence.escape_agent(b, "gemini")),
+    ("report markdown: appendix body", lambda n: rep(b"--- code end `` ## ", n),
+     lambda b: mdquote.appendix_body(text(b))),
+    ("report markdown: inline quote", lambda n: rep(b"<!-- - -- ", n),
+     lambda b: mdquote.inline(text(b))),
+    ("verdict layer 1: key-like line", lambda n: b"Verdict: " + rep(b"Verdict: ", n),
+     layers.parse_layer1),
+    ("verdict findings: header-like line", lambda n: b"- [P1] " + rep(b"a:1 -- ", n),
+     lambda b: findings_block.structured_findings(b, "x")),
+    ("verdict findings: bold header", lambda n: b"**[P1] a \xe2\x80\x94 " + rep(b"**x", n),
+     lambda b: findings_block.structured_findings(b, "x")),
+    ("reviewer JSON: openers without closers", lambda n: rep(b"x```\n", n),
+     lambda b: _safe(reviewer_json.extract, text(b))),
+    ("reviewer JSON: braces", lambda n: rep(b'{"a":', n),
+     lambda b: _safe(reviewer_json.extract, text(b))),
+    ("redaction: prefixes", lambda n: rep(b"sk-AKIAghp_Bearer ", n), redaction.redact_text),
+    ("redaction: PEM begin near misses", lambda n: rep(b"-----BEGIN AAAA AAAA PRIVATE KE ", n),
+     redaction.redact_text),
+    ("redaction: one long PEM begin", lambda n: b"-----BEGIN " + b"A " * (n // 2) + b"x\n" * 64,
+     redaction.redact_text),
+    ("redaction: decoration run", lambda n: rep(b"> | - 1. ", n), redaction.redact_text),
+    ("dispatch: stderr kinds", lambda n: rep(b"rate limi", n), outcome.error_kind),
+    ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
+     dispatch.read_opencode_events),
+]
+
+
+def _safe(fn: Callable[[str], object], arg: str) -> object:
+    try:
+        return fn(arg)
+    except reviewer_json.ExtractError:
+        return None
+
+
+def best(fn: Callable[[bytes], object], data: bytes, runs: int = 3) -> float:
+    """Seconds per call: the best of ``runs`` timings, each of enough calls to last 50 ms."""
+    t = time.perf_counter()
+    fn(data)
+    first = time.perf_counter() - t
+    if first > 1.0:  # slow enough that one more timing is steady
+        runs = 1
+    calls = max(1, int(0.05 / max(first, 1e-6)))
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn(data)
+        times.append((time.perf_counter() - t) / calls)
+    return min(times)
+
+
+def main(argv: list[str]) -> int:
+    n = (1 << 20) if "--quick" in argv else (8 << 20)
+    only = [a for a in argv if not a.startswith("--")]
+    print(f"bench_linear: each family at {n >> 10} KiB and {4 * n >> 10} KiB "
+          f"(best of 3, each at least 50 ms); a ratio over {LIMIT:g} fails")
+    failed = 0
+    for name, build, core in FAMILIES:
+        if only and not any(o in name for o in only):
+            continue
+        small, large = build(n)[:n], build(4 * n)[: 4 * n]
+        t1, t4 = best(core, small), best(core, large)
+        ratio = t4 / t1 if t1 > 0 else 0.0
+        flag = "ok" if ratio <= LIMIT else "FAIL"
+        failed += flag == "FAIL"
+        print(f"  {name:42s} {t1 * 1000:9.1f} ms {t4 * 1000:9.1f} ms  ratio {ratio:5.2f}  {flag}")
+    if failed:
+        print(f"  {failed} famil{'y' if failed == 1 else 'ies'} over {LIMIT:g}: rerun those alone "
+              "on an idle machine (python bench/bench_linear.py NAME) before calling it growth")
+    return 1 if failed and "--strict" in argv else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
