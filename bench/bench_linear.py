@@ -6,8 +6,9 @@ misses), at 8 MiB and at 32 MiB (both beyond the processor's caches, so the
 ratio measures the algorithm, not the memory hierarchy).  Linear code takes
 about 4 times as long on the longer line; the run fails when any family's
 ratio exceeds 5 (the best of three timings each, so a busy machine does not
-fake a blow-up; ``--strict`` makes that an exit status of 1).  The old hardened fence pattern took 27 s on one 80,000-dash
-line; every family here handles 32 MiB in seconds.
+fake a blow-up; ``--strict`` makes that an exit status of 1).  The old
+hardened fence pattern took 27 s on one 80,000-dash line; every family here
+handles 32 MiB in seconds.
 
     python bench/bench_linear.py            # every family, 8 MiB and 32 MiB
     python bench/bench_linear.py --quick    # 1 MiB and 4 MiB
