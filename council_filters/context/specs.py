@@ -1,6 +1,6 @@
 """The spec folder, the codebase docs, and what STACK.md / TESTING.md declare.
 
-Pure functions over a :class:`~council_filters.context.stack.Tree`.
+Pure functions over a :class:`~council_filters.context.tree.Tree`.
 
 Spec matching: the candidates are the folders directly under
 ``.specs/features/`` and, only when none of those matches, under
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from council_filters.context.stack import Tree, _threshold, join, split
+from council_filters.context.tree import Tree, join, percent, split
 
 SPECS = ".specs"
 FEATURES = ".specs/features"
@@ -122,7 +122,7 @@ def _value(field: str, raw: str) -> Any:
     tick = _TICK.search(raw)
     if field == "coverage_threshold":
         m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*%?", raw)
-        return _threshold(m[1]) if m else None
+        return percent(m[1]) if m else None
     if tick:
         return tick[1].strip() or None
     text = re.sub(r"[*_]{1,2}", "", raw).strip().rstrip(".")
