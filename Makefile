@@ -40,9 +40,11 @@ BIN_DEPS := $(if $(filter $(VENV_BIN),$(abspath $(BIN))),$(STAMP))
 ## present, else .council/commands here; start from council.commands.example.
 ## A reviewer whose CLI is missing is UNAVAILABLE, never a crash.
 MODE     ?= review
-# The hardened fence and verdict rules (see README, Security notes); set
-# HARDENED= for the upstream-exact behaviour.
-HARDENED ?= --hardened
+# The filters' defaults read what real models write and apply the hardened
+# fence and verdict rules; UPSTREAM=1 runs the upstream-exact rules instead
+# (--upstream on council-fence, council-parse-verdict, council-consolidate).
+UPSTREAM ?=
+UPSTREAM_FLAG = $(if $(UPSTREAM),--upstream)
 # The extended credential rules for the reviewers' outputs (docs/rules.md); set
 # REDACT_RULES= for the reference program's eleven patterns alone.
 REDACT_RULES ?= --rules extended
@@ -61,9 +63,9 @@ council: $(BIN_DEPS)
 	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
 	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
 	  | $(BIN)/council-redact --jsonl $(REDACT_RULES) \
-	  | $(BIN)/council-fence --jsonl $(HARDENED) \
-	  | $(BIN)/council-parse-verdict --jsonl $(HARDENED) \
-	  | $(BIN)/council-consolidate --write
+	  | $(BIN)/council-fence --jsonl $(UPSTREAM_FLAG) \
+	  | $(BIN)/council-parse-verdict --jsonl $(UPSTREAM_FLAG) \
+	  | $(BIN)/council-consolidate --write $(UPSTREAM_FLAG)
 
 ## review-cycle: the code-review flow.  With BASE=REF the deterministic layers
 ## run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are

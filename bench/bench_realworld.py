@@ -149,7 +149,8 @@ def full(seed: int, runs: int, upstream: bool) -> int:
 
 
 def sweep(seeds: range, runs: int) -> int:
-    from council_filters import grouping, reading
+    from council_filters import grouping
+    from council_filters.verdict import reading
 
     data = []
     for seed in seeds:

@@ -1,4 +1,4 @@
-"""The tolerant reader (council_filters.reading) and finding-level grouping (grouping).
+"""The tolerant reader (council_filters.verdict.reading) and finding-level grouping.
 
 Table-driven cases for each formatting habit, then the realistic corpus
 (tests/realcorpus.py) on fixed seeds: every verdict read right, every
@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 import realcorpus
 
-from council_filters import grouping, reading
+from council_filters import grouping
+from council_filters.verdict import reading
 
 
 def read(text: str) -> reading.Reading:

@@ -116,7 +116,7 @@ LAYER1 = [
 @pytest.mark.parametrize(("written", "verdict", "confidence"), LAYER1)
 def test_layer1_model_authored_verdict(reviewer: str, hardened: bool, written: str,
                                        verdict: str, confidence: str) -> None:
-    args = ["--reviewer", reviewer] + (["--hardened"] if hardened else [])
+    args = ["--reviewer", reviewer] + (["--hardened"] if hardened else ["--upstream"])
     code, rec, _err = parse(args, f"Verdict: {written}\nConfidence: HIGH\n")
     assert code == 0
     assert (rec["verdict"], rec["confidence"]) == (verdict, confidence)

@@ -21,17 +21,16 @@ through. Streams: holds one line (text) or one record (--jsonl)."""
 
 EPILOG = (
     "\b\nEscape variants:\n"
-    "  agent     own label only, every occurrence in a line (default; the agents' sed)\n"
-    "  report    line-start, every label, code fences, findings_block_* sentinels\n"
     "  hardened  every delimiter of every label anywhere, any case, 2+ dashes; every\n"
     "            sentinel line; matched on a view with look-alikes folded (NFKC,\n"
     "            zero-width and format characters removed, dash-likes, &#45; references,\n"
-    "            CR/VT/FF/U+2028 as line ends); the text keeps its own bytes\n\n"
+    "            CR/VT/FF/U+2028 as line ends); the text keeps its own bytes (default)\n"
+    "  agent     own label only, every occurrence in a line (the agents' sed; --upstream)\n"
+    "  report    line-start, every label, code fences, findings_block_* sentinels\n\n"
     "\b\nExamples:\n"
     "  gemini-cli < pack.txt | council-redact | council-fence --label gemini\n"
-    "  council-fence --label codex --hardened < review.txt\n"
-    "  council-dispatch < packs.jsonl | council-redact --jsonl \\\n"
-    "    | council-fence --jsonl --hardened\n\n"
+    "  council-fence --label codex --upstream < review.txt\n"
+    "  council-dispatch < packs.jsonl | council-redact --jsonl | council-fence --jsonl\n\n"
     + kit.exit_code_table()
 )
 
@@ -48,11 +47,17 @@ def command(
         "'reviewer'.",
     ),
     escape: str = typer.Option(
-        "agent", "--escape", "-e", metavar="VARIANT",
-        help="Delimiter escape: agent, report or hardened (default: agent).",
+        None, "--escape", "-e", metavar="VARIANT",
+        help="Delimiter escape: hardened, agent or report (default: hardened; agent with "
+        "--upstream).",
     ),
     hardened: bool = typer.Option(
-        False, "--hardened", help="Shorthand for --escape hardened. Default: off."
+        False, "--hardened", help="Shorthand for --escape hardened (the default). Default: off."
+    ),
+    upstream: bool = typer.Option(
+        False, "--upstream",
+        help="Upstream-exact: the agents' own-label escape (--escape agent) unless --escape "
+        "says otherwise. Default: off.",
     ),
     cli_advisory: bool = typer.Option(
         False, "--cli-advisory",
@@ -74,7 +79,7 @@ def command(
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
-    variant = _variant(escape, hardened)
+    variant = _variant(escape, hardened, upstream)
     if label is not None and not fence.valid_label(label):
         raise kit.UsageError("--label must be letters, digits, '.', '_' or '-' (at most 64)")
     options = FenceOptions(variant, cli_advisory, bare)
@@ -103,11 +108,13 @@ def _lines(files: list[str], stdin: Any) -> Iterator[bytes]:
         yield carry
 
 
-def _variant(escape: str, hardened: bool) -> str:
+def _variant(escape: str | None, hardened: bool, upstream: bool) -> str:
+    if escape is None:
+        escape = "agent" if upstream and not hardened else "hardened"
     if escape not in fence.ESCAPES:
         raise kit.UsageError(f"--escape must be one of: {', '.join(fence.ESCAPES)}")
     if hardened:
-        if escape not in ("agent", "hardened"):
+        if escape != "hardened":
             raise kit.UsageError("--hardened conflicts with --escape " + escape)
         return "hardened"
     return escape

@@ -9,10 +9,13 @@ from council_filters import diffranges, verdict
 from council_filters.base import vocab
 from council_filters.cli import _shell as kit
 from council_filters.verdict import fenced_file, reviewer_json
-from council_filters.verdict.records import ParseOptions, parse_record
+from council_filters.verdict.records import ParseOptions, layer1_of, parse_record
 
 HELP = """Parse a reviewer's answer into a verdict record, like the upstream agents' grep/awk/head
-pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2).
+pipeline (Layer 1) and the orchestrator's parse_reviewer_return (Layer 2), but reading what models
+actually write: keys in any case, bold or as headings, tables, fences, preambles, CRLF, numbered
+and nested findings, severity words and locations in many spellings, JSON answers. --upstream
+reads exactly as upstream does.
 
 Text mode reads one redacted answer (stdin or the concatenated FILEs) and writes one verdict
 record. --layer2 prints the agent's 6-key return instead; --from-layer2 parses one. --jsonl adds
@@ -59,11 +62,18 @@ def command(
         "(--jsonl: overrides the record's own). Default: none (origin 'reviewer'; with "
         "--jsonl each record's own).",
     ),
+    upstream: bool = typer.Option(
+        False, "--upstream",
+        help="Read exactly as upstream: the first line starting 'Verdict: ' (case-sensitive), "
+        "'- [Pn] file:line — text' findings, byte cuts, any enum verdict; Layer 2 as "
+        "parse_reviewer_return. Default: off (tolerant reading, hardened rules; every "
+        "departure is listed in docs/parse-verdict.md).",
+    ),
     hardened: bool = typer.Option(
         False, "--hardened",
-        help="Cut at UTF-8 boundaries and accept only APPROVE/REVISE/REJECT from model text; "
-        "with --from-layer2 read keys before the block only, one block, caps re-applied. "
-        "Default: off (upstream-exact).",
+        help="With --upstream: cut at UTF-8 boundaries and accept only APPROVE/REVISE/REJECT "
+        "from model text; with --from-layer2 read keys before the block only, one block, caps "
+        "re-applied. Always on without --upstream. Default: off.",
     ),
     layer2: bool = typer.Option(
         False, "--layer2", help="Print the 6-key return, not a record. Default: off."
@@ -114,13 +124,16 @@ def command(
     s = kit.streams()
     if reviewer is not None and vocab.has_control(reviewer):
         raise kit.UsageError("--reviewer: a name must not hold control characters")
+    hardened = hardened or not upstream
+    tolerant = not upstream
     _check_modes(layer2, from_layer2, jsonl, schema, findings_out, diff, emit_findings)
     _check_minted(minted_path, from_layer2, jsonl, reviewer)
     paths = files or []
     if schema is not None:
         return _run_schema(s, paths, schema, reviewer, findings_out, diff)
     if jsonl:
-        _run_jsonl(s, paths, reviewer, field, hardened, from_layer2, emit_findings, keep_going)
+        _run_jsonl(s, paths, reviewer, field, (hardened, tolerant), from_layer2, emit_findings,
+                   keep_going)
         return kit.EXIT_OK
     data = kit.read_all(paths, s.stdin)
     origin = reviewer or "reviewer"
@@ -138,13 +151,13 @@ def command(
             "fenced_output_path": verdict.text(l2.fenced_path)}
         s.stdout.write(kit.dumps(rec))
         return kit.EXIT_OK
-    l1 = verdict.parse_layer1(data, hardened=hardened)
+    l1, structured = layer1_of(data, origin, hardened, tolerant)
     _warn_all(s, prefix, l1.warnings)
     if layer2:
         s.stdout.write(verdict.layer2_return(l1, _path_bytes(fenced_path)))
         return kit.EXIT_OK
     rec = {"kind": "verdict", "reviewer": reviewer, **verdict.verdict_fields(
-        l1.verdict, l1.confidence, l1.summary, l1.findings, l1.warnings, origin)}
+        l1.verdict, l1.confidence, l1.summary, l1.findings, l1.warnings, origin, structured)}
     s.stdout.write(kit.dumps(rec))
     return kit.EXIT_OK
 
@@ -189,11 +202,11 @@ def _warn_all(s: kit.Streams, prefix: str, warnings: list[str]) -> None:
 # --jsonl
 # --------------------------------------------------------------------------- #
 def _run_jsonl(
-    s: kit.Streams, paths: list[str], reviewer: str | None, field: str, hardened: bool,
-    from_layer2: bool, emit_findings: bool, keep_going: bool,
+    s: kit.Streams, paths: list[str], reviewer: str | None, field: str,
+    rules: tuple[bool, bool], from_layer2: bool, emit_findings: bool, keep_going: bool,
 ) -> None:
     writer = kit.RecordWriter(s.stdout)
-    options = ParseOptions(reviewer, field, hardened, from_layer2)
+    options = ParseOptions(reviewer, field, rules[0], from_layer2, tolerant=rules[1])
 
     def one(source: str, lineno: int, rec: kit.Record) -> list[kit.Record]:
         out, warnings = parse_record(rec, options)

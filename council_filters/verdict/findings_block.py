@@ -123,14 +123,19 @@ def structured_findings(findings: bytes, origin: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- #
 def verdict_fields(
     verdict: bytes, confidence: bytes, summary: bytes, findings: bytes,
-    warnings: list[str], origin: str,
+    warnings: list[str], origin: str, structured: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The parse-verdict fields, in their documented order."""
+    """The parse-verdict fields, in their documented order.
+
+    ``structured``: findings already read (the tolerant reader); default: parsed
+    from ``findings`` in the upstream-era shapes.
+    """
     return {
         "verdict": text(verdict),
         "confidence": text(confidence),
         "summary": text(summary),
-        "findings": structured_findings(findings, origin),
+        "findings": structured if structured is not None
+        else structured_findings(findings, origin),
         "findings_text": text(findings),
         "warnings": list(warnings),
     }

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from council_filters.base.errors import DataError
 from council_filters.base.jsonl import Record, json_type
 from council_filters.base.vocab import FAILED, has_control
+from council_filters.verdict import reading
 from council_filters.verdict.findings_block import failed_fields, verdict_fields
-from council_filters.verdict.layers import coerce_confidence, parse_layer1, parse_layer2
+from council_filters.verdict.layers import Layer1, coerce_confidence, parse_layer1, parse_layer2
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,16 @@ class ParseOptions:
     field: str = "output"
     hardened: bool = False
     from_layer2: bool = False
+    tolerant: bool = False  # read what models write (the default); False: upstream's Layer 1
+
+
+def layer1_of(
+    data: bytes, origin: str, hardened: bool, tolerant: bool,
+) -> tuple[Layer1, list[Record] | None]:
+    """The Layer-1 result and, when read tolerantly, its structured findings."""
+    if tolerant:
+        return reading.layer1(data, origin)
+    return parse_layer1(data, hardened=hardened), None
 
 
 def parse_record(rec: Record, options: ParseOptions) -> tuple[Record, list[str]]:
@@ -49,9 +60,9 @@ def parse_record(rec: Record, options: ParseOptions) -> tuple[Record, list[str]]
         fields = verdict_fields(
             l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, name)
     else:
-        l1 = parse_layer1(data, hardened=hardened)
+        l1, structured = layer1_of(data, name, hardened, options.tolerant)
         fields = verdict_fields(
             l1.verdict, coerce_confidence(l1.confidence), l1.summary, l1.findings,
-            l1.warnings, name)
+            l1.warnings, name, structured)
     rec.update(fields)
     return rec, fields["warnings"]

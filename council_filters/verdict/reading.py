@@ -32,10 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters import severity
+from council_filters.verdict import layers
 
 VOTES = ("APPROVE", "REVISE", "REJECT")
 SUMMARY_CAP = 500
-NO_VERDICT = "no Verdict line found in output \u2014 marked UNKNOWN"
+NO_VERDICT = layers.NO_VERDICT_WARNING
 NOT_A_VOTE = "verdict is not APPROVE, REVISE or REJECT \u2014 marked UNKNOWN"
 
 # --------------------------------------------------------------------------- #
@@ -879,3 +880,30 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if isinstance(disc, str) and disc.strip():
         rec["discussion"] = disc.strip()
     return rec
+
+
+# --------------------------------------------------------------------------- #
+# As council-parse-verdict's Layer 1 result
+# --------------------------------------------------------------------------- #
+def layer1(data: bytes, origin: str = "reviewer") -> tuple[layers.Layer1, list[dict[str, Any]]]:
+    """The tolerant reading as a Layer-1 result (for the 6-key return and the record
+    fields) and the structured findings.
+
+    The findings text keeps upstream's cap and sentinel escaping; the summary is cut
+    at a character boundary.  An answer with no verdict keeps its findings (nothing
+    is lost), and its summary is the reading's, else upstream's flattened head.
+    """
+    got = read(data, origin)
+    findings, truncated = layers.cap_findings(got.findings_text.encode("utf-8"))
+    findings = layers.escape_sentinels(findings)
+    summary = got.summary.encode("utf-8")
+    if got.verdict == "UNKNOWN":
+        confidence = "LOW"  # as upstream: an unread verdict carries low confidence
+        if not summary:
+            summary = layers.fallback_summary(layers.strip_ingest(data), True)
+    else:
+        confidence = got.confidence or "N/A"
+    result = layers.Layer1(got.verdict.encode(), confidence.encode(), summary, findings,
+                            warnings=list(got.warnings), fallback=not got.found_verdict,
+                            truncated=truncated)
+    return result, got.findings
