@@ -60,7 +60,7 @@ def strings(node: object) -> list[str]:
 
 def run(cmd: list[str], data: bytes, extra: list[str] | None = None) -> bytes:
     exe = str(BIN / cmd[0])
-    proc = subprocess.run([sys.executable, exe, *cmd[1:], *(extra or [])], input=data,
+    proc = subprocess.run([exe, *cmd[1:], *(extra or [])], input=data,
                           capture_output=True, check=False)
     if proc.returncode not in (0, 3):
         raise SystemExit(f"{cmd[0]} exited {proc.returncode}: {proc.stderr.decode()[:300]}")
@@ -149,7 +149,7 @@ def full(seed: int, runs: int, upstream: bool) -> int:
 
 
 def sweep(seeds: range, runs: int) -> int:
-    from council_filters import grouping
+    from council_filters.consolidate import grouping
     from council_filters.verdict import reading
 
     data = []

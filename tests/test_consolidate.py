@@ -44,9 +44,10 @@ def finding(origin="security", file="src/a.py", line=10, subject="s", **kw):
     return rec
 
 
-def consolidate(records, state=None, repo=None):
+def consolidate(records, state=None, repo=None, dedup_rule="position"):
+    """The seed's position rule unless asked otherwise (most tables here are about it)."""
     collected = core.collect(((("t", i + 1, r)) for i, r in enumerate(records)), SourceReader(repo))
-    return core.consolidate(collected, state=state)
+    return core.consolidate(collected, state=state, dedup_rule=dedup_rule)
 
 
 # --------------------------------------------------------------------------- #
@@ -441,11 +442,14 @@ def test_council_output_independent_of_record_order():
             reviewer("codex", "APPROVE", findings=[{"file": "./a.py", "line": 3, "summary": "y"}]),
             reviewer("gemini", "TIMEOUT", status="TIMEOUT", output=""),
             reviewer("opencode", "REVISE", findings=[{"file": "a.py", "line": 3, "summary": "z"}])]
-    args = ["--date", "2026-11-30", "--root", "/nonexistent-root"]
+    args = ["--date", "2026-11-30", "--root", "/nonexistent-root", "--upstream"]
     a = run_filter("consolidate", args, jsonl(recs))
     b = run_filter("consolidate", args, jsonl(list(reversed(recs))))
     assert a == b and a[0] == 0
     assert b"Verdict conflict at a.py:3: Claude REVISE, Codex APPROVE, OpenCode REVISE" in a[1]
+    a = run_filter("consolidate", args[:-1], jsonl(recs))
+    b = run_filter("consolidate", args[:-1], jsonl(list(reversed(recs))))
+    assert a == b and a[0] == 0
 
 
 def test_duplicate_reviewer_is_data_error():

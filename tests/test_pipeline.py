@@ -35,7 +35,8 @@ pytestmark = pytest.mark.slow  # real shell pipes, make and the example reposito
 DATE = "2026-01-07"
 REPORT_REL = f"docs/council/{DATE}-review-feature-session-expiry.md"
 EXAMPLE_HEADLINE = ("Council ran with 3 of 4 reviewers (Gemini timed out at 1s); "
-                    "Split — 1 APPROVE, 2 REVISE")
+                    "Split — 1 APPROVE, 2 REVISE. "
+                    "Recommendation: REVISE — 1 critical finding agreed by 2 reviewers")
 
 
 def chain(config: Path | None = None, *, pack_args: str = "", dispatch_args: str = "",
@@ -81,8 +82,12 @@ def assert_example_report(repo: Path, stdout: bytes, stderr: bytes, report_rel: 
     assert report.startswith("## Council Report — review: feature-session-expiry — ")
     assert f"### Headline\n{EXAMPLE_HEADLINE}\n" in report
     assert "- Gemini: TIMEOUT — did not finish within 1s" in report
-    assert "### Agreement (cited by 2+ reviewers)\n- app/search.py:5 — " in report
-    assert "- app/sessions.py:10: SESSION_TTL is a magic number" in report
+    assert "### Agreement (cited by 2+ reviewers)\n- [critical] app/search.py:5 — " in report
+    # both reviewers' own words for the one injection, each with its citer's verdict
+    assert '  - Claude (REVISE), critical at app/search.py:5: "user input concatenated' in report
+    assert '  - Codex (REVISE), critical at app/search.py:5: "SQL assembled' in report
+    assert ('- [minor] app/sessions.py:10 — OpenCode only (APPROVE): '
+            '"SESSION_TTL is a magic number') in report
 
     # Nothing secret reached stdout, stderr or any file of the repository.
     found = leaks(example_secrets(), {"stdout": stdout, "stderr": stderr, **tree_files(repo)})
@@ -193,7 +198,8 @@ def test_example_config_without_any_cli_is_unavailable(tmp_path, bare_path):
     assert res.returncode == 0, res.stderr.decode()
     out = res.stdout.decode()
     assert ("### Headline\nCouncil ran with 0 of 4 reviewers (Claude unavailable, Codex"
-            " unavailable, Gemini unavailable, OpenCode unavailable)\n") in out
+            " unavailable, Gemini unavailable, OpenCode unavailable). Recommendation: NO DECISION"
+            " — no reviewer cast a counted verdict\n") in out
     report = (repo / REPORT_REL).read_text()
     for name in ("Claude", "Codex", "Gemini", "OpenCode"):
         assert f"- {name}: UNAVAILABLE — the reviewer's CLI was not available" in report
@@ -214,7 +220,7 @@ def test_example_config_with_one_cli_present(tmp_path, bare_path):
     res = shell(script, env=clean_env(), cwd=repo)
     assert res.returncode == 0, res.stderr.decode()
     assert ("### Headline\nCouncil ran with 1 of 4 reviewers (Codex unavailable, Gemini"
-            " unavailable, OpenCode unavailable); All 1 voting reviewers REVISE\n"
+            " unavailable, OpenCode unavailable); All 1 voting reviewers REVISE. Recommendation: "
             ) in res.stdout.decode()
     found = leaks(example_secrets(), {"stdout": res.stdout, "stderr": res.stderr,
                                       **tree_files(repo)})
@@ -393,7 +399,10 @@ def test_generated_councils(tmp_path, seed):
         found = leaks(secrets, blobs)
         assert not found, found
         headline = expected_headline(verdicts, failed)
-        assert f"### Headline\n{headline}\n" in res.stdout.decode()
+        out_text = res.stdout.decode()
+        shape = (re.escape(f"### Headline\n{headline}")
+                 + r"(; \d+ agreed findings? drew differing verdicts)?\. Recommendation: ")
+        assert re.search(shape, out_text), out_text[:1500]
         counted = [v for n, v in verdicts.items() if n != failed]
         assert (f"cast a counted verdict: {counted.count('APPROVE')} APPROVE, "
                 f"{counted.count('REVISE')} REVISE, {counted.count('REJECT')} REJECT."

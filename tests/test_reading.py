@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import realcorpus
 
-from council_filters import grouping
+from council_filters.consolidate import grouping
 from council_filters.verdict import reading
 
 

@@ -254,7 +254,7 @@ def test_agent_fence_escapes_only_its_own_label() -> None:
     """Upstream-exact (agent) mode escapes only the fence's own label, so the
     forged foreign delimiters survive -- the gap the hardened mode closes."""
     data = ("\n".join(FORGED) + "\n").encode()
-    code, out, _err = run_filter("fence", ["--label", "gemini"], data)
+    code, out, _err = run_filter("fence", ["--label", "gemini", "--upstream"], data)
     assert code == 0
     assert len(DELIMITER.findall(out)) > 2
 
@@ -282,7 +282,7 @@ def _unavailable(reviewer: str) -> bytes:
 
 
 def headline(records: bytes) -> str:
-    code, out, err = run_filter("consolidate", ["--date", "2026-05-04"], records)
+    code, out, err = run_filter("consolidate", ["--date", "2026-05-04", "--upstream"], records)
     assert (code, err) == (0, "")
     lines = out.decode().splitlines()
     return lines[lines.index("### Headline") + 1]

@@ -52,6 +52,11 @@ class Format(StrEnum):
     rdjsonl = "rdjsonl"
 
 
+class Dedup(StrEnum):
+    finding = "finding"
+    position = "position"
+
+
 class Level(StrEnum):
     critical = "critical"
     medium = "medium"
@@ -147,11 +152,24 @@ def command(
         "fsspec URLs and globs (matches in sorted order). The output is the one a "
         "single-process run gives. Needs pip install 'council-filters[dask]'. Default: off.",
     ),
+    dedup: Dedup = typer.Option(
+        Dedup.finding, "--dedup",
+        help="Which findings merge: finding (same file, lines within 3, and the same problem "
+        "by their words; every member listed in every format) or position (the seed's rule: "
+        "same file, lines within 3). Default: finding.",
+    ),
+    upstream: bool = typer.Option(
+        False, "--upstream",
+        help="Upstream-exact: position dedup, agreement by exact location and equal verdicts, "
+        "one survivor's text per merged finding (today's report and formats, byte for byte). "
+        "Default: off.",
+    ),
     version: bool = kit.version_option(),
 ) -> int:
     return _run(Options(
         tuple(files or ()), fmt, write, root, date, mode, slug, slots, state, repo, no_source,
         diff, changed_files, fail_level, report, category, keep_going, scheduler,
+        dedup, upstream,
     ))
 
 
@@ -177,6 +195,8 @@ class Options:
     category: str
     keep_going: bool
     scheduler: str | None = None
+    dedup: Dedup = Dedup.finding
+    upstream: bool = False
 
 
 def _run(o: Options) -> int:
@@ -214,7 +234,8 @@ def _run(o: Options) -> int:
     gc.disable()  # hundreds of thousands of acyclic containers: the cycle collector only costs
     try:
         collected = core.collect(records(), reader)
-        result = core.consolidate(collected, state=prior, changed=changed)
+        result = core.consolidate(collected, state=prior, changed=changed,
+                                  dedup_rule=o.dedup.value, upstream=o.upstream)
     finally:
         gc.enable()
     for w in collected.warnings:

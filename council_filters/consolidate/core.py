@@ -19,8 +19,8 @@ import orjson
 from council_filters import severity as sev
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
-from council_filters.consolidate import synthesis
-from council_filters.consolidate.dedup import dedup
+from council_filters.consolidate import agreement, synthesis
+from council_filters.consolidate.dedup import dedup, group_by_finding
 from council_filters.consolidate.finding import (
     GROUPS,
     Consolidated,
@@ -141,6 +141,7 @@ class Result:
     items: list[Consolidated]
     gaps: list[str] | None
     exempt: list[str]
+    upstream: bool = False
 
     @property
     def merged(self) -> int:
@@ -150,16 +151,28 @@ class Result:
         return any(sev.at_or_above(c.severity, level) for c in self.items)
 
 
+DEDUPS = ("finding", "position")
+
+
 def consolidate(
-    collected: Collected, *, state: Record | None = None, changed: Sequence[str] | None = None
+    collected: Collected, *, state: Record | None = None, changed: Sequence[str] | None = None,
+    dedup_rule: str = "finding", upstream: bool = False,
 ) -> Result:
-    items = dedup(collected.findings)
+    """``dedup_rule``: ``finding`` (same file, lines within 3, same problem by text) or
+    ``position`` (the seed's rule: same file, lines within 3).  Unless ``upstream``, every
+    consolidated finding lists its members in every output."""
+    if dedup_rule == "position" or upstream:
+        items = dedup(collected.findings)
+        for c in items:
+            c.listed = not upstream
+    else:
+        items = group_by_finding(collected.findings)
     assign_ids(items, prior_ids(state))
     missing: list[str] | None = None
     exempt: list[str] = []
     if changed is not None:
         missing, exempt = gaps(changed, collected.findings)
-    return Result(collected, items, missing, exempt)
+    return Result(collected, items, missing, exempt, upstream)
 
 
 # --------------------------------------------------------------------------- #
@@ -176,6 +189,12 @@ class ReportInfo:
 
 
 def build_synthesis(result: Result, info: ReportInfo) -> synthesis.Synthesis:
+    """The council synthesis: by finding (default) or by location (``--upstream``)."""
+    if not result.upstream:
+        return agreement.build(
+            result.collected.verdicts, result.items,
+            mode=info.mode, slug=info.slug, date=info.date, slots=info.slots,
+        )
     return synthesis.build(
         result.collected.verdicts, result.collected.findings,
         mode=info.mode, slug=info.slug, date=info.date, slots=info.slots,
@@ -207,23 +226,35 @@ def json_document(
     if result.gaps is not None:
         doc["gaps"] = result.gaps
         doc["exempt"] = result.exempt
-    if synth is not None:
+    if isinstance(synth, agreement.GroupedSynthesis):
+        doc["synthesis"] = {
+            "mode": synth.mode,
+            "slug": synth.slug,
+            "date": synth.date,
+            **synth.json_section(),
+            "reviewers": _reviewers(synth),
+            "report_path": report_path,
+        }
+    elif synth is not None:
         doc["synthesis"] = {
             "mode": synth.mode,
             "slug": synth.slug,
             "date": synth.date,
             "headline": synthesis.headline(synth.reviewers),
-            "reviewers": [
-                {"reviewer": r.slot, "verdict": r.verdict,
-                 "confidence": (r.record or {}).get("confidence"),
-                 "findings": len(r.findings)}
-                for r in synth.reviewers
-            ],
+            "reviewers": _reviewers(synth),
             "agreement": [_loc(loc) for loc in synth.agreement],
             "conflicts": [_loc(loc) for loc in synth.conflicts],
             "report_path": report_path,
         }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _reviewers(synth: synthesis.Synthesis) -> list[Record]:
+    return [
+        {"reviewer": r.slot, "verdict": r.verdict,
+         "confidence": (r.record or {}).get("confidence"), "findings": len(r.findings)}
+        for r in synth.reviewers
+    ]
 
 
 def _loc(loc: synthesis.Location) -> Record:

@@ -1,4 +1,4 @@
-"""Position dedup: findings at the same file within a few lines merge into one."""
+"""Merging findings: the seed's position dedup and the finding-level grouping (the default)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from council_filters import severity as sev
+from council_filters.consolidate import grouping
 from council_filters.consolidate.finding import Consolidated, Finding, group_of, richness
 from council_filters.consolidate.origins import (
     origin_sort_key,
@@ -51,20 +52,34 @@ def dedup(findings: Sequence[Finding], window: int = 3) -> list[Consolidated]:
                 start = f.line
         if current:
             clusters.append(current)
+    return [_consolidated(members) for members in clusters]
+
+
+def group_by_finding(findings: Sequence[Finding]) -> list[Consolidated]:
+    """Merge findings that name the same problem (:mod:`.grouping`): same file, lines
+    within the window, similar texts.  Every consolidated finding lists its members."""
+    ordered = sorted(findings, key=lambda f: f.key)
+    items = [grouping.Item(f.file, f.line, f.reviewer or f.origin, f.title) for f in ordered]
     out = []
-    for members in clusters:
-        if len(members) == 1:
-            survivor = members[0]
-            severity = survivor.severity
-            origins = [survivor.origin]
-        else:
-            survivor = min(members, key=_survivor_key)
-            severity = min(
-                (m.severity for m in members if m.severity), key=sev.rank, default=None
-            )
-            origins = sorted({m.origin for m in members}, key=origin_sort_key)
-            members.sort(key=lambda m: m.key)
-        category = survivor.raw.get("category")
-        group = group_of(origins, category if isinstance(category, str) else None, severity)
-        out.append(Consolidated(survivor, members, severity, origins, group))
+    for idx in grouping.group(items):
+        c = _consolidated([ordered[i] for i in idx])
+        c.listed = True
+        out.append(c)
     return out
+
+
+def _consolidated(members: list[Finding]) -> Consolidated:
+    """One cluster as a consolidated finding: the richest member survives, the most
+    severe severity wins, origins in their canonical order."""
+    if len(members) == 1:
+        survivor = members[0]
+        severity = survivor.severity
+        origins = [survivor.origin]
+    else:
+        survivor = min(members, key=_survivor_key)
+        severity = min((m.severity for m in members if m.severity), key=sev.rank, default=None)
+        origins = sorted({m.origin for m in members}, key=origin_sort_key)
+        members.sort(key=lambda m: m.key)
+    category = survivor.raw.get("category")
+    group = group_of(origins, category if isinstance(category, str) else None, severity)
+    return Consolidated(survivor, members, severity, origins, group)

@@ -391,10 +391,16 @@ class Consolidated:
     group: str
     code: str = ""
     id: str = ""
+    listed: bool = False  # the record lists every member (finding-level grouping)
 
     @property
     def fingerprint(self) -> str:
         return self.survivor.fingerprint
+
+    @property
+    def citers(self) -> list[str]:
+        """The reviewers (slots, else origins) whose findings are in this group, in order."""
+        return list(dict.fromkeys(m.reviewer or m.origin for m in self.members))
 
     def sort_key(self) -> tuple[Any, ...]:
         s = self.survivor
@@ -417,4 +423,33 @@ class Consolidated:
         out["merged_origins"] = self.origins
         out["merged_count"] = len(self.members)
         out["fingerprint"] = s.fingerprint
+        if self.listed:
+            out["members"] = [member_record(m) for m in self.members]
         return out
+
+
+def member_line(f: Finding) -> str:
+    """One member as a line of plain text: ``origin (severity) file:line: text``."""
+    where = f"{f.file}:{f.line}" if f.file and f.line else (f.file or "")
+    return f"{f.origin} ({f.severity or 'unrated'}){' ' + where if where else ''}: {fold(f.title)}"
+
+
+def members_text(c: Consolidated) -> str:
+    """The members of a listed group as plain text (SARIF and rdjsonl messages)."""
+    n = len(c.citers)
+    head = f"Raised by {n} reviewer{'s' if n != 1 else ''}:"
+    return "\n".join([head, *("- " + member_line(m) for m in c.members)])
+
+
+def member_record(f: Finding) -> Record:
+    """One member of a consolidated finding, as the outputs list it (its own text)."""
+    out: Record = {"origin": f.origin, "file": f.file, "line": f.line}
+    end = f.raw.get("end_line")
+    if isinstance(end, int) and not isinstance(end, bool) and f.line and end > f.line:
+        out["end_line"] = end
+    out["severity"] = f.severity
+    out["text"] = f.title
+    disc = f.raw.get("discussion")
+    if isinstance(disc, str) and disc.strip():
+        out["discussion"] = disc
+    return out

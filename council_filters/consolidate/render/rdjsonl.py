@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from council_filters.consolidate.finding import Consolidated, SourceReader, repo_path
+from council_filters.consolidate.finding import Consolidated, SourceReader, members_text, repo_path
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
 MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner
@@ -37,6 +37,10 @@ def message(c: Consolidated) -> str:
     disc = s.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
         parts.append(disc.strip())
+    if c.listed:
+        if len(c.members) > 1:
+            parts.append(members_text(c))
+        return "\n\n".join(parts)
     others = [o for o in c.origins if o != s.origin]
     if others:
         parts.append("Also raised by: " + ", ".join(others) + ".")

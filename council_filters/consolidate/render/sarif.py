@@ -17,7 +17,7 @@ from typing import Any
 
 from council_filters import __version__
 from council_filters import severity as sev
-from council_filters.consolidate.finding import Consolidated, fold, repo_path
+from council_filters.consolidate.finding import Consolidated, fold, members_text, repo_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_RESULTS = 25_000
@@ -91,11 +91,25 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
         "artifactLocation": {"uri": uri},
         "region": region,
     }}]
-    return {
+    text = fold(s.title)
+    related: list[dict[str, Any]] = []
+    if c.listed and len(c.members) > 1:
+        text += "\n\n" + members_text(c)
+        for i, m in enumerate(c.members):
+            loc: dict[str, Any] = {"id": i}
+            m_uri = artifact_uri(m.file) if m.file else None
+            if m_uri is not None:
+                loc["physicalLocation"] = {
+                    "artifactLocation": {"uri": m_uri},
+                    "region": {"startLine": m.line or 1},
+                }
+            loc["message"] = {"text": f"{m.origin}: {fold(m.title)}"}
+            related.append(loc)
+    out: dict[str, Any] = {
         "ruleId": c.id,
         "ruleIndex": index,
         "level": LEVELS.get(c.severity or "", "warning"),
-        "message": {"text": fold(s.title)},
+        "message": {"text": text},
         "locations": locations,
         "partialFingerprints": {
             "primaryLocationLineHash": f"{c.fingerprint[:16]}:1",
@@ -108,6 +122,9 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
             "mergedOrigins": c.origins,
         },
     }
+    if related:
+        out["relatedLocations"] = related
+    return out
 
 
 def document(

@@ -1,0 +1,249 @@
+"""The council report by finding: agreement is two or more reviewers naming the same problem.
+
+The default synthesis.  Its input is the consolidated findings (one grouping,
+the same the json, SARIF and rdjsonl outputs use) and the verdict records.  A
+group cited by two or more reviewers is Agreement whatever their overall
+verdicts; each member is quoted with its reviewer's verdict and its own
+severity; groups whose citers voted differently are counted as verdict
+conflicts in the headline and summary instead of being demoted.  A group from
+one reviewer is Disagreement.  The headline ends with one recommendation
+(:func:`recommendation`; the rule is in docs/consolidate.md).
+
+The upstream report (agreement by exact location and equal verdicts) stays in
+:mod:`.synthesis` for ``--upstream``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from council_filters import severity as sev
+from council_filters.consolidate import synthesis
+from council_filters.consolidate.finding import Consolidated, Finding, member_record
+from council_filters.consolidate.render.mdquote import inline
+
+Record = dict[str, Any]
+
+
+@dataclass
+class Group:
+    """One consolidated finding with its members' reviewers."""
+
+    item: Consolidated
+    members: list[tuple[synthesis.Reviewer, Finding]]
+
+    @property
+    def severity(self) -> str | None:
+        return self.item.severity
+
+    @property
+    def citers(self) -> list[synthesis.Reviewer]:
+        seen: dict[str, synthesis.Reviewer] = {}
+        for r, _ in self.members:
+            seen.setdefault(r.slot, r)
+        return list(seen.values())
+
+    @property
+    def conflict(self) -> bool:
+        return len({r.verdict for r in self.citers if r.votes}) > 1
+
+    def where(self) -> str:
+        """``path:first-last`` over the members' lines (``path`` alone without a line)."""
+        s = self.item.survivor
+        if not s.file:
+            return ""
+        lines = sorted({f.line for _, f in self.members if f.line})
+        if not lines:
+            return inline(s.file)
+        span = f"{lines[0]}" if len(lines) == 1 else f"{lines[0]}-{lines[-1]}"
+        return f"{inline(s.file)}:{span}"
+
+    def sort_key(self) -> tuple[Any, ...]:
+        s = self.item.survivor
+        return (sev.rank(self.severity or ""), s.file or "\U0010ffff", s.line or 0, s.key)
+
+    def record(self) -> Record:
+        return {
+            "id": self.item.id,
+            "file": self.item.survivor.file,
+            "line": self.item.survivor.line,
+            "severity": self.severity,
+            "reviewers": [r.slot for r in self.citers],
+            "verdicts": {r.slot: r.verdict for r in self.citers},
+            "conflict": self.conflict,
+            "members": [dict(member_record(f), reviewer=r.slot) for r, f in self.members],
+        }
+
+
+def _rated(severity: str | None) -> str:
+    return severity or "unrated"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def recommendation(reviewers: Sequence[synthesis.Reviewer], agreed: Sequence[Group]) -> str:
+    """One overall recommendation and its reason (docs/consolidate.md, "Recommendation").
+
+    1. No counted verdict: ``NO DECISION``.
+    2. More than half of the counted verdicts are REJECT: ``REJECT``.
+    3. A critical or medium finding agreed by 2+ reviewers, or APPROVE not being
+       more than half of the counted verdicts: ``REVISE``.
+    4. Otherwise ``APPROVE``.
+    """
+    voters = [r for r in reviewers if r.votes]
+    if not voters:
+        return "NO DECISION — no reviewer cast a counted verdict"
+    n = {v: sum(1 for r in voters if r.verdict == v) for v in synthesis.VOTES}
+    total = len(voters)
+    if n["REJECT"] * 2 > total:
+        return f"REJECT — {n['REJECT']} of {total} counted reviewers REJECT"
+    for level in ("critical", "medium"):
+        hits = [g for g in agreed if g.severity == level]
+        if hits:
+            citers = {r.slot for g in hits for r in g.citers}
+            return (f"REVISE — {_plural(len(hits), level + ' finding')} agreed by "
+                    f"{len(citers)} reviewers")
+    if n["APPROVE"] * 2 <= total:
+        return (f"REVISE — {n['APPROVE']} of {total} counted reviewers APPROVE "
+                f"({n['REVISE']} REVISE, {n['REJECT']} REJECT)")
+    return f"APPROVE — {n['APPROVE']} of {total} counted reviewers APPROVE, no agreed " \
+        "critical or medium finding"
+
+
+@dataclass
+class GroupedSynthesis(synthesis.Synthesis):
+    """The synthesis with Agreement and Disagreement by finding."""
+
+    agreed: list[Group] = field(default_factory=list)
+    single: list[Group] = field(default_factory=list)
+
+    def conflicts_count(self) -> int:
+        return sum(1 for g in self.agreed if g.conflict)
+
+    def headline_text(self) -> str:
+        text = synthesis.headline(self.reviewers)
+        k = self.conflicts_count()
+        if k:
+            text += f"; {_plural(k, 'agreed finding')} drew differing verdicts"
+        return f"{text}. Recommendation: {recommendation(self.reviewers, self.agreed)}"
+
+    def render(self, report_path: str) -> str:
+        out = [
+            f"## Council Report — {self.mode}: {self.slug} — {self.date}",
+            "",
+            synthesis.ADVISORY,
+            "",
+            "### Headline",
+            self.headline_text(),
+            "",
+            "### Agreement (cited by 2+ reviewers)",
+        ]
+        for g in self.agreed:
+            names = ", ".join(r.name for r in g.citers)
+            title = inline(g.item.survivor.title)
+            out.append(f"- [{_rated(g.severity)}] {g.where()} — {title} ({names})")
+            out.extend(_quotes(g))
+            if g.conflict:
+                verdicts = ", ".join(f"{r.name} {r.verdict}" for r in g.citers)
+                out.append(f"  - Verdicts differ: {verdicts}")
+        if not self.agreed:
+            out.append("- None")
+        out += ["", "### Disagreement (unique to one reviewer)"]
+        dis: list[str] = []
+        for g in self.single:
+            r, f = g.members[0]
+            where = g.where()
+            lead = f"- [{_rated(g.severity)}] {where + ' — ' if where else ''}"
+            dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"')
+            for r2, f2 in g.members[1:]:  # a reviewer's identical duplicates
+                dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"')
+        for r in self.reviewers:
+            if r.verdict != "UNKNOWN":
+                continue
+            dis.append(f"- Verdict UNKNOWN — {r.name} only")
+            summary = (r.record or {}).get("summary")
+            if isinstance(summary, str) and summary.strip():
+                dis.append(f'  - {r.name}: "{inline(summary)}"')
+        out.extend(dis or ["- None"])
+        excluded = [r for r in self.reviewers
+                    if r.verdict in synthesis.FAILED + ("UNKNOWN", synthesis.MISSING)]
+        if excluded:
+            out += ["", "### Reviewer Status"]
+            out.extend(synthesis.status_line(r) for r in excluded)
+        out += ["", "### Summary", self.summary(), "", f"Full reviewer outputs: see {report_path}"]
+        return "\n".join(out)
+
+    def summary(self) -> str:
+        voters = [r for r in self.reviewers if r.votes]
+        total = len(self.reviewers)
+        if voters:
+            n = {v: sum(1 for r in voters if r.verdict == v) for v in synthesis.VOTES}
+            s1 = (f"{len(voters)} of {total} reviewers cast a counted verdict: "
+                  f"{n['APPROVE']} APPROVE, {n['REVISE']} REVISE, {n['REJECT']} REJECT.")
+        else:
+            s1 = f"None of the {total} reviewers cast a counted verdict."
+        if self.agreed:
+            top = ", ".join(f"{_rated(g.severity)} at {g.where()}" for g in self.agreed[:3])
+            k = len(self.agreed)
+            s2 = (f"{_plural(k, 'finding')} {'was' if k == 1 else 'were'} cited by two or "
+                  f"more reviewers ({self.conflicts_count()} with differing verdicts); "
+                  f"most severe: {top}.")
+        else:
+            s2 = "No finding was cited by two or more reviewers."
+        u = len(self.single)
+        s3 = f"{_plural(u, 'finding')} came from a single reviewer."
+        s4 = f"Recommendation: {recommendation(self.reviewers, self.agreed)}."
+        return " ".join((s1, s2, s3, s4))
+
+    def json_section(self) -> Record:
+        return {
+            "headline": self.headline_text(),
+            "recommendation": recommendation(self.reviewers, self.agreed),
+            "agreement": [g.record() for g in self.agreed],
+            "disagreement": [g.record() for g in self.single],
+            "conflicts": [g.record() for g in self.agreed if g.conflict],
+        }
+
+
+def _quotes(g: Group) -> list[str]:
+    out = []
+    for r, f in g.members:
+        at = f" at {inline(f.file)}:{f.line}" if f.file and f.line else ""
+        out.append(f'  - {r.name} ({r.verdict}), {_rated(f.severity)}{at}: "{inline(f.title)}"')
+    return out
+
+
+def build(
+    records: Sequence[Record], items: Sequence[Consolidated], *, mode: str, slug: str,
+    date: str, slots: Sequence[str] = synthesis.SLOTS,
+) -> GroupedSynthesis:
+    """The grouped synthesis from verdict records and the consolidated findings."""
+    findings = [m for c in items for m in c.members]
+    base = synthesis.build(records, findings, mode=mode, slug=slug, date=date, slots=slots)
+    index = {r.slot: r for r in base.reviewers}
+    order = {slot: i for i, slot in enumerate(synthesis.slot_order(slots, list(index)))}
+    extra: dict[str, synthesis.Reviewer] = {}
+
+    def reviewer_of(f: Finding) -> synthesis.Reviewer:
+        slot = f.reviewer or f.origin
+        if slot in index:
+            return index[slot]
+        return extra.setdefault(slot, synthesis.Reviewer(slot, "N/A", None))
+
+    agreed: list[Group] = []
+    single: list[Group] = []
+    for c in items:
+        members = [(reviewer_of(f), f) for f in c.members]
+        members.sort(key=lambda p: (order.get(p[0].slot, len(order)), p[0].slot,
+                                    sev.rank(p[1].severity or ""), p[1].key))
+        g = Group(c, members)
+        (agreed if len(g.citers) >= 2 else single).append(g)
+    agreed.sort(key=Group.sort_key)
+    single.sort(key=lambda g: (order.get(g.members[0][0].slot, len(order)),
+                               g.members[0][0].slot, *g.sort_key()))
+    return GroupedSynthesis(base.mode, base.slug, base.date, base.reviewers, base.agreement,
+                            base.conflicts, base.singles, agreed, single)
