@@ -207,9 +207,9 @@ def verdict_word(value: str) -> str | None:
     m = _VERDICT_RE.search(value)
     if not m:
         return None
-    for i, (_, verdict) in enumerate(_VERDICT_WORDS):
+    for i, (_, word) in enumerate(_VERDICT_WORDS):
         if m.group(f"g{i}"):
-            return verdict
+            return word
     return None
 
 
