@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters import severity as sev
+from council_filters.base.vocab import SLOTS, VOTES
 from council_filters.consolidate import synthesis
 from council_filters.consolidate.finding import Consolidated, Finding, member_record
 from council_filters.consolidate.render.mdquote import inline
@@ -97,7 +98,7 @@ def recommendation(reviewers: Sequence[synthesis.Reviewer], agreed: Sequence[Gro
     voters = [r for r in reviewers if r.votes]
     if not voters:
         return "NO DECISION — no reviewer cast a counted verdict"
-    n = {v: sum(1 for r in voters if r.verdict == v) for v in synthesis.VOTES}
+    n = {v: sum(1 for r in voters if r.verdict == v) for v in VOTES}
     total = len(voters)
     if n["REJECT"] * 2 > total:
         return f"REJECT — {n['REJECT']} of {total} counted reviewers REJECT"
@@ -161,31 +162,13 @@ class GroupedSynthesis(synthesis.Synthesis):
             dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"')
             for r2, f2 in g.members[1:]:  # a reviewer's identical duplicates
                 dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"')
-        for r in self.reviewers:
-            if r.verdict != "UNKNOWN":
-                continue
-            dis.append(f"- Verdict UNKNOWN — {r.name} only")
-            summary = (r.record or {}).get("summary")
-            if isinstance(summary, str) and summary.strip():
-                dis.append(f'  - {r.name}: "{inline(summary)}"')
+        dis.extend(self.unknown_lines())
         out.extend(dis or ["- None"])
-        excluded = [r for r in self.reviewers
-                    if r.verdict in synthesis.FAILED + ("UNKNOWN", synthesis.MISSING)]
-        if excluded:
-            out += ["", "### Reviewer Status"]
-            out.extend(synthesis.status_line(r) for r in excluded)
-        out += ["", "### Summary", self.summary(), "", f"Full reviewer outputs: see {report_path}"]
+        out.extend(self.closing(report_path))
         return "\n".join(out)
 
     def summary(self) -> str:
-        voters = [r for r in self.reviewers if r.votes]
-        total = len(self.reviewers)
-        if voters:
-            n = {v: sum(1 for r in voters if r.verdict == v) for v in synthesis.VOTES}
-            s1 = (f"{len(voters)} of {total} reviewers cast a counted verdict: "
-                  f"{n['APPROVE']} APPROVE, {n['REVISE']} REVISE, {n['REJECT']} REJECT.")
-        else:
-            s1 = f"None of the {total} reviewers cast a counted verdict."
+        s1 = self.counted_sentence()
         if self.agreed:
             top = ", ".join(f"{_rated(g.severity)} at {g.where()}" for g in self.agreed[:3])
             k = len(self.agreed)
@@ -219,7 +202,7 @@ def _quotes(g: Group) -> list[str]:
 
 def build(
     records: Sequence[Record], items: Sequence[Consolidated], *, mode: str, slug: str,
-    date: str, slots: Sequence[str] = synthesis.SLOTS,
+    date: str, slots: Sequence[str] = SLOTS,
 ) -> GroupedSynthesis:
     """The grouped synthesis from verdict records and the consolidated findings."""
     findings = [m for c in items for m in c.members]

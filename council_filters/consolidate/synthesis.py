@@ -239,32 +239,47 @@ class Synthesis:
                 f"{inline(f.file)}: " if f.file else ""
             )
             dis.append(f"- {where}{_phrase(f)} — {r.name} only")
+        dis.extend(self.unknown_lines())
+        out.extend(dis or ["- None"])
+        out.extend(self.closing(report_path))
+        return "\n".join(out)
+
+    def unknown_lines(self) -> list[str]:
+        """Disagreement lines for reviewers whose verdict could not be read."""
+        out: list[str] = []
         for r in self.reviewers:
             if r.verdict != "UNKNOWN":
                 continue
-            dis.append(f"- Verdict UNKNOWN — {r.name} only")
+            out.append(f"- Verdict UNKNOWN — {r.name} only")
             summary = (r.record or {}).get("summary")
             if isinstance(summary, str) and summary.strip():
-                dis.append(f'  - {r.name}: "{inline(summary)}"')
-        out.extend(dis or ["- None"])
+                out.append(f'  - {r.name}: "{inline(summary)}"')
+        return out
+
+    def closing(self, report_path: str) -> list[str]:
+        """Reviewer Status (when a reviewer is excluded), Summary and the path line."""
+        out: list[str] = []
         excluded = [r for r in self.reviewers if r.verdict in FAILED + ("UNKNOWN", MISSING)]
         if excluded:
             out += ["", "### Reviewer Status"]
             out.extend(status_line(r) for r in excluded)
         out += ["", "### Summary", self.summary(), "", f"Full reviewer outputs: see {report_path}"]
-        return "\n".join(out)
+        return out
 
-    def summary(self) -> str:
+    def counted_sentence(self) -> str:
+        """The summary's first sentence: who cast a counted verdict."""
         voters = [r for r in self.reviewers if r.votes]
         total = len(self.reviewers)
-        if voters:
-            n = {v: sum(1 for r in voters if r.verdict == v) for v in VOTES}
-            s1 = (
-                f"{len(voters)} of {total} reviewers cast a counted verdict: "
-                f"{n['APPROVE']} APPROVE, {n['REVISE']} REVISE, {n['REJECT']} REJECT."
-            )
-        else:
-            s1 = f"None of the {total} reviewers cast a counted verdict."
+        if not voters:
+            return f"None of the {total} reviewers cast a counted verdict."
+        n = {v: sum(1 for r in voters if r.verdict == v) for v in VOTES}
+        return (
+            f"{len(voters)} of {total} reviewers cast a counted verdict: "
+            f"{n['APPROVE']} APPROVE, {n['REVISE']} REVISE, {n['REJECT']} REJECT."
+        )
+
+    def summary(self) -> str:
+        s1 = self.counted_sentence()
         if self.agreement:
             top = sorted(self.agreement, key=lambda loc: (sev.rank(loc.severity or ""),
                                                           loc.path, loc.line))[:3]
