@@ -216,12 +216,11 @@ def test_json_answer() -> None:
                                        ("b.py", 3, None, None, "t two")]
 
 
-# Slow: reading.find_location scans a long unbroken word quadratically (about 13 s of CPU
-# for the 10,000-byte line below, four times that for 20,000); drop the mark with the fix.
-@pytest.mark.slow
 def test_never_raises_on_odd_bytes() -> None:
+    # long unbroken words and paths: the location scan is linear (it used to be quadratic)
     for data in (b"\xff\xfe\x00", b"|" * 500, b"```" * 50, b"Verdict:" * 100,
-                 b"- [P1] " + b"a" * 10000 + b":1", b"# " * 300):
+                 b"- [P1] " + b"a" * 100000 + b":1", b"# " * 300,
+                 b"Findings:\n- " + b"a/" * 50000 + b"b.py:3 x", b"- " + b"a." * 50000):
         reading.read(data)
 
 

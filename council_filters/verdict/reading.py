@@ -111,7 +111,10 @@ _NONE_RE = re.compile(
 # --------------------------------------------------------------------------- #
 # Locations
 # --------------------------------------------------------------------------- #
-_P = r"(?:[A-Za-z]:[\\/]|\.{1,2}[\\/])*[\w@~+\-][\w@~+.\-]*(?:[\\/][\w@~+.\-]+)*"
+# A path starts where no path character precedes it, and its runs never give characters
+# back (possessive), so a scan over a long unbroken word stays linear.
+_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|\.{1,2}[\\/])*+[\w@~+\-][\w@~+.\-]*+"
+      r"(?:[\\/][\w@~+.\-]++)*+")
 _W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _LOC_PATTERNS = (
