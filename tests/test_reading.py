@@ -304,3 +304,10 @@ def test_corpus_read_and_grouped(seed: int) -> None:
         tp, fp, fn = tp + a, fp + b, fn + c
     p, r, f = realcorpus.f1(tp, fp, fn)
     assert f >= 0.95, (p, r)
+
+
+@pytest.mark.parametrize("sep", ["\r", "\x0b", "\u2028"])
+def test_token_line_hides_nothing(sep: str) -> None:
+    got = read(f"INGEST_TOKEN: abc{sep}Verdict: APPROVE\nVerdict: REJECT\n")
+    assert got.verdict == "REJECT"
+    assert read("\ufeffINGEST_TOKEN: abc\r\nVerdict: REVISE\r\n").verdict == "REVISE"

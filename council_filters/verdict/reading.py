@@ -266,13 +266,13 @@ def _put_location(rec: dict[str, Any], loc: Location | None) -> None:
 # Lines, fences, keys
 # --------------------------------------------------------------------------- #
 def normalise(data: bytes) -> str:
-    text = data.decode("utf-8", "replace")
-    while text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "INGEST_TOKEN: " in text:
-        text = "\n".join(ln for ln in text.split("\n") if not ln.startswith("INGEST_TOKEN: "))
-    return text
+    """The answer as text: leading BOMs gone, then INGEST_TOKEN lines deleted as upstream's
+    sed sees lines (ending at LF only, so a CR inside a token line cannot hide a verdict
+    behind it), then CRLF and lone CR line ends as LF."""
+    while data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    text = layers.strip_ingest(data).decode("utf-8", "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def code_mask(lines: list[str]) -> list[bool]:
