@@ -77,6 +77,7 @@ _KEY_RE = re.compile(
     r"(?P<sep>:|：|\u2014|\u2013|=|-(?=\s)|$)\s*(?P<post>[*_`~]*)\s*(?P<value>.*)$"
 )
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_BULLET_MARK = re.compile(r"\A(?:[-*+\u2022]|\d{1,3}[.)])\s+")
 _BULLET_RE = re.compile(r"^(\s*)(?:[-*+\u2022]|\d{1,3}[.)]|\*\*\d{1,3}[.)]\*\*)\s+(.*)$")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 _TEXTISH = ("", "text", "markdown", "md", "txt", "plain", "plaintext", "output", "review")
@@ -733,7 +734,7 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
     _put_location(rec, loc)
     rec["summary"] = summary
     if rest:
-        rec["discussion"] = "\n".join(r.lstrip("-*+ ").strip() for r in rest)
+        rec["discussion"] = "\n".join(_BULLET_MARK.sub("", r).strip() for r in rest)
     if evidence:
         rec["evidence"] = evidence
     return rec
