@@ -25,9 +25,28 @@ from council_filters.base import vocab
 
 ESCAPED = vocab.ESCAPED.decode()
 
-_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _WS = re.compile(r"\s+")
+# Every line separator a renderer (or a reader) may honour, folded to LF before
+# anything else, so no lone CR can start a heading the escapes never saw.
+_SEPARATORS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# Lines that would turn into structure: a setext underline (or thematic break),
+# a link reference definition, a table's delimiter row.
+_STRUCTURE = re.compile(
+    r"^ {0,3}(?:=+[ \t]*$|-[ \t-]*$|_[ \t_]*$|\*[ \t*]*$|\[[^\]]*+\]:"
+    r"|\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*+\|?[ \t]*$)"
+)
+
+
+def normalise_lines(text: str) -> str:
+    """Every line separator (CR, CRLF, VT, FF, NEL, U+2028/2029, U+001C-1E) as LF."""
+    return _SEPARATORS.sub("\n", text)
+
+
+def _inert_html(line: str) -> str:
+    """``<`` as ``&lt;``: no HTML block, comment or raw tag can start in this line."""
+    return line.replace("<", "&lt;")
 
 
 def escape_line(line: str) -> str:
@@ -40,10 +59,13 @@ def escape_delimiters(text: str) -> str:
     return "\n".join(escape_line(line) for line in text.split("\n"))
 
 
+def _flat(text: str) -> str:
+    return escape_line(_WS.sub(" ", normalise_lines(text)).strip())
+
+
 def inline(text: str) -> str:
-    """Reviewer text as one safe markdown line."""
-    flat = escape_line(_WS.sub(" ", text).strip())
-    return flat.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
+    """Reviewer text as one safe markdown line: no raw HTML, no comment, no marker."""
+    return _inert_html(_flat(text)).replace("-->", "--&gt;")
 
 
 def _open_fence_line(lines: list[str]) -> int | None:
@@ -64,15 +86,38 @@ def _open_fence_line(lines: list[str]) -> int | None:
 
 
 def appendix_body(text: str) -> str:
-    """A reviewer's output block, escaped for the report appendix."""
-    lines = [escape_line(line) for line in text.split("\n")]
-    lines = [ESCAPED + line if _HEADING.match(line) else line for line in lines]
+    """A reviewer's output block, escaped for the report appendix.
+
+    Line separators are folded to LF first.  Outside code blocks no line can
+    become structure: ATX headings of any level, setext underlines and
+    thematic breaks, link reference definitions and table delimiter rows are
+    prefixed, and every ``<`` is ``&lt;`` (no HTML block, comment, ``<pre>``,
+    ``<details>`` or forged marker).  A code fence left open is escaped.
+    """
+    lines = [escape_line(line) for line in normalise_lines(text).split("\n")]
     while True:
         idx = _open_fence_line(lines)
         if idx is None:
             break
         lines[idx] = ESCAPED + lines[idx]
-    return "\n".join(lines)
+    out: list[str] = []
+    fence: tuple[str, int] | None = None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is not None:  # inside a balanced code block: inert already
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= fence[1] \
+                    and not m.group(2).strip():
+                fence = None
+            out.append(line)
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence = (m.group(1)[0], len(m.group(1)))
+            out.append(line)
+            continue
+        if _HEADING.match(line) or _STRUCTURE.match(line):
+            line = ESCAPED + line
+        out.append(_inert_html(line))
+    return "\n".join(out)
 
 
 def blockquote(text: str) -> str:
@@ -83,7 +128,7 @@ def blockquote(text: str) -> str:
 
 def code_span(text: str) -> str:
     """Inline code that its own backticks cannot close."""
-    flat = inline(text)
+    flat = _flat(text)
     longest = max((len(m) for m in re.findall(r"`+", flat)), default=0)
     tick = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
