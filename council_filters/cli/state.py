@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 
 import orjson
 import typer
@@ -49,6 +50,14 @@ FILE_HELP = "State file (default: $COUNCIL_STATE, else ./review-state.json)."
 INPUTS_HELP = "JSON Lines input files; none or '-' reads stdin."
 
 
+@dataclass(frozen=True)
+class Options:
+    """What every verb shares: the state file and how long a writer waits for its lock."""
+
+    file: str
+    lock_timeout: float
+
+
 @app.callback()
 def options(
     ctx: typer.Context,
@@ -60,11 +69,17 @@ def options(
     ),
     version: bool = kit.version_option(),
 ) -> None:
-    ctx.obj = {"file": file or statefile.DEFAULT_NAME, "lock_timeout": lock_timeout}
+    ctx.obj = Options(file or statefile.DEFAULT_NAME, float(lock_timeout))
+
+
+def _options(ctx: typer.Context) -> Options:
+    opts = ctx.obj
+    assert isinstance(opts, Options)
+    return opts
 
 
 def _path(ctx: typer.Context) -> str:
-    return str(ctx.obj["file"])
+    return _options(ctx).file
 
 
 def _now() -> str:
@@ -81,7 +96,8 @@ def _records(paths: list[str] | None) -> list[review_state.Located]:
 
 
 def _transact(ctx: typer.Context, mutate: statefile.Mutation) -> review_state.Result:
-    return statefile.transact(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
+    opts = _options(ctx)
+    return statefile.transact(opts.file, mutate, timeout=opts.lock_timeout)
 
 
 def _emit(records: list[kit.Record]) -> None:
@@ -121,7 +137,8 @@ def init(
                                 source=_path(ctx))
         return review_state.new_state(value, now)
 
-    statefile.create(_path(ctx), mutate, timeout=float(ctx.obj["lock_timeout"]))
+    opts = _options(ctx)
+    statefile.create(opts.file, mutate, timeout=opts.lock_timeout)
     return kit.EXIT_OK
 
 
