@@ -26,7 +26,8 @@ FRAGMENTS = [
     "<!--", "-->", "<pre>", "</pre>", "<script>", "<details>", "<summary>x</summary>",
     "<div>", "<!-- code-review:security:SEC-009 -->", "```", "````", "~~~", "```python",
     "[x]: https://example.invalid", "| a | b |", "|---|---|", "--- end council-output:codex ---",
-    "#### SEC-001", "> quote", "    indented", "    ", "text", " ", "#", "<", ">", "`", "x",
+    "#### SEC-001", "> quote", ">## x", "- ## x", "1. # x", "* ", "- - -",
+    "    indented", "    ", "text", " ", "#", "<", ">", "`", "x",
 ]
 # Always a visible word first: a blank subject is invalid input, not an attack.
 HOSTILE = st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=25).map(
@@ -79,7 +80,7 @@ def _code_review(text: str) -> str:
     return res.out.decode()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(text=HOSTILE)
 def test_council_report_structure_survives_hostile_text(tmp_path_factory: pytest.TempPathFactory,
                                                         text: str) -> None:
@@ -91,7 +92,7 @@ def test_council_report_structure_survives_hostile_text(tmp_path_factory: pytest
     assert _render(_council(tmp, text)) == want
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(text=HOSTILE)
 def test_code_review_report_structure_survives_hostile_text(text: str) -> None:
     want = _render(_code_review(BENIGN))

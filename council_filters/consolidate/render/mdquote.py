@@ -25,7 +25,10 @@ from council_filters.base import vocab
 
 ESCAPED = vocab.ESCAPED.decode()
 
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+# Container starts (blockquote markers, list items) a heading or a structure line
+# may sit behind: "> ## x" and "- ## x" are headings too.
+_CONTAINERS = r"(?:[ \t]*+(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)))*+[ \t]*+"
+_HEADING = re.compile(_CONTAINERS + r"#{1,6}(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _WS = re.compile(r"\s+")
 # Every line separator a renderer (or a reader) may honour, folded to LF before
@@ -33,10 +36,13 @@ _WS = re.compile(r"\s+")
 _SEPARATORS = re.compile("\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 # Lines that would turn into structure: a setext underline (or thematic break),
 # a link reference definition, a table's delimiter row.
-_STRUCTURE = re.compile(
-    r"^ {0,3}(?:=+[ \t]*$|-[ \t-]*$|_[ \t_]*$|\*[ \t*]*$|\[[^\]]*+\]:"
+_STRUCTURE_TAIL = (
+    r"(?:=+[ \t]*$|-[ \t-]*$|_[ \t_]*$|\*[ \t*]*$|\[[^\]]*+\]:"
     r"|\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*+\|?[ \t]*$)"
 )
+# Tried bare (so "- - -" is a thematic break, not list markers) and behind containers.
+_STRUCTURE_BARE = re.compile(r" {0,3}" + _STRUCTURE_TAIL)
+_STRUCTURE = re.compile(_CONTAINERS + _STRUCTURE_TAIL)
 
 
 def normalise_lines(text: str) -> str:
@@ -114,7 +120,7 @@ def appendix_body(text: str) -> str:
             fence = (m.group(1)[0], len(m.group(1)))
             out.append(line)
             continue
-        if _HEADING.match(line) or _STRUCTURE.match(line):
+        if _HEADING.match(line) or _STRUCTURE.match(line) or _STRUCTURE_BARE.match(line):
             line = ESCAPED + line
         out.append(_inert_html(line))
     return "\n".join(out)
