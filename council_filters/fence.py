@@ -33,7 +33,7 @@ from __future__ import annotations
 import html.entities
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from council_filters.base.vocab import (
@@ -221,13 +221,13 @@ def _view(text: str) -> str:
     return "".join(parts)
 
 
-def _view_map(text: str) -> tuple[str, list[int]]:
+def _view_map(text: str) -> tuple[str, Sequence[int]]:
     """The folded view and, for each of its characters, the index in ``text`` it came from.
 
     The map has one more entry, ``len(text)``, for the end of the view.
     """
     if _plain(text):
-        return text, list(range(len(text) + 1))
+        return text, range(len(text) + 1)  # the identity, without a list of millions
     chars: list[str] = []
     where: list[int] = []
 
