@@ -134,7 +134,7 @@ def blockquote(text: str) -> str:
 
 def code_span(text: str) -> str:
     """Inline code that its own backticks cannot close."""
-    flat = _flat(text)
+    flat = inline(text)  # "<" escaped even here: raw HTML outranks code-span backticks
     longest = max((len(m) for m in re.findall(r"`+", flat)), default=0)
     tick = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
