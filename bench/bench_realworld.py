@@ -35,27 +35,17 @@ sys.path.insert(0, str(ROOT))
 
 import realcorpus  # noqa: E402
 
+fold, strings = realcorpus.fold, realcorpus.strings
+
 BIN = ROOT / "bin"
 FORMATS = ("json", "markdown", "sarif", "rdjsonl")
 
-
-def fold(text: str) -> str:
-    return " ".join(text.split())
 
 
 def unescape_md(text: str) -> str:
     text = re.sub(r"\\(.)", r"\1", text)
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
-
-def strings(node: object) -> list[str]:
-    if isinstance(node, str):
-        return [node]
-    if isinstance(node, list):
-        return [s for x in node for s in strings(x)]
-    if isinstance(node, dict):
-        return [s for x in node.values() for s in strings(x)]
-    return []
 
 
 def run(cmd: list[str], data: bytes, extra: list[str] | None = None) -> bytes:

@@ -519,3 +519,19 @@ def f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     """(precision, recall, F1)."""
     p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
     return p, r, 2 * p * r / max(1e-9, p + r)
+
+
+def fold(text: str) -> str:
+    """Whitespace runs folded to one space (how presence in an output is compared)."""
+    return " ".join(text.split())
+
+
+def strings(node: object) -> list[str]:
+    """Every string inside a JSON value, in document order."""
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, list):
+        return [s for x in node for s in strings(x)]
+    if isinstance(node, dict):
+        return [s for x in node.values() for s in strings(x)]
+    return []

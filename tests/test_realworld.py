@@ -18,11 +18,10 @@ import realcorpus
 
 from conftest import run_filter
 
+fold, strings = realcorpus.fold, realcorpus.strings
+
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def fold(text: str) -> str:
-    return " ".join(text.split())
 
 
 def chain(data: bytes) -> bytes:
@@ -39,15 +38,6 @@ def consolidate(data: bytes, fmt: str) -> bytes:
     assert res.code == 0, res.err
     return res.out
 
-
-def strings(node: object) -> list[str]:
-    if isinstance(node, str):
-        return [node]
-    if isinstance(node, list):
-        return [s for x in node for s in strings(x)]
-    if isinstance(node, dict):
-        return [s for x in node.values() for s in strings(x)]
-    return []
 
 
 @pytest.mark.parametrize("seed", [1002, 2000, 3021])
