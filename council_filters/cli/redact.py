@@ -12,18 +12,26 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text, run_input, writer
+from council_filters.redact_records import (  # noqa: F401 - the core's names, kept importable here
+    DEFAULT_FIELDS,
+    BatchOptions,
+    check_report,
+    load_rules,
+    make_redactor,
+    name_input,
+    redact_record,
+    run_batch,
+)
+from council_filters.redaction import PATTERN_NAMES, run_input, writer  # noqa: F401
 
 if TYPE_CHECKING:
     from council_filters.cli import _shell as kit
     from council_filters.secrets import RuleSet
 
 PROG = "council-redact"
-DEFAULT_FIELDS = ("output", "stderr")
 #: The variable click reads for shell completion (kit._completion_var(PROG)).
 COMPLETE_VAR = "_COUNCIL_REDACT_COMPLETE"
 
@@ -141,29 +149,13 @@ def redact_raw(
     """Text mode: every input through one redactor, output written as it comes."""
     from council_filters.cli import _shell as kit
 
-    r = _redactor(rules, count=check)
+    r = make_redactor(rules, count=check)
     fd = _out_fd(s.stdout)
     write = None if check else writer(s.stdout if fd is None else fd)
     for source, fh in kit.open_inputs(paths, s.stdin):
-        _name_input(r, rules, None if source == kit.STDIN_NAME else source)
+        name_input(r, rules, None if source == kit.STDIN_NAME else source)
         run_input(r, fh, write)
     return r.counts
-
-
-def _redactor(rules: RuleSet | None, *, count: bool = False) -> Redactor:
-    if rules is None:
-        return Redactor(count=count)
-    from council_filters.secrets import make_redactor
-
-    return make_redactor(rules, count=count)
-
-
-def _name_input(r: Redactor, rules: RuleSet | None, path: str | None) -> None:
-    """Rules may look at the input's name (a FILE argument; stdin has none)."""
-    if rules is not None:
-        from council_filters.secrets import set_input
-
-        set_input(r, path)
 
 
 def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
@@ -172,10 +164,10 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
     Raises ``OSError`` with ``filename`` set for an input that cannot be
     opened (after the inputs before it are written).
     """
-    r = _redactor(rules)
+    r = make_redactor(rules)
     write = writer(1)
     for path in paths or ["-"]:
-        _name_input(r, rules, None if path == "-" else path)
+        name_input(r, rules, None if path == "-" else path)
         if path == "-":
             run_input(r, 0, write)
             continue
@@ -185,78 +177,6 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         finally:
             os.close(fd)
     return 0
-
-
-def redact_record(
-    record: kit.Record,
-    fields: tuple[str, ...] | None,
-    source: str,
-    lineno: int,
-    counts: Counter[str] | None = None,
-    rules: RuleSet | None = None,
-) -> kit.Record:
-    """Redact the string values of one record, each on its own.
-
-    ``fields`` None (the default) redacts every string value, nested ones
-    included, so no stage order lets a credential through; ``output`` and
-    ``stderr`` must be strings when present.  Named ``fields`` redact only
-    those top-level values (each must be a string).
-
-    Sets ``redacted_lines`` to ``{path: [1-based replaced lines]}``: the named
-    fields (or ``output``/``stderr``) always, with an empty list when nothing
-    was replaced; any other value only when something was.  A nested value's
-    path is its keys and indexes joined by ``/`` (JSON Pointer escaping, no
-    leading slash): ``findings/0/summary``.
-    """
-    from council_filters.cli import _shell as kit
-
-    replaced: dict[str, list[int]] = {}
-    named = DEFAULT_FIELDS if fields is None else fields
-    for name in named:
-        if name in record and not isinstance(record[name], str):
-            raise kit.DataError(
-                f"field {name!r} is {kit.json_type(record[name])}, expected a string",
-                source=source, line=lineno,
-            )
-    for key in list(record):
-        if key == "redacted_lines" or (fields is not None and key not in fields):
-            continue
-        record[key] = _redact_value(
-            record[key], _pointer(key), key in named, replaced, counts, rules
-        )
-    record["redacted_lines"] = {
-        **{name: replaced.pop(name) for name in named if name in replaced},
-        **replaced,
-    }
-    return record
-
-
-def _pointer(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _redact_value(
-    value: Any, path: str, always: bool, replaced: dict[str, list[int]],
-    counts: Counter[str] | None, rules: RuleSet | None,
-) -> Any:
-    """``value`` with every string in it redacted (nesting is bounded by the reader)."""
-    if isinstance(value, str):
-        if rules is None:
-            out, lines = redact_text(value.encode(), counts)
-        else:
-            from council_filters.secrets import redact_value
-
-            out, lines = redact_value(value.encode(), rules, counts)
-        if lines or always:
-            replaced[path] = lines
-        return out.decode() if lines else value
-    if isinstance(value, dict):
-        return {k: _redact_value(v, f"{path}/{_pointer(k)}", False, replaced, counts, rules)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [_redact_value(v, f"{path}/{i}", False, replaced, counts, rules)
-                for i, v in enumerate(value)]
-    return value
 
 
 def redact_jsonl(
@@ -277,42 +197,9 @@ def redact_jsonl(
     return counts
 
 
-def check_report(counts: Counter[str], rules: RuleSet | None = None) -> list[str]:
-    """The --check lines: one per pattern or rule id that fired (table order), then the total."""
-
-    def lines(n: int) -> str:
-        return f"{n} line{'' if n == 1 else 's'}"
-
-    order = list(dict.fromkeys(PATTERN_NAMES + (rules.ids if rules is not None else ())))
-    order += sorted(set(counts) - set(order))
-    report = [f"{name}: {lines(counts[name])}" for name in order if counts[name]]
-    report.append(f"{lines(sum(counts.values()))} would be redacted")
-    return report
-
-
 # --------------------------------------------------------------------------- #
 # Many files: --out-dir.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class BatchOptions:
-    out_dir: str | None = None
-    jobs: int | None = None
-    scheduler: str | None = None
-    manifest: str | None = None
-    retries: int = 2
-    base: str | None = None
-    files_from: str | None = None
-
-    @property
-    def asked(self) -> list[str]:
-        """The batch options given, as their flags (for usage messages)."""
-        return [flag for flag, value in (
-            ("--jobs", self.jobs), ("--scheduler", self.scheduler),
-            ("--manifest", self.manifest), ("--base", self.base),
-            ("--files-from", self.files_from), ("--retries", None if self.retries == 2 else 1),
-        ) if value is not None]
-
-
 def _files_from(path: str, stdin: BinaryIO) -> list[str]:
     """One input per line (`-`: stdin); blank lines are skipped."""
     from council_filters.cli import _shell as kit
@@ -326,7 +213,6 @@ def redact_batch(
     s: kit.Streams, paths: list[str], opts: BatchOptions, rules: RuleSet | None = None
 ) -> int:
     """--out-dir: every input on its own, into DIR, with a manifest."""
-    from council_filters import batch, storage
     from council_filters.cli import _shell as kit
 
     assert opts.out_dir is not None
@@ -340,27 +226,9 @@ def redact_batch(
         kit.fail_usage("--jobs and --retries take a number >= 0")
     if opts.scheduler not in (None, "local") and opts.jobs is not None:
         kit.fail_usage("--jobs sizes a local run; a running Dask cluster has its own workers")
-    jobs = opts.jobs if opts.jobs else (os.cpu_count() or 1) if opts.jobs == 0 else 1
-    if opts.scheduler == "local" and opts.jobs is None:
-        jobs = 0  # the LocalCluster: one worker per core
-    manifest_at = opts.manifest or storage.join(opts.out_dir, batch.MANIFEST_NAME)
-    tasks = batch.plan(paths, opts.out_dir, base=opts.base, manifest=manifest_at)
-    with batch.open_backend(jobs, opts.scheduler) as backend:
-        batch.check_memory_urls([*paths, opts.out_dir, manifest_at], backend)
-        manifest = batch.Manifest(manifest_at)
-        manifest.load()
-        if manifest.unreadable_lines:
-            n = manifest.unreadable_lines
-            s.warn(f"{manifest_at}: {n} unreadable manifest line{'s' if n != 1 else ''} "
-                   "ignored (their files are redone)")
-        manifest.open_log()
-        try:
-            summary = batch.run(
-                tasks, backend, manifest, rules=rules, retries=opts.retries,
-                progress=s.stderr if _is_tty(s.stderr) else None,
-            )
-        finally:
-            manifest.finish([t.input for t in tasks])
+    manifest_at, summary = run_batch(
+        paths, opts, rules, warn=s.warn, progress=s.stderr if _is_tty(s.stderr) else None
+    )
     for entry in summary.failed:
         tries = entry["attempts"]
         s.warn(f"{entry['input']}: {entry['error']} ({tries} attempt{'s' if tries != 1 else ''})")
@@ -397,13 +265,13 @@ def command(
     if opts.out_dir is not None:
         if jsonl or check:
             kit.fail_usage("--out-dir writes redacted files; --jsonl and --check read a stream")
-        return redact_batch(s, paths, opts, _load(rules_spec))
+        return redact_batch(s, paths, opts, load_rules(rules_spec))
     if opts.asked:
         kit.fail_usage(f"{', '.join(opts.asked)} need{'s' if len(opts.asked) == 1 else ''} "
                        "--out-dir")
     if not jsonl and (field or keep_going):
         kit.fail_usage("--field and --keep-going need --jsonl")
-    rules = _load(rules_spec)
+    rules = load_rules(rules_spec)
     if jsonl:
         fields = tuple(field) if field else None
         counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules)
@@ -414,15 +282,6 @@ def command(
             s.warn(line)
         return kit.EXIT_CONDITION
     return kit.EXIT_OK
-
-
-def _load(spec: str | None) -> RuleSet | None:
-    """The rule set --rules names (None: the default, byte for byte)."""
-    if spec is None:
-        return None
-    from council_filters.secrets import load_rules
-
-    return load_rules(spec)
 
 
 @lru_cache(maxsize=1)
@@ -582,7 +441,7 @@ def main(
         from council_filters.cli import _shell as kit
 
         def text_mode(s: kit.Streams) -> int:
-            redact_raw(s, files, rules=_load(spec))
+            redact_raw(s, files, rules=load_rules(spec))
             return kit.EXIT_OK
 
         return kit.run_plain(text_mode, PROG, stdin=stdin, stdout=stdout, stderr=stderr)
