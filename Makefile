@@ -32,40 +32,26 @@ VENV_BIN := $(abspath $(VENV)/bin)
 BIN      ?= $(VENV_BIN)
 BIN_DEPS := $(if $(filter $(VENV_BIN),$(abspath $(BIN))),$(STAMP))
 
-## council: a whole council on a repository, the filters chained by real pipes.
+## council: a whole council on a repository: a call of the `council` command
+## (`council --help`), which chains the filters by real pipes.
 ##   make council MODE=review BASE=origin/main
 ##   make council MODE=question ARGS='"Is the cache safe?" --paths src/cache.py'
 ##   make council MODE=plan ARGS=docs/plans/cache.md
-## Reviewer commands come from COMMANDS: default REPO/.council/commands when
-## present, else .council/commands here; start from council.commands.example.
-## A reviewer whose CLI is missing is UNAVAILABLE, never a crash.
+## Reviewer commands: COMMANDS=FILE when given, else council's own rule
+## ($COUNCIL_COMMANDS, else ~/.config/council/commands; `council init` writes
+## the example there).  The reviewed repository's .council/commands is used
+## only with ARGS=--trust-repo-config.
 MODE     ?= review
-# The filters' defaults read what real models write and apply the hardened
-# fence and verdict rules; UPSTREAM=1 runs the upstream-exact rules instead
-# (--upstream on council-fence, council-parse-verdict, council-consolidate).
-UPSTREAM ?=
-UPSTREAM_FLAG = $(if $(UPSTREAM),--upstream)
-# The extended credential rules for the reviewers' outputs (docs/rules.md); set
-# REDACT_RULES= for the reference program's eleven patterns alone.
-REDACT_RULES ?= --rules extended
 BASE     ?=
 ARGS     ?=
 REPO     ?= .
 REPO_ABS := $(abspath $(REPO))
-COMMANDS ?= $(firstword $(wildcard $(REPO_ABS)/.council/commands) .council/commands)
-PACK_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) $(ARGS)
+COMMANDS ?=
+COUNCIL_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) \
+  $(if $(COMMANDS),--config '$(abspath $(COMMANDS))') $(ARGS)
 
 council: $(BIN_DEPS)
-	@if [ ! -f '$(abspath $(COMMANDS))' ]; then \
-	  echo "council: no reviewer commands in $(COMMANDS); start from the example:" >&2; \
-	  echo "  mkdir -p .council && cp council.commands.example .council/commands" >&2; \
-	  exit 2; fi
-	@cd '$(REPO_ABS)' && $(BIN)/council-pack $(MODE) $(PACK_ARGS) \
-	  | $(BIN)/council-dispatch --config '$(abspath $(COMMANDS))' \
-	  | $(BIN)/council-redact --jsonl $(REDACT_RULES) \
-	  | $(BIN)/council-fence --jsonl $(UPSTREAM_FLAG) \
-	  | $(BIN)/council-parse-verdict --jsonl $(UPSTREAM_FLAG) \
-	  | $(BIN)/council-consolidate --write $(UPSTREAM_FLAG)
+	@$(BIN)/council -C '$(abspath $(REPO))' $(MODE) $(COUNCIL_ARGS)
 
 ## review-cycle: the code-review flow.  With BASE=REF the deterministic layers
 ## run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are

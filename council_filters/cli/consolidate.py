@@ -136,7 +136,9 @@ def command(
                                       "one changed path per line, for gap detection "
                                       "(default: none)."),
     fail_level: Level = typer.Option(None, "--fail-level", help="Exit 3 when a finding at or "
-                                     "above this severity exists (default: none)."),
+                                     "above this severity exists; exit 1 when a finding was"
+                                     " dropped as invalid, since it could be that one"
+                                     " (default: none)."),
     report: Report = typer.Option(Report.auto, "--report", help="Markdown report: council "
                                   "(verdicts), review (findings) or auto (council when any "
                                   "verdict record came in)."),
@@ -278,6 +280,14 @@ def _run(o: Options) -> int:
         if o.write:
             raise kit.UsageError("--write needs verdict records (the council report)")
         out.write(core.review_markdown_bytes(result, reader))
+    if o.fail_level is not None and collected.dropped:
+        # A finding the gate could not read may be the one at the level: fail closed.
+        dropped = collected.dropped
+        s.warn(
+            f"--fail-level {o.fail_level.value}: {dropped} finding{'s' if dropped != 1 else ''}"
+            " could not be read (named above), so the gate cannot pass"
+        )
+        return kit.EXIT_DATA
     if o.fail_level is not None and result.at_or_above(o.fail_level.value):
         return kit.EXIT_CONDITION
     return kit.EXIT_OK

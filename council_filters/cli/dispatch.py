@@ -18,6 +18,7 @@ import typer
 from council_filters import dispatch as core
 from council_filters.base.settings import COUNCIL_TIMEOUT, parse_seconds
 from council_filters.cli import _shell as kit
+from council_filters.council import config as commands_file
 
 HELP = """Run each reviewer's command on its pack and add what it said and how it ended.
 
@@ -30,7 +31,8 @@ Buffers all records of the run (it must wait for the slowest reviewer)."""
 
 EPILOG = (
     """Commands: --command NAME=CMD, else $COUNCIL_CMD_<NAME>, else the config file
-(--config FILE, default .council/commands when present; lines `NAME = CMD`,
+(--config FILE, else $COUNCIL_COMMANDS, else ${XDG_CONFIG_HOME:-~/.config}/council/commands;
+the working directory's .council/commands only with --trust-repo-config; lines `NAME = CMD`,
 `NAME.adapter = opencode-json`, # comments).  CMD runs under `sh -c`;
 {pack_file} / {pack_dir} become the shell-quoted path of a private copy of the
 pack (0600 in a 0700 directory, removed after), otherwise the pack is on stdin.
@@ -56,7 +58,6 @@ Examples:
 )
 
 app = kit.make_app(HELP, EPILOG)
-DEFAULT_CONFIG = ".council/commands"
 
 
 def _pairs(values: Sequence[str] | None, what: str) -> dict[str, str]:
@@ -69,11 +70,13 @@ def _pairs(values: Sequence[str] | None, what: str) -> dict[str, str]:
     return out
 
 
-def _config(path: str | None) -> dict[str, str]:
-    if path is None:
-        if not Path(DEFAULT_CONFIG).is_file():
-            return {}
-        path = DEFAULT_CONFIG
+def _config(explicit: str | None, cwd: str | None, trust_repo: bool) -> dict[str, str]:
+    found = commands_file.resolve(explicit, os.environ, cwd or ".", trust_repo=trust_repo)
+    for note in found.notes:
+        kit.streams().warn(note)
+    if found.path is None:
+        return {}
+    path = str(found.path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -181,7 +184,15 @@ def command(
         None,
         "--config",
         metavar="FILE",
-        help=f"Command file (default: {DEFAULT_CONFIG} if present).",
+        help="Command file (default: $COUNCIL_COMMANDS, else"
+        " ${XDG_CONFIG_HOME:-~/.config}/council/commands when present).",
+    ),
+    trust_repo: bool = typer.Option(
+        False,
+        "--trust-repo-config",
+        help="Use .council/commands of the working directory (--cwd) when no --config or"
+        " $COUNCIL_COMMANDS is given; it runs shell commands, so only for repositories"
+        " whose every change you trust. Default: off (it is ignored, with a warning).",
     ),
     jobs: int = typer.Option(
         0, "--jobs", "-j", min=0, help="Reviewers run at once (default 0: all)."
@@ -219,7 +230,7 @@ def command(
     limits = _limits(timeout, kill_after, output_cap, cwd, upstream)
     table = _pairs(commands, "--command")
     adapter_table = _pairs(adapters, "--adapter")
-    conf = _config(config)
+    conf = _config(config, cwd, trust_repo)
     env = dict(os.environ)
     records: list[kit.Record] = []
     tasks: list[core.Task | None] = []

@@ -310,20 +310,53 @@ def review_cmd(
         help="Review HEAD against its merge base with REF (default: the upstream-tracking"
         " branch, else origin/main).",
     ),
+    head: str = typer.Option(
+        "HEAD",
+        "--head",
+        metavar="REV",
+        help="The commit under review (default: HEAD); `council review --worktree/--staged`"
+        " passes a snapshot commit of the uncommitted changes here.",
+    ),
+    max_diff_lines: int | None = typer.Option(
+        None,
+        "--max-diff-lines",
+        min=1,
+        metavar="N",
+        help=f"Keep at most N diff lines, and cut any diff longer than N lines (default:"
+        f" {core.DIFF_LINE_CAP} lines, applied only when the diff is over --max-diff-bytes).",
+    ),
+    max_diff_bytes: int = typer.Option(
+        core.DIFF_BODY_CAP,
+        "--max-diff-bytes",
+        min=1,
+        metavar="BYTES",
+        help="Cut a diff over BYTES to its stat and first lines (default: 60000).",
+    ),
     repo: str | None = REPO,
     reviewers: str = REVIEWERS,
     file_reviewers: str = FILE_REVIEWERS,
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
 ) -> int:
-    """Council on the current change: HEAD against its merge base."""
+    """Council on the current change: HEAD (or --head) against its merge base."""
     meta = _meta(reviewers, file_reviewers, run_id)
     git = _repo(repo)
+    if head != "HEAD":
+        check_ref(head)
+        if not git.verify_commit(head):
+            raise kit.DataError(f'--head "{head}" is not a commit')
+        git.head = head
     sha = gather.resolve_base(git, base, kit.streams().warn)
     inp = gather.changed_excerpts(git, sha)
     if not inp.diff:
         raise kit.DataError(f"diff against {sha} is empty — refusing to fan out")
-    context, omitted = _fit(core.build_review, inp, _display_names(meta))
+    limits = core.DiffLimits(
+        trigger=max_diff_bytes,
+        cap=max_diff_bytes,
+        lines=max_diff_lines or core.DIFF_LINE_CAP,
+        by_lines=max_diff_lines is not None,
+    )
+    context, omitted = _fit(core.build_review, inp, _display_names(meta), limits)
     name = slug or pathrules.build_slug(git.branch_name().encode("utf-8", "surrogateescape"))
     return _emit(meta, "review", name, sha, context, omitted)
 

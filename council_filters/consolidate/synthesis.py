@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from council_filters import redaction
 from council_filters import severity as sev
 from council_filters.base.vocab import (
     CLI_ADVISORY,
@@ -140,21 +141,78 @@ def headline(reviewers: Sequence[Reviewer]) -> str:
     return "; ".join(parts)
 
 
+REASON_CHARS = 200
+
+
+def last_stderr_line(record: Record | None) -> str | None:
+    """The reviewer's last non-blank stderr line: redacted (fresh state), control
+    characters escaped, one markdown-safe line of at most 200 characters."""
+    stderr = (record or {}).get("stderr")
+    if not isinstance(stderr, str):
+        return None
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if not lines:
+        return None
+    redacted = redaction.redact_text(lines[-1].encode("utf-8", "replace"))[0]
+    text = redacted.decode("utf-8", "replace").strip()
+    shown = "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+    if len(shown) > REASON_CHARS:
+        shown = shown[: REASON_CHARS - 1] + "…"
+    return inline(shown)
+
+
+def failure_reason(record: Record | None) -> str:
+    """What a failed reviewer's record says about why: exit code, kind, last stderr line."""
+    rec = record or {}
+    parts = []
+    code = rec.get("exit_code")
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        parts.append(f"exit code {code}")
+    kind = rec.get("error_kind")
+    if isinstance(kind, str) and kind and kind not in ("timeout", "cli-error"):
+        parts.append(inline(kind))
+    head = f" ({', '.join(parts)})" if parts else ""
+    last = last_stderr_line(record)
+    return head + (f": {last}" if last else "")
+
+
 def status_line(r: Reviewer) -> str:
     if r.verdict == "TIMEOUT":
         secs = _timeout_seconds(r.record)
         why = f"did not finish within {secs}s" if secs else "did not finish within its time limit"
+        last = last_stderr_line(r.record)
+        why += f": {last}" if last else ""
     elif r.verdict == "UNAVAILABLE":
-        why = "the reviewer's CLI was not available"
+        why = "the reviewer's CLI was not available" + failure_reason(r.record)
     elif r.verdict == "UNKNOWN":
         why = "no parseable verdict; not counted, full output in its appendix"
     elif r.verdict == MISSING:
         why = "no record for this reviewer in the input"
     else:
-        code = (r.record or {}).get("exit_code")
-        has_code = isinstance(code, int) and not isinstance(code, bool) and code != 0
-        why = f"the reviewer failed (exit code {code})" if has_code else "the reviewer failed"
+        why = "the reviewer failed" + failure_reason(r.record)
     return f"- {r.name}: {r.verdict} — {why}"
+
+
+def pack_note(records: Sequence[Record]) -> str | None:
+    """The headline-area line saying the pack was cut (from council-pack's ``omitted``)."""
+    for rec in records:
+        omitted = rec.get("omitted")
+        cut = omitted.get("cut") if isinstance(omitted, dict) else None
+        if not isinstance(cut, dict):
+            continue
+        nums = {k: cut.get(k) for k in ("diff_lines_kept", "diff_lines", "files_shown",
+                                        "files_omitted", "files")}
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in nums.values()):
+            continue
+        return (
+            f"Pack cut to fit the reviewers' budget: {nums['files_shown']} of {nums['files']}"
+            f" changed files shown ({nums['files_omitted']} omitted), {nums['diff_lines_kept']}"
+            f" of {nums['diff_lines']} diff lines kept — the verdicts rest on this part of the"
+            " change only."
+        )
+    return None
 
 
 @dataclass
@@ -219,6 +277,7 @@ class Synthesis:
             "",
             "### Headline",
             headline(self.reviewers),
+            *([cut] if (cut := pack_note([r.record for r in self.reviewers if r.record])) else []),
             "",
             "### Agreement (cited by 2+ reviewers)",
         ]

@@ -92,6 +92,17 @@ def substitute(shell: str, pack_file: str) -> str:
     return _PLACEHOLDER.sub(lambda m: shlex.quote(paths[m.group(1)]), shell)
 
 
+def first_word(shell: str) -> str:
+    """The command's first word, as the not-found reason names it (control characters
+    escaped, at most 100 characters)."""
+    try:
+        words = shlex.split(shell)
+    except ValueError:
+        words = shell.split()
+    word = words[0] if words else shell
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in word)[:100]
+
+
 def command_missing(shell: str, cwd: str | None) -> bool:
     """True when the command's first word is clearly not runnable (like ``command -v``)."""
     try:

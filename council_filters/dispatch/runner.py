@@ -45,11 +45,13 @@ def run_reviewer(
             f"COUNCIL_CMD_{config.env_key(reviewer)} or the config file).",
         )
     if config.command_missing(command.shell, limits.cwd):
+        word = config.first_word(command.shell)
         return cls.Result(
             status=cls.UNAVAILABLE,
             exit_code=127,
             error_kind="not-found",
-            summary=f"{name} command not found or not executable; CLI not invoked.",
+            stderr=f"{word}: command not found or not executable\n",
+            summary=f"{name} command not found or not executable ({word}); CLI not invoked.",
         )
     data = pack.encode("utf-8", "replace")
     pack_file = process.private_pack(reviewer, data, registry) if command.uses_file else None

@@ -77,6 +77,7 @@ class DiffLimits:
     cap: int = DIFF_BODY_CAP
     lines: int = DIFF_LINE_CAP
     stat_cap: int = STAT_CAP
+    by_lines: bool = False  # also cut a diff of more than `lines` lines, whatever its size
 
 
 def truncate_diff(
@@ -87,7 +88,7 @@ def truncate_diff(
     ``stat`` is called only when the diff is over the trigger.
     """
     size = len(diff)
-    if size <= limits.trigger:
+    if size <= limits.trigger and not (limits.by_lines and diff.count(b"\n") > limits.lines):
         return diff, False
     text = b"".join(
         (
@@ -186,9 +187,11 @@ class Omitted:
     conventions: bool = False
     text_truncated: bool = False
     not_shown: list[dict[str, str]] = field(default_factory=list)
+    # Review mode, when something was cut: how much of the change the pack shows.
+    cut: dict[str, int] | None = None
 
     def as_record(self) -> dict[str, object]:
-        return {
+        record: dict[str, object] = {
             "diff_truncated": self.diff_truncated,
             "diff_bytes": self.diff_bytes,
             "files": self.files,
@@ -196,6 +199,9 @@ class Omitted:
             "text_truncated": self.text_truncated,
             "not_shown": self.not_shown,
         }
+        if self.cut is not None:
+            record["cut"] = dict(self.cut)
+        return record
 
 
 class PackTooLarge(Exception):
@@ -297,10 +303,26 @@ def build_review(
         if cap <= 0:
             raise PackTooLarge("the pack framing alone exceeds the byte ceiling")
         recut = DiffLimits(
-            trigger=min(limits.trigger, cap), cap=cap, lines=limits.lines, stat_cap=limits.stat_cap
+            trigger=min(limits.trigger, cap),
+            cap=cap,
+            lines=limits.lines,
+            stat_cap=limits.stat_cap,
+            by_lines=limits.by_lines,
         )
         diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut)
     om.files = text_total - k
+    if om.diff_truncated or om.files:
+        total_lines = len(lines_of(inp.diff))
+        kept = len(lines_of(cap_body(inp.diff, cap, limits.lines))) if om.diff_truncated else (
+            total_lines
+        )
+        om.cut = {
+            "diff_lines_kept": kept,
+            "diff_lines": total_lines,
+            "files_shown": k,
+            "files_omitted": changed_total - k,
+            "files": changed_total,
+        }
     trailer = _not_shown_lines(inp.not_shown)
     if om.files:
         trailer.append(_omitted_line(om.files, changed_total))

@@ -15,7 +15,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -63,8 +63,9 @@ class Blob:
 class GitRepo:
     """A repository work tree, addressed by its top-level directory."""
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], head: str = "HEAD") -> None:
         self.root = Path(root)
+        self.head = head  # the commit a review reads: HEAD, or a scope's snapshot
 
     # -- running -------------------------------------------------------------
     def _env(self) -> dict[str, str]:
@@ -73,15 +74,21 @@ class GitRepo:
         return env
 
     def run(
-        self, args: Sequence[str], *, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None
+        self,
+        args: Sequence[str],
+        *,
+        ok_codes: Sequence[int] = (0,),
+        stdin: bytes | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
-        """Run ``git -C root ARGS``; raise :class:`GitFailed` on an unexpected exit."""
+        """Run ``git -C root ARGS`` (``env``: extra variables); raise :class:`GitFailed`
+        on an unexpected exit."""
         try:
             res = subprocess.run(
                 ["git", "-C", str(self.root), *args],
                 input=stdin,
                 capture_output=True,
-                env=self._env(),
+                env={**self._env(), **(env or {})},
                 check=False,
             )
         except OSError as exc:
@@ -119,7 +126,7 @@ class GitRepo:
         return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}")
 
     def merge_base(self, ref: str) -> str | None:
-        res = self.run(["merge-base", "HEAD", ref], ok_codes=range(256))
+        res = self.run(["merge-base", self.head, ref], ok_codes=range(256))
         sha = res.stdout.decode("ascii", "replace").strip()
         return sha if res.returncode == 0 and sha else None
 
@@ -138,7 +145,7 @@ class GitRepo:
     # -- diffs ---------------------------------------------------------------
     def _diff(self, base: str, *extra: str) -> bytes:
         try:
-            return self.out("diff", "--no-color", "--no-ext-diff", *extra, f"{base}...HEAD")
+            return self.out("diff", "--no-color", "--no-ext-diff", *extra, f"{base}...{self.head}")
         except GitFailed:
             raise GitFailed(f"git diff against {base} failed") from None
 
@@ -156,16 +163,17 @@ class GitRepo:
     def log_oneline(self, path: str, count: int = 10) -> bytes:
         return self.out("log", f"-{count}", "--oneline", "--no-color", "--", path)
 
-    # -- reading HEAD's tree ---------------------------------------------------
-    def head_entries(self, paths: Sequence[str], rev: str = "HEAD") -> dict[str, Blob]:
-        """``rev``'s tree entries for ``paths`` (missing paths are absent from the result)."""
+    # -- reading the reviewed tree -------------------------------------------------
+    def head_entries(self, paths: Sequence[str], rev: str | None = None) -> dict[str, Blob]:
+        """``rev``'s tree entries for ``paths`` (missing paths are absent); default: the
+        reviewed commit (HEAD, or a scope's snapshot)."""
         entries: dict[str, Blob] = {}
         out = b"".join(
             self.out(
                 "ls-tree",
                 "-z",
                 "--full-tree",
-                rev,
+                rev or self.head,
                 "--",
                 *[":(literal)" + p for p in paths[i : i + 500]],
             )

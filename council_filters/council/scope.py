@@ -1,0 +1,127 @@
+"""Review scopes as commits the pack can read from git objects.
+
+``council-pack review`` reads a commit, never the work tree.  An uncommitted
+scope becomes a snapshot: a tree written from a private copy of the index
+(the user's index, work tree and refs are never touched) and a commit object
+on top of HEAD that no ref points to; git prunes it like any other loose
+object.  Each scope yields the (base, head) pair the pack diffs:
+
+* ``base``     -- REF's merge base .. HEAD (the committed change only);
+* ``worktree`` -- HEAD .. HEAD plus staged, unstaged and untracked (not ignored) files;
+* ``staged``   -- HEAD .. HEAD plus what is staged;
+* ``commit``   -- SHA's first parent .. SHA (a root commit: the empty tree .. SHA).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from council_filters.base.errors import DataError
+from council_filters.pack.git import GitRepo, check_ref
+
+SCOPES = ("base", "worktree", "staged", "commit")
+# A fixed identity for snapshot commits: they are never shown, and a CI job
+# without user.name must still be able to make them.
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "council",
+    "GIT_AUTHOR_EMAIL": "council@localhost",
+    "GIT_COMMITTER_NAME": "council",
+    "GIT_COMMITTER_EMAIL": "council@localhost",
+    "GIT_AUTHOR_DATE": "1970-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "1970-01-01T00:00:00Z",
+}
+
+
+@dataclass(frozen=True)
+class Range:
+    """What to review: ``--base`` and ``--head`` for council-pack (None: pack's default)."""
+
+    base: str | None
+    head: str | None = None
+
+
+def _text(git: GitRepo, *args: str, env: dict[str, str] | None = None) -> str:
+    return git.run(args, env=env).stdout.decode("ascii", "replace").strip()
+
+
+def _rev(git: GitRepo, rev: str) -> str | None:
+    res = git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], ok_codes=range(256))
+    sha = res.stdout.decode("ascii", "replace").strip()
+    return sha if res.returncode == 0 and sha else None
+
+
+def _commit(git: GitRepo, tree: str, parent: str | None, message: str) -> str:
+    args = ["commit-tree", tree, "-m", message]
+    if parent:
+        args[2:2] = ["-p", parent]
+    return _text(git, *args, env=dict(_IDENTITY))
+
+
+def _write_empty(git: GitRepo) -> str:
+    res = git.run(["hash-object", "-t", "tree", "-w", "--stdin"], stdin=b"")
+    return res.stdout.decode("ascii").strip()
+
+
+def _index_tree(git: GitRepo, *, add_all: bool) -> str:
+    """The tree of a private copy of the index (with every work-tree change added)."""
+    real = git.root / os.fsdecode(git.out("rev-parse", "--git-path", "index").strip())
+    scratch = tempfile.mkdtemp(prefix="council-index-")  # 0700
+    try:
+        index = os.path.join(scratch, "index")
+        if real.is_file():
+            shutil.copyfile(real, index)
+            os.chmod(index, 0o600)
+        env = {"GIT_INDEX_FILE": index}
+        if add_all:
+            git.run(["add", "--all", "--", ":/"], env=env)
+        return _text(git, "write-tree", env=env)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def resolve(git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None) -> Range:
+    """The (base, head) pair for ``scope``; snapshot commits are written as needed."""
+    if scope == "base":
+        return Range(base)
+    if scope == "commit":
+        if not commit:
+            raise DataError("--commit needs a revision")
+        check_ref(commit)
+        sha = _rev(git, commit + "^{commit}")
+        if sha is None:
+            raise DataError(f'--commit "{commit}" is not a commit')
+        parent = _rev(git, sha + "^1")
+        if parent is not None:
+            return Range(parent, sha)
+        root = _commit(git, _write_empty(git), None, "council: empty base")
+        return Range(root, _commit(git, _text(git, "rev-parse", sha + "^{tree}"), root, "council"))
+    if scope not in ("worktree", "staged"):
+        raise DataError(f"unknown scope {scope!r}")
+    head = _rev(git, "HEAD")
+    tree = _index_tree(git, add_all=scope == "worktree")
+    if head is None:  # no commit yet: everything is new
+        head = _commit(git, _write_empty(git), None, "council: empty base")
+    elif _text(git, "rev-parse", head + "^{tree}") == tree:
+        what = "uncommitted changes" if scope == "worktree" else "staged changes"
+        raise DataError(f"nothing to review: no {what}")
+    return Range(head, _commit(git, tree, head, f"council: {scope} snapshot"))
+
+
+def uncommitted_files(git: GitRepo) -> int:
+    """How many files differ from HEAD in the index or the work tree (untracked included)."""
+    raw = git.out("status", "--porcelain=v1", "-z", "--untracked-files=all")
+    fields = raw.split(b"\0")
+    count = 0
+    i = 0
+    while i < len(fields):
+        entry = fields[i]
+        i += 1
+        if not entry:
+            continue
+        count += 1
+        if entry[:1] in (b"R", b"C") or entry[1:2] in (b"R", b"C"):
+            i += 1  # a rename or copy carries its source path in the next field
+    return count
