@@ -189,9 +189,12 @@ def bare_path(tmp_path):
     return str(bindir)
 
 
+EXAMPLE_COMMANDS = ROOT / "council_filters" / "data" / "commands.example"
+
+
 def test_example_config_without_any_cli_is_unavailable(tmp_path, bare_path):
     repo = build_example_repo(tmp_path / "repo")
-    script = chain(ROOT / "council.commands.example",
+    script = chain(EXAMPLE_COMMANDS,
                    consolidate_args=f"--write --date {DATE}", tee_dir=tmp_path)
     script = script.replace(f"| {exe('dispatch')}", f"| env PATH={bare_path} {exe('dispatch')}")
     res = shell(script, env=clean_env(), cwd=repo)
@@ -214,7 +217,7 @@ def test_example_config_with_one_cli_present(tmp_path, bare_path):
     """Only claude answers (a stub standing in for its CLI): a normal 1-of-4 report."""
     repo = build_example_repo(tmp_path / "repo")
     stub = shlex.quote(f"claude=cat > /dev/null; cat {EXAMPLES / 'reviewers' / 'claude.txt'}")
-    script = chain(ROOT / "council.commands.example", dispatch_args=f"--command {stub}",
+    script = chain(EXAMPLE_COMMANDS, dispatch_args=f"--command {stub}",
                    consolidate_args=f"--write --date {DATE}")
     script = script.replace(f"| {exe('dispatch')}", f"| env PATH={bare_path} {exe('dispatch')}")
     res = shell(script, env=clean_env(), cwd=repo)
@@ -414,18 +417,26 @@ def test_generated_councils(tmp_path, seed):
 
 def test_makefile_council_without_reviewer_commands_says_where_to_start(tmp_path):
     repo = build_example_repo(tmp_path / "repo")
-    res = make("council", f"REPO={repo}", "BASE=main", f"COMMANDS={tmp_path / 'none'}",
-               env=example_env())
-    assert res.returncode != 0
-    assert b"cp council.commands.example .council/commands" in res.stderr
+    env = {**example_env(), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    env.pop("COUNCIL_COMMANDS", None)
+    res = make("council", f"REPO={repo}", "BASE=main", env=env)
+    assert res.returncode == 2
+    assert b"council init" in res.stderr
     assert not (repo / "docs").exists()
 
 
-def test_makefile_council_reads_the_repository_config(tmp_path):
-    """Without COMMANDS, REPO/.council/commands is the reviewer config."""
+def test_makefile_council_reads_the_repository_config_only_when_trusted(tmp_path):
+    """REPO/.council/commands is ignored (with a warning) unless --trust-repo-config."""
     repo = build_example_repo(tmp_path / "repo")
     (repo / ".council").mkdir()
     (repo / ".council" / "commands").write_text((EXAMPLES / "commands").read_text())
-    res = make("council", f"REPO={repo}", "BASE=main", env=example_env())
+    env = {**example_env(), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    env.pop("COUNCIL_COMMANDS", None)
+    res = make("council", f"REPO={repo}", "BASE=main", env=env)
+    assert res.returncode == 2
+    assert b"ignoring .council/commands" in res.stderr
+    assert not (repo / "docs").exists()
+    res = make("council", f"REPO={repo}", "BASE=main", "ARGS=--trust-repo-config", env=env)
     assert res.returncode == 0, res.stderr.decode()
+    assert b"using .council/commands" in res.stderr
     assert f"### Headline\n{EXAMPLE_HEADLINE}\n".encode() in res.stdout

@@ -104,6 +104,10 @@ FAIL_LEVEL = typer.Option(
     help="Exit 3 when a finding is at or above this severity (council-consolidate's gate;"
     " default: none).",
 )
+SARIF = typer.Option(
+    None, "--sarif", metavar="FILE",
+    help="Also write the findings as SARIF 2.1.0 to FILE, for code scanning (default: none).",
+)
 NO_REDACT = typer.Option(
     False, "--no-redact-pack",
     help="Send the pack to the reviewers unredacted. Default: off (credentials in the diff"
@@ -197,6 +201,7 @@ def _run(
     min_reviewers: int,
     fail_level: str | None,
     no_redact: bool,
+    sarif: str | None = None,
     git: GitRepo | None = None,
 ) -> int:
     s = kit.streams()
@@ -217,6 +222,7 @@ def _run(
         extended_rules=chain.extended_rules_available(),
         consolidate_args=("--fail-level", fail_level) if fail_level else (),
         file_reviewers=_file_reviewers(table, names),
+        sarif=os.path.abspath(sarif) if sarif else None,
     )
     if no_redact:
         s.warn("--no-redact-pack: the pack goes to the reviewers unredacted")
@@ -281,6 +287,7 @@ def review_cmd(
     min_reviewers: int = MIN_REVIEWERS,
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
+    sarif: str | None = SARIF,
 ) -> int:
     """Review a change: a branch (--base), the uncommitted work (--worktree, --staged) or
     one commit (--commit).  The report says when the pack had to be cut."""
@@ -309,7 +316,8 @@ def review_cmd(
     if rng.head is not None:
         args += ["--head", rng.head]
     return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact, git=git)
+                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
+                sarif=sarif, git=git)
 
 
 @app.command("question")

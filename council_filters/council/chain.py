@@ -25,6 +25,8 @@ from typing import IO, Any
 
 import orjson
 
+from council_filters.base import safefs
+
 # The filters, as the modules their installed executables run.
 _MODULES = {
     "pack": "council_filters.cli.pack",
@@ -58,6 +60,7 @@ class Plan:
     extended_rules: bool = False
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
+    sarif: str | None = None  # also write the findings as SARIF here
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -80,7 +83,10 @@ class Plan:
             rules = ("--rules", "extended") if self.extended_rules else ()
             out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
         out += [
-            ("dispatch", filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root)),
+            (
+                "dispatch",
+                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root),
+            ),
             ("redact", filter_argv("redact", "--jsonl")),
             ("fence", filter_argv("fence", "--jsonl")),
             ("parse-verdict", filter_argv("parse-verdict", "--jsonl")),
@@ -171,6 +177,15 @@ def run(
     res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE, cwd=plan.root)
     out.consolidate_code = res.returncode
     out.report = res.stdout
+    if plan.sarif is not None and res.returncode in (0, 3):
+        sarif = subprocess.run(
+            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
+            input=collected, stdout=subprocess.PIPE, cwd=plan.root,
+        )
+        if sarif.returncode in (0, 3):
+            safefs.replace(plan.sarif, sarif.stdout, mode=0o644)
+        else:
+            out.consolidate_code = sarif.returncode
     return out
 
 

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 
 from council_filters.base.errors import DataError
-from council_filters.pack.git import GitRepo, check_ref
+from council_filters.pack.git import GitRepo
 
 SCOPES = ("base", "worktree", "staged", "commit")
 # A fixed identity for snapshot commits: they are never shown, and a CI job
@@ -48,7 +48,8 @@ def _text(git: GitRepo, *args: str, env: dict[str, str] | None = None) -> str:
 
 
 def _rev(git: GitRepo, rev: str) -> str | None:
-    res = git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], ok_codes=range(256))
+    args = ["rev-parse", "--verify", "--quiet", "--end-of-options", rev]
+    res = git.run(args, ok_codes=range(256))
     sha = res.stdout.decode("ascii", "replace").strip()
     return sha if res.returncode == 0 and sha else None
 
@@ -82,15 +83,18 @@ def _index_tree(git: GitRepo, *, add_all: bool) -> str:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def resolve(git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None) -> Range:
+def resolve(
+    git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None
+) -> Range:
     """The (base, head) pair for ``scope``; snapshot commits are written as needed."""
     if scope == "base":
         return Range(base)
     if scope == "commit":
         if not commit:
             raise DataError("--commit needs a revision")
-        check_ref(commit)
-        sha = _rev(git, commit + "^{commit}")
+        if commit.startswith("-") or not commit.isprintable() or " " in commit:
+            raise DataError("--commit: a revision cannot start with '-' or hold blanks")
+        sha = _rev(git, commit + "^{commit}")  # after --end-of-options: never an option
         if sha is None:
             raise DataError(f'--commit "{commit}" is not a commit')
         parent = _rev(git, sha + "^1")
