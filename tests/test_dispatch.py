@@ -25,6 +25,8 @@ def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for key in list(os.environ):
         if key.startswith(("COUNCIL_CMD_", "COUNCIL_ADAPTER_")):
             monkeypatch.delenv(key)
+    monkeypatch.delenv("COUNCIL_COMMANDS", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))  # no user commands file
     monkeypatch.chdir(tmp_path)  # no stray .council/commands
 
 
@@ -277,7 +279,8 @@ def test_command_precedence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.setenv("COUNCIL_CMD_CODEX", "echo from-env")
     monkeypatch.setenv("COUNCIL_CMD_LOCAL_LLM", "echo local-env")
     code, recs, _ = dispatch(
-        rec("claude") + rec("codex") + rec("local-llm"), "-c", "codex=echo from-option"
+        rec("claude") + rec("codex") + rec("local-llm"), "-c", "codex=echo from-option",
+        "--trust-repo-config",
     )
     assert [r["output"] for r in recs] == ["from-config\n", "from-option\n", "local-env\n"]
 

@@ -77,7 +77,7 @@ def resolve(
 def _named(path: str, what: str) -> Path:
     p = Path(path)
     if not p.is_file():
-        raise UsageError(f"{what}: no such file", source=path)
+        raise UsageError(f"cannot read config ({what}): no such file", source=path)
     return p
 
 
