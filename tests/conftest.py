@@ -37,9 +37,9 @@ os.environ["NO_COLOR"] = "1"
 os.environ.pop("COUNCIL_DEBUG", None)
 
 #: Every filter, in pyproject's [project.scripts] order (one registry: a new filter cannot be
-#: forgotten here).
+#: forgotten here); `council`, the front command over them, is not a filter.
 FILTERS = tuple(name.removeprefix("council-") for name in tomllib.loads(
-    (ROOT / "pyproject.toml").read_text())["project"]["scripts"])
+    (ROOT / "pyproject.toml").read_text())["project"]["scripts"] if name.startswith("council-"))
 
 Main = Callable[..., int]
 Env = Mapping[str, str | None]

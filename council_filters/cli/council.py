@@ -14,8 +14,8 @@ from pathlib import Path
 
 import typer
 
-from council_filters.cli import _shell as kit
 from council_filters.base import safefs, vocab
+from council_filters.cli import _shell as kit
 from council_filters.council import chain, config, gates, scope
 from council_filters.dispatch import parse_config
 from council_filters.pack.git import GitRepo
