@@ -262,9 +262,10 @@ def test_launcher_dependency_list_matches_pyproject():
 
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("=")[0].strip() for d in deps}
-    text = (ROOT / "bin" / "council").read_text()
-    for name in names:
-        assert f'"{name}"' in text, name
+    for launcher in (ROOT / "bin").iterdir():
+        text = launcher.read_text()
+        for name in names:
+            assert f'"{name}"' in text, (launcher.name, name)
 
 
 def test_pre_commit_hook_with_try_repo(tmp_path):
