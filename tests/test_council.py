@@ -297,3 +297,27 @@ def test_pre_commit_hook_with_try_repo(tmp_path):
                          timeout=600)
     assert res.returncode != 0
     assert AWS not in res.stdout + res.stderr
+
+
+def test_base_takes_any_revision_and_refuses_what_is_not_one(repo, tmp_path):
+    cap = tmp_path / "alpha.in"
+    env = user_config(tmp_path, {"alpha": stub(cap, "APPROVE")})
+    res = council(repo, "review", "--base", "HEAD~1", env=env)
+    assert res.returncode == 0, res.stderr
+    assert "return 2" in cap.read_text()
+    for bad in ("no-such-branch", "--output=/tmp/x", "a b"):
+        res = council(repo, "review", "--base", bad, env=env)
+        assert res.returncode in (1, 2), (bad, res.stderr)
+        assert res.stderr.count("\n") <= 3 and "Traceback" not in res.stderr
+    assert not reports(repo)[1:]
+
+
+def test_plan_path_is_relative_to_dash_C(repo, tmp_path):
+    cap = tmp_path / "alpha.in"
+    env = user_config(tmp_path, {"alpha": stub(cap, "APPROVE")})
+    (repo / "docs").mkdir()
+    (repo / "docs" / "plan.md").write_text("# Plan: PLAN_BODY\n")
+    res = subprocess.run([str(bin_dir() / "council"), "-C", str(repo), "plan", "docs/plan.md"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "PLAN_BODY" in cap.read_text()

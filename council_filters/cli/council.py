@@ -18,6 +18,7 @@ from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
 from council_filters.council import chain, config, gates, scope
 from council_filters.dispatch import parse_config
+from council_filters.pack import core as packcore
 from council_filters.pack.git import GitRepo
 
 HELP = """Run a council on the current git repository: pack, redact, dispatch to your
@@ -273,12 +274,13 @@ def review_cmd(
     ),
     max_diff_lines: int | None = typer.Option(
         None, "--max-diff-lines", min=1, metavar="N",
-        help="Keep at most N diff lines; a longer diff is cut (default: 200 lines, applied"
-        " when the diff is over --max-diff-bytes).",
+        help=f"Keep at most N diff lines; a longer diff is cut (default:"
+        f" {packcore.DIFF_LINE_CAP} lines, applied when the diff is over --max-diff-bytes).",
     ),
     max_diff_bytes: int = typer.Option(
-        60000, "--max-diff-bytes", min=1, metavar="BYTES",
-        help="Cut a diff over BYTES to its stat and first lines (default: 60000).",
+        packcore.DIFF_BODY_CAP, "--max-diff-bytes", min=1, metavar="BYTES",
+        help=f"Cut a diff over BYTES to its stat and first lines (default:"
+        f" {packcore.DIFF_BODY_CAP}).",
     ),
     config_file: str | None = CONFIG,
     trust: bool = TRUST,
@@ -351,7 +353,10 @@ def plan_cmd(
 ) -> int:
     """Have the council review a planning document."""
     git = _repo()
-    rel = os.path.relpath(os.path.abspath(file), git.root) if os.path.exists(file) else file
+    given = os.path.join(_STATE["dir"] or ".", file)  # relative to -C DIR, as git -C does
+    rel = os.path.relpath(os.path.realpath(given), os.path.realpath(git.root)) if (
+        os.path.exists(given)
+    ) else file
     return _run(["plan", "--", rel], config_file=config_file, trust=trust, only=reviewers,
                 fail_on=fail_on, min_reviewers=min_reviewers, fail_level=fail_level,
                 no_redact=no_redact, git=git)

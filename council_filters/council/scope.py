@@ -54,6 +54,16 @@ def _rev(git: GitRepo, rev: str) -> str | None:
     return sha if res.returncode == 0 and sha else None
 
 
+def _commit_of(git: GitRepo, rev: str, what: str) -> str:
+    """The commit SHA a user's revision names (``main``, ``v1.2``, ``HEAD~3``, a SHA)."""
+    if not rev or rev.startswith("-") or not rev.isprintable() or " " in rev:
+        raise DataError(f"{what}: a revision cannot be empty, start with '-' or hold blanks")
+    sha = _rev(git, rev + "^{commit}")  # after --end-of-options: never an option
+    if sha is None:
+        raise DataError(f'{what} "{rev}" is not a commit in this repository')
+    return sha
+
+
 def _commit(git: GitRepo, tree: str, parent: str | None, message: str) -> str:
     args = ["commit-tree", tree, "-m", message]
     if parent:
@@ -88,15 +98,13 @@ def resolve(
 ) -> Range:
     """The (base, head) pair for ``scope``; snapshot commits are written as needed."""
     if scope == "base":
-        return Range(base)
+        if base is None:
+            return Range(None)  # council-pack's default: the upstream branch, else origin/main
+        return Range(_commit_of(git, base, "--base"))
     if scope == "commit":
         if not commit:
             raise DataError("--commit needs a revision")
-        if commit.startswith("-") or not commit.isprintable() or " " in commit:
-            raise DataError("--commit: a revision cannot start with '-' or hold blanks")
-        sha = _rev(git, commit + "^{commit}")  # after --end-of-options: never an option
-        if sha is None:
-            raise DataError(f'--commit "{commit}" is not a commit')
+        sha = _commit_of(git, commit, "--commit")
         parent = _rev(git, sha + "^1")
         if parent is not None:
             return Range(parent, sha)
