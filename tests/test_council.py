@@ -186,9 +186,14 @@ def test_readme_walkthrough(tmp_path):
     assert len(reports(project)) == 1
     res = council(project, "question", "Is a.txt right?", "--paths", "a.txt", env=env)
     assert res.returncode == 0, res.stderr
+    asked = (tmp_path / "c").read_text()
+    assert "Is a.txt right?" in asked and "--reviewers" not in asked and "--repo" not in asked
+    assert any("-question-is-a-txt-right.md" in p.name for p in reports(project))
     (project / "plan.md").write_text("# Plan\nDo it.\n")
     res = council(project, "plan", "plan.md", env=env)
     assert res.returncode == 0, res.stderr
+    assert "Do it." in (tmp_path / "c").read_text()
+    assert any(p.name.endswith("-plan-plan.md") for p in reports(project))
     assert len(reports(project)) == 3
 
 

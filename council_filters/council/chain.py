@@ -64,21 +64,19 @@ class Plan:
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
-        out = [
-            (
-                "pack",
-                filter_argv(
-                    "pack",
-                    *self.pack_args,
-                    "--repo",
-                    self.root,
-                    "--reviewers",
-                    names,
-                    "--file-reviewers",
-                    ",".join(self.file_reviewers),
-                ),
-            )
-        ]
+        mode, rest = self.pack_args[0], self.pack_args[1:]
+        pack = filter_argv(
+            "pack",
+            mode,
+            "--repo",
+            self.root,
+            "--reviewers",
+            names,
+            "--file-reviewers",
+            ",".join(self.file_reviewers),
+            *rest,  # last: it may end with `-- WORDS...`
+        )
+        out = [("pack", pack)]
         if self.redact_pack:
             rules = ("--rules", "extended") if self.extended_rules else ()
             out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
