@@ -63,12 +63,17 @@ def test_pip_install_puts_every_filter_on_path_with_version_and_completion(tmp_p
 
     # Every console script is on PATH, and --version comes from one source.
     names = sorted(executables())
-    assert len(names) == 10
+    assert len(names) == 11  # council and the ten council-* filters
     for name in names:
         assert (venv / "bin" / name).is_file(), name
         res = run(f"{name} --version", env, tmp_path)
         first = res.stdout.split("\n", 1)[0]
         assert (res.returncode, first) == (0, f"{name} {__version__}"), (name, res.stderr)
+
+    # The front command's example commands file ships with the package.
+    res = run(f"council init --path {tmp_path / 'cfg' / 'commands'}", env, tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "claude = " in (tmp_path / "cfg" / "commands").read_text()
 
     # A real pipe between installed executables found on PATH.
     res = run("printf 'key: sk-ant-api03-%s\\nfine\\n' abcdefghijklmnopqrstuvwx"
