@@ -166,7 +166,7 @@ def test_makefile_pipe_stops_on_a_failing_stage(tmp_path):
     res = make("council", f"REPO={repo}", "BASE=no-such-branch",
                "COMMANDS=examples/commands", env=example_env())
     assert res.returncode != 0
-    assert b'--base ref "no-such-branch" does not exist' in res.stderr
+    assert b'council: --base "no-such-branch" is not a commit in this repository' in res.stderr
     assert not (repo / "docs").exists()
 
 

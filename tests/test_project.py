@@ -17,7 +17,7 @@ EXES = executables()
 
 
 def test_bin_launchers_match_console_scripts():
-    launchers = {p.name for p in (ROOT / "bin").iterdir() if p.name.startswith("council-")}
+    launchers = {p.name for p in (ROOT / "bin").iterdir() if p.name.startswith("council")}
     assert launchers == set(EXES)
     for name in launchers:
         assert os.access(ROOT / "bin" / name, os.X_OK), name
@@ -41,7 +41,9 @@ def test_version_from_one_source(name):
     assert out.split(b"\n", 1)[0] == f"{name} {__version__}".encode()
 
 
-@pytest.mark.parametrize("name", sorted(EXES))
+# `council` is the front command over the filters, not a filter: its cases need a
+# repository and reviewers, and are built by tests/test_council.py.
+@pytest.mark.parametrize("name", sorted(set(EXES) - {"council"}))
 def test_golden_cases_exist(name):
     short = name.removeprefix("council-")
     cases = list((ROOT / "golden" / short).glob("*.out"))

@@ -53,7 +53,7 @@ Examples:
   council init                                  # writes ~/.config/council/commands
   council review --base origin/main             # the branch's commits
   council review --worktree                     # HEAD plus every uncommitted change
-  council review --staged --fail-on REJECT --min-reviewers 2
+  council review --staged --fail-on REJECT --min-reviewers 2 2>&1 | tee council.log
   council -C ../other-repo review --commit abc1234
   council question "Is the session cache thread-safe?" --paths app/cache.py
   council plan docs/plans/cache.md"""
