@@ -77,15 +77,15 @@ class Plan:
             *rest,  # last: it may end with `-- WORDS...`
         )
         out = [("pack", pack)]
+        rules = ("--rules", "extended") if self.extended_rules else ()
         if self.redact_pack:
-            rules = ("--rules", "extended") if self.extended_rules else ()
             out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
         out += [
             (
                 "dispatch",
                 filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root),
             ),
-            ("redact", filter_argv("redact", "--jsonl")),
+            ("redact", filter_argv("redact", "--jsonl", *rules)),
             ("fence", filter_argv("fence", "--jsonl")),
             ("parse-verdict", filter_argv("parse-verdict", "--jsonl")),
         ]
