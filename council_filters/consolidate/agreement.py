@@ -140,6 +140,7 @@ class GroupedSynthesis(synthesis.Synthesis):
             "",
             "### Headline",
             self.headline_text(),
+            *synthesis.pack_lines(self.reviewers),
             "",
             "### Agreement (cited by 2+ reviewers)",
         ]

@@ -195,6 +195,12 @@ def status_line(r: Reviewer) -> str:
     return f"- {r.name}: {r.verdict} — {why}"
 
 
+def pack_lines(reviewers: Sequence[Reviewer]) -> list[str]:
+    """The headline area's pack-cut line, when the pack was cut (else nothing)."""
+    note = pack_note([r.record for r in reviewers if r.record])
+    return [note] if note else []
+
+
 def pack_note(records: Sequence[Record]) -> str | None:
     """The headline-area line saying the pack was cut (from council-pack's ``omitted``)."""
     for rec in records:
@@ -277,7 +283,7 @@ class Synthesis:
             "",
             "### Headline",
             headline(self.reviewers),
-            *([cut] if (cut := pack_note([r.record for r in self.reviewers if r.record])) else []),
+            *pack_lines(self.reviewers),
             "",
             "### Agreement (cited by 2+ reviewers)",
         ]
