@@ -14,7 +14,8 @@ quiet on ordinary text.  Two families:
 
 :data:`SCANS` lists the few literal-led searches that find every line a rule
 can fire on, so a stream is searched a handful of times per buffer and the
-rules run only on the lines found.
+rules run only on the lines found.  The validators live in
+:mod:`council_filters.secrets.validators`.
 """
 
 from __future__ import annotations
@@ -22,344 +23,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from council_filters.secrets.rules import Rule, is_placeholder, shannon_entropy
-
-# --------------------------------------------------------------------------- #
-# Validators.
-# --------------------------------------------------------------------------- #
-
-
-def _has_digit(s: str) -> bool:
-    return any(c.isdigit() for c in s)
-
-
-def _token_shape(secret: str, _m: Any = None) -> bool:
-    """A random-looking token: a digit, and not a dictionary word run."""
-    return _has_digit(secret) and shannon_entropy(secret) > 2.5
-
-
-def _digit_in(secret: str, _m: Any = None) -> bool:
-    return _has_digit(secret)
-
-
-def _stripe_ok(secret: str, _m: Any = None) -> bool:
-    return not secret.startswith("pk_") and _has_digit(secret)  # pk_ keys are public
-
-
-def _twilio_ok(secret: str, _m: Any = None) -> bool:
-    return _has_digit(secret) and shannon_entropy(secret[2:]) > 3.0
-
-
-def _sas_ok(secret: str, _m: Any = None) -> bool:
-    return shannon_entropy(secret) > 3.5
-
-
-def _jwt_shape(secret: str, _m: Any = None) -> bool:
-    """The header of a JWT decodes to JSON with an ``alg`` (or ``typ``) member."""
-    import base64
-
-    head = secret.split(".", 1)[0]
-    try:
-        raw = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
-    except ValueError:
-        return False
-    return b'"alg"' in raw or b'"typ"' in raw or b"'alg'" in raw
-
-
-#: Key words (lower case) that name a secret in a key/value pair, and the
-#: minimum length and entropy of the value each kind needs.
-_PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw")
-_SECRET_WORDS = (
-    "secret",
-    "token",
-    "apikey",
-    "api_key",
-    "api-key",
-    "accesskey",
-    "access_key",
-    "access-key",
-    "secretkey",
-    "secret_key",
-    "privatekey",
-    "private_key",
-    "authkey",
-    "auth_key",
-    "authtoken",
-    "auth_token",
-    "credential",
-    "credentials",
-    "auth",
-    "clientsecret",
-    "client_secret",
-    "sessionkey",
-    "session_key",
-    "signingkey",
-    "signing_key",
-    "encryptionkey",
-    "encryption_key",
-    "masterkey",
-    "master_key",
-    "sas",
-    "connectionstring",
-    "connection_string",
-    "authorization",
+from council_filters.secrets.rules import Rule
+from council_filters.secrets.validators import (
+    assignment_ok,
+    basic_ok,
+    bearer_ok,
+    digit_in,
+    flag_ok,
+    jwt_shape,
+    sas_ok,
+    stripe_ok,
+    token_shape,
+    twilio_ok,
+    url_password_ok,
 )
-#: What may follow the key word inside the key and still name the secret
-#: (``DB_PASSWORD``, ``api_key_value``, ``tokens``); anything else
-#: (``token_count``, ``password_min_length``, ``secret_name``) does not.
-_KEY_SUFFIXES = (
-    "",
-    "s",
-    "_value",
-    "value",
-    "_str",
-    "_string",
-    "_b64",
-    "_base64",
-    "_key",
-    "key",
-    "_token",
-    "token",
-    "_secret",
-    "_plain",
-    "_text",
-)
-_CODE_WORDS = frozenset(
-    [
-        "none",
-        "null",
-        "nil",
-        "true",
-        "false",
-        "undefined",
-        "required",
-        "optional",
-        "str",
-        "string",
-        "int",
-        "bool",
-        "bytes",
-        "any",
-        "object",
-        "secret",
-        "secrets",
-        "password",
-        "passwords",
-        "token",
-        "tokens",
-        "auth",
-        "string?",
-        "env",
-        "var",
-        "default",
-        "missing",
-        "empty",
-        "unset",
-        "hidden",
-        "masked",
-        "redacted",
-        "omitted",
-        "todo",
-        "tbd",
-        "n/a",
-        "na",
-        "secretstr",
-        "sensitive",
-        "str|",
-        "boolean",
-        "number",
-        "list",
-        "dict",
-        "map",
-        "array",
-        "type",
-    ]
-)
-_ROW_START = re.compile(rb"[ \t>+-]*\|")
-_TYPE_NAME = re.compile(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
-_WIN_VAR = re.compile(r"%[A-Z_][A-Z0-9_]*%\Z")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
-_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
-
-
-#: What may follow the short words "pass" and "pw" in a key.
-_SHORT_OK = ("", "s", "_value", "value", "_str", "_string", "_plain", "_text")
-
-
-def _key_kind(key: str) -> str | None:
-    """``"password"``, ``"secret"`` or None for a key that names no secret.
-
-    The key word must sit at a boundary of the key: its start, after
-    ``_``/``-``/``.``/a space, at a lower-to-upper case change, or anywhere in
-    an all-upper key (``PGPASSWORD``); and only a known suffix may follow it.
-    """
-    k = key.strip("\"'`[]{}<> \t$@:")
-    if not k or len(k) > 80:
-        return None
-    low = k.lower()
-    upper_key = k.upper() == k
-    for kind, words in (("password", _PASSWORD_WORDS), ("secret", _SECRET_WORDS)):
-        for w in words:
-            start = low.rfind(w)
-            while start >= 0:
-                rest = low[start + len(w) :]
-                suffix_ok = rest in _KEY_SUFFIXES or rest.lstrip("_-.") in _KEY_SUFFIXES
-                boundary = (
-                    start == 0
-                    or low[start - 1] in "_-. /"
-                    or upper_key
-                    or (k[start].isupper() and k[start - 1].islower())
-                )
-                if suffix_ok and boundary:
-                    if kind == "password" and w in ("pass", "pw") and rest not in _SHORT_OK:
-                        break  # "passthrough", "pw_hash": not a password
-                    return kind
-                start = low.rfind(w, 0, start)
-    return None
-
-
-_FOLLOW_OK = re.compile(r"[ \t]*(?:\Z|[,;&)\]}|\"'`]|#|//|/\*|<!--|--\s|\\[nr]|[A-Za-z_][\w.-]*=)")
-_SCHEME = re.compile(r"(?i)(?:basic|bearer|token|digest|apikey|key)\s+(?=\S)")
-
-
-def _assignment_ok(secret: str, m: Any) -> bool:
-    """The value of a ``key = value`` pair is a literal credential."""
-    key = m.group("key").decode("latin-1")
-    kind = _key_kind(key)
-    if kind is None:
-        return False
-    op = m.group("op").decode("latin-1")
-    quoted = m.group("q") is not None and m.group("q") != b""
-    env_key = key.strip("\"'`[]{}<> \t$@:")
-    env_style = env_key.upper() == env_key and any(c.isalpha() for c in env_key)
-    value = secret
-    scheme = _SCHEME.match(value)
-    if scheme and quoted:
-        value = value[scheme.end() :]  # "Basic dXNl...", "Bearer abc..."
-        kind = "password"
-    low = value.lower()
-    if (
-        value[:1] in "$<{"
-        or "${" in value
-        or "{{" in value
-        or "#{" in value
-        or (_WIN_VAR.match(value))
-    ):
-        return False  # $VAR, ${VAR}, <placeholder>, {{ template }}, %VAR%
-    if not quoted and not env_style and value[:1] in "@&*[(":
-        return False  # @instance_var, *pointer, [index], (expression)
-    if low in _CODE_WORDS or low.rstrip(",;") in _CODE_WORDS:
-        return False
-    if not quoted:
-        tail = m.string[m.end() : m.end() + 64].decode("latin-1")  # bounded: linear lines
-        if op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail):
-            return False  # a sentence or an expression goes on after the "value"
-        if any(c in value for c in "()[]{}") or value.endswith((".", ":")):
-            return False  # calls, indexing, literals: code
-        if not env_style and _TYPE_NAME.match(value):
-            return False  # an annotation: password: SecretStr, key: PKCS7PrivateKeyTypes
-        if _DOTTED.match(value):
-            return False  # self.password, os.environ.get, args.token
-        bare = key.strip("\"'`[]{}<> \t$@:").lower()
-        if _IDENT.match(value):
-            vlow = value.lower()
-            if (
-                vlow in bare
-                or not _has_digit(value)
-                and any(w in vlow for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4)
-            ):
-                return False  # password=password, token=self_token, secret=SECRET_NAME
-            if not (env_style or op in (":", "|")) and not _has_digit(value):
-                return False  # f(password=pw), auth=basic_auth
-            if _CAMEL.match(value) and not _has_digit(value):
-                return False
-    if (
-        quoted
-        and not _has_digit(value)
-        and _IDENT.match(value)
-        and any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4)
-    ):
-        return False  # "challengePassword", "api_token": a field name, not a value
-    if op == "|" and _ROW_START.match(m.string) is None:
-        return False  # a table row starts with a bar; "a|b|c" in code does not
-    if kind == "password":
-        if len(value) < 6 or len(set(value)) < 4:
-            return False
-        if value.isdigit() and len(value) < 8:
-            return False
-        return not is_placeholder(value)
-    # token-like keys: long, random-looking values only
-    if len(value) < 12 or is_placeholder(value):
-        return False
-    if value.isalpha() and (value.islower() or value.isupper()):
-        return False  # a word
-    if " " in value.strip():
-        return False
-    return shannon_entropy(value) > 3.0 and (
-        _has_digit(value) or sum(c.isupper() for c in value) >= 2
-    )
-
-
-_URL_PLACEHOLDERS = frozenset(
-    [
-        "password",
-        "pass",
-        "passwd",
-        "pwd",
-        "secret",
-        "token",
-        "pw",
-        "p",
-        "changeme",
-        "x",
-        "xx",
-        "xxx",
-        "user",
-        "username",
-        "login",
-        "redacted",
-        "hidden",
-        "mask",
-        "masked",
-    ]
-)
-
-
-def _url_password_ok(secret: str, m: Any) -> bool:
-    low = secret.lower()
-    if low in _URL_PLACEHOLDERS or low.strip("*x.") == "":
-        return False
-    if secret[:1] in "$<{[" or secret[:2] in ("%(", "%{") or "${" in secret or "{{" in secret:
-        return False
-    return not (secret.startswith(":") or is_placeholder(secret))
-
-
-def _flag_ok(secret: str, _m: Any = None) -> bool:
-    """The value of ``--password X``: not another option, a variable or a placeholder."""
-    secret = secret.rstrip(".,:;)")  # prose punctuation after a word
-    if secret.startswith(("-", "$", "<", "{", "%(", "@")) or "${" in secret or "{{" in secret:
-        return False
-    low = secret.lower()
-    if low in _CODE_WORDS or low in _URL_PLACEHOLDERS or is_placeholder(secret):
-        return False
-    if _IDENT.match(secret) and not _has_digit(secret):
-        return False  # --password prompt, --token file: a word, not a secret
-    return len(set(secret)) >= 4
-
-
-def _bearer_ok(secret: str, _m: Any = None) -> bool:
-    if secret.lower() in _CODE_WORDS or secret.startswith(("$", "<", "{")):
-        return False
-    return _has_digit(secret) and shannon_entropy(secret) > 3.0
-
-
-def _basic_ok(secret: str, _m: Any = None) -> bool:
-    """Base64 of ``user:password``: mixed case or digits, not a word."""
-    if secret.startswith(("$", "<", "{")) or len(set(secret)) <= 4:
-        return False
-    core = secret.rstrip("=")
-    return not (core.isalpha() and (core.islower() or core.isupper() or core.istitle()))
 
 
 # --------------------------------------------------------------------------- #
@@ -429,7 +106,7 @@ RULES: tuple[Rule, ...] = (
         rb"|\b(xapp-[0-9]-[A-Z0-9]{6,}-[0-9]{6,}-[A-Za-z0-9]{16,})"
         rb"|\b(xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{40,})",
         rb"xox[abposre]-|xapp-|xoxe\.",
-        validator=_digit_in,
+        validator=digit_in,
         description="Slack bot, user, app, refresh and config tokens",
     ),
     _r(
@@ -443,14 +120,14 @@ RULES: tuple[Rule, ...] = (
         + _TAIL
         + rb"|\b(whsec_[A-Za-z0-9+/]{24,})",
         rb"[srp]k_(?:live|test|prod)_|whsec_",
-        validator=_stripe_ok,
+        validator=stripe_ok,
         description="Stripe secret and restricted keys, webhook secrets",
     ),
     _r(
         "openai-key",
         rb"\b(sk-(?:svcacct|admin|proj|None|or-v1|ant-[a-z]{3,6}[0-9]{0,3})-[A-Za-z0-9_-]{20,})",
         rb"sk-(?:svcacct|admin|proj|None|or-v1|ant-)",
-        validator=_token_shape,
+        validator=token_shape,
         description="OpenAI service-account, admin and project keys (and alike)",
     ),
     _r("google-oauth-token", rb"\b(ya29\.[0-9A-Za-z_-]{20,})", rb"ya29\."),
@@ -460,17 +137,17 @@ RULES: tuple[Rule, ...] = (
         rb"\b(eyJ[A-Za-z0-9_-]{8,}={0,2}\.(?:eyJ[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_-]*"
         rb"|[A-Za-z0-9_-]{8,}={0,2}\.[A-Za-z0-9_-]{8,}))",
         rb"eyJ[A-Za-z0-9_-]{8}",
-        validator=_jwt_shape,
+        validator=jwt_shape,
         description="JSON Web Tokens (signed or not)",
     ),
-    _r("npm-token", rb"\b(npm_[A-Za-z0-9]{36})" + _TAIL, rb"npm_", validator=_token_shape),
+    _r("npm-token", rb"\b(npm_[A-Za-z0-9]{36})" + _TAIL, rb"npm_", validator=token_shape),
     _r("pypi-token", rb"\b(pypi-AgE[A-Za-z0-9_-]{16,})", rb"pypi-AgE"),
     _r("sendgrid-api-key", rb"\b(SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})", rb"SG\."),
     _r(
         "twilio-key",
         rb"\b((?:SK|AC)[0-9a-f]{32})(?![0-9A-Za-z])",
         rb"SK|AC",
-        validator=_twilio_ok,
+        validator=twilio_ok,
         description="Twilio API key SIDs and account SIDs",
     ),
     _r(
@@ -482,9 +159,9 @@ RULES: tuple[Rule, ...] = (
         "azure-sas-token",
         rb"[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})",
         rb"sig=",
-        validator=_sas_ok,
+        validator=sas_ok,
     ),
-    _r("huggingface-token", rb"\b(hf_[A-Za-z0-9]{34,40})" + _TAIL, rb"hf_", validator=_token_shape),
+    _r("huggingface-token", rb"\b(hf_[A-Za-z0-9]{34,40})" + _TAIL, rb"hf_", validator=token_shape),
     _r(
         "provider-token",
         rb"\b((?:gsk_[A-Za-z0-9]{48,}|xai-[A-Za-z0-9]{70,}|pplx-[A-Za-z0-9]{40,}"
@@ -498,7 +175,7 @@ RULES: tuple[Rule, ...] = (
         rb"|ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}))" + _TAIL,
         rb"gsk_|xai-|pplx-|r8_|do[op]_v1_|shp(?:at|ca|pa|ss)_|lin_api_|dckr_pat_|hvs\.|PMAK-"
         rb"|NRAK-|sntrys_|glsa_|tskey-|sbp_|pscale_|figd_|AGE-SECRET-KEY-1|ntn_|secret_",
-        validator=_token_shape,
+        validator=token_shape,
         description="other provider tokens with a fixed prefix (Groq, xAI, Perplexity, "
         "Replicate, DigitalOcean, Shopify, Linear, Docker Hub, Vault, Postman, New Relic, "
         "Sentry, Grafana, Tailscale, Supabase, PlanetScale, Figma, age, Notion)",
@@ -510,7 +187,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?:-u|--user|--http-user|--password|--http-password)[ =][\"']?"
         rb"(?:[^\s:\"']{1,128}:)?([^\s\"']{4,256})",
         rb"(?:curl|wget|http|svn|ftp|smbclient)",
-        validator=_url_password_ok,
+        validator=url_password_ok,
         placeholders=False,
         description="user:password (or a password) given to curl, wget and alike",
     ),
@@ -520,7 +197,7 @@ RULES: tuple[Rule, ...] = (
         rb"client-secret|auth-token|access-token|private-key-?password|db-password)"
         rb"(?:=|[ \t]+)[\"']?([^\s\"'`;|&]{6,256})",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
-        validator=_flag_ok,
+        validator=flag_ok,
         placeholders=False,
         description="a password or token given as a command-line option (--password X)",
     ),
@@ -529,7 +206,7 @@ RULES: tuple[Rule, ...] = (
         rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]{1,256}:([^\s\"'<>`]{1,256})@"
         rb"[A-Za-z0-9\[_]",
         rb"://",
-        validator=_url_password_ok,
+        validator=url_password_ok,
         placeholders=False,
         description="scheme://user:password@host, any scheme",
     ),
@@ -537,7 +214,7 @@ RULES: tuple[Rule, ...] = (
         "bearer-token",
         rb"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{12,}=*)",
         rb"(?i)bearer",
-        validator=_bearer_ok,
+        validator=bearer_ok,
         description="bearer tokens, any case",
     ),
     _r(
@@ -545,7 +222,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)\b(?:proxy-)?authorization[\"'`]?[ \t]*[:=][ \t]*[\"'`]?basic[ \t]+"
         rb"([A-Za-z0-9+/]{6,}={0,2})",
         rb"(?i)authorization",
-        validator=_basic_ok,
+        validator=basic_ok,
         description="Authorization: Basic credentials",
     ),
     _r(
@@ -554,7 +231,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?:token|digest|negotiate|ntlm|apikey|sso-key|key|bot|sharedkey|splunk|gitlab|"
         rb"[a-z0-9-]*-hmac-sha256)?[ \t]*([A-Za-z0-9._~+/=:-]{16,})",
         rb"(?i)authorization",
-        validator=_bearer_ok,
+        validator=bearer_ok,
         description="Authorization headers with other schemes, or none",
     ),
     _r(
@@ -563,7 +240,7 @@ RULES: tuple[Rule, ...] = (
         rb"[ \t]*[\"']?value[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _VALUE,
         rb"(?i)value",
         group=4,
-        validator=_assignment_ok,
+        validator=assignment_ok,
         placeholders=False,
         description="{name: DB_PASSWORD, value: ...} pairs on one line",
     ),
@@ -572,7 +249,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)\|[ \t]*(?P<key>`?[A-Za-z0-9_.$@-]{1,80}`?)[ \t]*(?P<op>\|)[ \t]*" + _VALUE,
         rb"\|",
         group=4,
-        validator=_assignment_ok,
+        validator=assignment_ok,
         placeholders=False,
         description="a secret-named key and its value in a markdown table row",
     ),
@@ -581,7 +258,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)" + _KEY + _OP + _VALUE,
         rb"(?i)(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)",
         group=4,
-        validator=_assignment_ok,
+        validator=assignment_ok,
         placeholders=False,
         description="password/secret/token/api_key-style assignments (key names the "
         "secret; the value is a literal, and token-like values pass an entropy gate)",
