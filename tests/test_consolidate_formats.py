@@ -56,15 +56,22 @@ def rich_input(repo: Path) -> bytes:
     return b"".join(orjson.dumps(r) + b"\n" for r in recs)
 
 
-def test_rdjsonl_shape_lines_and_byte_columns(tmp_path):
+@pytest.mark.parametrize("upstream", [False, True], ids=["default", "upstream"])
+def test_rdjsonl_shape_lines_and_byte_columns(tmp_path, upstream):
+    mode = ["--upstream"] if upstream else []
     code, out, err = run_filter("consolidate",
-                                ["--format", "rdjsonl", "--repo", str(tmp_path)],
+                                ["--format", "rdjsonl", "--repo", str(tmp_path), *mode],
                                 rich_input(tmp_path))
     assert code == 0
     lines = out.split(b"\n")
     assert lines[-1] == b"" and all(lines[:-1])  # newline-terminated, no blank line
     diags = [json.loads(x) for x in lines[:-1]]
-    assert len(diags) == 4 and "1 finding without a file left out of rdjsonl" in err
+    if upstream:
+        assert len(diags) == 4 and "1 finding without a file left out of rdjsonl" in err
+    else:  # every finding reaches every format: the one naming no file has no location
+        assert len(diags) == 5 and "1 finding without a file kept without a location" in err
+        unplaced = [d for d in diags if d["location"] == {"path": "."}]
+        assert len(unplaced) == 1 and unplaced[0]["message"].startswith("No file")
     assert all(len(x) < 64 * 1024 for x in lines)
     assert all(d["source"]["name"].startswith("council/") and d["code"]["value"] for d in diags)
     first = diags[0]
@@ -106,9 +113,20 @@ def test_rdjsonl_passes_rdformat_validator(tmp_path):
     assert res.returncode == 0 and report["invalidFiles"] == 0, res.stdout[:2000]
 
 
-def test_sarif_shape(tmp_path):
+def test_sarif_keeps_a_finding_without_a_file_by_default(tmp_path):
     code, out, err = run_filter("consolidate",
                                 ["--format", "sarif", "--repo", str(tmp_path)],
+                                rich_input(tmp_path))
+    assert code == 0 and "1 finding without a file kept without a location" in err
+    results = json.loads(out)["runs"][0]["results"]
+    assert len(results) == 5
+    unplaced = [r for r in results if not r["locations"]]
+    assert [r["message"]["text"] for r in unplaced] == ["No file"]
+
+
+def test_sarif_shape(tmp_path):
+    code, out, err = run_filter("consolidate",
+                                ["--format", "sarif", "--repo", str(tmp_path), "--upstream"],
                                 rich_input(tmp_path))
     assert code == 0 and "1 finding without a file left out of SARIF" in err
     log = json.loads(out)

@@ -96,7 +96,9 @@ def test_rdjsonl_keeps_an_outside_finding_without_a_location(path: str) -> None:
     assert res.code == 0, res.err
     diags = [orjson.loads(x) for x in res.out.splitlines()]
     assert len(diags) == 2
-    assert [d["location"]["path"] for d in diags if "location" in d] == ["src/ok.py"]
+    # "." = the repository itself: reviewdog's format requires a location, never an outside one
+    assert sorted(d["location"]["path"] for d in diags) == [".", "src/ok.py"]
+    assert all("range" not in d["location"] for d in diags if d["location"]["path"] == ".")
     assert "outside the repository kept without a location" in res.err
 
 

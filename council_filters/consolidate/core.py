@@ -268,11 +268,13 @@ def _loc(loc: synthesis.Location) -> Record:
 
 
 def sarif_bytes(result: Result, category: str) -> tuple[bytes, list[str]]:
-    log, no_file, over = sarif.document(result.items, category=category)
+    keep = not result.upstream
+    log, no_file, over = sarif.document(result.items, category=category, keep_unplaced=keep)
     notes = []
     if no_file:
         plural = "s" if no_file != 1 else ""
         notes.append(f"{no_file} finding{plural} without a file left out of SARIF")
+    notes += _unplaced_note(result) if keep else []
     if over:
         notes.append(f"{over} least severe findings left out (GitHub takes 25000 results per run)")
     notes += _outside_note(result)
@@ -287,9 +289,18 @@ def _outside_note(result: Result) -> list[str]:
             " kept without a location"]
 
 
+def _unplaced_note(result: Result) -> list[str]:
+    n = sum(1 for c in result.items if not c.survivor.file)
+    if not n:
+        return []
+    return [f"{n} finding{'s' if n != 1 else ''} without a file kept without a location"]
+
+
 def rdjsonl_bytes(result: Result, reader: SourceReader) -> tuple[bytes, list[str]]:
-    placed = [c for c in result.items if c.survivor.file]
-    notes = []
+    """The reviewdog diagnostics; under ``--upstream`` findings naming no file are left out."""
+    keep = not result.upstream
+    placed = [c for c in result.items if c.survivor.file or keep]
+    notes = _unplaced_note(result) if keep else []
     left = len(result.items) - len(placed)
     if left:
         notes.append(f"{left} finding{'s' if left != 1 else ''} without a file left out of rdjsonl")

@@ -47,18 +47,24 @@ def message(c: Consolidated) -> str:
     return "\n\n".join(parts)
 
 
+REPOSITORY = "."  # the location of a finding that names no file inside the repository
+
+
 def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
     s = c.survivor
-    assert s.file is not None
-    inside = repo_path(s.file)
+    inside = repo_path(s.file) if s.file else None
     location: dict[str, Any] = {"path": inside}
-    if inside is None:  # outside the repository: the finding stays, without a location
+    if inside is None:
+        # No file, or one outside the repository: the finding stays, placed on the
+        # repository itself (".", no line) -- reviewdog's format requires a location.
         return {
             "message": message(c),
+            "location": {"path": REPOSITORY},
             "severity": SEVERITY.get(c.severity or "", "WARNING"),
             "source": {"name": f"council/{s.origin}"},
             "code": {"value": c.id},
         }
+    assert s.file is not None  # a path inside the repository was named
     if s.line:
         text = reader.line(s.file, s.line)
         start: dict[str, Any] = {"line": s.line}

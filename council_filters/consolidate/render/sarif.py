@@ -81,12 +81,11 @@ def rule(c: Consolidated) -> dict[str, Any]:
 
 def result(c: Consolidated, index: int) -> dict[str, Any]:
     s = c.survivor
-    assert s.file is not None
     region: dict[str, Any] = {"startLine": s.line or 1}
     end = s.raw.get("end_line")
     if s.line and isinstance(end, int) and end > s.line:
         region["endLine"] = end
-    uri = artifact_uri(s.file)
+    uri = artifact_uri(s.file) if s.file else None
     locations = [] if uri is None else [{"physicalLocation": {
         "artifactLocation": {"uri": uri},
         "region": region,
@@ -128,14 +127,16 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
 
 
 def document(
-    items: Sequence[Consolidated], *, category: str = "council/", tool_name: str = "council"
+    items: Sequence[Consolidated], *, category: str = "council/", tool_name: str = "council",
+    keep_unplaced: bool = False,
 ) -> tuple[dict[str, Any], int, int]:
     """(SARIF log, findings left out for having no file, left out over the result limit).
 
     A finding whose file is outside the repository stays, without a location
-    (see :func:`outside_count`).
+    (see :func:`outside_count`); so does one naming no file when ``keep_unplaced``
+    (the default reading: every finding reaches every format).
     """
-    placed = [c for c in items if c.survivor.file]
+    placed = [c for c in items if c.survivor.file or keep_unplaced]
     no_file = len(items) - len(placed)
     over = 0
     if len(placed) > MAX_RESULTS:
