@@ -1,0 +1,150 @@
+"""Locations and severity tags as reviewers cite them (part of the tolerant
+reading, see ``reading``): the spellings listed in docs/parse-verdict.md.
+
+Nothing here raises on any input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from council_filters import severity
+
+# --------------------------------------------------------------------------- #
+# Severity tags
+# --------------------------------------------------------------------------- #
+SEVERITY_WORD = (
+    r"p[0-4]|critical|crit|blocker|blocking|high|severe|major|medium|moderate|warning|warn|"
+    r"minor|low|nit|nitpick|trivial|info|informational|suggestion|optional|style|important"
+)
+_SEV_ONLY = re.compile(
+    r"^[^\w]*(?:severity\s*[:\-]?\s*)?(?P<w>" + SEVERITY_WORD + r")"
+    r"(?:\s+(?:severity|priority|issues?|findings?|problems?|concerns?))?[^\w]*$", re.I,
+)
+_SEV_TAG = re.compile(
+    r"(?:\*\*|__)?[\[(]\s*(?:severity\s*[:=]\s*)?(?P<a>" + SEVERITY_WORD + r")\s*[\])](?:\*\*|__)?"
+    r"|(?:\*\*|__)(?P<b>" + SEVERITY_WORD + r")(?:\*\*|__)"
+    r"|(?:severity|priority)\s*[:=]\s*\**(?P<c>" + SEVERITY_WORD + r")\**", re.I,
+)
+_SEV_LEAD = re.compile(r"^(?P<w>" + SEVERITY_WORD + r")\s*(?::|\u2014|\u2013|-)\s+", re.I)
+_SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "minor",
+              "\U0001f7e2": "minor", "\u26aa": "minor", "\u2757": "critical"}
+
+# --------------------------------------------------------------------------- #
+# Locations
+# --------------------------------------------------------------------------- #
+# A path starts where no path character precedes it, and its runs never give characters
+# back (possessive), so a scan over a long unbroken word stays linear.
+_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|\.{1,2}[\\/])*+[\w@~+\-][\w@~+.\-]*+"
+      r"(?:[\\/][\w@~+.\-]++)*+")
+_W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
+_DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
+_LOC_PATTERNS = (
+    re.compile(_W + r"(?P<p>" + _P + r")#L(?P<l>\d+)(?:" + r"-L?(?P<e>\d+))?" + _W),
+    re.compile(_W + r"(?P<p>" + _P + r"):L?(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?"
+               r"(?::(?P<c>\d+))?" + _W),
+    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*,?\s*\(?\s*(?:at\s+)?"
+               r"(?:lines?|ln|l\.)\s*(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?\s*\)?", re.I),
+    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s+L(?P<l>\d+)(?:" + r"-L?(?P<e>\d+))?\b"),
+    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*@\s*(?P<l>\d+)\b"),
+    re.compile(r"\blines?\s+(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?\s+(?:of|in)\s+"
+               + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+)
+_FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
+_EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile", "procfile",
+                    "readme", "license", "vagrantfile", "justfile"))
+_LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
+
+
+def clean_path(raw: str) -> str:
+    """A cited path in its repository spelling: slashes, no ``./``, no ``a/``/``b/`` prefix."""
+    p = raw.strip().strip("`*_'\"").replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    if (p.startswith("a/") or p.startswith("b/")) and len(p) > 2:
+        p = p[2:]
+    return p
+
+
+def _pathlike(p: str) -> bool:
+    base = p.replace("\\", "/").rsplit("/", 1)[-1]
+    if not base or base.startswith(".") and len(base) == 1:
+        return False
+    if "/" in p.replace("\\", "/") and any(c.isalpha() for c in base):
+        return True
+    return bool(_EXT.search(base)) or base.lower() in _NAMES
+
+
+@dataclass
+class Location:
+    file: str
+    line: int | None = None
+    end_line: int | None = None
+    column: int | None = None
+    start: int = 0
+    end: int = 0
+
+
+def find_location(text: str) -> Location | None:
+    """The first cited location in ``text`` (a markdown link counts by its text or URL)."""
+    best: Location | None = None
+    for m in _LINK.finditer(text):
+        inner = find_location(m["t"]) or find_location(m["u"].replace("#L", ":"))
+        if inner is not None:
+            best = Location(inner.file, inner.line, inner.end_line, inner.column,
+                            m.start(), m.end())
+            break
+    for rx in _LOC_PATTERNS:
+        for m in rx.finditer(text):
+            if not _pathlike(m["p"]):
+                continue
+            if best is not None and m.start() >= best.start:
+                break
+            line = int(m["l"])
+            if line < 1 or line > 10_000_000:
+                continue
+            end = int(m["e"]) if m.groupdict().get("e") else None
+            col = int(m["c"]) if m.groupdict().get("c") else None
+            best = Location(clean_path(m["p"]), line,
+                            end if end and end > line else None,
+                            col if col and col >= 1 else None, m.start(), m.end())
+            break
+    return best
+
+def severity_word(word: str) -> str | None:
+    return severity.from_text(word)
+
+
+def _put_severity(rec: dict[str, Any], word: str | None) -> None:
+    """``priority`` for a ``Pn`` tag, ``severity`` (canonical) when the word is known."""
+    if word is None:
+        return
+    word = word.strip()
+    if re.fullmatch(r"p[0-9]", word, re.I):
+        rec["priority"] = word.upper()
+    canon = severity_word(word)
+    if canon is not None:
+        rec["severity"] = canon
+
+
+def _put_location(rec: dict[str, Any], loc: Location | None) -> None:
+    if loc is None:
+        return
+    rec["file"] = loc.file
+    for key in ("line", "end_line", "column"):
+        value = getattr(loc, key)
+        if value:
+            rec[key] = value
+
+def _sev_only(text: str) -> str | None:
+    t = text.strip()
+    if not t or len(t) > 60:
+        return None
+    for emoji, sev in _SEV_EMOJI.items():
+        if t.replace("*", "").strip() == emoji:
+            return sev
+    m = _SEV_ONLY.match(t)
+    return severity_word(m["w"]) if m else None
