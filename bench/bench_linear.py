@@ -36,6 +36,14 @@ def rep(unit: bytes, n: int) -> bytes:
     return unit * (n // len(unit) + 1)
 
 
+def nested_fences(char: bytes, n: int) -> bytes:
+    """Fence lines of ever shorter length down to 3, none closed: about n bytes."""
+    longest = 3
+    while longest * (longest + 1) // 2 < n:
+        longest += 1
+    return b"".join(char * k + b"\n" for k in range(longest, 2, -1))
+
+
 def text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -60,6 +68,12 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("fence agent: near misses", lambda n: rep(b"--- end council-output:gemin", n),
      lambda b: fence.escape_agent(b, "gemini")),
     ("report markdown: appendix body", lambda n: rep(b"--- code end `` ## ", n),
+     lambda b: mdquote.appendix_body(text(b))),
+    ("report markdown: nested unclosed ``` fences", lambda n: nested_fences(b"`", n),
+     lambda b: mdquote.appendix_body(text(b))),
+    ("report markdown: nested unclosed ~~~ fences", lambda n: nested_fences(b"~", n),
+     lambda b: mdquote.appendix_body(text(b))),
+    ("report markdown: unclosed fences with info", lambda n: rep(b"```x\n~~~x\n", n),
      lambda b: mdquote.appendix_body(text(b))),
     ("report markdown: inline quote", lambda n: rep(b"<!-- - -- ", n),
      lambda b: mdquote.inline(text(b))),

@@ -74,21 +74,54 @@ def inline(text: str) -> str:
     return _inert_html(_flat(text)).replace("-->", "--&gt;")
 
 
-def _open_fence_line(lines: list[str]) -> int | None:
-    """Index of a code-fence opener that is never closed (CommonMark rules, simplified)."""
-    opener: tuple[int, str, int] | None = None  # (index, char, length)
+def _unclosed_openers(lines: list[str]) -> list[int]:
+    """Indexes of the code-fence openers that are never closed (CommonMark, simplified).
+
+    One pass: outside a block, an opener whose closer exists jumps past that
+    closer; an opener with none is recorded (it will be escaped, so it opens
+    nothing) and the walk goes on at the next line.  Whether a closer exists
+    is answered from suffix maxima of closer lengths per fence character, and
+    the forward search for a closer that does exist is consumed by the jump,
+    so every line is looked at a bounded number of times whatever the nesting.
+    """
+    n = len(lines)
+    # One small integer per line (no match objects kept alive): 0 for a line
+    # that is no fence, else length << 3 | tilde << 2 | blank info << 1 | tick in info.
+    codes = [0] * n
     for i, line in enumerate(lines):
         m = _FENCE.match(line)
-        if not m:
+        if m:
+            run, info = m.group(1), m.group(2)
+            codes[i] = (len(run) << 3 | (run[0] == "~") << 2 | (not info.strip()) << 1
+                        | ("`" in info))
+    # longest[t][i]: the longest closer (blank info) of fence kind t at index >= i.
+    longest = ([0] * (n + 1), [0] * (n + 1))
+    ticks, tildes = longest
+    for i in range(n - 1, -1, -1):
+        ticks[i], tildes[i] = ticks[i + 1], tildes[i + 1]
+        code = codes[i]
+        if code & 2:
+            table = longest[code >> 2 & 1]
+            table[i] = max(table[i], code >> 3)
+    unclosed: list[int] = []
+    i = 0
+    while i < n:
+        code = codes[i]
+        i += 1
+        if not code:
             continue
-        run = m.group(1)
-        if opener is None:
-            if run[0] == "`" and "`" in m.group(2):
-                continue  # a backtick fence's info string may not contain backticks
-            opener = (i, run[0], len(run))
-        elif run[0] == opener[1] and len(run) >= opener[2] and not m.group(2).strip():
-            opener = None
-    return opener[0] if opener else None
+        kind, size = code >> 2 & 1, code >> 3
+        if not kind and code & 1:
+            continue  # a backtick fence's info string may not contain backticks
+        if longest[kind][i] < size:
+            unclosed.append(i - 1)
+            continue
+        while True:  # a closer exists at or after i: find it and jump past it
+            close = codes[i]
+            i += 1
+            if close & 2 and close >> 2 & 1 == kind and close >> 3 >= size:
+                break
+    return unclosed
 
 
 def appendix_body(text: str) -> str:
@@ -101,10 +134,7 @@ def appendix_body(text: str) -> str:
     ``<details>`` or forged marker).  A code fence left open is escaped.
     """
     lines = [escape_line(line) for line in normalise_lines(text).split("\n")]
-    while True:
-        idx = _open_fence_line(lines)
-        if idx is None:
-            break
+    for idx in _unclosed_openers(lines):
         lines[idx] = ESCAPED + lines[idx]
     out: list[str] = []
     fence: tuple[str, int] | None = None
