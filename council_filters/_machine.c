@@ -10,7 +10,15 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct {
     long long nr;
@@ -140,31 +148,32 @@ static void strip_text(const unsigned char *s, Py_ssize_t n, Py_ssize_t *b, Py_s
 }
 
 /* ----- body tests ------------------------------------------------------- */
-static int all_b64(const unsigned char *s, Py_ssize_t n) {
+/* What a body line holds, in one pass: all base64, and which of the classes
+ * the rules ask about occur in it. */
+enum { BC_GZ = 1 /* [G-Zg-z+/=] */, BC_DS = 2 /* [0-9+/=] */, BC_SYM = 4 /* [+/=] */,
+       BC_B64 = 8 };
+static unsigned char BODY_CLASS[256];
+static void init_body_classes(void) {
+    for (int c = 0; c < 256; c++) {
+        unsigned char u = (unsigned char)c, bits = 0;
+        int sym = u == '+' || u == '/' || u == '=';
+        if (is_b64(u)) bits |= BC_B64;
+        if ((u >= 'G' && u <= 'Z') || (u >= 'g' && u <= 'z') || sym) bits |= BC_GZ;
+        if (is_digit(u) || sym) bits |= BC_DS;
+        if (sym) bits |= BC_SYM;
+        BODY_CLASS[c] = bits;
+    }
+}
+/* 0 when s[0:n) is empty or not all base64; else BC_B64 and the classes seen. */
+static unsigned b64_body(const unsigned char *s, Py_ssize_t n) {
+    unsigned seen = 0;
     if (n == 0) return 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!is_b64(s[i])) return 0;
-    return 1;
-}
-static int has_letter_g_z(const unsigned char *s, Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if ((c >= 'G' && c <= 'Z') || (c >= 'g' && c <= 'z') || c == '+' || c == '/' || c == '=')
-            return 1;
+        unsigned c = BODY_CLASS[s[i]];
+        if (!(c & BC_B64)) return 0;
+        seen |= c;
     }
-    return 0;
-}
-static int has_digit_or_sym(const unsigned char *s, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (is_digit(c) || c == '+' || c == '/' || c == '=') return 1;
-    }
-    return 0;
-}
-static int has_sym(const unsigned char *s, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (s[i] == '+' || s[i] == '/' || s[i] == '=') return 1;
-    return 0;
+    return seen;
 }
 static int one_word(const unsigned char *s, Py_ssize_t n) {
     Py_ssize_t i = 0;
@@ -182,55 +191,33 @@ static int begin_alone(const unsigned char *s, Py_ssize_t n) {
 }
 
 /* ----- credentials ------------------------------------------------------ */
-enum { CL_SK_WIDE, CL_ALNUM, CL_AIZA, CL_PAT, CL_AKIA, CL_BEARER, CL_AUTH };
-static int in_class(int cl, unsigned char c) {
-    switch (cl) {
-    case CL_SK_WIDE: return is_alnum(c) || c == '_' || c == '-';
-    case CL_ALNUM: return is_alnum(c);
-    case CL_AIZA: return is_alnum(c) || c == '_' || c == '-';
-    case CL_PAT: return is_alnum(c) || c == '_';
-    case CL_AKIA: return is_digit(c) || is_upper(c);
-    case CL_BEARER: return is_alnum(c) || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '-';
-    case CL_AUTH: return is_alnum(c) || c == ' ' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '-';
+/* The run classes of the credential patterns, a bit each in one table. */
+enum { CL_SK_WIDE = 1, CL_ALNUM = 2, CL_AIZA = 1, CL_PAT = 4, CL_AKIA = 8, CL_BEARER = 16,
+       CL_AUTH = 32 };
+static unsigned char RUN_CLASS[256];
+static void init_run_classes(void) {
+    for (int c = 0; c < 256; c++) {
+        unsigned char u = (unsigned char)c, bits = 0;
+        if (is_alnum(u)) bits |= CL_SK_WIDE | CL_ALNUM | CL_PAT | CL_BEARER | CL_AUTH;
+        if (u == '_' || u == '-') bits |= CL_SK_WIDE;
+        if (u == '_') bits |= CL_PAT;
+        if (is_digit(u) || is_upper(u)) bits |= CL_AKIA;
+        if (u == '.' || u == '_' || u == '~' || u == '+' || u == '/' || u == '-')
+            bits |= CL_BEARER | CL_AUTH;
+        if (u == ' ') bits |= CL_AUTH;
+        RUN_CLASS[c] = bits;
     }
-    return 0;
 }
 static int run_at_least(const unsigned char *s, Py_ssize_t n, Py_ssize_t at, int cl, Py_ssize_t k) {
     if (n - at < k) return 0;
     for (Py_ssize_t i = 0; i < k; i++)
-        if (!in_class(cl, s[at + i])) return 0;
+        if (!(RUN_CLASS[s[at + i]] & cl)) return 0;
     return 1;
 }
+/* A credential anywhere in the line: the native prefilter without BEGIN. */
+static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin);
 static int credential(const unsigned char *s, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        switch (s[i]) {
-        case 's':
-            if (starts(s, n, i, "sk-")) {
-                if (starts(s, n, i, "sk-proj-") && run_at_least(s, n, i + 8, CL_SK_WIDE, 20)) return 1;
-                if (starts(s, n, i, "sk-ant-") && run_at_least(s, n, i + 7, CL_SK_WIDE, 20)) return 1;
-                if (run_at_least(s, n, i + 3, CL_ALNUM, 20)) return 1;
-            } else if (starts(s, n, i, "ses_") && run_at_least(s, n, i + 4, CL_ALNUM, 16)) {
-                return 1;
-            }
-            break;
-        case 'A':
-            if (starts(s, n, i, "AIza") && run_at_least(s, n, i + 4, CL_AIZA, 35)) return 1;
-            if (starts(s, n, i, "AKIA") && run_at_least(s, n, i + 4, CL_AKIA, 16)) return 1;
-            if (starts(s, n, i, "Authorization: ") && run_at_least(s, n, i + 15, CL_AUTH, 20)) return 1;
-            break;
-        case 'g':
-            if (i + 3 < n && s[i + 1] == 'h' && (s[i + 2] == 'p' || s[i + 2] == 'o' ||
-                s[i + 2] == 'u' || s[i + 2] == 's') && s[i + 3] == '_' &&
-                run_at_least(s, n, i + 4, CL_ALNUM, 36))
-                return 1;
-            if (starts(s, n, i, "github_pat_") && run_at_least(s, n, i + 11, CL_PAT, 40)) return 1;
-            break;
-        case 'B':
-            if (starts(s, n, i, "Bearer ") && run_at_least(s, n, i + 7, CL_BEARER, 20)) return 1;
-            break;
-        }
-    }
-    return 0;
+    return find_trigger(s, 0, n, 0) < n;
 }
 
 /* ----- the machine ------------------------------------------------------ */
@@ -259,12 +246,12 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
             have_body = 1;
             const unsigned char *body = line + b;
             Py_ssize_t bn = e - b;
-            if (bn >= 12 && all_b64(body, bn) &&
-                ((has_letter_g_z(body, bn) && has_digit_or_sym(body, bn)) ||
-                 (st->chain && bn == st->key_len && !one_word(body, bn)))) {
+            unsigned cls = bn >= 12 ? b64_body(body, bn) : 0;
+            if (cls && (((cls & BC_GZ) && (cls & BC_DS)) ||
+                        (st->chain && bn == st->key_len && !one_word(body, bn)))) {
                 st->in_pem = 1;
                 st->stray = st->span = 0;
-                st->real = st->prev_real && has_sym(body, bn);
+                st->real = st->prev_real && (cls & BC_SYM);
                 st->watch = 0;
                 st->chain = 1;
             } else {
@@ -281,7 +268,7 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
             st->watch = 5;
         } else if (st->real) {
             if (!have_body) { strip_text(line, n, &b, &e); have_body = 1; }
-            if (e - b >= 12 && all_b64(line + b, e - b)) {
+            if (e - b >= 12 && b64_body(line + b, e - b)) {
                 st->key_len = (long)(e - b);
                 st->chain = 1;
             }
@@ -295,9 +282,9 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
                 const unsigned char *body = line + b;
                 Py_ssize_t bn = e - b;
                 if (bn > 0) {
-                    if (bn >= 12 && all_b64(body, bn) &&
-                        ((has_letter_g_z(body, bn) && (bn >= 20 || has_digit_or_sym(body, bn))) ||
-                         (bn == st->key_len && !one_word(body, bn)))) {
+                    unsigned cls = bn >= 12 ? b64_body(body, bn) : 0;
+                    if (cls && (((cls & BC_GZ) && (bn >= 20 || (cls & BC_DS))) ||
+                                (bn == st->key_len && !one_word(body, bn)))) {
                         st->stray = 0;
                         st->key_len = (long)bn;
                         st->chain = 1;
@@ -327,31 +314,339 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
     return KEEP;
 }
 
-/* Newlines in [p, p + n): a plain loop the compiler vectorizes. */
+/* ----- the native prefilter ---------------------------------------------- */
+/* Every built-in trigger holds one of these at a fixed offset from its start:
+ *   "k-"  sk-, sk-proj-, sk-ant-      "Iz"  AIza        "KI"  AKIA
+ *   "Be"  Bearer                      "n:"  Authorization:
+ *   "-B"  -----BEGIN                  "_"   gh[pous]_, ses_, github_pat_
+ * so a vector compare of every position against these pairs finds every
+ * trigger, and trigger_at() confirms the exact shape at the few positions
+ * it reports.  A match never holds a newline, so it lies inside one line. */
+static int trigger_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, int begin) {
+    switch (s[i]) {
+    case 'k':
+        if (i < 1 || s[i - 1] != 's' || i + 1 >= n || s[i + 1] != '-') return 0;
+        if (starts(s, n, i - 1, "sk-proj-") && run_at_least(s, n, i + 7, CL_SK_WIDE, 20)) return 1;
+        if (starts(s, n, i - 1, "sk-ant-") && run_at_least(s, n, i + 6, CL_SK_WIDE, 20)) return 1;
+        return run_at_least(s, n, i + 2, CL_ALNUM, 20);
+    case 'I':
+        return i >= 1 && s[i - 1] == 'A' && starts(s, n, i + 1, "za") &&
+               run_at_least(s, n, i + 3, CL_AIZA, 35);
+    case 'K':
+        return i >= 1 && s[i - 1] == 'A' && starts(s, n, i + 1, "IA") &&
+               run_at_least(s, n, i + 3, CL_AKIA, 16);
+    case 'B':
+        return starts(s, n, i, "Bearer ") && run_at_least(s, n, i + 7, CL_BEARER, 20);
+    case 'n':
+        return i >= 12 && starts(s, n, i - 12, "Authorization: ") &&
+               run_at_least(s, n, i + 3, CL_AUTH, 20);
+    case '-':
+        return begin && i >= 4 && i + 1 < n && s[i + 1] == 'B' &&
+               marker_at(s, n, i - 4, BEGIN_HEAD) >= 0;
+    case '_':
+        if (i >= 3 && s[i - 3] == 'g' && s[i - 2] == 'h' &&
+            (s[i - 1] == 'p' || s[i - 1] == 'o' || s[i - 1] == 'u' || s[i - 1] == 's') &&
+            run_at_least(s, n, i + 1, CL_ALNUM, 36))
+            return 1;
+        if (i >= 3 && starts(s, n, i - 3, "ses_") && run_at_least(s, n, i + 1, CL_ALNUM, 16))
+            return 1;
+        return i >= 6 && starts(s, n, i - 6, "github_pat_") && run_at_least(s, n, i + 5, CL_PAT, 40);
+    }
+    return 0;
+}
+
+/* The first position in [pos, n) where a trigger is confirmed, or n
+ * (begin: 0 leaves out the BEGIN marker, for the credentials alone).
+ * Vector code for x86-64: SSE2 always, AVX2 when the processor has it. */
+static Py_ssize_t find_trigger_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+    for (; i < n; i++) {
+        unsigned char c = s[i];
+        if ((c == '_' || c == 'k' || c == 'I' || c == 'K' || c == 'B' || c == 'n' || c == '-') &&
+            trigger_at(s, n, i, begin))
+            return i;
+    }
+    return n;
+}
+
+#if defined(__SSE2__)
+/* The pair test on one vector width: W (bytes), V (type), the intrinsics. */
+#define PAIR_SCAN(W, V, LOAD, SET1, EQ, AND, OR, MOVEMASK)                              \
+    const V k = SET1('k'), dash = SET1('-'), I = SET1('I'), z = SET1('z'), K = SET1('K');  \
+    const V B = SET1('B'), e = SET1('e'), nn = SET1('n'), colon = SET1(':'), us = SET1('_'); \
+    while (i + (W) + 1 <= n) {                                                           \
+        V a = LOAD((const V *)(s + i));                                                  \
+        V b = LOAD((const V *)(s + i + 1));                                              \
+        V m = EQ(a, us);                                                                 \
+        m = OR(m, AND(EQ(a, k), EQ(b, dash)));                                           \
+        m = OR(m, AND(EQ(a, I), EQ(b, z)));                                              \
+        m = OR(m, AND(EQ(a, K), EQ(b, I)));                                              \
+        m = OR(m, AND(EQ(a, B), EQ(b, e)));                                              \
+        m = OR(m, AND(EQ(a, nn), EQ(b, colon)));                                         \
+        m = OR(m, AND(EQ(a, dash), EQ(b, B)));                                           \
+        unsigned mask = (unsigned)MOVEMASK(m);                                           \
+        while (mask) {                                                                   \
+            Py_ssize_t at = i + __builtin_ctz(mask);                                     \
+            if (trigger_at(s, n, at, begin)) return at;                                  \
+            mask &= mask - 1;                                                            \
+        }                                                                                \
+        i += (W);                                                                        \
+    }                                                                                    \
+    return find_trigger_tail(s, i, n, begin);
+
+static Py_ssize_t find_trigger_sse2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+    PAIR_SCAN(16, __m128i, _mm_loadu_si128, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_and_si128,
+              _mm_or_si128, _mm_movemask_epi8)
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_AVX2_PATH 1
+#include <immintrin.h>
+__attribute__((target("avx2")))
+static Py_ssize_t find_trigger_avx2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+    PAIR_SCAN(32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_cmpeq_epi8,
+              _mm256_and_si256, _mm256_or_si256, _mm256_movemask_epi8)
+}
+#endif
+#endif
+
+static Py_ssize_t (*find_trigger_impl)(const unsigned char *, Py_ssize_t, Py_ssize_t, int) =
+#if defined(__SSE2__)
+    find_trigger_sse2;
+#else
+    find_trigger_tail;
+#endif
+
+static void choose_vector_width(void) {
+#if defined(HAVE_AVX2_PATH)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) find_trigger_impl = find_trigger_avx2;
+#endif
+}
+
+static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin) {
+    return find_trigger_impl(s, pos, n, begin);
+}
+
+/* Newlines in [p, p + n). */
 static Py_ssize_t count_nl(const unsigned char *p, Py_ssize_t n) {
-    Py_ssize_t k = 0;
-    for (Py_ssize_t i = 0; i < n; i++) k += p[i] == '\n';
+    Py_ssize_t k = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (i + 16 <= n) {
+        /* Up to 255 blocks add into byte lanes, then the lanes are summed. */
+        __m128i acc = zero;
+        Py_ssize_t stop = i + 255 * 16;
+        if (stop > n) stop = n;
+        for (; i + 16 <= stop; i += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), nl));
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        k += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
+    }
+#endif
+    for (; i < n; i++) k += p[i] == '\n';
     return k;
 }
 
-/* ----- output buffer ---------------------------------------------------- */
-/* The output and the replaced lines, in raw memory (no GIL needed). */
-typedef struct { char *p; Py_ssize_t len, cap; } Out;
-static int out_put(Out *o, const void *data, Py_ssize_t k) {
-    if (o->len + k > o->cap) {
-        Py_ssize_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->len + k) cap *= 2;
-        char *p = PyMem_RawRealloc(o->p, (size_t)cap);
-        if (p == NULL) return -1;
-        o->p = p;
-        o->cap = cap;
+/* ----- output ------------------------------------------------------------ */
+/* Where the output goes: a growing buffer (returned as bytes), a file
+ * descriptor (written with writev from slices of the input and a staging
+ * area for the small pieces, no copy of the lines that pass), or nowhere
+ * (--check: only the counts).  Used without the GIL. */
+enum { SINK_COPY, SINK_FD, SINK_NONE };
+#define SINK_IOV 512
+#define SINK_STAGE (64 * 1024)
+#define SINK_SMALL 256
+typedef struct {
+    int mode, fd, err;   /* err: the errno of a failed write, ENOMEM, or -1 (a signal) */
+    PyThreadState **save; /* the released thread state, to check signals on EINTR */
+    char *p;             /* SINK_COPY: the buffer */
+    Py_ssize_t len, cap; /* SINK_COPY: bytes held; every mode: see written */
+    Py_ssize_t written;  /* bytes delivered (SINK_FD, SINK_NONE) */
+    int n_iov;
+    Py_ssize_t stage_len;
+    struct iovec iov[SINK_IOV];
+    char stage[SINK_STAGE];
+} Sink;
+
+static int signals_pending(Sink *k) {
+    /* EINTR: a signal arrived; let Python's handlers run (Ctrl-C stops the run). */
+    int failed;
+    PyEval_RestoreThread(*k->save);
+    failed = PyErr_CheckSignals() < 0;
+    *k->save = PyEval_SaveThread();
+    if (failed) k->err = -1;
+    return failed;
+}
+
+static int sink_flush(Sink *k) {
+    struct iovec *v = k->iov;
+    int cnt = k->n_iov;
+    while (cnt > 0) {
+        ssize_t w = writev(k->fd, v, cnt);
+        if (w < 0) {
+            if (errno == EINTR) {
+                if (signals_pending(k)) return -1;
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct pollfd pf = {k->fd, POLLOUT, 0};
+                if (poll(&pf, 1, -1) < 0 && errno == EINTR && signals_pending(k)) return -1;
+                continue;
+            }
+            k->err = errno;
+            return -1;
+        }
+        k->written += w;
+        while (cnt > 0 && (size_t)w >= v->iov_len) {
+            w -= (ssize_t)v->iov_len;
+            v++;
+            cnt--;
+        }
+        if (cnt > 0) {
+            v->iov_base = (char *)v->iov_base + w;
+            v->iov_len -= (size_t)w;
+        }
     }
-    memcpy(o->p + o->len, data, (size_t)k);
-    o->len += k;
+    k->n_iov = 0;
+    k->stage_len = 0;
     return 0;
 }
-typedef struct { long long nr; Py_ssize_t verdict, start, end; } Replaced;
 
+static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
+    if (len <= 0) return 0;
+    if (k->mode == SINK_NONE) {
+        k->written += len;
+        return 0;
+    }
+    if (k->mode == SINK_COPY) {
+        if (k->len + len > k->cap) {
+            Py_ssize_t cap = k->cap ? k->cap : 4096;
+            while (cap < k->len + len) cap *= 2;
+            char *p = PyMem_RawRealloc(k->p, (size_t)cap);
+            if (p == NULL) {
+                k->err = ENOMEM;
+                return -1;
+            }
+            k->p = p;
+            k->cap = cap;
+        }
+        memcpy(k->p + k->len, data, (size_t)len);
+        k->len += len;
+        return 0;
+    }
+    const char *src = data;
+    if (len < SINK_SMALL) {
+        if ((k->stage_len + len > SINK_STAGE || k->n_iov == SINK_IOV) && sink_flush(k) < 0) return -1;
+        char *dst = k->stage + k->stage_len;
+        memcpy(dst, src, (size_t)len);
+        k->stage_len += len;
+        src = dst;
+    }
+    if (k->n_iov > 0) {
+        struct iovec *last = &k->iov[k->n_iov - 1];
+        if ((const char *)last->iov_base + last->iov_len == src) {
+            last->iov_len += (size_t)len;
+            return 0;
+        }
+    }
+    if (k->n_iov == SINK_IOV) {
+        /* Only a large piece gets here (a small one flushed above). */
+        if (sink_flush(k) < 0) return -1;
+    }
+    k->iov[k->n_iov].iov_base = (void *)src;
+    k->iov[k->n_iov].iov_len = (size_t)len;
+    k->n_iov++;
+    return 0;
+}
+
+/* "--- redacted ... at line N ---\n" into ph (80 bytes); returns its length. */
+static int placeholder(char *ph, int verdict, long long nr) {
+    static const char pem[] = "--- redacted PEM key block at line ";
+    static const char cred[] = "--- redacted credential at line ";
+    const char *head = verdict == PEM ? pem : cred;
+    int len = verdict == PEM ? (int)sizeof pem - 1 : (int)sizeof cred - 1;
+    char digits[24];
+    int d = 0;
+    unsigned long long v = nr < 0 ? 0 : (unsigned long long)nr;
+    do {
+        digits[d++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(ph, head, (size_t)len);
+    while (d) ph[len++] = digits[--d];
+    memcpy(ph + len, " ---\n", 5);
+    return len + 5;
+}
+
+/* ----- the loop over a buffer -------------------------------------------- */
+typedef struct { long long nr; Py_ssize_t verdict, start, end; } Replaced;
+typedef struct { Replaced *v; Py_ssize_t n, cap; int on; } Record;
+
+static int record_add(Record *r, long long nr, int verdict, Py_ssize_t a, Py_ssize_t b) {
+    if (r->n == r->cap) {
+        Py_ssize_t cap = r->cap ? r->cap * 2 : 64;
+        Replaced *v = PyMem_RawRealloc(r->v, sizeof(Replaced) * (size_t)cap);
+        if (v == NULL) return -1;
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n].nr = nr;
+    r->v[r->n].verdict = verdict;
+    r->v[r->n].start = a;
+    r->v[r->n].end = b;
+    r->n++;
+    return 0;
+}
+
+/* Redact the whole lines s[0:end) (s[end - 1] is a newline) into k.
+ * hv: sorted positions of the prefilter's hits, or NULL to find the
+ * triggers here (the native prefilter).  While no block or window is open
+ * only the lines holding a trigger are looked at; the runs between them go
+ * out as they are.  Returns 0, or -1 with k->err set. */
+static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_ssize_t *hv,
+                   Py_ssize_t n_hits, Sink *k, Record *rec) {
+    Py_ssize_t pos = 0, hi = 0;
+    char ph[80];
+    while (pos < end) {
+        if (!st->in_pem && !st->watch) {
+            Py_ssize_t at;
+            if (hv != NULL) {
+                while (hi < n_hits && hv[hi] < pos) hi++;
+                at = hi < n_hits && hv[hi] < end ? hv[hi] : end;
+            } else {
+                at = find_trigger(s, pos, end, 1);
+            }
+            if (at >= end) {
+                st->nr += count_nl(s + pos, end - pos);
+                return sink_put(k, s + pos, end - pos);
+            }
+            Py_ssize_t start = at;
+            while (start > pos && s[start - 1] != '\n') start--;
+            if (start > pos) {
+                st->nr += count_nl(s + pos, start - pos);
+                if (sink_put(k, s + pos, start - pos) < 0) return -1;
+                pos = start;
+            }
+        }
+        const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
+        Py_ssize_t nl = nlp ? nlp - s : end;
+        int verdict = step(st, s + pos, nl - pos);
+        if (verdict == KEEP) {
+            if (sink_put(k, s + pos, nl + 1 - pos) < 0) return -1;
+        } else {
+            int n = placeholder(ph, verdict, st->nr);
+            if (sink_put(k, ph, n) < 0) return -1;
+            if (rec->on && record_add(rec, st->nr, verdict, pos, nl) < 0) {
+                k->err = ENOMEM;
+                return -1;
+            }
+        }
+        pos = nl + 1;
+    }
+    return 0;
+}
+
+/* ----- Python glue -------------------------------------------------------- */
 static int read_state(PyObject *list, State *st) {
     long long v[9];
     if (!PyList_Check(list) || PyList_GET_SIZE(list) != 9) {
@@ -380,128 +675,284 @@ static int write_state(PyObject *list, const State *st) {
     return 0;
 }
 
-/* run_all(buf, end, hits, state[, record]) -> bytes
+static Sink *sink_new(int mode, int fd) {
+    Sink *k = PyMem_RawMalloc(sizeof(Sink));
+    if (k == NULL) return NULL;
+    k->mode = mode;
+    k->fd = fd;
+    k->err = 0;
+    k->save = NULL;
+    k->p = NULL;
+    k->len = k->cap = k->written = 0;
+    k->n_iov = 0;
+    k->stage_len = 0;
+    return k;
+}
+
+/* Sets the Python error for a failed sink (the GIL held). */
+static void sink_error(const Sink *k) {
+    if (PyErr_Occurred()) return; /* a signal handler raised */
+    if (k->err == ENOMEM || k->err == 0) {
+        PyErr_NoMemory();
+        return;
+    }
+    errno = k->err;
+    PyErr_SetFromErrno(PyExc_OSError);
+}
+
+static int append_record(PyObject *record, const Record *rec) {
+    for (Py_ssize_t i = 0; i < rec->n; i++) {
+        PyObject *item = Py_BuildValue("(Lnnn)", rec->v[i].nr, rec->v[i].verdict,
+                                       rec->v[i].start, rec->v[i].end);
+        if (item == NULL || PyList_Append(record, item) < 0) {
+            Py_XDECREF(item);
+            return -1;
+        }
+        Py_DECREF(item);
+    }
+    return 0;
+}
+
+/* run_all(buf, end, hits, state[, record[, fd]]) -> bytes or int
  *   The whole of buf[0:end] (whole lines).  hits: sorted positions, each
- *   inside a line the prefilter reports; while the machine is idle, only those
- *   lines are looked at, and the runs between them are copied as they are.
- *   record (a list, or None): for every replaced line, four ints are appended:
- *   its number, 1 (credential) or 2 (PEM), and where the line starts and ends. */
+ *   inside a line the prefilter reports, or None to use the native
+ *   prefilter.  record (a list, or None): for every replaced line, four ints
+ *   are appended: its number, 1 (credential) or 2 (PEM), and where the line
+ *   starts and ends.  fd: None returns the output as bytes; a descriptor
+ *   gets it written (the int returned is the bytes written; an OSError
+ *   carries the errno of a failed write); -1 writes nothing and returns the
+ *   size the output would have. */
 static PyObject *run_all(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t end;
-    PyObject *hits, *state, *record = Py_None;
+    PyObject *hits, *state, *record = Py_None, *fdobj = Py_None;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nOO|O", &view, &end, &hits, &state, &record)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*nOO|OO", &view, &end, &hits, &state, &record, &fdobj))
+        return NULL;
     State st;
-    if ((record != Py_None && !PyList_Check(record)) || !PyList_Check(hits) ||
-        read_state(state, &st) < 0 || end < 0 || end > view.len) {
+    int fd = -2;
+    if (fdobj != Py_None) {
+        long v = PyLong_AsLong(fdobj);
+        fd = v < 0 ? -1 : (int)v;
+        if ((v == -1 && PyErr_Occurred()) || v > INT_MAX) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad descriptor");
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+    }
+    if ((record != Py_None && !PyList_Check(record)) || (hits != Py_None && !PyList_Check(hits)) ||
+        read_state(state, &st) < 0 || end < 0 || end > view.len ||
+        (end > 0 && ((const char *)view.buf)[end - 1] != '\n')) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "bad arguments");
         PyBuffer_Release(&view);
         return NULL;
     }
     /* Everything the loop needs, copied out of Python objects first: the loop
      * then runs without the GIL, so a thread can scan the next buffer. */
-    Py_ssize_t n_hits = PyList_GET_SIZE(hits);
-    Py_ssize_t *hv = PyMem_RawMalloc(sizeof(Py_ssize_t) * (size_t)(n_hits ? n_hits : 1));
-    if (hv == NULL) {
+    Py_ssize_t n_hits = hits == Py_None ? 0 : PyList_GET_SIZE(hits);
+    Py_ssize_t *hv = NULL;
+    if (hits != Py_None) {
+        hv = PyMem_RawMalloc(sizeof(Py_ssize_t) * (size_t)(n_hits ? n_hits : 1));
+        if (hv == NULL) {
+            PyBuffer_Release(&view);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < n_hits; i++) {
+            hv[i] = PyLong_AsSsize_t(PyList_GET_ITEM(hits, i));
+            if (hv[i] == -1 && PyErr_Occurred()) {
+                PyMem_RawFree(hv);
+                PyBuffer_Release(&view);
+                return NULL;
+            }
+        }
+    }
+    Sink *k = sink_new(fd == -2 ? SINK_COPY : fd == -1 ? SINK_NONE : SINK_FD, fd);
+    if (k == NULL) {
+        PyMem_RawFree(hv);
         PyBuffer_Release(&view);
         return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i < n_hits; i++) {
-        hv[i] = PyLong_AsSsize_t(PyList_GET_ITEM(hits, i));
-        if (hv[i] == -1 && PyErr_Occurred()) {
-            PyMem_RawFree(hv);
-            PyBuffer_Release(&view);
-            return NULL;
-        }
+    Record rec = {NULL, 0, 0, record != Py_None};
+    int failed;
+    PyThreadState *save = PyEval_SaveThread();
+    k->save = &save;
+    if (k->mode == SINK_COPY && end > 0) {
+        k->p = PyMem_RawMalloc((size_t)(end + 256));
+        k->cap = k->p ? end + 256 : 0;
     }
-    const unsigned char *s = view.buf;
-    int want_record = record != Py_None;
-    Out o = {NULL, 0, 0};
-    Replaced *rep = NULL;
-    Py_ssize_t n_rep = 0, cap_rep = 0, hi = 0, pos = 0;
-    int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
-    char ph[80];
-    if (end > 0) {
-        o.p = PyMem_RawMalloc((size_t)(end + 256));
-        o.cap = o.p ? end + 256 : 0;
-    }
-    while (pos < end && !failed) {
-        if (!st.in_pem && !st.watch) {
-            while (hi < n_hits && hv[hi] < pos) hi++;
-            if (hi >= n_hits || hv[hi] >= end) {
-                st.nr += count_nl(s + pos, end - pos);
-                failed = out_put(&o, s + pos, end - pos);
-                pos = end;
-                break;
-            }
-            Py_ssize_t start = hv[hi];
-            while (start > pos && s[start - 1] != '\n') start--;
-            if (start > pos) {
-                st.nr += count_nl(s + pos, start - pos);
-                failed = out_put(&o, s + pos, start - pos);
-                pos = start;
-                if (failed) break;
-            }
-        }
-        const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
-        Py_ssize_t nl = nlp ? nlp - s : end;
-        int verdict = step(&st, s + pos, nl - pos);
-        if (verdict == KEEP) {
-            failed = out_put(&o, s + pos, nl + 1 - pos);
-        } else {
-            int k = snprintf(ph, sizeof ph, verdict == PEM ?
-                             "--- redacted PEM key block at line %lld ---\n" :
-                             "--- redacted credential at line %lld ---\n", st.nr);
-            failed = out_put(&o, ph, k);
-            if (!failed && want_record) {
-                if (n_rep == cap_rep) {
-                    Py_ssize_t cap = cap_rep ? cap_rep * 2 : 64;
-                    Replaced *r = PyMem_RawRealloc(rep, sizeof(Replaced) * (size_t)cap);
-                    if (r == NULL) { failed = 1; break; }
-                    rep = r;
-                    cap_rep = cap;
-                }
-                rep[n_rep].nr = st.nr;
-                rep[n_rep].verdict = verdict;
-                rep[n_rep].start = pos;
-                rep[n_rep].end = nl;
-                n_rep++;
-            }
-        }
-        pos = nl + 1;
-    }
-    Py_END_ALLOW_THREADS
+    failed = process(&st, view.buf, end, hv, n_hits, k, &rec) < 0 ||
+             (k->mode == SINK_FD && sink_flush(k) < 0);
+    PyEval_RestoreThread(save);
     PyMem_RawFree(hv);
     PyBuffer_Release(&view);
-    PyObject *bytes = failed ? NULL : PyBytes_FromStringAndSize(o.p ? o.p : "", o.len);
-    PyMem_RawFree(o.p);
-    if (bytes == NULL) {
-        PyMem_RawFree(rep);
-        return failed ? PyErr_NoMemory() : NULL;
+    PyObject *result = NULL;
+    if (failed) {
+        sink_error(k);
+    } else if (k->mode == SINK_COPY) {
+        result = PyBytes_FromStringAndSize(k->p ? k->p : "", k->len);
+    } else {
+        result = PyLong_FromSsize_t(k->written);
     }
-    for (Py_ssize_t i = 0; i < n_rep; i++) {
-        PyObject *item = Py_BuildValue("(Lnnn)", rep[i].nr, rep[i].verdict, rep[i].start,
-                                       rep[i].end);
-        if (item == NULL || PyList_Append(record, item) < 0) {
-            Py_XDECREF(item);
-            PyMem_RawFree(rep);
-            Py_DECREF(bytes);
-            return NULL;
-        }
-        Py_DECREF(item);
+    PyMem_RawFree(k->p);
+    PyMem_RawFree(k);
+    /* The state goes back even after a failed write: the lines before it
+     * were decided, and a caller that goes on must not see them again. */
+    if (result != NULL && ((record != Py_None && append_record(record, &rec) < 0) ||
+                           write_state(state, &st) < 0)) {
+        Py_CLEAR(result);
     }
-    PyMem_RawFree(rep);
-    if (write_state(state, &st) < 0) {
-        Py_DECREF(bytes);
+    PyMem_RawFree(rec.v);
+    return result;
+}
+
+/* scan(buf, start, end) -> list: the native prefilter on its own.  Sorted
+ * positions, one per line of buf[start:end] that holds a built-in trigger. */
+static PyObject *scan(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t start, end;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
+    if (start < 0 || end > view.len || start > end) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "bad range");
         return NULL;
     }
-    return bytes;
+    PyObject *out = PyList_New(0);
+    const unsigned char *s = view.buf;
+    Py_ssize_t pos = start;
+    while (out != NULL && pos < end) {
+        Py_ssize_t at = find_trigger(s, pos, end, 1);
+        if (at >= end) break;
+        PyObject *x = PyLong_FromSsize_t(at);
+        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+        const unsigned char *nlp = memchr(s + at, '\n', (size_t)(end - at));
+        pos = nlp ? nlp - s + 1 : end;
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ----- a whole input, from descriptor to descriptor ---------------------- */
+/* Reads in_fd to its end and writes the redaction to out_fd, the state
+ * carrying on (several inputs are one stream).  A read is topped up while
+ * more is immediately available, up to `chunk` bytes, so bulk input is
+ * handled in large buffers and a live pipe is not waited on; a line longer
+ * than the buffer grows it.  A final line without a newline gets one. */
+static int read_some(Sink *k, int fd, char *buf, Py_ssize_t want, Py_ssize_t *got) {
+    for (;;) {
+        ssize_t r = read(fd, buf, (size_t)want);
+        if (r >= 0) {
+            *got = r;
+            return 0;
+        }
+        if (errno == EINTR) {
+            if (signals_pending(k)) return -1;
+            continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            struct pollfd pf = {fd, POLLIN, 0};
+            if (poll(&pf, 1, -1) < 0 && errno == EINTR && signals_pending(k)) return -1;
+            continue;
+        }
+        k->err = errno;
+        return -1;
+    }
+}
+
+static int more_ready(int fd) {
+    struct pollfd pf = {fd, POLLIN, 0};
+    return poll(&pf, 1, 0) > 0 && (pf.revents & (POLLIN | POLLHUP));
+}
+
+static int run_fd_loop(State *st, int in_fd, Sink *k, Py_ssize_t chunk, Py_ssize_t *n_in) {
+    Py_ssize_t cap = chunk + 1, have = 0;
+    char *buf = PyMem_RawMalloc((size_t)cap);
+    Record rec = {NULL, 0, 0, 0};
+    int eof = 0;
+    if (buf == NULL) {
+        k->err = ENOMEM;
+        return -1;
+    }
+    while (!eof) {
+        /* Fill: one read, then more while it is there at once, until a whole
+         * line is held.  The bytes carried over hold no newline. */
+        Py_ssize_t fresh = 0;
+        int has_nl = 0;
+        for (;;) {
+            Py_ssize_t got;
+            if (have + 1 >= cap) {
+                /* A line longer than the buffer: grow it. */
+                char *p = PyMem_RawRealloc(buf, (size_t)(cap * 2));
+                if (p == NULL) {
+                    k->err = ENOMEM;
+                    goto fail;
+                }
+                buf = p;
+                cap *= 2;
+            }
+            if (read_some(k, in_fd, buf + have, cap - 1 - have, &got) < 0) goto fail;
+            if (got == 0) {
+                eof = 1;
+                break;
+            }
+            if (!has_nl) has_nl = memchr(buf + have, '\n', (size_t)got) != NULL;
+            have += got;
+            fresh += got;
+            *n_in += got;
+            if (has_nl && (fresh >= chunk || !more_ready(in_fd))) break;
+        }
+        Py_ssize_t end = have;
+        if (eof) {
+            if (have > 0 && buf[have - 1] != '\n') buf[have++] = '\n';
+            end = have;
+        } else {
+            while (end > 0 && buf[end - 1] != '\n') end--;
+        }
+        if (end > 0) {
+            if (process(st, (const unsigned char *)buf, end, NULL, 0, k, &rec) < 0) goto fail;
+            if (k->mode == SINK_FD && sink_flush(k) < 0) goto fail;
+            memmove(buf, buf + end, (size_t)(have - end));
+            have -= end;
+        }
+    }
+    PyMem_RawFree(buf);
+    return 0;
+fail:
+    if (k->mode == SINK_FD) k->n_iov = 0;
+    PyMem_RawFree(buf);
+    return -1;
+}
+
+/* redact_fd(in_fd, out_fd, state[, chunk]) -> (bytes read, bytes written) */
+static PyObject *redact_fd(PyObject *self, PyObject *args) {
+    int in_fd, out_fd;
+    PyObject *state;
+    Py_ssize_t chunk = 4 << 20, n_in = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiO|n", &in_fd, &out_fd, &state, &chunk)) return NULL;
+    State st;
+    if (read_state(state, &st) < 0) return NULL;
+    if (chunk < 1) chunk = 1;
+    Sink *k = sink_new(out_fd < 0 ? SINK_NONE : SINK_FD, out_fd);
+    if (k == NULL) return PyErr_NoMemory();
+    PyThreadState *save = PyEval_SaveThread();
+    k->save = &save;
+    int failed = run_fd_loop(&st, in_fd, k, chunk, &n_in) < 0;
+    PyEval_RestoreThread(save);
+    Py_ssize_t written = k->written;
+    if (failed) sink_error(k);
+    PyMem_RawFree(k);
+    if (write_state(state, &st) < 0 || failed) return NULL;
+    return Py_BuildValue("(nn)", n_in, written);
 }
 
 static PyMethodDef methods[] = {
-    {"run_all", run_all, METH_VARARGS, "Redact the whole buffer, looking only at hit lines while idle."},
+    {"run_all", run_all, METH_VARARGS,
+     "Redact the whole buffer, looking only at trigger lines while idle."},
+    {"scan", scan, METH_VARARGS, "The native prefilter: a position per line with a trigger."},
+    {"redact_fd", redact_fd, METH_VARARGS,
+     "Redact one input descriptor to an output descriptor, the state carrying on."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -510,4 +961,9 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__machine(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__machine(void) {
+    init_run_classes();
+    init_body_classes();
+    choose_vector_width();
+    return PyModule_Create(&module);
+}

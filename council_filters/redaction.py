@@ -504,7 +504,7 @@ class Redactor:
         """
         rules = self.rules
         if rules is None and _machine_run() is not None:
-            out.append(self._compiled(buf, end, self.prefilter().hits(buf, 0, end)))
+            out.append(self._compiled(buf, end, self._machine_hits(buf, end)))
             return
         append = out.append
         index = buf.index
@@ -563,21 +563,40 @@ class Redactor:
                 append(b"--- redacted credential at line %d ---\n" % self.nr)
             pos = nl + 1
 
-    def _compiled(self, buf: bytes, end: int, hits: list[int]) -> bytes:
-        """The compiled machine over the whole buffer, looking only at the lines
-        with a hit while no block or window is open; returns the output."""
-        st = [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
-              self.key_len, self.chain, self.watch]
-        record: list[tuple[int, int, int, int]] | None = [] if self._accounting else None
-        output: bytes = _machine_run()(buf, end, hits, st, record)
-        if record:
-            for nr, verdict, a, b in record:
-                self.nr = nr
-                self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
+    def _machine_hits(self, buf: Any, end: int) -> list[int] | None:
+        """The prefilter's hits for the compiled machine (None: it scans natively)."""
+        pf = self.prefilter()
+        return None if pf.engine_for(end) == "native" else pf.hits(buf, 0, end)
+
+    def state(self) -> list[int]:
+        """The machine's state as the compiled machine takes it (nine ints)."""
+        return [self.nr, self.in_pem, self.real, self.prev_real, self.stray, self.span,
+                self.key_len, self.chain, self.watch]
+
+    def set_state(self, st: list[int]) -> None:
+        """Take back the state the compiled machine left in ``st``."""
         self.nr, self.stray, self.span, self.key_len, self.watch = (
             st[0], st[4], st[5], st[6], st[8])
         self.in_pem, self.real, self.prev_real, self.chain = (
             bool(st[1]), bool(st[2]), bool(st[3]), bool(st[7]))
+
+    def _compiled(self, buf: Any, end: int, hits: list[int] | None, fd: int | None = None) -> Any:
+        """The compiled machine over the whole buffer, looking only at the lines
+        with a hit (``None``: the triggers it finds itself) while no block or
+        window is open.  Returns the output, or with ``fd`` writes it there and
+        returns its size."""
+        st = self.state()
+        record: list[tuple[int, int, int, int]] | None = [] if self._accounting else None
+        try:
+            output = _machine_run()(buf, end, hits, st, record, fd)
+        finally:
+            self.set_state(st)
+        if record:
+            nr = self.nr
+            for line_nr, verdict, a, b in record:
+                self.nr = line_nr
+                self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
+            self.nr = nr
         return output
 
     def _mention_run(self, buf: bytes, pos: int, end: int, out: list[Any]) -> int:
@@ -742,23 +761,11 @@ class Redactor:
 
 #: ``COUNCIL_LINE_MACHINE=python`` runs the Python machine even when the
 #: compiled one is built (the tests compare the two).
-MACHINE_ENV = "COUNCIL_LINE_MACHINE"
-_machine: list[Any] = []
-
-
 def _machine_run(name: str = "run_all") -> Any:
     """A function of the compiled line machine, or None (not built, or turned off)."""
-    if not _machine:
-        compiled: Any = None
-        if os.environ.get(MACHINE_ENV, "auto") != "python":
-            import importlib
+    from council_filters import native
 
-            try:
-                compiled = importlib.import_module("council_filters._machine")
-            except ImportError:
-                compiled = None
-        _machine.append(compiled)
-    return getattr(_machine[0], name, None)
+    return getattr(native.machine(), name, None)
 
 
 def use_machine(name: str) -> None:
@@ -766,16 +773,9 @@ def use_machine(name: str) -> None:
 
     ``"c"`` when the compiled module is not built leaves the Python machine.
     """
-    _machine.clear()
-    saved = os.environ.get(MACHINE_ENV)
-    os.environ[MACHINE_ENV] = "python" if name == "python" else "auto"
-    try:
-        _machine_run()
-    finally:
-        if saved is None:
-            del os.environ[MACHINE_ENV]
-        else:
-            os.environ[MACHINE_ENV] = saved
+    from council_filters import native
+
+    native.use_machine(name)
 
 
 def machine_name() -> str:
@@ -902,27 +902,36 @@ def _is_regular(fd: int) -> bool:
         return False
 
 
+class FdWriter:
+    """Writes a list of pieces to a file descriptor with ``os.writev`` (no
+    copies of the pieces); returns the bytes written.  ``fd`` is there for the
+    compiled machine, which writes to it directly."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __call__(self, pieces: list[Any]) -> int:
+        total = 0
+        for i in range(0, len(pieces), _IOV_MAX):
+            group = pieces[i : i + _IOV_MAX]
+            want = sum(len(p) for p in group)
+            done = os.writev(self.fd, group)
+            total += want
+            if done < want:  # a short write: finish the group piece by piece
+                _write_rest(self.fd, group, done)
+        return total
+
+
 def writer(dst: BinaryIO | int) -> Callable[[list[Any]], int]:
     """A function writing a list of pieces to ``dst``; returns the bytes written.
 
-    An int is a file descriptor, written with ``os.writev`` (no copies of the
-    pieces); anything else is a binary file object.
+    An int is a file descriptor (see :class:`FdWriter`); anything else is a
+    binary file object.
     """
     if isinstance(dst, int):
-        fd = dst
-
-        def write_fd(pieces: list[Any]) -> int:
-            total = 0
-            for i in range(0, len(pieces), _IOV_MAX):
-                group = pieces[i : i + _IOV_MAX]
-                want = sum(len(p) for p in group)
-                done = os.writev(fd, group)
-                total += want
-                if done < want:  # a short write: finish the group piece by piece
-                    _write_rest(fd, group, done)
-            return total
-
-        return write_fd
+        return FdWriter(dst)
     write = dst.write
 
     def write_obj(pieces: list[Any]) -> int:
@@ -947,6 +956,11 @@ def _write_rest(fd: int, pieces: list[Any], done: int) -> None:
             view = view[os.write(fd, view) :]
 
 
+#: Read size of the compiled whole-descriptor path (reads are topped up to
+#: it; a buffer that stays in the processor's cache between read and scan).
+NATIVE_CHUNK = 1 << 20
+
+
 def run_input(
     redactor: Redactor, src: BinaryIO | int, write: Callable[[list[Any]], int] | None,
     chunk_size: int = 0,
@@ -956,6 +970,20 @@ def run_input(
     Writes the output through ``write`` (see :func:`writer`; None writes
     nothing).  Returns (bytes read, bytes written).
     """
+    out_fd = getattr(write, "fd", None)
+    if (isinstance(src, int) and out_fd is not None and redactor.rules is None
+            and not redactor._accounting and not redactor._pending):
+        from council_filters import native
+
+        m = native.whole_input()
+        if m is not None:
+            # Descriptor to descriptor, all in C: read, scan, machine, writev.
+            st = redactor.state()
+            try:
+                n_in, n_out = m.redact_fd(src, out_fd, st, chunk_size or NATIVE_CHUNK)
+            finally:
+                redactor.set_state(st)
+            return n_in, n_out
     read = reader(src, chunk_size)
     if redactor.rules is None and _machine_run() is not None:
         return _run_compiled(redactor, read, write, chunk_size or CHUNK)
@@ -971,56 +999,66 @@ def run_input(
     return n_in, n_out
 
 
+def _emit(
+    redactor: Redactor, buf: bytes, end: int, hits: list[int] | None,
+    write: Callable[[list[Any]], int] | None,
+) -> int:
+    """One buffer of whole lines through the compiled machine, written out."""
+    fd = getattr(write, "fd", None)
+    if fd is not None:
+        n: int = redactor._compiled(buf, end, hits, fd)
+        return n
+    if write is None:
+        redactor._compiled(buf, end, hits, -1)
+        return 0
+    output = redactor._compiled(buf, end, hits)
+    return write([output]) if output else 0
+
+
 def _run_compiled(
     redactor: Redactor, read: Callable[[], bytes],
     write: Callable[[list[Any]], int] | None, size: int,
 ) -> tuple[int, int]:
-    """:func:`run_input` on the compiled machine, two buffers in flight.
+    """:func:`run_input` on the compiled machine, a buffer at a time.
 
-    The machine runs without the interpreter lock, so while it works through
-    one buffer in a second thread, this one reads the next and scans it for
-    hits: on two cores the scan and the machine overlap.  Small inputs (one
-    short read) take no thread.
+    With the native prefilter the machine scans as it goes.  With Hyperscan,
+    which releases the interpreter lock, the scans of the next full buffers
+    run in two threads while this one runs the machine (also without the
+    lock) and writes: on two cores the scans and the machine overlap.  A
+    short read (a small input, or a live pipe with nothing more yet) is done
+    at once, after the buffers before it.
     """
     pf = redactor.prefilter()
     n_in = n_out = 0
-    worker: Any = None
-    box: list[Any] = []
+    parallel = pf.engine_for(size) == "hyperscan"
+    pending: list[tuple[bytes, int, Any]] = []
+    pool: Any = None
+    try:
+        while chunk := read():
+            n_in += len(chunk)
+            taken = redactor._take_lines(chunk)
+            if taken is None:
+                continue
+            buf, end = taken
+            if not parallel or len(chunk) < size:
+                for b, e, fut in pending:
+                    n_out += _emit(redactor, b, e, fut.result(), write)
+                pending.clear()
+                n_out += _emit(redactor, buf, end, redactor._machine_hits(buf, end), write)
+                continue
+            if pool is None:
+                from concurrent.futures import ThreadPoolExecutor
 
-    def work(buf: bytes, end: int, hits: list[int]) -> None:
-        try:
-            box.append(redactor._compiled(buf, end, hits))
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the reading thread
-            box.append(exc)
-
-    def collect() -> int:
-        worker.join()
-        result = box.pop()
-        if isinstance(result, BaseException):
-            raise result
-        return write([result]) if write is not None and result else 0
-
-    while chunk := read():
-        n_in += len(chunk)
-        taken = redactor._take_lines(chunk)
-        if taken is None:
-            continue
-        buf, end = taken
-        hits = pf.hits(buf, 0, end)
-        if worker is not None:
-            n_out += collect()
-            worker = None
-        if len(chunk) < size:
-            output = redactor._compiled(buf, end, hits)
-            if write is not None and output:
-                n_out += write([output])
-            continue
-        import threading
-
-        worker = threading.Thread(target=work, args=(buf, end, hits), daemon=True)
-        worker.start()
-    if worker is not None:
-        n_out += collect()
+                pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="council-scan")
+            pending.append((buf, end, pool.submit(pf.hits, buf, 0, end)))
+            if len(pending) > 2:
+                b, e, fut = pending.pop(0)
+                n_out += _emit(redactor, b, e, fut.result(), write)
+        for b, e, fut in pending:
+            n_out += _emit(redactor, b, e, fut.result(), write)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     pieces = redactor.finish_pieces()
     if pieces and write is not None:
         n_out += write(pieces)

@@ -35,15 +35,22 @@ from council_filters.redaction import (
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden" / "redact"
-HAVE_HS = prefilter.find_spec("hyperscan") is not None
-ENGINES = ["re", pytest.param("hyperscan", marks=pytest.mark.skipif(
-    not HAVE_HS, reason="hyperscan is not installed (the 'fast' extra)"))]
+HAVE_HS = importlib.util.find_spec("hyperscan") is not None
+HAVE_C = importlib.util.find_spec("council_filters._machine") is not None
+ENGINES = [
+    "re",
+    pytest.param("hyperscan", marks=pytest.mark.skipif(
+        not HAVE_HS, reason="hyperscan is not installed (the 'fast' extra)")),
+    pytest.param("native", marks=pytest.mark.skipif(
+        not HAVE_C, reason="the compiled module is not built (no C compiler at install)")),
+]
+#: The engines whose scan holds the exact shapes (the re scan may over-report).
+EXACT = ("hyperscan", "native")
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
 
 
-HAVE_C = importlib.util.find_spec("council_filters._machine") is not None
 MACHINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
     not HAVE_C, reason="the compiled line machine is not built (no C compiler at install)"))]
 
@@ -51,13 +58,12 @@ MACHINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     """Every buffer through the named engine (hyperscan even for tiny ones)."""
-    saved = prefilter.ENGINE, prefilter.FORCED
+    saved = prefilter.WANT
     prefilter.use(request.param)
     try:
         yield request.param
     finally:
-        prefilter.ENGINE, prefilter.FORCED = saved
-        prefilter._cache.clear()
+        prefilter.use(saved)
 
 
 @pytest.fixture(params=MACHINES)
@@ -101,7 +107,7 @@ def test_every_credential_shape_and_its_near_miss(engine: str) -> None:
         found = lines_of(pf, b"ok\n" + miss + b"\nok\n")
         if credential_in(miss) is not None:
             assert found == [1], miss  # sk-ant-... one short is still an sk- key
-        elif engine == "hyperscan":  # exact shapes; the re scan may over-report
+        elif engine in EXACT:  # exact shapes; the re scan may over-report
             assert found == [], miss
 
 
@@ -110,7 +116,7 @@ def test_hyperscan_reports_no_more_than_the_exact_patterns(engine: str) -> None:
     # class is not a candidate there (the re scan may over-report).
     data = b"sk-aaaa_aaaaaaaaaaaaaaaaaa\n"
     assert credential_in(data[:-1]) is None
-    if engine == "hyperscan":
+    if engine in EXACT:
         assert lines_of(prefilter.get(), data) == []
 
 
@@ -258,6 +264,8 @@ def test_differential_fresh_random_corpus(engine: str, machine: str, seed: int) 
     ("re", b"prefilter: re "),
     pytest.param("hyperscan", b"prefilter: hyperscan ", marks=pytest.mark.skipif(
         not HAVE_HS, reason="hyperscan is not installed")),
+    pytest.param("native", b"prefilter: native ", marks=pytest.mark.skipif(
+        not HAVE_C, reason="the compiled module is not built")),
 ])
 def test_version_names_the_engine(env: str, engine_name: bytes) -> None:
     res = subprocess.run(
@@ -291,17 +299,16 @@ def test_extended_rules_ride_the_one_scan_in_both_engines() -> None:
         b"slack: xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx\n"
         b"-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQdGBF1abc\n"
     )
-    saved = prefilter.ENGINE, prefilter.FORCED
+    saved = prefilter.WANT
     outs = []
     try:
-        for name in ["re"] + (["hyperscan"] if HAVE_HS else []):
+        for name in ["re"] + (["hyperscan"] if HAVE_HS else []) + (["native"] if HAVE_C else []):
             prefilter.use(name)
             check = RuleCheck(rules)
             r = Redactor(rules=check)
             assert r.prefilter().ids == tuple(i for i, _ in check.prefilter) != ()
             outs.append(r.feed(data) + r.finish())
     finally:
-        prefilter.ENGINE, prefilter.FORCED = saved
-        prefilter._cache.clear()
+        prefilter.use(saved)
     assert all(out == outs[0] for out in outs)
     assert outs[0] != redact(data)  # the extended set redacts more than the eleven

@@ -3,33 +3,40 @@
 The option parser (typer) is built only when options are given: the plain
 ``council-redact [FILE]...`` form, the one pipes use most, starts without it,
 and without the shared kit too until something goes wrong (start-up is most
-of the time on small inputs).
+of the time on small inputs).  This module imports nothing at the top but
+``os`` and ``sys``: on the compiled path (:mod:`council_filters.native`) the
+plain form loads no other module of the package but the engine choice.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections import Counter
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from council_filters.redact_records import (  # noqa: F401 - the core's names, kept importable here
-    DEFAULT_FIELDS,
-    BatchOptions,
-    check_report,
-    load_rules,
-    make_redactor,
-    name_input,
-    redact_record,
-    run_batch,
-)
-from council_filters.redaction import PATTERN_NAMES, run_input, writer  # noqa: F401
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Sequence
+    from typing import Any, BinaryIO, TextIO
+
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import BatchOptions
     from council_filters.secrets import RuleSet
+
+#: The core's names, importable from here (loaded on first use, see __getattr__).
+_CORE_NAMES = {
+    "DEFAULT_FIELDS": "council_filters.redact_records",
+    "BatchOptions": "council_filters.redact_records",
+    "check_report": "council_filters.redact_records",
+    "load_rules": "council_filters.redact_records",
+    "make_redactor": "council_filters.redact_records",
+    "name_input": "council_filters.redact_records",
+    "redact_record": "council_filters.redact_records",
+    "run_batch": "council_filters.redact_records",
+    "PATTERN_NAMES": "council_filters.redaction",
+    "run_input": "council_filters.redaction",
+    "writer": "council_filters.redaction",
+}
 
 PROG = "council-redact"
 #: The variable click reads for shell completion (kit._completion_var(PROG)).
@@ -148,6 +155,8 @@ def redact_raw(
 ) -> Counter[str]:
     """Text mode: every input through one redactor, output written as it comes."""
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import make_redactor, name_input
+    from council_filters.redaction import run_input, writer
 
     r = make_redactor(rules, count=check)
     fd = _out_fd(s.stdout)
@@ -161,9 +170,20 @@ def redact_raw(
 def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
     """The plain form on the process's own descriptors, without the kit.
 
-    Raises ``OSError`` with ``filename`` set for an input that cannot be
-    opened (after the inputs before it are written).
+    On the compiled path when it applies (:mod:`council_filters.native`),
+    else through the redactor.  Raises ``OSError`` with ``filename`` set for
+    an input that cannot be opened (after the inputs before it are written).
     """
+    if rules is None:
+        from council_filters import native
+
+        m = native.whole_input()
+        if m is not None:
+            native.redact_paths(m, paths, 1)
+            return 0
+    from council_filters.redact_records import make_redactor, name_input
+    from council_filters.redaction import run_input, writer
+
     r = make_redactor(rules)
     write = writer(1)
     for path in paths or ["-"]:
@@ -184,7 +204,10 @@ def redact_jsonl(
     check: bool, rules: RuleSet | None = None,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
+    from collections import Counter
+
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import redact_record
 
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
@@ -214,6 +237,7 @@ def redact_batch(
 ) -> int:
     """--out-dir: every input on its own, into DIR, with a manifest."""
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import run_batch
 
     assert opts.out_dir is not None
     if opts.files_from is not None:
@@ -258,6 +282,7 @@ def command(
     opts: BatchOptions | None = None,
 ) -> int:
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import BatchOptions, check_report, load_rules
 
     s = kit.streams()
     paths = list(files or [])
@@ -284,12 +309,17 @@ def command(
     return kit.EXIT_OK
 
 
-@lru_cache(maxsize=1)
+_app: list[Any] = []
+
+
 def build_app() -> Any:
     """The typer app (built on first use: importing typer dominates startup)."""
+    if _app:
+        return _app[0]
     import typer
 
     from council_filters.cli import _shell as kit
+    from council_filters.redact_records import BatchOptions
 
     EPILOG = epilog()
     app = kit.make_app(HELP, EPILOG)
@@ -369,13 +399,18 @@ def build_app() -> Any:
         opts = BatchOptions(out_dir, jobs, scheduler, manifest, retries, base, files_from)
         return command(files, jsonl, field, keep_going, check, rules, opts)
 
+    _app.append(app)
     return app
 
 
 def __getattr__(name: str) -> Any:
-    """``app`` is built lazily (see :func:`build_app`)."""
+    """``app`` is built lazily (see :func:`build_app`), the core's names loaded so."""
     if name == "app":
         return build_app()
+    if name in _CORE_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_CORE_NAMES[name]), name)
     raise AttributeError(name)
 
 
@@ -441,6 +476,8 @@ def main(
         from council_filters.cli import _shell as kit
 
         def text_mode(s: kit.Streams) -> int:
+            from council_filters.redact_records import load_rules
+
             redact_raw(s, files, rules=load_rules(spec))
             return kit.EXIT_OK
 

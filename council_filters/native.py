@@ -1,0 +1,85 @@
+"""The compiled redaction path: the C line machine and the native prefilter.
+
+The compiled module (``council_filters._machine``, built at install when a C
+compiler is there) holds the line machine of :mod:`council_filters.redaction`
+and the native prefilter (see :mod:`council_filters.prefilter`).  This module
+loads it and runs the whole of a plain redaction on it: each input
+descriptor is read, scanned, redacted and written with ``writev`` in C,
+without the interpreter lock and without a Python object per line.  It
+imports nothing but ``os`` and the prefilter's engine choice, so the plain
+``council-redact [FILE]...`` starts in the interpreter's own start-up time.
+
+``COUNCIL_LINE_MACHINE=python`` turns the compiled machine off (the Python
+machine runs; same bytes); ``COUNCIL_PREFILTER=hyperscan`` or ``re`` keeps
+the whole-descriptor path off too, so the engine asked for does the scan.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+MACHINE_ENV = "COUNCIL_LINE_MACHINE"
+#: "python" keeps the compiled machine off (read at import, see use_machine).
+_mode = [os.environ.get(MACHINE_ENV, "auto")]
+_loaded: list[Any] = []
+
+
+def compiled() -> Any:
+    """The compiled module, or None when it is not built."""
+    if not _loaded:
+        try:
+            from council_filters import _machine  # type: ignore[attr-defined]
+        except ImportError:
+            _machine = None
+        _loaded.append(_machine)
+    return _loaded[0]
+
+
+def machine() -> Any:
+    """The compiled module when its line machine is to run, else None."""
+    return None if _mode[0] == "python" else compiled()
+
+
+def use_machine(name: str) -> None:
+    """From now on run the ``"c"`` machine (when built) or the ``"python"`` one."""
+    _mode[0] = "python" if name == "python" else "auto"
+
+
+def whole_input() -> Any:
+    """The compiled module when whole descriptors may run on it (the eleven
+    patterns, the compiled machine, the native prefilter), else None."""
+    from council_filters import prefilter
+
+    m = machine()
+    if m is None or prefilter.WANT not in ("auto", "native") or not hasattr(m, "redact_fd"):
+        return None
+    return m
+
+
+def fresh_state() -> list[int]:
+    """The machine's state at the start of a stream (see ``_machine.c``)."""
+    return [0] * 9
+
+
+def redact_paths(m: Any, paths: list[str], out_fd: int) -> None:
+    """``council-redact [FILE]...`` on descriptors: the inputs (``-`` is
+    stdin, none means stdin) as one stream, line numbers and PEM state running
+    on from one into the next, written to ``out_fd``.
+
+    Raises ``OSError`` (with ``filename`` for an input that cannot be opened)
+    after the inputs before it are written.
+    """
+    state = fresh_state()
+    for path in paths or ["-"]:
+        if path == "-":
+            m.redact_fd(0, out_fd, state)
+            continue
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            m.redact_fd(fd, out_fd, state)
+        finally:
+            os.close(fd)
