@@ -181,13 +181,18 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         if m is not None:
             native.redact_paths(m, paths, 1)
             return 0
-    from council_filters.redact_records import make_redactor, name_input
-    from council_filters.redaction import run_input, writer
+    from council_filters.redaction import Redactor, run_input, writer
 
-    r = make_redactor(rules)
+    if rules is None:
+        r = Redactor()
+    else:
+        from council_filters.redact_records import make_redactor, name_input
+
+        r = make_redactor(rules)
     write = writer(1)
     for path in paths or ["-"]:
-        name_input(r, rules, None if path == "-" else path)
+        if rules is not None:
+            name_input(r, rules, None if path == "-" else path)
         if path == "-":
             run_input(r, 0, write)
             continue
