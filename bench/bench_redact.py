@@ -348,8 +348,10 @@ def main() -> int:
         speeds = " ".join(f"{mb / w:14.0f}" for w in walls) + f" {mb / cw:9.0f}"
         if have_ref:
             aw, ac = results[-1]
-            same = "same" if same_output([awk] + [c for _, c, _ in engines], path) else "DIFFERENT"
-            missed = [n for (n, _, held), w in zip(engines, walls, strict=True) if held and aw / w < goal]
+            outputs = [awk] + [c for _, c, _ in engines]
+            same = "same" if same_output(outputs, path) else "DIFFERENT"
+            missed = [n for (n, _, held), w in zip(engines, walls, strict=True)
+                      if held and aw / w < goal]
             verdict = "ok" if not missed else "BELOW GOAL: " + ",".join(missed)
             ratios = " ".join(f"{w:11.3f} {aw / w:5.1f}x" for w in walls)
             rows.append(

@@ -416,12 +416,40 @@ static Py_ssize_t (*find_trigger_impl)(const unsigned char *, Py_ssize_t, Py_ssi
     find_trigger_tail;
 #endif
 
-static void choose_vector_width(void) {
+/* The widest scan this build and processor have: 32, 16 or 0 (scalar). */
+static int widest(void) {
 #if defined(HAVE_AVX2_PATH)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) find_trigger_impl = find_trigger_avx2;
+    if (__builtin_cpu_supports("avx2")) return 32;
+#endif
+#if defined(__SSE2__)
+    return 16;
+#else
+    return 0;
 #endif
 }
+
+/* Use the scan of this width (0, 16 or 32) when it is there; returns the width in use. */
+static int set_width(int want) {
+    int best = widest();
+    if (want > best) want = best;
+#if defined(HAVE_AVX2_PATH)
+    if (want == 32) {
+        find_trigger_impl = find_trigger_avx2;
+        return 32;
+    }
+#endif
+#if defined(__SSE2__)
+    if (want >= 16) {
+        find_trigger_impl = find_trigger_sse2;
+        return 16;
+    }
+#endif
+    find_trigger_impl = find_trigger_tail;
+    return 0;
+}
+
+static void choose_vector_width(void) { set_width(32); }
 
 static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin) {
     return find_trigger_impl(s, pos, n, begin);
@@ -947,7 +975,25 @@ static PyObject *redact_fd(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nn)", n_in, written);
 }
 
+/* vector_width([width]) -> int: the scan's vector width in bytes (0: scalar);
+ * with an argument, use that width from now on when the processor has it
+ * (the tests hold every width to the same answers). */
+static PyObject *vector_width(PyObject *self, PyObject *args) {
+    int want = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "|i", &want)) return NULL;
+    if (want >= 0) return PyLong_FromLong(set_width(want));
+#if defined(HAVE_AVX2_PATH)
+    if (find_trigger_impl == find_trigger_avx2) return PyLong_FromLong(32);
+#endif
+#if defined(__SSE2__)
+    if (find_trigger_impl == find_trigger_sse2) return PyLong_FromLong(16);
+#endif
+    return PyLong_FromLong(0);
+}
+
 static PyMethodDef methods[] = {
+    {"vector_width", vector_width, METH_VARARGS, "The native scan's vector width (0, 16, 32)."},
     {"run_all", run_all, METH_VARARGS,
      "Redact the whole buffer, looking only at trigger lines while idle."},
     {"scan", scan, METH_VARARGS, "The native prefilter: a position per line with a trigger."},

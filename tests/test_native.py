@@ -1,0 +1,352 @@
+"""The compiled path: the native prefilter, the writev sink and redact_fd.
+
+The native scan must report exactly the lines that hold a built-in trigger,
+at every vector width and wherever a trigger falls against the vector
+blocks; redact_fd must give the bytes of the line machine for any input
+split, over pipes that deliver a little at a time, non-blocking descriptors,
+long lines and several inputs in one stream; and failures must surface as
+the OSError of the failing call (a closed pipe, a directory) or as the
+exception of a signal handler, never as a hang.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from redact_fragments import SECRETS, documents, lines, random_document
+from redact_oracles import redact_simple
+
+from council_filters import native, prefilter
+from council_filters.redaction import _BEGIN, CREDENTIAL_PATTERNS, credential_in
+
+m = native.compiled()
+pytestmark = pytest.mark.skipif(
+    m is None, reason="the compiled module is not built (no C compiler at install)")
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+WIDTHS = (0, 16, 32)
+
+
+@pytest.fixture(params=WIDTHS)
+def width(request: pytest.FixtureRequest) -> Iterator[int]:
+    """The native scan at each vector width (a width the processor lacks is skipped)."""
+    best = m.vector_width()
+    got = m.vector_width(request.param)
+    try:
+        if got != request.param:
+            pytest.skip(f"this processor has no {request.param}-byte scan")
+        yield got
+    finally:
+        m.vector_width(best)
+
+
+def expected_lines(data: bytes) -> list[int]:
+    """0-based numbers of the lines that hold a credential shape or a BEGIN marker."""
+    return [i for i, line in enumerate(data.split(b"\n")[:-1])
+            if credential_in(line) is not None or _BEGIN.search(line)]
+
+
+def scanned_lines(data: bytes) -> list[int]:
+    return [data.count(b"\n", 0, at) for at in m.scan(data, 0, len(data))]
+
+
+def redact_fd_bytes(data: bytes, chunk: int = 1 << 20) -> bytes:
+    """data through redact_fd, from a file to a file."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
+        fin.write(data)
+        fin.seek(0)
+        n_in, n_out = m.redact_fd(fin.fileno(), fout.fileno(), native.fresh_state(), chunk)
+        fout.seek(0)
+        out = fout.read()
+    assert (n_in, n_out) == (len(data), len(out))
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# The scan.
+# --------------------------------------------------------------------------- #
+@SETTINGS
+@given(st.lists(lines(), max_size=40))
+def test_scan_reports_exactly_the_trigger_lines(width: int, body: list[bytes]) -> None:
+    data = b"".join(line.replace(b"\n", b" ") + b"\n" for line in body)
+    assert scanned_lines(data) == expected_lines(data)
+
+
+def test_every_shape_at_every_offset_against_the_vector_blocks(width: int) -> None:
+    # Each trigger (and its one-short near miss) placed at offsets 0..70 of a
+    # line, after lines of other lengths: the pair straddles every block edge.
+    shapes = []
+    for p in CREDENTIAL_PATTERNS:
+        for prefix in (p.prefix.replace(b"[pous]", bytes([c])) for c in b"pous"):
+            shapes.append(prefix + b"A7" * p.tail_len)
+    shapes += [b"-----BEGIN RSA PRIVATE KEY-----", b"-----BEGIN PRIVATE KEY-----"] + list(SECRETS)
+    for shape in shapes:
+        for cut in (len(shape), len(shape) - 1):
+            piece = shape[:cut]
+            rows = [b"x" * off + piece + b" tail" for off in range(71)]
+            for lead in range(3):
+                data = b"\n" * lead + b"\n".join(rows) + b"\n"
+                assert scanned_lines(data) == expected_lines(data), (piece, lead)
+
+
+def test_scan_of_a_range_and_of_nothing(width: int) -> None:
+    key = b"ghp_" + b"a" * 36
+    data = b"one\n" + key + b"\nthree\n" + key + b"\n"
+    second = data.index(b"three")
+    (at,) = m.scan(data, second, len(data))  # a position inside the key's line
+    assert data.rindex(key) <= at < len(data) - 1
+    assert m.scan(data, 0, 0) == []
+    assert m.scan(b"", 0, 0) == []
+    with pytest.raises(ValueError):
+        m.scan(data, 5, len(data) + 1)
+
+
+def test_the_prefilter_engine_named_native_is_the_compiled_scan() -> None:
+    saved = prefilter.WANT
+    try:
+        prefilter.use("native")
+        data = b"a\nsk-" + b"b" * 20 + b"\nc\n"
+        assert prefilter.get().engine_for(len(data)) == "native"
+        assert prefilter.get().hits(data, 0, len(data)) == m.scan(data, 0, len(data))
+        # Extra rules never run on the native engine.
+        pf = prefilter.get([("k1", rb"zebra[0-9]{3}")])
+        assert pf.engine_for(len(data)) in ("re", "hyperscan")
+    finally:
+        prefilter.use(saved)
+
+
+# --------------------------------------------------------------------------- #
+# Whole inputs.
+# --------------------------------------------------------------------------- #
+@SETTINGS
+@given(documents(), st.integers(min_value=1, max_value=300))
+def test_redact_fd_is_the_line_machine(width: int, data: bytes, chunk: int) -> None:
+    assert redact_fd_bytes(data, chunk) == redact_simple(data)
+
+
+def test_redact_fd_large_random_corpus(width: int) -> None:
+    rng = random.Random(99)
+    data = b"".join(random_document(rng) for _ in range(400))
+    for chunk in (1 << 20, 4096, 61):
+        assert redact_fd_bytes(data, chunk) == redact_simple(data)
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\n", b"no newline", b"sk-" + b"a" * 20, b"\n\n\n",
+    b"x" * 100_000 + b" sk-" + b"a" * 20 + b"\n" + b"y" * 70_000,
+    b"-----BEGIN PRIVATE KEY-----\n" + b"QUJD" * 50_000 + b"\n-----END PRIVATE KEY-----",
+    b"1. " * 50_000 + b"-----BEGIN RSA PRIVATE KEY-----\n",
+])
+def test_redact_fd_edges(data: bytes) -> None:
+    # Lines far longer than the buffer grow it; a last line gets its newline.
+    for chunk in (1 << 20, 1000, 1):
+        assert redact_fd_bytes(data, chunk) == redact_simple(data)
+
+
+def test_state_runs_on_from_one_input_into_the_next(tmp_path: Path) -> None:
+    parts = [b"one\n-----BEGIN PRIVATE KEY-----\nQUJD", b"REVG\n-----END PRIVATE KEY-----\n",
+             b"sk-" + b"z" * 20]
+    out_path = tmp_path / "out"
+    state = native.fresh_state()
+    with out_path.open("wb") as out:
+        for i, part in enumerate(parts):
+            src = tmp_path / f"in{i}"
+            src.write_bytes(part)
+            fd = os.open(src, os.O_RDONLY)
+            try:
+                m.redact_fd(fd, out.fileno(), state)
+            finally:
+                os.close(fd)
+    # As awk: each input's last line is a line of its own; numbers run on.
+    expected = redact_simple(b"".join(p if p.endswith(b"\n") else p + b"\n" for p in parts))
+    assert out_path.read_bytes() == expected
+    assert state[0] == expected.count(b"\n")
+
+
+def _pump(fd: int, data: bytes, piece: int, pause: float) -> threading.Thread:
+    """Write data to fd a piece at a time (then close it), in a thread."""
+
+    def run() -> None:
+        try:
+            view = memoryview(data)
+            while view:
+                try:
+                    n = os.write(fd, view[:piece])
+                except BlockingIOError:
+                    time.sleep(0.001)
+                    continue
+                view = view[n:]
+                if pause:
+                    time.sleep(pause)
+        finally:
+            os.close(fd)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def _drain(fd: int, sink: list[bytes], pause: float = 0.0) -> threading.Thread:
+    def run() -> None:
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                time.sleep(0.001)
+                continue
+            if not chunk:
+                break
+            sink.append(chunk)
+            if pause:
+                time.sleep(pause)
+        os.close(fd)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+@pytest.mark.parametrize("nonblocking", [False, True])
+def test_pipes_a_little_at_a_time_and_non_blocking(nonblocking: bool) -> None:
+    rng = random.Random(3)
+    data = b"".join(random_document(rng) for _ in range(200))
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    if nonblocking:  # EAGAIN on both sides: the machine waits with poll()
+        for fd in (in_r, out_w, in_w, out_r):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    got: list[bytes] = []
+    writer = _pump(in_w, data, 777, 0.0)
+    reader = _drain(out_r, got, 0.0005)
+    try:
+        n_in, n_out = m.redact_fd(in_r, out_w, native.fresh_state(), 4096)
+    finally:
+        os.close(in_r)
+        os.close(out_w)
+    writer.join(10)
+    reader.join(10)
+    out = b"".join(got)
+    assert out == redact_simple(data)
+    assert (n_in, n_out) == (len(data), len(out))
+
+
+def test_a_live_pipe_is_not_waited_on() -> None:
+    # A line that has arrived is redacted and written before the input ends.
+    proc = subprocess.Popen([sys.executable, "-m", "council_filters.cli.redact"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(b"first sk-" + b"q" * 20 + b"\nsecond\n")
+        proc.stdin.flush()
+        seen = b""
+        deadline = time.monotonic() + 20
+        while seen.count(b"\n") < 2 and time.monotonic() < deadline:
+            seen += os.read(proc.stdout.fileno(), 4096)
+        assert seen == b"--- redacted credential at line 1 ---\nsecond\n"
+    finally:
+        proc.stdin.close()
+        proc.wait(20)
+    assert proc.returncode == 0
+
+
+def test_a_closed_output_pipe_is_a_broken_pipe_error(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.write_bytes(b"line\n" * 200_000)
+    out_r, out_w = os.pipe()
+    os.close(out_r)
+    fd = os.open(src, os.O_RDONLY)
+    try:
+        with pytest.raises(BrokenPipeError):
+            m.redact_fd(fd, out_w, native.fresh_state())
+    finally:
+        os.close(fd)
+        os.close(out_w)
+
+
+def test_an_unreadable_input_is_its_os_error(tmp_path: Path) -> None:
+    fd = os.open(tmp_path, os.O_RDONLY)
+    out = os.open(os.devnull, os.O_WRONLY)
+    try:
+        with pytest.raises(OSError) as info:
+            m.redact_fd(fd, out, native.fresh_state())
+        assert info.value.errno == errno.EISDIR
+    finally:
+        os.close(fd)
+        os.close(out)
+
+
+def test_a_signal_handler_interrupts_a_blocked_read() -> None:
+    # Ctrl-C (here: SIGALRM whose handler raises) must stop a redaction that
+    # waits on an idle pipe, not be held until the input ends.
+    in_r, in_w = os.pipe()
+    out = os.open(os.devnull, os.O_WRONLY)
+
+    def handler(_sig: int, _frame: object) -> None:
+        raise TimeoutError("interrupted")
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    start = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError):
+            m.redact_fd(in_r, out, native.fresh_state())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        for fd in (in_r, in_w, out):
+            os.close(fd)
+    assert time.monotonic() - start < 10
+
+
+def test_run_all_writes_to_a_descriptor_or_counts(tmp_path: Path) -> None:
+    rng = random.Random(8)
+    data = b"".join(random_document(rng) for _ in range(50))
+    end = data.rindex(b"\n") + 1
+    expected = redact_simple(data[:end])
+    path = tmp_path / "out"
+    with path.open("wb") as out:
+        assert m.run_all(data, end, None, native.fresh_state(), None, out.fileno()) == len(expected)
+    assert path.read_bytes() == expected
+    assert m.run_all(data, end, None, native.fresh_state(), None, -1) == len(expected)
+    assert m.run_all(data, end, None, native.fresh_state()) == expected
+    with pytest.raises(TypeError):  # a buffer must end with its last line's newline
+        m.run_all(b"no newline", 10, None, native.fresh_state())
+
+
+# --------------------------------------------------------------------------- #
+# Start-up.
+# --------------------------------------------------------------------------- #
+def test_the_plain_form_loads_no_regex_or_typing() -> None:
+    # The plain form on the compiled path must not pay for re, typing or the
+    # record plumbing at start-up (start-up is most of a small input's time).
+    code = (
+        "import sys\n"
+        "from council_filters.cli import redact\n"
+        "sys.argv = ['council-redact']\n"
+        "rc = redact.main()\n"
+        "heavy = sorted(n for n in ('re', 'typing', 'dataclasses', 'council_filters.redaction',"
+        " 'council_filters.redact_records', 'typer') if n in sys.modules)\n"
+        "sys.stderr.write(repr((rc, heavy)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in (prefilter.ENV, native.MACHINE_ENV)}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    res = subprocess.run([sys.executable, "-S", "-c", code], input=b"sk-" + b"a" * 20 + b"\n",
+                         capture_output=True, env=env, check=False)
+    assert res.stdout == b"--- redacted credential at line 1 ---\n"
+    assert res.stderr == b"(0, [])"
