@@ -75,11 +75,14 @@ one stream, as for awk: line numbers and an open PEM block run on from one file
 into the next; an unreadable FILE stops with exit 2 after the files before it
 are written. Streams: memory is bounded by the longest line plus a 4 MiB read.
 
-Speed: one combined scan finds the lines that can change (Hyperscan when the
-'fast' extra is installed, Python's re otherwise; --version names the engine,
-COUNCIL_PREFILTER=re forces the fallback); the exact line machine (compiled
-when a C compiler was there at install, Python otherwise) runs only there and
-inside open PEM blocks. Output is the same bytes either way.
+Speed: one scan over each buffer finds the lines that can change, and the
+exact line machine runs only there and inside open PEM blocks. With the
+compiled module (built at install when a C compiler is there) the scan is a
+SIMD pass in C and the whole input goes from descriptor to descriptor in C;
+--rules scans use Hyperscan when the 'fast' extra is installed, Python's re
+otherwise. --version names the engines; COUNCIL_PREFILTER=native, hyperscan or
+re forces one, COUNCIL_LINE_MACHINE=python the Python machine. Output is the
+same bytes either way.
 
 --rules widens the net (the default above stays byte-identical to the reference):
 
