@@ -22,6 +22,7 @@ reported.
 Rows:
   typical      100 MB of reviewer text: prose, diff lines, findings, rare secrets
   adversarial  dense with PEM markers, key-shaped bodies and credential shapes
+               (8 MB, and a 2 MB row where start-up is most of the time)
   pathological one 600 KB line of "1. " list markers before a BEGIN marker
   startup      a one-line input, against mawk and a bare `python -c pass`
   rss          a generated stream of normal lines through a pipe, peak RSS
@@ -320,23 +321,30 @@ def main() -> int:
     print(f"council-redact {engine_line()}; then COUNCIL_PREFILTER=hyperscan and =re")
 
     seed = args.seed
+    # (row, corpus file, goal, generator, the engines the goal is held to)
+    every = tuple(name for name, _, held in engines if held)
     corpora = [
         ("typical", OUT / f"redact-typical-{typical_mb}m-{seed}.txt", 10.0,
-         lambda p: gen_typical(p, typical_mb << 20, seed)),
+         lambda p: gen_typical(p, typical_mb << 20, seed), every),
         ("adversarial", OUT / f"redact-adversarial-{adversarial_mb}m-{seed}.txt", 3.0,
-         lambda p: gen_adversarial(p, adversarial_mb << 20, seed + 1)),
-        ("pathological", OUT / "redact-pathological.txt", 10.0, gen_pathological),
+         lambda p: gen_adversarial(p, adversarial_mb << 20, seed + 1), every),
+        # A small input, where start-up is most of the time: Hyperscan's import
+        # and database load alone are more than the work (auto never takes it
+        # for a buffer this small), so the goal holds for the default here.
+        ("adversarial-2m", OUT / f"redact-adversarial-2m-{seed}.txt", 3.0,
+         lambda p: gen_adversarial(p, 2 << 20, seed + 2), ("default",)),
+        ("pathological", OUT / "redact-pathological.txt", 10.0, gen_pathological, every),
     ]
     names = [name for name, _, _ in engines]
     header = (
-        f"{'corpus':<13} {'MB':>6} {'mawk s':>7} "
+        f"{'corpus':<14} {'MB':>6} {'mawk s':>7} "
         + " ".join(f"{n + ' s':>11} {'ratio':>6}" for n in names)
         + f" {'goal':>5} " + " ".join(f"{n + ' MB/s':>14}" for n in names)
         + f" {'cat MB/s':>9} {'cpu ratio':>9}  output"
     )
     rows = []
-    for name, path, goal, gen in corpora:
-        if name not in only:
+    for name, path, goal, gen, held_to in corpora:
+        if name.split("-")[0] not in only:
             continue
         if not path.exists():
             gen(path)
@@ -350,17 +358,17 @@ def main() -> int:
             aw, ac = results[-1]
             outputs = [awk] + [c for _, c, _ in engines]
             same = "same" if same_output(outputs, path) else "DIFFERENT"
-            missed = [n for (n, _, held), w in zip(engines, walls, strict=True)
-                      if held and aw / w < goal]
+            missed = [n for (n, _, _), w in zip(engines, walls, strict=True)
+                      if n in held_to and aw / w < goal]
             verdict = "ok" if not missed else "BELOW GOAL: " + ",".join(missed)
             ratios = " ".join(f"{w:11.3f} {aw / w:5.1f}x" for w in walls)
             rows.append(
-                f"{name:<13} {mb:6.1f} {aw:7.3f} {ratios} {goal:4.0f}x {speeds} "
+                f"{name:<14} {mb:6.1f} {aw:7.3f} {ratios} {goal:4.0f}x {speeds} "
                 f"{ac / results[0][1]:8.1f}x  {same} {verdict}"
             )
         else:
             ratios = " ".join(f"{w:11.3f} {'-':>6}" for w in walls)
-            rows.append(f"{name:<13} {mb:6.1f} {'-':>7} {ratios} {goal:4.0f}x {speeds}")
+            rows.append(f"{name:<14} {mb:6.1f} {'-':>7} {ratios} {goal:4.0f}x {speeds}")
 
     if "startup" in only:
         one = OUT / "redact-one-line.txt"
