@@ -474,6 +474,28 @@ class Redactor:
             self._pending.append(buf[end:])
         return buf, end
 
+    def _take_views(self, chunk: bytes) -> list[Any]:
+        """:meth:`_take_lines` without copying the chunk: the carried partial
+        line joined with the chunk's first line, then a view of the chunk's
+        other whole lines (for the compiled machine, which reads any buffer)."""
+        nl = chunk.rfind(b"\n")
+        if nl < 0:
+            if chunk:
+                self._pending.append(chunk)
+            return []
+        out: list[Any] = []
+        start = 0
+        if self._pending:
+            start = chunk.index(b"\n") + 1
+            self._pending.append(chunk[:start])
+            out.append(b"".join(self._pending))
+            self._pending = []
+        if start <= nl:
+            out.append(memoryview(chunk)[start : nl + 1] if start or nl + 1 < len(chunk) else chunk)
+        if nl + 1 < len(chunk):
+            self._pending.append(chunk[nl + 1 :])
+        return out
+
     def finish(self) -> bytes:
         """End of one input: a final line without a newline is redacted and terminated."""
         return b"".join(self.finish_pieces())
@@ -595,7 +617,7 @@ class Redactor:
             nr = self.nr
             for line_nr, verdict, a, b in record:
                 self.nr = line_nr
-                self._note(PEM_PATTERN if verdict == PEM else credential_in(buf[a:b]))
+                self._note(PEM_PATTERN if verdict == PEM else credential_in(bytes(buf[a:b])))
             self.nr = nr
         return output
 
@@ -1000,7 +1022,7 @@ def run_input(
 
 
 def _emit(
-    redactor: Redactor, buf: bytes, end: int, hits: list[int] | None,
+    redactor: Redactor, buf: Any, end: int, hits: list[int] | None,
     write: Callable[[list[Any]], int] | None,
 ) -> int:
     """One buffer of whole lines through the compiled machine, written out."""
@@ -1031,29 +1053,27 @@ def _run_compiled(
     pf = redactor.prefilter()
     n_in = n_out = 0
     parallel = pf.engine_for(size) == "hyperscan"
-    pending: list[tuple[bytes, int, Any]] = []
+    pending: list[tuple[Any, int, Any]] = []
     pool: Any = None
     try:
         while chunk := read():
             n_in += len(chunk)
-            taken = redactor._take_lines(chunk)
-            if taken is None:
-                continue
-            buf, end = taken
-            if not parallel or len(chunk) < size:
-                for b, e, fut in pending:
-                    n_out += _emit(redactor, b, e, fut.result(), write)
-                pending.clear()
-                n_out += _emit(redactor, buf, end, redactor._machine_hits(buf, end), write)
-                continue
-            if pool is None:
-                from concurrent.futures import ThreadPoolExecutor
+            for buf in redactor._take_views(chunk):
+                end = len(buf)
+                if not parallel or len(chunk) < size:
+                    for b, e, fut in pending:
+                        n_out += _emit(redactor, b, e, fut.result(), write)
+                    pending.clear()
+                    n_out += _emit(redactor, buf, end, redactor._machine_hits(buf, end), write)
+                    continue
+                if pool is None:
+                    from concurrent.futures import ThreadPoolExecutor
 
-                pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="council-scan")
-            pending.append((buf, end, pool.submit(pf.hits, buf, 0, end)))
-            if len(pending) > 2:
-                b, e, fut = pending.pop(0)
-                n_out += _emit(redactor, b, e, fut.result(), write)
+                    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="council-scan")
+                pending.append((buf, end, pool.submit(pf.hits, buf, 0, end)))
+                if len(pending) > 2:
+                    b, e, fut = pending.pop(0)
+                    n_out += _emit(redactor, b, e, fut.result(), write)
         for b, e, fut in pending:
             n_out += _emit(redactor, b, e, fut.result(), write)
     finally:
