@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import os
 
+from council_filters.base.errors import UsageError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -57,8 +59,8 @@ HS_MIN_BYTES = 1 << 21
 BUILTIN = 1
 
 
-class PrefilterError(Exception):
-    """A pattern no engine can use, or a required engine that is missing."""
+class PrefilterError(UsageError):
+    """A pattern no engine can use, or a required engine that is missing (exit 2)."""
 
 
 def _wanted() -> str:

@@ -153,6 +153,19 @@ def test_unknown_engine_name_is_an_error() -> None:
     assert res.returncode != 0 and b"COUNCIL_PREFILTER" in res.stderr
 
 
+@pytest.mark.parametrize("args", [[], ["--version"], ["--check"], ["--rules", "extended"]])
+def test_an_unknown_engine_is_a_usage_error_naming_the_variable(args: list[str]) -> None:
+    res = subprocess.run(
+        [sys.executable, "-m", "council_filters.cli.redact", *args], input=b"hi\n",
+        env={**os.environ, "COUNCIL_PREFILTER": "fastest"}, capture_output=True, check=False,
+    )
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.decode().splitlines() == [
+        "council-redact: COUNCIL_PREFILTER must be auto, native, hyperscan or re "
+        "(got an unknown value)"]
+    assert res.stdout == b""
+
+
 # --------------------------------------------------------------------------- #
 # Whole outputs, under each engine.
 # --------------------------------------------------------------------------- #

@@ -5,7 +5,9 @@ Messages never carry input text: raisers pass descriptions only.
 
 from __future__ import annotations
 
-from typing import NoReturn
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not imported at run time: council-redact's start-up loads this module
+    from typing import NoReturn
 
 EXIT_OK = 0
 EXIT_DATA = 1
