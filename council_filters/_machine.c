@@ -540,6 +540,10 @@ static int sink_flush(Sink *k) {
     return 0;
 }
 
+/* The C library's memcpy, called (not inlined: the compiler's inline copy of
+ * an unknown size is a slow string instruction for the short pieces here). */
+static void *(*volatile copy_bytes)(void *, const void *, size_t) = memcpy;
+
 static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
     if (len <= 0) return 0;
     if (k->mode == SINK_NONE) {
@@ -558,7 +562,7 @@ static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
             k->p = p;
             k->cap = cap;
         }
-        memcpy(k->p + k->len, data, (size_t)len);
+        copy_bytes(k->p + k->len, data, (size_t)len);
         k->len += len;
         return 0;
     }
@@ -566,7 +570,7 @@ static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
     if (len < SINK_SMALL) {
         if ((k->stage_len + len > SINK_STAGE || k->n_iov == SINK_IOV) && sink_flush(k) < 0) return -1;
         char *dst = k->stage + k->stage_len;
-        memcpy(dst, src, (size_t)len);
+        copy_bytes(dst, src, (size_t)len);
         k->stage_len += len;
         src = dst;
     }
@@ -591,8 +595,7 @@ static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
 static int placeholder(char *ph, int verdict, long long nr) {
     static const char pem[] = "--- redacted PEM key block at line ";
     static const char cred[] = "--- redacted credential at line ";
-    const char *head = verdict == PEM ? pem : cred;
-    int len = verdict == PEM ? (int)sizeof pem - 1 : (int)sizeof cred - 1;
+    int len;
     char digits[24];
     int d = 0;
     unsigned long long v = nr < 0 ? 0 : (unsigned long long)nr;
@@ -600,7 +603,14 @@ static int placeholder(char *ph, int verdict, long long nr) {
         digits[d++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    memcpy(ph, head, (size_t)len);
+    /* Constant sizes: copies the compiler turns into a few moves. */
+    if (verdict == PEM) {
+        memcpy(ph, pem, sizeof pem - 1);
+        len = (int)sizeof pem - 1;
+    } else {
+        memcpy(ph, cred, sizeof cred - 1);
+        len = (int)sizeof cred - 1;
+    }
     while (d) ph[len++] = digits[--d];
     memcpy(ph + len, " ---\n", 5);
     return len + 5;
@@ -633,7 +643,9 @@ static int record_add(Record *r, long long nr, int verdict, Py_ssize_t a, Py_ssi
  * out as they are.  Returns 0, or -1 with k->err set. */
 static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_ssize_t *hv,
                    Py_ssize_t n_hits, Sink *k, Record *rec) {
-    Py_ssize_t pos = 0, hi = 0;
+    /* The lines that pass are not put one by one: [keep, pos) is the run of
+     * them not yet put, which goes out as one piece before a placeholder. */
+    Py_ssize_t pos = 0, hi = 0, keep = 0;
     char ph[80];
     while (pos < end) {
         if (!st->in_pem && !st->watch) {
@@ -646,24 +658,21 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
             }
             if (at >= end) {
                 st->nr += count_nl(s + pos, end - pos);
-                return sink_put(k, s + pos, end - pos);
+                pos = end;
+                break;
             }
             Py_ssize_t start = at;
             while (start > pos && s[start - 1] != '\n') start--;
-            if (start > pos) {
-                st->nr += count_nl(s + pos, start - pos);
-                if (sink_put(k, s + pos, start - pos) < 0) return -1;
-                pos = start;
-            }
+            st->nr += count_nl(s + pos, start - pos);
+            pos = start;
         }
         const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
         Py_ssize_t nl = nlp ? nlp - s : end;
         int verdict = step(st, s + pos, nl - pos);
-        if (verdict == KEEP) {
-            if (sink_put(k, s + pos, nl + 1 - pos) < 0) return -1;
-        } else {
+        if (verdict != KEEP) {
             int n = placeholder(ph, verdict, st->nr);
-            if (sink_put(k, ph, n) < 0) return -1;
+            if (sink_put(k, s + keep, pos - keep) < 0 || sink_put(k, ph, n) < 0) return -1;
+            keep = nl + 1;
             if (rec->on && record_add(rec, st->nr, verdict, pos, nl) < 0) {
                 k->err = ENOMEM;
                 return -1;
@@ -671,7 +680,7 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
         }
         pos = nl + 1;
     }
-    return 0;
+    return sink_put(k, s + keep, end - keep);
 }
 
 /* ----- Python glue -------------------------------------------------------- */
