@@ -965,7 +965,7 @@ fail:
 static PyObject *redact_fd(PyObject *self, PyObject *args) {
     int in_fd, out_fd;
     PyObject *state;
-    Py_ssize_t chunk = 4 << 20, n_in = 0;
+    Py_ssize_t chunk = 512 << 10, n_in = 0;
     (void)self;
     if (!PyArg_ParseTuple(args, "iiO|n", &in_fd, &out_fd, &state, &chunk)) return NULL;
     State st;

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 MACHINE_ENV = "COUNCIL_LINE_MACHINE"
+#: The read buffer of the whole-descriptor path (reads are topped up to it; a
+#: long line grows it).  Small enough to stay in the processor's cache between
+#: the read and the scan, and for a short run to touch few fresh pages: a
+#: 4 MiB buffer cost 2,000 page faults, a third of a 24 MB run.
+CHUNK = 512 << 10
 #: "python" keeps the compiled machine off (read at import, see use_machine).
 _mode = [os.environ.get(MACHINE_ENV, "auto")]
 _loaded: list[Any] = []
@@ -76,10 +81,10 @@ def redact_paths(m: Any, paths: list[str], out_fd: int) -> None:
     state = fresh_state()
     for path in paths or ["-"]:
         if path == "-":
-            m.redact_fd(0, out_fd, state)
+            m.redact_fd(0, out_fd, state, CHUNK)
             continue
         fd = os.open(path, os.O_RDONLY)
         try:
-            m.redact_fd(fd, out_fd, state)
+            m.redact_fd(fd, out_fd, state, CHUNK)
         finally:
             os.close(fd)

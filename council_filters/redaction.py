@@ -978,11 +978,6 @@ def _write_rest(fd: int, pieces: list[Any], done: int) -> None:
             view = view[os.write(fd, view) :]
 
 
-#: Read size of the compiled whole-descriptor path (reads are topped up to
-#: it; a buffer that stays in the processor's cache between read and scan).
-NATIVE_CHUNK = 1 << 20
-
-
 def run_input(
     redactor: Redactor, src: BinaryIO | int, write: Callable[[list[Any]], int] | None,
     chunk_size: int = 0,
@@ -1002,7 +997,7 @@ def run_input(
             # Descriptor to descriptor, all in C: read, scan, machine, writev.
             st = redactor.state()
             try:
-                n_in, n_out = m.redact_fd(src, out_fd, st, chunk_size or NATIVE_CHUNK)
+                n_in, n_out = m.redact_fd(src, out_fd, st, chunk_size or native.CHUNK)
             finally:
                 redactor.set_state(st)
             return n_in, n_out
