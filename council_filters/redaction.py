@@ -781,8 +781,8 @@ class Redactor:
         return stop
 
 
-#: ``COUNCIL_LINE_MACHINE=python`` runs the Python machine even when the
-#: compiled one is built (the tests compare the two).
+# The compiled machine is loaded by council_filters.native
+# (``COUNCIL_LINE_MACHINE=python`` keeps it off; the tests compare the two).
 def _machine_run(name: str = "run_all") -> Any:
     """A function of the compiled line machine, or None (not built, or turned off)."""
     from council_filters import native
