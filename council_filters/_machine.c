@@ -4,8 +4,14 @@
  * rules).  Optional: when this module is not built, the Python machine runs.
  * The tests hold the two to the same output byte for byte.
  *
- * run_all(buf, end, hits, state[, record]) -> bytes: see below.  state is a
- * list of nine ints, read and written back:
+ * It also holds the native prefilter (a SIMD scan for the eleven's triggers)
+ * and the whole-descriptor path, so the plain redaction runs here from read
+ * to writev without the interpreter lock:
+ *   run_all(buf, end, hits, state[, record[, fd]])  one buffer of whole lines
+ *   scan(buf, start, end)                           the native prefilter alone
+ *   redact_fd(in_fd, out_fd, state[, chunk])        one input, to its end
+ *   vector_width([width])                           the scan's width (tests)
+ * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
 #define PY_SSIZE_T_CLEAN
@@ -487,8 +493,13 @@ enum { SINK_COPY, SINK_FD, SINK_NONE };
 typedef struct {
     int mode, fd, err;   /* err: the errno of a failed write, ENOMEM, or -1 (a signal) */
     PyThreadState **save; /* the released thread state, to check signals on EINTR */
-    char *p;             /* SINK_COPY: the buffer */
-    Py_ssize_t len, cap; /* SINK_COPY: bytes held; every mode: see written */
+    /* SINK_COPY: the output as pieces, slices of the input (off < 0) or of
+     * the placeholder arena (at off), copied once into the bytes returned. */
+    struct { const char *p; Py_ssize_t len, off; } *pc;
+    Py_ssize_t n_pc, cap_pc;
+    char *arena;
+    Py_ssize_t arena_len, arena_cap;
+    Py_ssize_t len;      /* SINK_COPY: bytes held */
     Py_ssize_t written;  /* bytes delivered (SINK_FD, SINK_NONE) */
     int n_iov;
     Py_ssize_t stage_len;
@@ -544,28 +555,45 @@ static int sink_flush(Sink *k) {
  * an unknown size is a slow string instruction for the short pieces here). */
 static void *(*volatile copy_bytes)(void *, const void *, size_t) = memcpy;
 
+/* SINK_COPY: one more piece (off < 0: data is a slice of the input, which
+ * outlives the sink; else data is at off in the arena). */
+static int copy_piece(Sink *k, const char *data, Py_ssize_t len, Py_ssize_t off) {
+    k->len += len;
+    if (k->n_pc > 0) {
+        Py_ssize_t last = k->n_pc - 1;
+        if (off < 0 && k->pc[last].off < 0 && k->pc[last].p + k->pc[last].len == data) {
+            k->pc[last].len += len;
+            return 0;
+        }
+        if (off >= 0 && k->pc[last].off >= 0 && k->pc[last].off + k->pc[last].len == off) {
+            k->pc[last].len += len;
+            return 0;
+        }
+    }
+    if (k->n_pc == k->cap_pc) {
+        Py_ssize_t cap = k->cap_pc ? k->cap_pc * 2 : 64;
+        void *pc = PyMem_RawRealloc(k->pc, sizeof(*k->pc) * (size_t)cap);
+        if (pc == NULL) {
+            k->err = ENOMEM;
+            return -1;
+        }
+        k->pc = pc;
+        k->cap_pc = cap;
+    }
+    k->pc[k->n_pc].p = off < 0 ? data : NULL;
+    k->pc[k->n_pc].len = len;
+    k->pc[k->n_pc].off = off;
+    k->n_pc++;
+    return 0;
+}
+
 static int sink_put(Sink *k, const void *data, Py_ssize_t len) {
     if (len <= 0) return 0;
     if (k->mode == SINK_NONE) {
         k->written += len;
         return 0;
     }
-    if (k->mode == SINK_COPY) {
-        if (k->len + len > k->cap) {
-            Py_ssize_t cap = k->cap ? k->cap : 4096;
-            while (cap < k->len + len) cap *= 2;
-            char *p = PyMem_RawRealloc(k->p, (size_t)cap);
-            if (p == NULL) {
-                k->err = ENOMEM;
-                return -1;
-            }
-            k->p = p;
-            k->cap = cap;
-        }
-        copy_bytes(k->p + k->len, data, (size_t)len);
-        k->len += len;
-        return 0;
-    }
+    if (k->mode == SINK_COPY) return copy_piece(k, data, len, -1);
     const char *src = data;
     if (len < SINK_SMALL) {
         if ((k->stage_len + len > SINK_STAGE || k->n_iov == SINK_IOV) && sink_flush(k) < 0) return -1;
@@ -614,6 +642,44 @@ static int placeholder(char *ph, int verdict, long long nr) {
     while (d) ph[len++] = digits[--d];
     memcpy(ph + len, " ---\n", 5);
     return len + 5;
+}
+
+/* A placeholder (text that does not outlive the call): copied where kept. */
+static int sink_text(Sink *k, const char *text, Py_ssize_t len) {
+    if (k->mode != SINK_COPY) return sink_put(k, text, len);
+    if (k->arena_len + len > k->arena_cap) {
+        Py_ssize_t cap = k->arena_cap ? k->arena_cap * 2 : 4096;
+        while (cap < k->arena_len + len) cap *= 2;
+        char *a = PyMem_RawRealloc(k->arena, (size_t)cap);
+        if (a == NULL) {
+            k->err = ENOMEM;
+            return -1;
+        }
+        k->arena = a;
+        k->arena_cap = cap;
+    }
+    memcpy(k->arena + k->arena_len, text, (size_t)len);
+    k->arena_len += len;
+    return copy_piece(k, NULL, len, k->arena_len - len);
+}
+
+/* SINK_COPY: the output as bytes; the input object itself when the output is
+ * all of it (nothing redacted), so a clean buffer is not copied at all. */
+static PyObject *copy_result(const Sink *k, PyObject *src, const Py_buffer *view) {
+    if (k->n_pc == 1 && k->pc[0].off < 0 && k->pc[0].p == view->buf && k->pc[0].len == view->len &&
+        PyBytes_CheckExact(src)) {
+        Py_INCREF(src);
+        return src;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, k->len);
+    if (out == NULL) return NULL;
+    char *dst = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < k->n_pc; i++) {
+        const char *from = k->pc[i].off < 0 ? k->pc[i].p : k->arena + k->pc[i].off;
+        memcpy(dst, from, (size_t)k->pc[i].len);
+        dst += k->pc[i].len;
+    }
+    return out;
 }
 
 /* ----- the loop over a buffer -------------------------------------------- */
@@ -671,7 +737,7 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
         int verdict = step(st, s + pos, nl - pos);
         if (verdict != KEEP) {
             int n = placeholder(ph, verdict, st->nr);
-            if (sink_put(k, s + keep, pos - keep) < 0 || sink_put(k, ph, n) < 0) return -1;
+            if (sink_put(k, s + keep, pos - keep) < 0 || sink_text(k, ph, n) < 0) return -1;
             keep = nl + 1;
             if (rec->on && record_add(rec, st->nr, verdict, pos, nl) < 0) {
                 k->err = ENOMEM;
@@ -712,6 +778,21 @@ static int write_state(PyObject *list, const State *st) {
     return 0;
 }
 
+/* write_state with an exception already set (a signal handler's) kept
+ * aside meanwhile and put back; returns -1 (with its own error) on failure. */
+static int put_state_back(PyObject *list, const State *st) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (write_state(list, st) < 0) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return -1;
+    }
+    PyErr_Restore(type, value, tb);
+    return 0;
+}
+
 static Sink *sink_new(int mode, int fd) {
     Sink *k = PyMem_RawMalloc(sizeof(Sink));
     if (k == NULL) return NULL;
@@ -719,8 +800,11 @@ static Sink *sink_new(int mode, int fd) {
     k->fd = fd;
     k->err = 0;
     k->save = NULL;
-    k->p = NULL;
-    k->len = k->cap = k->written = 0;
+    k->pc = NULL;
+    k->n_pc = k->cap_pc = 0;
+    k->arena = NULL;
+    k->arena_len = k->arena_cap = 0;
+    k->len = k->written = 0;
     k->n_iov = 0;
     k->stage_len = 0;
     return k;
@@ -762,10 +846,11 @@ static int append_record(PyObject *record, const Record *rec) {
 static PyObject *run_all(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t end;
-    PyObject *hits, *state, *record = Py_None, *fdobj = Py_None;
+    PyObject *src, *hits, *state, *record = Py_None, *fdobj = Py_None;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nOO|OO", &view, &end, &hits, &state, &record, &fdobj))
+    if (!PyArg_ParseTuple(args, "OnOO|OO", &src, &end, &hits, &state, &record, &fdobj))
         return NULL;
+    if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0) return NULL;
     State st;
     int fd = -2;
     if (fdobj != Py_None) {
@@ -813,31 +898,27 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
     int failed;
     PyThreadState *save = PyEval_SaveThread();
     k->save = &save;
-    if (k->mode == SINK_COPY && end > 0) {
-        k->p = PyMem_RawMalloc((size_t)(end + 256));
-        k->cap = k->p ? end + 256 : 0;
-    }
     failed = process(&st, view.buf, end, hv, n_hits, k, &rec) < 0 ||
              (k->mode == SINK_FD && sink_flush(k) < 0);
     PyEval_RestoreThread(save);
     PyMem_RawFree(hv);
-    PyBuffer_Release(&view);
+    /* The state goes back even after a failed write (the lines before it
+     * were decided, and a caller that goes on must not see them again), with
+     * a signal handler's exception kept aside meanwhile. */
+    int state_failed = put_state_back(state, &st);
     PyObject *result = NULL;
-    if (failed) {
-        sink_error(k);
+    if (failed || state_failed) {
+        if (!state_failed) sink_error(k);
     } else if (k->mode == SINK_COPY) {
-        result = PyBytes_FromStringAndSize(k->p ? k->p : "", k->len);
+        result = copy_result(k, src, &view);  /* while the input's buffer is held */
     } else {
         result = PyLong_FromSsize_t(k->written);
     }
-    PyMem_RawFree(k->p);
+    PyBuffer_Release(&view);
+    PyMem_RawFree(k->pc);
+    PyMem_RawFree(k->arena);
     PyMem_RawFree(k);
-    /* The state goes back even after a failed write: the lines before it
-     * were decided, and a caller that goes on must not see them again. */
-    if (result != NULL && ((record != Py_None && append_record(record, &rec) < 0) ||
-                           write_state(state, &st) < 0)) {
-        Py_CLEAR(result);
-    }
+    if (result != NULL && record != Py_None && append_record(record, &rec) < 0) Py_CLEAR(result);
     PyMem_RawFree(rec.v);
     return result;
 }
@@ -978,9 +1059,10 @@ static PyObject *redact_fd(PyObject *self, PyObject *args) {
     int failed = run_fd_loop(&st, in_fd, k, chunk, &n_in) < 0;
     PyEval_RestoreThread(save);
     Py_ssize_t written = k->written;
-    if (failed) sink_error(k);
+    int state_failed = put_state_back(state, &st);
+    if (failed && !state_failed) sink_error(k);
     PyMem_RawFree(k);
-    if (write_state(state, &st) < 0 || failed) return NULL;
+    if (failed || state_failed) return NULL;
     return Py_BuildValue("(nn)", n_in, written);
 }
 

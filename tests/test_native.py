@@ -331,6 +331,20 @@ def test_run_all_writes_to_a_descriptor_or_counts(tmp_path: Path) -> None:
         m.run_all(b"no newline", 10, None, native.fresh_state())
 
 
+def test_a_clean_buffer_comes_back_uncopied() -> None:
+    # Nothing to redact: the very input object is the output (no copy of a
+    # large clean buffer); with a redaction, one new object of the right bytes.
+    data = b"clean line\n" * 10_000
+    assert m.run_all(data, len(data), None, native.fresh_state()) is data
+    dirty = data + b"sk-" + b"x" * 20 + b"\n" + data
+    out = m.run_all(dirty, len(dirty), None, native.fresh_state())
+    assert out == redact_simple(dirty) and out is not dirty
+    # A part of the input, or an input that is not bytes, is copied.
+    assert m.run_all(data, 11, None, native.fresh_state()) == b"clean line\n"
+    view = memoryview(bytearray(data))
+    assert m.run_all(view, len(data), None, native.fresh_state()) == data
+
+
 # --------------------------------------------------------------------------- #
 # Start-up.
 # --------------------------------------------------------------------------- #
