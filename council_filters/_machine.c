@@ -229,7 +229,10 @@ static int credential(const unsigned char *s, Py_ssize_t n) {
 /* ----- the machine ------------------------------------------------------ */
 enum { KEEP, CREDENTIAL, PEM };
 
-static int step(State *st, const unsigned char *line, Py_ssize_t n) {
+/* One line through the machine.  known_credential: the caller has already
+ * confirmed a credential shape in this line (the scan found it), so the
+ * line's own credential search is not repeated. */
+static int step(State *st, const unsigned char *line, Py_ssize_t n, int known_credential) {
     int pem_now = 0;
     Py_ssize_t b = 0, e = 0;
     int have_body = 0;
@@ -316,7 +319,7 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
         if (!release) pem_now = 1;
     }
     if (pem_now) return PEM;
-    if (credential(line, n)) return CREDENTIAL;
+    if (known_credential || credential(line, n)) return CREDENTIAL;
     return KEEP;
 }
 
@@ -328,6 +331,9 @@ static int step(State *st, const unsigned char *line, Py_ssize_t n) {
  * so a vector compare of every position against these pairs finds every
  * trigger, and trigger_at() confirms the exact shape at the few positions
  * it reports.  A match never holds a newline, so it lies inside one line. */
+/* TRIGGER_CREDENTIAL (1) or TRIGGER_BEGIN (2) when a trigger starts its
+ * pair at i, else 0 (begin: 0 leaves the BEGIN marker out). */
+enum { TRIGGER_CREDENTIAL = 1, TRIGGER_BEGIN = 2 };
 static int trigger_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, int begin) {
     switch (s[i]) {
     case 'k':
@@ -348,7 +354,7 @@ static int trigger_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, int be
                run_at_least(s, n, i + 3, CL_AUTH, 20);
     case '-':
         return begin && i >= 4 && i + 1 < n && s[i + 1] == 'B' &&
-               marker_at(s, n, i - 4, BEGIN_HEAD) >= 0;
+               marker_at(s, n, i - 4, BEGIN_HEAD) >= 0 ? TRIGGER_BEGIN : 0;
     case '_':
         if (i >= 3 && s[i - 3] == 'g' && s[i - 2] == 'h' &&
             (s[i - 1] == 'p' || s[i - 1] == 'o' || s[i - 1] == 'u' || s[i - 1] == 's') &&
@@ -712,6 +718,7 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
     /* The lines that pass are not put one by one: [keep, pos) is the run of
      * them not yet put, which goes out as one piece before a placeholder. */
     Py_ssize_t pos = 0, hi = 0, keep = 0;
+    int known = 0; /* the next line holds a credential the scan confirmed */
     char ph[80];
     while (pos < end) {
         if (!st->in_pem && !st->watch) {
@@ -721,6 +728,7 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
                 at = hi < n_hits && hv[hi] < end ? hv[hi] : end;
             } else {
                 at = find_trigger(s, pos, end, 1);
+                if (at < end) known = trigger_at(s, end, at, 1) == TRIGGER_CREDENTIAL;
             }
             if (at >= end) {
                 st->nr += count_nl(s + pos, end - pos);
@@ -734,7 +742,8 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
         }
         const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
         Py_ssize_t nl = nlp ? nlp - s : end;
-        int verdict = step(st, s + pos, nl - pos);
+        int verdict = step(st, s + pos, nl - pos, known);
+        known = 0;
         if (verdict != KEEP) {
             int n = placeholder(ph, verdict, st->nr);
             if (sink_put(k, s + keep, pos - keep) < 0 || sink_text(k, ph, n) < 0) return -1;
