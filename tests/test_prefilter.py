@@ -166,6 +166,38 @@ def test_an_unknown_engine_is_a_usage_error_naming_the_variable(args: list[str])
     assert res.stdout == b""
 
 
+_WITHOUT_MODULE = """
+import sys
+class Absent:
+    def find_spec(self, name, path=None, target=None):
+        if name == "council_filters._machine":
+            raise ImportError("not built")
+        return None
+sys.meta_path.insert(0, Absent())
+from council_filters.cli import redact
+sys.exit(redact.main(sys.argv[1:]))
+"""
+
+
+def test_without_the_compiled_module_the_python_path_gives_the_same_bytes() -> None:
+    # An install without a C compiler: no native engine, no compiled machine.
+    rng = random.Random(41)
+    data = b"".join(random_document(rng) for _ in range(80))
+    env = {k: v for k, v in os.environ.items() if k != "COUNCIL_PREFILTER"}
+    res = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE], input=data,
+                         capture_output=True, env=env, check=False)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == redact_simple(data)
+    version = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE, "--version"],
+                             capture_output=True, env=env, check=False).stdout.decode()
+    assert "native" not in version and "line machine: Python" in version, version
+    forced = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE], input=b"x\n",
+                            capture_output=True, env={**env, "COUNCIL_PREFILTER": "native"},
+                            check=False)
+    assert forced.returncode == 2
+    assert b"COUNCIL_PREFILTER=native but the compiled module is not built" in forced.stderr
+
+
 # --------------------------------------------------------------------------- #
 # Whole outputs, under each engine.
 # --------------------------------------------------------------------------- #
