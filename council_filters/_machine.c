@@ -1107,9 +1107,16 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
+/* The interface version: council_filters/native.py uses a build only when it
+ * says the same number (a module left from an older build is ignored, and
+ * the Python path runs instead of calling functions that changed). */
+#define MACHINE_ABI 2
+
 PyMODINIT_FUNC PyInit__machine(void) {
     init_run_classes();
     init_body_classes();
     choose_vector_width();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "ABI", MACHINE_ABI) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -33,12 +33,20 @@ _mode = [os.environ.get(MACHINE_ENV, "auto")]
 _loaded: list[Any] = []
 
 
+#: The compiled module's interface version this code calls (MACHINE_ABI there).
+ABI = 2
+
+
 def compiled() -> Any:
-    """The compiled module, or None when it is not built."""
+    """The compiled module, or None when it is not built, or is a build of
+    another version of ``_machine.c`` (an install not redone after an update:
+    its functions take other arguments, so the Python path runs instead)."""
     if not _loaded:
         try:
             from council_filters import _machine  # type: ignore[attr-defined]
         except ImportError:
+            _machine = None
+        if getattr(_machine, "ABI", None) != ABI:
             _machine = None
         _loaded.append(_machine)
     return _loaded[0]

@@ -166,7 +166,7 @@ def test_an_unknown_engine_is_a_usage_error_naming_the_variable(args: list[str])
     assert res.stdout == b""
 
 
-_WITHOUT_MODULE = """
+_ABSENT = """
 import sys
 class Absent:
     def find_spec(self, name, path=None, target=None):
@@ -174,24 +174,40 @@ class Absent:
             raise ImportError("not built")
         return None
 sys.meta_path.insert(0, Absent())
+"""
+# A module left by an older build: no ABI, and functions of other arguments.
+_STALE = """
+import sys, types
+stale = types.ModuleType("council_filters._machine")
+def run_all(*args):
+    raise TypeError("an older build's run_all")
+stale.run_all = stale.scan = stale.redact_fd = run_all
+sys.modules["council_filters._machine"] = stale
+"""
+_MAIN = """
 from council_filters.cli import redact
 sys.exit(redact.main(sys.argv[1:]))
 """
 
 
-def test_without_the_compiled_module_the_python_path_gives_the_same_bytes() -> None:
-    # An install without a C compiler: no native engine, no compiled machine.
+@pytest.mark.parametrize("preamble", [_ABSENT, _STALE], ids=["absent", "stale"])
+def test_without_a_usable_compiled_module_the_python_path_gives_the_same_bytes(
+    preamble: str,
+) -> None:
+    # An install without a C compiler, or one not redone after _machine.c
+    # changed: no native engine, no compiled machine, the same bytes.
+    code = preamble + _MAIN
     rng = random.Random(41)
     data = b"".join(random_document(rng) for _ in range(80))
     env = {k: v for k, v in os.environ.items() if k != "COUNCIL_PREFILTER"}
-    res = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE], input=data,
+    res = subprocess.run([sys.executable, "-c", code], input=data,
                          capture_output=True, env=env, check=False)
     assert res.returncode == 0, res.stderr
     assert res.stdout == redact_simple(data)
-    version = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE, "--version"],
+    version = subprocess.run([sys.executable, "-c", code, "--version"],
                              capture_output=True, env=env, check=False).stdout.decode()
     assert "native" not in version and "line machine: Python" in version, version
-    forced = subprocess.run([sys.executable, "-c", _WITHOUT_MODULE], input=b"x\n",
+    forced = subprocess.run([sys.executable, "-c", code], input=b"x\n",
                             capture_output=True, env={**env, "COUNCIL_PREFILTER": "native"},
                             check=False)
     assert forced.returncode == 2
