@@ -221,9 +221,11 @@ static int run_at_least(const unsigned char *s, Py_ssize_t n, Py_ssize_t at, int
     return 1;
 }
 /* A credential anywhere in the line: the native prefilter without BEGIN. */
-static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin);
+static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin,
+                               int *kind);
 static int credential(const unsigned char *s, Py_ssize_t n) {
-    return find_trigger(s, 0, n, 0) < n;
+    int kind;
+    return find_trigger(s, 0, n, 0, &kind) < n;
 }
 
 /* ----- the machine ------------------------------------------------------ */
@@ -367,15 +369,21 @@ static int trigger_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, int be
     return 0;
 }
 
-/* The first position in [pos, n) where a trigger is confirmed, or n
- * (begin: 0 leaves out the BEGIN marker, for the credentials alone).
+/* The first position in [pos, n) where a trigger is confirmed, or n; *kind
+ * gets what it is (TRIGGER_CREDENTIAL or TRIGGER_BEGIN), so the caller need
+ * not confirm it again (begin: 0 leaves out the BEGIN marker).
  * Vector code for x86-64: SSE2 always, AVX2 when the processor has it. */
-static Py_ssize_t find_trigger_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+static Py_ssize_t find_trigger_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin,
+                                    int *kind) {
     for (; i < n; i++) {
         unsigned char c = s[i];
-        if ((c == '_' || c == 'k' || c == 'I' || c == 'K' || c == 'B' || c == 'n' || c == '-') &&
-            trigger_at(s, n, i, begin))
-            return i;
+        if (c == '_' || c == 'k' || c == 'I' || c == 'K' || c == 'B' || c == 'n' || c == '-') {
+            int got = trigger_at(s, n, i, begin);
+            if (got) {
+                *kind = got;
+                return i;
+            }
+        }
     }
     return n;
 }
@@ -398,14 +406,19 @@ static Py_ssize_t find_trigger_tail(const unsigned char *s, Py_ssize_t i, Py_ssi
         unsigned mask = (unsigned)MOVEMASK(m);                                           \
         while (mask) {                                                                   \
             Py_ssize_t at = i + __builtin_ctz(mask);                                     \
-            if (trigger_at(s, n, at, begin)) return at;                                  \
+            int got = trigger_at(s, n, at, begin);                                       \
+            if (got) {                                                                   \
+                *kind = got;                                                             \
+                return at;                                                               \
+            }                                                                            \
             mask &= mask - 1;                                                            \
         }                                                                                \
         i += (W);                                                                        \
     }                                                                                    \
-    return find_trigger_tail(s, i, n, begin);
+    return find_trigger_tail(s, i, n, begin, kind);
 
-static Py_ssize_t find_trigger_sse2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+static Py_ssize_t find_trigger_sse2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin,
+                                    int *kind) {
     PAIR_SCAN(16, __m128i, _mm_loadu_si128, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_and_si128,
               _mm_or_si128, _mm_movemask_epi8)
 }
@@ -414,14 +427,15 @@ static Py_ssize_t find_trigger_sse2(const unsigned char *s, Py_ssize_t i, Py_ssi
 #define HAVE_AVX2_PATH 1
 #include <immintrin.h>
 __attribute__((target("avx2")))
-static Py_ssize_t find_trigger_avx2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin) {
+static Py_ssize_t find_trigger_avx2(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, int begin,
+                                    int *kind) {
     PAIR_SCAN(32, __m256i, _mm256_loadu_si256, _mm256_set1_epi8, _mm256_cmpeq_epi8,
               _mm256_and_si256, _mm256_or_si256, _mm256_movemask_epi8)
 }
 #endif
 #endif
 
-static Py_ssize_t (*find_trigger_impl)(const unsigned char *, Py_ssize_t, Py_ssize_t, int) =
+static Py_ssize_t (*find_trigger_impl)(const unsigned char *, Py_ssize_t, Py_ssize_t, int, int *) =
 #if defined(__SSE2__)
     find_trigger_sse2;
 #else
@@ -463,8 +477,9 @@ static int set_width(int want) {
 
 static void choose_vector_width(void) { set_width(32); }
 
-static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin) {
-    return find_trigger_impl(s, pos, n, begin);
+static Py_ssize_t find_trigger(const unsigned char *s, Py_ssize_t pos, Py_ssize_t n, int begin,
+                               int *kind) {
+    return find_trigger_impl(s, pos, n, begin, kind);
 }
 
 /* Newlines in [p, p + n). */
@@ -727,8 +742,9 @@ static int process(State *st, const unsigned char *s, Py_ssize_t end, const Py_s
                 while (hi < n_hits && hv[hi] < pos) hi++;
                 at = hi < n_hits && hv[hi] < end ? hv[hi] : end;
             } else {
-                at = find_trigger(s, pos, end, 1);
-                if (at < end) known = trigger_at(s, end, at, 1) == TRIGGER_CREDENTIAL;
+                int kind = 0;
+                at = find_trigger(s, pos, end, 1, &kind);
+                known = kind == TRIGGER_CREDENTIAL;
             }
             if (at >= end) {
                 st->nr += count_nl(s + pos, end - pos);
@@ -948,7 +964,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     const unsigned char *s = view.buf;
     Py_ssize_t pos = start;
     while (out != NULL && pos < end) {
-        Py_ssize_t at = find_trigger(s, pos, end, 1);
+        int kind;
+        Py_ssize_t at = find_trigger(s, pos, end, 1, &kind);
         if (at >= end) break;
         PyObject *x = PyLong_FromSsize_t(at);
         if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
