@@ -426,7 +426,9 @@ def test_plan_refuses_a_symlinked_document(docs_repo: Repo) -> None:
 
 
 def test_debug_with_paths(docs_repo: Repo) -> None:
-    code, recs, err = _mode(docs_repo, "debug", "--upstream", "TypeError in a", "--paths", "src/a.py,src/b.py")
+    code, recs, err = _mode(
+        docs_repo, "debug", "--upstream", "TypeError in a", "--paths", "src/a.py,src/b.py"
+    )
     assert code == 0, err
     pack = recs[0]["pack"]
     assert recs[0]["slug"] == "typeerror-in-a"
