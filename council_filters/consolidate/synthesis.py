@@ -105,13 +105,22 @@ def _failure_phrase(r: Reviewer) -> str:
     return "errored"
 
 
-def count_line(reviewers: Sequence[Reviewer], total: int) -> str | None:
+def failure_phrase(r: Reviewer) -> str:
+    """Why a reviewer has no counted verdict: ``timed out at 600s``, ``unavailable``, ..."""
+    return _failure_phrase(r)
+
+
+def count_line(reviewers: Sequence[Reviewer], total: int, plain: bool = False) -> str | None:
+    """``All 3 reviewers APPROVE`` / ``Split — ...``; ``plain``: a lone voter is
+    ``1 reviewer: APPROVE`` (``1 voting reviewer`` when others failed), never "All 1"."""
     voters = [r for r in reviewers if r.votes]
     if not voters:
         return None
     kinds = {r.verdict for r in voters}
     if len(kinds) == 1:
         (v,) = kinds
+        if plain and len(voters) == 1:
+            return f"1 reviewer: {v}" if total == 1 else f"1 voting reviewer: {v}"
         if len(voters) == total:
             return f"All {total} reviewers {v}"
         return f"All {len(voters)} voting reviewers {v}"
@@ -122,7 +131,7 @@ def count_line(reviewers: Sequence[Reviewer], total: int) -> str | None:
     return line
 
 
-def headline(reviewers: Sequence[Reviewer]) -> str:
+def headline(reviewers: Sequence[Reviewer], plain: bool = False) -> str:
     total = len(reviewers)
     failed = [r for r in reviewers if r.verdict in FAILED or r.verdict == MISSING]
     unknown = [r for r in reviewers if r.verdict == "UNKNOWN"]
@@ -130,7 +139,7 @@ def headline(reviewers: Sequence[Reviewer]) -> str:
     if failed:
         reasons = ", ".join(f"{r.name} {_failure_phrase(r)}" for r in failed)
         parts.append(f"Council ran with {total - len(failed)} of {total} reviewers ({reasons})")
-    counts = count_line(reviewers, total)
+    counts = count_line(reviewers, total, plain)
     if counts:
         parts.append(counts)
     if unknown:
@@ -273,6 +282,8 @@ class Synthesis:
     agreement: list[Location]
     conflicts: list[Location]
     singles: list[tuple[Reviewer, Finding]]
+    # The synthesis itself ends with the pointer to the full report: --write adds no second.
+    pointer_once = False
 
     def render(self, report_path: str) -> str:
         """SYNTHESIS_MD: the synthesis, no trailing newline."""
@@ -472,6 +483,8 @@ def report(synthesis: Synthesis, report_path: str) -> str:
 
 def inline_form(synthesis: Synthesis, report_path: str) -> str:
     """What ``--write`` prints: the synthesis and the path line (never the appendices)."""
+    if synthesis.pointer_once:
+        return synthesis.render(report_path).rstrip("\n") + "\n"
     return (
         synthesis.render(report_path).rstrip("\n")
         + f"\n\nFull reviewer outputs and detailed findings: {report_path}\n"
