@@ -79,7 +79,8 @@ class Plan:
         out = [("pack", pack)]
         rules = ("--rules", "extended") if self.extended_rules else ()
         if self.redact_pack:
-            out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
+            out.append(("redact", filter_argv(
+                "redact", "--jsonl", "--field", "pack", "--keep-shape", *rules)))
         out += [
             (
                 "dispatch",
