@@ -93,6 +93,12 @@ def _index_tree(git: GitRepo, *, add_all: bool) -> str:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def snapshot_tree(git: GitRepo, *, add_all: bool = True) -> str:
+    """The tree of the work tree as it is now (every change and untracked file added, or
+    only the index), written from a private copy of the index: nothing of the user's moves."""
+    return _index_tree(git, add_all=add_all)
+
+
 def resolve(
     git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None
 ) -> Range:
