@@ -41,7 +41,9 @@ def limits(env: Mapping[str, str], cwd: str, warn: Callable[[str], None]) -> pro
 
 
 def redact(text: str) -> str:
-    return redaction.redact(text.encode("utf-8", "replace")).decode("utf-8", "replace")
+    """``text`` with credentials replaced (line structure kept, no newline added)."""
+    out = redaction.redact(text.encode("utf-8", "replace")).decode("utf-8", "replace")
+    return out if text.endswith("\n") or not out.endswith("\n") else out[:-1]
 
 
 @dataclass(frozen=True)

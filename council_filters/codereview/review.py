@@ -349,9 +349,7 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     origins = [o for o in references.ORIGINS if o in record["reviewers_to_rerun"]]
     questions = []
     for origin in origins:
-        mine = [f for f in in_scope if _covers(f, origin) and f.get("source") != "script"]
-        if not mine:
-            continue
+        mine = [f for f in in_scope if _covers(f, origin)]
         pack = packs.rereview_pack(origin, who.refs[origin].text,
                                    who.refs[references.CONTRACT].text, mine, correction, lines)
         questions.append(_question(origin, who, pack, lines))
@@ -365,10 +363,8 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     if any(f.get("source") == "script" and f.get("origin") == "security" for f in in_scope):
         full = tree_diff(git, base, now_tree, files) if isinstance(base, str) else correction
         current_scan = security_script(full, root, bool(audit))["findings"]
-        fixed_scan = security_script(correction, root, bool(audit))["findings"]
-        for f in fixed_scan:
-            if not any(_script_still_present(f, [g]) and f.get("line") == g.get("line")
-                       for g in in_scope):
+        for f in security_script(correction, root, bool(audit))["findings"]:
+            if not any(_script_still_present(f, [g]) for g in in_scope):
                 new.append(f)
     for f in in_scope:
         if f.get("source") == "script":
@@ -395,12 +391,11 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         kept = answers.universal_rules(a.findings, lines).kept
         for rec in kept:
             fid = rec.get("id")
-            if isinstance(fid, str) and fid in mine:
-                present.add(fid)
-                continue
-            match = next((i for i, f in mine.items() if _same_problem(rec, f)), None)
+            match = fid if isinstance(fid, str) and fid in mine else next(
+                (i for i, f in mine.items() if _same_problem(rec, f)), None)
             if match is not None:
-                present.add(match)
+                if mine[match].get("source") != "script":  # the script settles its own
+                    present.add(match)
             elif rec.get("line") in touched.get(str(rec.get("file")), set()):
                 new.append({k: v for k, v in rec.items() if k != "id"})
             else:
@@ -413,7 +408,7 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         outcome = "reopened" if f["id"] in present else "verified"
         (settled.reopened if outcome == "reopened" else settled.verified).append(f["id"])
         outcomes.append({"id": f["id"], "outcome": outcome})
-    induced_records = [_induced(rec) for rec in new]
+    induced_records = [_induced(rec) for rec in _merged(new, str(root), now_tree)]
     located = [("rereview", i, r) for i, r in enumerate(outcomes + induced_records, start=1)]
     result = sess.transact(lambda st: machine.verify(st, located, session.now()))
     settled.induced = result.output
@@ -434,6 +429,16 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         say(f"FIX-INDUCED {rec['id']} at {where}: {rec.get('subject') or rec.get('summary')}"
             " (introduced by a correction; open, accept it to have it fixed)")
     return EXIT_OK, settled
+
+
+def _merged(new: Sequence[Record], root: str, rev: str) -> list[Record]:
+    """New findings consolidated among themselves (a script's and a reviewer's finding of
+    one problem become one)."""
+    if not new:
+        return []
+    result, _reader = consolidate(new, root, rev, None, None)
+    drop = ("id", "group", "merged_count", "fingerprint", "members")
+    return [{k: v for k, v in c.record().items() if k not in drop} for c in result.items]
 
 
 def _induced(rec: Mapping[str, Any]) -> Record:

@@ -215,13 +215,11 @@ def _scoped(git: GitRepo, opts: Options, head_sha: str
     if opts.scope == "staged":
         diff = git.out("diff", "--no-color", "--no-ext-diff", "-M", "--cached", head_sha, "--")
         return diff, "HEAD", "staged", head_sha, None
-    rev = opts.commit or ""
-    check_ref(rev)
-    if not git.verify_commit(rev):
-        raise DataError(f'--commit "{rev}" is not a commit in this repository')
-    sha = git.out("rev-parse", "--end-of-options", rev + "^{commit}").strip().decode("ascii")
-    parent_ok = git.verify_commit(sha + "^1")
-    parent = git.out("rev-parse", sha + "^1").strip().decode("ascii") if parent_ok else None
+    from council_filters.council.scope import commit_of
+
+    sha = commit_of(git, opts.commit or "", "--commit")
+    res = git.run(["rev-parse", "--verify", "--quiet", sha + "^1"], ok_codes=range(256))
+    parent = res.stdout.decode("ascii", "replace").strip() if res.returncode == 0 else None
     args = ["diff", "--no-color", "--no-ext-diff", "-M"]
     diff = git.out(*args, parent, sha, "--") if parent else git.out(
         "show", "--no-color", "--no-ext-diff", "--format=", "--root", sha, "--")
