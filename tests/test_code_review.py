@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_repo
 from council_filters.cli import council as council_cli
+
+from conftest import make_repo
 
 DATA = Path(__file__).resolve().parent / "data" / "code_review"
 PY = shlex.quote(sys.executable)

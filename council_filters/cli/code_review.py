@@ -11,6 +11,7 @@ import typer
 
 from council_filters.cli import _shell as kit
 from council_filters.codereview import ask, correct, references, review, session, setup
+from council_filters.consolidate import origins
 from council_filters.state import machine
 
 HELP = """The code-review flow with one command per step: six reviewers (security,
@@ -170,7 +171,7 @@ def _pick(state_file: str) -> tuple[bool, list[str], list[str]]:
     if answer.lower() == "all":
         return True, [], []
     words = answer.replace(",", " ").split()
-    ids = [w for w in words if machine.origins.is_id_token(w) and any(
+    ids = [w for w in words if origins.is_id_token(w) and any(
         f["id"] == w for f in st["findings"])]
     levels = [w for w in words if w not in ids]
     return False, levels, ids

@@ -11,10 +11,10 @@ declare is reported.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from council_filters.codereview import ask, packs, references, review, session
@@ -108,6 +108,7 @@ def read_answer(text: str, ids: Sequence[str]) -> Answer:
             continue
         if reason is not None and not isinstance(reason, str):
             reason = None
+        assert isinstance(fid, str)
         seen.add(fid)
         out.outcomes.append({"id": fid, "outcome": outcome,
                              "files_touched": [p.removeprefix("./") for p in files],
@@ -186,7 +187,7 @@ def fix(state_path: str, shell: str, caller: ask.Caller,
                 f" (corrector{'s' if len(owners) > 1 else ''}: {', '.join(owners)})")
         if batch_records:
             located = [("corrector", i, r) for i, r in enumerate(batch_records, start=1)]
-            sess.transact(lambda st, rows=located: machine.record_fix(st, rows, session.now()))
+            sess.transact(functools.partial(_record, rows=located))
             report.recorded += batch_records
         before = after
     meta.setdefault("fix_rounds", []).append({
@@ -201,5 +202,6 @@ def fix(state_path: str, shell: str, caller: ask.Caller,
     return (3 if report.failed or report.missing else 0), report
 
 
-def repo_root(meta: Mapping[str, Any]) -> Path:
-    return Path(meta["root"])
+def _record(state: machine.State, rows: list[machine.Located]) -> machine.Result:
+    return machine.record_fix(state, rows, session.now())
+

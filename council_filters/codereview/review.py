@@ -209,8 +209,8 @@ def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
         return Outcome(EXIT_CONDITION)
     for gap in context.get("gaps") or []:
         if gap.get("class") == "critical":
-            say(f"warning: no spec and no task: the requirements reviewer sees only the diff"
-                f" (give --task TEXT or --spec DIR)")
+            say("warning: no spec and no task: the requirements reviewer sees only the diff"
+                " (give --task TEXT or --spec DIR)")
             break
     rev = context["head"]["commit"] if opts.scope == "commit" else snapshots.snapshot_tree(
         git, add_all=opts.scope != "staged")
@@ -233,7 +233,7 @@ def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
     asked = ask.ask_all(who.caller, questions)
     records: list[Record] = []
     dropped: dict[str, answers.Filtered] = {}
-    for origin, rec in scripts.items():
+    for rec in scripts.values():
         records.extend(rec.get("findings") or [])
     for a in asked:
         for warning in a.warnings:
@@ -387,14 +387,14 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
             say(f"{origin} ({a.reviewer}) did not answer: {a.failed}; its findings stay in"
                 " re-review")
             continue
-        mine = {f["id"]: f for f in in_scope if _covers(f, origin)}
+        covered = {f["id"]: f for f in in_scope if _covers(f, origin)}
         kept = answers.universal_rules(a.findings, lines).kept
         for rec in kept:
             fid = rec.get("id")
-            match = fid if isinstance(fid, str) and fid in mine else next(
-                (i for i, f in mine.items() if _same_problem(rec, f)), None)
+            match = fid if isinstance(fid, str) and fid in covered else next(
+                (i for i, f in covered.items() if _same_problem(rec, f)), None)
             if match is not None:
-                if mine[match].get("source") != "script":  # the script settles its own
+                if covered[match].get("source") != "script":  # the script settles its own
                     present.add(match)
             elif rec.get("line") in touched.get(str(rec.get("file")), set()):
                 new.append({k: v for k, v in rec.items() if k != "id"})

@@ -19,8 +19,7 @@ import orjson
 
 from council_filters.base import safefs
 from council_filters.base.errors import UsageError
-from council_filters.state import machine
-from council_filters.state import store
+from council_filters.state import machine, store
 
 State = dict[str, Any]
 META = "run.json"
