@@ -93,9 +93,13 @@ def _setup(root: Path, config_file: str | None, trust: bool, reviewer: str | Non
 
 
 def _root(directory: str | None) -> Path:
+    from council_filters.cli import council as shell
     from council_filters.pack.git import GitRepo
 
-    return Path(GitRepo.discover(directory or ".").root)
+    start = directory or shell._STATE["dir"] or "."
+    if not os.path.isdir(start):
+        raise kit.UsageError("-C: no such directory", source=start)
+    return Path(GitRepo.discover(start).root)
 
 
 def _meta_root(state: str) -> Path:
