@@ -478,6 +478,13 @@ def init_cmd(
     return kit.EXIT_OK
 
 
+def _code_review() -> None:
+    from council_filters.cli import code_review
+
+    app.add_typer(code_review.app, name="code-review")
+
+
+_code_review()
 main = kit.main_for(app, PROG)
 
 
