@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import datetime
 import gc
 from collections.abc import Iterator
@@ -123,6 +125,12 @@ def command(
         "(atomically, never over an existing file; suffixes -2..-10) and print the inline "
         "form (synthesis and path line). Markdown council reports only. Default: off.",
     ),
+    write_to: str = typer.Option(
+        None, "--write-to", metavar="FILE",
+        help="Write the council report to FILE (atomically replacing it: a name the caller "
+        "reserved) instead of a docs/council/ name, and print the inline form; the report "
+        "names FILE as given. Default: off.",
+    ),
     root: str = typer.Option(".", "--root", metavar="DIR",
                              help="Directory holding docs/council/ (default: .)."),
     date: str = typer.Option(None, "--date", metavar="YYYY-MM-DD",
@@ -211,7 +219,7 @@ def command(
     return _run(Options(
         tuple(files or ()), fmt, write, root, date, mode, slug, slots, state, repo, no_source,
         diff, changed_files, fail_level, report, category, keep_going, scheduler,
-        dedup, upstream, rev, base, filter_mode, baseline, new_only, gate_unverified,
+        dedup, upstream, write_to, rev, base, filter_mode, baseline, new_only, gate_unverified,
     ))
 
 
@@ -239,6 +247,7 @@ class Options:
     scheduler: str | None = None
     dedup: Dedup = Dedup.finding
     upstream: bool = False
+    write_to: str | None = None
     rev: str = "HEAD"
     base: str | None = None
     filter_mode: FilterMode = FilterMode.nofilter
@@ -251,6 +260,8 @@ def _run(o: Options) -> int:
     s = kit.streams()
     if o.diff and o.changed_files:
         raise kit.UsageError("give --diff or --changed-files, not both")
+    if o.write_to is not None:
+        o = dataclasses.replace(o, write=True)
     if o.write and o.fmt is not Format.markdown:
         raise kit.UsageError("--write writes the markdown report; drop --format")
     when = o.date or datetime.date.today().isoformat()
@@ -346,7 +357,10 @@ def _run(o: Options) -> int:
             info = report_file.report_info(
                 collected.verdicts, o.mode, o.slug, when, slot_list, s.warn)
             synth = core.build_synthesis(result, info)
-            if o.write:
+            if o.write_to is not None:
+                path = report_file.write_to(synth, o.write_to)
+                out.write(synthesis.inline_form(synth, path).encode("utf-8"))
+            elif o.write:
                 path = report_file.write(synth, info, o.root)
                 if fmt is Format.markdown:
                     out.write(synthesis.inline_form(synth, path).encode("utf-8"))

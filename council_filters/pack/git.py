@@ -122,6 +122,15 @@ class GitRepo:
         """``git rev-parse --verify --quiet REF`` succeeds."""
         return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref)
 
+    def commit_sha(self, ref: str) -> str:
+        """The full SHA of the commit ``ref`` names (``ref`` itself when it names none)."""
+        res = self.run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"],
+            ok_codes=range(256),
+        )
+        sha = res.stdout.decode("ascii", "replace").strip()
+        return sha if res.returncode == 0 and sha else ref
+
     def verify_commit(self, ref: str) -> bool:
         return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}")
 
