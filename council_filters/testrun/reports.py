@@ -76,7 +76,7 @@ def pytest_node_id(file: str, classname: str, name: str) -> str:
     if file.endswith(".py"):
         module = file[:-3].replace("/", ".")
         stem = module.rsplit(".", 1)[-1]
-        if classname == module or classname.endswith("." + module) or classname == stem:
+        if classname in (module, stem) or classname.endswith("." + module):
             inner = ""
         elif classname.startswith(module + "."):
             inner = classname[len(module) + 1:]
