@@ -138,18 +138,19 @@ def tests_script(root: Path, context: Mapping[str, Any], opts: RunOptions, say: 
 # Consolidation.
 # --------------------------------------------------------------------------- #
 def consolidate(records: Sequence[Record], root: str, rev: str, state: Record | None,
-                changed: Sequence[str] | None) -> tuple[consolidation.Result, SourceReader]:
+                changed: Sequence[str] | None, diff: bytes = b"",
+                ) -> tuple[consolidation.Result, SourceReader]:
+    """Consolidate with stable IDs (continuing ``state``), after the evidence check: each
+    reviewer's quoted evidence is looked for in the file at ``rev`` and the finding moved to
+    where the quote is (script findings carry the tool's own output, not a quote)."""
     reader = SourceReader(root, rev)
     stream = (("code-review", i, rec) for i, rec in enumerate(records, start=1))
     collected = consolidation.collect(stream, reader)
+    files = diffparse.parse(diff)
+    consolidation.check_evidence(collected.findings, reader.files, files)
+    if files:
+        consolidation.classify_changes(collected.findings, files)
     return consolidation.consolidate(collected, state=state, changed=changed), reader
-
-
-def check_evidence(result: consolidation.Result, reader: SourceReader) -> list[str]:
-    """The seam for the evidence check (quotes verified against the file, re-anchored):
-    returns its notes.  Until consolidation carries that check, nothing is changed."""
-    del result, reader
-    return []
 
 
 # --------------------------------------------------------------------------- #
@@ -246,8 +247,8 @@ def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
     sess = session.Session(opts.state)
     prior = _existing(sess)
     changed = [f["path"] for f in context["diff"]["files"]]
-    result, reader = consolidate(records, str(root), rev, prior, changed)
-    for note in check_evidence(result, reader) + result.collected.warnings:
+    result, reader = consolidate(records, str(root), rev, prior, changed, diff)
+    for note in result.collected.warnings:
         say(note)
     found = [c.record() for c in result.items]
     sess.ensure()
