@@ -237,3 +237,70 @@ def test_fix_needs_a_corrector_line(tmp_path, monkeypatch):
     flow.commands.write_text(flow.commands.read_text().replace("corrector =", "# corrector ="))
     code, _o, err = flow.cli("fix")
     assert code == 2 and "corrector = CMD" in err
+
+
+def test_packs_are_redacted_and_hold_each_origins_own_slice(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    secret = "sk-ant-api03-" + "Q" * 40
+    (flow.repo / "settings.py").write_text(f'API_KEY = "{secret}"\n')
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    monkeypatch.setenv("STUB_PACKS", str(packs))
+    code, report, err = flow.cli("run", "--base", "main", "--task", "Find users by name")
+    assert code == 0, err
+    sent = {p.name: p.read_text() for p in packs.iterdir()}
+    assert len(sent) >= 6
+    assert not [name for name, text in sent.items() if secret in text]
+    assert secret not in flow.state.read_text() and secret not in report
+    # Each origin has its own reference and its own slice, and no other origin's.
+    sec, req, arq = sent["security-0.txt"], sent["requirements-0.txt"], sent["architecture-0.txt"]
+    assert sec.startswith("# Security reviewer") and "Script findings" in sec
+    assert "Requirements reviewer" not in sec and "Find users by name" not in sec
+    assert req.startswith("# Requirements reviewer") and "Find users by name" in req
+    assert "Find users by exact name." in req and "Script findings" not in req
+    assert arq.startswith("# Architecture reviewer") and "Codebase documents" in arq
+    assert "settings.py: 1" in sec  # the uncommitted file is part of the change
+    # The scan found the credential, by rule and line, never by its text.
+    got = flow.findings()
+    assert any(f.get("file") == "settings.py" and f.get("source") == "script"
+               for f in got.values())
+
+
+def test_a_user_reference_replaces_the_shipped_one(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    refs = tmp_path / "xdg" / "council" / "code-review"
+    refs.mkdir(parents=True)
+    (refs / "regression.md").write_text("# Our own regression checklist\n")
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    monkeypatch.setenv("STUB_PACKS", str(packs))
+    assert flow.cli("run", "--base", "main")[0] == 0
+    assert (packs / "regression-0.txt").read_text().startswith("# Our own regression checklist")
+    assert (packs / "security-0.txt").read_text().startswith("# Security reviewer")
+
+
+def test_worktree_scope_reviews_uncommitted_work_only(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    (flow.repo / "extra.py").write_text("def q(db, name):\n"
+                                        "    return db.execute(\"SELECT '\" + name + \"'\")\n")
+    code, _report, err = flow.cli("run", "--worktree")
+    assert code == 0, err
+    files = {f["file"] for f in flow.findings().values()}
+    assert files == {"extra.py"}  # the committed change (app.py, report.py) is not in scope
+    meta = json.loads((flow.state.parent / "state.json.d" / "run.json").read_text())
+    assert meta["scope"] == "worktree"
+
+
+def test_the_interactive_picker(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    assert flow.cli("run", "--base", "main")[0] == 0
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("PRF-001 security\n"))
+    code, out, err = flow.cli("accept")
+    assert code == 0, err
+    assert "SEC-001" in err and "accept which?" in err  # the open findings were listed
+    assert out.splitlines() == ["accepted 2: SEC-001 PRF-001", "dismissed 1: ARQ-001"]

@@ -583,7 +583,7 @@ def run_cmd(
                                    help="Run the change's tests (they execute the repository's"
                                    " code on this machine). Default: off, the tests origin is"
                                    " told they did not run."),
-    run_audit: bool = typer.Option(False, "--run-audit",
+    run_audit: bool = typer.Option(False, "--audit",
                                    help="Run the dependency auditors when a manifest changed."
                                    " Default: off."),
     test_cmd: str | None = typer.Option(None, "--test-cmd", metavar="CMD",

@@ -117,7 +117,7 @@ def security_script(diff: bytes, root: Path, run_audit: bool) -> Record:
     skipped = [s.record() for s in result.skipped]
     notes = [f"{s['layer']} skipped ({s['reason']})" for s in skipped]
     if not run_audit and any(s["layer"] == "dependency-audit" for s in skipped):
-        notes = [n.replace("(--no-audit)", "(--run-audit runs it)") for n in notes]
+        notes = [n.replace("(--no-audit)", "(--audit runs it)") for n in notes]
     return {"findings": result.findings, "skipped_layers": notes}
 
 
