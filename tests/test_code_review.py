@@ -304,3 +304,81 @@ def test_the_interactive_picker(tmp_path, monkeypatch):
     assert code == 0, err
     assert "SEC-001" in err and "accept which?" in err  # the open findings were listed
     assert out.splitlines() == ["accepted 2: SEC-001 PRF-001", "dismissed 1: ARQ-001"]
+
+
+# --------------------------------------------------------------------------- #
+# The finding contract, the universal rules and the correctors' batches, as functions.
+# --------------------------------------------------------------------------- #
+LINES = {"app.py": {4, 5}, "report.py": {2}}
+
+
+def test_an_answer_in_either_shape_reads_as_findings():
+    from council_filters.codereview import answers
+
+    konecty = json.dumps([{"origin": "SEC", "severity": "high", "path": "app.py", "line": "5",
+                           "title": "Injection", "description": "Concatenated.",
+                           "recommendation": "Bind it.", "confidence": "95%"}])
+    got = answers.read("Here you go:\n```json\n" + konecty + "\n```\n", "security", LINES)
+    assert got.ok, got.errors
+    (f,) = got.findings
+    assert (f["origin"], f["file"], f["line"], f["subject"]) == ("security", "app.py", 5,
+                                                                 "Injection")
+    assert f["discussion"] == "Concatenated.\n\nBind it." and f["source"] == "llm"
+    pr = {"findings": [{"location": {"kind": "line", "file": "report.py", "start": 2, "end": 2,
+                                     "side": "new"}, "label": "issue", "subject": "N+1",
+                        "discussion": "A query per user.", "severity": "medium",
+                        "confidence": 0.9}]}
+    got = answers.read(json.dumps(pr), "performance", LINES)
+    assert got.ok and got.findings[0]["line"] == 2 and got.findings[0]["label"] == "issue"
+    assert answers.read("[]", "tests", LINES).verify_output() == {"ok": True, "count": 0}
+
+
+def test_what_does_not_validate_comes_back_as_path_message_hint():
+    from council_filters.codereview import answers
+
+    bad = json.dumps([{"severity": "sev9", "file": "app.py", "line": 9, "subject": "x"},
+                      {"origin": "tests", "file": "nope.py", "line": 1, "subject": "y",
+                       "confidence": 0.9}, "text"])
+    out = answers.read(bad, "security", LINES).verify_output()
+    assert out["ok"] is False
+    by_path = {e["path"]: e for e in out["errors"]}
+    assert set(by_path) == {"/0/severity", "/0/confidence", "/0/line", "/1/origin",
+                            "/1/file", "/2"}
+    assert "4-5" in by_path["/0/line"]["hint"]  # the lines it may point at
+    assert all(e["message"] and e["hint"] for e in out["errors"])
+    assert "sev9" not in json.dumps(out)  # the reviewer's values are never quoted
+    assert answers.read("no json at all", "security", LINES).errors[0]["path"] == ""
+
+
+def test_the_universal_rules():
+    from council_filters.codereview import answers
+
+    kept = answers.universal_rules([
+        {"file": "app.py", "line": 5, "confidence": 0.8, "subject": "a"},
+        {"file": "app.py", "line": 5, "confidence": 0.79, "subject": "b"},
+        {"file": "app.py", "line": 1, "confidence": 0.99, "subject": "c"},
+        {"file": "app.py", "line": 1, "source": "script", "subject": "d"},
+    ], LINES)
+    assert [f["subject"] for f in kept.kept] == ["a", "d"]
+    assert kept.kept[1]["confidence"] == 1.0
+    assert (kept.low_confidence, kept.outside) == (1, 1)
+
+
+def test_corrector_batches_keep_shared_files_apart():
+    from council_filters.codereview import correct
+
+    def plan(origin: str, *files: str) -> correct.Plan:
+        return correct.Plan(origin, [{"id": f"X-{i}", "file": f} for i, f in enumerate(files)])
+
+    got = correct.batches([plan("security", "a.py"), plan("tests", "t.py"),
+                           plan("architecture", "a.py", "b.py"), plan("regression", "b.py"),
+                           plan("performance", "c.py"), plan("requirements")])
+    assert [[p.origin for p in b] for b in got] == [
+        ["security", "tests", "regression", "performance"], ["architecture"], ["requirements"]]
+    answer = correct.read_answer(json.dumps([
+        {"id": "SEC-001", "outcome": "fixed", "files_touched": ["./a.py"]},
+        {"id": "SEC-009", "outcome": "fixed"},
+        {"id": "SEC-002", "outcome": "maybe"}]), ["SEC-001", "SEC-002"])
+    assert answer.outcomes == [{"id": "SEC-001", "outcome": "fixed", "files_touched": ["a.py"],
+                                "reason": None}]
+    assert len(answer.problems) == 2
