@@ -32,9 +32,11 @@ CHANGE = {
 
 
 class Flow:
-    def __init__(self, tmp: Path, monkeypatch: pytest.MonkeyPatch, modes: dict[str, str]
+    def __init__(self, tmp: Path, monkeypatch: pytest.MonkeyPatch, modes: dict[str, str],
+                 base: dict[str, str] | None = None, change: dict[str, str] | None = None
                  ) -> None:
-        self.repo = make_repo(tmp / "repo", BASE, CHANGE, branch="feature/search")
+        self.repo = make_repo(tmp / "repo", base or BASE, change or CHANGE,
+                              branch="feature/search")
         self.state = tmp / "review" / "state.json"
         self.state.parent.mkdir()
         self.log = tmp / "calls.jsonl"
@@ -382,3 +384,43 @@ def test_corrector_batches_keep_shared_files_apart():
     assert answer.outcomes == [{"id": "SEC-001", "outcome": "fixed", "files_touched": ["a.py"],
                                 "reason": None}]
     assert len(answer.problems) == 2
+
+
+CALC_TEST = """import pytest
+
+from calc import add
+
+
+class TestAdd:
+    @pytest.mark.parametrize("a", [1, 2])
+    def test_sum(self, a):
+        assert add(a, 1) == a + 1
+
+    def test_zero(self):
+        assert add(0, 0) == 0
+"""
+
+
+def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {"tests": "fix"},
+                base={"calc.py": "def add(a, b):\n    return 0\n"},
+                change={"calc.py": "def add(a, b):\n    return a - b\n",
+                        "tests/test_calc.py": CALC_TEST})
+    code, report, err = flow.cli("run", "--base", "main", "--run-tests", "--test-cmd",
+                                 f"{PY} -m pytest -q")
+    assert code == 0, err
+    tests = sorted(f["test"] for f in flow.findings().values() if f["origin"] == "tests")
+    assert tests == ["tests/test_calc.py::TestAdd::test_sum[1]",
+                     "tests/test_calc.py::TestAdd::test_sum[2]"]
+    assert "skipped" not in report.split("## Scripts", 1)[1].split("##", 1)[0]
+    assert "TST-001" in report
+    assert flow.cli("accept", "--severity", "tests")[0] == 0
+    assert flow.cli("fix")[0] == 0
+    code, _o, err = flow.cli("rereview")
+    assert "settled only by running the tests again" in err
+    assert {f["status"] for f in flow.findings().values() if f["origin"] == "tests"} == {"fixed"}
+    code, _o, err = flow.cli("rereview", "--run-tests")
+    assert code == 0, err
+    assert {f["status"] for f in flow.findings().values() if f["origin"] == "tests"} == {
+        "verified"}
+    assert flow.cli("status")[0] == 0

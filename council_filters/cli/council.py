@@ -699,13 +699,17 @@ def rereview_cmd(
     trust: bool = TRUST,
     reviewer: str | None = REVIEWER,
     refs_dir: str | None = REFS,
+    run_tests: bool = typer.Option(False, "--run-tests",
+                                   help="Run the failing tests under re-review again (by their"
+                                   " node IDs with pytest) to settle the test script's findings."
+                                   " Default: off, they stay in re-review."),
 ) -> int:
     """Re-run the origins whose findings were fixed, on the lines the corrections touched:
     verified, reopened (one more correction while fix_attempts < 2, else frozen) or
     fix-induced (a new finding with a fresh ID)."""
     root = _meta_root(state)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
-    code, _settled = review.rereview(state, who, _cr_say)
+    code, _settled = review.rereview(state, who, _cr_say, run_tests=run_tests)
     return code
 
 

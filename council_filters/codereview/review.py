@@ -13,6 +13,7 @@ reopened), add fix-induced findings with fresh IDs, and freeze what ran out of a
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,8 +305,31 @@ def _covers(finding: Mapping[str, Any], origin: str) -> bool:
 
 
 def _script_still_present(finding: Mapping[str, Any], current: Sequence[Record]) -> bool:
+    """The same script problem in a new run: a failing test by its identifier, anything
+    else by rule and file."""
+    if finding.get("rule") == "test-failure" and finding.get("test"):
+        return any(f.get("rule") == "test-failure" and f.get("test") == finding["test"]
+                   for f in current)
     return any(f.get("rule") == finding.get("rule") and f.get("file") == finding.get("file")
                for f in current)
+
+
+def rerun_tests(root: Path, context: Mapping[str, Any], findings: Sequence[Record],
+                timeout: float, say: Say) -> list[Record]:
+    """Run the tests again for the test script's findings under re-review: with pytest and
+    only failing tests in scope, exactly those tests (by node ID); else the whole suite."""
+    runs = testrun.runs_of(context)
+    nodes = [f["test"] for f in findings if f.get("rule") == "test-failure"
+             and isinstance(f.get("test"), str)]
+    command = None
+    if len(runs) == 1 and len(nodes) == len(findings) and runs[0].get("root") in (None, "."):
+        first = str(runs[0]["test_cmd"])
+        framework = runs[0].get("framework")
+        if testrun.is_pytest(first, framework if isinstance(framework, str) else None):
+            command = first + " " + " ".join(shlex.quote(n) for n in nodes)
+    outcomes, _limit = testrun.run_context(root, context, testrun.Settings(timeout=timeout),
+                                           test_cmd=command, warn=say)
+    return [f for o in outcomes for f in o.findings]
 
 
 @dataclass
@@ -317,8 +341,8 @@ class Settled:
     frozen: list[str] = field(default_factory=list)
 
 
-def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | None = None
-             ) -> tuple[int, Settled]:
+def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | None = None,
+             run_tests: bool = False, test_timeout: float = 600.0) -> tuple[int, Settled]:
     sess = session.Session(state_path)
     meta = sess.meta()
     scoped = sess.transact(lambda st: machine.scope(st, session.now()))
@@ -367,15 +391,22 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         for f in security_script(correction, root, bool(audit))["findings"]:
             if not any(_script_still_present(f, [g]) for g in in_scope):
                 new.append(f)
+    test_findings = [f for f in in_scope if f.get("source") == "script"
+                     and f.get("origin") == "tests"]
+    current_tests: list[Record] | None = None
+    if test_findings and run_tests:
+        current_tests = rerun_tests(root, state.get("context") or {}, test_findings,
+                                    test_timeout, say)
     for f in in_scope:
         if f.get("source") == "script":
-            if f.get("origin") == "security" and current_scan is not None:
-                if _script_still_present(f, current_scan):
+            current = current_scan if f.get("origin") == "security" else current_tests
+            if current is not None:
+                if _script_still_present(f, current):
                     present.add(f["id"])
             else:
-                unsettled.add(f["id"])  # the test script is re-run by the test origin only
-                say(f"{f['id']}: a test script finding: re-run the tests (--run-tests) to settle"
-                    " it; left in re-review")
+                unsettled.add(f["id"])
+                say(f"{f['id']}: a test script finding: settled only by running the tests"
+                    " again (--run-tests); left in re-review")
             continue
         for origin in [o for o in origins if _covers(f, o)]:
             a = asked.get(origin)
