@@ -424,3 +424,41 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
     assert {f["status"] for f in flow.findings().values() if f["origin"] == "tests"} == {
         "verified"}
     assert flow.cli("status")[0] == 0
+
+
+def test_a_reviewer_that_is_not_installed_is_reported_not_fatal(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    flow.commands.write_text(flow.commands.read_text()
+                             + "ghost = /nonexistent/reviewer-cli\ncode-review.regression = ghost\n")
+    code, report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "regression (ghost) did not answer" in err
+    assert "| regression | ghost | 1 | did not answer" in report
+    assert "SEC-001" in flow.findings()
+
+
+def test_an_unknown_origin_or_reviewer_in_the_commands_file_is_a_usage_error(tmp_path,
+                                                                             monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    original = flow.commands.read_text()
+    flow.commands.write_text(original + "code-review.style = alpha\n")
+    code, _o, err = flow.cli("run", "--base", "main")
+    assert code == 2 and "code-review.style: not one of the six origins" in err
+    flow.commands.write_text(original + "code-review.tests = gamma\n")
+    code, _o, err = flow.cli("run", "--base", "main")
+    assert code == 2 and "gamma is not a configured reviewer" in err
+    assert not flow.state.exists()
+
+
+def test_the_code_review_lines_name_no_reviewer_for_council_review():
+    from council_filters.codereview import setup
+    from council_filters.council import config
+
+    table = {"claude": "claude -p", "codex": "codex exec -", "corrector": "fixer",
+             "code-review.tests": "codex", "claude.adapter": "text"}
+    names = config.reviewer_names(table)
+    assert names == ["claude", "codex"]
+    assert setup.origin_map(table, names)["tests"] == "codex"
+    assert setup.origin_map(table, names)["security"] == "claude"
+    assert set(setup.origin_map(table, names, "codex").values()) == {"codex"}
+    assert setup.corrector(table) == "fixer"

@@ -104,6 +104,11 @@ def hunks_for(diff: bytes, paths: Iterable[str]) -> bytes:
     return b"".join(piece for path, piece in split_diff(diff) if path in wanted)
 
 
+def repo_relative(path: str) -> bool:
+    """A path that stays inside the repository (relative, no ``..``, no NUL)."""
+    return bool(path) and not (path.startswith("/") or "\0" in path or ".." in path.split("/"))
+
+
 def tree_diff(git: GitRepo, before: str, after: str, paths: Sequence[str] = ()) -> bytes:
     return git.out("diff", "--no-color", "--no-ext-diff", "-M", before, after, "--", *paths)
 
@@ -277,10 +282,9 @@ def _existing(sess: session.Session) -> Record | None:
 
 
 def _meta_or_new(sess: session.Session) -> dict[str, Any]:
-    try:
-        return sess.meta()
-    except Exception:  # noqa: BLE001 - a first run has none
+    if sess.read(session.META) is None:
         return {"fix_rounds": []}
+    return sess.meta()
 
 
 # --------------------------------------------------------------------------- #
@@ -356,12 +360,10 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     git = GitRepo.discover(meta["root"])
     root = Path(git.root)
     rounds = [r for r in meta.get("fix_rounds") or [] if not r.get("reviewed")]
-    if not rounds:
-        say("nothing to re-review: no correction was made by `council code-review fix`")
-        return EXIT_CONDITION, settled
-    before = rounds[0]["before"]
+    # Fixes recorded by other means than `fix`: the correction is all since the review.
+    before = rounds[0]["before"] if rounds else meta["rev"]
     now_tree = snapshots.snapshot_tree(git)
-    files = record["files_to_inspect"]
+    files = [p for p in record["files_to_inspect"] if repo_relative(p)]
     correction = tree_diff(git, before, now_tree, files)
     touched = added_lines(correction)
     state = sess.load()
