@@ -462,3 +462,23 @@ def test_the_code_review_lines_name_no_reviewer_for_council_review():
     assert setup.origin_map(table, names)["security"] == "claude"
     assert set(setup.origin_map(table, names, "codex").values()) == {"codex"}
     assert setup.corrector(table) == "fixer"
+
+
+def test_each_reference_keeps_to_its_lane_and_names_the_others():
+    from council_filters.codereview import references
+
+    refs = references.load_all()
+    for origin in references.ORIGINS:
+        text = refs[origin].text
+        assert refs[origin].where == "shipped"
+        assert f"(origin: {origin}," in text.splitlines()[0]
+        lane, _, rest = text.partition("## Not your lane")
+        assert "## Your lane" in lane and rest
+        others = rest.split("\n## ", 1)[0]
+        for other in references.ORIGINS:
+            if other != origin:
+                assert f"({other})" in others, (origin, other)
+                assert f"({other})" not in lane, (origin, other)
+    assert "0.8" in refs[references.CONTRACT].text
+    for word in ("design choice", "public contract", "business behaviour", "false positive"):
+        assert word in refs[references.CORRECTION].text
