@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +24,7 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters.base import safefs
+from council_filters.base import pyproc, safefs
 
 # The filters, as the modules their installed executables run.
 _MODULES = {
@@ -39,8 +38,9 @@ _MODULES = {
 
 
 def filter_argv(name: str, *args: str) -> list[str]:
-    """How to run ``council-<name>``: this interpreter, the filter's module."""
-    return [sys.executable, "-m", _MODULES[name], *args]
+    """How to run ``council-<name>``: this interpreter, the filter's module, isolated
+    from the working directory (the reviewed repository)."""
+    return pyproc.module_argv(_MODULES[name], *args)
 
 
 def extended_rules_available() -> bool:
@@ -61,6 +61,9 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    # The reviewed revision and diff base for consolidate's evidence check and change
+    # classification (``--rev``, ``--base``), so it reads the files the pack showed.
+    review_args: tuple[str, ...] = ()
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -102,6 +105,7 @@ class Plan:
             self.root,
             "--slots",
             ",".join(self.reviewers),
+            *self.review_args,
             *self.consolidate_args,
         )
 
@@ -128,9 +132,11 @@ def run(
     reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
+    env = pyproc.child_env()
     try:
         for name, argv in plan.stages():
-            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root)
+            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,
+                                    env=env)
             if procs:
                 prev = procs[-1][1].stdout
                 assert prev is not None
@@ -173,13 +179,15 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
-    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE, cwd=plan.root)
+    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE,
+                         cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
     if plan.sarif is not None and res.returncode in (0, 3):
         sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
-            input=collected, stdout=subprocess.PIPE, cwd=plan.root,
+            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root,
+                        *plan.review_args),
+            input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
         )
         if sarif.returncode in (0, 3):
             safefs.replace(plan.sarif, sarif.stdout, mode=0o644)

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from council_filters.base.errors import DataError
+from council_filters.base.errors import DataError, UsageError
 from council_filters.pack.git import GitRepo
 
 SCOPES = ("base", "worktree", "staged", "commit")
@@ -54,7 +54,7 @@ def _rev(git: GitRepo, rev: str) -> str | None:
     return sha if res.returncode == 0 and sha else None
 
 
-def _commit_of(git: GitRepo, rev: str, what: str) -> str:
+def commit_of(git: GitRepo, rev: str, what: str) -> str:
     """The commit SHA a user's revision names (``main``, ``v1.2``, ``HEAD~3``, a SHA)."""
     if not rev or rev.startswith("-") or not rev.isprintable() or " " in rev:
         raise DataError(f"{what}: a revision cannot be empty, start with '-' or hold blanks")
@@ -102,6 +102,22 @@ def _index_tree(git: GitRepo, *, add_all: bool, exclude: tuple[str, ...] = ()) -
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def choose(base: str | None, worktree: bool, staged: bool, commit: str | None) -> str:
+    """The one scope ``--base``/``--worktree``/``--staged``/``--commit`` name ("base" when
+    none does); two at once is a usage error."""
+    chosen = [n for n, on in (("base", base is not None), ("worktree", worktree),
+                              ("staged", staged), ("commit", commit is not None)) if on]
+    if len(chosen) > 1:
+        raise UsageError("choose one scope: " + " or ".join(f"--{n}" for n in chosen))
+    return chosen[0] if chosen else "base"
+
+
+def snapshot_tree(git: GitRepo, *, add_all: bool = True) -> str:
+    """The tree of the work tree as it is now (every change and untracked file added, or
+    only the index), written from a private copy of the index: nothing of the user's moves."""
+    return _index_tree(git, add_all=add_all)
+
+
 def resolve(
     git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None,
     exclude: tuple[str, ...] = (),
@@ -113,11 +129,11 @@ def resolve(
     if scope == "base":
         if base is None:
             return Range(None)  # council-pack's default: the upstream branch, else origin/main
-        return Range(_commit_of(git, base, "--base"))
+        return Range(commit_of(git, base, "--base"))
     if scope == "commit":
         if not commit:
             raise DataError("--commit needs a revision")
-        sha = _commit_of(git, commit, "--commit")
+        sha = commit_of(git, commit, "--commit")
         parent = _rev(git, sha + "^1")
         if parent is not None:
             return Range(parent, sha)

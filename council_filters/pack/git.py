@@ -197,16 +197,20 @@ class GitRepo:
             entries[path] = Blob(path, mode, oid)
         return entries
 
-    def read_blobs(self, oids: Sequence[str], limit: int) -> Iterator[tuple[str, bytes, int]]:
-        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process."""
+    def read_blobs(
+        self, oids: Sequence[str], limit: int, *, options: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> Iterator[tuple[str, bytes, int]]:
+        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process
+        (``options``: git options before ``cat-file``, e.g. ``-c`` settings)."""
         if not oids:
             return
         proc = subprocess.Popen(
-            ["git", "-C", str(self.root), "cat-file", "--batch"],
+            ["git", "-C", str(self.root), *options, "cat-file", "--batch"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=self._env(),
+            env={**self._env(), **(env or {})},
         )
         assert proc.stdin is not None and proc.stdout is not None
         request = b"".join(o.encode("ascii") + b"\n" for o in oids)
