@@ -193,10 +193,14 @@ def _progress(names: Sequence[str]):  # type: ignore[no-untyped-def]
     err = kit.streams().stderr
     if not (hasattr(err, "isatty") and err.isatty()):
         return None
-    shown = ", ".join(vocab.display_name(n) for n in names)
-
-    def show(elapsed: float) -> None:
-        err.write(f"\r\x1b[Kcouncil: {shown} running — {int(elapsed)}s")
+    def show(elapsed: float, done: frozenset[str] = frozenset()) -> None:
+        waiting = [vocab.display_name(n) for n in names if n not in done]
+        if done:
+            err.write(f"\r\x1b[Kcouncil: {len(names) - len(waiting)} of {len(names)} reviewers"
+                      f" done; waiting on {', '.join(waiting) or 'the report'}"
+                      f" — {int(elapsed)}s")
+        else:
+            err.write(f"\r\x1b[Kcouncil: {', '.join(waiting)} running — {int(elapsed)}s")
         err.flush()
 
     return show

@@ -14,6 +14,7 @@ stage has ended well, so a broken chain never writes a report.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import threading
@@ -125,11 +126,12 @@ def run(
     plan: Plan,
     *,
     stdin: IO[bytes] | int | None = None,
-    progress: Callable[[float], None] | None = None,
+    progress: Callable[[float, frozenset[str]], None] | None = None,
     tick: float = 1.0,
 ) -> Outcome:
-    """Run the chain; ``progress(elapsed)`` is called every ``tick`` seconds until the
-    reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
+    """Run the chain; ``progress(elapsed, done)`` is called every ``tick`` seconds until
+    the reviewers' records arrive (``done``: the reviewers whose record came through).
+    Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
     env = pyproc.child_env()
@@ -147,16 +149,25 @@ def run(
         upstream = procs[-1][1].stdout
         assert upstream is not None
         done = threading.Event()
+        finished: set[str] = set()
         if progress is not None:
             start = time.monotonic()
 
             def ticker() -> None:
                 while not done.wait(tick):
-                    progress(time.monotonic() - start)
+                    progress(time.monotonic() - start, frozenset(finished))
 
             threading.Thread(target=ticker, daemon=True).start()
         try:
-            collected = upstream.read()
+            chunks = []
+            for line in upstream:  # records come through as their reviewers end
+                chunks.append(line)
+                if progress is not None:
+                    with contextlib.suppress(orjson.JSONDecodeError):
+                        rec = orjson.loads(line)
+                        if isinstance(rec, dict) and isinstance(rec.get("reviewer"), str):
+                            finished.add(rec["reviewer"])
+            collected = b"".join(chunks)
         finally:
             done.set()
             upstream.close()
