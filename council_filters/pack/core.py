@@ -17,6 +17,7 @@ left open written down in ``docs/pack.md``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -88,21 +89,25 @@ def _over(diff: bytes, limits: DiffLimits) -> bool:
 
 
 def truncate_diff(
-    diff: bytes, stat: Callable[[], bytes], limits: DiffLimits = DiffLimits()
+    diff: bytes, stat: Callable[[], bytes], limits: DiffLimits = DiffLimits(),
+    shown: Callable[[int | None], bytes] | None = None,
 ) -> tuple[bytes, bool]:
     """The review-mode diff as upstream emits it, and whether it was truncated.
 
-    ``stat`` is called only when the diff is over the trigger.
+    ``stat`` is called only when the diff is over the trigger.  ``shown(max_lines)``
+    gives the text to show in place of the diff's own lines (a numbered pack's;
+    ``None``: every line); the trigger and the totals are always the diff's own.
     """
     size = len(diff)
     if not _over(diff, limits):
-        return diff, False
+        return (diff if shown is None else shown(None)), False
+    body = diff if shown is None else shown(limits.lines)
     text = b"".join(
         (
             b"### git diff --stat\n\n",
             cap_stat(stat(), limits.stat_cap),
             b"\n### Raw diff (first %d lines of %d total)\n\n" % (limits.lines, diff.count(b"\n")),
-            cap_body(diff, limits.cap, limits.lines),
+            cap_body(body, limits.cap, limits.lines),
             "\n[... truncated — full diff is %d bytes; showing at most the first %d lines and %d "
             "bytes ...]\n".encode()
             % (size, limits.lines, limits.cap),
@@ -191,14 +196,14 @@ def number_lines(lines: Sequence[bytes], first: int = 1) -> bytes:
     )
 
 
-def number_diff(diff: bytes) -> bytes:
+def number_diff(diff: bytes, max_lines: int | None = None) -> bytes:
     """A unified diff with each hunk line's new-side number beside it.
 
     ``  12 |+added``, ``  13 | context``, ``     |-removed``: the diff's own
     prefix stays the first byte after the gutter; headers and ``@@`` lines are
-    left as they are.
+    left as they are.  ``max_lines``: only the first lines (what a cut diff shows).
     """
-    walked = list(diffs.walk(diff))
+    walked = list(itertools.islice(diffs.walk(diff), max_lines))
     width = max((len(str(n)) for _k, n, _l in walked if n is not None), default=1)
     blank = b" " * width + GUTTER
     out = []
@@ -217,17 +222,22 @@ RANGES_CAP = 6000  # bytes of the anchorable-ranges block
 
 def anchor_ranges(diff: bytes, cap: int = RANGES_CAP) -> str:
     """``path: new 12-34, 50-78 | old 12-34`` per file, within ``cap`` bytes."""
-    files = diffranges.parse(diff)
     out: list[str] = []
     used = 0
-    for i, f in enumerate(files):
-        f.path = show_name(f.path)
-        line = diffranges.format_ranges([f]).decode("utf-8", "replace")
+    listed = 0
+    for f in diffs.iter_files(diff):  # lazily: a long diff is read only as far as listed
+        if not (f.new or f.old):
+            continue
+        line = diffranges.format_ranges(
+            [diffranges.FileRanges(show_name(f.path), f.new, f.old)]
+        ).decode("utf-8", "replace")
         if used + len(line.encode()) > cap:
-            left = len(files) - i
+            left = max(1, diff.count(b"\ndiff --git ") + diff.startswith(b"diff --git ")
+                       - listed)
             out.append(f"[... {left} more {'file' if left == 1 else 'files'} not listed]\n")
             break
         used += len(line.encode())
+        listed += 1
         out.append(line)
     return "".join(out)
 
@@ -347,7 +357,7 @@ def select_excerpts(
 
 def review_context(
     diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str],
-    head: ReviewInput | None = None,
+    head: ReviewInput | None = None, ranges: str = "",
 ) -> str:
     """The review context; with ``head`` (a numbered pack's input) the revisions compared
     come first and the anchorable ranges follow the diff."""
@@ -360,7 +370,7 @@ def review_context(
             + code_fence(diff_text, "diff"),
             "### Anchorable Line Ranges\n"
             "A finding's line must lie in one of these (new: the new version; old: removed"
-            " lines' old numbers).\n" + code_fence(anchor_ranges(head.diff) or "(none)\n"),
+            " lines' old numbers).\n" + code_fence(ranges or "(none)\n"),
         ]
     parts.append("### Changed Files")
     body = list(blocks) + list(trailer)
@@ -391,22 +401,25 @@ def build_review(
     frame = max(len(envelope(n, "review", "", numbered).encode()) for n in names)
     keep = select_excerpts(inp.excerpts)
     blocks = [ex.block(EXCERPT_CAP, numbered) for ex in inp.excerpts[:keep]]
-    shown_diff = number_diff(inp.diff) if numbered else inp.diff
     head = inp if numbered else None
+    ranges = anchor_ranges(inp.diff) if numbered else ""
+    numbering: dict[int | None, bytes] = {}
+
+    def shown(max_lines: int | None) -> bytes:
+        if max_lines not in numbering:
+            numbering[max_lines] = number_diff(inp.diff, max_lines)
+        return numbering[max_lines]
+
+    show = shown if numbered else None
     changed_total = max(inp.changed_total, len(inp.excerpts) + len(inp.not_shown))
     text_total = changed_total - len(inp.not_shown)  # files that could have been shown
     cap = limits.cap
-    first = limits
-    if numbered and shown_diff is not inp.diff and not _over(inp.diff, limits):
-        # The numbers do not make a diff "over": the trigger reads the diff's own size.
-        first = DiffLimits(len(shown_diff), max(limits.cap, len(shown_diff)), limits.lines,
-                           limits.stat_cap, False)
-        cap = first.cap
-    diff_text, om.diff_truncated = truncate_diff(shown_diff, inp.stat, first)
+    diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits, show)
     while True:
         dtext = clean_text(diff_text)
         trailer0 = _not_shown_lines(inp.not_shown)
-        fixed = len(review_context(dtext, inp.base_ref, [], trailer0, head).encode()) + frame
+        fixed = len(review_context(dtext, inp.base_ref, [], trailer0, head, ranges).encode())
+        fixed += frame
         sizes = [len(b.encode()) + 2 for b in blocks]
 
         def tail(k: int) -> int:
@@ -428,11 +441,12 @@ def build_review(
             stat_cap=limits.stat_cap,
             by_lines=limits.by_lines,
         )
-        diff_text, om.diff_truncated = truncate_diff(shown_diff, inp.stat, recut)
+        diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut, show)
     om.files = text_total - k
     if om.diff_truncated or om.files:
         total_lines = len(lines_of(inp.diff))
-        kept = len(lines_of(cap_body(shown_diff, cap, limits.lines))) if om.diff_truncated else (
+        body = inp.diff if show is None else show(limits.lines)
+        kept = len(lines_of(cap_body(body, cap, limits.lines))) if om.diff_truncated else (
             total_lines
         )
         om.cut = {
@@ -445,7 +459,8 @@ def build_review(
     trailer = _not_shown_lines(inp.not_shown)
     if om.files:
         trailer.append(_omitted_line(om.files, changed_total))
-    context = review_context(clean_text(diff_text), inp.base_ref, blocks[:k], trailer, head)
+    context = review_context(clean_text(diff_text), inp.base_ref, blocks[:k], trailer, head,
+                             ranges)
     return context, om
 
 
