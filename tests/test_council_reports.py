@@ -9,11 +9,10 @@ import shlex
 from pathlib import Path
 
 import pytest
+from test_council import council, git, reports, stub, user_config
 
 from council_filters import paths
 from council_filters.council import reports as reportnames
-
-from test_council import council, git, reports, stub, user_config
 
 pytestmark = pytest.mark.slow  # real git repositories and the whole chain
 
