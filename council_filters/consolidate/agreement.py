@@ -147,6 +147,7 @@ class GroupedSynthesis(synthesis.Synthesis):
     unverified: list[Group] = field(default_factory=list)
     checks: Checks = field(default_factory=Checks)
     pointer_once = True
+    quoted_structure = True
 
     def conflicts_count(self) -> int:
         return sum(1 for g in self.agreed if g.conflict)

@@ -284,6 +284,9 @@ class Synthesis:
     singles: list[tuple[Reviewer, Finding]]
     # The synthesis itself ends with the pointer to the full report: --write adds no second.
     pointer_once = False
+    # A reviewer's headings and table rules appear in its appendix as the text it wrote
+    # (backslash-escaped), not behind the [ESCAPED] prefix.
+    quoted_structure = False
 
     def render(self, report_path: str) -> str:
         """SYNTHESIS_MD: the synthesis, no trailing newline."""
@@ -435,17 +438,17 @@ def build(
 # --------------------------------------------------------------------------- #
 # Appendices and the full report.
 # --------------------------------------------------------------------------- #
-def _sandwich(slot: str, body: str) -> str:
+def _sandwich(slot: str, body: str, quoted: bool = False) -> str:
     return "\n".join((
         CLI_ADVISORY,
         begin_delimiter(slot),
-        appendix_body(body.rstrip("\n")),
+        appendix_body(body.rstrip("\n"), quoted),
         end_delimiter(slot),
         REANCHOR,
     ))
 
 
-def section(r: Reviewer) -> str:
+def section(r: Reviewer, quoted: bool = False) -> str:
     """One appendix body: the reviewer's fenced output, escaped, or the verdict line."""
     rec = r.record or {}
     fenced = rec.get("fenced")
@@ -458,17 +461,17 @@ def section(r: Reviewer) -> str:
         ends = [i for i, ln in enumerate(lines) if _END.match(ln)]
         if begins and ends and ends[-1] > begins[0]:
             b, e = begins[0], ends[-1]
-            parts = [appendix_body("\n".join(lines[:b]))] if b else []
+            parts = [appendix_body("\n".join(lines[:b]), quoted)] if b else []
             parts.append(lines[b])
             if e > b + 1:
-                parts.append(appendix_body("\n".join(lines[b + 1:e])))
+                parts.append(appendix_body("\n".join(lines[b + 1:e]), quoted))
             parts.append(lines[e])
             if e + 1 < len(lines):
-                parts.append(appendix_body("\n".join(lines[e + 1:])))
+                parts.append(appendix_body("\n".join(lines[e + 1:]), quoted))
             return "\n".join(parts)
-        return _sandwich(r.slot, fenced)
+        return _sandwich(r.slot, fenced, quoted)
     if isinstance(output, str) and output.strip():
-        return _sandwich(r.slot, output)
+        return _sandwich(r.slot, output, quoted)
     verdict = "" if r.verdict in (MISSING, "N/A") else r.verdict
     return f"(verdict {verdict} — {NO_OUTPUT})"
 
@@ -477,7 +480,8 @@ def report(synthesis: Synthesis, report_path: str) -> str:
     """The full report: synthesis, then one appendix per reviewer; ends with one newline."""
     text = synthesis.render(report_path).rstrip("\n")
     for r in synthesis.reviewers:
-        text += f"\n\n## {caret_name(r.slot)} Output\n\n{section(r)}\n"
+        body = section(r, synthesis.quoted_structure)
+        text += f"\n\n## {caret_name(r.slot)} Output\n\n{body}\n"
     return text if text.endswith("\n") else text + "\n"
 
 

@@ -124,7 +124,19 @@ def _unclosed_openers(lines: list[str]) -> list[int]:
     return unclosed
 
 
-def appendix_body(text: str) -> str:
+_CONTAINER_RUN = re.compile(_CONTAINERS)
+_LEAD = re.compile(r" {0,3}")
+
+
+def _quoted(line: str) -> str:
+    """A structure line shown as the reviewer wrote it: a backslash before the character
+    that would make it structure (after any blockquote or list markers)."""
+    at = (_LEAD if _STRUCTURE_BARE.match(line) else _CONTAINER_RUN).match(line)
+    i = at.end() if at else 0
+    return line[:i] + "\\" + line[i:]
+
+
+def appendix_body(text: str, quoted: bool = False) -> str:
     """A reviewer's output block, escaped for the report appendix.
 
     Line separators are folded to LF first.  Outside code blocks no line can
@@ -132,6 +144,9 @@ def appendix_body(text: str) -> str:
     thematic breaks, link reference definitions and table delimiter rows are
     prefixed, and every ``<`` is ``&lt;`` (no HTML block, comment, ``<pre>``,
     ``<details>`` or forged marker).  A code fence left open is escaped.
+    ``quoted``: such lines are shown as the reviewer wrote them, as text (a
+    backslash before the character that would make them structure) instead of
+    behind the ``[ESCAPED]`` prefix.
     """
     lines = [escape_line(line) for line in normalise_lines(text).split("\n")]
     for idx in _unclosed_openers(lines):
@@ -151,7 +166,7 @@ def appendix_body(text: str) -> str:
             out.append(line)
             continue
         if _HEADING.match(line) or _STRUCTURE.match(line) or _STRUCTURE_BARE.match(line):
-            line = ESCAPED + line
+            line = _quoted(line) if quoted else ESCAPED + line
         out.append(_inert_html(line))
     return "\n".join(out)
 
