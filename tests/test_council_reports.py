@@ -127,7 +127,7 @@ def test_council_debug_end_to_end(project, tmp_path):
 def test_question_synthesis_holds_the_answers_not_a_tally(project, tmp_path):
     def answer(verdict: str, summary: str) -> str:
         text = (f"Verdict: {verdict}\\nConfidence: HIGH\\nFindings:\\n"
-                f"- [P2] app.py:2 — f returns a constant\\n  Evidence: \\\"return 2\\\"\\n"
+                f"- [P2] app.py:2 — f returns a constant\\n  Evidence: \"return 2\"\\n"
                 f"Summary: {summary}\\n")
         return f"cat >/dev/null; printf '{text}'"
 

@@ -84,7 +84,7 @@ def _index_tree(git: GitRepo, *, add_all: bool, exclude: tuple[str, ...] = ()) -
     try:
         index = os.path.join(scratch, "index")
         if real.is_file():
-            shutil.copyfile(real, index)
+            shutil.copy2(real, index)  # its timestamp too: git then re-reads files edited since
             os.chmod(index, 0o600)
         env = {"GIT_INDEX_FILE": index}
         skip = [":(top,exclude,literal)" + d for d in exclude]
