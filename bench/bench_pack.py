@@ -60,9 +60,20 @@ def build(repo: Path) -> None:
     git(repo, "commit", "-q", "-m", "change")
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, bytes]:
-    start = time.perf_counter()
+CPU: dict[str, list[float]] = {}
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd: list[str], cwd: Path, label: str = "") -> tuple[float, bytes]:
+    """Wall time and stdout; the CPU time (user + system, the process and its children)
+    is kept under ``label``: on a busy machine it is the steadier figure."""
+    start, cpu = time.perf_counter(), _cpu()
     res = subprocess.run(cmd, cwd=cwd, env=GIT_ENV, capture_output=True, check=True)
+    CPU.setdefault(label, []).append(_cpu() - cpu)
     return time.perf_counter() - start, res.stdout
 
 
@@ -80,9 +91,9 @@ def main() -> int:
             t, diff = timed(["git", "diff", "main...HEAD"], repo)
             diff_times.append(t)
             diff_bytes = len(diff)
-            t, out = timed(pack, repo)  # the default: numbered excerpts
+            t, out = timed(pack, repo, "numbered")  # the default: numbered excerpts
             pack_times.append(t)
-            t, _ = timed([*pack, "--upstream"], repo)
+            t, _ = timed([*pack, "--upstream"], repo, "upstream")
             upstream_times.append(t)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         packs = out.count(b"\n")
@@ -97,6 +108,11 @@ def main() -> int:
             f"  council-pack review median {med_pack * 1000:.0f} ms over {RUNS} runs "
             f"(numbered; --upstream {med_up * 1000:.0f} ms, ratio {med_pack / med_up:.2f}x); "
             f"git diff alone {med_diff * 1000:.0f} ms; ratio {med_pack / med_diff:.1f}x"
+        )
+        cpu_n, cpu_u = statistics.median(CPU["numbered"]), statistics.median(CPU["upstream"])
+        print(
+            f"  CPU time (user+sys, with git) median: numbered {cpu_n * 1000:.0f} ms, "
+            f"--upstream {cpu_u * 1000:.0f} ms, ratio {cpu_n / cpu_u:.2f}x"
         )
         print(
             f"  peak RSS of any child process {peak_kib / 1024:.0f} MiB "
