@@ -149,3 +149,21 @@ def test_cli_keep_shape_on_the_pack_field_only():
 def test_keep_shape_needs_a_field():
     code, _, err = run_filter("redact", ["--jsonl", "--keep-shape"], "{}\n")
     assert code == 2 and "--keep-shape needs --jsonl and --field" in err
+
+
+def test_a_quote_of_the_packs_placeholder_is_verified_against_the_file():
+    """A reviewer quotes the pack's line; the evidence check reads the file redacted the same
+    way (and a placeholder stands for any text), so the hardcoded-key finding verifies."""
+    from council_filters.consolidate import evidence
+
+    source = f'import os\nAWS_KEY = "{AWS}"\npassword = "{PASSWORD}"\n'.encode()
+    redacted, changed = redact_shape(source)
+    assert changed == [2] and AWS.encode() not in redacted
+    ft = evidence.FileText(redacted.decode().split("\n"), None, frozenset(changed))
+    quote = 'AWS_KEY = "\u2039redacted:aws-access-key-id\u203a"'
+    assert evidence.check(evidence.Claim("c.py", 2, quote), ft).status == evidence.VERIFIED
+    # A secret only the extended rules know is in the file as written: still found.
+    quote = 'password = "\u2039redacted:secret-assignment\u203a"'
+    assert evidence.check(evidence.Claim("c.py", 3, quote), ft).status == evidence.VERIFIED
+    assert evidence.check(evidence.Claim("c.py", 2, 'AWS_KEY = "nope"'), ft).status != (
+        evidence.VERIFIED)

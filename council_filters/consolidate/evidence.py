@@ -153,8 +153,15 @@ def na_reason(evidence: object) -> str | None:
     return " ".join(m.group(1).split()).strip("\"'`")[:REASON_CHARS]
 
 
+# A pack's typed redaction placeholder: the reviewer never saw what stood there.
+_PLACEHOLDER = re.compile("\u2039redacted:[a-z0-9][a-z0-9._-]*\u203a")
+
+
 def _raw_lines(evidence: str) -> list[str]:
-    return [ln.rstrip() for ln in _unwrap(evidence).replace("\r\n", "\n").split("\n")]
+    """The quote's lines; a ``‹redacted:TYPE›`` placeholder stands for any text (an
+    ellipsis), as the credential it replaced in the pack is in the file."""
+    text = _PLACEHOLDER.sub("\u2026", _unwrap(evidence))
+    return [ln.rstrip() for ln in text.replace("\r\n", "\n").split("\n")]
 
 
 def _strip_numbers(lines: list[str]) -> list[str] | None:
