@@ -13,7 +13,7 @@ import pytest
 
 from council_filters.cli import council as council_cli
 
-from conftest import make_repo
+from conftest import make_repo, run_filter
 
 DATA = Path(__file__).resolve().parent / "data" / "code_review"
 PY = shlex.quote(sys.executable)
@@ -60,12 +60,11 @@ class Flow:
         self.modes.write_text(json.dumps(modes))
 
     def cli(self, *args: str, config: bool = True) -> tuple[int, str, str]:
-        out, err = io.BytesIO(), io.StringIO()
         argv = ["code-review", args[0], "--state", str(self.state), *args[1:]]
         if config and args[0] in ("run", "fix", "rereview"):
             argv += ["--config", str(self.commands)]
-        code = council_cli.main(argv, stdin=io.BytesIO(), stdout=out, stderr=err)
-        return code, out.getvalue().decode(), err.getvalue()
+        res = run_filter(council_cli.main, argv)
+        return res.code, res.out.decode(), res.err
 
     def findings(self) -> dict[str, dict]:
         return {f["id"]: f for f in json.loads(self.state.read_text())["findings"]}
@@ -428,8 +427,8 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
 
 def test_a_reviewer_that_is_not_installed_is_reported_not_fatal(tmp_path, monkeypatch):
     flow = Flow(tmp_path, monkeypatch, {})
-    flow.commands.write_text(flow.commands.read_text()
-                             + "ghost = /nonexistent/reviewer-cli\ncode-review.regression = ghost\n")
+    flow.commands.write_text(flow.commands.read_text() + "ghost = /nonexistent/reviewer-cli\n"
+                             "code-review.regression = ghost\n")
     code, report, err = flow.cli("run", "--base", "main")
     assert code == 0, err
     assert "regression (ghost) did not answer" in err
