@@ -60,7 +60,8 @@ Examples:
   council review --staged --fail-on REJECT --min-reviewers 2 2>&1 | tee council.log
   council -C ../other-repo review --commit abc1234
   council question "Is the session cache thread-safe?" --paths app/cache.py
-  council plan docs/plans/cache.md"""
+  council plan docs/plans/cache.md
+  council code-review run --base origin/main    # the six-reviewer flow (code-review --help)"""
 )
 
 app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
