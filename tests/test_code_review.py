@@ -481,3 +481,22 @@ def test_each_reference_keeps_to_its_lane_and_names_the_others():
     assert "0.8" in refs[references.CONTRACT].text
     for word in ("design choice", "public contract", "business behaviour", "false positive"):
         assert word in refs[references.CORRECTION].text
+
+
+def test_the_readiness_gate_asks_for_the_task_on_a_terminal(tmp_path, monkeypatch):
+    base = {"app.py": "def find(db, name):\n    return 1\n"}
+    flow = Flow(tmp_path, monkeypatch, {}, base=base, change={"app.py": CHANGE["app.py"]})
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    monkeypatch.setenv("STUB_PACKS", str(packs))
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("Look users up by their exact name\n"))
+    code, _report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "no spec and no task were found" in err
+    assert "Look users up by their exact name" in (packs / "requirements-0.txt").read_text()
+    assert json.loads(flow.state.read_text())["context"]["task"].startswith("Look users up")
