@@ -59,7 +59,8 @@ def test_shifted_quote_is_re_anchored(shift, direction):
 
 
 def test_repeated_quote_takes_the_occurrence_nearest_the_cited_line():
-    body = "x = 1\n" * 3 + "    cache.clear()\n" + "y = 2\n" * 40 + "    cache.clear()\n" + "z\n" * 40
+    clear = "    cache.clear()\n"
+    body = "x = 1\n" * 3 + clear + "y = 2\n" * 40 + clear + "z\n" * 40
     # occurrences at lines 4 and 45
     assert claim(body, 30, "cache.clear()").line == 45
     assert claim(body, 20, "cache.clear()").line == 4

@@ -203,6 +203,18 @@ def _progress(names: Sequence[str]):  # type: ignore[no-untyped-def]
     return show
 
 
+def _review_args(pack_args: Sequence[str]) -> tuple[str, ...]:
+    """consolidate's ``--rev``/``--base``: the commit the pack read (a scope's snapshot
+    for uncommitted work) and the diff base, so evidence is checked against them."""
+    out: list[str] = []
+    for flag, name in (("--head", "--rev"), ("--base", "--base")):
+        if flag in pack_args:
+            i = list(pack_args).index(flag)
+            if i + 1 < len(pack_args):
+                out += [name, pack_args[i + 1]]
+    return tuple(out)
+
+
 def _run(
     pack_args: list[str],
     *,
@@ -243,6 +255,7 @@ def _run(
         consolidate_args=write_args + (("--fail-level", fail_level) if fail_level else ()),
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
+        review_args=_review_args(pack_args),
     )
     if no_redact:
         s.warn("--no-redact-pack: the pack goes to the reviewers unredacted")

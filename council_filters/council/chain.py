@@ -61,6 +61,9 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    # The reviewed revision and diff base for consolidate's evidence check and change
+    # classification (``--rev``, ``--base``), so it reads the files the pack showed.
+    review_args: tuple[str, ...] = ()
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -102,6 +105,7 @@ class Plan:
             self.root,
             "--slots",
             ",".join(self.reviewers),
+            *self.review_args,
             *self.consolidate_args,
         )
 
@@ -181,7 +185,8 @@ def run(
     out.report = res.stdout
     if plan.sarif is not None and res.returncode in (0, 3):
         sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
+            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root,
+                        *plan.review_args),
             input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
         )
         if sarif.returncode in (0, 3):
