@@ -13,7 +13,7 @@ import pytest
 
 from council_filters.cli import council as council_cli
 
-from conftest import make_repo
+from conftest import make_repo, run_filter
 
 DATA = Path(__file__).resolve().parent / "data" / "code_review"
 PY = shlex.quote(sys.executable)
@@ -60,12 +60,11 @@ class Flow:
         self.modes.write_text(json.dumps(modes))
 
     def cli(self, *args: str, config: bool = True) -> tuple[int, str, str]:
-        out, err = io.BytesIO(), io.StringIO()
         argv = ["code-review", args[0], "--state", str(self.state), *args[1:]]
         if config and args[0] in ("run", "fix", "rereview"):
             argv += ["--config", str(self.commands)]
-        code = council_cli.main(argv, stdin=io.BytesIO(), stdout=out, stderr=err)
-        return code, out.getvalue().decode(), err.getvalue()
+        res = run_filter(council_cli.main, argv)
+        return res.code, res.out.decode(), res.err
 
     def findings(self) -> dict[str, dict]:
         return {f["id"]: f for f in json.loads(self.state.read_text())["findings"]}
@@ -428,8 +427,8 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
 
 def test_a_reviewer_that_is_not_installed_is_reported_not_fatal(tmp_path, monkeypatch):
     flow = Flow(tmp_path, monkeypatch, {})
-    flow.commands.write_text(flow.commands.read_text()
-                             + "ghost = /nonexistent/reviewer-cli\ncode-review.regression = ghost\n")
+    flow.commands.write_text(flow.commands.read_text() + "ghost = /nonexistent/reviewer-cli\n"
+                             "code-review.regression = ghost\n")
     code, report, err = flow.cli("run", "--base", "main")
     assert code == 0, err
     assert "regression (ghost) did not answer" in err
@@ -482,3 +481,22 @@ def test_each_reference_keeps_to_its_lane_and_names_the_others():
     assert "0.8" in refs[references.CONTRACT].text
     for word in ("design choice", "public contract", "business behaviour", "false positive"):
         assert word in refs[references.CORRECTION].text
+
+
+def test_the_readiness_gate_asks_for_the_task_on_a_terminal(tmp_path, monkeypatch):
+    base = {"app.py": "def find(db, name):\n    return 1\n"}
+    flow = Flow(tmp_path, monkeypatch, {}, base=base, change={"app.py": CHANGE["app.py"]})
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    monkeypatch.setenv("STUB_PACKS", str(packs))
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("Look users up by their exact name\n"))
+    code, _report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "no spec and no task were found" in err
+    assert "Look users up by their exact name" in (packs / "requirements-0.txt").read_text()
+    assert json.loads(flow.state.read_text())["context"]["task"].startswith("Look users up")

@@ -60,7 +60,8 @@ Examples:
   council review --staged --fail-on REJECT --min-reviewers 2 2>&1 | tee council.log
   council -C ../other-repo review --commit abc1234
   council question "Is the session cache thread-safe?" --paths app/cache.py
-  council plan docs/plans/cache.md"""
+  council plan docs/plans/cache.md
+  council code-review run --base origin/main    # the six-reviewer flow (code-review --help)"""
 )
 
 app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
@@ -622,11 +623,21 @@ def run_cmd(
     opts = review.RunOptions(repo=str(root), state=state, scope=kind, base=base, commit=commit,
                              committed=committed, task=task, spec=spec, run_tests=run_tests,
                              run_audit=run_audit, test_cmd=test_cmd)
-    outcome = review.run(opts, who, _cr_say)
+    asker = _cr_ask_task if task is None and spec is None and sys.stdin.isatty() else None
+    outcome = review.run(opts, who, _cr_say, ask_task=asker)
     s = kit.streams()
     s.stdout.write(outcome.report.encode("utf-8"))
     s.stdout.flush()
     return outcome.code
+
+
+def _cr_ask_task() -> str | None:
+    """The readiness gate's one question: the task, when neither a spec nor a task was found."""
+    err = kit.streams().stderr
+    err.write("no spec and no task were found: what should this change do? (one line; empty"
+              " to review without): ")
+    err.flush()
+    return sys.stdin.readline().strip() or None
 
 
 def _cr_pick(state_file: str) -> tuple[bool, list[str], list[str]]:

@@ -202,23 +202,32 @@ def _header(context: Mapping[str, Any], scripts: Mapping[str, Record],
     return "\n".join(rows) + "\n\n"
 
 
-def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
-    git = GitRepo.discover(opts.repo)
-    root = Path(git.root)
-    context, diff = collect.collect_with_diff(collect.Options(
-        repo=str(root), base=opts.base, spec=opts.spec, task=opts.task,
+def _collect(root: Path, opts: RunOptions, task: str | None) -> tuple[dict[str, Any], bytes]:
+    return collect.collect_with_diff(collect.Options(
+        repo=str(root), base=opts.base, spec=opts.spec, task=task,
         committed=opts.committed, scope=opts.scope, commit=opts.commit,
         test_cmd=opts.test_cmd))
+
+
+def run(opts: RunOptions, who: Reviewers, say: Say,
+        ask_task: Callable[[], str | None] | None = None) -> Outcome:
+    """``ask_task``: how to ask the user for the task when neither a spec nor a task was
+    found (the readiness gate asks only for what is missing); None: go on without."""
+    git = GitRepo.discover(opts.repo)
+    root = Path(git.root)
+    context, diff = _collect(root, opts, opts.task)
     say(render.context_map(context).rstrip())
     blocked = _readiness(context)
     if blocked:
         say(f"stopped: {blocked}")
         return Outcome(EXIT_CONDITION)
-    for gap in context.get("gaps") or []:
-        if gap.get("class") == "critical":
+    if context.get("readiness") == "critical":
+        task = ask_task() if ask_task is not None else None
+        if task:
+            context, diff = _collect(root, opts, task)
+        else:
             say("warning: no spec and no task: the requirements reviewer sees only the diff"
                 " (give --task TEXT or --spec DIR)")
-            break
     rev = context["head"]["commit"] if opts.scope == "commit" else snapshots.snapshot_tree(
         git, add_all=opts.scope != "staged")
     lines = added_lines(diff)
