@@ -61,6 +61,8 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    json: str | None = None  # also write the consolidation JSON document here
+    dispatch_args: tuple[str, ...] = ()  # cache and budget options for council-dispatch
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -83,7 +85,8 @@ class Plan:
         out += [
             (
                 "dispatch",
-                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root),
+                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root,
+                            *self.dispatch_args),
             ),
             ("redact", filter_argv("redact", "--jsonl", *rules)),
             ("fence", filter_argv("fence", "--jsonl")),
@@ -172,19 +175,34 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
+    # The JSON document first: its report_path is the first free name, the one the
+    # report written next takes.
+    json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
+                                              ",".join(plan.reviewers)), collected)
     res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE, cwd=plan.root)
     out.consolidate_code = res.returncode
     out.report = res.stdout
-    if plan.sarif is not None and res.returncode in (0, 3):
-        sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
-            input=collected, stdout=subprocess.PIPE, cwd=plan.root,
-        )
-        if sarif.returncode in (0, 3):
-            safefs.replace(plan.sarif, sarif.stdout, mode=0o644)
+    if res.returncode not in (0, 3):
+        return out
+    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected)
+    for target, doc in ((plan.json, json_doc), (plan.sarif, sarif)):
+        if target is None or doc is None:
+            continue
+        if doc.returncode in (0, 3):
+            safefs.replace(target, doc.stdout, mode=0o644)
         else:
-            out.consolidate_code = sarif.returncode
+            out.consolidate_code = doc.returncode
     return out
+
+
+def _side_output(
+    plan: Plan, target: str | None, args: tuple[str, ...], collected: bytes
+) -> subprocess.CompletedProcess[bytes] | None:
+    """council-consolidate in another format over the same records (None: not asked)."""
+    if target is None:
+        return None
+    return subprocess.run(filter_argv("consolidate", *args, "--repo", plan.root),
+                          input=collected, stdout=subprocess.PIPE, cwd=plan.root)
 
 
 def stage_names(plan: Plan) -> Sequence[str]:
