@@ -71,9 +71,10 @@ class Cache:
     redact: Redact = default_redact
 
     def __post_init__(self) -> None:
-        self.directory = os.path.abspath(self.directory)
+        self.directory = os.path.realpath(self.directory)
         try:
-            os.makedirs(self.directory, mode=0o700, exist_ok=True)
+            if not os.path.lexists(self.directory):
+                os.makedirs(self.directory, mode=0o700, exist_ok=True)
             info = os.lstat(self.directory)
         except OSError as exc:
             raise UsageError(f"cannot use the cache directory: {exc.strerror or 'error'}",
