@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +24,7 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters.base import safefs
+from council_filters.base import pyproc, safefs
 
 # The filters, as the modules their installed executables run.
 _MODULES = {
@@ -39,8 +38,9 @@ _MODULES = {
 
 
 def filter_argv(name: str, *args: str) -> list[str]:
-    """How to run ``council-<name>``: this interpreter, the filter's module."""
-    return [sys.executable, "-m", _MODULES[name], *args]
+    """How to run ``council-<name>``: this interpreter, the filter's module, isolated
+    from the working directory (the reviewed repository)."""
+    return pyproc.module_argv(_MODULES[name], *args)
 
 
 def extended_rules_available() -> bool:
@@ -63,6 +63,10 @@ class Plan:
     sarif: str | None = None  # also write the findings as SARIF here
     json: str | None = None  # also write the consolidation JSON document here
     dispatch_args: tuple[str, ...] = ()  # cache and budget options for council-dispatch
+    report_path: str | None = None  # the report's name, as the JSON document gives it
+    # The reviewed revision and diff base for consolidate's evidence check and change
+    # classification (``--rev``, ``--base``), so it reads the files the pack showed.
+    review_args: tuple[str, ...] = ()
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -81,7 +85,8 @@ class Plan:
         out = [("pack", pack)]
         rules = ("--rules", "extended") if self.extended_rules else ()
         if self.redact_pack:
-            out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
+            out.append(("redact", filter_argv(
+                "redact", "--jsonl", "--field", "pack", "--keep-shape", *rules)))
         out += [
             (
                 "dispatch",
@@ -104,6 +109,7 @@ class Plan:
             self.root,
             "--slots",
             ",".join(self.reviewers),
+            *self.review_args,
             *self.consolidate_args,
         )
 
@@ -130,9 +136,11 @@ def run(
     reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
+    env = pyproc.child_env()
     try:
         for name, argv in plan.stages():
-            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root)
+            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,
+                                    env=env)
             if procs:
                 prev = procs[-1][1].stdout
                 assert prev is not None
@@ -175,34 +183,46 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
-    # The JSON document first: its report_path is the first free name, the one the
-    # report written next takes.
     json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
-                                              ",".join(plan.reviewers)), collected)
-    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE, cwd=plan.root)
+                                              ",".join(plan.reviewers)), collected, env)
+    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE,
+                         cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
     if res.returncode not in (0, 3):
         return out
-    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected)
+    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected, env)
     for target, doc in ((plan.json, json_doc), (plan.sarif, sarif)):
         if target is None or doc is None:
             continue
         if doc.returncode in (0, 3):
-            safefs.replace(target, doc.stdout, mode=0o644)
+            data = doc.stdout if target is not plan.json else _named_report(plan, doc.stdout)
+            safefs.replace(target, data, mode=0o644)
         else:
             out.consolidate_code = doc.returncode
     return out
 
 
+def _named_report(plan: Plan, data: bytes) -> bytes:
+    """The JSON document with the report's reserved name as its ``report_path``."""
+    doc = orjson.loads(data)
+    synth = doc.get("synthesis") if isinstance(doc, dict) else None
+    if plan.report_path is None or not isinstance(synth, dict):
+        return data
+    synth["report_path"] = plan.report_path
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
 def _side_output(
-    plan: Plan, target: str | None, args: tuple[str, ...], collected: bytes
+    plan: Plan, target: str | None, args: tuple[str, ...], collected: bytes,
+    env: dict[str, str],
 ) -> subprocess.CompletedProcess[bytes] | None:
     """council-consolidate in another format over the same records (None: not asked)."""
     if target is None:
         return None
-    return subprocess.run(filter_argv("consolidate", *args, "--repo", plan.root),
-                          input=collected, stdout=subprocess.PIPE, cwd=plan.root)
+    return subprocess.run(
+        filter_argv("consolidate", *args, "--repo", plan.root, *plan.review_args),
+        input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env)
 
 
 def stage_names(plan: Plan) -> Sequence[str]:
