@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -79,7 +80,7 @@ class Tally:
 
 
 def same_file(read: str, label: str) -> bool:
-    a, b = read.strip().lstrip("./"), label.strip().lstrip("./")
+    a, b = (re.sub(r"^(?:\./)+", "", x.strip()).lstrip("/") for x in (read, label))
     if not a or not b:
         return False
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
