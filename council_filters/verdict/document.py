@@ -120,13 +120,15 @@ _FINDING_ID = re.compile(
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
-    r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*[:\u2014\u2013-])", re.I)
+    r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
+    re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
-    r"[A-Za-z][^<>\n]{0,40}>|(?<![$\w])\{[A-Za-z_][^{}\n]{0,40}\}|\[(?:file|description|title|issue|"
-    r"dimension|concern|summary|details|problem|finding|what|why|action|text)[^\]\n]{0,40}\]|"
-    r"\bfile:line\b|\bpath/to/", re.I)
+    r"[A-Za-z][^<>\n]{0,40}>|(?<![$\w])\{[A-Za-z_][^{}\n]{0,40}\}"
+    r"|\[(?:file(?::line)?|description|title|issue|dimension|concern|summary|details|problem"
+    r"|finding|what|why|action|text|name|reason)(?:\s*[:|/]\s*\w+)?\]"
+    r"|\bfile:line\b|\bpath/to/", re.I)
 
 # severity tags and badges
 _BRACKET_TAG = re.compile(
@@ -157,7 +159,7 @@ _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?
 _BLOB = re.compile(
     r"https?://[^\s)/]+/[^\s)]*?/(?:-/)?blob/[^/\s)]+/(?P<p>[^\s)#?]+)"
     r"(?:#L(?P<l>\d{1,7})(?:-L?(?P<e>\d{1,7}))?)?")
-_FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-])[\w.\-/]{1,200}\.[A-Za-z]"
+_FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1,200}\.[A-Za-z]"
                          r"[A-Za-z0-9]{0,9})(?![\w/])")
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
@@ -231,6 +233,8 @@ def _plain(text: str) -> str:
 
 
 def _is_label(text: str) -> bool:
+    if _FINDING_ID.match(_plain(text)):
+        return False
     t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() for w in toks)
@@ -271,13 +275,14 @@ def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
     t = text.lstrip()
-    m = _BRACKET_TAG.match(t)
+    m = _BRACKET_TAG.match(re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
         return severity_word(re.sub(r"[\s-]+", "-", m["w"].lower()).replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
+                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?\s*(?::|\u2014|\u2013|-\s|\*\*)", t,
+                 re.I)
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
@@ -288,15 +293,24 @@ def _lead_tag(text: str) -> str | None:
     return badge_severity(t[:200])
 
 
+_KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
+                          "procfile", "readme", "license", "vagrantfile", "justfile"))
+
+
 def _first_file(text: str) -> str | None:
     """The first path-like token in ``text`` (backticked or with an extension)."""
     for m in _FILE_TOKEN.finditer(text[:600]):
         raw = (m["a"] or m["b"] or "").strip()
         raw = raw.split()[0] if raw else ""
+        if "://" in text[max(0, m.start() - 12):m.start() + 3] or raw.startswith("//"):
+            continue
         if find_location(raw) is not None:
             return find_location(raw).file  # type: ignore[union-attr]
         if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
-                and not raw.endswith(("()", ")")) and len(raw) > 2:
+                and not raw.endswith(("()", ")")) and len(raw) > 2 and (
+                    re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
+                    or raw.rsplit("/", 1)[-1].lower() in _KNOWN_NAMES
+                    or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
             return clean_path(raw)
     return None
 
@@ -359,6 +373,7 @@ class _Reader:
         self.want_summary_para = False
         self.want_verdict_para = False
         self.pending_value: str | None = None
+        self.pending_sev: str | None = None
 
     # -- context ----------------------------------------------------------------
     def kind(self) -> str:
@@ -480,7 +495,19 @@ class _Reader:
         while self.sections and self.sections[-1].level >= level:
             sec = self.sections.pop()
             c = sec.cand
-            if c is None or len(self.doc.findings) != c.count:
+            if c is None:
+                continue
+            inner = self.doc.findings[c.count:]
+            if inner and _fields(c.body).get("file") and all(
+                    f.get("file") is None or c.file is not None and f.get("file") == c.file.file
+                    for f in inner):
+                # the heading's fields locate one finding: what its section read as
+                # findings (a bold title, a badge line) are parts of it
+                sev = next((f.get("severity") for f in inner if f.get("severity")), c.sev)
+                del self.doc.findings[c.count:]
+                self.emit(c.text, c.body, sev, c.file, at=c.at)
+                continue
+            if inner:
                 continue
             if _qualifies(c):
                 self.emit(c.text, c.body, c.sev, c.file, at=c.at)
@@ -493,6 +520,7 @@ class _Reader:
         self.close_sections(level)
         self.want_summary_para = False
         self.want_verdict_para = False
+        self.pending_sev = None
         plain = _plain(text)
         rnd = 0
         if _ROUND.match(plain):
@@ -506,7 +534,9 @@ class _Reader:
         if _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
                 _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)):
             kind = "resolved"
-        elif _POSITIVE.search(plain) and not _FINDINGS.search(plain):
+        elif (_POSITIVE.match(plain) or re.search(r"\b(?:verified|confirmed|passed)"
+                                                 r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
+                and not _FINDINGS.search(plain):
             kind = "positive"
         elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
             kind = "other"
@@ -553,7 +583,8 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()):
+        if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
+                and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
             for ln in lines:
                 self.feed(ln)
@@ -582,6 +613,13 @@ class _Reader:
                 boundary = False
                 i += 1
                 continue
+            if _badge_only(ln):
+                self.pending_sev = badge_severity(ln)
+                if self.para is not None and "severity" not in self.para.rest:
+                    self.para.rest.append(ln)
+                self.feed(ln)
+                i += 1
+                continue
             opens = kind not in ("positive", "resolved") and (
                 title or _opens(probe, kind, boundary and kind != "other"))
             if opens:
@@ -591,7 +629,8 @@ class _Reader:
                     head = head + " " + more[0]
                     more = more[1:]
                 used = len(lines[i + 1:]) - len(more)
-                self.para = _Para(head, self.sev(), self.file())
+                self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                self.pending_sev = None
                 for used_line in lines[i:i + 1 + used]:
                     self.feed(used_line)
                 i += 1 + used
@@ -737,6 +776,16 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
+def _badge_only(line: str) -> bool:
+    """A line that is only a severity badge ("_⚠️ Potential issue_ | _🟡 Minor_")."""
+    if badge_severity(line) is None:
+        return False
+    t = re.sub(r"!\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]{1,40}>|_[^_\n]{1,40}_|\b[Pp][0-4]\s+Badge\b", " ",
+               line)
+    t = re.sub(r"(?i)potential\s+issue|\*\*(?:critical|high|medium|low)\s+severity\*\*", " ", t)
+    return not re.search(r"[A-Za-z]{3,}", t)
+
+
 def _location_only(head: str) -> bool:
     loc = locate(head)
     if loc is None:
@@ -879,10 +928,24 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
         for ln in [head, *rest[:6]]:
+            if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
+                continue  # a nested list names other things (deliverables, evidence)
             f = _first_file(ln)
             if f and "/" in f or f and ln is head:
                 rec["file"] = f
                 break
+    if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
+        f = _first_file(rec["file"])
+        if f:
+            rec["file"] = f
+        else:
+            rec.pop("file")
+            rec.pop("line", None)
+            rec.pop("end_line", None)
+    if "file" in rec and "line" not in rec:
+        lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
+        if lm and int(lm.group(1)) >= 1:
+            rec["line"] = int(lm.group(1))
     # severity: fields, then the item's tags and badges, then its section
     want = None
     for key in ("severity", "risk", "impact"):
@@ -896,6 +959,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         _put_severity(rec, want)
         return
     if "severity" in rec or "priority" in rec:
+        return
+    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I)
+    if pm and (s := severity_word(pm["w"])):
+        rec["severity"] = s
         return
     lead = _lead_tag(head)
     if lead:

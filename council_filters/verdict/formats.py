@@ -318,8 +318,10 @@ def review_json(text: str) -> dict[str, Any] | None:
         first, last = s.find("{"), s.rfind("}")
         if last > first:
             inner = loads(s[first:last + 1])
+            outside = s[:first] + s[last + 1:]
             # the outer text is a short preamble, not a document of its own
-            if isinstance(inner, dict) and len(s) - (last - first) < 400:
+            if isinstance(inner, dict) and len(outside) < 300 and not re.search(
+                    r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner
     if not isinstance(doc, dict):
         return None

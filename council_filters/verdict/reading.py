@@ -148,7 +148,10 @@ def _from_document(text: str, origin: str) -> Reading:
     lines = text.split("\n")
     span = _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
     if span is not None:
-        text = "\n".join(lines[span[0]:span[1]])
+        inner = "\n".join(lines[span[0]:span[1]])
+        # a fenced template (placeholders such as {unit name}) is not an answer
+        if len(document._PLACEHOLDER.findall(inner)) < 2:
+            text = inner
     doc = document.read_document(text, origin)
     out = Reading()
     vote, warn, found = resolve_votes(doc.votes)
