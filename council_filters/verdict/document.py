@@ -132,8 +132,9 @@ _PLACEHOLDER = re.compile(
 
 # severity tags and badges
 _BRACKET_TAG = re.compile(
-    r"^[\s*_`]*\[[^\]\n]{0,30}?\b(?P<w>non[\s-]?blocking|" + SEVERITY_WORD
-    + r"|must[\s-]fix|should[\s-]fix)\b[^\]\n]{0,30}\]", re.I)
+    r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|" + SEVERITY_WORD
+    + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
+_ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
     re.compile(r"\b(?P<w>P[0-4])\s+Badge\b"),
@@ -182,6 +183,7 @@ class Doc:
     summary: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
     has_keys: bool = False
+    findings_text: str | None = None  # the findings sections' own lines, when there are any
 
 
 @dataclass
@@ -274,8 +276,9 @@ def badge_severity(text: str) -> str | None:
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
-    t = text.lstrip()
-    m = _BRACKET_TAG.match(re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
+    t = _ITEM_NUMBER.sub("", text.lstrip())
+    m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
+        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
         return severity_word(re.sub(r"[\s-]+", "-", m["w"].lower()).replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
@@ -374,6 +377,21 @@ class _Reader:
         self.want_verdict_para = False
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
+        self.line = 0  # the source line being read
+        self.src: list[str] = []
+        self.span: tuple[int, int] | None = None  # an open findings section: (first line, level)
+        self.spans: list[tuple[int, int]] = []
+        self.head_value: dict[int, str] = {}
+
+    def open_span(self, first: int, level: int) -> None:
+        self.close_span(first)
+        self.span = (first, level)
+
+    def close_span(self, end: int) -> None:
+        if self.span is not None:
+            if end > self.span[0] or self.span[0] in self.head_value:
+                self.spans.append((self.span[0], max(end, self.span[0])))
+            self.span = None
 
     # -- context ----------------------------------------------------------------
     def kind(self) -> str:
@@ -387,7 +405,8 @@ class _Reader:
 
     def under_cand(self) -> bool:
         """The innermost section is a heading that may itself be the finding."""
-        return bool(self.sections) and self.sections[-1].cand is not None
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only
 
     def sev(self) -> str | None:
         for s in reversed(self.sections):
@@ -438,11 +457,14 @@ class _Reader:
         if k is not None and k.name == "findings" and not heading:
             self.close_sections(7)
             self.sections.append(_Section(7, "findings", None, None, 0))
+            self.open_span(self.line + 1, 7)
             if k.value and not _NONE_RE.match(k.value):
                 self.pending_value = k.value
+                self.head_value[self.line + 1] = k.value
             return True
         if k is not None and k.name in ("verdict", "confidence", "summary") and not heading:
             self.close_sections(7)
+            self.close_span(self.line)
         if k is not None and k.name == "verdict":
             if k.value:
                 self.vote(k.value, True)
@@ -471,6 +493,7 @@ class _Reader:
     # -- findings --------------------------------------------------------------
     def emit(self, head: str, rest: list[str], sev: str | None, file: Location | None,
              at: int | None = None) -> None:
+        head = _ITEM_NUMBER.sub("", head, count=1)
         if _skip_head(head) or not _strip_decor(head) and not rest:
             return
         fields = _fields(rest)
@@ -481,6 +504,7 @@ class _Reader:
         if rec is None:
             return
         _finish(rec, head, rest, fields, sev, file)
+        rec = _ordered(rec)
         if at is None:
             self.doc.findings.append(rec)
         else:
@@ -517,6 +541,13 @@ class _Reader:
         self.close_para()
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
+        at = node.map[0] if node.map else self.line
+        self.line = at
+        if self.span is not None and level <= self.span[1] and not (
+                _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))
+                or re.match(r"^(?:\*\*)?(?:finding\s*)?#?\d{1,3}(?:[.):]|\*\*|\s)", text.strip(),
+                            re.I)):
+            self.close_span(at)
         self.close_sections(level)
         self.want_summary_para = False
         self.want_verdict_para = False
@@ -561,6 +592,10 @@ class _Reader:
                 f = _first_file(text)
             file_ctx = Location(f) if f else None
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        if names_findings:
+            self.open_span(at + 1, level)
+            if k is not None and k.value and not _NONE_RE.match(k.value):
+                self.head_value[at + 1] = k.value
         outer = self.kind()
         if not is_key and kind not in ("positive", "resolved", "other") \
                 and outer not in ("positive", "resolved") and not rnd \
@@ -574,7 +609,9 @@ class _Reader:
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
-        lines = _text(node).split("\n")
+        self.para_lines(_text(node).split("\n"), node.map[0] if node.map else self.line, quoted)
+
+    def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
             for ln in lines:
                 self.feed(ln)
@@ -593,6 +630,7 @@ class _Reader:
         boundary = True  # a finding may open here (start, or after a key or another head)
         while i < len(lines):
             ln = lines[i]
+            self.line = base + i
             if self.keys(ln):
                 self.close_para()
                 boundary = True
@@ -620,8 +658,9 @@ class _Reader:
                 self.feed(ln)
                 i += 1
                 continue
+            numbered = _ITEM_NUMBER.match(ln) is not None
             opens = kind not in ("positive", "resolved") and (
-                title or _opens(probe, kind, boundary and kind != "other"))
+                title or _opens(probe, kind, (boundary or numbered) and kind != "other"))
             if opens:
                 self.close_para()
                 head, more = _join_head([probe] + lines[i + 1:])
@@ -653,6 +692,8 @@ class _Reader:
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
              sev: str | None = None) -> None:
         children = item.children
+        if item.map:
+            self.line = item.map[0]
         first = children[0] if children and children[0].type == "paragraph" else None
         head_lines = _text(first).split("\n") if first is not None else []
         head, rest = _join_head(head_lines)
@@ -672,9 +713,13 @@ class _Reader:
                 self.items(sub, quoted, depth + 1)
             return
         group = _sev_label(head)
-        if group is not None and nested:
-            for ln in [head, *rest]:
-                self.feed(ln)
+        if group is not None and (nested or rest):
+            self.feed(head)
+            if rest:  # "- **Critical**" then its findings as lines of the same paragraph
+                self.sections.append(_Section(8, "findings", group, None, 0))
+                self.para_lines(rest, self.line + 1)
+                self.close_para()
+                self.sections.pop()
             for sub in nested:
                 self.items(sub, quoted, depth, group)
             return
@@ -683,6 +728,14 @@ class _Reader:
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
+            for j, ln in enumerate(body):
+                k = key_of(ln)
+                if k is not None and k.name in ("verdict", "confidence", "summary") \
+                        and not ln.startswith(("-", "*", " ")):
+                    for tail in body[j:]:
+                        self.keys(tail)
+                    body = body[:j]
+                    break
             for ln in [head, *body]:
                 self.feed(ln)
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
@@ -702,9 +755,13 @@ class _Reader:
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
         rows: list[list[str]] = []
-        for part in node.children:
-            for tr in part.children:
-                rows.append([_text(td) for td in tr.children])
+        if node.map and self.src:
+            src = self.src[node.map[0]:node.map[1]]
+            rows = [_cells(ln) for i, ln in enumerate(src) if i != 1 and ln.strip()]
+        else:
+            for part in node.children:
+                for tr in part.children:
+                    rows.append([_text(td) for td in tr.children])
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
@@ -731,9 +788,19 @@ class _Reader:
             elif t in ("fence", "code_block", "html_block"):
                 continue
 
-    def finish(self) -> Doc:
+    def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
         self.close_sections(0)
+        if src is not None:
+            self.close_span(len(src))
+            if self.spans:
+                out: list[str] = []
+                for a, b in self.spans:
+                    part = list(src[a:b])
+                    if a in self.head_value:
+                        part = [self.head_value[a]] + part
+                    out += part
+                self.doc.findings_text = "\n".join(out).strip("\n")
         return self.doc
 
 
@@ -768,7 +835,7 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
         return True
     if not located:
         return False
-    t = re.sub(r"^[^\w\[(`*./~]+", "", s)
+    t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
     t = re.sub(r"^[*_`]+", "", t)
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
@@ -819,12 +886,12 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
         return False
     if _lead_tag(_no_code(head)):
         return True
-    t = re.sub(r"^[^\w\[(`*./~]+", "", head.strip())
+    t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip()))
     t = re.sub(r"^[*_`]+", "", t)
     loc = locate(t[:300])
     if loc is not None:
         words_left = _strip_decor(t[:loc.start] + t[loc.end:])
-        if not re.search(r"\w{2,}", words_left):
+        if not re.search(r"[^\W_]", words_left) and loc.line is None:
             return False  # a bare path: a list of files, not a finding
         if loc.start <= 2 and (loc.line is not None or kind == "findings"):
             return True
@@ -890,6 +957,17 @@ def _fields(lines: list[str]) -> dict[str, str]:
                 out.setdefault(k if k in ("risk", "impact") else "severity", v)
             elif k in ("status", "state"):
                 out.setdefault("status", v)
+    return out
+
+
+_ORDER = ("kind", "origin", "priority", "severity", "file", "line", "end_line", "column",
+          "summary", "discussion", "evidence")
+
+
+def _ordered(rec: dict[str, Any]) -> dict[str, Any]:
+    """The record's keys in the order every reader writes them."""
+    out = {k: rec[k] for k in _ORDER if k in rec}
+    out.update((k, v) for k, v in rec.items() if k not in out)
     return out
 
 
@@ -1006,6 +1084,9 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
     out: list[dict[str, Any]] = []
     for vals in rows[1:]:
         vals = vals + [""] * (len(header) - len(vals))
+        if len(vals) > len(header):  # a '|' inside the text: the text column takes the rest
+            t, extra = cols["text"], len(vals) - len(header)
+            vals = vals[:t] + [" | ".join(vals[t:t + 1 + extra])] + vals[t + 1 + extra:]
         text = _strip_decor(vals[cols["text"]])
         if not text or _NONE_RE.match(text) or _skip_head(text):
             continue
@@ -1032,6 +1113,15 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
         rec["summary"] = text
         out.append(rec)
     return out
+
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
 
 
 def _flat(node: SyntaxTreeNode, limit: int = 400) -> list[str]:
@@ -1107,8 +1197,9 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
         tree = SyntaxTreeNode(_MD.parse(body))
     except Exception:  # noqa: BLE001 - the parser is third-party code; a bad answer is data
         return reader.finish()
+    reader.src = body.split("\n")
     reader.walk(tree.children)
-    doc = reader.finish()
+    doc = reader.finish(reader.src)
     if not doc.findings and envelope is not None:
         sev = badge_severity(body[:4000])
         title = next((m.group(1) for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)), "")

@@ -165,7 +165,8 @@ def _from_document(text: str, origin: str) -> Reading:
     out.confidence = doc.confidence
     out.summary = doc.summary
     out.findings = doc.findings
-    out.findings_text = "\n".join(_item_text(f) for f in doc.findings)
+    out.findings_text = doc.findings_text if doc.findings_text is not None else \
+        "\n".join(_item_text(f) for f in doc.findings)
     return out
 
 
@@ -184,7 +185,9 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     if not pool:
         return None, None, False
     voted = [v for v in pool if v.vote in VOTES]
-    if not voted:
+    if not voted or len(voted) < len(pool):
+        # a Verdict key naming no verdict (or a status such as TIMEOUT): the reviewer's
+        # own word is not a vote, whatever another key says
         return None, NOT_A_VOTE, True
     distinct = {v.vote for v in voted}
     if len(distinct) == 1:
