@@ -492,7 +492,8 @@ def scenario(seed: int, failures: bool = True) -> Scenario:
                         "exit_code": 0, "output": text})
         # A verdict written only behind a quote marker or in a table row is not the
         # reviewer's own key (what a reviewer quotes is not its verdict): it reads UNKNOWN.
-        verdicts[r] = "UNKNOWN" if h["vkey"] in ("quote", "table") else verdict
+        quoted = h["vkey"] in ("quote", "table") and not h["json"]
+        verdicts[r] = "UNKNOWN" if quoted else verdict
         truth += found
     return Scenario(seed, records, verdicts, truth)
 

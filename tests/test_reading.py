@@ -90,9 +90,10 @@ def test_a_quoted_verdict_is_not_the_reviewers(quoted: str) -> None:
     alone = read(f"The change looks fine.\n\n{quoted}\n\nDone.\n")
     assert alone.verdict == "UNKNOWN"
     assert reading.NO_VERDICT in alone.warnings
-    own = read(f"## Findings\n\n- a.py:3 \u2014 the PR body says:\n\n{quoted}\n\n"
-               "Verdict: REJECT\n")
+    own = read(f"Verdict: REJECT\n\nThe PR description says:\n\n{quoted}\n\n"
+               "## Findings\n\n- a.py:3 \u2014 the description overstates the fix\n")
     assert own.verdict == "REJECT"
+    assert [(f["file"], f["line"]) for f in own.findings] == [("a.py", 3)]
 
 
 @pytest.mark.parametrize("text", [

@@ -562,7 +562,9 @@ class _Reader:
         names_findings = k is not None and k.name == "findings"
         label = _is_label(text) or names_findings
         kind = "neutral"
-        if _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
+        if is_key:
+            kind = "other"
+        elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
                 _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)):
             kind = "resolved"
         elif (_POSITIVE.match(plain) or re.search(r"\b(?:verified|confirmed|passed)"
@@ -641,7 +643,8 @@ class _Reader:
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
-            title = (kind == "findings" and tm is not None and not tm["t"].rstrip().endswith(":")
+            title = (kind == "findings" and tm is not None
+                     and not tm["t"].rstrip().endswith((":", "\uff1a"))
                      and not _skip_head(ln) and not _FIELD.match(ln))
             p = self.para
             if p is not None and not p.rest and locate(p.head) is None and locate(ln) is not None \
@@ -728,20 +731,27 @@ class _Reader:
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
+            tail: list[str] = []
             for j, ln in enumerate(body):
-                k = key_of(ln)
+                k = key_of(ln) if j < len(rest) else None
                 if k is not None and k.name in ("verdict", "confidence", "summary") \
                         and not ln.startswith(("-", "*", " ")):
-                    for tail in body[j:]:
-                        self.keys(tail)
-                    body = body[:j]
+                    tail, body = body[j:], body[:j]
+                    break
+                if 0 < j < len(rest) and _ITEM_NUMBER.match(ln) and _opens(ln, kind):
+                    tail, body = body[j:len(rest)], body[:j] + body[len(rest):]
                     break
             for ln in [head, *body]:
                 self.feed(ln)
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            if tail:
+                self.para_lines(tail, self.line + 1)
+                self.close_para()
             return
-        for ln in [head, *rest]:
-            self.feed(ln)
+        self.feed(head)
+        if rest:
+            self.para_lines(rest, self.line + 1)
+            self.close_para()
         for c in others:
             if c.type == "paragraph":
                 self.paragraph(c, False)
@@ -835,6 +845,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
         return True
     if not located:
         return False
+    if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
+        return True  # "**2.** text (a.py:3)": an enumerated finding
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
     t = re.sub(r"^[*_`]+", "", t)
     loc = locate(t[:300])
@@ -858,7 +870,10 @@ def _location_only(head: str) -> bool:
     if loc is None:
         return False
     rest = head[:loc.start] + head[loc.end:]
-    rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:\-\u2014\u2013]+|\[bot\]", "", rest)
+    rest = _ITEM_NUMBER.sub("", rest.strip())
+    rest = re.sub(r"^\s*(?:[\[(][^\])\n]{1,30}[\])]\s*)+", "", rest)
+    rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:,\-\u2014\u2013]+|\[bot\]|\b(?:lines?|at|in)\b", "",
+                  rest)
     return not rest.strip() or "::" in head
 
 
