@@ -778,6 +778,19 @@ class Redactor:
                 self.chain = True
                 break
             line_end = line_start - 1
+        if self.rules is not None:
+            # The extra rules' key machine did not see the body run: show it the
+            # last lines before the END, so it knows the body's width (a body
+            # that goes on after a decoy END is recognised by it).
+            a = stop
+            for _ in range(3):
+                if a <= pos:
+                    break
+                a = buf.rfind(b"\n", pos, a - 1) + 1 or pos
+            while a < stop:
+                nl = buf.index(b"\n", a, stop)
+                self._observe(buf[a:nl], 0)
+                a = nl + 1
         return stop
 
 
