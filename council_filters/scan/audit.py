@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from council_filters.base import childenv
 from council_filters.dispatch import Limits, execute
 
 AUDIT_TIMEOUT = 120.0
@@ -184,9 +185,6 @@ NPM_REGISTRY = "https://registry.npmjs.org/"
 PYPI_INDEX = "https://pypi.org/simple/"
 GO_PROXY = "https://proxy.golang.org"
 
-# What of the caller's environment an auditor keeps: how to reach the network, nothing else.
-_NETWORK = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy",
-            "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE")
 # Dependency fields a JSON manifest keeps in the scratch copy (no scripts, no
 # packageManager, no config, no repositories, no plugins).
 _JSON_KEEP = ("name", "version", "dependencies", "devDependencies", "optionalDependencies",
@@ -205,11 +203,6 @@ class Auditor:
     in_place: bool = False  # reads the source where it is (govulncheck)
 
 
-def safe_path(value: str) -> str:
-    """PATH without empty or relative entries (they name the working directory)."""
-    return os.pathsep.join(p for p in value.split(os.pathsep) if os.path.isabs(p))
-
-
 def minimal_env(scratch: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The whole environment an auditor gets: PATH, a scratch HOME and TMPDIR, the
     network settings, the public registries, and switches that keep package
@@ -220,7 +213,7 @@ def minimal_env(scratch: Path, environ: Mapping[str, str] | None = None) -> dict
     tmp.mkdir(mode=0o700, exist_ok=True)
     real_home = src.get("HOME") or os.path.expanduser("~")
     env = {
-        "PATH": safe_path(src.get("PATH", os.defpath)),
+        "PATH": childenv.safe_path(src.get("PATH", os.defpath)),
         "HOME": str(home),
         "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp),
         "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
@@ -249,7 +242,7 @@ def minimal_env(scratch: Path, environ: Mapping[str, str] | None = None) -> dict
             src.get("GOPATH") or os.path.join(real_home, "go"), "pkg", "mod"),
         "GOCACHE": str(home / ".cache" / "go-build"),
     }
-    env.update({k: src[k] for k in _NETWORK if k in src})
+    env.update({k: src[k] for k in childenv.NETWORK if k in src})
     return env
 
 
@@ -336,7 +329,7 @@ def auditor_for(ecosystem: str, manager: str) -> Auditor | None:
 def run(auditor: Auditor, root: Path, manifest: str, rel_root: str, timeout: float
         ) -> list[Advisory] | Skipped:
     layer = "dependency-audit"
-    exe = shutil.which(auditor.tool, path=safe_path(os.environ.get("PATH", os.defpath)))
+    exe = shutil.which(auditor.tool, path=childenv.safe_path(os.environ.get("PATH", os.defpath)))
     if exe is None:
         return Skipped(layer, rel_root, auditor.tool, f"{auditor.tool} is not installed")
     argv = auditor.argv(root, manifest)
