@@ -73,7 +73,12 @@ def test_env_passes_one_named_variable(tmp_path):
     assert _tests(repo, dump, "--run-tests", "--env", "A=B").code == 2
 
 
-def test_make_review_cycle_does_not_run_the_tests_by_default(tmp_path):
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["review-cycle", "review-cycle-files"])
+def test_make_review_cycles_do_not_run_the_tests_by_default(tmp_path, target):
+    import shlex
+    import sys
+
     marker = tmp_path / "RAN"
     repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n"}, {
         "a.py": "x = 2\n",
@@ -82,10 +87,17 @@ def test_make_review_cycle_does_not_run_the_tests_by_default(tmp_path):
         ".specs/codebase/TESTING.md": f"# Testing\n\n```\ntouch {marker}\n```\n"})
     state = tmp_path / "out" / "review-state.json"
     state.parent.mkdir()
-    res = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
-                          f"REPO={repo}", "BASE=main", f"STATE={state}"],
-                         capture_output=True, text=True, timeout=300,
-                         env={k: v for k, v in os.environ.items() if k != "COUNCIL_RUN_TESTS"})
+    data = Path(__file__).resolve().parent / "data" / "code_review"
+    commands = tmp_path / "commands"
+    commands.write_text(f"stub = {shlex.quote(sys.executable)} "
+                        f"{shlex.quote(str(data / 'reviewer.py'))}\n")
+    modes = tmp_path / "modes.json"
+    modes.write_text("{}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COUNCIL_")}
+    env.update(STUB_MODE=str(modes), XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    res = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), target,
+                          f"REPO={repo}", "BASE=main", f"STATE={state}",
+                          f"COMMANDS={commands}"],
+                         capture_output=True, text=True, timeout=300, env=env)
     assert res.returncode == 0, res.stderr
     assert not marker.exists()
-    assert not (tmp_path / "out" / "tst-script.jsonl").exists()

@@ -62,6 +62,9 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    # The reviewed revision and diff base for consolidate's evidence check and change
+    # classification (``--rev``, ``--base``), so it reads the files the pack showed.
+    review_args: tuple[str, ...] = ()
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -80,7 +83,8 @@ class Plan:
         out = [("pack", pack)]
         rules = ("--rules", "extended") if self.extended_rules else ()
         if self.redact_pack:
-            out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
+            out.append(("redact", filter_argv(
+                "redact", "--jsonl", "--field", "pack", "--keep-shape", *rules)))
         out += [
             (
                 "dispatch",
@@ -102,6 +106,7 @@ class Plan:
             self.root,
             "--slots",
             ",".join(self.reviewers),
+            *self.review_args,
             *self.consolidate_args,
         )
 
@@ -183,7 +188,8 @@ def run(
     out.report = res.stdout
     if plan.sarif is not None and res.returncode in (0, 3):
         sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
+            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root,
+                        *plan.review_args),
             input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
         )
         if sarif.returncode in (0, 3):
