@@ -77,13 +77,13 @@ def url_path(url: str) -> str:
 # Listing.
 # --------------------------------------------------------------------------- #
 def _leaves(path: str, root: str) -> bool:
-    """True when ``path`` is a symlink whose target is outside ``root`` (or dangling)."""
+    """True when ``path`` is a symlink whose target (resolved, existing or not) is outside
+    ``root``."""
     if not os.path.islink(path):
         return False
     target = os.path.realpath(path)
     top = os.path.realpath(root)
-    return not (target == top or target.startswith(top.rstrip(os.sep) + os.sep)) \
-        or not os.path.exists(target)
+    return not (target == top or target.startswith(top.rstrip(os.sep) + os.sep))
 
 
 def _glob_root(pattern: str) -> str:
