@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import datetime
 import gc
 from collections.abc import Iterator

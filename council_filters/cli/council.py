@@ -14,9 +14,9 @@ from pathlib import Path
 
 import typer
 
+from council_filters import paths
 from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
-from council_filters import paths
 from council_filters.council import chain, config, gates, reports, scope
 from council_filters.dispatch import parse_config
 from council_filters.pack import core as packcore

@@ -57,12 +57,14 @@ _PAIRS = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"), ("\u2018", "
 _LINENO = re.compile(r"\A\s*(?:L|line\s*)?[0-9]{1,7}\s*(?:[:|\u2502]\s?|\t|\s{2,})",
                      re.IGNORECASE)
 _ELLIPSIS = re.compile(r"\u2026|\.{3,}")
-_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"\S+")
+# Every character str.split() takes for whitespace, except the newline that separates lines.
+_NO_SPACE = {c: None for c in range(0x3000 + 1) if chr(c).isspace() and c != 10}
 
 
 def squeeze(text: str) -> str:
     """``text`` without any whitespace (the form quotes and lines are compared in)."""
-    return _WS.sub("", text)
+    return "".join(text.split())
 
 
 # --------------------------------------------------------------------------- #
@@ -84,7 +86,12 @@ class FileText:
 
     def squeezed(self) -> list[str]:
         if self._squeezed is None:
-            self._squeezed = [squeeze(x) for x in self.lines or ()]
+            lines = self.lines or ()
+            joined = "\n".join(lines).translate(_NO_SPACE)
+            sq = joined.split("\n")
+            if len(sq) != len(lines):  # a line held a character translate() missed
+                sq = [squeeze(x) for x in lines]
+            self._squeezed = sq
         return self._squeezed
 
     def occurrences(self, needle: str) -> list[int]:
@@ -127,8 +134,13 @@ class Quote:
         return sum(len(p) for ln in self.lines for p in ln)
 
 
+_OPENERS = frozenset("\"'`~\u201c\u2018\u00ab\u201e")
+
+
 def _unwrap(text: str) -> str:
     s = text.strip()
+    if not s or s[0] not in _OPENERS:
+        return s
     for _ in range(4):
         m = _FENCE.match(s)
         if m:
@@ -143,9 +155,15 @@ def _unwrap(text: str) -> str:
     return s
 
 
+_NA_START = frozenset("nN\"'`*_([ \t\u201c\u2018")
+
+
 def na_reason(evidence: object) -> str | None:
     """The reason of an ``N/A — <reason>`` evidence (``""`` for a bare N/A), else None."""
     if not isinstance(evidence, str):
+        return None
+    head = evidence.lstrip()[:1]
+    if head and head not in _NA_START:
         return None
     m = _NA.match(_unwrap(evidence))
     if not m:
@@ -195,8 +213,18 @@ def _quote(lines: list[str], ellipsis: bool) -> Quote | None:
     return Quote(tuple(out)) if out else None
 
 
+def _plain(text: str) -> bool:
+    """A one-line quote with nothing to strip (the common case, read at once)."""
+    return ("\n" not in text and "\u2026" not in text and ".." not in text
+            and text[:1] not in ("+", "-", " ", "`", "~"))
+
+
 def variants(evidence: str) -> list[Quote]:
     """The readings of a quote, the literal one first (see the module docstring)."""
+    s = _unwrap(evidence)
+    if _plain(s) and not _LINENO.match(s):
+        sq = squeeze(s)
+        return [Quote(((sq,),))] if sq else []
     base = _raw_lines(evidence)
     forms: list[list[str]] = [base]
     num = _strip_numbers(base)
@@ -299,9 +327,14 @@ def find(ft: FileText, quotes: Sequence[Quote], cited: int | None) -> tuple[Matc
     """The quote's place (nearest to ``cited``; the first when no line is cited) and
     whether it is within ``WINDOW`` of ``cited``."""
     if cited is not None:
+        sq = ft.squeezed()
+        lo, hi = max(0, cited - 1 - WINDOW), min(len(sq), cited + WINDOW)
         for q in quotes:
-            near = [i for i in range(cited - 1 - WINDOW, cited + WINDOW)
-                    if _matches_at(ft, q, i) is not None]
+            if len(q.lines) == 1 and len(q.lines[0]) == 1:
+                p = q.lines[0][0]
+                near = [i for i in range(lo, hi) if p in sq[i]]
+            else:
+                near = [i for i in range(lo, hi) if _matches_at(ft, q, i) is not None]
             if near:
                 i = min(near, key=lambda x: (abs(x - (cited - 1)), x))
                 end = _matches_at(ft, q, i)
@@ -347,7 +380,13 @@ class Evidence:
     reason: str | None = None
     cited_line: int | None = None
     end_line: int | None = None
-    columns: tuple[int, int] | None = None
+    place: tuple[FileText, Match] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def columns(self) -> tuple[int, int] | None:
+        """1-based character columns of the quote: start on ``line``, end on ``end_line``
+        (None when unknown, e.g. on a line the redaction changed); computed when asked."""
+        return _columns(*self.place) if self.place is not None else None
 
     def fields(self) -> dict[str, object]:
         """The member fields the outputs carry."""
@@ -361,14 +400,13 @@ class Evidence:
 def _column(line: str, squeezed_index: int, end: bool) -> int:
     """The 1-based character column of a squeezed index (``end``: just after it)."""
     seen = 0
-    for pos, ch in enumerate(line):
-        if ch.isspace():
-            continue
-        if seen == squeezed_index and not end:
-            return pos + 1
-        seen += 1
-        if end and seen == squeezed_index:
-            return pos + 2
+    for m in _TOKEN.finditer(line):
+        width = m.end() - m.start()
+        if end and seen < squeezed_index <= seen + width:
+            return m.start() + (squeezed_index - seen) + 1
+        if not end and squeezed_index < seen + width:
+            return m.start() + (squeezed_index - seen) + 1
+        seen += width
     return len(line) + 1
 
 
@@ -413,7 +451,7 @@ def check(claim: Claim, ft: FileText) -> Evidence:
         short = all(q.size < MIN_PLACE for q in quotes)
         return Evidence(UNVERIFIED, cited, "the quote is too short to place and is not at the"
                         " cited line" if short and cited else "the quote is not in the file")
-    cols = _columns(ft, m)
+    cols = (ft, m)
     end = m.end_line if m.end_line != m.line else None
     if near and cited is not None:
         if cited == m.line:
