@@ -54,7 +54,7 @@ _NA = re.compile(r"\A\W*(?:n/?a|none|not applicable|no quote|no evidence)\b[\s\W
 _FENCE = re.compile(r"\A(`{3,}|~{3,})[^\n]*\n(.*?)\n?\1\s*\Z", re.DOTALL)
 _PAIRS = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"), ("\u2018", "\u2019"),
           ("\u00ab", "\u00bb"), ("\u201e", "\u201c"))
-_LINENO = re.compile(r"\A\s*(?:L|line\s*)?[0-9]{1,7}\s*(?:[:|\u2502]\s?|\t|\s{2,})",
+_LINENO = re.compile(r"\A\s*(?:[^\s:]+:)?(?:L|line\s*)?[0-9]{1,7}\s*(?:[:|\u2502]\s?|\t|\s{2,})",
                      re.IGNORECASE)
 _ELLIPSIS = re.compile(r"\u2026|\.{3,}")
 _TOKEN = re.compile(r"\S+")
@@ -83,6 +83,8 @@ class FileText:
     _squeezed: list[str] | None = field(default=None, repr=False)
     _joined: str | None = field(default=None, repr=False)
     _starts: list[int] | None = field(default=None, repr=False)
+    _flat: str | None = field(default=None, repr=False)
+    _flat_ends: list[int] | None = field(default=None, repr=False)
 
     def squeezed(self) -> list[str]:
         if self._squeezed is None:
@@ -113,6 +115,28 @@ class FileText:
             out.append(idx)
             nxt = self._starts[idx + 1] if idx + 1 < len(self._starts) else len(self._joined)
             i = find(needle, nxt)
+        return out
+
+
+    def flat(self, needle: str) -> list[tuple[int, int]]:
+        """(first, last) 0-based lines of each place ``needle`` spans when the squeezed
+        lines are read as one text (a quote that joins lines, or wraps one)."""
+        if self._flat is None:
+            sq = self.squeezed()
+            self._flat = "".join(sq)
+            ends, pos = [], 0
+            for x in sq:
+                pos += len(x)
+                ends.append(pos)
+            self._flat_ends = ends
+        assert self._flat_ends is not None
+        out: list[tuple[int, int]] = []
+        i = self._flat.find(needle)
+        while i >= 0 and len(out) < 10_000:
+            first = bisect.bisect_right(self._flat_ends, i)
+            last = bisect.bisect_left(self._flat_ends, i + len(needle))
+            out.append((first, min(last, len(self._flat_ends) - 1)))
+            i = self._flat.find(needle, i + 1)
         return out
 
 
@@ -321,6 +345,7 @@ class Match:
     line: int  # 1-based, the quote's first line
     end_line: int
     quote: Quote
+    exact: bool = True  # False: found only with the lines read as one text (no columns)
 
 
 def find(ft: FileText, quotes: Sequence[Quote], cited: int | None) -> tuple[Match | None, bool]:
@@ -353,7 +378,26 @@ def find(ft: FileText, quotes: Sequence[Quote], cited: int | None) -> tuple[Matc
                 best = (key, Match(i + 1, end + 1, q))
         if best is not None:
             break  # an earlier (more literal) reading wins
-    return (best[1] if best else None), False
+    if best is None:
+        return _flat_find(ft, quotes, cited)
+    return best[1], False
+
+
+def _flat_find(ft: FileText, quotes: Sequence[Quote], cited: int | None
+               ) -> tuple[Match | None, bool]:
+    """The last resort: a quote without ellipses read against the file as one text, so a
+    quote that joins two lines (or splits one) is still found."""
+    for q in quotes:
+        if q.size < MIN_PLACE or any(len(ln) != 1 for ln in q.lines):
+            continue
+        spans = ft.flat("".join(ln[0] for ln in q.lines))
+        if not spans:
+            continue
+        ref = (cited - 1) if cited is not None else 0
+        first, last = min(spans, key=lambda sp: (abs(sp[0] - ref), sp[0]))
+        near = cited is not None and abs(first - ref) <= WINDOW
+        return Match(first + 1, last + 1, q, exact=False), near
+    return None, False
 
 
 # --------------------------------------------------------------------------- #
@@ -411,7 +455,8 @@ def _column(line: str, squeezed_index: int, end: bool) -> int:
 
 
 def _columns(ft: FileText, m: Match) -> tuple[int, int] | None:
-    if ft.lines is None or m.line in ft.redacted or m.end_line in ft.redacted:
+    if (not m.exact or ft.lines is None or m.line in ft.redacted
+            or m.end_line in ft.redacted):
         return None
     sq = ft.squeezed()
     first = _parts_in(sq[m.line - 1], m.quote.lines[0])
