@@ -62,7 +62,7 @@ council: $(BIN_DEPS)
 ## STATE), `accept` ACCEPT, then with FIX=1 `fix` and `rereview`; `status` last (its exit 3,
 ## work remains, is not a failure here).  BASE, TASK and SPEC are passed on; COMMANDS=FILE
 ## names the commands file (default: council's own rule); RUN_ARGS adds `run` options
-## (e.g. --worktree, --run-audit).
+## (e.g. --worktree, --audit).
 ##   make review-cycle BASE=origin/main TASK='Expire idle sessions' ACCEPT='--severity critical'
 ##   make review-cycle FIX=1 STATE=review/state.json ACCEPT=--all
 STATE       ?= review-state.json

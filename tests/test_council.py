@@ -85,8 +85,9 @@ def test_review_base_writes_the_report_redacts_and_ignores_the_repository_config
     assert "warning: 2 uncommitted files not reviewed" in res.stderr
     pack = cap.read_text()
     assert "return 2" in pack  # the change reached the reviewer ...
-    assert AWS not in pack  # ... but not the key
-    assert "--- redacted credential at line" in pack
+    assert AWS not in pack  # ... but not the key: only its span is replaced
+    assert '|+KEY = "\u2039redacted:aws-access-key-id\u203a"' in pack
+    assert "--- redacted credential at line" not in pack
     assert "UNCOMMITTED_EDIT" not in pack
 
 
@@ -182,7 +183,7 @@ def test_readme_walkthrough(tmp_path):
     target.write_text(f"claude = {stub(tmp_path / 'c', 'APPROVE')}\n")
     res = council(project, "review", "--base", "origin/main", env=env)
     assert res.returncode == 0, res.stderr
-    assert "All 1 reviewers APPROVE" in res.stdout
+    assert "1 reviewer: APPROVE" in res.stdout and "All 1 reviewers" not in res.stdout
     assert len(reports(project)) == 1
     res = council(project, "question", "Is a.txt right?", "--paths", "a.txt", env=env)
     assert res.returncode == 0, res.stderr

@@ -46,7 +46,8 @@ def _error(path: str, message: str, hint: str) -> Record:
     return {"path": path, "message": message, "hint": hint}
 
 
-def _ranges(lines: set[int]) -> str:
+def ranges_text(lines: set[int]) -> str:
+    """``{1, 2, 3, 7}`` as ``1-3, 7`` (``none`` when empty)."""
     out: list[list[int]] = []
     for n in sorted(lines):
         if out and n == out[-1][1] + 1:
@@ -73,6 +74,48 @@ def confidence_of(value: object) -> float | None:
     if number > 1 and number <= 100:
         number /= 100
     return number if 0 <= number <= 1 else None
+
+
+#: Field names other finding shapes use, read as the contract's own (first found wins).
+ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("subject", ("title", "message", "issue", "headline")),
+    ("discussion", ("description", "problem", "details", "body")),
+    ("file", ("path", "filename", "file_path")),
+    ("line", ("start_line", "startLine", "line_start", "lineno")),
+    ("end_line", ("endLine", "line_end")),
+)
+_LOCATION: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("file", ("file", "path")), ("line", ("line", "start", "startLine")),
+    ("end_line", ("end", "endLine")),
+)
+_RECOMMENDATION = ("recommendation", "fix", "suggested_fix", "remediation")
+
+
+def with_aliases(item: Record) -> Record:
+    """A finding in another common shape, in the contract's field names: ``title`` as
+    ``subject``, ``description`` as ``discussion`` (a ``recommendation`` appended),
+    ``path`` as ``file``, a ``location`` object's path and lines."""
+    rec = dict(item)
+    loc = rec.get("location")
+    if isinstance(loc, dict):
+        for key, spots in _LOCATION:
+            for spot in spots:
+                if key not in rec and loc.get(spot) is not None:
+                    rec[key] = loc[spot]
+    for key, names in ALIASES:
+        if rec.get(key) is None:
+            for name in names:
+                if rec.get(name) is not None:
+                    rec[key] = rec[name]
+                    break
+    advice = next((rec[k] for k in _RECOMMENDATION if isinstance(rec.get(k), str)), None)
+    if advice and isinstance(rec.get("discussion"), str) and advice not in rec["discussion"]:
+        rec["discussion"] = rec["discussion"].rstrip() + "\n\n" + advice
+    elif advice and rec.get("discussion") is None:
+        rec["discussion"] = advice
+    if isinstance(rec.get("line"), str) and rec["line"].strip().isdigit():
+        rec["line"] = int(rec["line"])
+    return rec
 
 
 def check(rec: Record, path: str, origin: str, lines: Lines, errors: list[Record]) -> None:
@@ -102,7 +145,7 @@ def check(rec: Record, path: str, origin: str, lines: Lines, errors: list[Record
                              "Point at one of the files under \"Lines you may point at\"."))
     elif line not in allowed:
         errors.append(_error(f"{path}/line", "'line' is not a line the change adds",
-                             f"Point at an added line of {file}: {_ranges(allowed)}."))
+                             f"Point at an added line of {file}: {ranges_text(allowed)}."))
 
 
 def read(text: str, origin: str, lines: Lines) -> Reading:
@@ -133,7 +176,8 @@ def read(text: str, origin: str, lines: Lines) -> Reading:
             out.errors.append(_error(path, "a finding must be a JSON object",
                                      "Write each finding as an object with the fields shown."))
             continue
-        rec: Record = {"kind": "finding", **{k: v for k, v in item.items() if k != "kind"}}
+        rec: Record = {"kind": "finding",
+                       **{k: v for k, v in with_aliases(item).items() if k != "kind"}}
         rec.setdefault("origin", origin)
         problem = finding_problem(rec)
         before = len(out.errors)
@@ -199,7 +243,8 @@ def lenient(text: str, origin: str) -> tuple[list[Record], int]:
         if not isinstance(item, dict):
             bad += 1
             continue
-        rec: Record = {"kind": "finding", **{k: v for k, v in item.items() if k != "kind"},
+        rec: Record = {"kind": "finding",
+                       **{k: v for k, v in with_aliases(item).items() if k != "kind"},
                        "origin": origin, "source": "llm"}
         if finding_problem(rec):
             bad += 1

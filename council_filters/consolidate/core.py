@@ -21,7 +21,7 @@ from council_filters import severity as sev
 from council_filters.base import diffs
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
-from council_filters.consolidate import agreement, synthesis
+from council_filters.consolidate import agreement, synthesis, usage
 from council_filters.consolidate import evidence as ev
 from council_filters.consolidate.dedup import dedup, group_by_finding
 from council_filters.consolidate.finding import (
@@ -480,6 +480,7 @@ def json_document(
             "date": synth.date,
             **synth.json_section(),
             "reviewers": _reviewers(synth),
+            "totals": usage.totals(r.record for r in synth.reviewers if r.record),
             "report_path": report_path,
         }
     elif synth is not None:
@@ -489,6 +490,7 @@ def json_document(
             "date": synth.date,
             "headline": synthesis.headline(synth.reviewers),
             "reviewers": _reviewers(synth),
+            "totals": usage.totals(r.record for r in synth.reviewers if r.record),
             "agreement": [_loc(loc) for loc in synth.agreement],
             "conflicts": [_loc(loc) for loc in synth.conflicts],
             "report_path": report_path,
@@ -499,7 +501,9 @@ def json_document(
 def _reviewers(synth: synthesis.Synthesis) -> list[Record]:
     return [
         {"reviewer": r.slot, "verdict": r.verdict,
-         "confidence": (r.record or {}).get("confidence"), "findings": len(r.findings)}
+         "confidence": (r.record or {}).get("confidence"), "findings": len(r.findings),
+         "family": usage.family(r.record), "usage": usage.reviewer_usage(r.record),
+         "coverage": usage.coverage_summary(r.record)}
         for r in synth.reviewers
     ]
 

@@ -216,7 +216,12 @@ def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
     if strict:
         wide = nb >= 16 and cls >= 3 and max(big) >= "A" and any(c.islower() for c in big)
         chained = width > 0 and nb == width and cls >= 2 and not word
-        if wide or chained:
+        # The short last line of a body that a decoy END interrupted ("AgM=").
+        tail = (
+            width > 0 and other == 0 and 4 <= nb < width and not word
+            and (cls >= 3 or (big.endswith("=") and cls >= 2))
+        )
+        if wide or chained or tail:
             return BODY, nb
         if _FENCE.match(s) or not any(c.isalpha() for c in s):
             return SEPARATOR, 0

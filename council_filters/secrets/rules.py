@@ -48,6 +48,9 @@ _ANSI = re.compile(
     rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
 )
 
+#: A quote escaped once or more (``\\"``, ``\\\\\\"``), as JSON inside a string writes it.
+_ESCAPED_QUOTE = re.compile(rb"\\+([\"'])")
+
 # --------------------------------------------------------------------------- #
 # Placeholders: what documentation writes where a credential would go.
 # --------------------------------------------------------------------------- #
@@ -323,6 +326,10 @@ class RuleSet:
             plain = _ANSI.sub(b"", line)  # colours split what they paint
             if plain != line:
                 rid = self._line_rule(plain, rules, path)
+                line = plain
+        if rid is None and (b'\\"' in line or b"\\'" in line):
+            # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
+            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
         return rid
 
     def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:

@@ -232,7 +232,9 @@ def assignment_ok(secret: str, m: Any) -> bool:
         or (_WIN_VAR.match(value))
     ):
         return False  # $VAR, ${VAR}, <placeholder>, {{ template }}, %VAR%
-    if not quoted and not env_style and value[:1] in "@&*[(":
+    if not quoted and not env_style and value[:1] in "@&*[(" and (
+        value[:1] in "[(" or _IDENT.match(value[1:].rstrip(",;"))
+    ):
         return False  # @instance_var, *pointer, [index], (expression)
     if low in _CODE_WORDS or low.rstrip(",;") in _CODE_WORDS:
         return False

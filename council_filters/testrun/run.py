@@ -114,7 +114,8 @@ def finding(summary: str, *, severity: str = "critical", rule: str, file: str | 
 # --------------------------------------------------------------------------- #
 # Framework hooks.
 # --------------------------------------------------------------------------- #
-def _is_pytest(command: str, framework: str | None) -> bool:
+def is_pytest(command: str, framework: str | None) -> bool:
+    """Whether ``command`` runs pytest (so a node ID can select one test)."""
     return framework == "pytest" or bool(re.search(r"\b(?:py\.test|pytest)\b", command))
 
 
@@ -128,7 +129,7 @@ def _js_runner(command: str, framework: str | None) -> str | None:
 def prepare(command: str, framework: str | None, private: Path, env: dict[str, str]
             ) -> str:
     """The command line to run, with report hooks set in ``env``."""
-    if _is_pytest(command, framework):
+    if is_pytest(command, framework):
         extra = (f"--junitxml={shlex.quote(str(private / 'junit.xml'))} -o junit_family=xunit1"
                  " -p no:cacheprovider")
         if "--cov" in command:
@@ -242,7 +243,7 @@ def run_one(repo: Path, root: str, command: str, framework: str | None, settings
                 outcome.status = "failed"
             elif res.returncode == 0:
                 outcome.status = "passed"
-            elif _is_pytest(command, framework) and res.returncode == 5:
+            elif is_pytest(command, framework) and res.returncode == 5:
                 outcome.status = "no-tests"
             else:
                 outcome.status = "error"
