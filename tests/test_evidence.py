@@ -352,3 +352,17 @@ def test_a_secret_in_the_file_is_redacted_before_matching(tmp_path):
     commit(r)
     reader = SourceReader(str(r))
     assert key not in "\n".join(reader.text("cfg.py").lines or [])
+
+
+@pytest.mark.parametrize("quote", [
+    "app.py:16: return lookup(7, request)",   # a path:line prefix
+    "def handler_7(request): return lookup(7, request)",  # two lines joined into one
+])
+def test_more_decorations_reviewers_use(quote):
+    e = claim(numbered(40), 15, quote)
+    assert e.status == "verified" and e.line in (15, 16), e
+
+
+def test_a_quote_joining_lines_far_away_is_re_anchored():
+    e = claim(numbered(40), 70, "def handler_2(request): return lookup(2, request)")
+    assert e.status == "re-anchored" and e.line == 5 and e.cited_line == 70

@@ -524,19 +524,8 @@ def _n(n: int, what: str) -> str:
 
 def sarif_bytes(result: Result, category: str) -> tuple[bytes, list[str]]:
     log, left = sarif.document(result.items, category=category, filter_mode=result.filter_mode)
-    notes = []
-    if left.no_file:
-        notes.append(_n(left.no_file, "without a file left out of SARIF (code scanning needs"
-                        " a location for every result)"))
-    if left.outside:
-        notes.append(_n(left.outside, "naming a file outside the repository left out of"
-                        " SARIF"))
-    if left.filtered:
-        notes.append(_n(left.filtered, f"left out of SARIF by --filter-mode"
-                        f" {result.filter_mode}"))
-    if left.over:
-        notes.append(f"{left.over} least severe findings left out (GitHub takes 25000 results"
-                     " per run)")
+    notes = left.notes("SARIF", "code scanning needs a location for every result",
+                       result.filter_mode)
     return orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n", notes
 
 
@@ -572,13 +561,8 @@ def rdjsonl_bytes(result: Result, reader: SourceReader) -> tuple[bytes, list[str
 def codequality_bytes(result: Result) -> tuple[bytes, list[str]]:
     """GitLab's Code Quality report: one entry per placed finding."""
     entries, left = codequality.document(result.items)
-    notes = _filtered_note(result, "the Code Quality report")
-    if left.no_file:
-        notes.append(_n(left.no_file, "without a file left out of the Code Quality report"
-                        " (GitLab needs location.path)"))
-    if left.outside:
-        notes.append(_n(left.outside, "naming a file outside the repository left out of the"
-                        " Code Quality report"))
+    notes = left.notes("the Code Quality report", "GitLab needs location.path",
+                       result.filter_mode)
     return orjson.dumps(entries, option=orjson.OPT_INDENT_2) + b"\n", notes
 
 
