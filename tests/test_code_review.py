@@ -500,3 +500,16 @@ def test_the_readiness_gate_asks_for_the_task_on_a_terminal(tmp_path, monkeypatc
     assert "no spec and no task were found" in err
     assert "Look users up by their exact name" in (packs / "requirements-0.txt").read_text()
     assert json.loads(flow.state.read_text())["context"]["task"].startswith("Look users up")
+
+
+def test_a_bare_array_after_prose_and_confidence_in_words():
+    from council_filters.codereview import answers
+
+    text = ("I checked the change. Findings: [{\"file\": \"app.py\", \"line\": 4,"
+            " \"subject\": \"Unchecked input\", \"confidence\": \"high\"}] -- that is all.")
+    got = answers.read(text, "security", LINES)
+    assert got.ok and got.findings[0]["subject"] == "Unchecked input"
+    assert answers.universal_rules(got.findings, LINES).kept[0]["confidence"] == 0.9
+    low = answers.read('[{"file": "app.py", "line": 4, "subject": "x", "confidence": "low"}]',
+                       "security", LINES)
+    assert low.ok and not answers.universal_rules(low.findings, LINES).kept
