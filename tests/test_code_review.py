@@ -513,3 +513,35 @@ def test_a_bare_array_after_prose_and_confidence_in_words():
     low = answers.read('[{"file": "app.py", "line": 4, "subject": "x", "confidence": "low"}]',
                        "security", LINES)
     assert low.ok and not answers.universal_rules(low.findings, LINES).kept
+
+
+def test_an_answer_that_never_validates_keeps_its_last_attempt_with_warnings():
+    from dataclasses import dataclass, field
+
+    from council_filters.codereview import ask
+    from council_filters.dispatch import outcome as dout
+    from council_filters.dispatch import process
+
+    @dataclass(frozen=True)
+    class Recorder(ask.Caller):
+        packs: list[str] = field(default_factory=list)
+
+        def call(self, name: str, shell: str, origin: str, pack: str) -> dout.Result:
+            self.packs.append(pack)
+            answers = ["not json", '[{"file": "app.py", "line": 4, "subject": "ok one",'
+                       ' "confidence": 0.9}, {"file": "app.py", "line": 99, "subject": "off",'
+                       ' "confidence": 0.9}]']
+            return dout.Result(output=answers[min(len(self.packs) - 1, 1)])
+
+    caller = Recorder(process.Limits(), {})
+    got = ask.ask(caller, ask.Question("security", "alpha", "true", "PACK", LINES))
+    assert got.attempts == 3 and not got.valid and got.answered
+    assert [f["subject"] for f in got.findings] == ["ok one", "off"]
+    assert "did not validate after 3 attempts" in got.warnings[0]
+    assert any("/1/line" in w for w in got.warnings)
+    assert caller.packs[0] == "PACK"
+    assert "attempt 1 of 3" in caller.packs[1] and "attempt 2 of 3" in caller.packs[2]
+    assert '"hint"' in caller.packs[2] and caller.packs[2].startswith("PACK")
+    # The universal rules then keep only what points at an added line.
+    from council_filters.codereview import answers
+    assert [f["subject"] for f in answers.universal_rules(got.findings, LINES).kept] == ["ok one"]
