@@ -408,6 +408,9 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     if test_findings and run_tests:
         current_tests = rerun_tests(root, state.get("context") or {}, test_findings,
                                     test_timeout, say)
+        known = [f for f in state["findings"] if f.get("origin") == "tests"]
+        new += [f for f in current_tests if f.get("rule") == "test-failure"
+                and not _script_still_present(f, known)]  # a test the fix broke
     for f in in_scope:
         if f.get("source") == "script":
             current = current_scan if f.get("origin") == "security" else current_tests
