@@ -474,7 +474,9 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         where = f"{rec.get('file')}:{rec.get('line')}"
         say(f"FIX-INDUCED {rec['id']} at {where}: {rec.get('subject') or rec.get('summary')}"
             " (introduced by a correction; open, accept it to have it fixed)")
-    return EXIT_OK, settled
+    if settled.waiting:
+        say(f"still in re-review: {' '.join(settled.waiting)}")
+    return (EXIT_CONDITION if settled.waiting else EXIT_OK), settled
 
 
 def _merged(new: Sequence[Record], root: str, rev: str) -> list[Record]:
