@@ -450,6 +450,11 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     e = _int(end)
     if e is not None and "line" in rec and e > rec["line"]:
         rec["end_line"] = e
+    if "severity" not in rec and "priority" not in rec:
+        b = document.badge_severity(text)
+        if b:
+            rec["severity"] = b
+    text = re.sub(r"!\[[^\]\n]{0,40}\]\([^)\s]{0,400}\)|</?sub>", " ", text)
     rec["summary"] = " ".join(text.split())
     disc = _get(item, "body", "details", "explanation", "rationale", "suggestion",
                 "recommendation", "fix", "discussion")
