@@ -179,7 +179,8 @@ def _cli_envelope(text: str) -> Unwrapped | None:
                             for e in events)
         if types <= _CLAUDE_TYPES and (types & {"system", "assistant", "user"}
                                        or claude_result):
-            return _claude_messages(events, "claude-stream-json")
+            return _claude_messages(events, "claude-json" if len(events) == 1
+                                    else "claude-stream-json")
         if types <= _GEMINI_TYPES and types & {"init", "message"}:
             return _gemini_stream(events)
         if types <= _OPENCODE_TYPES and types & {"step_start", "step_finish", "text"}:
@@ -324,6 +325,12 @@ def review_json(text: str) -> dict[str, Any] | None:
             if isinstance(inner, dict) and len(outside) < 300 and not re.search(
                     r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner
+    if doc is None and s.startswith("["):
+        arr = loads(s)
+        if isinstance(arr, list) and arr and all(
+                isinstance(c, dict) and ("body" in c or "message" in c)
+                and ("path" in c or "file" in c) for c in arr[:50]):
+            doc = {"comments": arr}  # review comments, each with its envelope's location
     if not isinstance(doc, dict):
         return None
     keys = {str(k).lower() for k in doc}
@@ -342,7 +349,11 @@ def _unescape_one_line(text: str) -> str:
             .replace('\\"', '"'))
 
 
-_TEMPLATE = frozenset(ln.strip() for ln in ENVELOPE_TAIL.split("\n") if len(ln.strip()) > 8)
+# the template's own lines: the choices, the placeholders and the rules (a bare "Findings:"
+# or "Summary:" is also what an answer writes, so it is no sign of an echo)
+_TEMPLATE = frozenset(
+    ln.strip() for ln in ENVELOPE_TAIL.split("\n")
+    if len(ln.strip()) > 12 and re.search(r"[|<\[]|^##|^- ", ln.strip()))
 
 
 def cut_echo(text: str) -> str:
