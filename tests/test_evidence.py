@@ -373,3 +373,10 @@ def test_a_moved_range_moves_whole(repo):
     code, doc, err = run_json(repo, [rec])
     f = doc["findings"][0]
     assert (f["line"], f["end_line"], f["cited_line"]) == (62, 65, 22)
+
+
+def test_a_quote_followed_by_a_remark():
+    e = claim(numbered(40), 16, '"return lookup(7, request)" (the lookup key is unchecked)')
+    assert e.status == "verified" and e.line == 16
+    e = claim(numbered(40), 16, "`return lookup(7, request)` — see the caller")
+    assert e.status == "verified" and e.line == 16
