@@ -576,7 +576,9 @@ class Redactor:
                 mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
                 if mask > 1 or rules.active:
                     if verdict == KEEP:
-                        prev = buf[buf.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos else self._last
+                        prev = (
+                            buf[buf.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos else self._last
+                        )
                         verdict = self._extra(line, mask, prev)
                     else:
                         self._observe(line, mask)

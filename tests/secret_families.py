@@ -130,7 +130,8 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
             secret = aws_secret_key(rng)
             yield "sts-json", f'        "SecretAccessKey": "{secret}",'
             yield "cli-configure", f"AWS Secret Access Key [None]: {secret}"
-            yield "credentials-csv", f"ops,AKIA{_rand(rng, 16, string.ascii_uppercase + '234567')},{secret}"
+            key_id = "AKIA" + _rand(rng, 16, string.ascii_uppercase + "234567")
+            yield "credentials-csv", f"ops,{key_id},{secret}"
     elif family == "aws-session-token":
         for k in _session_keys(rng):
             for name in ("json", "json-compact", "json-escaped", "yaml", "yaml-dq", "ini",

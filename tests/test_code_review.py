@@ -416,7 +416,7 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
     assert flow.cli("accept", "--severity", "tests")[0] == 0
     assert flow.cli("fix")[0] == 0
     code, _o, err = flow.cli("rereview")
-    assert "settled only by running the tests again" in err
+    assert code == 3 and "settled only by running the tests again" in err
     assert {f["status"] for f in flow.findings().values() if f["origin"] == "tests"} == {"fixed"}
     code, _o, err = flow.cli("rereview", "--run-tests")
     assert code == 0, err
@@ -500,3 +500,48 @@ def test_the_readiness_gate_asks_for_the_task_on_a_terminal(tmp_path, monkeypatc
     assert "no spec and no task were found" in err
     assert "Look users up by their exact name" in (packs / "requirements-0.txt").read_text()
     assert json.loads(flow.state.read_text())["context"]["task"].startswith("Look users up")
+
+
+def test_a_bare_array_after_prose_and_confidence_in_words():
+    from council_filters.codereview import answers
+
+    text = ("I checked the change. Findings: [{\"file\": \"app.py\", \"line\": 4,"
+            " \"subject\": \"Unchecked input\", \"confidence\": \"high\"}] -- that is all.")
+    got = answers.read(text, "security", LINES)
+    assert got.ok and got.findings[0]["subject"] == "Unchecked input"
+    assert answers.universal_rules(got.findings, LINES).kept[0]["confidence"] == 0.9
+    low = answers.read('[{"file": "app.py", "line": 4, "subject": "x", "confidence": "low"}]',
+                       "security", LINES)
+    assert low.ok and not answers.universal_rules(low.findings, LINES).kept
+
+
+def test_an_answer_that_never_validates_keeps_its_last_attempt_with_warnings():
+    from dataclasses import dataclass, field
+
+    from council_filters.codereview import ask
+    from council_filters.dispatch import outcome as dout
+    from council_filters.dispatch import process
+
+    @dataclass(frozen=True)
+    class Recorder(ask.Caller):
+        packs: list[str] = field(default_factory=list)
+
+        def call(self, name: str, shell: str, origin: str, pack: str) -> dout.Result:
+            self.packs.append(pack)
+            answers = ["not json", '[{"file": "app.py", "line": 4, "subject": "ok one",'
+                       ' "confidence": 0.9}, {"file": "app.py", "line": 99, "subject": "off",'
+                       ' "confidence": 0.9}]']
+            return dout.Result(output=answers[min(len(self.packs) - 1, 1)])
+
+    caller = Recorder(process.Limits(), {})
+    got = ask.ask(caller, ask.Question("security", "alpha", "true", "PACK", LINES))
+    assert got.attempts == 3 and not got.valid and got.answered
+    assert [f["subject"] for f in got.findings] == ["ok one", "off"]
+    assert "did not validate after 3 attempts" in got.warnings[0]
+    assert any("/1/line" in w for w in got.warnings)
+    assert caller.packs[0] == "PACK"
+    assert "attempt 1 of 3" in caller.packs[1] and "attempt 2 of 3" in caller.packs[2]
+    assert '"hint"' in caller.packs[2] and caller.packs[2].startswith("PACK")
+    # The universal rules then keep only what points at an added line.
+    from council_filters.codereview import answers
+    assert [f["subject"] for f in answers.universal_rules(got.findings, LINES).kept] == ["ok one"]

@@ -952,7 +952,8 @@ def rereview_cmd(
 ) -> int:
     """Re-run the origins whose findings were fixed, on the lines the corrections touched:
     verified, reopened (one more correction while fix_attempts < 2, else frozen) or
-    fix-induced (a new finding with a fresh ID)."""
+    fix-induced (a new finding with a fresh ID).  Exit 3 when a finding could not be settled
+    (its reviewer did not answer, or a test finding without --run-tests)."""
     root = _meta_root(state)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
     code, _settled = review.rereview(state, who, _cr_say, run_tests=run_tests)

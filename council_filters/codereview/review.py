@@ -408,6 +408,9 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     if test_findings and run_tests:
         current_tests = rerun_tests(root, state.get("context") or {}, test_findings,
                                     test_timeout, say)
+        known = [f for f in state["findings"] if f.get("origin") == "tests"]
+        new += [f for f in current_tests if f.get("rule") == "test-failure"
+                and not _script_still_present(f, known)]  # a test the fix broke
     for f in in_scope:
         if f.get("source") == "script":
             current = current_scan if f.get("origin") == "security" else current_tests
@@ -471,7 +474,9 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         where = f"{rec.get('file')}:{rec.get('line')}"
         say(f"FIX-INDUCED {rec['id']} at {where}: {rec.get('subject') or rec.get('summary')}"
             " (introduced by a correction; open, accept it to have it fixed)")
-    return EXIT_OK, settled
+    if settled.waiting:
+        say(f"still in re-review: {' '.join(settled.waiting)}")
+    return (EXIT_CONDITION if settled.waiting else EXIT_OK), settled
 
 
 def _merged(new: Sequence[Record], root: str, rev: str) -> list[Record]:

@@ -25,7 +25,8 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters.base import pyproc, safefs
+from council_filters.base import gitcmd, pyproc, safefs
+from council_filters.pack.git import GitRepo
 
 # The filters, as the modules their installed executables run.
 _MODULES = {
@@ -138,7 +139,9 @@ def run(
     Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
-    env = pyproc.child_env()
+    # every git a stage or a reviewer runs in the checkout gets the overrides, its filter
+    # drivers off too
+    env = gitcmd.config_env(pyproc.child_env(), GitRepo(plan.root).filter_overrides())
     try:
         for name, argv in plan.stages():
             proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,

@@ -37,19 +37,18 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
+from council_filters.verdict.formats import loads, strip_controls
 
 Usage = dict[str, Any]
 
 #: The pack-size estimate: UTF-8 bytes per token (rounded up).
 BYTES_PER_TOKEN = 4
 
-_ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _AIDER_TOKENS = re.compile(
-    rb"Tokens: ([0-9][0-9.,]*k?) sent(?:, ([0-9][0-9.,]*k?) cache write)?"
-    rb"(?:, ([0-9][0-9.,]*k?) cache (?:hit|read))?, ([0-9][0-9.,]*k?) received\."
+    r"Tokens: ([0-9][0-9.,]*k?) sent(?:, ([0-9][0-9.,]*k?) cache write)?"
+    r"(?:, ([0-9][0-9.,]*k?) cache (?:hit|read))?, ([0-9][0-9.,]*k?) received\."
 )
-_AIDER_COST = re.compile(rb"Cost: \$([0-9][0-9.,]*) message, \$([0-9][0-9.,]*) session\.")
+_AIDER_COST = re.compile(r"Cost: \$([0-9][0-9.,]*) message, \$([0-9][0-9.,]*) session\.")
 
 
 def estimate_tokens(text: str | bytes) -> int:
@@ -144,21 +143,10 @@ def _gemini_stream(stats: dict[str, Any]) -> Usage | None:
                   _int(stats.get("output_tokens")), None)
 
 
-def _whole_document(raw: bytes) -> object:
+def _whole_document(text: str) -> object:
     """The output as one JSON document (leading non-JSON lines skipped), else None."""
-    start = 0
-    while start < len(raw):
-        line_end = raw.find(b"\n", start)
-        line = raw[start:] if line_end < 0 else raw[start:line_end]
-        if line.lstrip()[:1] in (b"{", b"["):
-            try:
-                return orjson.loads(raw[start:])
-            except orjson.JSONDecodeError:
-                return None
-        if line_end < 0:
-            return None
-        start = line_end + 1
-    return None
+    m = re.search(r"^[ \t]*[\[{]", text, re.M)
+    return loads(text[m.start():]) if m else None
 
 
 def _from_document(doc: object) -> Usage | None:
@@ -178,28 +166,22 @@ def _from_document(doc: object) -> Usage | None:
     return None
 
 
-def _events(raw: bytes) -> Iterator[dict[str, Any]]:
-    """Every line of ``raw`` that is a JSON object (other lines skipped)."""
-    for line in raw.split(b"\n"):
-        line = line.strip()
-        if not line.startswith(b"{"):
-            continue
-        try:
-            event = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
+def _events(text: str) -> Iterator[dict[str, Any]]:
+    """Every line of ``text`` that is a JSON object (other lines skipped)."""
+    for line in text.split("\n"):
+        event = loads(line)
         if isinstance(event, dict):
             yield event
 
 
-def _from_events(raw: bytes) -> Usage | None:
+def _from_events(text: str) -> Usage | None:
     codex: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
     steps = 0
     inp: list[int | None] = []
     out: list[int | None] = []
     costs: list[float | None] = []
-    for event in _events(raw):
+    for event in _events(text):
         kind = event.get("type")
         if kind == "turn.completed" and isinstance(event.get("usage"), dict):
             codex = event["usage"]
@@ -225,19 +207,18 @@ def _from_events(raw: bytes) -> Usage | None:
     return None
 
 
-def _aider_count(text: bytes | None) -> int | None:
+def _aider_count(text: str | None) -> int | None:
     if text is None:
         return None
-    raw = text.replace(b",", b"")
-    scale = 1000 if raw.endswith(b"k") else 1
+    raw = text.replace(",", "")
+    scale = 1000 if raw.endswith("k") else 1
     try:
-        return int(round(float(raw.rstrip(b"k")) * scale))
+        return int(round(float(raw.rstrip("k")) * scale))
     except ValueError:
         return None
 
 
-def _from_aider(raw: bytes) -> Usage | None:
-    text = _ANSI.sub(b"", raw)
+def _from_aider(text: str) -> Usage | None:
     sent: list[int | None] = []
     received: list[int | None] = []
     for m in _AIDER_TOKENS.finditer(text):
@@ -247,7 +228,7 @@ def _from_aider(raw: bytes) -> Usage | None:
     cost = None
     if costs:
         try:
-            cost = _cost(float(costs[-1][2].replace(b",", b"")))
+            cost = _cost(float(costs[-1][2].replace(",", "")))
         except ValueError:
             cost = None
     if not sent and cost is None:
@@ -257,10 +238,13 @@ def _from_aider(raw: bytes) -> Usage | None:
 
 def read(stdout: bytes, stderr: bytes = b"") -> Usage | None:
     """The usage the reviewer's CLI reported in ``stdout`` (aider's text lines may also be
-    on ``stderr``), or None."""
-    found = _from_document(_whole_document(stdout))
+    on ``stderr``), or None.  Terminal escapes and control characters are removed first;
+    JSON is read with the verdict reader's bounded decoder."""
+    text = strip_controls(stdout.decode("utf-8", "replace"))
+    found = _from_document(_whole_document(text))
     if found is None:
-        found = _from_events(stdout)
+        found = _from_events(text)
     if found is None:
-        found = _from_aider(stdout) or _from_aider(stderr)
+        found = _from_aider(text) or _from_aider(
+            strip_controls(stderr.decode("utf-8", "replace")))
     return found

@@ -250,7 +250,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "redis-credentials",
         rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
-        rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})[\"']?[ \t]*\Z"
+        rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
+        rb"[\"']?[ \t]*\Z"
         rb"|\bredis-cli\b[^\n]*?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})",
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
         validator=flag_ok,
@@ -260,7 +261,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "database-credentials",
         rb"(?i)\b(?:identified[ \t]+by|password)[ \t]+'([^'\s]{6,256})'"
-        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p([^\s\"'-][^\s\"']{3,255})"
+        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]"
+        rb"-p([^\s\"'-][^\s\"']{3,255})"
         rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})",
         rb"(?i:identified[ \t]+by|password[ \t]+'|mysql|mariadb|"
         rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n])",

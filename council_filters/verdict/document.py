@@ -40,7 +40,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from council_filters.verdict import words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
-from council_filters.verdict.finding_items import _NONE_RE, _Item, _finding, _strip_decor
+from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
 from council_filters.verdict.locations import (
     SEVERITY_WORD,
     Location,
@@ -877,7 +877,8 @@ def _location_only(head: str) -> bool:
     return not rest.strip() or "::" in head
 
 
-_FIELD_ITEM = re.compile(r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
+_FIELD_ITEM = re.compile(
+    r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
 
 
 def _field_item(head: str) -> bool:
@@ -916,9 +917,7 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
         if re.match(r"^[\s*_`]*[^:]{1,40}:\s*$", head) and not rest:
             return False  # "Details:" opening a nested list
         f = _first_file(head)
-        if f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))):
-            return False
-        return True
+        return not (f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))))
     return False
 
 

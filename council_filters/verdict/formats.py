@@ -281,7 +281,8 @@ def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
     current: list[str] = []
     meta: dict[str, Any] = {}
     for e in events:
-        part = e.get("part") if isinstance(e.get("part"), dict) else {}
+        raw_part = e.get("part")
+        part: dict[str, Any] = raw_part if isinstance(raw_part, dict) else {}
         t = e["type"]
         if t == "step_start":
             current = []

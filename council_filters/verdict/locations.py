@@ -40,17 +40,19 @@ _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "m
 _P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
       r"[\w@~+.\-]*+(?:[\\/][\w@~+.\-]++)*+")
 _W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
+_NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
+_PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
-    re.compile(_W + r"(?P<p>" + _P + r")#L(?P<l>\d{1,9})(?!\d)(?:" + r"-L?(?P<e>\d{1,9})(?!\d))?" + _W),
-    re.compile(_W + r"(?P<p>" + _P + r"):L?(?P<l>\d{1,9})(?!\d)(?:" + _DASH + r"(?P<e>\d{1,9})(?!\d))?"
-               r"(?::(?P<c>\d{1,9})(?!\d))?" + _W),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*,?\s*\(?\s*(?:at\s+)?"
-               r"(?:lines?|ln|l\.)\s*(?P<l>\d{1,9})(?!\d)(?:" + _DASH + r"(?P<e>\d{1,9})(?!\d))?\s*\)?", re.I),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s+L(?P<l>\d{1,9})(?!\d)(?:" + r"-L?(?P<e>\d{1,9})(?!\d))?\b"),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*@\s*(?P<l>\d{1,9})(?!\d)\b"),
-    re.compile(r"\blines?\s+(?P<l>\d{1,9})(?!\d)(?:" + _DASH + r"(?P<e>\d{1,9})(?!\d))?\s+(?:of|in)\s+"
-               + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
+    re.compile(_PW + r":L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"
+               r"(?::(?P<c>" + _NUM + r")?" + _W),
+    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.)\s*(?P<l>" + _NUM
+               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*\)?", re.I),
+    re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
+    re.compile(_PW + _W + r"\s*@\s*(?P<l>" + _NUM + r"\b"),
+    re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
+               + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )
 _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")

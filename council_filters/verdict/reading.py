@@ -27,6 +27,7 @@ Nothing here raises on any input.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,17 +119,12 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
         warnings.append(f"the reviewer CLI reported an error ({got.kind}: "
                         f"{_safe_word(str(got.meta['error']))})")
     doc = got.meta.get("doc")
-    if isinstance(doc, dict):
-        out = _from_json(doc, origin)
-    else:
-        out = _from_document(got.text, origin)
+    out = _from_json(doc, origin) if isinstance(doc, dict) else _from_document(got.text, origin)
     out.warnings[:0] = warnings
-    if root:
+    if root:  # the structured findings; the findings text keeps the reviewer's words
         for f in out.findings:
             if isinstance(f.get("file"), str):
                 f["file"] = relative_to(f["file"], root)
-        if out.findings:
-            out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
 
 
@@ -137,10 +133,11 @@ def _safe_word(s: str) -> str:
 
 
 def relative_to(path: str, root: str) -> str:
-    """``path`` relative to ``root`` when it is an absolute path under it."""
-    r = root.rstrip("/")
-    if r and path.startswith(r + "/"):
-        return path[len(r) + 1:]
+    """``path`` relative to ``root`` when it is an absolute path under it (as given or
+    with its symbolic links resolved)."""
+    for r in dict.fromkeys((root.rstrip("/"), os.path.realpath(root).rstrip("/"))):
+        if r and path.startswith(r + "/"):
+            return path[len(r) + 1:]
     return path
 
 
@@ -446,10 +443,10 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         rec["file"] = clean_path(path)
     if "line" not in rec and "file" in rec and (n := _int(line)) is not None:
         rec["line"] = n
-        if isinstance(line, str) and (lm := re.match(
-                r"\s*L?\d{1,7}\s*[-\u2013]\s*L?(\d{1,7})(?!\d)", line)):
-            if int(lm.group(1)) > n:
-                rec["end_line"] = int(lm.group(1))
+        lm = re.match(r"\s*L?\d{1,7}\s*[-\u2013]\s*L?(\d{1,7})(?!\d)", line) \
+            if isinstance(line, str) else None
+        if lm and int(lm.group(1)) > n:
+            rec["end_line"] = int(lm.group(1))
     e = _int(end)
     if e is not None and "line" in rec and e > rec["line"]:
         rec["end_line"] = e
@@ -464,15 +461,22 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- #
 # As council-parse-verdict's Layer 1 result
 # --------------------------------------------------------------------------- #
-def layer1(data: bytes, origin: str = "reviewer") -> tuple[layers.Layer1, list[dict[str, Any]]]:
+def layer1(data: bytes, origin: str = "reviewer",
+           root: str | None = None) -> tuple[layers.Layer1, list[dict[str, Any]]]:
     """The tolerant reading as a Layer-1 result (for the 6-key return and the record
     fields) and the structured findings.
 
     The findings text keeps upstream's cap and sentinel escaping; the summary is cut
     at a character boundary.  An answer with no verdict keeps its findings (nothing
-    is lost), and its summary is the reading's, else upstream's flattened head.
+    is lost), and its summary is the reading's, else upstream's flattened head.  An
+    answer the reader cannot read (a bug here, never the answer's fault) is that
+    reviewer's UNKNOWN with the reason, not the council's crash.
     """
-    got = read(data, origin)
+    try:
+        got = read(data, origin, root)
+    except Exception as err:  # noqa: BLE001 - one bad answer must not stop the council
+        got = Reading(warnings=[f"the answer could not be read ({type(err).__name__}) "
+                                "\u2014 marked UNKNOWN"])
     findings, truncated = layers.cap_findings(got.findings_text.encode("utf-8"))
     findings = layers.escape_sentinels(findings)
     summary = got.summary.encode("utf-8")
