@@ -566,3 +566,12 @@ def test_tests_run_under_the_opt_in_with_a_trimmed_environment(tmp_path, monkeyp
     monkeypatch.delenv("COUNCIL_RUN_TESTS")
     code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd)
     assert "tests: skipped: the change's tests were not run" in report
+
+
+def test_the_dependency_audit_runs_only_when_asked(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    (flow.repo / "requirements.txt").write_text("requests==2.0.0\n")
+    code, report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "dependency-audit skipped (not asked: the audit runs only with --audit)" in err
+    assert "security: dependency-audit skipped" in report

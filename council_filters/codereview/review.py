@@ -30,6 +30,7 @@ from council_filters.context import stack as stk
 from council_filters.council import scope as snapshots
 from council_filters.pack.git import GitRepo
 from council_filters.scan import core as scan
+from council_filters.scan import secrets
 from council_filters.state import machine
 from council_filters.testrun import run as testrun
 
@@ -121,11 +122,9 @@ def tree_diff(git: GitRepo, before: str, after: str, paths: Sequence[str] = ()) 
 def security_script(diff: bytes, root: Path, run_audit: bool) -> Record:
     facts = collect.gather(str(root))
     tree = stk.Tree(facts.files, collect.reader(facts.root))
-    result = scan.scan(diff, root, tree, audit_deps=run_audit)
-    skipped = [s.record() for s in result.skipped]
-    notes = [f"{s['layer']} skipped ({s['reason']})" for s in skipped]
-    if not run_audit and any(s["layer"] == "dependency-audit" for s in skipped):
-        notes = [n.replace("(--no-audit)", "(--audit runs it)") for n in notes]
+    # council-scan's own defaults: the extended credential rules when installed.
+    result = scan.scan(diff, root, tree, audit_deps=run_audit, detect=secrets.detector(None))
+    notes = [f"{s.layer} skipped ({s.reason})" for s in result.skipped]
     return {"findings": result.findings, "skipped_layers": notes}
 
 
