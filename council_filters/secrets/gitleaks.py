@@ -218,7 +218,7 @@ def compile_re2(pattern: str) -> Any:
 def _nested_repeat(pattern: str) -> bool:
     """Whether an unbounded or wide repeat holds another repeat (star height 2)."""
     import re
-    import re._parser as sre  # type: ignore[import-not-found]
+    import re._parser as sre
     from re import _constants as c  # type: ignore[attr-defined]
 
     try:
