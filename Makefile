@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo council review-cycle review-cycle-example test test-fast lint bench golden docs clean
+.PHONY: install demo council review-cycle review-cycle-files review-cycle-example test test-fast lint bench golden docs clean
 
 # The offline SARIF and RDFormat validators the format tests run (npm registry).
 # Without npm those tests skip and say why.
@@ -56,50 +56,79 @@ COUNCIL_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) \
 council: $(BIN_DEPS)
 	@$(BIN)/council -C '$(abspath $(REPO))' $(MODE) $(COUNCIL_ARGS)
 
-## review-cycle: the code-review flow.  With BASE=REF the deterministic layers
-## run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
+## review-cycle: the code-review flow, run by `council code-review` (see its --help):
+## `run` in REPO (the context, the security scan and -- with RUN_TESTS=1 -- the change's
+## tests, the six reviewers through your reviewer commands, consolidation, the report and
+## STATE), `accept` ACCEPT, then with FIX=1 `fix` and `rereview`; `status` last (its exit 3,
+## work remains, is not a failure here).  BASE, TASK and SPEC are passed on; COMMANDS=FILE
+## names the commands file (default: council's own rule); RUN_ARGS adds `run` options
+## (e.g. --worktree, --audit).
+##   make review-cycle BASE=origin/main TASK='Expire idle sessions' ACCEPT='--severity critical'
+##   make review-cycle FIX=1 STATE=review/state.json ACCEPT=--all
+STATE       ?= review-state.json
+ACCEPT      ?= --severity critical,security
+FIX         ?=
+RUN_TESTS   ?=
+RUN_ARGS    ?=
+TASK        ?=
+SPEC        ?=
+REVIEW      = $(BIN)/council -C '$(REPO_ABS)' code-review
+STATE_ABS   = $(abspath $(STATE))
+CR_CONFIG   = $(if $(COMMANDS),--config '$(abspath $(COMMANDS))')
+
+review-cycle: $(BIN_DEPS)
+	@$(REVIEW) run --state '$(STATE_ABS)' $(if $(BASE),--base '$(BASE)') \
+	  $(if $(TASK),--task '$(TASK)') $(if $(SPEC),--spec '$(SPEC)') \
+	  $(if $(RUN_TESTS),--run-tests) $(CR_CONFIG) $(RUN_ARGS)
+	@$(REVIEW) accept --state '$(STATE_ABS)' $(ACCEPT)
+	@$(if $(FIX),$(REVIEW) fix --state '$(STATE_ABS)' $(CR_CONFIG))
+	@$(if $(FIX),$(REVIEW) rereview --state '$(STATE_ABS)' $(CR_CONFIG))
+	@$(REVIEW) status --state '$(STATE_ABS)' || [ $$? -eq 3 ]
+
+## review-cycle-files: the deterministic layers over finding files written elsewhere
+## (the same state file and IDs).  With BASE=REF the deterministic layers run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
 ## passed on; a blocking context -- no diff -- stops here), council-scan
-## writes the security script findings to SCAN and council-tests runs the
-## context's test command and writes its findings to TESTS (their summary
-## records go to SCAN.summary.json and TESTS.summary.json).  Then the
+## writes the security script findings to SCAN (SCAN_ARGS=--audit adds the
+## dependency audit) and, only with RUN_TESTS=1 (the tests are the change's
+## code), council-tests runs the context's test command with a trimmed
+## environment and writes its findings to TESTS (their summary records go to
+## SCAN.summary.json and TESTS.summary.json).  Then the
 ## origins' finding files (FINDINGS, plus SCAN and TESTS when BASE is set) are
 ## consolidated (IDs continue those in STATE; same-fingerprint findings keep
 ## their IDs), added to STATE (created from CONTEXT, or empty, when missing),
 ## the ACCEPT selection is accepted (every other open finding is dismissed),
 ## corrector output in FIXES is recorded when given, and the re-review scope
 ## is printed.
-##   make review-cycle BASE=origin/main TASK='Expire idle sessions' \
+##   make review-cycle-files BASE=origin/main TASK='Expire idle sessions' \
 ##        FINDINGS='req.jsonl arq.jsonl reg.jsonl prf.jsonl' ACCEPT='--severity critical,security'
-##   make review-cycle FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
+##   make review-cycle-files FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
 ##        STATE=review-state.json ACCEPT='--severity critical,security'
 ## REPO is the checkout the findings point into (anchors and fingerprints);
 ## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff), TESTS_ARGS
-## council-tests options (e.g. --timeout 300).
+## council-tests options (e.g. --timeout 300), SCAN_ARGS council-scan options.
 ## `make review-cycle-example` runs it on examples/code-review.
 FINDINGS    ?=
-STATE       ?= review-state.json
-ACCEPT      ?= --severity critical,security
 FIXES       ?=
 REVIEW_ARGS ?=
-TASK        ?=
-SPEC        ?=
 TESTS_ARGS  ?=
+SCAN_ARGS   ?=
 REVIEW_DIR  ?= $(dir $(STATE))
 CONTEXT     ?= $(REVIEW_DIR)context.json
 SCAN        ?= $(REVIEW_DIR)sec-script.jsonl
 TESTS       ?= $(REVIEW_DIR)tst-script.jsonl
-SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN) $(TESTS))
+RUNS_TESTS  = $(and $(strip $(BASE)),$(filter 1 yes true,$(RUN_TESTS)))
+SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN)) $(if $(RUNS_TESTS),$(TESTS))
 CONTEXT_ARGS = --repo '$(REPO_ABS)' --base '$(BASE)' $(if $(TASK),--task '$(TASK)') \
                $(if $(SPEC),--spec '$(SPEC)')
 
-review-cycle: $(BIN_DEPS)
+review-cycle-files: $(BIN_DEPS)
 	@if [ -z '$(strip $(FINDINGS) $(BASE))' ]; then \
-	  echo "review-cycle: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
+	  echo "review-cycle-files: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
 	@$(if $(strip $(BASE)),$(BIN)/council-context $(CONTEXT_ARGS) > '$(CONTEXT)')
 	@$(if $(strip $(BASE)),$(BIN)/council-scan --repo '$(REPO_ABS)' --context '$(CONTEXT)' \
-	    --summary '$(SCAN).summary.json' > '$(SCAN)')
-	@$(if $(strip $(BASE)),$(BIN)/council-tests '$(CONTEXT)' --repo '$(REPO_ABS)' $(TESTS_ARGS) \
-	    --summary '$(TESTS).summary.json' > '$(TESTS)')
+	    $(SCAN_ARGS) --summary '$(SCAN).summary.json' > '$(SCAN)')
+	@$(if $(RUNS_TESTS),$(BIN)/council-tests '$(CONTEXT)' --repo '$(REPO_ABS)' --run-tests \
+	    $(TESTS_ARGS) --summary '$(TESTS).summary.json' > '$(TESTS)')
 	@[ -e '$(STATE)' ] || $(BIN)/council-state --file '$(STATE)' init \
 	    $(if $(strip $(BASE)),'$(CONTEXT)') < /dev/null
 	@$(BIN)/council-consolidate --format findings --state '$(STATE)' --repo '$(REPO_ABS)' \
@@ -115,7 +144,7 @@ EXAMPLE_REVIEW := examples/code-review
 review-cycle-example: $(BIN_DEPS)
 	@mkdir -p examples/build
 	@rm -f examples/build/review-state.json
-	@$(MAKE) -s --no-print-directory review-cycle REPO=examples/project/change \
+	@$(MAKE) -s --no-print-directory review-cycle-files REPO=examples/project/change \
 	  STATE=examples/build/review-state.json \
 	  FINDINGS='$(addprefix $(EXAMPLE_REVIEW)/,sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl)' \
 	  FIXES=$(EXAMPLE_REVIEW)/fixes.jsonl

@@ -79,7 +79,7 @@ def review(repo: Repo, *extra: str) -> tuple[int, bytes, str]:
 # Base resolution.
 # --------------------------------------------------------------------------- #
 def test_review_explicit_base_records(feature: Repo) -> None:
-    code, out, err = review(feature, "--base", "main")
+    code, out, err = review(feature, "--base", "main", "--upstream")
     assert code == 0, err
     recs = records(out)
     assert [r["reviewer"] for r in recs] == ["claude", "codex", "gemini", "opencode"]
@@ -88,7 +88,8 @@ def test_review_explicit_base_records(feature: Repo) -> None:
         keys = list(r)
         expected = ["kind", "run", "mode", "slug", "base_ref", "reviewer", "pack", "pack_bytes"]
         assert keys[:8] == expected
-        assert keys[-1] == "omitted"
+        assert keys[-2:] == ["omitted", "coverage"]
+        assert all(f["state"] == "whole" and f["seen"] == f["lines"] for f in r["coverage"])
         assert r["base_ref"] == base and r["slug"] == "feat" and r["mode"] == "review"
         assert r["pack_bytes"] == len(r["pack"].encode())
         assert f"### Diff (HEAD vs {base})" in r["pack"]

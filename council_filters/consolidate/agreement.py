@@ -22,7 +22,15 @@ from typing import Any
 from council_filters import severity as sev
 from council_filters.base.vocab import SLOTS, VOTES
 from council_filters.consolidate import synthesis
-from council_filters.consolidate.finding import Consolidated, Finding, member_record
+from council_filters.consolidate.evidence import UNVERIFIED
+from council_filters.consolidate.finding import (
+    Checks,
+    Consolidated,
+    Finding,
+    member_record,
+    status_text,
+)
+from council_filters.consolidate.render import mdquote, review_md
 from council_filters.consolidate.render.mdquote import inline
 
 Record = dict[str, Any]
@@ -41,9 +49,12 @@ class Group:
 
     @property
     def citers(self) -> list[synthesis.Reviewer]:
+        """The reviewers whose claims count: a member the code contradicts (unverified)
+        is shown but does not count towards agreement."""
         seen: dict[str, synthesis.Reviewer] = {}
-        for r, _ in self.members:
-            seen.setdefault(r.slot, r)
+        for r, f in self.members:
+            if f.status != UNVERIFIED:
+                seen.setdefault(r.slot, r)
         return list(seen.values())
 
     @property
@@ -75,6 +86,7 @@ class Group:
             "verdicts": {r.slot: r.verdict for r in self.citers},
             "conflict": self.conflict,
             "members": [dict(member_record(f), reviewer=r.slot) for r, f in self.members],
+            **({"baseline": self.item.baseline} if self.item.baseline else {}),
         }
 
 
@@ -105,14 +117,25 @@ def recommendation(reviewers: Sequence[synthesis.Reviewer], agreed: Sequence[Gro
     for level in ("critical", "medium"):
         hits = [g for g in agreed if g.severity == level]
         if hits:
-            citers = {r.slot for g in hits for r in g.citers}
-            return (f"REVISE — {_plural(len(hits), level + ' finding')} agreed by "
-                    f"{len(citers)} reviewers")
+            return f"REVISE — {_agreed_count(hits, level)}"
     if n["APPROVE"] * 2 <= total:
         return (f"REVISE — {n['APPROVE']} of {total} counted reviewers APPROVE "
                 f"({n['REVISE']} REVISE, {n['REJECT']} REJECT)")
     return f"APPROVE — {n['APPROVE']} of {total} counted reviewers APPROVE, no agreed " \
         "critical or medium finding"
+
+
+def _agreed_count(hits: Sequence[Group], level: str) -> str:
+    """What agreed findings of one level count, each by its own citers (never a union):
+    ``1 critical finding agreed by 3 reviewers``, ``2 critical findings, agreed by 2 and 3
+    reviewers``."""
+    if len(hits) == 1:
+        return f"1 {level} finding agreed by {len(hits[0].citers)} reviewers"
+    sizes = sorted(len(g.citers) for g in hits)
+    if len(set(sizes)) == 1:
+        return f"{len(hits)} {level} findings, each agreed by {sizes[0]} reviewers"
+    shown = ", ".join(str(n) for n in sizes[:-1]) + f" and {sizes[-1]}"
+    return f"{len(hits)} {level} findings, agreed by {shown} reviewers"
 
 
 @dataclass
@@ -121,18 +144,79 @@ class GroupedSynthesis(synthesis.Synthesis):
 
     agreed: list[Group] = field(default_factory=list)
     single: list[Group] = field(default_factory=list)
+    unverified: list[Group] = field(default_factory=list)
+    checks: Checks = field(default_factory=Checks)
+    pointer_once = True
 
     def conflicts_count(self) -> int:
         return sum(1 for g in self.agreed if g.conflict)
 
     def headline_text(self) -> str:
-        text = synthesis.headline(self.reviewers)
+        if self.mode == "question":
+            return self.answers_headline()
+        text = synthesis.headline(self.reviewers, plain=True)
         k = self.conflicts_count()
         if k:
             text += f"; {_plural(k, 'agreed finding')} drew differing verdicts"
+        text += "".join(f"; {x}" for x in self.checks.sentences())
         return f"{text}. Recommendation: {recommendation(self.reviewers, self.agreed)}"
 
+    # -- a question: answers, not verdicts ----------------------------------------
+    def answers_headline(self) -> str:
+        answered = [r for r in self.reviewers if _answer(r)]
+        total = len(self.reviewers)
+        text = f"{len(answered)} of {total} {'reviewer' if total == 1 else 'reviewers'} answered"
+        missing = [r for r in self.reviewers if not _answer(r)]
+        if missing:
+            text += " (" + ", ".join(
+                f"{r.name} {synthesis.failure_phrase(r) if not r.votes else 'gave no summary'}"
+                for r in missing) + ")"
+        if self.agreed:
+            text += f"; {_plural(len(self.agreed), 'point')} made by two or more of them"
+        return text
+
+    def render_answers(self, report_path: str) -> str:
+        out = [
+            f"## Council Answers — {self.mode}: {self.slug} — {self.date}",
+            "",
+            synthesis.ADVISORY,
+            "",
+            "### Headline",
+            self.answers_headline(),
+            *synthesis.pack_lines(self.reviewers),
+            "",
+            "### Answers",
+        ]
+        for r in self.reviewers:
+            answer = _answer(r)
+            out += ["", f"**{r.name}**"]
+            if answer:
+                out.append(mdquote.blockquote(answer))
+            else:
+                out.append(f"- No answer ({synthesis.failure_phrase(r)})" if not r.votes
+                           else "- No summary given")
+        out += ["", "### Where they agree"]
+        for g in self.agreed:
+            names = ", ".join(r.name for r in g.citers)
+            where = g.where()
+            out.append(f"- {where + ' — ' if where else ''}{inline(g.item.survivor.title)}"
+                       f" ({names})")
+            out.extend(f'  - {r.name}: "{inline(f.title)}"' for r, f in g.members)
+        if not self.agreed:
+            out.append("- No point was made by two or more reviewers")
+        out += ["", "### Points made by one reviewer"]
+        single = []
+        for g in self.single:
+            r, f = g.members[0]
+            where = g.where()
+            single.append(f'- {where + " — " if where else ""}{r.name} only: "{inline(f.title)}"')
+        out.extend(single or ["- None"])
+        out += ["", f"Full reviewer outputs: see {report_path}"]
+        return "\n".join(out)
+
     def render(self, report_path: str) -> str:
+        if self.mode == "question":
+            return self.render_answers(report_path)
         out = [
             f"## Council Report — {self.mode}: {self.slug} — {self.date}",
             "",
@@ -160,13 +244,40 @@ class GroupedSynthesis(synthesis.Synthesis):
             r, f = g.members[0]
             where = g.where()
             lead = f"- [{_rated(g.severity)}] {where + ' — ' if where else ''}"
-            dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"')
-            for r2, f2 in g.members[1:]:  # a reviewer's identical duplicates
-                dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"')
+            dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"{_tag(f)}')
+            for r2, f2 in g.members[1:]:  # duplicates, or claims that did not check out
+                dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"{_tag(f2)}')
         dis.extend(self.unknown_lines())
         out.extend(dis or ["- None"])
+        out.extend(self.check_lines())
         out.extend(self.closing(report_path))
         return "\n".join(out)
+
+    def check_lines(self) -> list[str]:
+        """The sections for claims the code contradicts, what --filter-mode left out, and
+        what is gone since the baseline."""
+        out: list[str] = []
+        c = self.checks
+        if c.checked:
+            out += ["", "### Claims that did not check out (not counted)"]
+            for g in self.unverified:
+                names = ", ".join(r.name for r, _ in g.members)
+                title = inline(g.item.survivor.title)
+                out.append(f"- [{_rated(g.severity)}] {g.where()} — {title} ({names})")
+                out.extend(_quotes(g))
+            if not self.unverified:
+                out.append("- None")
+        if c.filtered:
+            out += ["", f"### Left out by --filter-mode {c.filter_mode}"]
+            for item in c.filtered:
+                s = item.survivor
+                at = f"{inline(s.file)}:{s.line}" if s.file and s.line else inline(s.file or "")
+                out.append(f"- {item.id} {at + ' — ' if at else ''}{inline(s.title)}"
+                           f" ({s.change or 'no file'})")
+        if c.baseline is not None:
+            out += ["", "### Fixed since the baseline"]
+            out += [review_md.fixed_line(e) for e in c.fixed] or ["- None"]
+        return out
 
     def summary(self) -> str:
         s1 = self.counted_sentence()
@@ -190,20 +301,34 @@ class GroupedSynthesis(synthesis.Synthesis):
             "agreement": [g.record() for g in self.agreed],
             "disagreement": [g.record() for g in self.single],
             "conflicts": [g.record() for g in self.agreed if g.conflict],
+            **({"unverified": [g.record() for g in self.unverified]}
+               if self.checks.checked else {}),
         }
+
+
+def _answer(r: synthesis.Reviewer) -> str:
+    """A reviewer's answer to a question: its ``Summary:`` text, else nothing."""
+    summary = (r.record or {}).get("summary")
+    return summary.strip() if isinstance(summary, str) else ""
+
+
+def _tag(f: Finding) -> str:
+    status = status_text(f)
+    return f" [{inline(status)}]" if status else ""
 
 
 def _quotes(g: Group) -> list[str]:
     out = []
     for r, f in g.members:
         at = f" at {inline(f.file)}:{f.line}" if f.file and f.line else ""
-        out.append(f'  - {r.name} ({r.verdict}), {_rated(f.severity)}{at}: "{inline(f.title)}"')
+        out.append(f'  - {r.name} ({r.verdict}), {_rated(f.severity)}{at}: "{inline(f.title)}"'
+                   f"{_tag(f)}")
     return out
 
 
 def build(
     records: Sequence[Record], items: Sequence[Consolidated], *, mode: str, slug: str,
-    date: str, slots: Sequence[str] = SLOTS,
+    date: str, slots: Sequence[str] = SLOTS, checks: Checks | None = None,
 ) -> GroupedSynthesis:
     """The grouped synthesis from verdict records and the consolidated findings."""
     findings = [m for c in items for m in c.members]
@@ -220,14 +345,21 @@ def build(
 
     agreed: list[Group] = []
     single: list[Group] = []
+    unverified: list[Group] = []
+    checks = checks or Checks()
     for c in items:
         members = [(reviewer_of(f), f) for f in c.members]
-        members.sort(key=lambda p: (order.get(p[0].slot, len(order)), p[0].slot,
+        members.sort(key=lambda p: (p[1].status == UNVERIFIED,
+                                    order.get(p[0].slot, len(order)), p[0].slot,
                                     sev.rank(p[1].severity or ""), p[1].key))
         g = Group(c, members)
-        (agreed if len(g.citers) >= 2 else single).append(g)
+        if checks.checked and not c.checked_out:
+            unverified.append(g)
+        else:
+            (agreed if len(g.citers) >= 2 else single).append(g)
+    unverified.sort(key=Group.sort_key)
     agreed.sort(key=Group.sort_key)
     single.sort(key=lambda g: (order.get(g.members[0][0].slot, len(order)),
                                g.members[0][0].slot, *g.sort_key()))
     return GroupedSynthesis(base.mode, base.slug, base.date, base.reviewers, base.agreement,
-                            base.conflicts, base.singles, agreed, single)
+                            base.conflicts, base.singles, agreed, single, unverified, checks)

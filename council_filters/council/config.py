@@ -81,6 +81,11 @@ def _named(path: str, what: str) -> Path:
     return p
 
 
+#: Keys of the commands file that name a command but no reviewer.
+NOT_REVIEWERS = frozenset({"corrector"})
+
+
 def reviewer_names(table: Mapping[str, str]) -> list[str]:
-    """The reviewers a commands table configures, in file order (adapter lines left out)."""
-    return [k for k, v in table.items() if "." not in k and v]
+    """The reviewers a commands table configures, in file order (adapter lines, the
+    ``code-review.ORIGIN`` lines and the corrector left out)."""
+    return [k for k, v in table.items() if "." not in k and v and k not in NOT_REVIEWERS]
