@@ -140,3 +140,47 @@ def test_body_after_a_decoy_end_never_leaks() -> None:
                         leaked += [(name, width, deco_name, at, b) for b in body if deco(b) in kept]
                         assert "Verdict: ok" in kept
     assert leaked == [], leaked[:50]
+
+
+# --------------------------------------------------------------------------- #
+# Rules from a file keep RE2's linear time.
+# --------------------------------------------------------------------------- #
+def _time_line(rules: object, n: int, unit: bytes = b"a") -> float:
+    import time
+
+    data = unit * n + b"\n"
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        redact_value(data, rules)  # type: ignore[arg-type]
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@pytest.mark.parametrize(
+    "pattern", ["(a+)+b", "(a|aa)+c", "(?:a*)*b", "(\\w+\\s?)+$", "(a+)+(b+)+c"]
+)
+def test_rules_from_a_file_run_in_linear_time(tmp_path, pattern: str) -> None:
+    pytest.importorskip("re2")
+    path = tmp_path / "rules.toml"
+    path.write_text(f"[[rules]]\nid = \"evil\"\nregex = '''{pattern}'''\n")
+    rules = load_rules(str(path))
+    assert rules is not None
+    small, large = _time_line(rules, 2400), _time_line(rules, 9600)
+    # A backtracking engine takes seconds here (and 16x or more for 4x the input).
+    assert large < 0.5
+    assert large < 8 * small + 0.01
+
+
+def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) -> None:
+    from council_filters.base.errors import UsageError
+    from council_filters.secrets import gitleaks
+
+    monkeypatch.setattr(gitleaks, "_re2", lambda: None)
+    path = tmp_path / "rules.toml"
+    path.write_text("[[rules]]\nid = \"evil\"\nregex = '''x(a+)+b'''\n")
+    with pytest.raises(UsageError, match="repeat inside a repeat"):
+        gitleaks.load_file(str(path))
+    path.write_text("[[rules]]\nid = \"fine\"\nregex = '''key_[a-z0-9]{16}(?:x{2})?'''\n")
+    got, _ = gitleaks.load_file(str(path))
+    assert [r.id for r in got] == ["fine"]
