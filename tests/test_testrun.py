@@ -25,7 +25,7 @@ PYTEST = f"{shlex.quote(sys.executable)} -m pytest -q"
 
 
 def run(args: list[str], stdin: bytes = b"") -> tuple[int, list[dict[str, Any]], str]:
-    res = run_filter("tests", args, stdin)
+    res = run_filter("tests", ["--run-tests", *args], stdin)
     return res.code, res.records(), res.err
 
 

@@ -30,6 +30,7 @@ from council_filters.base.vocab import (
     display_name,
     end_delimiter,
 )
+from council_filters.consolidate import usage
 from council_filters.consolidate.finding import Finding
 from council_filters.consolidate.render.mdquote import appendix_body, inline
 
@@ -99,7 +100,9 @@ def _failure_phrase(r: Reviewer) -> str:
         secs = _timeout_seconds(r.record)
         return f"timed out at {secs}s" if secs else "timed out"
     if r.verdict == "UNAVAILABLE":
-        return "unavailable"
+        kind = (r.record or {}).get("error_kind")
+        return {"budget": "skipped by the budget", "not-cached": "not in the cache"}.get(
+            kind if isinstance(kind, str) else "", "unavailable")
     if r.verdict == MISSING:
         return "missing"
     return "errored"
@@ -145,6 +148,9 @@ def headline(reviewers: Sequence[Reviewer], plain: bool = False) -> str:
     if unknown:
         names = ", ".join(r.name for r in unknown)
         parts.append(f"{names} UNKNOWN (not counted)")
+    families = usage.families_note([(r.record, r.verdict) for r in reviewers])
+    if families and parts:
+        parts.append(families)
     if not parts:
         return "No reviewers"
     return "; ".join(parts)
@@ -187,12 +193,23 @@ def failure_reason(record: Record | None) -> str:
     return head + (f": {last}" if last else "")
 
 
+# Reviewers council-dispatch decided not to start, and why.
+_NOT_STARTED = {
+    "budget": "not started, the run's budget would not cover its pack",
+    "not-cached": "not started (--replay answers from the cache only), no cached answer",
+}
+
+
 def status_line(r: Reviewer) -> str:
     if r.verdict == "TIMEOUT":
         secs = _timeout_seconds(r.record)
         why = f"did not finish within {secs}s" if secs else "did not finish within its time limit"
         last = last_stderr_line(r.record)
         why += f": {last}" if last else ""
+    elif r.verdict == "UNAVAILABLE" and (r.record or {}).get("error_kind") in _NOT_STARTED:
+        summary = (r.record or {}).get("summary")
+        why = _NOT_STARTED[(r.record or {})["error_kind"]] + (
+            f": {inline(summary)}" if isinstance(summary, str) and summary else "")
     elif r.verdict == "UNAVAILABLE":
         why = "the reviewer's CLI was not available" + failure_reason(r.record)
     elif r.verdict == "UNKNOWN":
@@ -479,6 +496,9 @@ def section(r: Reviewer, quoted: bool = False) -> str:
 def report(synthesis: Synthesis, report_path: str) -> str:
     """The full report: synthesis, then one appendix per reviewer; ends with one newline."""
     text = synthesis.render(report_path).rstrip("\n")
+    extra = usage.section([(r.slot, r.record) for r in synthesis.reviewers])
+    if extra:
+        text += "\n\n" + "\n".join(extra)
     for r in synthesis.reviewers:
         body = section(r, synthesis.quoted_structure)
         text += f"\n\n## {caret_name(r.slot)} Output\n\n{body}\n"
