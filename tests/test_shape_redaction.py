@@ -167,3 +167,30 @@ def test_a_quote_of_the_packs_placeholder_is_verified_against_the_file():
     assert evidence.check(evidence.Claim("c.py", 3, quote), ft).status == evidence.VERIFIED
     assert evidence.check(evidence.Claim("c.py", 2, 'AWS_KEY = "nope"'), ft).status != (
         evidence.VERIFIED)
+
+
+@pytest.mark.slow
+def test_the_file_reviewer_slot_is_ok_for_a_hundred_fresh_tokens(tmp_path, monkeypatch):
+    """council-pack's file form (a fresh token each run), the pack redaction the council
+    runs (extended rules, shape kept), then council-dispatch of a reviewer reading the pack
+    from its file and echoing the token line: every run is OK, none an ingest ERROR."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("COUNCIL_COMMANDS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    context = f'### Diff\n```diff\n@@ -0,0 +1 @@\n  1 |+KEY = "{AWS}"\n```'
+    pack = core.envelope("Gemini", "review", context, numbered=True)
+    cmd = "gemini=grep '^INGEST_TOKEN: ' {pack_file}; echo Verdict: APPROVE"
+    statuses = []
+    for _ in range(100):
+        token = pysecrets.token_hex(8)
+        rec = {"kind": "reviewer", "run": "t", "reviewer": "gemini",
+               "pack": core.file_form(pack, token), "ingest_token": token}
+        code, red, err = run_filter(
+            "redact", ["--jsonl", "--field", "pack", "--keep-shape", "--rules", "extended"],
+            json.dumps(rec) + "\n")
+        assert code == 0, err
+        code, out, err = run_filter("dispatch", ["-c", cmd], red)
+        assert code == 0, err
+        (got,) = [json.loads(x) for x in out.splitlines() if x.strip()]
+        statuses.append((got["status"], got.get("error_kind")))
+    assert statuses == [("OK", None)] * 100
