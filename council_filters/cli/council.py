@@ -34,9 +34,11 @@ Reviewer commands come from YOUR configuration, never silently from the reposito
 under review: --config FILE, else $COUNCIL_COMMANDS, else
 ${XDG_CONFIG_HOME:-~/.config}/council/commands (`council init` writes an example
 there).  A `.council/commands` in the reviewed repository is used only with
---trust-repo-config.  The pack is redacted before any reviewer sees it.  The report
-is written to docs/council/<date>-<mode>-<slug>.md in the repository; the synthesis
-is printed.  Progress goes to stderr when it is a terminal."""
+--trust-repo-config.  The pack shows every line with its number and is redacted
+before any reviewer sees it (only each credential's span is replaced).  The report
+is written to docs/council/<date>-<mode>-<slug>.md in the repository (or --report-dir
+DIR), its name taken before any reviewer runs; that directory is never part of a
+review.  The synthesis is printed.  Progress goes to stderr when it is a terminal."""
 
 EPILOG = (
     """Gates (exit 3): --fail-on REVISE|REJECT (a counted verdict at or above it),
