@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import datetime
 import gc
 from collections.abc import Iterator
@@ -310,6 +309,8 @@ def _run(o: Options) -> int:
             if isinstance(rec, kit.CouncilError):
                 s.error(rec)
                 continue
+            if vocab.ACTIVE_JSON_RE.search(orjson.dumps(rec)):  # reviewer text stays inert
+                rec = vocab.inert_strings(rec)  # type: ignore[assignment]
             yield source, lineno, rec
 
     gc.disable()  # hundreds of thousands of acyclic containers: the cycle collector only costs

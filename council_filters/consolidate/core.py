@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from council_filters import severity as sev
-from council_filters.base import diffs
+from council_filters.base import diffs, vocab
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
 from council_filters.consolidate import agreement, synthesis
@@ -579,10 +579,10 @@ def codequality_bytes(result: Result) -> tuple[bytes, list[str]]:
 
 
 def review_markdown_bytes(result: Result, reader: SourceReader) -> bytes:
-    return review_markdown.render(
+    return vocab.inert_controls(review_markdown.render(
         result.items, reader, merged=result.merged, gaps=result.gaps, exempt=result.exempt,
         checks=checks_of(result),
-    ).encode("utf-8")
+    )).encode("utf-8")
 
 
 def checks_of(result: Result) -> Checks:

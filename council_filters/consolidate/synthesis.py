@@ -29,6 +29,7 @@ from council_filters.base.vocab import (
     caret_name,
     display_name,
     end_delimiter,
+    inert_controls,
 )
 from council_filters.consolidate.finding import Finding
 from council_filters.consolidate.render.mdquote import appendix_body, inline
@@ -467,12 +468,14 @@ def report(synthesis: Synthesis, report_path: str) -> str:
     text = synthesis.render(report_path).rstrip("\n")
     for r in synthesis.reviewers:
         text += f"\n\n## {caret_name(r.slot)} Output\n\n{section(r)}\n"
+    # no terminal or renderer control survives: reviewer text, quoted code, everything
+    text = inert_controls(text)
     return text if text.endswith("\n") else text + "\n"
 
 
 def inline_form(synthesis: Synthesis, report_path: str) -> str:
     """What ``--write`` prints: the synthesis and the path line (never the appendices)."""
-    return (
+    return inert_controls(
         synthesis.render(report_path).rstrip("\n")
         + f"\n\nFull reviewer outputs and detailed findings: {report_path}\n"
     )

@@ -17,6 +17,7 @@ import orjson
 
 from council_filters.consolidate import evidence
 from council_filters.consolidate.finding import Consolidated, SourceReader, members_text, repo_path
+from council_filters.consolidate.render import mdquote
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
 MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner
@@ -32,12 +33,18 @@ def byte_column(text: str | None, column: object) -> int | None:
     return len(text[: column - 1].encode("utf-8")) + 1
 
 
+def _inert(text: str) -> str:
+    """Reviewer text as reviewdog posts it (markdown in a pull-request comment): no raw
+    HTML, no live link, image or @mention."""
+    return mdquote.inert_markup(text.replace("<", "&lt;"))
+
+
 def message(c: Consolidated) -> str:
     s = c.survivor
-    parts = [" ".join(s.title.split())]
+    parts = [_inert(" ".join(s.title.split()))]
     disc = s.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
-        parts.append(disc.strip())
+        parts.append(_inert(disc.strip()))
     if c.listed:
         if len(c.members) > 1:
             parts.append(members_text(c))
