@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import redaction
 from council_filters import severity as sev
+from council_filters import shown as shown_text
 from council_filters.base.vocab import (
     CLI_ADVISORY,
     FAILED,
@@ -154,7 +154,7 @@ def last_stderr_line(record: Record | None) -> str | None:
     lines = [line for line in stderr.splitlines() if line.strip()]
     if not lines:
         return None
-    redacted = redaction.redact_text(lines[-1].encode("utf-8", "replace"))[0]
+    redacted = shown_text.redact(lines[-1].encode("utf-8", "replace"))[0]
     text = redacted.decode("utf-8", "replace").strip()
     shown = "".join(
         c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
