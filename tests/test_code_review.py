@@ -13,7 +13,7 @@ import pytest
 
 from council_filters.cli import council as council_cli
 
-from conftest import make_repo
+from conftest import make_repo, run_filter
 
 DATA = Path(__file__).resolve().parent / "data" / "code_review"
 PY = shlex.quote(sys.executable)
@@ -60,12 +60,11 @@ class Flow:
         self.modes.write_text(json.dumps(modes))
 
     def cli(self, *args: str, config: bool = True) -> tuple[int, str, str]:
-        out, err = io.BytesIO(), io.StringIO()
         argv = ["code-review", args[0], "--state", str(self.state), *args[1:]]
         if config and args[0] in ("run", "fix", "rereview"):
             argv += ["--config", str(self.commands)]
-        code = council_cli.main(argv, stdin=io.BytesIO(), stdout=out, stderr=err)
-        return code, out.getvalue().decode(), err.getvalue()
+        res = run_filter(council_cli.main, argv)
+        return res.code, res.out.decode(), res.err
 
     def findings(self) -> dict[str, dict]:
         return {f["id"]: f for f in json.loads(self.state.read_text())["findings"]}
@@ -417,7 +416,7 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
     assert flow.cli("accept", "--severity", "tests")[0] == 0
     assert flow.cli("fix")[0] == 0
     code, _o, err = flow.cli("rereview")
-    assert "settled only by running the tests again" in err
+    assert code == 3 and "settled only by running the tests again" in err
     assert {f["status"] for f in flow.findings().values() if f["origin"] == "tests"} == {"fixed"}
     code, _o, err = flow.cli("rereview", "--run-tests")
     assert code == 0, err
@@ -428,8 +427,8 @@ def test_failing_tests_by_node_id_through_fix_and_rereview(tmp_path, monkeypatch
 
 def test_a_reviewer_that_is_not_installed_is_reported_not_fatal(tmp_path, monkeypatch):
     flow = Flow(tmp_path, monkeypatch, {})
-    flow.commands.write_text(flow.commands.read_text()
-                             + "ghost = /nonexistent/reviewer-cli\ncode-review.regression = ghost\n")
+    flow.commands.write_text(flow.commands.read_text() + "ghost = /nonexistent/reviewer-cli\n"
+                             "code-review.regression = ghost\n")
     code, report, err = flow.cli("run", "--base", "main")
     assert code == 0, err
     assert "regression (ghost) did not answer" in err
@@ -482,3 +481,97 @@ def test_each_reference_keeps_to_its_lane_and_names_the_others():
     assert "0.8" in refs[references.CONTRACT].text
     for word in ("design choice", "public contract", "business behaviour", "false positive"):
         assert word in refs[references.CORRECTION].text
+
+
+def test_the_readiness_gate_asks_for_the_task_on_a_terminal(tmp_path, monkeypatch):
+    base = {"app.py": "def find(db, name):\n    return 1\n"}
+    flow = Flow(tmp_path, monkeypatch, {}, base=base, change={"app.py": CHANGE["app.py"]})
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    monkeypatch.setenv("STUB_PACKS", str(packs))
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("Look users up by their exact name\n"))
+    code, _report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "no spec and no task were found" in err
+    assert "Look users up by their exact name" in (packs / "requirements-0.txt").read_text()
+    assert json.loads(flow.state.read_text())["context"]["task"].startswith("Look users up")
+
+
+def test_a_bare_array_after_prose_and_confidence_in_words():
+    from council_filters.codereview import answers
+
+    text = ("I checked the change. Findings: [{\"file\": \"app.py\", \"line\": 4,"
+            " \"subject\": \"Unchecked input\", \"confidence\": \"high\"}] -- that is all.")
+    got = answers.read(text, "security", LINES)
+    assert got.ok and got.findings[0]["subject"] == "Unchecked input"
+    assert answers.universal_rules(got.findings, LINES).kept[0]["confidence"] == 0.9
+    low = answers.read('[{"file": "app.py", "line": 4, "subject": "x", "confidence": "low"}]',
+                       "security", LINES)
+    assert low.ok and not answers.universal_rules(low.findings, LINES).kept
+
+
+def test_an_answer_that_never_validates_keeps_its_last_attempt_with_warnings():
+    from dataclasses import dataclass, field
+
+    from council_filters.codereview import ask
+    from council_filters.dispatch import outcome as dout
+    from council_filters.dispatch import process
+
+    @dataclass(frozen=True)
+    class Recorder(ask.Caller):
+        packs: list[str] = field(default_factory=list)
+
+        def call(self, name: str, shell: str, origin: str, pack: str) -> dout.Result:
+            self.packs.append(pack)
+            answers = ["not json", '[{"file": "app.py", "line": 4, "subject": "ok one",'
+                       ' "confidence": 0.9}, {"file": "app.py", "line": 99, "subject": "off",'
+                       ' "confidence": 0.9}]']
+            return dout.Result(output=answers[min(len(self.packs) - 1, 1)])
+
+    caller = Recorder(process.Limits(), {})
+    got = ask.ask(caller, ask.Question("security", "alpha", "true", "PACK", LINES))
+    assert got.attempts == 3 and not got.valid and got.answered
+    assert [f["subject"] for f in got.findings] == ["ok one", "off"]
+    assert "did not validate after 3 attempts" in got.warnings[0]
+    assert any("/1/line" in w for w in got.warnings)
+    assert caller.packs[0] == "PACK"
+    assert "attempt 1 of 3" in caller.packs[1] and "attempt 2 of 3" in caller.packs[2]
+    assert '"hint"' in caller.packs[2] and caller.packs[2].startswith("PACK")
+    # The universal rules then keep only what points at an added line.
+    from council_filters.codereview import answers
+    assert [f["subject"] for f in answers.universal_rules(got.findings, LINES).kept] == ["ok one"]
+
+
+def test_tests_run_under_the_opt_in_with_a_trimmed_environment(tmp_path, monkeypatch):
+    probe = ("import os\n\n\ndef test_probe():\n"
+             "    assert 'COUNCIL_PROBE' not in os.environ\n")
+    flow = Flow(tmp_path, monkeypatch, {}, base={"calc.py": "x = 1\n"},
+                change={"calc.py": "x = 2\n", "tests/test_probe.py": probe})
+    monkeypatch.setenv("COUNCIL_PROBE", "a value the tests must not see")
+    monkeypatch.setenv("COUNCIL_RUN_TESTS", "1")
+    cmd = f"{PY} -m pytest -q"
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd)
+    assert code == 0, err
+    assert "tests: 0 finding(s)" in report  # it ran (opted in), and did not see the variable
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd,
+                                 "--env", "COUNCIL_PROBE")
+    assert code == 0, err
+    assert [f["test"] for f in flow.findings().values() if f["origin"] == "tests"] == [
+        "tests/test_probe.py::test_probe"]
+    monkeypatch.delenv("COUNCIL_RUN_TESTS")
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd)
+    assert "tests: skipped: the change's tests were not run" in report
+
+
+def test_the_dependency_audit_runs_only_when_asked(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    (flow.repo / "requirements.txt").write_text("requests==2.0.0\n")
+    code, report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "dependency-audit skipped (not asked: the audit runs only with --audit)" in err
+    assert "security: dependency-audit skipped" in report

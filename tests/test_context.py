@@ -478,6 +478,12 @@ def test_the_scope_options_council_review_takes(tmp_path):
     assert paths("--staged")[0] == ["c.go"]
     got, ctx = paths("--commit", "HEAD")
     assert got == ["b.go"] and ctx["head"]["subject"] == "change"
+    for args, files in ((("--staged",), 1), (("--commit", "HEAD"), 1), (("--worktree",), 3)):
+        ctx = paths(*args)[1]
+        (repo.parent / "ctx.json").write_text(json.dumps(ctx))
+        scan = run_filter("scan", ["--repo", str(repo), "--context", str(repo.parent / "ctx.json"),
+                                   "--rules", "default"])
+        assert scan.code == 0 and scan.records()[-1]["files"] == files, (args, scan.err)
     assert paths("--commit", "HEAD~1")[0] == ["a.go", "go.mod"]  # a root commit: all of it
     assert paths("--base", "main")[0] == ["a.go", "b.go", "c.go", "new.go"]
     assert paths("--base", "main", "--committed")[0] == ["b.go"]

@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import typer
@@ -18,8 +19,8 @@ from council_filters import paths
 from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
 from council_filters.codereview import ask, correct, references, review, session, setup
-from council_filters.consolidate import origins
-from council_filters.council import chain, config, gates, reports, scope
+from council_filters.consolidate import origins, usage
+from council_filters.council import chain, config, gates, reports, scope, since
 from council_filters.dispatch import parse_config
 from council_filters.pack import core as packcore
 from council_filters.pack.git import REF_RE, GitRepo
@@ -60,7 +61,8 @@ Examples:
   council review --staged --fail-on REJECT --min-reviewers 2 2>&1 | tee council.log
   council -C ../other-repo review --commit abc1234
   council question "Is the session cache thread-safe?" --paths app/cache.py
-  council plan docs/plans/cache.md"""
+  council plan docs/plans/cache.md
+  council code-review run --base origin/main    # the six-reviewer flow (code-review --help)"""
 )
 
 app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
@@ -129,6 +131,72 @@ REPORT_DIR = typer.Option(
 )
 
 
+CACHE = typer.Option(
+    None, "--cache", metavar="DIR",
+    help="Response cache: an identical later run (same command line, adapter and pack) is"
+    " answered from DIR without starting the CLI; answers are kept redacted, 0600 in a 0700"
+    " DIR (default: $COUNCIL_CACHE, else `council.cache = DIR` in the commands file, else"
+    " none).",
+)
+NO_CACHE = typer.Option(False, "--no-cache", help="Use no response cache. Default: off.")
+REPLAY = typer.Option(
+    False, "--replay",
+    help="Parse, gate and report from cached answers only: no CLI is started (new rules over"
+    " old answers, offline); a reviewer with no cached answer is UNAVAILABLE. Default: off.",
+)
+BUDGET_TOKENS = typer.Option(
+    None, "--budget-tokens", min=0, metavar="N",
+    help="Skip, before it starts, a reviewer whose pack (estimated: UTF-8 bytes / 4) would take"
+    " the run over N tokens; the skip is reported and --min-reviewers still gates (default:"
+    " none).",
+)
+BUDGET_USD = typer.Option(
+    None, "--budget-usd", min=0.0, metavar="USD",
+    help="The same for the pack's estimated price from --prices (default: none).",
+)
+PRICES = typer.Option(
+    None, "--prices", metavar="FILE",
+    help="Price table: `NAME = INPUT_USD_PER_MTOK [OUTPUT_USD_PER_MTOK]` lines, NAME a"
+    " reviewer or a family (default: none).",
+)
+MIN_FAMILIES = typer.Option(
+    0, "--min-families", min=0, metavar="N",
+    help="Exit 3 when the counted verdicts come from fewer than N model families (`NAME.family"
+    " = F` in the commands file; default: 0).",
+)
+MIN_COVERAGE = typer.Option(
+    None, "--min-coverage", min=0.0, max=100.0, metavar="PCT",
+    help="Exit 3 when less than PCT percent of the changed lines were seen by at least"
+    " max(1, --min-reviewers) counted reviewers (default: none).",
+)
+JSON_OUT = typer.Option(
+    None, "--json", metavar="FILE",
+    help="Also write the consolidation JSON (verdicts, findings, usage, coverage, totals) to"
+    " FILE (default: none).",
+)
+SUMMARY = typer.Option(
+    None, "--job-summary", metavar="FILE",
+    help="Append the synthesis and the usage table to FILE, markdown (default:"
+    " $GITHUB_STEP_SUMMARY when set, else none).",
+)
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The cache, budget, gate and output options every council mode takes."""
+
+    cache: str | None = None
+    no_cache: bool = False
+    replay: bool = False
+    budget_tokens: int | None = None
+    budget_usd: float | None = None
+    prices: str | None = None
+    min_families: int = 0
+    min_coverage: float | None = None
+    json: str | None = None
+    job_summary: str | None = None
+
+
 def _fail(message: str, code: int = kit.EXIT_USAGE) -> kit.CouncilError:
     return kit.UsageError(message) if code == kit.EXIT_USAGE else kit.DataError(message)
 
@@ -193,10 +261,14 @@ def _progress(names: Sequence[str]):  # type: ignore[no-untyped-def]
     err = kit.streams().stderr
     if not (hasattr(err, "isatty") and err.isatty()):
         return None
-    shown = ", ".join(vocab.display_name(n) for n in names)
-
-    def show(elapsed: float) -> None:
-        err.write(f"\r\x1b[Kcouncil: {shown} running — {int(elapsed)}s")
+    def show(elapsed: float, done: frozenset[str] = frozenset()) -> None:
+        waiting = [vocab.display_name(n) for n in names if n not in done]
+        if done:
+            err.write(f"\r\x1b[Kcouncil: {len(names) - len(waiting)} of {len(names)} reviewers"
+                      f" done; waiting on {', '.join(waiting) or 'the report'}"
+                      f" — {int(elapsed)}s")
+        else:
+            err.write(f"\r\x1b[Kcouncil: {', '.join(waiting)} running — {int(elapsed)}s")
         err.flush()
 
     return show
@@ -228,6 +300,8 @@ def _run(
     git: GitRepo | None = None,
     slug: str,
     report_dir: str | None = None,
+    extras: Extras = Extras(),
+    reviewed: tuple[str, str] | None = None,
 ) -> int:
     s = kit.streams()
     git = git or _repo()
@@ -239,6 +313,7 @@ def _run(
             raise kit.UsageError("--fail-on must be REVISE or REJECT")
     commands_file, table = _commands(config_file, root, trust)
     names = _reviewers(table, only)
+    dispatch_args = _dispatch_args(extras, table)
     date = paths.today()
     reserved = reports.reserve(str(root), reports.report_dir(str(root), report_dir), mode, slug,
                                date)
@@ -255,6 +330,9 @@ def _run(
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
         review_args=_review_args(pack_args),
+        json=os.path.abspath(extras.json) if extras.json else None,
+        dispatch_args=dispatch_args,
+        report_path=reserved.shown,
     )
     if no_redact:
         s.warn("--no-redact-pack: the pack goes to the reviewers unredacted")
@@ -285,12 +363,71 @@ def _run(
     if outcome.consolidate_code not in (kit.EXIT_OK, kit.EXIT_CONDITION):
         s.warn(f"council-consolidate failed (exit {outcome.consolidate_code})")
         return int(outcome.consolidate_code or kit.EXIT_INTERNAL)
-    failures = gates.check(outcome.records, gates.Gates(fail_on, min_reviewers))
+    _job_summary(extras, outcome)
+    if reviewed is not None and gates.counted(outcome.records):
+        try:
+            since.record(os.environ, git, *reviewed)
+        except OSError as exc:
+            s.warn(f"--since last: the reviewed commit was not recorded:"
+                   f" {exc.strerror or 'error'}")
+    failures = gates.check(outcome.records, gates.Gates(
+        fail_on, min_reviewers, extras.min_families, extras.min_coverage))
     if outcome.consolidate_code == kit.EXIT_CONDITION:
         failures.append(f"--fail-level {fail_level}: a finding at or above it")
     for failure in failures:
         s.warn(f"gate failed: {failure}")
     return kit.EXIT_CONDITION if failures else kit.EXIT_OK
+
+
+def _cache_dir(extras: Extras, table: dict[str, str]) -> str | None:
+    """--cache, else $COUNCIL_CACHE, else the commands file's ``council.cache`` (a relative
+    path there is relative to the home directory); --no-cache: none."""
+    if extras.no_cache:
+        if extras.replay:
+            raise kit.UsageError("--replay answers from the cache: drop --no-cache")
+        return None
+    chosen = extras.cache or os.environ.get("COUNCIL_CACHE") or table.get("council.cache")
+    if not chosen:
+        if extras.replay:
+            raise kit.UsageError("--replay needs a cache: --cache DIR, $COUNCIL_CACHE or"
+                                 " `council.cache = DIR` in the commands file")
+        return None
+    return os.path.abspath(os.path.expanduser(chosen))
+
+
+def _dispatch_args(extras: Extras, table: dict[str, str]) -> tuple[str, ...]:
+    args: list[str] = []
+    cache = _cache_dir(extras, table)
+    if cache is not None:
+        args += ["--cache", cache]
+    if extras.replay:
+        args.append("--replay")
+    if extras.budget_tokens is not None:
+        args += ["--budget-tokens", str(extras.budget_tokens)]
+    if extras.budget_usd is not None:
+        if extras.prices is None:
+            raise kit.UsageError("--budget-usd needs --prices FILE (what a token costs)")
+        args += ["--budget-usd", repr(extras.budget_usd)]
+    if extras.prices is not None:
+        if not os.path.isfile(extras.prices):
+            raise kit.UsageError("--prices: no such file", source=extras.prices)
+        args += ["--prices", os.path.abspath(extras.prices)]
+    return tuple(args)
+
+
+def _job_summary(extras: Extras, outcome: chain.Outcome) -> None:
+    """Append the synthesis and the usage table to the job summary file, when there is one."""
+    target = extras.job_summary or os.environ.get("GITHUB_STEP_SUMMARY") or None
+    if target is None:
+        return
+    pairs = [(str(r.get("reviewer")), r) for r in outcome.records]
+    body = outcome.report.decode("utf-8", "replace").rstrip("\n")
+    text = "\n".join([body, "", *usage.section(pairs)]).rstrip("\n") + "\n\n"
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        kit.streams().warn(f"job summary not written: {exc.strerror or 'error'}")
 
 
 # --------------------------------------------------------------------------- #
@@ -330,15 +467,41 @@ def review_cmd(
     no_redact: bool = NO_REDACT,
     sarif: str | None = SARIF,
     report_dir: str | None = REPORT_DIR,
+    since_ref: str | None = typer.Option(
+        None, "--since", metavar="last|REF",
+        help="Review only the commits after REF, or after the last reviewed commit of this"
+        " branch (`last`: recorded in ${XDG_STATE_HOME:-~/.local/state}/council; after a"
+        " rebase or force-push, or with no record, the whole branch, with a notice). Default:"
+        " the whole branch.",
+    ),
+    cache: str | None = CACHE,
+    no_cache: bool = NO_CACHE,
+    replay: bool = REPLAY,
+    budget_tokens: int | None = BUDGET_TOKENS,
+    budget_usd: float | None = BUDGET_USD,
+    prices: str | None = PRICES,
+    min_families: int = MIN_FAMILIES,
+    min_coverage: float | None = MIN_COVERAGE,
+    json_out: str | None = JSON_OUT,
+    job_summary: str | None = SUMMARY,
 ) -> int:
     """Review a change: a branch (--base), the uncommitted work (--worktree, --staged) or
     one commit (--commit).  The scope is named in the report's title and file name; the
     report says when the pack had to be cut."""
+    extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
+                    min_coverage, json_out, job_summary)
+    if since_ref is not None and (worktree or staged or commit is not None):
+        raise kit.UsageError("--since reviews commits of the branch: drop --worktree, --staged"
+                             " and --commit")
     kind = scope.choose(base, worktree, staged, commit)
     git = _repo()
     own = reports.inside(str(git.root), reports.report_dir(str(git.root), report_dir))
     exclude = (own,) if own else ()
-    rng = scope.resolve(git, kind, base=base, commit=commit, exclude=exclude)
+    reviewed: tuple[str, str] | None = None
+    if since_ref is not None:
+        rng, reviewed = _since(git, since_ref, base, exclude)
+    else:
+        rng = scope.resolve(git, kind, base=base, commit=commit, exclude=exclude)
     if kind == "base":
         dirty = scope.uncommitted_files(git, exclude)
         if dirty:
@@ -363,7 +526,31 @@ def review_cmd(
     return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
                 min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
                 sarif=sarif, git=git, slug=_review_slug(git, kind, named, rng, commit),
-                report_dir=report_dir)
+                report_dir=report_dir, extras=extras, reviewed=reviewed)
+
+
+def _since(
+    git: GitRepo, ref: str, base: str | None, exclude: tuple[str, ...]
+) -> tuple[scope.Range, tuple[str, str] | None]:
+    """The range of ``--since last|REF`` and the (branch, head) to record after the run."""
+    head = since.commit_sha(git, "HEAD")
+    if head is None:
+        raise kit.DataError("--since: the repository has no commit yet")
+    if ref != "last":
+        start = scope.resolve(git, "base", base=ref, exclude=exclude)
+        return scope.Range(start.base, head), None
+    branch = git.branch_name()
+    whole = scope.resolve(git, "base", base=base, exclude=exclude)
+    if branch == "HEAD":
+        kit.streams().warn("--since last: HEAD is detached, so no branch records where its"
+                           " review ended; reviewing the whole branch")
+        return whole, None
+    found = since.last(os.environ, git, branch, head)
+    if found.notice:
+        kit.streams().warn(found.notice)
+    if found.base is None:
+        return whole, (branch, head)
+    return scope.Range(found.base, head), (branch, head)
 
 
 def check_name(ref: str) -> bool:
@@ -397,13 +584,25 @@ def question_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     report_dir: str | None = REPORT_DIR,
+    cache: str | None = CACHE,
+    no_cache: bool = NO_CACHE,
+    replay: bool = REPLAY,
+    budget_tokens: int | None = BUDGET_TOKENS,
+    budget_usd: float | None = BUDGET_USD,
+    prices: str | None = PRICES,
+    min_families: int = MIN_FAMILIES,
+    min_coverage: float | None = MIN_COVERAGE,
+    json_out: str | None = JSON_OUT,
+    job_summary: str | None = SUMMARY,
 ) -> int:
     """Ask the council a question, with optional files for context.  The synthesis quotes
     each reviewer's answer and where they agree; a question has no verdict tally."""
+    extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
+                    min_coverage, json_out, job_summary)
     args = ["question", *(["--paths", paths] if paths else []), "--", *words]
     return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
                 min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                slug=_text_slug(words), report_dir=report_dir)
+                slug=_text_slug(words), report_dir=report_dir, extras=extras)
 
 
 @app.command("debug")
@@ -424,13 +623,25 @@ def debug_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     report_dir: str | None = REPORT_DIR,
+    cache: str | None = CACHE,
+    no_cache: bool = NO_CACHE,
+    replay: bool = REPLAY,
+    budget_tokens: int | None = BUDGET_TOKENS,
+    budget_usd: float | None = BUDGET_USD,
+    prices: str | None = PRICES,
+    min_families: int = MIN_FAMILIES,
+    min_coverage: float | None = MIN_COVERAGE,
+    json_out: str | None = JSON_OUT,
+    job_summary: str | None = SUMMARY,
 ) -> int:
     """Have the council investigate a bug: the symptom, the files it cites and their recent
     history."""
+    extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
+                    min_coverage, json_out, job_summary)
     args = ["debug", *(["--paths", paths] if paths else []), "--", *words]
     return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
                 min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                slug=_text_slug(words), report_dir=report_dir)
+                slug=_text_slug(words), report_dir=report_dir, extras=extras)
 
 
 def _text_slug(words: Sequence[str]) -> str:
@@ -452,8 +663,20 @@ def plan_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     report_dir: str | None = REPORT_DIR,
+    cache: str | None = CACHE,
+    no_cache: bool = NO_CACHE,
+    replay: bool = REPLAY,
+    budget_tokens: int | None = BUDGET_TOKENS,
+    budget_usd: float | None = BUDGET_USD,
+    prices: str | None = PRICES,
+    min_families: int = MIN_FAMILIES,
+    min_coverage: float | None = MIN_COVERAGE,
+    json_out: str | None = JSON_OUT,
+    job_summary: str | None = SUMMARY,
 ) -> int:
     """Have the council review a planning document."""
+    extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
+                    min_coverage, json_out, job_summary)
     git = _repo()
     given = os.path.join(_STATE["dir"] or ".", file)  # relative to -C DIR, as git -C does
     rel = os.path.relpath(os.path.realpath(given), os.path.realpath(git.root)) if (
@@ -462,7 +685,7 @@ def plan_cmd(
     return _run(["plan", "--", rel], config_file=config_file, trust=trust, only=reviewers,
                 fail_on=fail_on, min_reviewers=min_reviewers, fail_level=fail_level,
                 no_redact=no_redact, git=git, slug=paths.build_slug(paths.plan_slug_source(rel)),
-                report_dir=report_dir)
+                report_dir=report_dir, extras=extras)
 
 
 @app.command("init")
@@ -529,6 +752,12 @@ Examples:
 code_review = kit.make_app(CR_HELP, CR_EPILOG, no_args_is_help=True)
 app.add_typer(code_review, name="code-review")
 
+CR_KEEP_ENV = typer.Option([], "--env", metavar="NAME",
+                           help="With --run-tests: pass this variable of your environment to"
+                           " the test command too (repeatable; the tests run with a trimmed"
+                           " environment). Default: none.")
+
+
 CR_STATE = typer.Option("review-state.json", "--state", metavar="FILE",
                      envvar="COUNCIL_STATE",
                      help="The state file (default: review-state.json; its files go to"
@@ -594,14 +823,16 @@ def run_cmd(
                                     " .specs/)."),
     run_tests: bool = typer.Option(False, "--run-tests",
                                    help="Run the change's tests (they execute the repository's"
-                                   " code on this machine). Default: off, the tests origin is"
-                                   " told they did not run."),
+                                   " code on this machine, with a trimmed environment)."
+                                   " Default: off unless COUNCIL_RUN_TESTS=1; the tests origin"
+                                   " is told they did not run."),
     run_audit: bool = typer.Option(False, "--audit",
                                    help="Run the dependency auditors when a manifest changed."
                                    " Default: off."),
     test_cmd: str | None = typer.Option(None, "--test-cmd", metavar="CMD",
                                         help="The test command (default: declared or"
                                         " detected)."),
+    keep_env: list[str] = CR_KEEP_ENV,
     directory: str | None = typer.Option(None, "-C", metavar="DIR",
                                          help="The repository (default: here)."),
     config_file: str | None = CONFIG,
@@ -616,13 +847,36 @@ def run_cmd(
     root = _cr_root(directory)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
     opts = review.RunOptions(repo=str(root), state=state, scope=kind, base=base, commit=commit,
-                             committed=committed, task=task, spec=spec, run_tests=run_tests,
-                             run_audit=run_audit, test_cmd=test_cmd)
-    outcome = review.run(opts, who, _cr_say)
+                             committed=committed, task=task, spec=spec,
+                             run_tests=_cr_tests_opted_in(run_tests), run_audit=run_audit,
+                             test_cmd=test_cmd, keep_env=_cr_keep_env(keep_env))
+    asker = _cr_ask_task if task is None and spec is None and sys.stdin.isatty() else None
+    outcome = review.run(opts, who, _cr_say, ask_task=asker)
     s = kit.streams()
     s.stdout.write(outcome.report.encode("utf-8"))
     s.stdout.flush()
     return outcome.code
+
+
+def _cr_tests_opted_in(flag: bool) -> bool:
+    """--run-tests, or COUNCIL_RUN_TESTS=1 (council-tests' opt-in)."""
+    return flag or os.environ.get("COUNCIL_RUN_TESTS", "") == "1"
+
+
+def _cr_keep_env(names: list[str]) -> tuple[str, ...]:
+    for name in names:
+        if not name or "=" in name or not name.isprintable():
+            raise kit.UsageError("--env takes a variable name")
+    return tuple(names)
+
+
+def _cr_ask_task() -> str | None:
+    """The readiness gate's one question: the task, when neither a spec nor a task was found."""
+    err = kit.streams().stderr
+    err.write("no spec and no task were found: what should this change do? (one line; empty"
+              " to review without): ")
+    err.flush()
+    return sys.stdin.readline().strip() or None
 
 
 def _cr_pick(state_file: str) -> tuple[bool, list[str], list[str]]:
@@ -715,14 +969,19 @@ def rereview_cmd(
     run_tests: bool = typer.Option(False, "--run-tests",
                                    help="Run the failing tests under re-review again (by their"
                                    " node IDs with pytest) to settle the test script's findings."
-                                   " Default: off, they stay in re-review."),
+                                   " Default: off (unless COUNCIL_RUN_TESTS=1), they stay in"
+                                   " re-review."),
+    keep_env: list[str] = CR_KEEP_ENV,
 ) -> int:
     """Re-run the origins whose findings were fixed, on the lines the corrections touched:
     verified, reopened (one more correction while fix_attempts < 2, else frozen) or
-    fix-induced (a new finding with a fresh ID)."""
+    fix-induced (a new finding with a fresh ID).  Exit 3 when a finding could not be settled
+    (its reviewer did not answer, or a test finding without --run-tests)."""
     root = _meta_root(state)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
-    code, _settled = review.rereview(state, who, _cr_say, run_tests=run_tests)
+    code, _settled = review.rereview(state, who, _cr_say,
+                                     run_tests=_cr_tests_opted_in(run_tests),
+                                     keep_env=_cr_keep_env(keep_env))
     return code
 
 

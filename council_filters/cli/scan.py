@@ -112,7 +112,14 @@ def command(
                                 source=kit.source_name(context))
         summary_of_diff = value.get("diff") if isinstance(value.get("diff"), dict) else {}
         since = value.get("merge_base")
-        if summary_of_diff.get("source") == "worktree" and isinstance(since, str) and git:
+        scope = value.get("scope")
+        head = value.get("head") if isinstance(value.get("head"), dict) else {}
+        if scope in ("staged", "commit") and git:
+            # the context's own scope: the index, or one commit against its parent
+            diff = "-"
+            worktree = collect.collect_with_diff(collect.Options(
+                repo=str(git.root), scope=scope, commit=head.get("commit")))[1]
+        elif summary_of_diff.get("source") == "worktree" and isinstance(since, str) and git:
             # the context took the work tree's uncommitted changes: so does the scan
             diff = "-"
             worktree = collect.worktree_diff(git, since) or b""

@@ -11,6 +11,7 @@ name fields and allowed values, never the reviewer's text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,10 @@ def ranges_text(lines: set[int]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out) or "none"
 
 
+#: Confidence said in words (the pr-workflow judges' vocabulary): only "high" passes 0.8.
+WORDS = {"very high": 0.95, "high": 0.9, "medium": 0.6, "low": 0.3}
+
+
 def confidence_of(value: object) -> float | None:
     """A confidence as a number 0..1 (``0.9``, ``"90%"``, ``"0.9"``), else None."""
     if isinstance(value, bool):
@@ -65,6 +70,8 @@ def confidence_of(value: object) -> float | None:
         number = float(value)
     elif isinstance(value, str):
         text = value.strip()
+        if text.lower() in WORDS:
+            return WORDS[text.lower()]
         try:
             number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
         except ValueError:
@@ -148,11 +155,41 @@ def check(rec: Record, path: str, origin: str, lines: Lines, errors: list[Record
                              f"Point at an added line of {file}: {ranges_text(allowed)}."))
 
 
+_MAX_ARRAY_TRIES = 64
+
+
+def extract(text: str) -> Any:
+    """The answer's JSON: the whole text or a fenced block (reviewer_json's reading), else
+    the first JSON array in the prose (a bare array of findings after a sentence)."""
+    try:
+        value = reviewer_json.extract(text)
+    except reviewer_json.ExtractError:
+        value = None
+    if isinstance(value, list) or (isinstance(value, dict) and "findings" in value):
+        return value
+    decoder = json.JSONDecoder()
+    start = text.find("[")
+    for _ in range(_MAX_ARRAY_TRIES):
+        if start < 0:
+            break
+        try:
+            found, _end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("[", start + 1)
+            continue
+        if isinstance(found, list) and all(isinstance(x, dict) for x in found):
+            return found
+        start = text.find("[", start + 1)
+    if value is None:
+        return reviewer_json.extract(text)  # raises, saying why
+    return value
+
+
 def read(text: str, origin: str, lines: Lines) -> Reading:
     """The findings of one answer and what is wrong with it (nothing: ``ok``)."""
     out = Reading()
     try:
-        value = reviewer_json.extract(text)
+        value = extract(text)
     except reviewer_json.ExtractError as exc:
         out.errors.append(_error("", str(exc), "Reply with one JSON array of findings ([] when"
                                  " there is nothing to report), no prose."))
@@ -226,7 +263,7 @@ def lenient(text: str, origin: str) -> tuple[list[Record], int]:
     """What the last attempt holds, even when it did not validate: every finding that is a
     valid finding record (the universal rules then apply), and how many were not."""
     try:
-        value = reviewer_json.extract(text)
+        value = extract(text)
     except reviewer_json.ExtractError:
         return [], 0
     if isinstance(value, dict) and isinstance(value.get("findings"), list):

@@ -14,6 +14,7 @@ stage has ended well, so a broken chain never writes a report.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import threading
@@ -62,6 +63,9 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    json: str | None = None  # also write the consolidation JSON document here
+    dispatch_args: tuple[str, ...] = ()  # cache and budget options for council-dispatch
+    report_path: str | None = None  # the report's name, as the JSON document gives it
     # The reviewed revision and diff base for consolidate's evidence check and change
     # classification (``--rev``, ``--base``), so it reads the files the pack showed.
     review_args: tuple[str, ...] = ()
@@ -88,7 +92,8 @@ class Plan:
         out += [
             (
                 "dispatch",
-                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root),
+                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root,
+                            *self.dispatch_args),
             ),
             ("redact", filter_argv("redact", "--jsonl", *rules)),
             ("fence", filter_argv("fence", "--jsonl")),
@@ -126,11 +131,12 @@ def run(
     plan: Plan,
     *,
     stdin: IO[bytes] | int | None = None,
-    progress: Callable[[float], None] | None = None,
+    progress: Callable[[float, frozenset[str]], None] | None = None,
     tick: float = 1.0,
 ) -> Outcome:
-    """Run the chain; ``progress(elapsed)`` is called every ``tick`` seconds until the
-    reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
+    """Run the chain; ``progress(elapsed, done)`` is called every ``tick`` seconds until
+    the reviewers' records arrive (``done``: the reviewers whose record came through).
+    Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
     # every git a stage or a reviewer runs in the checkout gets the overrides, its filter
@@ -150,16 +156,25 @@ def run(
         upstream = procs[-1][1].stdout
         assert upstream is not None
         done = threading.Event()
+        finished: set[str] = set()
         if progress is not None:
             start = time.monotonic()
 
             def ticker() -> None:
                 while not done.wait(tick):
-                    progress(time.monotonic() - start)
+                    progress(time.monotonic() - start, frozenset(finished))
 
             threading.Thread(target=ticker, daemon=True).start()
         try:
-            collected = upstream.read()
+            chunks = []
+            for line in upstream:  # records come through as their reviewers end
+                chunks.append(line)
+                if progress is not None:
+                    with contextlib.suppress(orjson.JSONDecodeError):
+                        rec = orjson.loads(line)
+                        if isinstance(rec, dict) and isinstance(rec.get("reviewer"), str):
+                            finished.add(rec["reviewer"])
+            collected = b"".join(chunks)
         finally:
             done.set()
             upstream.close()
@@ -182,21 +197,46 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
+    json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
+                                              ",".join(plan.reviewers)), collected, env)
     res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE,
                          cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
-    if plan.sarif is not None and res.returncode in (0, 3):
-        sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root,
-                        *plan.review_args),
-            input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
-        )
-        if sarif.returncode in (0, 3):
-            safefs.replace(plan.sarif, sarif.stdout, mode=0o644)
+    if res.returncode not in (0, 3):
+        return out
+    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected, env)
+    for target, doc in ((plan.json, json_doc), (plan.sarif, sarif)):
+        if target is None or doc is None:
+            continue
+        if doc.returncode in (0, 3):
+            data = doc.stdout if target is not plan.json else _named_report(plan, doc.stdout)
+            safefs.replace(target, data, mode=0o644)
         else:
-            out.consolidate_code = sarif.returncode
+            out.consolidate_code = doc.returncode
     return out
+
+
+def _named_report(plan: Plan, data: bytes) -> bytes:
+    """The JSON document with the report's reserved name as its ``report_path``."""
+    doc = orjson.loads(data)
+    synth = doc.get("synthesis") if isinstance(doc, dict) else None
+    if plan.report_path is None or not isinstance(synth, dict):
+        return data
+    synth["report_path"] = plan.report_path
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _side_output(
+    plan: Plan, target: str | None, args: tuple[str, ...], collected: bytes,
+    env: dict[str, str],
+) -> subprocess.CompletedProcess[bytes] | None:
+    """council-consolidate in another format over the same records (None: not asked)."""
+    if target is None:
+        return None
+    return subprocess.run(
+        filter_argv("consolidate", *args, "--repo", plan.root, *plan.review_args),
+        input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env)
 
 
 def stage_names(plan: Plan) -> Sequence[str]:
