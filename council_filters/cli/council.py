@@ -10,10 +10,12 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
+from council_filters import severity
 from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
 from council_filters.council import chain, config, gates, scope
@@ -192,28 +194,52 @@ def _progress(names: Sequence[str]):  # type: ignore[no-untyped-def]
     return show
 
 
-def _run(
-    pack_args: list[str],
-    *,
-    config_file: str | None,
-    trust: bool,
-    only: str | None,
-    fail_on: str | None,
-    min_reviewers: int,
-    fail_level: str | None,
-    no_redact: bool,
-    sarif: str | None = None,
-    git: GitRepo | None = None,
-) -> int:
-    s = kit.streams()
-    git = git or _repo()
-    root = Path(git.root)
+@dataclass(frozen=True)
+class Checked:
+    """Everything a run needs that can be wrong, checked before the first pack is built."""
+
+    commands_file: str
+    table: dict[str, str]
+    names: list[str]
+    fail_on: str | None
+    min_reviewers: int
+    fail_level: str | None  # canonical severity
+
+
+def _check(
+    git: GitRepo, *, config_file: str | None, trust: bool, only: str | None,
+    fail_on: str | None, min_reviewers: int, fail_level: str | None,
+) -> Checked:
+    """The gate options (one severity table, any case), then the commands file (every
+    line, with file:line), then the reviewers: a usage error (exit 2) before anything runs."""
     if fail_on is not None:
         fail_on = fail_on.upper()
         if fail_on not in gates.FAIL_ON:
-            raise kit.UsageError("--fail-on must be REVISE or REJECT")
-    commands_file, table = _commands(config_file, root, trust)
+            raise kit.UsageError("--fail-on must be REVISE or REJECT (any case)")
+    level = severity.gate_level(fail_level)
+    commands_file, table = _commands(config_file, Path(git.root), trust)
     names = _reviewers(table, only)
+    if min_reviewers > len(names):
+        raise kit.UsageError(
+            f"--min-reviewers {min_reviewers}: only {len(names)} reviewer"
+            f"{'s are' if len(names) != 1 else ' is'} configured, so the gate could never pass"
+        )
+    return Checked(commands_file, table, names, fail_on, min_reviewers, level)
+
+
+def _run(
+    pack_args: list[str],
+    checked: Checked,
+    *,
+    no_redact: bool,
+    sarif: str | None = None,
+    git: GitRepo,
+) -> int:
+    s = kit.streams()
+    root = Path(git.root)
+    commands_file, table, names = checked.commands_file, checked.table, checked.names
+    fail_on, min_reviewers, fail_level = (
+        checked.fail_on, checked.min_reviewers, checked.fail_level)
     plan = chain.Plan(
         pack_args=tuple(pack_args),
         reviewers=tuple(names),
@@ -243,12 +269,14 @@ def _run(
         return code if code in (kit.EXIT_DATA, kit.EXIT_USAGE) else kit.EXIT_INTERNAL
     s.stdout.write(outcome.report)
     s.stdout.flush()
+    # council-consolidate's notes (its warnings, the findings a gate tripped on), in order.
+    s.stderr.write(outcome.notes.decode("utf-8", "replace"))
     if outcome.consolidate_code not in (kit.EXIT_OK, kit.EXIT_CONDITION):
         s.warn(f"council-consolidate failed (exit {outcome.consolidate_code})")
         return int(outcome.consolidate_code or kit.EXIT_INTERNAL)
     failures = gates.check(outcome.records, gates.Gates(fail_on, min_reviewers))
     if outcome.consolidate_code == kit.EXIT_CONDITION:
-        failures.append(f"--fail-level {fail_level}: a finding at or above it")
+        failures.append(f"--fail-level {fail_level}: the findings named above")
     for failure in failures:
         s.warn(f"gate failed: {failure}")
     return kit.EXIT_CONDITION if failures else kit.EXIT_OK
@@ -298,6 +326,8 @@ def review_cmd(
     if len(chosen) > 1:
         raise kit.UsageError(f"choose one scope: {' or '.join(chosen)}")
     git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level)
     kind = {"--worktree": "worktree", "--staged": "staged", "--commit": "commit"}.get(
         chosen[0] if chosen else "", "base"
     )
@@ -317,9 +347,7 @@ def review_cmd(
         args += ["--base", rng.base]
     if rng.head is not None:
         args += ["--head", rng.head]
-    return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                sarif=sarif, git=git)
+    return _run(args, checked, no_redact=no_redact, sarif=sarif, git=git)
 
 
 @app.command("question")
@@ -335,9 +363,11 @@ def question_cmd(
     no_redact: bool = NO_REDACT,
 ) -> int:
     """Ask the council a question, with optional files for context."""
+    git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level)
     args = ["question", *(["--paths", paths] if paths else []), "--", *words]
-    return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact)
+    return _run(args, checked, no_redact=no_redact, git=git)
 
 
 @app.command("plan")
@@ -353,13 +383,13 @@ def plan_cmd(
 ) -> int:
     """Have the council review a planning document."""
     git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level)
     given = os.path.join(_STATE["dir"] or ".", file)  # relative to -C DIR, as git -C does
     rel = os.path.relpath(os.path.realpath(given), os.path.realpath(git.root)) if (
         os.path.exists(given)
     ) else file
-    return _run(["plan", "--", rel], config_file=config_file, trust=trust, only=reviewers,
-                fail_on=fail_on, min_reviewers=min_reviewers, fail_level=fail_level,
-                no_redact=no_redact, git=git)
+    return _run(["plan", "--", rel], checked, no_redact=no_redact, git=git)
 
 
 @app.command("init")

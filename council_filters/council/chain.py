@@ -114,6 +114,7 @@ class Outcome:
     records: list[dict[str, Any]] = field(default_factory=list)  # verdict records
     consolidate_code: int | None = None
     report: bytes = b""  # what consolidate printed (the inline synthesis)
+    notes: bytes = b""  # what consolidate said on stderr (warnings, the gate's findings)
 
 
 def run(
@@ -172,9 +173,10 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
-    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE, cwd=plan.root)
+    res = subprocess.run(plan.consolidate(), input=collected, capture_output=True, cwd=plan.root)
     out.consolidate_code = res.returncode
     out.report = res.stdout
+    out.notes = res.stderr
     if plan.sarif is not None and res.returncode in (0, 3):
         sarif = subprocess.run(
             filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),

@@ -18,8 +18,8 @@ stoppable at once).
 
 from __future__ import annotations
 
+from council_filters.dispatch.commands_file import ADAPTERS, CommandsFileError
 from council_filters.dispatch.config import (
-    ADAPTERS,
     Command,
     parse_config,
     resolve_command,
@@ -52,6 +52,7 @@ __all__ = [
     "TIMEOUT",
     "UNAVAILABLE",
     "Command",
+    "CommandsFileError",
     "Limits",
     "Result",
     "Run",
