@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo council review-cycle review-cycle-example test test-fast lint bench golden docs clean
+.PHONY: install demo council review-cycle review-cycle-files review-cycle-example test test-fast lint bench golden docs clean
 
 # The offline SARIF and RDFormat validators the format tests run (npm registry).
 # Without npm those tests skip and say why.
@@ -56,8 +56,37 @@ COUNCIL_ARGS = $(if $(filter review,$(MODE)),$(if $(BASE),--base '$(BASE)'),) \
 council: $(BIN_DEPS)
 	@$(BIN)/council -C '$(abspath $(REPO))' $(MODE) $(COUNCIL_ARGS)
 
-## review-cycle: the code-review flow.  With BASE=REF the deterministic layers
-## run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
+## review-cycle: the code-review flow, run by `council code-review` (see its --help):
+## `run` in REPO (the context, the security scan and -- with RUN_TESTS=1 -- the change's
+## tests, the six reviewers through your reviewer commands, consolidation, the report and
+## STATE), `accept` ACCEPT, then with FIX=1 `fix` and `rereview`; `status` last (its exit 3,
+## work remains, is not a failure here).  BASE, TASK and SPEC are passed on; COMMANDS=FILE
+## names the commands file (default: council's own rule); RUN_ARGS adds `run` options
+## (e.g. --worktree, --run-audit).
+##   make review-cycle BASE=origin/main TASK='Expire idle sessions' ACCEPT='--severity critical'
+##   make review-cycle FIX=1 STATE=review/state.json ACCEPT=--all
+STATE       ?= review-state.json
+ACCEPT      ?= --severity critical,security
+FIX         ?=
+RUN_TESTS   ?=
+RUN_ARGS    ?=
+TASK        ?=
+SPEC        ?=
+REVIEW      = $(BIN)/council -C '$(REPO_ABS)' code-review
+STATE_ABS   = $(abspath $(STATE))
+CR_CONFIG   = $(if $(COMMANDS),--config '$(abspath $(COMMANDS))')
+
+review-cycle: $(BIN_DEPS)
+	@$(REVIEW) run --state '$(STATE_ABS)' $(if $(BASE),--base '$(BASE)') \
+	  $(if $(TASK),--task '$(TASK)') $(if $(SPEC),--spec '$(SPEC)') \
+	  $(if $(RUN_TESTS),--run-tests) $(CR_CONFIG) $(RUN_ARGS)
+	@$(REVIEW) accept --state '$(STATE_ABS)' $(ACCEPT)
+	@$(if $(FIX),$(REVIEW) fix --state '$(STATE_ABS)' $(CR_CONFIG))
+	@$(if $(FIX),$(REVIEW) rereview --state '$(STATE_ABS)' $(CR_CONFIG))
+	@$(REVIEW) status --state '$(STATE_ABS)' || [ $$? -eq 3 ]
+
+## review-cycle-files: the deterministic layers over finding files written elsewhere
+## (the same state file and IDs).  With BASE=REF the deterministic layers run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
 ## passed on; a blocking context -- no diff -- stops here), council-scan
 ## writes the security script findings to SCAN and council-tests runs the
 ## context's test command and writes its findings to TESTS (their summary
@@ -68,21 +97,17 @@ council: $(BIN_DEPS)
 ## the ACCEPT selection is accepted (every other open finding is dismissed),
 ## corrector output in FIXES is recorded when given, and the re-review scope
 ## is printed.
-##   make review-cycle BASE=origin/main TASK='Expire idle sessions' \
+##   make review-cycle-files BASE=origin/main TASK='Expire idle sessions' \
 ##        FINDINGS='req.jsonl arq.jsonl reg.jsonl prf.jsonl' ACCEPT='--severity critical,security'
-##   make review-cycle FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
+##   make review-cycle-files FINDINGS='sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl' \
 ##        STATE=review-state.json ACCEPT='--severity critical,security'
 ## REPO is the checkout the findings point into (anchors and fingerprints);
 ## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff), TESTS_ARGS
 ## council-tests options (e.g. --timeout 300).
 ## `make review-cycle-example` runs it on examples/code-review.
 FINDINGS    ?=
-STATE       ?= review-state.json
-ACCEPT      ?= --severity critical,security
 FIXES       ?=
 REVIEW_ARGS ?=
-TASK        ?=
-SPEC        ?=
 TESTS_ARGS  ?=
 REVIEW_DIR  ?= $(dir $(STATE))
 CONTEXT     ?= $(REVIEW_DIR)context.json
@@ -92,9 +117,9 @@ SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN) $(TESTS))
 CONTEXT_ARGS = --repo '$(REPO_ABS)' --base '$(BASE)' $(if $(TASK),--task '$(TASK)') \
                $(if $(SPEC),--spec '$(SPEC)')
 
-review-cycle: $(BIN_DEPS)
+review-cycle-files: $(BIN_DEPS)
 	@if [ -z '$(strip $(FINDINGS) $(BASE))' ]; then \
-	  echo "review-cycle: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
+	  echo "review-cycle-files: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
 	@$(if $(strip $(BASE)),$(BIN)/council-context $(CONTEXT_ARGS) > '$(CONTEXT)')
 	@$(if $(strip $(BASE)),$(BIN)/council-scan --repo '$(REPO_ABS)' --context '$(CONTEXT)' \
 	    --summary '$(SCAN).summary.json' > '$(SCAN)')
@@ -115,7 +140,7 @@ EXAMPLE_REVIEW := examples/code-review
 review-cycle-example: $(BIN_DEPS)
 	@mkdir -p examples/build
 	@rm -f examples/build/review-state.json
-	@$(MAKE) -s --no-print-directory review-cycle REPO=examples/project/change \
+	@$(MAKE) -s --no-print-directory review-cycle-files REPO=examples/project/change \
 	  STATE=examples/build/review-state.json \
 	  FINDINGS='$(addprefix $(EXAMPLE_REVIEW)/,sec.jsonl req.jsonl tst.jsonl arq.jsonl reg.jsonl prf.jsonl)' \
 	  FIXES=$(EXAMPLE_REVIEW)/fixes.jsonl

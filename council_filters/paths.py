@@ -20,6 +20,7 @@ import datetime as _dt
 import hashlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from council_filters.base.errors import DataError
@@ -92,6 +93,26 @@ def report_candidates(mode: str, slug: str, date: str) -> list[str]:
             raise DataError(f"{label} must be a plain name")
     stem = f"{REPORT_DIR}/{date}-{mode}-{slug}"
     return [f"{stem}.md"] + [f"{stem}-{n}.md" for n in range(2, MAX_COLLISIONS + 1)]
+
+
+def report_names(mode: str, slug: str, date: str) -> Iterator[str]:
+    """Every report path for ``mode``/``slug``/``date`` in the order a council run tries them:
+    the ten upstream candidates, then ``-11``, ``-12``, ... without end (a run's name
+    never runs out)."""
+    first = report_candidates(mode, slug, date)
+    yield from first
+    stem = first[0][: -len(".md")]
+    n = MAX_COLLISIONS + 1
+    while True:
+        yield f"{stem}-{n}.md"
+        n += 1
+
+
+def scoped_slug(name: str, scope: str) -> str:
+    """A review's slug naming its scope too: ``feat-x-worktree``, ``feat-x-vs-main``."""
+    return f"{build_slug(name.encode('utf-8', 'surrogateescape'))}-" + build_slug(
+        scope.encode("utf-8", "surrogateescape")
+    )
 
 
 def collision_message(slug: str) -> str:

@@ -56,8 +56,14 @@ def redact_record(
     lineno: int,
     counts: Counter[str] | None = None,
     rules: RuleSet | None = None,
+    shape: bool = False,
 ) -> dict[str, Any]:
     """Redact the string values of one record, each on its own.
+
+    ``shape`` (named ``fields`` only): the values keep their shape -- only a
+    credential's span becomes a typed placeholder (see
+    :mod:`council_filters.shape_redaction`), and the record's own
+    ``INGEST_TOKEN: <ingest_token>`` line is never touched.
 
     ``fields`` None (the default) redacts every string value, nested ones
     included, so no stage order lets a credential through; ``output`` and
@@ -81,6 +87,8 @@ def redact_record(
                 f"field {name!r} is {json_type(record[name])}, expected a string",
                 source=source, line=lineno,
             )
+    if shape and fields is not None:
+        return _redact_shaped(record, fields, rules)
     for key in list(record):
         if key == "redacted_lines" or (fields is not None and key not in fields):
             continue
@@ -91,6 +99,29 @@ def redact_record(
         **{name: replaced.pop(name) for name in named if name in replaced},
         **replaced,
     }
+    return record
+
+
+def _redact_shaped(
+    record: dict[str, Any], fields: tuple[str, ...], rules: RuleSet | None
+) -> dict[str, Any]:
+    from council_filters.base.vocab import INGEST_PREFIX
+    from council_filters.shape_redaction import redact_shape
+
+    token = record.get("ingest_token")
+    token_line = (INGEST_PREFIX + token).encode() if isinstance(token, str) and token else None
+
+    def keep(line: bytes) -> bool:
+        return token_line is not None and line.rstrip(b"\r") == token_line
+
+    replaced: dict[str, list[int]] = {}
+    for name in fields:
+        if name in record:
+            out, lines = redact_shape(record[name].encode(), rules, keep)
+            replaced[_pointer(name)] = lines
+            if lines:
+                record[name] = out.decode()
+    record["redacted_lines"] = replaced
     return record
 
 

@@ -113,15 +113,17 @@ def test_rdjsonl_passes_rdformat_validator(tmp_path):
     assert res.returncode == 0 and report["invalidFiles"] == 0, res.stdout[:2000]
 
 
-def test_sarif_keeps_a_finding_without_a_file_by_default(tmp_path):
+def test_sarif_leaves_out_a_finding_without_a_file_and_says_so(tmp_path):
+    # Code scanning refuses a whole upload when one result has no location.
     code, out, err = run_filter("consolidate",
                                 ["--format", "sarif", "--repo", str(tmp_path)],
                                 rich_input(tmp_path))
-    assert code == 0 and "1 finding without a file kept without a location" in err
-    results = json.loads(out)["runs"][0]["results"]
-    assert len(results) == 5
-    unplaced = [r for r in results if not r["locations"]]
-    assert [r["message"]["text"] for r in unplaced] == ["No file"]
+    assert code == 0 and "1 finding without a file left out of SARIF" in err
+    run0 = json.loads(out)["runs"][0]
+    results = run0["results"]
+    assert len(results) == 4 and all(r["locations"] for r in results)
+    assert "No file" not in [r["message"]["text"] for r in results]
+    assert run0["properties"]["omitted"]["withoutFile"] == 1
 
 
 def test_sarif_shape(tmp_path):
@@ -133,13 +135,16 @@ def test_sarif_shape(tmp_path):
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
     run0 = log["runs"][0]
     rules = run0["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == [r["ruleId"] for r in run0["results"]]
+    ids = [r["id"] for r in rules]
+    assert len(ids) == len(set(ids)) and set(ids) == {r["ruleId"] for r in run0["results"]}
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run0["results"])
     for r in rules:
         assert r["shortDescription"]["text"] and r["fullDescription"]["text"]
         assert r["help"]["text"] and len(r["fullDescription"]["text"]) <= 1024
-    sec = next(r for r in rules if r["id"] == "SEC-001")
+    sec = next(r for r in rules if r["id"] == "council/security")
     assert sec["properties"]["security-severity"] == "9.0"
-    assert all("security-severity" not in r["properties"] for r in rules if r["id"] != "SEC-001")
+    assert all("security-severity" not in r["properties"] for r in rules
+               if r["id"] != "council/security")
     for res in run0["results"]:
         assert res["partialFingerprints"]["primaryLocationLineHash"].endswith(":1")
         assert res["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1

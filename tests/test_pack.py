@@ -401,7 +401,7 @@ def _mode(repo: Repo, *args: str) -> tuple[int, list[dict], str]:
 
 
 def test_plan_file(docs_repo: Repo) -> None:
-    code, recs, err = _mode(docs_repo, "plan", "docs/v1.2-plan.md")
+    code, recs, err = _mode(docs_repo, "plan", "--upstream", "docs/v1.2-plan.md")
     assert code == 0, err
     pack = recs[0]["pack"]
     assert recs[0]["slug"] == "v1" and recs[0]["base_ref"] is None
@@ -426,7 +426,9 @@ def test_plan_refuses_a_symlinked_document(docs_repo: Repo) -> None:
 
 
 def test_debug_with_paths(docs_repo: Repo) -> None:
-    code, recs, err = _mode(docs_repo, "debug", "TypeError in a", "--paths", "src/a.py,src/b.py")
+    code, recs, err = _mode(
+        docs_repo, "debug", "--upstream", "TypeError in a", "--paths", "src/a.py,src/b.py"
+    )
     assert code == 0, err
     pack = recs[0]["pack"]
     assert recs[0]["slug"] == "typeerror-in-a"
@@ -444,10 +446,10 @@ def test_debug_with_paths(docs_repo: Repo) -> None:
 
 
 def test_question_sections(docs_repo: Repo) -> None:
-    code, recs, _ = _mode(docs_repo, "question", "Why tabs?")
+    code, recs, _ = _mode(docs_repo, "question", "--upstream", "Why tabs?")
     assert "### Referenced Files" not in recs[0]["pack"]
     assert "### Question\n\n```\nWhy tabs?\n```\n\n### Repo Conventions" in recs[0]["pack"]
-    code, recs, _ = _mode(docs_repo, "question", "Why?", "--paths", "src/b.py")
+    code, recs, _ = _mode(docs_repo, "question", "--upstream", "Why?", "--paths", "src/b.py")
     assert "### Referenced Files\n\n#### src/b.py\n```\nb = 2\n```" in recs[0]["pack"]
 
 
@@ -473,7 +475,7 @@ def test_path_env_caps(docs_repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("COUNCIL_PATH_CHAR_CAP", "100")
     monkeypatch.setenv("COUNCIL_PATH_MAX_FILES", "4")
     code, recs, err = _mode(
-        docs_repo, "debug", "x", "--paths", "src/a.py,src/b.py,src/c.py,src/d.py"
+        docs_repo, "debug", "--upstream", "x", "--paths", "src/a.py,src/b.py,src/c.py,src/d.py"
     )
     assert code == 0, err
     assert "#### src/a.py (first 100 of 22000 bytes)" in recs[0]["pack"]

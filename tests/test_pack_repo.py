@@ -79,7 +79,7 @@ def review(repo: Repo, *extra: str) -> tuple[int, bytes, str]:
 # Base resolution.
 # --------------------------------------------------------------------------- #
 def test_review_explicit_base_records(feature: Repo) -> None:
-    code, out, err = review(feature, "--base", "main")
+    code, out, err = review(feature, "--base", "main", "--upstream")
     assert code == 0, err
     recs = records(out)
     assert [r["reviewer"] for r in recs] == ["claude", "codex", "gemini", "opencode"]

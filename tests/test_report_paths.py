@@ -77,16 +77,19 @@ def _findings(paths: list[str]) -> bytes:
 
 
 @pytest.mark.parametrize("path", OUTSIDE)
-def test_sarif_keeps_an_outside_finding_without_a_location(path: str) -> None:
+def test_sarif_leaves_out_an_outside_finding_and_says_so(path: str) -> None:
+    # Every SARIF result needs a location inside the repository, or code scanning refuses
+    # the upload: the outside one is left out, counted in the run and named on stderr.
     res = run_filter("consolidate", ["--format", "sarif", "--no-source"],
                      _findings([path, "src/ok.py"]))
     assert res.code == 0, res.err
-    results = orjson.loads(res.out)["runs"][0]["results"]
-    assert len(results) == 2
+    run0 = orjson.loads(res.out)["runs"][0]
+    results = run0["results"]
     uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
             for r in results for loc in r["locations"]]
-    assert uris == ["src/ok.py"]
-    assert "1 finding naming a file outside the repository kept without a location" in res.err
+    assert uris == ["src/ok.py"] and all(r["locations"] for r in results)
+    assert run0["properties"]["omitted"]["outsideRepository"] == 1
+    assert "1 finding naming a file outside the repository left out of SARIF" in res.err
 
 
 @pytest.mark.parametrize("path", OUTSIDE)

@@ -1,5 +1,6 @@
-"""`make review-cycle`: consolidate -> state add -> accept [-> record-fix] -> scope,
-run through the Makefile on the bundled six-origin example."""
+"""`make review-cycle-files`: consolidate -> state add -> accept [-> record-fix] -> scope,
+run through the Makefile on the bundled six-origin example; and `make review-cycle`, the
+call of `council code-review` (run, accept, fix, rereview, status)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ PROJECT = EXAMPLES / "project" / "change"
 def review_cycle(state: Path, findings: list[Path], *extra: str
                  ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
+        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle-files",
          f"BIN={bin_dir()}", f"REPO={PROJECT}", f"STATE={state}",
          "FINDINGS=" + " ".join(str(p) for p in findings), *extra],
         env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z"), capture_output=True, text=True,
@@ -99,7 +100,7 @@ def test_review_cycle_without_fixes_scopes_nothing_and_keeps_ids(tmp_path):
 def test_review_cycle_needs_findings(tmp_path):
     res = review_cycle(tmp_path / "s.json", [])
     assert res.returncode != 0
-    assert "review-cycle: give BASE=REF and/or FINDINGS=" in res.stderr
+    assert "review-cycle-files: give BASE=REF and/or FINDINGS=" in res.stderr
     assert not (tmp_path / "s.json").exists()
 
 
@@ -137,7 +138,7 @@ def test_review_cycle_with_the_script_layers(tmp_path):
                      + "\n")
     pytest_cmd = f"{shlex.quote(sys.executable)} -m pytest -q"
     res = subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
+        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle-files",
          f"BIN={bin_dir()}", f"REPO={repo}", f"STATE={state}", "BASE=main", "TASK=Search",
          f"FINDINGS={other}", "ACCEPT=--all", f"TESTS_ARGS=--test-cmd '{pytest_cmd}'"],
         env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z"), capture_output=True, text=True,
@@ -156,3 +157,37 @@ def test_review_cycle_with_the_script_layers(tmp_path):
     ]
     assert {f["status"] for f in got.values()} == {"accepted"}
     assert json.loads(state.read_text())["context"]["base"] == "main"
+
+
+def test_review_cycle_is_a_call_of_council_code_review(tmp_path):
+    import shlex
+    import sys
+
+    from conftest import make_repo
+
+    data = Path(__file__).resolve().parent / "data" / "code_review"
+    repo = make_repo(tmp_path / "repo", {"app.py": "def find(db, name):\n    return 1\n"}, {
+        "app.py": "def find(db, name):\n"
+                  "    return db.execute(\"SELECT * FROM users WHERE name = '\" + name + \"'\")\n",
+    })
+    py = shlex.quote(sys.executable)
+    commands = tmp_path / "commands"
+    commands.write_text(f"stub = {py} {shlex.quote(str(data / 'reviewer.py'))}\n"
+                        f"corrector = {py} {shlex.quote(str(data / 'corrector.py'))}\n")
+    modes = tmp_path / "modes.json"
+    modes.write_text("{}")
+    state = tmp_path / "review" / "state.json"
+    state.parent.mkdir()
+    res = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle",
+         f"BIN={bin_dir()}", f"REPO={repo}", f"STATE={state}", "BASE=main", "TASK=Search",
+         f"COMMANDS={commands}", "ACCEPT=--severity critical", "FIX=1"],
+        env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z", STUB_MODE=str(modes),
+                      XDG_CONFIG_HOME=str(tmp_path / "xdg")),
+        capture_output=True, text=True, timeout=180, check=False)
+    assert res.returncode == 0, res.stderr
+    assert "<!-- code-review:security:SEC-001 -->" in res.stdout
+    assert "accepted 1: SEC-001" in res.stdout
+    assert "complete: every finding is verified, dismissed or escalated" in res.stdout
+    assert load(state)["SEC-001"]["status"] == "verified"
+    assert "?" in (repo / "app.py").read_text()

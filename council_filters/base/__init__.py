@@ -10,5 +10,6 @@ keeps it so) and know nothing of argv, stdio or typer:
 - ``bytesops`` lines, the one UTF-8-safe cut, code fences;
 - ``schemas``  the shipped JSON Schemas, loaded once;
 - ``safefs``   the one contained reader and the durable writes;
-- ``diffs``    the one unified-diff parser and git path unquoting.
+- ``diffs``    the one unified-diff parser and git path unquoting;
+- ``pyproc``   how a Python child starts: isolated from its working directory.
 """

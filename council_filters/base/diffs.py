@@ -227,3 +227,58 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
 def _unquote_side(raw: bytes) -> str | None:
     path = unquote_path(raw)
     return None if path == DEV_NULL else path
+
+
+# --------------------------------------------------------------------------- #
+# Line-by-line reading, for showing a diff with its line numbers.
+# --------------------------------------------------------------------------- #
+META, HUNK, ADDED, REMOVED, CONTEXT, NOTE = "meta", "hunk", "added", "removed", "context", "note"
+
+
+def walk(diff: bytes) -> Iterator[tuple[str, int | None, bytes]]:
+    """Every line of ``diff`` as ``(kind, new-side number, line)``, the line unchanged.
+
+    ``kind`` is ``meta`` (headers), ``hunk`` (``@@``), ``added``, ``removed``,
+    ``context`` or ``note`` (``\\ No newline at end of file``); the number is
+    set for added and context lines (the line's number in the new file).  A
+    hunk's body is consumed by its counts, as :func:`iter_files` reads it.
+    """
+    lines = diff.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        m = _HUNK.match(line)
+        if not m:
+            yield META, None, line
+            i += 1
+            continue
+        yield HUNK, None, line
+        old_left = int(m[2]) if m[2] is not None else 1
+        new_left = int(m[4]) if m[4] is not None else 1
+        number = int(m[3])
+        i += 1
+        while i < n and (old_left > 0 or new_left > 0):
+            body = lines[i]
+            tag = body[:1]
+            if tag == b"+":
+                yield ADDED, number, body
+                number += 1
+                new_left -= 1
+            elif tag == b"-":
+                yield REMOVED, None, body
+                old_left -= 1
+            elif tag in (b" ", b""):
+                yield CONTEXT, number, body
+                number += 1
+                new_left -= 1
+                old_left -= 1
+            elif tag == b"\\":
+                yield NOTE, None, body
+            else:
+                break
+            i += 1
+        while i < n and lines[i][:1] == b"\\":  # the note after a hunk's last line
+            yield NOTE, None, lines[i]
+            i += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import gc
 from collections.abc import Iterator
@@ -13,9 +14,9 @@ import orjson
 import typer
 
 from council_filters import severity as sev
-from council_filters.base import vocab
+from council_filters.base import diffs, vocab
 from council_filters.cli import _shell as kit
-from council_filters.consolidate import core, report_file, shards, synthesis
+from council_filters.consolidate import core, report_file, revision, shards, synthesis
 from council_filters.consolidate.finding import SourceReader
 from council_filters.consolidate.gaps import changed_files_from_diff, changed_files_from_list
 
@@ -28,8 +29,14 @@ groups, gaps) for finding records.
 
 It reads ALL its input before writing anything (dedup, IDs and agreement need
 every finding), then writes one output: markdown (default), json, findings
-(JSON Lines for council-state add), sarif (GitHub code scanning) or rdjsonl
-(reviewdog -f=rdjsonl). The same input gives the same bytes in any order.
+(JSON Lines for council-state add), sarif (GitHub code scanning), rdjsonl
+(reviewdog -f=rdjsonl) or codequality (GitLab Code Quality). The same input
+gives the same bytes in any order.
+
+With --repo it checks every finding's quoted evidence against the files at the
+reviewed revision (--rev): verified, re-anchored (the line moves to the quote),
+unverified (the code contradicts the claim: not counted as agreement, not
+gated unless --gate-unverified) or no-quote (unchecked, still gated).
 """
 
 EPILOG = (
@@ -39,6 +46,9 @@ EPILOG = (
     "      --format findings | council-state --file review-state.json add\n"
     "  council-consolidate --format sarif findings.jsonl > council.sarif\n"
     "  council-consolidate --format rdjsonl findings.jsonl | reviewdog -f=rdjsonl\n"
+    "  council-consolidate --repo . --base origin/main --filter-mode added \\\n"
+    "      --baseline main.sarif --new-only --fail-level medium --format sarif f.jsonl\n"
+    "  council-consolidate --format codequality findings.jsonl > gl-code-quality.json\n"
     "  council-consolidate --fail-level critical findings.jsonl > /dev/null || echo blocked\n"
     "  council-consolidate --scheduler local --format findings 'shards/*.jsonl'\n\n"
     + kit.exit_code_table()
@@ -51,6 +61,14 @@ class Format(StrEnum):
     findings = "findings"
     sarif = "sarif"
     rdjsonl = "rdjsonl"
+    codequality = "codequality"
+
+
+class FilterMode(StrEnum):
+    added = "added"
+    diff_context = "diff_context"
+    file = "file"
+    nofilter = "nofilter"
 
 
 class Dedup(StrEnum):
@@ -101,6 +119,12 @@ def command(
         "(atomically, never over an existing file; suffixes -2..-10) and print the inline "
         "form (synthesis and path line). Markdown council reports only. Default: off.",
     ),
+    write_to: str = typer.Option(
+        None, "--write-to", metavar="FILE",
+        help="Write the council report to FILE (atomically replacing it: a name the caller "
+        "reserved) instead of a docs/council/ name, and print the inline form; the report "
+        "names FILE as given. Default: off.",
+    ),
     root: str = typer.Option(".", "--root", metavar="DIR",
                              help="Directory holding docs/council/ (default: .)."),
     date: str = typer.Option(None, "--date", metavar="YYYY-MM-DD",
@@ -119,10 +143,33 @@ def command(
     state: str = typer.Option(None, "--state", metavar="FILE",
                               help="review-state.json: continue its IDs, keep IDs of "
                               "same-fingerprint findings (default: none)."),
-    repo: str = typer.Option(".", "--repo", metavar="DIR",
-                             help="Repository root for anchored lines and "
-                             "snippets, read from what git tracks at HEAD, redacted; never "
-                             "the work tree, untracked, ignored or .git/ files (default: .)."),
+    repo: str = typer.Option(None, "--repo", metavar="DIR",
+                             help="Repository root: snippets come from it, and giving it turns "
+                             "on the evidence check of every finding's quote. Read from what "
+                             "git tracks at --rev, redacted; never the work tree, untracked, "
+                             "ignored or .git/ files (default: . for snippets, no check)."),
+    rev: str = typer.Option("HEAD", "--rev", metavar="REV",
+                            help="The reviewed revision the files are read at (a scope's "
+                            "snapshot commit for uncommitted work). Default: HEAD."),
+    base: str = typer.Option(None, "--base", metavar="REV",
+                             help="Diff base: the change is `git diff BASE...REV` in --repo; "
+                             "it says which findings are on added lines (default: none)."),
+    filter_mode: FilterMode = typer.Option(
+        FilterMode.nofilter, "--filter-mode",
+        help="What reaches sarif, rdjsonl, codequality and the gates, reviewdog's names: "
+        "added (added lines), diff_context (lines the diff hunks show), file (changed "
+        "files), nofilter. Needs --diff or --base unless nofilter. The report lists what "
+        "was left out. Default: nofilter.",
+    ),
+    baseline: str = typer.Option(None, "--baseline", metavar="FILE",
+                                 help="An earlier --format json or sarif output: each finding "
+                                 "is new or unchanged, and the ones gone are listed as fixed "
+                                 "(default: none)."),
+    new_only: bool = typer.Option(False, "--new-only", help="Gates look only at findings new "
+                                  "since --baseline. Default: off."),
+    gate_unverified: bool = typer.Option(False, "--gate-unverified",
+                                         help="--fail-level also counts findings whose quote "
+                                         "did not check out. Default: off."),
     no_source: bool = typer.Option(False, "--no-source",
                                    help="Never read source files. Default: off."),
     diff: str = typer.Option(None, "--diff", metavar="FILE", help="Unified diff whose changed "
@@ -168,7 +215,7 @@ def command(
     return _run(Options(
         tuple(files or ()), fmt, write, root, date, mode, slug, slots, state, repo, no_source,
         diff, changed_files, fail_level, report, category, keep_going, scheduler,
-        dedup, upstream,
+        dedup, upstream, write_to, rev, base, filter_mode, baseline, new_only, gate_unverified,
     ))
 
 
@@ -185,7 +232,7 @@ class Options:
     slug: str | None
     slots: str
     state: str | None
-    repo: str
+    repo: str | None
     no_source: bool
     diff: str | None
     changed_files: str | None
@@ -196,6 +243,13 @@ class Options:
     scheduler: str | None = None
     dedup: Dedup = Dedup.finding
     upstream: bool = False
+    write_to: str | None = None
+    rev: str = "HEAD"
+    base: str | None = None
+    filter_mode: FilterMode = FilterMode.nofilter
+    baseline: str | None = None
+    new_only: bool = False
+    gate_unverified: bool = False
 
 
 def _run(o: Options) -> int:
@@ -203,6 +257,8 @@ def _run(o: Options) -> int:
     level = sev.gate_level(o.fail_level)
     if o.diff and o.changed_files:
         raise kit.UsageError("give --diff or --changed-files, not both")
+    if o.write_to is not None:
+        o = dataclasses.replace(o, write=True)
     if o.write and o.fmt is not Format.markdown:
         raise kit.UsageError("--write writes the markdown report; drop --format")
     when = o.date or datetime.date.today().isoformat()
@@ -211,13 +267,35 @@ def _run(o: Options) -> int:
     slot_list = tuple(x.strip().lower() for x in o.slots.split(",") if x.strip())
     if not all(vocab.is_name(x) for x in slot_list):
         raise kit.UsageError("--slots takes comma-separated slot names [a-z0-9_-]")
+    if o.base and o.diff:
+        raise kit.UsageError("give --diff or --base, not both")
+    if o.base and o.changed_files:
+        raise kit.UsageError("give --changed-files or --base, not both")
+    if o.base and not o.repo:
+        raise kit.UsageError("--base needs --repo")
+    if o.new_only and not o.baseline:
+        raise kit.UsageError("--new-only needs --baseline")
+    if o.filter_mode is not FilterMode.nofilter and not (o.diff or o.base):
+        raise kit.UsageError(f"--filter-mode {o.filter_mode.value} needs --diff or --base")
     prior = _read_state(o.state)
+    base_doc = _read_baseline(o.baseline)
     changed = None
+    diff_files: list = []
     if o.diff:
-        changed = changed_files_from_diff(_read_text(o.diff, "diff"))
+        text = _read_text(o.diff, "diff")
+        changed = changed_files_from_diff(text)
+        diff_files = diffs.parse(text.encode("utf-8", "surrogateescape"))
     elif o.changed_files:
         changed = changed_files_from_list(_read_text(o.changed_files, "changed-files list"))
-    reader = SourceReader(None if o.no_source else o.repo)
+    check = o.repo is not None and not o.no_source
+    reader = SourceReader(None if o.no_source else (o.repo or "."), o.rev)
+    if check or o.base:
+        _check_rev(o.repo or ".", o.rev, "--rev")
+    if o.base:
+        _check_rev(o.repo or ".", o.base, "--base")
+        raw = revision.change(o.repo or ".", o.base, o.rev)
+        diff_files = diffs.parse(raw)
+        changed = changed_files_from_diff(raw.decode("utf-8", "surrogateescape"))
 
     def records() -> Iterator[tuple[str, int, kit.Record]]:
         if o.scheduler:
@@ -234,8 +312,15 @@ def _run(o: Options) -> int:
     gc.disable()  # hundreds of thousands of acyclic containers: the cycle collector only costs
     try:
         collected = core.collect(records(), reader)
+        if check:
+            core.check_evidence(collected.findings, reader.files, diff_files)
+        if diff_files or o.diff or o.base:
+            core.classify_changes(collected.findings, diff_files)
         result = core.consolidate(collected, state=prior, changed=changed,
-                                  dedup_rule=o.dedup.value, upstream=o.upstream)
+                                  dedup_rule=o.dedup.value, upstream=o.upstream,
+                                  filter_mode=o.filter_mode.value)
+        if base_doc is not None:
+            core.apply_baseline(result, base_doc)
     finally:
         gc.enable()
     for w in collected.warnings:
@@ -257,6 +342,11 @@ def _run(o: Options) -> int:
         for n in notes:
             s.warn(n)
         out.write(data)
+    elif fmt is Format.codequality:
+        data, notes = core.codequality_bytes(result)
+        for n in notes:
+            s.warn(n)
+        out.write(data)
     elif fmt is Format.json or council:
         synth = None
         path = None
@@ -264,7 +354,10 @@ def _run(o: Options) -> int:
             info = report_file.report_info(
                 collected.verdicts, o.mode, o.slug, when, slot_list, s.warn)
             synth = core.build_synthesis(result, info)
-            if o.write:
+            if o.write_to is not None:
+                path = report_file.write_to(synth, o.write_to)
+                out.write(synthesis.inline_form(synth, path).encode("utf-8"))
+            elif o.write:
                 path = report_file.write(synth, info, o.root)
                 if fmt is Format.markdown:
                     out.write(synthesis.inline_form(synth, path).encode("utf-8"))
@@ -286,12 +379,36 @@ def _run(o: Options) -> int:
             " could not be read (named above), so the gate cannot pass"
         )
         return kit.EXIT_DATA
-    hits = result.gate_hits(level) if level is not None else []
-    if hits:
-        assert level is not None
-        s.warn(f"gate failed: {core.gate_message(level, hits)}")
-        return kit.EXIT_CONDITION
+    if level is not None:
+        tripped = result.tripped(level, gate_unverified=o.gate_unverified,
+                                 new_only=o.new_only)
+        if tripped:
+            s.warn(f"gate failed: {core.gate_message(level, tripped)}")
+            return kit.EXIT_CONDITION
     return kit.EXIT_OK
+
+
+def _check_rev(repo: str, rev: str, what: str) -> None:
+    """A revision that git can read as a commit in ``repo`` (else a usage error)."""
+    try:
+        revision.check_revision(repo, rev)
+    except kit.DataError as exc:
+        raise kit.UsageError(f"{what}: {exc.message}") from None
+
+
+def _read_baseline(path: str | None) -> list[dict] | None:
+    if path is None:
+        return None
+    raw = _read_text(path, "baseline")
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise kit.DataError(f"invalid JSON in the baseline at line {exc.lineno}",
+                            source=path) from None
+    try:
+        return core.baseline_entries(doc)
+    except kit.DataError as exc:
+        raise kit.DataError(exc.message, source=path) from None
 
 
 main = kit.main_for(app, "council-consolidate")

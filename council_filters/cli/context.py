@@ -56,6 +56,15 @@ def _threshold(value: str | None) -> float | None:
     return number
 
 
+def scope_of(base: str | None, worktree: bool, staged: bool, commit: str | None) -> str:
+    """The one scope --base/--worktree/--staged/--commit name (a usage error for two)."""
+    chosen = [n for n, on in (("base", base is not None), ("worktree", worktree),
+                              ("staged", staged), ("commit", commit is not None)) if on]
+    if len(chosen) > 1:
+        kit.fail_usage("choose one scope: " + " or ".join(f"--{n}" for n in chosen))
+    return chosen[0] if chosen else "base"
+
+
 @app.command()
 def command(
     repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
@@ -82,6 +91,13 @@ def command(
     threshold: str = typer.Option(None, "--threshold", metavar="PERCENT",
                                   help="Coverage threshold. Default: declared, configured"
                                   " (fail_under, coverageThreshold), else 80."),
+    worktree: bool = typer.Option(False, "--worktree",
+                                  help="Diff HEAD against every uncommitted change (staged,"
+                                  " unstaged, untracked). Default: off."),
+    staged: bool = typer.Option(False, "--staged",
+                                help="Diff HEAD against the staged changes only. Default: off."),
+    commit: str = typer.Option(None, "--commit", metavar="SHA",
+                               help="Diff one commit against its first parent. Default: none."),
     committed: bool = typer.Option(False, "--committed",
                                    help="Only committed changes (BASE...HEAD). Default: off (the"
                                    " work tree's uncommitted and new files are included)."),
@@ -95,13 +111,16 @@ def command(
     ctx = kit.streams()
     if format_ not in ("json", "markdown"):
         kit.fail_usage("--format must be json or markdown")
+    scope = scope_of(base, worktree, staged, commit)
+    if scope != "base" and (diff is not None or committed):
+        kit.fail_usage(f"--{scope} cannot be combined with --diff or --committed")
     diff_bytes = None
     if diff is not None:
         diff_bytes = kit.read_all([diff], ctx.stdin)
     opts = collect.Options(
         repo=repo, base=base, pr=pr, spec=spec, task=task, feature=feature, diff=diff_bytes,
         test_cmd=test_cmd or None, coverage_cmd=coverage_cmd or None,
-        threshold=_threshold(threshold), committed=committed)
+        threshold=_threshold(threshold), committed=committed, scope=scope, commit=commit)
     context = collect.collect(opts)
     ctx.stdout.write(kit.dumps(context) if format_ == "json"
                      else render.context_map(context).encode("utf-8"))

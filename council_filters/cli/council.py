@@ -15,13 +15,13 @@ from pathlib import Path
 
 import typer
 
-from council_filters import severity
+from council_filters import paths, severity
 from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
-from council_filters.council import chain, config, gates, scope
+from council_filters.council import chain, config, gates, reports, scope
 from council_filters.dispatch import parse_config
 from council_filters.pack import core as packcore
-from council_filters.pack.git import GitRepo
+from council_filters.pack.git import REF_RE, GitRepo
 
 HELP = """Run a council on the current git repository: pack, redact, dispatch to your
 reviewers, redact, fence, parse, consolidate -- one command, the same chain as the
@@ -113,11 +113,17 @@ SARIF = typer.Option(
 )
 NO_REDACT = typer.Option(
     False, "--no-redact-pack",
-    help="Send the pack to the reviewers unredacted. Default: off (credentials in the diff"
-    " or files become `--- redacted credential at line N ---`).",
+    help="Send the pack to the reviewers unredacted. Default: off (each credential in the"
+    " diff or files becomes a typed placeholder such as \u2039redacted:aws-access-key-id\u203a;"
+    " the line, its diff prefix and its identifiers stay).",
 )
 PATHS = typer.Option(
     None, "--paths", metavar="A,B", help="Comma-separated files to include (default: none)."
+)
+REPORT_DIR = typer.Option(
+    None, "--report-dir", metavar="DIR",
+    help="Write the report into DIR (default: docs/council in the repository, which every"
+    " review leaves out of its snapshot and of the uncommitted-file count).",
 )
 
 
@@ -234,12 +240,20 @@ def _run(
     no_redact: bool,
     sarif: str | None = None,
     git: GitRepo,
+    slug: str,
+    report_dir: str | None = None,
 ) -> int:
     s = kit.streams()
     root = Path(git.root)
+    mode = pack_args[0]
     commands_file, table, names = checked.commands_file, checked.table, checked.names
     fail_on, min_reviewers, fail_level = (
         checked.fail_on, checked.min_reviewers, checked.fail_level)
+    date = paths.today()
+    reserved = reports.reserve(str(root), reports.report_dir(str(root), report_dir), mode, slug,
+                               date)
+    pack_args = [mode, "--slug", slug, *pack_args[1:]]
+    write_args = ("--write-to", reserved.shown, "--date", date, "--slug", slug)
     plan = chain.Plan(
         pack_args=tuple(pack_args),
         reviewers=tuple(names),
@@ -247,7 +261,7 @@ def _run(
         root=str(root),
         redact_pack=not no_redact,
         extended_rules=chain.extended_rules_available(),
-        consolidate_args=("--fail-level", fail_level) if fail_level else (),
+        consolidate_args=write_args + (("--fail-level", fail_level) if fail_level else ()),
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
     )
@@ -257,7 +271,15 @@ def _run(
     started = time.monotonic()
     s.stdout.flush()
     stdin = sys.stdin.buffer if pack_args[-1:] == ["-"] else None
-    outcome = chain.run(plan, stdin=stdin, progress=show)
+    try:
+        outcome = chain.run(plan, stdin=stdin, progress=show)
+    except BaseException:
+        reports.release(reserved)
+        raise
+    if outcome.failed_stage is not None or outcome.consolidate_code not in (
+        kit.EXIT_OK, kit.EXIT_CONDITION
+    ):
+        reports.release(reserved)
     if show is not None:
         s.stderr.write(f"\r\x1b[Kcouncil: done in {int(time.monotonic() - started)}s\n")
     if outcome.failed_stage is not None:
@@ -318,9 +340,11 @@ def review_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     sarif: str | None = SARIF,
+    report_dir: str | None = REPORT_DIR,
 ) -> int:
     """Review a change: a branch (--base), the uncommitted work (--worktree, --staged) or
-    one commit (--commit).  The report says when the pack had to be cut."""
+    one commit (--commit).  The scope is named in the report's title and file name; the
+    report says when the pack had to be cut."""
     chosen = [n for n, on in (("--base", base is not None), ("--worktree", worktree),
                                ("--staged", staged), ("--commit", commit is not None)) if on]
     if len(chosen) > 1:
@@ -331,9 +355,11 @@ def review_cmd(
     kind = {"--worktree": "worktree", "--staged": "staged", "--commit": "commit"}.get(
         chosen[0] if chosen else "", "base"
     )
-    rng = scope.resolve(git, kind, base=base, commit=commit)
+    own = reports.inside(str(git.root), reports.report_dir(str(git.root), report_dir))
+    exclude = (own,) if own else ()
+    rng = scope.resolve(git, kind, base=base, commit=commit, exclude=exclude)
     if kind == "base":
-        dirty = scope.uncommitted_files(git)
+        dirty = scope.uncommitted_files(git, exclude)
         if dirty:
             noun = "file" if dirty == 1 else "files"
             kit.streams().warn(
@@ -347,7 +373,33 @@ def review_cmd(
         args += ["--base", rng.base]
     if rng.head is not None:
         args += ["--head", rng.head]
-    return _run(args, checked, no_redact=no_redact, sarif=sarif, git=git)
+    args += ["--scope", kind]
+    named = base if kind == "base" and base is not None else None
+    if kind == "base" and named is None:
+        named = git.upstream() or "origin/main"
+    if named is not None and check_name(named):
+        args += ["--base-name", named]
+    return _run(args, checked, no_redact=no_redact, sarif=sarif, git=git,
+                slug=_review_slug(git, kind, named, rng, commit), report_dir=report_dir)
+
+
+def check_name(ref: str) -> bool:
+    """Whether a ref passes the pack's allowlist (it is shown, never run)."""
+    return REF_RE.match(ref) is not None and not ref.startswith("-")
+
+
+def _review_slug(
+    git: GitRepo, kind: str, named: str | None, rng: scope.Range, commit: str | None
+) -> str:
+    """The branch's slug and the scope: feat-x-vs-main, feat-x-worktree, feat-x-commit-abc1234."""
+    branch = git.branch_name()
+    if kind == "base":
+        what = f"vs {named or rng.base or 'base'}"
+    elif kind == "commit":
+        what = f"commit {git.commit_sha(commit or 'HEAD')[:7]}"
+    else:
+        what = kind
+    return paths.scoped_slug(branch, what)
 
 
 @app.command("question")
@@ -361,13 +413,53 @@ def question_cmd(
     min_reviewers: int = MIN_REVIEWERS,
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
+    report_dir: str | None = REPORT_DIR,
 ) -> int:
-    """Ask the council a question, with optional files for context."""
+    """Ask the council a question, with optional files for context.  The synthesis quotes
+    each reviewer's answer and where they agree; a question has no verdict tally."""
     git = _repo()
     checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
                      min_reviewers=min_reviewers, fail_level=fail_level)
     args = ["question", *(["--paths", paths] if paths else []), "--", *words]
-    return _run(args, checked, no_redact=no_redact, git=git)
+    return _run(args, checked, no_redact=no_redact, git=git, slug=_text_slug(words),
+                report_dir=report_dir)
+
+
+@app.command("debug")
+def debug_cmd(
+    words: list[str] = typer.Argument(
+        ..., metavar="SYMPTOM", help="The symptom: what goes wrong ('-' reads stdin)."
+    ),
+    paths: str | None = typer.Option(
+        None, "--paths", metavar="A,B",
+        help="Up to three files the symptom points at (comma-separated; each is shown with"
+        " its line numbers and its last ten commits). Default: none.",
+    ),
+    config_file: str | None = CONFIG,
+    trust: bool = TRUST,
+    reviewers: str | None = REVIEWERS,
+    fail_on: str | None = FAIL_ON,
+    min_reviewers: int = MIN_REVIEWERS,
+    fail_level: str | None = FAIL_LEVEL,
+    no_redact: bool = NO_REDACT,
+    report_dir: str | None = REPORT_DIR,
+) -> int:
+    """Have the council investigate a bug: the symptom, the files it cites and their recent
+    history."""
+    git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level)
+    args = ["debug", *(["--paths", paths] if paths else []), "--", *words]
+    return _run(args, checked, no_redact=no_redact, git=git, slug=_text_slug(words),
+                report_dir=report_dir)
+
+
+def _text_slug(words: Sequence[str]) -> str:
+    """The slug council-pack would derive from the text (``-``: the text is on stdin)."""
+    if list(words) == ["-"]:
+        return "stdin"
+    text = " ".join(words)
+    return paths.build_slug(paths.text_slug_source(text))
 
 
 @app.command("plan")
@@ -380,6 +472,7 @@ def plan_cmd(
     min_reviewers: int = MIN_REVIEWERS,
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
+    report_dir: str | None = REPORT_DIR,
 ) -> int:
     """Have the council review a planning document."""
     git = _repo()
@@ -389,7 +482,8 @@ def plan_cmd(
     rel = os.path.relpath(os.path.realpath(given), os.path.realpath(git.root)) if (
         os.path.exists(given)
     ) else file
-    return _run(["plan", "--", rel], checked, no_redact=no_redact, git=git)
+    return _run(["plan", "--", rel], checked, no_redact=no_redact, git=git,
+                slug=paths.build_slug(paths.plan_slug_source(rel)), report_dir=report_dir)
 
 
 @app.command("init")
@@ -415,6 +509,13 @@ def init_cmd(
     return kit.EXIT_OK
 
 
+def _code_review() -> None:
+    from council_filters.cli import code_review
+
+    app.add_typer(code_review.app, name="code-review")
+
+
+_code_review()
 main = kit.main_for(app, PROG)
 
 

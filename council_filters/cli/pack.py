@@ -8,6 +8,7 @@ lives in ``council_filters.pack.gather``, the templates and caps in
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import secrets
@@ -57,6 +58,14 @@ Examples:
 )
 
 app = kit.make_app(HELP, EPILOG, no_args_is_help=True)
+
+# --scope: what the base and the head of a review are, for the revisions header.
+SCOPE_NOTES = {
+    "base": ("", "the branch's last commit"),
+    "worktree": ("HEAD", "a snapshot of HEAD plus every uncommitted change"),
+    "staged": ("HEAD", "a snapshot of HEAD plus the staged changes"),
+    "commit": ("the commit's first parent", "the commit under review"),
+}
 
 RUN_ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
@@ -109,6 +118,11 @@ PATHS = typer.Option(
     None, "--paths", metavar="A,B",
     help="Comma-separated files to include (validated, capped; default: none).",
 )
+UPSTREAM = typer.Option(
+    False, "--upstream",
+    help="Upstream's exact pack: no line numbers, no anchorable ranges, no revisions"
+    " header, upstream's rules. Default: off (numbered excerpts).",
+)
 
 
 @dataclass(frozen=True)
@@ -149,13 +163,14 @@ def _meta(reviewers: str, file_reviewers: str, run_id: str | None) -> RunMeta:
 
 
 def _emit(
-    meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str, omitted: core.Omitted
+    meta: RunMeta, mode: str, slug: str, base_ref: str | None, context: str, omitted: core.Omitted,
+    numbered: bool = False,
 ) -> int:
     if not vocab.is_slug(slug):  # only a --slug can fail: the slug rule always makes one
         raise kit.UsageError("--slug must be [a-z0-9] words joined by single dashes")
     writer = kit.RecordWriter(kit.streams().stdout)
     for reviewer in meta.reviewers:
-        pack = core.envelope(vocab.display_name(reviewer), mode, context)
+        pack = core.envelope(vocab.display_name(reviewer), mode, context, numbered)
         record: kit.Record = {
             "kind": "reviewer",
             "run": meta.run,
@@ -222,6 +237,7 @@ def plan_cmd(
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
     conventions: str = CONVENTIONS,
+    upstream: bool = UPSTREAM,
 ) -> int:
     """Council on a planning document (a file in the repository) or a design proposal (text)."""
     meta = _meta(reviewers, file_reviewers, run_id)
@@ -231,12 +247,17 @@ def plan_cmd(
     if not as_text and arg != "-" and arg and os.path.lexists(path):
         doc = gather.read_work_file(git.root, arg, core.PACK_CEILING * 2)
         text, source = doc.content, pathrules.plan_slug_source(arg)
+        from_file = True
     else:
+        from_file = False
         text = _text_arg(words, "plan text")
         source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
-    inp = core.TextInput("plan", text, conventions=gather.conventions(git.root, conventions))
+    numbered = not upstream and from_file
+    inp = core.TextInput("plan", text, conventions=gather.conventions(git.root, conventions),
+                         numbered=numbered)
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
-    return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted)
+    return _emit(meta, "plan", slug or pathrules.build_slug(source), None, context, omitted,
+                 numbered)
 
 
 def _text_mode(
@@ -247,6 +268,7 @@ def _text_mode(
     meta: RunMeta,
     slug: str | None,
     conventions: str = "",
+    upstream: bool = False,
 ) -> int:
     git = _repo(repo)
     text = _text_arg(words, f"{mode} text")
@@ -263,10 +285,12 @@ def _text_mode(
         history=history,
         conventions=gather.conventions(git.root, conventions),
         file_cap=cap,
+        numbered=not upstream,
     )
     context, omitted = _fit(core.build_text, inp, _display_names(meta))
     source = pathrules.text_slug_source(text.decode("utf-8", "surrogateescape"))
-    return _emit(meta, mode, slug or pathrules.build_slug(source), None, context, omitted)
+    return _emit(meta, mode, slug or pathrules.build_slug(source), None, context, omitted,
+                 not upstream)
 
 
 @app.command("debug")
@@ -280,9 +304,11 @@ def debug_cmd(
     file_reviewers: str = FILE_REVIEWERS,
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
+    upstream: bool = UPSTREAM,
 ) -> int:
     """Council on a debug investigation: symptom, cited files, their recent history."""
-    return _text_mode("debug", words, paths, repo, _meta(reviewers, file_reviewers, run_id), slug)
+    meta = _meta(reviewers, file_reviewers, run_id)
+    return _text_mode("debug", words, paths, repo, meta, slug, upstream=upstream)
 
 
 @app.command("question")
@@ -295,10 +321,11 @@ def question_cmd(
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
     conventions: str = CONVENTIONS,
+    upstream: bool = UPSTREAM,
 ) -> int:
     """Open-ended council consultation, with optional referenced files."""
     meta = _meta(reviewers, file_reviewers, run_id)
-    return _text_mode("question", words, paths, repo, meta, slug, conventions)
+    return _text_mode("question", words, paths, repo, meta, slug, conventions, upstream)
 
 
 @app.command("review")
@@ -337,8 +364,22 @@ def review_cmd(
     file_reviewers: str = FILE_REVIEWERS,
     run_id: str | None = RUN_ID,
     slug: str | None = SLUG,
+    scope_kind: str = typer.Option(
+        "base", "--scope", metavar="base|worktree|staged|commit",
+        help="What --head is, for the pack's revisions header: a branch (base), a snapshot"
+        " of the work tree or of the index on top of HEAD, or one commit. Default: base.",
+    ),
+    base_name: str | None = typer.Option(
+        None, "--base-name", metavar="REF",
+        help="The name the base was given (shown beside the merge base; default: --base).",
+    ),
+    upstream: bool = UPSTREAM,
 ) -> int:
     """Council on the current change: HEAD (or --head) against its merge base."""
+    if scope_kind not in SCOPE_NOTES:
+        raise kit.UsageError("--scope must be base, worktree, staged or commit")
+    if base_name is not None:
+        check_ref(base_name)
     meta = _meta(reviewers, file_reviewers, run_id)
     git = _repo(repo)
     if head != "HEAD":
@@ -348,6 +389,14 @@ def review_cmd(
         git.head = head
     sha = gather.resolve_base(git, base, kit.streams().warn)
     inp = gather.changed_excerpts(git, sha)
+    if not upstream:
+        named = base_name or base or git.upstream() or "origin/main"
+        base_note = (f"merge base of HEAD and {named}" if scope_kind == "base"
+                     else SCOPE_NOTES[scope_kind][0])
+        inp = dataclasses.replace(
+            inp, numbered=True, head_ref=git.commit_sha(git.head), base_note=base_note,
+            head_note=SCOPE_NOTES[scope_kind][1],
+        )
     if not inp.diff:
         raise kit.DataError(f"diff against {sha} is empty — refusing to fan out")
     limits = core.DiffLimits(
@@ -358,7 +407,7 @@ def review_cmd(
     )
     context, omitted = _fit(core.build_review, inp, _display_names(meta), limits)
     name = slug or pathrules.build_slug(git.branch_name().encode("utf-8", "surrogateescape"))
-    return _emit(meta, "review", name, sha, context, omitted)
+    return _emit(meta, "review", name, sha, context, omitted, not upstream)
 
 
 # --------------------------------------------------------------------------- #

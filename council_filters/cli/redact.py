@@ -209,7 +209,7 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
 
 def redact_jsonl(
     s: kit.Streams, paths: list[str], fields: tuple[str, ...] | None, *, keep_going: bool,
-    check: bool, rules: RuleSet | None = None,
+    check: bool, rules: RuleSet | None = None, shape: bool = False,
 ) -> Counter[str]:
     """JSON Lines mode: one record at a time."""
     from collections import Counter
@@ -220,7 +220,9 @@ def redact_jsonl(
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
     kit.map_records(
-        lambda source, lineno, rec: [redact_record(rec, fields, source, lineno, counts, rules)],
+        lambda source, lineno, rec: [
+            redact_record(rec, fields, source, lineno, counts, rules, shape)
+        ],
         kit.iter_jsonl(paths, s.stdin, keep_going=keep_going),
         (lambda _rec: None) if check else writer.write,
         keep_going=keep_going,
@@ -288,6 +290,7 @@ def command(
     check: bool,
     rules_spec: str | None = None,
     opts: BatchOptions | None = None,
+    shape: bool = False,
 ) -> int:
     from council_filters.cli import _shell as kit
     from council_filters.redact_records import BatchOptions, check_report, load_rules
@@ -304,10 +307,15 @@ def command(
                        "--out-dir")
     if not jsonl and (field or keep_going):
         kit.fail_usage("--field and --keep-going need --jsonl")
+    if shape and not (jsonl and field):
+        kit.fail_usage("--keep-shape needs --jsonl and --field")
+    if shape and check:
+        kit.fail_usage("--keep-shape rewrites values; --check only counts: choose one")
     rules = load_rules(rules_spec)
     if jsonl:
         fields = tuple(field) if field else None
-        counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules)
+        counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules,
+                              shape=shape)
     else:
         counts = redact_raw(s, paths, check=check, rules=rules)
     if check and +counts:
@@ -355,6 +363,15 @@ def build_app() -> Any:
             help="Redact with more rules: `extended` (the built-in set, see above), a "
             "gitleaks TOML FILE, or a comma list (`extended,FILE`). Default: the eleven "
             "patterns alone, byte-identical to the reference program.",
+        ),
+        keep_shape: bool = typer.Option(
+            False, "--keep-shape",
+            help="With --jsonl --field: keep each value's shape (for a prompt pack): only a "
+            "credential's span becomes a typed placeholder such as "
+            "\u2039redacted:aws-access-key-id\u203a; a diff line keeps its +/- prefix and its "
+            "identifiers, a private key's body lines become one placeholder line each, "
+            "and the record's own INGEST_TOKEN line is left as it is. Default: off "
+            "(whole-line redaction, byte-identical to the reference).",
         ),
         keep_going: bool = kit.keep_going_option("--jsonl: "),
         check: bool = typer.Option(
@@ -405,7 +422,7 @@ def build_app() -> Any:
         ),
     ) -> int:
         opts = BatchOptions(out_dir, jobs, scheduler, manifest, retries, base, files_from)
-        return command(files, jsonl, field, keep_going, check, rules, opts)
+        return command(files, jsonl, field, keep_going, check, rules, opts, keep_shape)
 
     _app.append(app)
     return app

@@ -118,32 +118,9 @@ def command(
         root = Path(GitRepo.discover(root).root)
     except kit.DataError:
         root = root.resolve()
-    if test_cmd:
-        runs = [{"root": ".", "test_cmd": test_cmd, "coverage_cmd": None, "framework": None}]
-    else:
-        runs = testrun.runs_of(data)
-    limit = threshold if threshold is not None else data.get("coverage_threshold")
-    limit = float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) \
-        else 80.0
-    added = testrun.added_lines(data)
-
-    outcomes = []
-    for spec in runs:
-        where = str(spec.get("root") or ".")
-        if Path(where).is_absolute() or ".." in Path(where).parts or not (root / where).is_dir():
-            raise kit.DataError("test run root must be a directory inside the repository")
-        cov_cmd = spec.get("coverage_cmd")
-        cmd = str(cov_cmd if settings.coverage and isinstance(cov_cmd, str) and cov_cmd.strip()
-                  else spec["test_cmd"])
-        framework = spec.get("framework") if isinstance(spec.get("framework"), str) else None
-        cmd, note = testrun.fallback(cmd)
-        if note:
-            ctx.warn(note)
-        outcome = testrun.run_one(root, where, cmd, framework, settings, added, limit,
-                                  shown=kit.scrub(cmd))
-        outcome.note = note
-        outcomes.append(outcome)
-
+    outcomes, limit = testrun.run_context(root, data, settings, test_cmd=test_cmd or None,
+                                          threshold=threshold, warn=ctx.warn, shown=kit.scrub)
+    runs = outcomes
     findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(findings)

@@ -22,7 +22,15 @@ from typing import Any
 from council_filters import severity as sev
 from council_filters.base.vocab import SLOTS, VOTES
 from council_filters.consolidate import synthesis
-from council_filters.consolidate.finding import Consolidated, Finding, member_record
+from council_filters.consolidate.evidence import UNVERIFIED
+from council_filters.consolidate.finding import (
+    Checks,
+    Consolidated,
+    Finding,
+    member_record,
+    status_text,
+)
+from council_filters.consolidate.render import review_md
 from council_filters.consolidate.render.mdquote import inline
 
 Record = dict[str, Any]
@@ -41,9 +49,12 @@ class Group:
 
     @property
     def citers(self) -> list[synthesis.Reviewer]:
+        """The reviewers whose claims count: a member the code contradicts (unverified)
+        is shown but does not count towards agreement."""
         seen: dict[str, synthesis.Reviewer] = {}
-        for r, _ in self.members:
-            seen.setdefault(r.slot, r)
+        for r, f in self.members:
+            if f.status != UNVERIFIED:
+                seen.setdefault(r.slot, r)
         return list(seen.values())
 
     @property
@@ -75,6 +86,7 @@ class Group:
             "verdicts": {r.slot: r.verdict for r in self.citers},
             "conflict": self.conflict,
             "members": [dict(member_record(f), reviewer=r.slot) for r, f in self.members],
+            **({"baseline": self.item.baseline} if self.item.baseline else {}),
         }
 
 
@@ -121,6 +133,8 @@ class GroupedSynthesis(synthesis.Synthesis):
 
     agreed: list[Group] = field(default_factory=list)
     single: list[Group] = field(default_factory=list)
+    unverified: list[Group] = field(default_factory=list)
+    checks: Checks = field(default_factory=Checks)
 
     def conflicts_count(self) -> int:
         return sum(1 for g in self.agreed if g.conflict)
@@ -130,6 +144,7 @@ class GroupedSynthesis(synthesis.Synthesis):
         k = self.conflicts_count()
         if k:
             text += f"; {_plural(k, 'agreed finding')} drew differing verdicts"
+        text += "".join(f"; {x}" for x in self.checks.sentences())
         return f"{text}. Recommendation: {recommendation(self.reviewers, self.agreed)}"
 
     def render(self, report_path: str) -> str:
@@ -160,13 +175,40 @@ class GroupedSynthesis(synthesis.Synthesis):
             r, f = g.members[0]
             where = g.where()
             lead = f"- [{_rated(g.severity)}] {where + ' — ' if where else ''}"
-            dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"')
-            for r2, f2 in g.members[1:]:  # a reviewer's identical duplicates
-                dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"')
+            dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"{_tag(f)}')
+            for r2, f2 in g.members[1:]:  # duplicates, or claims that did not check out
+                dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"{_tag(f2)}')
         dis.extend(self.unknown_lines())
         out.extend(dis or ["- None"])
+        out.extend(self.check_lines())
         out.extend(self.closing(report_path))
         return "\n".join(out)
+
+    def check_lines(self) -> list[str]:
+        """The sections for claims the code contradicts, what --filter-mode left out, and
+        what is gone since the baseline."""
+        out: list[str] = []
+        c = self.checks
+        if c.checked:
+            out += ["", "### Claims that did not check out (not counted)"]
+            for g in self.unverified:
+                names = ", ".join(r.name for r, _ in g.members)
+                title = inline(g.item.survivor.title)
+                out.append(f"- [{_rated(g.severity)}] {g.where()} — {title} ({names})")
+                out.extend(_quotes(g))
+            if not self.unverified:
+                out.append("- None")
+        if c.filtered:
+            out += ["", f"### Left out by --filter-mode {c.filter_mode}"]
+            for item in c.filtered:
+                s = item.survivor
+                at = f"{inline(s.file)}:{s.line}" if s.file and s.line else inline(s.file or "")
+                out.append(f"- {item.id} {at + ' — ' if at else ''}{inline(s.title)}"
+                           f" ({s.change or 'no file'})")
+        if c.baseline is not None:
+            out += ["", "### Fixed since the baseline"]
+            out += [review_md.fixed_line(e) for e in c.fixed] or ["- None"]
+        return out
 
     def summary(self) -> str:
         s1 = self.counted_sentence()
@@ -190,20 +232,28 @@ class GroupedSynthesis(synthesis.Synthesis):
             "agreement": [g.record() for g in self.agreed],
             "disagreement": [g.record() for g in self.single],
             "conflicts": [g.record() for g in self.agreed if g.conflict],
+            **({"unverified": [g.record() for g in self.unverified]}
+               if self.checks.checked else {}),
         }
+
+
+def _tag(f: Finding) -> str:
+    status = status_text(f)
+    return f" [{inline(status)}]" if status else ""
 
 
 def _quotes(g: Group) -> list[str]:
     out = []
     for r, f in g.members:
         at = f" at {inline(f.file)}:{f.line}" if f.file and f.line else ""
-        out.append(f'  - {r.name} ({r.verdict}), {_rated(f.severity)}{at}: "{inline(f.title)}"')
+        out.append(f'  - {r.name} ({r.verdict}), {_rated(f.severity)}{at}: "{inline(f.title)}"'
+                   f"{_tag(f)}")
     return out
 
 
 def build(
     records: Sequence[Record], items: Sequence[Consolidated], *, mode: str, slug: str,
-    date: str, slots: Sequence[str] = SLOTS,
+    date: str, slots: Sequence[str] = SLOTS, checks: Checks | None = None,
 ) -> GroupedSynthesis:
     """The grouped synthesis from verdict records and the consolidated findings."""
     findings = [m for c in items for m in c.members]
@@ -220,14 +270,21 @@ def build(
 
     agreed: list[Group] = []
     single: list[Group] = []
+    unverified: list[Group] = []
+    checks = checks or Checks()
     for c in items:
         members = [(reviewer_of(f), f) for f in c.members]
-        members.sort(key=lambda p: (order.get(p[0].slot, len(order)), p[0].slot,
+        members.sort(key=lambda p: (p[1].status == UNVERIFIED,
+                                    order.get(p[0].slot, len(order)), p[0].slot,
                                     sev.rank(p[1].severity or ""), p[1].key))
         g = Group(c, members)
-        (agreed if len(g.citers) >= 2 else single).append(g)
+        if checks.checked and not c.checked_out:
+            unverified.append(g)
+        else:
+            (agreed if len(g.citers) >= 2 else single).append(g)
+    unverified.sort(key=Group.sort_key)
     agreed.sort(key=Group.sort_key)
     single.sort(key=lambda g: (order.get(g.members[0][0].slot, len(order)),
                                g.members[0][0].slot, *g.sort_key()))
     return GroupedSynthesis(base.mode, base.slug, base.date, base.reviewers, base.agreement,
-                            base.conflicts, base.singles, agreed, single)
+                            base.conflicts, base.singles, agreed, single, unverified, checks)

@@ -57,14 +57,60 @@ def dedup(findings: Sequence[Finding], window: int = 3) -> list[Consolidated]:
 
 def group_by_finding(findings: Sequence[Finding]) -> list[Consolidated]:
     """Merge findings that name the same problem (:mod:`.grouping`): same file, lines
-    within the window, similar texts.  Every consolidated finding lists its members."""
+    within the window, similar texts.  Every consolidated finding lists its members.
+
+    A reviewer's finding that repeats a script finding of its own origin (same file, lines
+    within the window, the same problem by the script's title and explanation) joins the
+    script finding's group: the script settled it, the reviewer saw it too."""
     ordered = sorted(findings, key=lambda f: f.key)
-    items = [grouping.Item(f.file, f.line, f.reviewer or f.origin, f.title) for f in ordered]
+    joins = _script_joins(ordered)
+    rest = [i for i in range(len(ordered)) if i not in joins]
+    items = [grouping.Item(ordered[i].file, ordered[i].line, _who(ordered[i]), ordered[i].title)
+             for i in rest]
+    groups = [[rest[k] for k in idx] for idx in grouping.group(items)]
+    where = {i: g for g, idx in enumerate(groups) for i in idx}
+    for joined, script in sorted(joins.items()):
+        groups[where[script]].append(joined)
     out = []
-    for idx in grouping.group(items):
-        c = _consolidated([ordered[i] for i in idx])
+    for idx in groups:
+        c = _consolidated([ordered[i] for i in sorted(idx)])
         c.listed = True
         out.append(c)
+    return out
+
+
+def _is_script(f: Finding) -> bool:
+    return f.raw.get("source") == "script"
+
+
+def _who(f: Finding) -> str:
+    """Whose finding it is, for the rule that one reviewer does not name a problem twice
+    (a script and the reviewer of the same origin are two sources)."""
+    who = f.reviewer or f.origin
+    return f"{who}:script" if _is_script(f) else who
+
+
+def _script_joins(ordered: Sequence[Finding], window: int = grouping.WINDOW) -> dict[int, int]:
+    """Index of a reviewer finding -> index of the script finding it repeats."""
+    scripts = [i for i, f in enumerate(ordered) if _is_script(f) and f.file and f.line]
+    if not scripts:
+        return {}
+    out: dict[int, int] = {}
+    for j, f in enumerate(ordered):
+        if _is_script(f) or not (f.file and f.line):
+            continue
+        best: tuple[float, int] | None = None
+        for i in scripts:
+            s = ordered[i]
+            if s.origin != f.origin or s.file != f.file or abs((s.line or 0) - f.line) > window:
+                continue
+            discussion = s.raw.get("discussion")
+            text = s.title + (" " + discussion if isinstance(discussion, str) else "")
+            score = grouping.similarity(text, f.title)
+            if score >= grouping.THRESHOLD and (best is None or score > best[0]):
+                best = (score, i)
+        if best is not None:
+            out[j] = best[1]
     return out
 
 

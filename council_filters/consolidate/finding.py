@@ -13,18 +13,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from council_filters import severity as sev
-from council_filters.base import safefs, schemas
-from council_filters.base.errors import DataError
-from council_filters.consolidate.origins import (
-    canonical_origin,
-)
+from council_filters.base import schemas
+from council_filters.consolidate import evidence
+from council_filters.consolidate.origins import ORIGIN_CODES, canonical_origin
 
 Record = dict[str, Any]
 
@@ -247,82 +245,67 @@ def repo_path(path: str) -> str | None:
 # --------------------------------------------------------------------------- #
 # Reading source lines under a repository root.
 # --------------------------------------------------------------------------- #
-MAX_SOURCE_BYTES = 8 * 1024 * 1024
-
-
 class SourceReader:
     """Lines of tracked files at the reviewed revision, redacted, cached.
 
     Only content git tracks at ``rev`` (HEAD: the revision council-pack
-    reviews) is ever read, straight from the object store: never the work
-    tree, never an untracked or git-ignored file, nothing under ``.git/``,
-    nothing a path outside the repository names, no symlink or submodule.
-    What is read goes through the redaction before any line is used, so an
-    anchor or snippet can never carry a credential the file holds.  Outside a
-    git repository there are no snippets at all.
+    reviews, or a scope's snapshot commit) is ever read, straight from the
+    object store with the repository's own configuration neutralised (no
+    hooks, no fsmonitor, no textconv or filters, no attributes): never the
+    work tree, never an untracked or git-ignored file, nothing under
+    ``.git/``, nothing a path outside the repository names, no submodule, and
+    a symlink only when it points at another tracked file inside the
+    repository.  What is read goes through the redaction before any line is
+    used, so an anchor, snippet or evidence check can never carry a credential
+    the file holds.  Outside a git repository there are no snippets at all.
+    :meth:`prefetch` reads many files in one pass (one listing, one blob
+    stream); every file is read at most once.
     """
 
     def __init__(self, root: str | None, rev: str = "HEAD") -> None:
         self.root = os.path.realpath(root) if root else None
         self.rev = rev
-        self._cache: dict[str, list[str] | None] = {}
-        self._repo: Any = None
-        self._prefix: str | None = None
+        self._cache: dict[str, evidence.FileText] = {}
+        self._source: Any = None
 
-    def lines(self, path: str) -> list[str] | None:
-        if self.root is None:
-            return None
-        if path in self._cache:
-            return self._cache[path]
-        got = self._read(path)
-        self._cache[path] = got
-        return got
-
-    def _git(self) -> Any:
-        """The repository holding the root and the root's path inside it (once)."""
-        if self._prefix is None:
-            from council_filters.pack.git import GitRepo
+    def _revision(self) -> Any:
+        if self._source is None:
+            from council_filters.consolidate.revision import RevisionFiles
 
             assert self.root is not None
-            try:
-                repo = GitRepo.discover(self.root)
-            except DataError:
-                self._prefix = ""
-                return None
-            top = os.path.realpath(repo.root)
-            rel = os.path.relpath(self.root, top)
-            self._repo = repo
-            self._prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
-        return self._repo
+            self._source = RevisionFiles(self.root, self.rev)
+        return self._source
 
-    def _read(self, path: str) -> list[str] | None:
-        rel = repo_path(path)
-        if rel is None or any(part.lower() == ".git" for part in rel.split("/")):
-            return None
-        repo = self._git()
-        if repo is None:
-            return None
-        full = (self._prefix or "") + rel
-        try:
-            entry = repo.head_entries([full], self.rev).get(full)
-            if entry is None or entry.mode not in ("100644", "100755"):
-                return None  # untracked, a directory, a symlink or a submodule
-            if repo.ok("check-ignore", "-q", "--no-index", "--", full):
-                return None  # tracked, but a file the repository says to ignore
-            ((_oid, data, size),) = list(repo.read_blobs([entry.oid], MAX_SOURCE_BYTES))
-        except (DataError, OSError, ValueError):
-            return None
-        if size > MAX_SOURCE_BYTES or safefs.is_binary(data):
-            return None
-        from council_filters.redaction import redact_text
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Read every path not read yet, in one pass."""
+        if self.root is None:
+            return
+        todo = sorted({p for p in paths if p not in self._cache})
+        if todo:
+            self._cache.update(self._revision().read(todo))
 
-        text = redact_text(data)[0].decode("utf-8", errors="replace")
-        return text.replace("\r\n", "\n").split("\n")
+    def text(self, path: str) -> evidence.FileText:
+        """The file's lines, or why there are none."""
+        if self.root is None:
+            return evidence.FileText(None, "no repository to check against")
+        if path not in self._cache:
+            self.prefetch([path])
+        return self._cache[path]
+
+    def files(self, paths: Iterable[str]) -> Callable[[str], evidence.FileText]:
+        """The evidence check's file source (:func:`evidence.check_all`)."""
+        self.prefetch(paths)
+        return self.text
+
+    def lines(self, path: str) -> Sequence[str] | None:
+        if self.root is None:
+            return None
+        return self.text(path).lines
 
     def line(self, path: str, lineno: int | None) -> str | None:
-        if not lineno:
+        if not lineno or self.root is None:
             return None
-        lines = self.lines(path)
+        lines = self.text(path).lines
         if lines is None or lineno > len(lines):
             return None
         return lines[lineno - 1]
@@ -352,14 +335,47 @@ class Finding:
     ordinal: int  # position of the finding inside its record (1-based)
     key: bytes = b""  # canonical content, the final tie-break of every ordering
     fingerprint: str = ""
+    evidence: evidence.Evidence | None = None  # the evidence check's outcome, when it ran
+    change: str | None = None  # added | context | file | unchanged, when a diff is known
+    baseline: str | None = None  # new | unchanged, when a baseline is given
 
     def __post_init__(self) -> None:
         self.key = orjson.dumps(self.raw, option=orjson.OPT_SORT_KEYS)
 
+    @property
+    def status(self) -> str | None:
+        """The evidence status (None when the check did not run)."""
+        return self.evidence.status if self.evidence is not None else None
 
-def fingerprint(origin: str, file: str | None, anchor: str | None, title: str) -> str:
-    material = "\x1f".join((origin, file or "", fold(anchor or ""), fold(title).lower()))
+    @property
+    def cited_line(self) -> int | None:
+        return self.evidence.cited_line if self.evidence is not None else None
+
+
+def category_of(raw: Record, origin: str) -> str:
+    """The finding's category: its ``category`` field, else a code-review reviewer's own
+    area (security, tests, ...), else ``general``; lower-case, ``[a-z0-9-]``."""
+    cat = raw.get("category")
+    name = canonical_origin(cat) if isinstance(cat, str) and cat.strip() else ""
+    if not name and origin in ORIGIN_CODES:
+        name = origin
+    slug = "-".join("".join(ch if ch.isalnum() and ch.isascii() else " " for ch in name).split())
+    return slug[:48] or "general"
+
+
+def fingerprint(file: str | None, quote: str | None, summary: str, category: str) -> str:
+    """A finding's identity from what it says about which code: the file, the normalised
+    quote (the normalised summary when there is none) and the category.  Neither the
+    line, nor the reviewer, nor the finding's place in the input goes in, so a claim
+    keeps its identity when lines shift or other findings come and go."""
+    anchor = "q:" + quote if quote else "s:" + fold(summary).lower()
+    material = "\x1f".join(("v2", file or "", anchor, category))
     return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def finding_fingerprint(f: Finding) -> str:
+    return fingerprint(f.file, evidence.canonical_quote(f.raw.get("evidence")), f.title,
+                       category_of(f.raw, f.origin))
 
 
 def richness(f: Finding) -> tuple[int, int]:
@@ -392,10 +408,24 @@ class Consolidated:
     code: str = ""
     id: str = ""
     listed: bool = False  # the record lists every member (finding-level grouping)
+    filtered: bool = False  # left out of SARIF, rdjsonl, Code Quality and gates by --filter-mode
+    baseline: str | None = None  # new | unchanged against --baseline
+    unique_fingerprint: str = ""  # set when another finding shares the survivor's
+
+    @property
+    def checked_out(self) -> bool:
+        """Some member's claim was not contradicted by the code (or nothing was checked)."""
+        return any(m.status != evidence.UNVERIFIED for m in self.members)
+
+    def counting(self, gate_unverified: bool = False) -> list[Finding]:
+        """The members that count for agreement and gates."""
+        if gate_unverified:
+            return list(self.members)
+        return [m for m in self.members if m.status != evidence.UNVERIFIED]
 
     @property
     def fingerprint(self) -> str:
-        return self.survivor.fingerprint
+        return self.unique_fingerprint or self.survivor.fingerprint
 
     @property
     def citers(self) -> list[str]:
@@ -420,9 +450,18 @@ class Consolidated:
             if k in OWNED:
                 continue
             out[k] = s.file if k == "file" and s.file is not None else v
+        if s.evidence is not None:
+            out["line"] = s.line
+            out.update(s.evidence.fields())
+        if s.change is not None:
+            out["change"] = s.change
+        if self.baseline is not None:
+            out["baseline"] = self.baseline
+        if self.filtered:
+            out["filtered"] = True
         out["merged_origins"] = self.origins
         out["merged_count"] = len(self.members)
-        out["fingerprint"] = s.fingerprint
+        out["fingerprint"] = self.fingerprint
         if self.listed:
             out["members"] = [member_record(m) for m in self.members]
         return out
@@ -452,4 +491,53 @@ def member_record(f: Finding) -> Record:
     disc = f.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
         out["discussion"] = disc
+    if f.evidence is not None:
+        out.update(f.evidence.fields())
+    if f.change is not None:
+        out["change"] = f.change
+    if f.baseline is not None:
+        out["baseline"] = f.baseline
+    out["fingerprint"] = f.fingerprint
     return out
+
+
+STATUS_WORDS = {"verified": "verified", "unverified": "unverified", "no-quote": "no quote"}
+
+
+def status_text(f: Finding) -> str | None:
+    """The member's evidence status as the reports show it (None when not checked)."""
+    ev = f.evidence
+    if ev is None:
+        return None
+    if ev.status == evidence.REANCHORED:
+        return f"re-anchored from line {ev.cited_line}"
+    if ev.status == evidence.UNVERIFIED:
+        return f"unverified: {ev.reason}" if ev.reason else "unverified"
+    if ev.status == evidence.NO_QUOTE:
+        return "no quote, unchecked"
+    return STATUS_WORDS.get(ev.status, ev.status)
+
+
+@dataclass
+class Checks:
+    """What the reports say about the evidence check, ``--filter-mode`` and the baseline."""
+
+    checked: bool = False
+    unverified: list[Consolidated] = field(default_factory=list)  # every member contradicted
+    filtered: list[Consolidated] = field(default_factory=list)
+    filter_mode: str = "nofilter"
+    baseline: tuple[int, int, int] | None = None  # new, unchanged, fixed
+    fixed: list[Record] = field(default_factory=list)
+    claims_unverified: int = 0
+
+    def sentences(self) -> list[str]:
+        """The headline's additions: claims that did not check out, the baseline."""
+        out = []
+        if self.checked:
+            n = self.claims_unverified
+            out.append(f"{n} claim{'s' if n != 1 else ''} did not check out against the code"
+                       if n else "every quoted claim checked out against the code")
+        if self.baseline is not None:
+            new, same, fixed = self.baseline
+            out.append(f"{new} new, {same} unchanged, {fixed} fixed since the baseline")
+        return out

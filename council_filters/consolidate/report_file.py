@@ -101,3 +101,12 @@ def write(synth: synthesis.Synthesis, info: ReportInfo, root: str) -> str:
     if written is None:
         raise DataError(paths.collision_message(info.slug))
     return by_abs[written]
+
+
+def write_to(synth: synthesis.Synthesis, path: str) -> str:
+    """Write the full report to ``path`` (atomically replacing a reserved name); return it."""
+    try:
+        safefs.replace(path, synthesis.report(synth, path).encode("utf-8"))
+    except OSError as exc:
+        raise DataError(f"cannot write the report: {exc.strerror}") from None
+    return path

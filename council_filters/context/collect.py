@@ -48,6 +48,14 @@ class Options:
     coverage_cmd: str | None = None
     threshold: float | None = None
     committed: bool = False  # only BASE...HEAD, never the work tree's uncommitted changes
+    #: What the diff covers: ``base`` (BASE...HEAD, plus the work tree unless ``committed``),
+    #: ``worktree`` (HEAD against every uncommitted change, untracked files included),
+    #: ``staged`` (HEAD against the index) or ``commit`` (``commit`` against its first parent).
+    scope: str = "base"
+    commit: str | None = None
+
+
+SCOPES = ("base", "worktree", "staged", "commit")
 
 
 @dataclass
@@ -196,6 +204,35 @@ def _commits(git: GitRepo, merge_base: str) -> list[dict[str, str]]:
 
 def collect(opts: Options) -> dict[str, Any]:
     """The context object (see docs/context.md)."""
+    return collect_with_diff(opts)[0]
+
+
+def _scoped(git: GitRepo, opts: Options, head_sha: str
+            ) -> tuple[bytes, str, str, str, dict[str, Any] | None]:
+    """(diff, base, how, merge base, head override) for the worktree, staged and commit scopes."""
+    if opts.scope == "worktree":
+        return worktree_diff(git, head_sha) or b"", "HEAD", "worktree", head_sha, None
+    if opts.scope == "staged":
+        diff = git.out("diff", "--no-color", "--no-ext-diff", "-M", "--cached", head_sha, "--")
+        return diff, "HEAD", "staged", head_sha, None
+    from council_filters.council.scope import commit_of
+
+    sha = commit_of(git, opts.commit or "", "--commit")
+    res = git.run(["rev-parse", "--verify", "--quiet", sha + "^1"], ok_codes=range(256))
+    parent = res.stdout.decode("ascii", "replace").strip() if res.returncode == 0 else None
+    args = ["diff", "--no-color", "--no-ext-diff", "-M"]
+    diff = git.out(*args, parent, sha, "--") if parent else git.out(
+        "show", "--no-color", "--no-ext-diff", "--format=", "--root", sha, "--")
+    head = {"branch": None, "commit": sha,
+            "subject": git.out("log", "-1", "--format=%s", sha).rstrip(b"\n")
+            .decode("utf-8", "replace")}
+    return diff, parent or sha, "commit", parent or sha, head
+
+
+def collect_with_diff(opts: Options) -> tuple[dict[str, Any], bytes]:
+    """The context object and the unified diff it describes (what a reviewer is shown)."""
+    if opts.scope not in SCOPES:
+        raise UsageError(f"unknown scope {opts.scope!r} (one of: {', '.join(SCOPES)})")
     facts = gather(opts.repo)
     tree = stk.Tree(facts.files, reader(facts.root))
     notes = list(facts.notes)
@@ -222,8 +259,13 @@ def collect(opts: Options) -> dict[str, Any]:
                     "commit": git.out("rev-parse", "HEAD").strip().decode("ascii"),
                     "subject": git.out("log", "-1", "--format=%s").rstrip(b"\n")
                     .decode("utf-8", "replace")}
-            base, base_how = resolve_base(git, opts.base, pr)
-            if base is not None:
+            if opts.scope != "base":
+                diff, base, base_how, merge_base, other = _scoped(git, opts, head["commit"])
+                diff_source = opts.scope
+                head = other or head
+            else:
+                base, base_how = resolve_base(git, opts.base, pr)
+            if opts.scope == "base" and base is not None:
                 merge_base = git.merge_base(base)
                 if merge_base is None:
                     notes.append(f"{base} and HEAD share no history")
@@ -241,9 +283,9 @@ def collect(opts: Options) -> dict[str, Any]:
                         base, base_how, merge_base = "HEAD", "worktree", since
         else:
             notes.append("the repository has no commits yet")
-    elif opts.base is not None:
-        raise DataError("--base needs a git work tree", source=opts.repo)
-    if diff_source == "worktree":
+    elif opts.base is not None or opts.scope != "base":
+        raise DataError(f"--{opts.scope} needs a git work tree", source=opts.repo)
+    if diff_source == "worktree" and opts.scope == "base":
         notes.append("the diff includes uncommitted changes (--committed leaves them out)")
     if diff is None and pr is not None and opts.pr is not None and opts.base is None:
         fetched = _gh(["pr", "diff", str(opts.pr)], facts.root)
@@ -297,6 +339,7 @@ def collect(opts: Options) -> dict[str, Any]:
 
     return {
         "kind": "context",
+        "scope": opts.scope,
         "base": base,
         "base_source": base_how if base is not None else None,
         "merge_base": merge_base,
@@ -324,7 +367,7 @@ def collect(opts: Options) -> dict[str, Any]:
         "readiness": readiness,
         "gaps": gaps,
         "notes": sorted(set(notes)),
-    }
+    }, diff or b""
 
 
 def apply_declared(stacks: list[stk.Stack], declared: dict[str, Any]) -> None:

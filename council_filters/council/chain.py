@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +24,7 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters.base import safefs
+from council_filters.base import pyproc, safefs
 
 # The filters, as the modules their installed executables run.
 _MODULES = {
@@ -39,8 +38,9 @@ _MODULES = {
 
 
 def filter_argv(name: str, *args: str) -> list[str]:
-    """How to run ``council-<name>``: this interpreter, the filter's module."""
-    return [sys.executable, "-m", _MODULES[name], *args]
+    """How to run ``council-<name>``: this interpreter, the filter's module, isolated
+    from the working directory (the reviewed repository)."""
+    return pyproc.module_argv(_MODULES[name], *args)
 
 
 def extended_rules_available() -> bool:
@@ -79,7 +79,8 @@ class Plan:
         out = [("pack", pack)]
         rules = ("--rules", "extended") if self.extended_rules else ()
         if self.redact_pack:
-            out.append(("redact", filter_argv("redact", "--jsonl", "--field", "pack", *rules)))
+            out.append(("redact", filter_argv(
+                "redact", "--jsonl", "--field", "pack", "--keep-shape", *rules)))
         out += [
             (
                 "dispatch",
@@ -128,9 +129,11 @@ def run(
     reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
+    env = pyproc.child_env()
     try:
         for name, argv in plan.stages():
-            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root)
+            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,
+                                    env=env)
             if procs:
                 prev = procs[-1][1].stdout
                 assert prev is not None
@@ -173,14 +176,15 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
-    res = subprocess.run(plan.consolidate(), input=collected, capture_output=True, cwd=plan.root)
+    res = subprocess.run(plan.consolidate(), input=collected, capture_output=True,
+                         cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
     out.notes = res.stderr
     if plan.sarif is not None and res.returncode in (0, 3):
         sarif = subprocess.run(
             filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
-            input=collected, stdout=subprocess.PIPE, cwd=plan.root,
+            input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
         )
         if sarif.returncode in (0, 3):
             safefs.replace(plan.sarif, sarif.stdout, mode=0o644)

@@ -88,7 +88,8 @@ def _named(path: str, what: str) -> Path:
 
 
 def reviewer_names(table: Mapping[str, str]) -> list[str]:
-    """The reviewers a commands table configures, in file order (adapter lines left out)."""
+    """The reviewers a commands table configures, in file order (adapter lines, the
+    ``code-review.ORIGIN`` lines and the corrector left out)."""
     from council_filters.dispatch.commands_file import CommandsFile
 
     return CommandsFile("", dict(table)).reviewers()

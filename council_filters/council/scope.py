@@ -54,7 +54,7 @@ def _rev(git: GitRepo, rev: str) -> str | None:
     return sha if res.returncode == 0 and sha else None
 
 
-def _commit_of(git: GitRepo, rev: str, what: str) -> str:
+def commit_of(git: GitRepo, rev: str, what: str) -> str:
     """The commit SHA a user's revision names (``main``, ``v1.2``, ``HEAD~3``, a SHA)."""
     if not rev or rev.startswith("-") or not rev.isprintable() or " " in rev:
         raise DataError(f"{what}: a revision cannot be empty, start with '-' or hold blanks")
@@ -76,8 +76,9 @@ def _write_empty(git: GitRepo) -> str:
     return res.stdout.decode("ascii").strip()
 
 
-def _index_tree(git: GitRepo, *, add_all: bool) -> str:
-    """The tree of a private copy of the index (with every work-tree change added)."""
+def _index_tree(git: GitRepo, *, add_all: bool, exclude: tuple[str, ...] = ()) -> str:
+    """The tree of a private copy of the index (with every work-tree change added);
+    ``exclude`` (directories relative to the top) keep what HEAD has there."""
     real = git.root / os.fsdecode(git.out("rev-parse", "--git-path", "index").strip())
     scratch = tempfile.mkdtemp(prefix="council-index-")  # 0700
     try:
@@ -86,25 +87,43 @@ def _index_tree(git: GitRepo, *, add_all: bool) -> str:
             shutil.copyfile(real, index)
             os.chmod(index, 0o600)
         env = {"GIT_INDEX_FILE": index}
+        skip = [":(top,exclude,literal)" + d for d in exclude]
         if add_all:
-            git.run(["add", "--all", "--", ":/"], env=env)
+            git.run(["add", "--all", "--", ":/", *skip], env=env)
+        if exclude:
+            specs = [":(top,literal)" + d for d in exclude]
+            if _rev(git, "HEAD") is not None:
+                git.run(["reset", "-q", "HEAD", "--", *specs], env=env, ok_codes=(0, 1))
+            else:
+                git.run(["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", *specs],
+                        env=env)
         return _text(git, "write-tree", env=env)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def snapshot_tree(git: GitRepo, *, add_all: bool = True) -> str:
+    """The tree of the work tree as it is now (every change and untracked file added, or
+    only the index), written from a private copy of the index: nothing of the user's moves."""
+    return _index_tree(git, add_all=add_all)
+
+
 def resolve(
-    git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None
+    git: GitRepo, scope: str, *, base: str | None = None, commit: str | None = None,
+    exclude: tuple[str, ...] = (),
 ) -> Range:
-    """The (base, head) pair for ``scope``; snapshot commits are written as needed."""
+    """The (base, head) pair for ``scope``; snapshot commits are written as needed.
+
+    ``exclude``: directories (relative to the top, e.g. the council's report
+    directory) a snapshot leaves as HEAD has them."""
     if scope == "base":
         if base is None:
             return Range(None)  # council-pack's default: the upstream branch, else origin/main
-        return Range(_commit_of(git, base, "--base"))
+        return Range(commit_of(git, base, "--base"))
     if scope == "commit":
         if not commit:
             raise DataError("--commit needs a revision")
-        sha = _commit_of(git, commit, "--commit")
+        sha = commit_of(git, commit, "--commit")
         parent = _rev(git, sha + "^1")
         if parent is not None:
             return Range(parent, sha)
@@ -113,7 +132,7 @@ def resolve(
     if scope not in ("worktree", "staged"):
         raise DataError(f"unknown scope {scope!r}")
     head = _rev(git, "HEAD")
-    tree = _index_tree(git, add_all=scope == "worktree")
+    tree = _index_tree(git, add_all=scope == "worktree", exclude=exclude)
     if head is None:  # no commit yet: everything is new
         head = _commit(git, _write_empty(git), None, "council: empty base")
     elif _text(git, "rev-parse", head + "^{tree}") == tree:
@@ -122,8 +141,9 @@ def resolve(
     return Range(head, _commit(git, tree, head, f"council: {scope} snapshot"))
 
 
-def uncommitted_files(git: GitRepo) -> int:
-    """How many files differ from HEAD in the index or the work tree (untracked included)."""
+def uncommitted_files(git: GitRepo, exclude: tuple[str, ...] = ()) -> int:
+    """How many files differ from HEAD in the index or the work tree (untracked included),
+    leaving out those under ``exclude`` (directories relative to the top)."""
     raw = git.out("status", "--porcelain=v1", "-z", "--untracked-files=all")
     fields = raw.split(b"\0")
     count = 0
@@ -133,7 +153,10 @@ def uncommitted_files(git: GitRepo) -> int:
         i += 1
         if not entry:
             continue
-        count += 1
         if entry[:1] in (b"R", b"C") or entry[1:2] in (b"R", b"C"):
             i += 1  # a rename or copy carries its source path in the next field
+        path = os.fsdecode(entry[3:])
+        if any(path == d or path.startswith(d.rstrip("/") + "/") for d in exclude):
+            continue
+        count += 1
     return count

@@ -34,16 +34,36 @@ def _adapter(value: str) -> str | None:
     return f"unknown adapter (known: {', '.join(ADAPTERS)})"
 
 
+def _command(value: str) -> str | None:
+    return None if value else "empty command"
+
+
+def _origin(rest: str, value: str) -> str | None:
+    """``code-review.ORIGIN = NAME``: one of the code-review origins, a reviewer name."""
+    from council_filters.codereview.references import ORIGINS
+    from council_filters.consolidate.origins import canonical_origin
+
+    if canonical_origin(rest.strip()) not in ORIGINS:
+        return f"not one of the code-review origins ({', '.join(ORIGINS)})"
+    if not vocab.is_name(value):
+        return "expected the name of a configured reviewer"
+    return None
+
+
 #: ``NAME.SUFFIX = VALUE`` lines about one reviewer, by suffix.
 REVIEWER_KEYS: dict[str, ValueCheck] = {
     "adapter": _adapter,
 }
 
 #: Top-level keys that are not reviewer names.
-GLOBAL_KEYS: dict[str, ValueCheck] = {}
+GLOBAL_KEYS: dict[str, ValueCheck] = {
+    "corrector": _command,  # the code-review flow's corrector command
+}
 
 #: ``PREFIX.REST = VALUE`` families: the check gets (REST, VALUE).
-PREFIX_KEYS: dict[str, Callable[[str, str], str | None]] = {}
+PREFIX_KEYS: dict[str, Callable[[str, str], str | None]] = {
+    "code-review": _origin,  # code-review.ORIGIN = NAME: who reviews that origin
+}
 
 #: The built-in reviewer slots a near-miss name is compared with.
 KNOWN_REVIEWERS: tuple[str, ...] = vocab.SLOTS

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from council_filters import diffranges
+from council_filters.base import diffs
 from council_filters.base.bytesops import code_fence, lines_of, utf8_backoff, utf8_cut
 from council_filters.base.vocab import INGEST_PREFIX
 
@@ -80,6 +82,11 @@ class DiffLimits:
     by_lines: bool = False  # also cut a diff of more than `lines` lines, whatever its size
 
 
+def _over(diff: bytes, limits: DiffLimits) -> bool:
+    """Whether :func:`truncate_diff` cuts ``diff`` under ``limits``."""
+    return len(diff) > limits.trigger or (limits.by_lines and diff.count(b"\n") > limits.lines)
+
+
 def truncate_diff(
     diff: bytes, stat: Callable[[], bytes], limits: DiffLimits = DiffLimits()
 ) -> tuple[bytes, bool]:
@@ -88,7 +95,7 @@ def truncate_diff(
     ``stat`` is called only when the diff is over the trigger.
     """
     size = len(diff)
-    if size <= limits.trigger and not (limits.by_lines and diff.count(b"\n") > limits.lines):
+    if not _over(diff, limits):
         return diff, False
     text = b"".join(
         (
@@ -147,14 +154,82 @@ ENVELOPE_TAIL = (
 )
 
 
-def envelope(name: str, mode: str, context: str) -> str:
+# What a numbered pack adds to the rules (the upstream pack has none of it).
+NUMBERED_RULES = (
+    "- Every line of code is shown with its line number beside it (`  12 | code`; in the\n"
+    "  diff, the number of the line in the new version, and removed lines have none):\n"
+    "  cite the number shown, never a count of your own\n"
+    "- Quote evidence without the number and the `|` before the code\n"
+    "- `\u2039redacted:TYPE\u203a` marks where a credential of that type was removed before\n"
+    "  you saw it; the rest of the line is as written. A hardcoded credential is itself a\n"
+    "  finding (P1): report it at the line shown\n"
+)
+
+
+def envelope(name: str, mode: str, context: str, numbered: bool = False) -> str:
     """The pack: the shared envelope around one mode's context block."""
-    return ENVELOPE_HEAD.format(name=name, mode=mode) + context.rstrip("\n") + ENVELOPE_TAIL
+    tail = ENVELOPE_TAIL + (NUMBERED_RULES if numbered else "")
+    return ENVELOPE_HEAD.format(name=name, mode=mode) + context.rstrip("\n") + tail
 
 
 def file_form(pack: str, token: str) -> str:
     """The pack as a reviewer reads it from a file: a blank line, then the token line."""
     return pack.rstrip("\n") + "\n\n" + INGEST_PREFIX + token + "\n"
+
+
+# --------------------------------------------------------------------------- #
+# Line numbers beside the code.
+# --------------------------------------------------------------------------- #
+GUTTER = b" |"  # between a line's number and its text
+
+
+def number_lines(lines: Sequence[bytes], first: int = 1) -> bytes:
+    """``lines`` with their numbers, from ``first``: ``  12 | text`` (right-aligned)."""
+    width = len(str(first + len(lines) - 1)) if lines else 1
+    return b"".join(
+        b"%*d%s %s\n" % (width, first + i, GUTTER, line) for i, line in enumerate(lines)
+    )
+
+
+def number_diff(diff: bytes) -> bytes:
+    """A unified diff with each hunk line's new-side number beside it.
+
+    ``  12 |+added``, ``  13 | context``, ``     |-removed``: the diff's own
+    prefix stays the first byte after the gutter; headers and ``@@`` lines are
+    left as they are.
+    """
+    walked = list(diffs.walk(diff))
+    width = max((len(str(n)) for _k, n, _l in walked if n is not None), default=1)
+    blank = b" " * width + GUTTER
+    out = []
+    for kind, number, line in walked:
+        if kind in (diffs.META, diffs.HUNK):
+            out.append(line + b"\n")
+        elif number is None:
+            out.append(blank + line + b"\n")
+        else:
+            out.append(b"%*d%s%s\n" % (width, number, GUTTER, line))
+    return b"".join(out)
+
+
+RANGES_CAP = 6000  # bytes of the anchorable-ranges block
+
+
+def anchor_ranges(diff: bytes, cap: int = RANGES_CAP) -> str:
+    """``path: new 12-34, 50-78 | old 12-34`` per file, within ``cap`` bytes."""
+    files = diffranges.parse(diff)
+    out: list[str] = []
+    used = 0
+    for i, f in enumerate(files):
+        f.path = show_name(f.path)
+        line = diffranges.format_ranges([f]).decode("utf-8", "replace")
+        if used + len(line.encode()) > cap:
+            left = len(files) - i
+            out.append(f"[... {left} more {'file' if left == 1 else 'files'} not listed]\n")
+            break
+        used += len(line.encode())
+        out.append(line)
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------- #
@@ -168,10 +243,23 @@ class Excerpt:
     content: bytes
     size: int
 
-    def block(self, cap: int) -> str:
+    def block(self, cap: int, numbered: bool = False) -> str:
         shown = utf8_cut(self.content, cap)
+        if numbered:
+            return self._numbered_block(shown)
         note = "" if len(shown) >= self.size else f" (first {len(shown)} of {self.size} bytes)"
         return f"#### {show_name(self.path)}{note}\n{code_fence(clean_text(shown))}"
+
+    def _numbered_block(self, shown: bytes) -> str:
+        cut = len(shown) < self.size
+        if cut and b"\n" in shown:
+            shown = shown[: shown.rindex(b"\n") + 1]  # whole lines only
+        lines = lines_of(shown)
+        note = ""
+        if cut:
+            note = f" (lines 1-{len(lines)}: the first {len(shown)} of {self.size} bytes)"
+        body = number_lines(lines)
+        return f"#### {show_name(self.path)}{note}\n{code_fence(clean_text(body))}"
 
     def shown_bytes(self, cap: int) -> int:
         return len(utf8_cut(self.content, cap))
@@ -239,6 +327,10 @@ class ReviewInput:
     excerpts: Sequence[Excerpt]  # text files in `git diff --name-only` order
     not_shown: Sequence[dict[str, str]] = ()
     changed_total: int = 0  # every changed path, shown or not
+    numbered: bool = False  # line numbers, anchorable ranges, the revisions compared
+    head_ref: str = "HEAD"  # the commit under review (a SHA when known)
+    base_note: str = ""  # what the base is, e.g. "merge base of HEAD and main"
+    head_note: str = ""  # what the head is, e.g. "HEAD plus every uncommitted change"
 
 
 def select_excerpts(
@@ -254,13 +346,33 @@ def select_excerpts(
 
 
 def review_context(
-    diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str]
+    diff_text: str, base_ref: str, blocks: Sequence[str], trailer: Sequence[str],
+    head: ReviewInput | None = None,
 ) -> str:
-    parts = [f"### Diff (HEAD vs {base_ref})\n{code_fence(diff_text, 'diff')}", "### Changed Files"]
+    """The review context; with ``head`` (a numbered pack's input) the revisions compared
+    come first and the anchorable ranges follow the diff."""
+    if head is None:
+        parts = [f"### Diff (HEAD vs {base_ref})\n{code_fence(diff_text, 'diff')}"]
+    else:
+        parts = [
+            _revisions(head),
+            f"### Diff (base {base_ref[:12]} vs head {head.head_ref[:12]})\n"
+            + code_fence(diff_text, "diff"),
+            "### Anchorable Line Ranges\n"
+            "A finding's line must lie in one of these (new: the new version; old: removed"
+            " lines' old numbers).\n" + code_fence(anchor_ranges(head.diff) or "(none)\n"),
+        ]
+    parts.append("### Changed Files")
     body = list(blocks) + list(trailer)
     if not body:
         body = ["(no changed text files to show)"]
     return "\n\n".join(parts) + "\n\n" + "\n\n".join(body)
+
+
+def _revisions(inp: ReviewInput) -> str:
+    base = f"- Base: {inp.base_ref}" + (f" ({inp.base_note})" if inp.base_note else "")
+    head = f"- Head: {inp.head_ref}" + (f" ({inp.head_note})" if inp.head_note else "")
+    return f"### Revisions Compared\n{base}\n{head}"
 
 
 def build_review(
@@ -275,19 +387,26 @@ def build_review(
     checked against the longest, so every reviewer's pack fits.
     """
     om = Omitted(diff_bytes=len(inp.diff), not_shown=list(inp.not_shown))
-    frame = max(len(envelope(n, "review", "").encode()) for n in names)
+    numbered = inp.numbered
+    frame = max(len(envelope(n, "review", "", numbered).encode()) for n in names)
     keep = select_excerpts(inp.excerpts)
-    blocks = [ex.block(EXCERPT_CAP) for ex in inp.excerpts[:keep]]
+    blocks = [ex.block(EXCERPT_CAP, numbered) for ex in inp.excerpts[:keep]]
+    shown_diff = number_diff(inp.diff) if numbered else inp.diff
+    head = inp if numbered else None
     changed_total = max(inp.changed_total, len(inp.excerpts) + len(inp.not_shown))
     text_total = changed_total - len(inp.not_shown)  # files that could have been shown
     cap = limits.cap
-    diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits)
+    first = limits
+    if numbered and shown_diff is not inp.diff and not _over(inp.diff, limits):
+        # The numbers do not make a diff "over": the trigger reads the diff's own size.
+        first = DiffLimits(len(shown_diff), max(limits.cap, len(shown_diff)), limits.lines,
+                           limits.stat_cap, False)
+        cap = first.cap
+    diff_text, om.diff_truncated = truncate_diff(shown_diff, inp.stat, first)
     while True:
         dtext = clean_text(diff_text)
-        fixed = (
-            len(review_context(dtext, inp.base_ref, [], _not_shown_lines(inp.not_shown)).encode())
-            + frame
-        )
+        trailer0 = _not_shown_lines(inp.not_shown)
+        fixed = len(review_context(dtext, inp.base_ref, [], trailer0, head).encode()) + frame
         sizes = [len(b.encode()) + 2 for b in blocks]
 
         def tail(k: int) -> int:
@@ -309,11 +428,11 @@ def build_review(
             stat_cap=limits.stat_cap,
             by_lines=limits.by_lines,
         )
-        diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut)
+        diff_text, om.diff_truncated = truncate_diff(shown_diff, inp.stat, recut)
     om.files = text_total - k
     if om.diff_truncated or om.files:
         total_lines = len(lines_of(inp.diff))
-        kept = len(lines_of(cap_body(inp.diff, cap, limits.lines))) if om.diff_truncated else (
+        kept = len(lines_of(cap_body(shown_diff, cap, limits.lines))) if om.diff_truncated else (
             total_lines
         )
         om.cut = {
@@ -326,7 +445,8 @@ def build_review(
     trailer = _not_shown_lines(inp.not_shown)
     if om.files:
         trailer.append(_omitted_line(om.files, changed_total))
-    return review_context(clean_text(diff_text), inp.base_ref, blocks[:k], trailer), om
+    context = review_context(clean_text(diff_text), inp.base_ref, blocks[:k], trailer, head)
+    return context, om
 
 
 # --------------------------------------------------------------------------- #
@@ -342,6 +462,7 @@ class TextInput:
     history: Sequence[tuple[str, bytes]] = ()  # (path, `git log -10 --oneline -- path`)
     conventions: bytes | None = None  # CLAUDE.md, None when absent
     file_cap: int = 8000
+    numbered: bool = False  # files (and a planning document) with their line numbers
 
 
 def _text_sections(
@@ -350,10 +471,11 @@ def _text_sections(
     mode = inp.mode
     total = len(inp.files)
     dropped = total - nfiles
-    text_block = code_fence(clean_text(text))
+    shown_text = number_lines(lines_of(text)) if inp.numbered and mode == "plan" else text
+    text_block = code_fence(clean_text(shown_text))
     if text_cut:
         text_block += f"\n[... truncated to {len(text)} of {len(inp.text)} bytes ...]"
-    file_blocks = [ex.block(inp.file_cap) for ex in inp.files[:nfiles]]
+    file_blocks = [ex.block(inp.file_cap, inp.numbered) for ex in inp.files[:nfiles]]
     if dropped:
         noun = "file" if total == 1 else "files"
         file_blocks.append(f"[{dropped} of {total} {noun} omitted to stay within the pack budget]")
@@ -392,7 +514,7 @@ def build_text(
     text itself is cut (UTF-8 safe) with a marker line.
     """
     om = Omitted()
-    frame = max(len(envelope(n, inp.mode, "").encode()) for n in names)
+    frame = max(len(envelope(n, inp.mode, "", inp.numbered).encode()) for n in names)
 
     def size(ctx: str) -> int:
         return len(ctx.encode()) + frame

@@ -122,6 +122,15 @@ class GitRepo:
         """``git rev-parse --verify --quiet REF`` succeeds."""
         return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref)
 
+    def commit_sha(self, ref: str) -> str:
+        """The full SHA of the commit ``ref`` names (``ref`` itself when it names none)."""
+        res = self.run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"],
+            ok_codes=range(256),
+        )
+        sha = res.stdout.decode("ascii", "replace").strip()
+        return sha if res.returncode == 0 and sha else ref
+
     def verify_commit(self, ref: str) -> bool:
         return self.ok("rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}")
 
@@ -188,16 +197,20 @@ class GitRepo:
             entries[path] = Blob(path, mode, oid)
         return entries
 
-    def read_blobs(self, oids: Sequence[str], limit: int) -> Iterator[tuple[str, bytes, int]]:
-        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process."""
+    def read_blobs(
+        self, oids: Sequence[str], limit: int, *, options: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> Iterator[tuple[str, bytes, int]]:
+        """``(oid, first `limit` bytes, size)`` for each blob, streamed from one git process
+        (``options``: git options before ``cat-file``, e.g. ``-c`` settings)."""
         if not oids:
             return
         proc = subprocess.Popen(
-            ["git", "-C", str(self.root), "cat-file", "--batch"],
+            ["git", "-C", str(self.root), *options, "cat-file", "--batch"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=self._env(),
+            env={**self._env(), **(env or {})},
         )
         assert proc.stdin is not None and proc.stdout is not None
         request = b"".join(o.encode("ascii") + b"\n" for o in oids)

@@ -480,3 +480,39 @@ def sort_key(rec: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 Callback = Callable[[RunOutcome], None]
+
+
+def run_context(repo: Path, context: Mapping[str, Any], settings: Settings, *,
+                test_cmd: str | None = None, threshold: float | None = None,
+                warn: Callable[[str], None] = lambda _m: None,
+                shown: Callable[[str], str] = lambda c: c) -> tuple[list[RunOutcome], float]:
+    """Every run a context asks for (or ``test_cmd`` at the root), and the threshold used.
+
+    ``shown`` masks what a command line may carry before findings name it.  A run root
+    outside the repository is refused (a DataError)."""
+    from council_filters.base.errors import DataError
+
+    if test_cmd:
+        runs = [{"root": ".", "test_cmd": test_cmd, "coverage_cmd": None, "framework": None}]
+    else:
+        runs = runs_of(context)
+    limit = threshold if threshold is not None else context.get("coverage_threshold")
+    limit = float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool) \
+        else 80.0
+    added = added_lines(context)
+    outcomes = []
+    for spec in runs:
+        where = str(spec.get("root") or ".")
+        if Path(where).is_absolute() or ".." in Path(where).parts or not (repo / where).is_dir():
+            raise DataError("test run root must be a directory inside the repository")
+        cov_cmd = spec.get("coverage_cmd")
+        cmd = str(cov_cmd if settings.coverage and isinstance(cov_cmd, str) and cov_cmd.strip()
+                  else spec["test_cmd"])
+        framework = spec.get("framework") if isinstance(spec.get("framework"), str) else None
+        cmd, note = fallback(cmd)
+        if note:
+            warn(note)
+        outcome = run_one(repo, where, cmd, framework, settings, added, limit, shown=shown(cmd))
+        outcome.note = note
+        outcomes.append(outcome)
+    return outcomes, limit

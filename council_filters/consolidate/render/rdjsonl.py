@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from council_filters.consolidate import evidence
 from council_filters.consolidate.finding import Consolidated, SourceReader, members_text, repo_path
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
@@ -65,7 +66,10 @@ def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
             "code": {"value": c.id},
         }
     assert s.file is not None  # a path inside the repository was named
-    if s.line:
+    quoted = _quote_range(c, reader)
+    if quoted is not None:
+        location["range"] = quoted
+    elif s.line:
         text = reader.line(s.file, s.line)
         start: dict[str, Any] = {"line": s.line}
         col = byte_column(text, s.raw.get("column"))
@@ -88,6 +92,23 @@ def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
         "source": {"name": f"council/{s.origin}"},
         "code": {"value": c.id},
     }
+
+
+def _quote_range(c: Consolidated, reader: SourceReader) -> dict[str, Any] | None:
+    """The range of the quote itself, in reviewdog's UTF-8 byte columns, when the
+    evidence check placed it (verified or re-anchored) and its columns are known."""
+    s = c.survivor
+    ev = s.evidence
+    if ev is None or ev.columns is None or ev.line is None or s.file is None:
+        return None
+    if ev.status not in (evidence.VERIFIED, evidence.REANCHORED):
+        return None
+    last = ev.end_line or ev.line
+    start = byte_column(reader.line(s.file, ev.line), ev.columns[0])
+    end = byte_column(reader.line(s.file, last), ev.columns[1])
+    if start is None or end is None:
+        return None
+    return {"start": {"line": ev.line, "column": start}, "end": {"line": last, "column": end}}
 
 
 def line(c: Consolidated, reader: SourceReader) -> bytes:

@@ -14,7 +14,14 @@ from typing import Any
 
 from council_filters import severity as sev
 from council_filters.base.bytesops import code_fence
-from council_filters.consolidate.finding import GROUP_ICONS, GROUPS, Consolidated, SourceReader
+from council_filters.consolidate.finding import (
+    GROUP_ICONS,
+    GROUPS,
+    Checks,
+    Consolidated,
+    SourceReader,
+    status_text,
+)
 from council_filters.consolidate.render.mdquote import (
     blockquote,
     code_span,
@@ -118,11 +125,53 @@ def render_finding(c: Consolidated, reader: SourceReader) -> list[str]:
     if isinstance(disc, str) and disc.strip():
         out += ["", blockquote(disc)]
     meta = [f"severity: {c.severity or 'none'}", f"origin: {inline(s.origin)}"]
+    status = status_text(s)
+    if status is not None:
+        meta.append("evidence: " + inline(status))
+    if s.change is not None:
+        meta.append(f"change: {s.change}")
+    if c.baseline is not None:
+        meta.append(f"baseline: {c.baseline}")
     others = [o for o in c.origins if o != s.origin]
     if others:
         meta.append("also raised by: " + ", ".join(inline(o) for o in others))
     out += ["", "_" + " · ".join(meta) + "_", ""]
     return out
+
+
+def check_sections(checks: Checks, reader: SourceReader) -> list[str]:
+    """The unverified claims, what --filter-mode left out, and what the baseline lost."""
+    out: list[str] = []
+    if checks.checked:
+        out += [f"### ❓ Claims that did not check out ({len(checks.unverified)})", "",
+                "_Each quote below is not in the file at the reviewed revision (or the file"
+                " is not there); these do not count towards agreement or the gates._", ""]
+        if not checks.unverified:
+            out += ["- None", ""]
+        for c in checks.unverified:
+            out += render_finding(c, reader)
+    if checks.filtered:
+        out += [f"### Left out by --filter-mode {checks.filter_mode} ({len(checks.filtered)})",
+                ""]
+        out += [f"- {c.id} — {where(c)}: {inline(c.survivor.title)}"
+                f" ({c.survivor.change or 'no file'})" for c in checks.filtered]
+        out.append("")
+    if checks.baseline is not None:
+        out += [f"### Fixed since the baseline ({len(checks.fixed)})", ""]
+        out += [fixed_line(e) for e in checks.fixed] or ["- None"]
+        out.append("")
+    return out
+
+
+def fixed_line(e: dict[str, Any]) -> str:
+    """One baseline finding that is gone, as a list item."""
+    file, line = e.get("file"), e.get("line")
+    at = f"{file}:{line}" if isinstance(file, str) and isinstance(line, int) else (
+        file if isinstance(file, str) else "")
+    ident = str(e["id"]) if isinstance(e.get("id"), str) else ""
+    text = str(e["text"]) if isinstance(e.get("text"), str) else ""
+    head = " — ".join(x for x in (inline(ident), code_span(at) if at else "") if x)
+    return f"- {head + ': ' if head else ''}{inline(text)}"
 
 
 def render(
@@ -133,20 +182,26 @@ def render(
     gaps: Sequence[str] | None,
     exempt: Sequence[str] = (),
     title: str = "Code Review Report",
+    checks: Checks | None = None,
 ) -> str:
+    checks = checks or Checks()
+    apart = {id(c) for c in checks.unverified}
     by_group: dict[str, list[Consolidated]] = {g: [] for g in GROUPS}
     for c in sorted(items, key=lambda c: sev.rank(c.severity or "")):  # stable: ID order within
-        by_group[c.group].append(c)
+        if id(c) not in apart:
+            by_group[c.group].append(c)
     counts = " · ".join(f"{GROUP_ICONS[g]} {g} {len(by_group[g])}" for g in GROUPS)
     noun = "finding" if len(items) == 1 else "findings"
+    extra = "".join(f"; {x}" for x in checks.sentences())
     out = [f"## {title}", "", ADVISORY, "",
-           f"**{len(items)} {noun}** ({merged} duplicates merged): {counts}", ""]
+           f"**{len(items)} {noun}** ({merged} duplicates merged): {counts}{extra}", ""]
     for g in GROUPS:
         out += [f"### {GROUP_ICONS[g]} {g} ({len(by_group[g])})", ""]
         if not by_group[g]:
             out += ["- None", ""]
         for c in by_group[g]:
             out += render_finding(c, reader)
+    out += check_sections(checks, reader)
     if gaps is not None:
         out += [f"### 🔍 Gaps — changed files with no finding ({len(gaps)})", ""]
         out += [f"- {code_span(p)}" for p in gaps] or ["- None"]

@@ -1,23 +1,36 @@
 """SARIF 2.1.0 as GitHub code scanning accepts it.
 
-One run (one tool, one category) per file; one rule per finding ID (IDs are
-stable across cycles, so alerts keep their identity) with the descriptions
-GitHub requires; ``partialFingerprints.primaryLocationLineHash`` from the
-content fingerprint (it survives line shifts); ``security-severity`` on
-security rules; line-only regions (no column-unit trap).  GitHub's limits:
-at most 25,000 results and rules per run (the least severe are left out and
-counted), descriptions cut to 1,024 characters, at most 20 tags per rule.
+One run (one tool, one category) per file; one rule per finding category
+(``council/security``, ``council/general``: stable, never a sequence number,
+so alerts keep their identity when findings come and go) with the
+descriptions GitHub requires; ``partialFingerprints.primaryLocationLineHash``
+from the content fingerprint (it survives line shifts and reordering);
+``security-severity`` on security rules; line-only regions (no column-unit
+trap).  Every result has a location: findings naming no file or a file
+outside the repository are left out and counted in the run's properties,
+since GitHub refuses the whole upload for one result without a location.
+GitHub's limits: at most 25,000 results and rules per run (the least severe
+are left out and counted), descriptions cut to 1,024 characters, at most 20
+tags per rule.
 """
 
 from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from council_filters import __version__
 from council_filters import severity as sev
-from council_filters.consolidate.finding import Consolidated, fold, members_text, repo_path
+from council_filters.consolidate.finding import (
+    Consolidated,
+    category_of,
+    fold,
+    members_text,
+    repo_path,
+    status_text,
+)
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_RESULTS = 25_000
@@ -38,43 +51,42 @@ def artifact_uri(path: str) -> str | None:
     return None if inside is None else urllib.parse.quote(inside, safe="/-._~")
 
 
-def _text(c: Consolidated, key: str) -> str:
-    v = c.survivor.raw.get(key)
-    return v.strip() if isinstance(v, str) else ""
+FINGERPRINT_KEY = "councilFingerprint/v2"
+RULE_PREFIX = "council/"
 
 
-def _precision(c: Consolidated) -> str:
-    conf = c.survivor.raw.get("confidence")
-    if c.survivor.raw.get("source") == "script":
-        return "very-high"
-    if isinstance(conf, (int, float)) and not isinstance(conf, bool):
-        return "very-high" if conf >= 1 else "high" if conf >= 0.9 else "medium"
-    if isinstance(conf, str):
-        word = conf.strip().lower()
-        return word if word in ("high", "medium", "low") else "medium"
-    return "medium"
+def rule_id(c: Consolidated) -> str:
+    """The stable rule of a finding: one per category (``council/security``), never a
+    sequence number, so adding a finding never renames another's rule."""
+    return RULE_PREFIX + category_of(c.survivor.raw, c.survivor.origin)
 
 
-def rule(c: Consolidated) -> dict[str, Any]:
-    title = fold(c.survivor.title)
-    full = fold(_text(c, "discussion")) or title
-    origins = ", ".join(c.origins)
-    help_text = f"{_text(c, 'discussion') or title}\n\nRaised by: {origins}."
-    tags = [c.group.lower(), *c.origins]
-    props: dict[str, Any] = {
-        "tags": list(dict.fromkeys(tags))[:MAX_TAGS],
-        "precision": _precision(c),
-    }
-    if c.group == "Security":
-        props["security-severity"] = SECURITY_SEVERITY.get(c.severity or "", "5.5")
+def _worst(items: Sequence[Consolidated]) -> str | None:
+    return min((c.severity for c in items if c.severity), key=sev.rank, default=None)
+
+
+def rule(ident: str, items: Sequence[Consolidated]) -> dict[str, Any]:
+    """One rules entry for every finding of one category."""
+    category = ident[len(RULE_PREFIX):]
+    worst = _worst(items)
+    groups = sorted({c.group.lower() for c in items})
+    origins = sorted({o for c in items for o in c.origins})
+    tags = list(dict.fromkeys([category, *groups, *origins]))[:MAX_TAGS]
+    props: dict[str, Any] = {"tags": tags, "precision": "medium"}
+    if category == "security" or any(c.group == "Security" for c in items):
+        props["security-severity"] = SECURITY_SEVERITY.get(worst or "", "5.5")
     else:
-        props["problem.severity"] = PROBLEM_SEVERITY.get(c.severity or "", "warning")
+        props["problem.severity"] = PROBLEM_SEVERITY.get(worst or "", "warning")
     return {
-        "id": c.id,
-        "shortDescription": {"text": _cut(title)},
-        "fullDescription": {"text": _cut(full)},
-        "help": {"text": help_text},
-        "defaultConfiguration": {"level": LEVELS.get(c.severity or "", "warning")},
+        "id": ident,
+        "name": "".join(w.capitalize() for w in category.split("-")) or "General",
+        "shortDescription": {"text": f"Review council finding: {category}"},
+        "fullDescription": {"text": _cut(
+            f"A problem in the {category} category that the review council's reviewers"
+            " raised; each result carries the reviewers' own words.")},
+        "help": {"text": "Read the finding's message and the reviewers it names; the"
+                 " council report holds their full output."},
+        "defaultConfiguration": {"level": "warning"},
         "properties": props,
     }
 
@@ -86,11 +98,15 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
     if s.line and isinstance(end, int) and end > s.line:
         region["endLine"] = end
     uri = artifact_uri(s.file) if s.file else None
-    locations = [] if uri is None else [{"physicalLocation": {
+    assert uri is not None  # findings without a place never reach SARIF
+    locations = [{"physicalLocation": {
         "artifactLocation": {"uri": uri},
         "region": region,
     }}]
     text = fold(s.title)
+    status = status_text(s)
+    if status is not None and s.status != "verified":
+        text += f" [{status}]"
     related: list[dict[str, Any]] = []
     if c.listed and len(c.members) > 1:
         text += "\n\n" + members_text(c)
@@ -104,48 +120,96 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
                 }
             loc["message"] = {"text": f"{m.origin}: {fold(m.title)}"}
             related.append(loc)
+    props: dict[str, Any] = {
+        "id": c.id,
+        "origin": s.origin,
+        "group": c.group,
+        "severity": c.severity,
+        "mergedOrigins": c.origins,
+        "memberFingerprints": sorted({m.fingerprint for m in c.members}),
+    }
+    if s.evidence is not None:
+        props["evidenceStatus"] = s.status
+        if s.evidence.reason:
+            props["evidenceReason"] = s.evidence.reason
+        if s.cited_line is not None:
+            props["citedLine"] = s.cited_line
+    if s.change is not None:
+        props["change"] = s.change
+    if c.baseline is not None:
+        props["baseline"] = c.baseline
     out: dict[str, Any] = {
-        "ruleId": c.id,
+        "ruleId": rule_id(c),
         "ruleIndex": index,
         "level": LEVELS.get(c.severity or "", "warning"),
         "message": {"text": text},
         "locations": locations,
         "partialFingerprints": {
             "primaryLocationLineHash": f"{c.fingerprint[:16]}:1",
-            "councilFingerprint/v1": c.fingerprint,
+            FINGERPRINT_KEY: c.fingerprint,
         },
-        "properties": {
-            "origin": s.origin,
-            "group": c.group,
-            "severity": c.severity,
-            "mergedOrigins": c.origins,
-        },
+        "properties": props,
     }
+    if c.baseline is not None:
+        out["baselineState"] = "unchanged" if c.baseline == "unchanged" else "new"
     if related:
         out["relatedLocations"] = related
     return out
 
 
+@dataclass
+class Left:
+    """What SARIF leaves out, and why."""
+
+    no_file: int = 0
+    outside: int = 0
+    filtered: int = 0
+    over: int = 0
+
+    def properties(self) -> dict[str, int]:
+        return {"withoutFile": self.no_file, "outsideRepository": self.outside,
+                "filteredOut": self.filtered, "overResultLimit": self.over}
+
+
+def placed(c: Consolidated) -> bool:
+    """A finding SARIF can place: it names a file inside the repository."""
+    return bool(c.survivor.file) and artifact_uri(c.survivor.file or "") is not None
+
+
 def document(
     items: Sequence[Consolidated], *, category: str = "council/", tool_name: str = "council",
-    keep_unplaced: bool = False,
-) -> tuple[dict[str, Any], int, int]:
-    """(SARIF log, findings left out for having no file, left out over the result limit).
+    filter_mode: str = "nofilter",
+) -> tuple[dict[str, Any], Left]:
+    """(SARIF log, what was left out).
 
-    A finding whose file is outside the repository stays, without a location
-    (see :func:`outside_count`); so does one naming no file when ``keep_unplaced``
-    (the default reading: every finding reaches every format).
+    GitHub refuses a whole upload when one result has no location, so a finding
+    naming no file, or a file outside the repository, is left out (and counted in
+    the run's ``properties.omitted``); so is what ``--filter-mode`` leaves out, and,
+    past 25,000 results, the least severe.
     """
-    placed = [c for c in items if c.survivor.file or keep_unplaced]
-    no_file = len(items) - len(placed)
-    over = 0
-    if len(placed) > MAX_RESULTS:
-        keep = sorted(placed, key=lambda c: sev.rank(c.severity or ""))[:MAX_RESULTS]
-        kept = {id(c) for c in keep}
-        over = len(placed) - MAX_RESULTS
-        placed = [c for c in placed if id(c) in kept]
-    rules = [rule(c) for c in placed]
-    results = [result(c, i) for i, c in enumerate(placed)]
+    left = Left()
+    kept: list[Consolidated] = []
+    for c in items:
+        if c.filtered:
+            left.filtered += 1
+        elif not c.survivor.file:
+            left.no_file += 1
+        elif not placed(c):
+            left.outside += 1
+        else:
+            kept.append(c)
+    if len(kept) > MAX_RESULTS:
+        keep = sorted(kept, key=lambda c: sev.rank(c.severity or ""))[:MAX_RESULTS]
+        ids = {id(c) for c in keep}
+        left.over = len(kept) - MAX_RESULTS
+        kept = [c for c in kept if id(c) in ids]
+    by_rule: dict[str, list[Consolidated]] = {}
+    for c in kept:
+        by_rule.setdefault(rule_id(c), []).append(c)
+    order = sorted(by_rule)
+    index = {r: i for i, r in enumerate(order)}
+    rules = [rule(r, by_rule[r]) for r in order]
+    results = [result(c, index[rule_id(c)]) for c in kept]
     log = {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -158,11 +222,7 @@ def document(
             "automationDetails": {"id": category},
             "columnKind": "utf16CodeUnits",
             "results": results,
+            "properties": {"filterMode": filter_mode, "omitted": left.properties()},
         }],
     }
-    return log, no_file, over
-
-
-def outside_count(items: Sequence[Consolidated]) -> int:
-    """Findings naming a file outside the repository (kept without a location)."""
-    return sum(1 for c in items if c.survivor.file and repo_path(c.survivor.file) is None)
+    return log, left

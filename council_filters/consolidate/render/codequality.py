@@ -1,0 +1,72 @@
+"""GitLab's Code Quality report (``artifacts:reports:codequality``): a JSON array of issues.
+
+One entry per consolidated finding, with the fields GitLab documents:
+``description``, ``check_name`` (the finding's stable rule, as in SARIF),
+``fingerprint`` (the finding's content fingerprint: unique within the report,
+since GitLab keeps one entry per fingerprint), ``severity`` (``info``,
+``minor``, ``major``, ``critical``, ``blocker``), ``location.path`` (relative
+to the repository) and ``location.lines.begin`` (an integer).  GitLab's
+parser stops at the first entry it cannot read, so a finding naming no file,
+or a file outside the repository, is left out (and counted) rather than
+written with a made-up path; so is what ``--filter-mode`` leaves out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from council_filters.consolidate.finding import Consolidated, fold, repo_path, status_text
+from council_filters.consolidate.render.sarif import Left, rule_id
+
+SEVERITY = {"critical": "critical", "medium": "major", "minor": "minor"}
+MAX_DESCRIPTION = 4000
+
+
+def severity(c: Consolidated) -> str:
+    """critical -> ``critical`` (``blocker`` for a security finding), medium -> ``major``,
+    minor -> ``minor``, unrated -> ``info``."""
+    if c.severity == "critical" and c.group == "Security":
+        return "blocker"
+    return SEVERITY.get(c.severity or "", "info")
+
+
+def entry(c: Consolidated) -> dict[str, Any]:
+    s = c.survivor
+    path = repo_path(s.file or "")
+    assert path is not None
+    text = fold(s.title)
+    n = len(c.citers)
+    if n > 1:
+        text += f" (raised by {n} reviewers: {', '.join(c.citers)})"
+    status = status_text(s)
+    if status is not None and s.status != "verified":
+        text += f" [{status}]"
+    if len(text) > MAX_DESCRIPTION:
+        text = text[: MAX_DESCRIPTION - 1] + "…"
+    lines: dict[str, int] = {"begin": s.line or 1}
+    end = s.raw.get("end_line")
+    if s.line and isinstance(end, int) and not isinstance(end, bool) and end > s.line:
+        lines["end"] = end
+    return {
+        "description": f"{c.id}: {text}" if c.id else text,
+        "check_name": rule_id(c),
+        "fingerprint": c.fingerprint,
+        "severity": severity(c),
+        "location": {"path": path, "lines": lines},
+    }
+
+
+def document(items: Sequence[Consolidated]) -> tuple[list[dict[str, Any]], Left]:
+    left = Left()
+    out = []
+    for c in items:
+        if c.filtered:
+            left.filtered += 1
+        elif not c.survivor.file:
+            left.no_file += 1
+        elif repo_path(c.survivor.file) is None:
+            left.outside += 1
+        else:
+            out.append(entry(c))
+    return out, left
