@@ -103,13 +103,19 @@ MIN_REVIEWERS = typer.Option(
     help="Exit 3 when fewer than N reviewers cast a counted verdict (default: 0).",
 )
 FAIL_LEVEL = typer.Option(
-    None, "--fail-level", metavar="critical|medium|minor",
-    help="Exit 3 when a finding is at or above this severity (council-consolidate's gate;"
-    " default: none).",
+    None, "--fail-level", metavar="SEVERITY",
+    help="Exit 3 when a finding is at or above this severity: critical, medium, minor or an"
+    " alias (high, p1, blocking, ...), any case; the findings are named (council-consolidate's"
+    " gate; default: none).",
 )
 SARIF = typer.Option(
     None, "--sarif", metavar="FILE",
     help="Also write the findings as SARIF 2.1.0 to FILE, for code scanning (default: none).",
+)
+RDJSONL = typer.Option(
+    None, "--rdjsonl", metavar="FILE",
+    help="Also write the findings as reviewdog diagnostics (rdjsonl, with suggestions where a"
+    " reviewer gave replacement code) to FILE, for inline review comments (default: none).",
 )
 NO_REDACT = typer.Option(
     False, "--no-redact-pack",
@@ -239,6 +245,7 @@ def _run(
     *,
     no_redact: bool,
     sarif: str | None = None,
+    rdjsonl: str | None = None,
     git: GitRepo,
     slug: str,
     report_dir: str | None = None,
@@ -264,6 +271,7 @@ def _run(
         consolidate_args=write_args + (("--fail-level", fail_level) if fail_level else ()),
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
+        rdjsonl=os.path.abspath(rdjsonl) if rdjsonl else None,
     )
     if no_redact:
         s.warn("--no-redact-pack: the pack goes to the reviewers unredacted")
@@ -340,6 +348,7 @@ def review_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     sarif: str | None = SARIF,
+    rdjsonl: str | None = RDJSONL,
     report_dir: str | None = REPORT_DIR,
 ) -> int:
     """Review a change: a branch (--base), the uncommitted work (--worktree, --staged) or
@@ -379,7 +388,7 @@ def review_cmd(
         named = git.upstream() or "origin/main"
     if named is not None and check_name(named):
         args += ["--base-name", named]
-    return _run(args, checked, no_redact=no_redact, sarif=sarif, git=git,
+    return _run(args, checked, no_redact=no_redact, sarif=sarif, rdjsonl=rdjsonl, git=git,
                 slug=_review_slug(git, kind, named, rng, commit), report_dir=report_dir)
 
 

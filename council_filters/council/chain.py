@@ -61,6 +61,7 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    rdjsonl: str | None = None  # ... and as reviewdog diagnostics here
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -181,15 +182,17 @@ def run(
     out.consolidate_code = res.returncode
     out.report = res.stdout
     out.notes = res.stderr
-    if plan.sarif is not None and res.returncode in (0, 3):
-        sarif = subprocess.run(
-            filter_argv("consolidate", "--format", "sarif", "--repo", plan.root),
+    for fmt, target in (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl)):
+        if target is None or out.consolidate_code not in (0, 3):
+            continue
+        extra = subprocess.run(
+            filter_argv("consolidate", "--format", fmt, "--repo", plan.root),
             input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
         )
-        if sarif.returncode in (0, 3):
-            safefs.replace(plan.sarif, sarif.stdout, mode=0o644)
+        if extra.returncode in (0, 3):
+            safefs.replace(target, extra.stdout, mode=0o644)
         else:
-            out.consolidate_code = sarif.returncode
+            out.consolidate_code = extra.returncode
     return out
 
 
