@@ -112,6 +112,11 @@ SARIF = typer.Option(
     None, "--sarif", metavar="FILE",
     help="Also write the findings as SARIF 2.1.0 to FILE, for code scanning (default: none).",
 )
+CODEQUALITY = typer.Option(
+    None, "--codequality", metavar="FILE",
+    help="Also write the findings as a GitLab Code Quality report (one entry per finding,"
+    " stable fingerprints) to FILE, for merge requests (default: none).",
+)
 RDJSONL = typer.Option(
     None, "--rdjsonl", metavar="FILE",
     help="Also write the findings as reviewdog diagnostics (rdjsonl, with suggestions where a"
@@ -246,6 +251,7 @@ def _run(
     no_redact: bool,
     sarif: str | None = None,
     rdjsonl: str | None = None,
+    codequality: str | None = None,
     git: GitRepo,
     slug: str,
     report_dir: str | None = None,
@@ -272,6 +278,7 @@ def _run(
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
         rdjsonl=os.path.abspath(rdjsonl) if rdjsonl else None,
+        codequality=os.path.abspath(codequality) if codequality else None,
     )
     if no_redact:
         s.warn("--no-redact-pack: the pack goes to the reviewers unredacted")
@@ -349,6 +356,7 @@ def review_cmd(
     no_redact: bool = NO_REDACT,
     sarif: str | None = SARIF,
     rdjsonl: str | None = RDJSONL,
+    codequality: str | None = CODEQUALITY,
     report_dir: str | None = REPORT_DIR,
 ) -> int:
     """Review a change: a branch (--base), the uncommitted work (--worktree, --staged) or
@@ -388,7 +396,8 @@ def review_cmd(
         named = git.upstream() or "origin/main"
     if named is not None and check_name(named):
         args += ["--base-name", named]
-    return _run(args, checked, no_redact=no_redact, sarif=sarif, rdjsonl=rdjsonl, git=git,
+    return _run(args, checked, no_redact=no_redact, sarif=sarif, rdjsonl=rdjsonl,
+                codequality=codequality, git=git,
                 slug=_review_slug(git, kind, named, rng, commit), report_dir=report_dir)
 
 

@@ -62,6 +62,7 @@ class Plan:
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
     rdjsonl: str | None = None  # ... and as reviewdog diagnostics here
+    codequality: str | None = None  # ... and as a GitLab Code Quality report here
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -182,7 +183,9 @@ def run(
     out.consolidate_code = res.returncode
     out.report = res.stdout
     out.notes = res.stderr
-    for fmt, target in (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl)):
+    extras = (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl),
+              ("codequality", plan.codequality))
+    for fmt, target in extras:
         if target is None or out.consolidate_code not in (0, 3):
             continue
         extra = subprocess.run(
