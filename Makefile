@@ -62,7 +62,7 @@ council: $(BIN_DEPS)
 ## STATE), `accept` ACCEPT, then with FIX=1 `fix` and `rereview`; `status` last (its exit 3,
 ## work remains, is not a failure here).  BASE, TASK and SPEC are passed on; COMMANDS=FILE
 ## names the commands file (default: council's own rule); RUN_ARGS adds `run` options
-## (e.g. --worktree, --run-audit).
+## (e.g. --worktree, --audit).
 ##   make review-cycle BASE=origin/main TASK='Expire idle sessions' ACCEPT='--severity critical'
 ##   make review-cycle FIX=1 STATE=review/state.json ACCEPT=--all
 STATE       ?= review-state.json
@@ -88,9 +88,11 @@ review-cycle: $(BIN_DEPS)
 ## review-cycle-files: the deterministic layers over finding files written elsewhere
 ## (the same state file and IDs).  With BASE=REF the deterministic layers run first, in REPO: council-context writes CONTEXT (BASE, TASK and SPEC are
 ## passed on; a blocking context -- no diff -- stops here), council-scan
-## writes the security script findings to SCAN and council-tests runs the
-## context's test command and writes its findings to TESTS (their summary
-## records go to SCAN.summary.json and TESTS.summary.json).  Then the
+## writes the security script findings to SCAN (SCAN_ARGS=--audit adds the
+## dependency audit) and, only with RUN_TESTS=1 (the tests are the change's
+## code), council-tests runs the context's test command with a trimmed
+## environment and writes its findings to TESTS (their summary records go to
+## SCAN.summary.json and TESTS.summary.json).  Then the
 ## origins' finding files (FINDINGS, plus SCAN and TESTS when BASE is set) are
 ## consolidated (IDs continue those in STATE; same-fingerprint findings keep
 ## their IDs), added to STATE (created from CONTEXT, or empty, when missing),
@@ -103,17 +105,19 @@ review-cycle: $(BIN_DEPS)
 ##        STATE=review-state.json ACCEPT='--severity critical,security'
 ## REPO is the checkout the findings point into (anchors and fingerprints);
 ## REVIEW_ARGS adds consolidate options (e.g. --diff change.diff), TESTS_ARGS
-## council-tests options (e.g. --timeout 300).
+## council-tests options (e.g. --timeout 300), SCAN_ARGS council-scan options.
 ## `make review-cycle-example` runs it on examples/code-review.
 FINDINGS    ?=
 FIXES       ?=
 REVIEW_ARGS ?=
 TESTS_ARGS  ?=
+SCAN_ARGS   ?=
 REVIEW_DIR  ?= $(dir $(STATE))
 CONTEXT     ?= $(REVIEW_DIR)context.json
 SCAN        ?= $(REVIEW_DIR)sec-script.jsonl
 TESTS       ?= $(REVIEW_DIR)tst-script.jsonl
-SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN) $(TESTS))
+RUNS_TESTS  = $(and $(strip $(BASE)),$(filter 1 yes true,$(RUN_TESTS)))
+SCRIPT_FINDINGS = $(if $(strip $(BASE)),$(SCAN)) $(if $(RUNS_TESTS),$(TESTS))
 CONTEXT_ARGS = --repo '$(REPO_ABS)' --base '$(BASE)' $(if $(TASK),--task '$(TASK)') \
                $(if $(SPEC),--spec '$(SPEC)')
 
@@ -122,9 +126,9 @@ review-cycle-files: $(BIN_DEPS)
 	  echo "review-cycle-files: give BASE=REF and/or FINDINGS='sec.jsonl tst.jsonl ...'" >&2; exit 2; fi
 	@$(if $(strip $(BASE)),$(BIN)/council-context $(CONTEXT_ARGS) > '$(CONTEXT)')
 	@$(if $(strip $(BASE)),$(BIN)/council-scan --repo '$(REPO_ABS)' --context '$(CONTEXT)' \
-	    --summary '$(SCAN).summary.json' > '$(SCAN)')
-	@$(if $(strip $(BASE)),$(BIN)/council-tests '$(CONTEXT)' --repo '$(REPO_ABS)' $(TESTS_ARGS) \
-	    --summary '$(TESTS).summary.json' > '$(TESTS)')
+	    $(SCAN_ARGS) --summary '$(SCAN).summary.json' > '$(SCAN)')
+	@$(if $(RUNS_TESTS),$(BIN)/council-tests '$(CONTEXT)' --repo '$(REPO_ABS)' --run-tests \
+	    $(TESTS_ARGS) --summary '$(TESTS).summary.json' > '$(TESTS)')
 	@[ -e '$(STATE)' ] || $(BIN)/council-state --file '$(STATE)' init \
 	    $(if $(strip $(BASE)),'$(CONTEXT)') < /dev/null
 	@$(BIN)/council-consolidate --format findings --state '$(STATE)' --repo '$(REPO_ABS)' \

@@ -219,6 +219,130 @@ def _class_check(rule_id: str) -> Any:
 
 
 # --------------------------------------------------------------------------- #
+# Required literals (the ``re`` engine's first pass).
+# --------------------------------------------------------------------------- #
+_MAX_SET = 64  # literal alternatives kept for one pattern
+#: Two-byte literals rare enough in text and code to gate a pattern (others are too common).
+_RARE_PAIRS = frozenset({b"pw"})
+
+
+def required_literals(pattern: bytes) -> tuple[bytes, ...] | None:
+    """Lower-case literals one of which every match of ``pattern`` holds.
+
+    Derived from the parsed regex: the longest run of fixed text in its
+    top-level sequence (small classes and alternations expand to several
+    strings, groups and repeats of at least one are looked into).  None when
+    no literal of two bytes or more is certain (the pattern then runs as a
+    regex over the whole buffer).
+    """
+    import re._parser as sre
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    def fixed(item: Any) -> set[bytes] | None:
+        """The strings an element matches when it is fixed text (a small set)."""
+        op, av = item
+        if op is c.LITERAL:
+            return {bytes([av]).lower()}
+        if op is c.IN:
+            chars: set[bytes] = set()
+            for iop, iav in av:
+                if iop is c.LITERAL:
+                    chars.add(bytes([iav]).lower())
+                elif iop is c.RANGE and iav[1] - iav[0] < 4:
+                    chars.update(bytes([x]).lower() for x in range(iav[0], iav[1] + 1))
+                else:
+                    return None
+            return chars if 0 < len(chars) <= 4 else None
+        if op is c.SUBPATTERN:
+            return seq_fixed(av[3])
+        if op is c.BRANCH:
+            out: set[bytes] = set()
+            for branch in av[1]:
+                got = seq_fixed(branch)
+                if got is None:
+                    return None
+                out |= got
+            return out if len(out) <= _MAX_SET else None
+        return None
+
+    def seq_fixed(seq: Any) -> set[bytes] | None:
+        acc = {b""}
+        for item in seq:
+            got = fixed(item)
+            if got is None or len(acc) * len(got) > _MAX_SET:
+                return None
+            acc = {a + b for a in acc for b in got}
+        return acc
+
+    def prefix(seq: Any) -> set[bytes]:
+        """The fixed text a sequence starts with (empty set: none)."""
+        acc = {b""}
+        for item in seq:
+            got = fixed(item)
+            if got is None or len(acc) * len(got) > _MAX_SET:
+                break
+            acc = {a + b for a in acc for b in got}
+        return set() if acc == {b""} else acc
+
+    def best(seq: Any) -> set[bytes] | None:
+        """The best factor set of a sequence: every match holds one of its strings."""
+        candidates: list[set[bytes]] = []
+        run = {b""}
+        for item in seq:
+            op, av = item
+            got = fixed(item)
+            if got is not None and len(run) * len(got) <= _MAX_SET:
+                run = {a + b for a in run for b in got}
+                continue
+            if op is c.BRANCH and run != {b""}:
+                # A shared prefix the parser factored out ("x" of "xox-|xapp-"):
+                # joined with each branch's own leading text it is a literal.
+                heads = [prefix(b) for b in av[1]]
+                if all(heads) and len(run) * sum(len(h) for h in heads) <= _MAX_SET:
+                    candidates.append({a + h for a in run for hs in heads for h in hs})
+            if run != {b""}:
+                candidates.append(run)
+            run = {b""}
+            if got is not None:
+                run = got
+                continue
+            inner: set[bytes] | None = None
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+                inner = best(av[2])
+            elif op is c.SUBPATTERN:
+                inner = best(av[3])
+            elif op is c.BRANCH:
+                parts = [best(b) for b in av[1]]
+                if all(x is not None for x in parts):
+                    inner = set().union(*parts)  # type: ignore[arg-type]
+                    if len(inner) > _MAX_SET:
+                        inner = None
+            if inner is not None:
+                candidates.append(inner)
+        if run != {b""}:
+            candidates.append(run)
+        good = [x for x in candidates if x and all(len(w) >= 3 or w in _RARE_PAIRS for w in x)]
+        if not good:
+            return None
+        return max(good, key=lambda x: (min(map(len, x)), -len(x)))
+
+    try:
+        parsed = sre.parse(pattern)
+    except re.error:
+        return None
+    got = best(list(parsed))
+    if got is None:
+        return None
+    # A literal holding another is redundant: the shorter one finds its lines.
+    keep = sorted(got, key=len)
+    out: list[bytes] = []
+    for lit in keep:
+        if not any(o in lit for o in out):
+            out.append(lit)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- #
 # The scan.
 # --------------------------------------------------------------------------- #
 class Prefilter:
@@ -238,6 +362,15 @@ class Prefilter:
         self.ids = tuple(rule_id for rule_id, _ in self.extra)
         self._re_scans = tuple(re.compile(p) for p in _RE_BUILTIN)
         self._re_extra = tuple(re.compile(p) for _, p in self.extra)
+        # The re engine finds the lines holding a required literal of some extra
+        # pattern in one pass over the lower-cased buffer, then runs each pattern
+        # only on those lines (patterns without such a literal search the buffer).
+        self._lits = tuple(required_literals(p) for _, p in self.extra)
+        words: dict[bytes, int] = {}  # literal -> the bits of the patterns it gates
+        for k, lits in enumerate(self._lits, 1):
+            for w in lits or ():
+                words[w] = words.get(w, 0) | 1 << k
+        self._words = tuple(sorted(words.items()))
         self._db: Any = None
         self._scratch: dict[int, Any] = {}
 
@@ -248,7 +381,7 @@ class Prefilter:
             return "native"
         if WANT == "re":
             return "re"
-        if (WANT == "hyperscan" or size >= HS_MIN_BYTES) and _hyperscan() is not None:
+        if (WANT == "hyperscan" or self.extra or size >= HS_MIN_BYTES) and _hyperscan() is not None:
             return "hyperscan"
         return "re"
 
@@ -335,9 +468,36 @@ class Prefilter:
     def _scan_re(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         """(a position inside the match, bit) per match, from the ``re`` scans."""
         ends = [(m.start(), BUILTIN) for rx in self._re_scans for m in rx.finditer(buf, start, end)]
-        for k, rx in enumerate(self._re_extra, 1):
-            bit = 1 << k
-            ends.extend((m.start(), bit) for m in rx.finditer(buf, start, end))
+        gated = {}
+        for k, (rx, lits) in enumerate(zip(self._re_extra, self._lits, strict=True), 1):
+            if lits:
+                gated[1 << k] = rx
+            else:
+                bit = 1 << k
+                ends.extend((m.start(), bit) for m in rx.finditer(buf, start, end))
+        if gated:
+            low = bytes(buf[start:end]).lower()
+            rfind = low.rfind
+            find = low.find
+            lines: dict[int, int] = {}  # line start -> the patterns one of its literals gates
+            for w, bits in self._words:
+                at = find(w)
+                while at >= 0:
+                    a = rfind(b"\n", 0, at) + 1
+                    lines[a] = lines.get(a, 0) | bits
+                    nl = find(b"\n", at)
+                    if nl < 0:
+                        break
+                    at = find(w, nl)  # the next line holding it
+            for a, mask in lines.items():
+                line_end = find(b"\n", a)
+                if line_end < 0:
+                    line_end = len(low)
+                for bit, rx in gated.items():
+                    if mask & bit:
+                        hit = rx.search(buf, start + a, start + line_end)
+                        if hit is not None:
+                            ends.append((hit.start(), bit))
         return ends
 
     def _scan_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:

@@ -223,7 +223,8 @@ def run_batch(
     if opts.scheduler == "local" and opts.jobs is None:
         jobs = 0  # the LocalCluster: one worker per core
     manifest_at = opts.manifest or storage.join(opts.out_dir, batch.MANIFEST_NAME)
-    tasks = batch.plan(paths, opts.out_dir, base=opts.base, manifest=manifest_at)
+    tasks = batch.plan(paths, opts.out_dir, base=opts.base, manifest=manifest_at,
+                       skipped=lambda path, why: warn(f"{path}: {why}"))
     with batch.open_backend(jobs, opts.scheduler) as backend:
         batch.check_memory_urls([*paths, opts.out_dir, manifest_at], backend)
         manifest = batch.Manifest(manifest_at)

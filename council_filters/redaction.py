@@ -273,7 +273,7 @@ class Redactor:
     __slots__ = (
         "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
         "count", "counts", "record_lines", "redacted", "_pending", "_accounting", "rules",
-        "_pf", "hits", "_record_hits",
+        "_pf", "_last", "_look_back", "hits", "_record_hits",
     )
 
     def __init__(
@@ -304,6 +304,8 @@ class Redactor:
         fresh = getattr(rules, "fresh", None)
         self.rules = fresh() if fresh is not None else rules
         self._pf: Any = None
+        self._last = b""  # the last line of the previous buffer (extra rules look back one line)
+        self._look_back = _takes_prev(self.rules)
 
     # -- the exact per-line machine ----------------------------------------- #
     def line(self, line: bytes) -> bytes:
@@ -584,7 +586,10 @@ class Redactor:
                 mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
                 if mask > 1 or rules.active:
                     if verdict == KEEP:
-                        verdict = self._extra(line, mask)
+                        prev = (
+                            buf[buf.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos else self._last
+                        )
+                        verdict = self._extra(line, mask, prev)
                     else:
                         self._observe(line, mask)
             if verdict == KEEP:
@@ -594,6 +599,8 @@ class Redactor:
             else:
                 append(b"--- redacted credential at line %d ---\n" % self.nr)
             pos = nl + 1
+        if rules is not None:
+            self._last = buf[buf.rfind(b"\n", 0, end - 1) + 1 : end - 1]
 
     def _machine_hits(self, buf: Any, end: int) -> list[int] | None:
         """The prefilter's hits for the compiled machine (None: it scans natively)."""
@@ -734,10 +741,14 @@ class Redactor:
         ids = self.prefilter().ids
         return frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
 
-    def _extra(self, line: bytes, mask: int) -> int:
-        """The extra rules' verdict on a line the built-in machine keeps."""
+    def _extra(self, line: bytes, mask: int, prev: bytes | None = None) -> int:
+        """The extra rules' verdict on a line the built-in machine keeps
+        (``prev``: the line before it)."""
         assert self.rules is not None
-        rule_id = self.rules.check(line, self._hits(mask))
+        hits = self._hits(mask)
+        rule_id = (
+            self.rules.check(line, hits, prev) if self._look_back else self.rules.check(line, hits)
+        )
         if rule_id is None:
             return KEEP
         if self._accounting:
@@ -790,7 +801,33 @@ class Redactor:
                 self.chain = True
                 break
             line_end = line_start - 1
+        if self.rules is not None:
+            # The extra rules' key machine did not see the body run: show it the
+            # last lines before the END, so it knows the body's width (a body
+            # that goes on after a decoy END is recognised by it).
+            a = stop
+            for _ in range(3):
+                if a <= pos:
+                    break
+                a = buf.rfind(b"\n", pos, a - 1) + 1 or pos
+            while a < stop:
+                nl = buf.index(b"\n", a, stop)
+                self._observe(buf[a:nl], 0)
+                a = nl + 1
         return stop
+
+
+def _takes_prev(rules: Any) -> bool:
+    """Whether the extra rules' ``check`` takes the line before (a third argument)."""
+    check = getattr(rules, "check", None)
+    if check is None:
+        return False
+    import inspect
+
+    try:
+        return len(inspect.signature(check).parameters) >= 3
+    except (TypeError, ValueError):
+        return False
 
 
 # The compiled machine is loaded by council_filters.native
@@ -863,7 +900,9 @@ class ExtraRules(Protocol):
     prefilter: Sequence[tuple[str, bytes]]
     active: bool
 
-    def check(self, line: bytes, hits: frozenset[str]) -> str | None: ...
+    def check(
+        self, line: bytes, hits: frozenset[str], prev: bytes | None = None
+    ) -> str | None: ...
 
 
 class RedactStats(NamedTuple):

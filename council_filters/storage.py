@@ -15,7 +15,7 @@ import glob as globmod
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from council_filters.base.errors import UsageError
@@ -76,13 +76,39 @@ def url_path(url: str) -> str:
 # --------------------------------------------------------------------------- #
 # Listing.
 # --------------------------------------------------------------------------- #
-def expand(location: str, *, exclude: Callable[[str], bool] = lambda p: False) -> list[str]:
+def _leaves(path: str, root: str) -> bool:
+    """True when ``path`` is a symlink whose target (resolved, existing or not) is outside
+    ``root``."""
+    if not os.path.islink(path):
+        return False
+    target = os.path.realpath(path)
+    top = os.path.realpath(root)
+    return not (target == top or target.startswith(top.rstrip(os.sep) + os.sep))
+
+
+def _glob_root(pattern: str) -> str:
+    """The directory a glob is anchored in: its path up to the first magic component."""
+    parts = pattern.split(os.sep)
+    fixed = []
+    for part in parts:
+        if has_glob(part):
+            break
+        fixed.append(part)
+    return os.sep.join(fixed) or "."
+
+
+def expand(location: str, *, exclude: Callable[[str], bool] = lambda p: False,
+           skipped: Callable[[str, str], None] | None = None) -> list[str]:
     """The files a location names, sorted: a glob's matches, a directory's files, or itself.
 
     A local directory is walked (regular files, sorted by path); a URL ending
     in ``/`` is listed recursively; a glob (``*``, ``?``, ``[``) is matched.  A
     glob matching nothing is a usage error.  A plain file is returned as
     given, even when it does not exist (it is reported when it is read).
+    A symlink met in a walked directory or a glob's matches whose target
+    leaves that directory (``env.log -> /proc/self/environ``) is skipped and
+    reported through ``skipped(path, reason)``: the tree is the input, not what
+    it points at.
     """
     if is_url(location):
         fs, path = url_fs(location)
@@ -94,19 +120,30 @@ def expand(location: str, *, exclude: Callable[[str], bool] = lambda p: False) -
         if location.endswith("/"):
             return [_unstrip(fs, location, p) for p in sorted(fs.find(path))]
         return [location]
+
+    def inside(paths: Iterable[str], root: str) -> list[str]:
+        kept = []
+        for p in paths:
+            if _leaves(p, root):
+                if skipped is not None:
+                    skipped(p, "a symlink that leaves the input directory: skipped")
+                continue
+            kept.append(p)
+        return kept
+
     if os.path.isdir(location):
         out: list[str] = []
         for top, dirs, files in os.walk(location):
             dirs[:] = sorted(d for d in dirs if not exclude(os.path.join(top, d)))
-            out.extend(
-                p for p in (os.path.join(top, f) for f in sorted(files)) if not exclude(p)
-            )
+            out.extend(inside(
+                (p for p in (os.path.join(top, f) for f in sorted(files)) if not exclude(p)),
+                location))
         return sorted(out)
     if has_glob(location) and not os.path.lexists(location):
         found = sorted(p for p in globmod.glob(location) if not os.path.isdir(p))
         if not found:
             raise UsageError("no file matches", source=location)
-        return found
+        return inside(found, _glob_root(location))
     return [location]
 
 
@@ -166,13 +203,15 @@ def temp_name(name: str) -> str:
 
 
 @contextlib.contextmanager
-def atomic_output(location: str) -> Iterator[IO[bytes]]:
+def atomic_output(location: str, mode: int | None = None) -> Iterator[IO[bytes]]:
     """A stream whose bytes land at ``location`` only when the block ends without error.
 
     The bytes go to a hidden temporary name in the target's directory (see
     :func:`temp_name`; created ``0600``, never through a symlink; parents are
     created as needed), which is renamed over the target at the end and
-    removed on failure: the target is never half-written.
+    removed on failure: the target is never half-written.  ``mode``: the
+    permission bits to give it (an input's, so a 0600 log stays 0600; never
+    more than 0666 less the umask); default 0666 less the umask.
     """
     if is_url(location) and scheme(location) != "file":
         fs, path = url_fs(location)
@@ -199,7 +238,7 @@ def atomic_output(location: str) -> Iterator[IO[bytes]]:
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, (0o666 if mode is None else mode & 0o666) & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -47,10 +47,21 @@ def subcommands(module: str) -> list[str]:
     return names + list(getattr(mod, "EXTRA_SUBCOMMANDS", ()))
 
 
+def nested(module: str, sub: str) -> list[str]:
+    """The subcommands of a subcommand group (``council code-review run`` ...)."""
+    import typer.main
+
+    command = typer.main.get_command(importlib.import_module(module).app)
+    group = (getattr(command, "commands", None) or {}).get(sub)
+    return list(getattr(group, "commands", None) or [])
+
+
 def section(name: str, module: str) -> str:
     parts = [help_text(module, [])]
     for sub in subcommands(module):
         parts.append(help_text(module, [sub]))
+        for inner in nested(module, sub):
+            parts.append(help_text(module, [sub, inner]))
     body = "\n".join(p.rstrip("\n") + "\n" for p in parts)
     return f"<!-- help:{name} -->\n```text\n{body}```\n<!-- /help:{name} -->"
 

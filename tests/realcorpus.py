@@ -490,7 +490,10 @@ def scenario(seed: int, failures: bool = True) -> Scenario:
         records.append({"kind": "reviewer", "run": f"r{seed}", "mode": "review",
                         "slug": f"change-{seed}", "reviewer": r, "status": "OK",
                         "exit_code": 0, "output": text})
-        verdicts[r] = verdict
+        # A verdict written only behind a quote marker or in a table row is not the
+        # reviewer's own key (what a reviewer quotes is not its verdict): it reads UNKNOWN.
+        quoted = h["vkey"] in ("quote", "table") and not h["json"]
+        verdicts[r] = "UNKNOWN" if quoted else verdict
         truth += found
     return Scenario(seed, records, verdicts, truth)
 

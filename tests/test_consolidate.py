@@ -385,8 +385,10 @@ def test_write_creates_report_atomically_with_suffixes(tmp_path):
     for _ in range(10):
         code, out, err = run_filter("consolidate", args, COUNCIL)
         assert code == 0, err
-        last = out.decode().rstrip("\n").rsplit("\n", 1)[-1]
-        assert last.startswith("Full reviewer outputs and detailed findings: docs/council/")
+        text = out.decode()
+        last = text.rstrip("\n").rsplit("\n", 1)[-1]
+        assert last.startswith("Full reviewer outputs: see docs/council/")
+        assert text.count("Full reviewer outputs") == 1  # the pointer is printed once
         paths.append(last.rsplit(" ", 1)[-1])
     assert paths[0] == "docs/council/2026-11-30-review-feat-x.md"
     assert paths[1:3] == ["docs/council/2026-11-30-review-feat-x-2.md",

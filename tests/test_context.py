@@ -456,3 +456,38 @@ def test_on_main_with_only_local_edits_the_edits_are_the_diff(tmp_path):
     scan = run_filter("scan", ["--repo", str(repo), "--context", str(repo / "context.json"),
                                "--rules", "default"])
     assert scan.records()[-1]["added_lines"] == 2 and scan.records()[-1]["files"] == 1
+
+
+def test_the_scope_options_council_review_takes(tmp_path):
+    """--worktree, --staged and --commit name the same changes as for `council review`."""
+    repo = make_repo(tmp_path / "r", {"go.mod": "module m\n", "a.go": "package m\n"},
+                     {"b.go": "package m\n"})
+    (repo / "a.go").write_text("package m\n\nvar X = 1\n")
+    (repo / "c.go").write_text("package m\n")
+    git(repo, "add", "c.go")
+    (repo / "new.go").write_text("package m\n\nvar Y = 2\n")
+
+    def paths(*args: str) -> tuple[list[str], dict[str, Any]]:
+        code, ctx, err = run(["--repo", str(repo), "--task", "t", *args])
+        assert code == 0 and ctx is not None, err
+        return sorted(f["path"] for f in ctx["diff"]["files"]), ctx
+
+    got, ctx = paths("--worktree")
+    assert got == ["a.go", "c.go", "new.go"]  # HEAD's own commit (b.go) is not in it
+    assert (ctx["scope"], ctx["diff"]["source"], ctx["base"]) == ("worktree", "worktree", "HEAD")
+    assert paths("--staged")[0] == ["c.go"]
+    got, ctx = paths("--commit", "HEAD")
+    assert got == ["b.go"] and ctx["head"]["subject"] == "change"
+    for args, files in ((("--staged",), 1), (("--commit", "HEAD"), 1), (("--worktree",), 3)):
+        ctx = paths(*args)[1]
+        (repo.parent / "ctx.json").write_text(json.dumps(ctx))
+        scan = run_filter("scan", ["--repo", str(repo), "--context", str(repo.parent / "ctx.json"),
+                                   "--rules", "default"])
+        assert scan.code == 0 and scan.records()[-1]["files"] == files, (args, scan.err)
+    assert paths("--commit", "HEAD~1")[0] == ["a.go", "go.mod"]  # a root commit: all of it
+    assert paths("--base", "main")[0] == ["a.go", "b.go", "c.go", "new.go"]
+    assert paths("--base", "main", "--committed")[0] == ["b.go"]
+    code, _ctx, err = run(["--repo", str(repo), "--worktree", "--commit", "HEAD"])
+    assert code == 2 and "choose one scope" in err
+    code, _ctx, err = run(["--repo", str(repo), "--commit", "nope"])
+    assert code == 1 and "is not a commit" in err

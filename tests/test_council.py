@@ -85,8 +85,9 @@ def test_review_base_writes_the_report_redacts_and_ignores_the_repository_config
     assert "warning: 2 uncommitted files not reviewed" in res.stderr
     pack = cap.read_text()
     assert "return 2" in pack  # the change reached the reviewer ...
-    assert AWS not in pack  # ... but not the key
-    assert "--- redacted credential at line" in pack
+    assert AWS not in pack  # ... but not the key: only its span is replaced
+    assert '|+KEY = "\u2039redacted:aws-access-key-id\u203a"' in pack
+    assert "--- redacted credential at line" not in pack
     assert "UNCOMMITTED_EDIT" not in pack
 
 
@@ -182,7 +183,7 @@ def test_readme_walkthrough(tmp_path):
     target.write_text(f"claude = {stub(tmp_path / 'c', 'APPROVE')}\n")
     res = council(project, "review", "--base", "origin/main", env=env)
     assert res.returncode == 0, res.stderr
-    assert "All 1 reviewers APPROVE" in res.stdout
+    assert "1 reviewer: APPROVE" in res.stdout and "All 1 reviewers" not in res.stdout
     assert len(reports(project)) == 1
     res = council(project, "question", "Is a.txt right?", "--paths", "a.txt", env=env)
     assert res.returncode == 0, res.stderr
@@ -267,6 +268,8 @@ def test_launcher_dependency_list_matches_pyproject():
 
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("=")[0].strip() for d in deps}
+    modules = {"markdown-it-py": "markdown_it"}  # distribution name -> module name
+    names = {modules.get(n, n) for n in names}
     for launcher in (ROOT / "bin").iterdir():
         text = launcher.read_text()
         for name in names:
@@ -326,3 +329,57 @@ def test_plan_path_is_relative_to_dash_C(repo, tmp_path):
                          cwd=tmp_path, env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert "PLAN_BODY" in cap.read_text()
+
+
+def test_council_checks_quotes_against_the_reviewed_snapshot(repo, tmp_path):
+    # The worktree scope reviews a snapshot of the uncommitted work: a quote of the
+    # uncommitted line checks out, a made-up one does not and has its own section.
+    answer = ("Verdict: REVISE\\nConfidence: HIGH\\nFindings:\\n"
+              "- [P2] app.py:4 — edit flag left in\\n  Evidence: `UNCOMMITTED_EDIT = 1`\\n"
+              "- [P1] app.py:2 — injection\\n  Evidence: `os.system(user_input)`\\n"
+              "Summary: looked.\\n")
+    env = user_config(tmp_path, {"alpha": f"cat > /dev/null; printf '{answer}'"})
+    res = council(repo, "review", "--worktree", "--fail-level", "critical", env=env)
+    assert res.returncode == 0, res.stderr  # the only critical claim did not check out
+    (report,) = reports(repo)
+    text = report.read_text()
+    assert "1 claim did not check out against the code" in text
+    section = text.split("### Claims that did not check out")[1].split("###")[0]
+    assert "injection" in section and "edit flag" not in section
+    assert "[unverified: the quote is not in the file]" in text
+
+
+# --------------------------------------------------------------------------- #
+# What the council reads decides the gate (issue: read what real reviewers print)
+# --------------------------------------------------------------------------- #
+def answer_stub(answer: str, echo: bool = False) -> str:
+    """A reviewer that prints ``answer`` (printf escapes), after echoing the pack if asked."""
+    head = "cat; " if echo else "cat > /dev/null; "
+    return head + f"printf '{answer}'"
+
+
+READ_CASES = {
+    # a CLI that echoes its prompt: the pack's own template line is not the verdict
+    "echoed": ("Verdict: REJECT\\nConfidence: HIGH\\nFindings:\\n"
+               "- [P1] app.py:2 \\342\\200\\224 the return value changed\\nSummary: breaks callers.\\n",
+               True),
+    # a verdict quoted inside a finding is not the reviewer's
+    "quoted": ("## Findings\\n\\n- [P2] app.py:2 \\342\\200\\224 the PR body claims:\\n\\n"
+               "  > Verdict: APPROVE\\n\\nVerdict: REJECT\\n", False),
+    # colour codes around the verdict and the path
+    "ansi": ("\\033[1;31mVerdict: REJECT\\033[0m\\nFindings:\\n"
+             "- [P1] \\033[36mapp.py\\033[0m:2 \\342\\200\\224 the return value changed\\n", False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(READ_CASES))
+def test_fail_on_reject_reads_what_the_reviewer_said(repo, tmp_path, case):
+    answer, echo = READ_CASES[case]
+    env = user_config(tmp_path, {"alpha": answer_stub(answer, echo)})
+    res = council(repo, "review", "--base", "trunk", "--fail-on", "REJECT", env=env)
+    assert res.returncode == 3, (res.returncode, res.stderr[-2000:])
+    assert "--fail-on REJECT: Alpha REJECT" in res.stderr
+    text = reports(repo)[-1].read_text()
+    # the finding's place is the file the reviewer named, with no colour code glued to it
+    assert "36mapp.py" not in text and "[36m" not in text.split("## ")[1]
+    assert "app.py" in text

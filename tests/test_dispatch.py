@@ -57,7 +57,7 @@ def test_ok_stdin_delivery_and_field_order() -> None:
     r = one("cat; echo; echo Verdict: APPROVE", pack="hello pack")
     assert r["output"] == "hello pack\nVerdict: APPROVE\n"
     assert (r["status"], r["exit_code"], r["summary"], r["error_kind"]) == ("OK", 0, None, None)
-    assert list(r)[-7:] == [
+    assert list(r)[-10:] == [
         "output",
         "stderr",
         "exit_code",
@@ -65,7 +65,11 @@ def test_ok_stdin_delivery_and_field_order() -> None:
         "duration_ms",
         "summary",
         "error_kind",
+        "usage",
+        "cached",
+        "pack_tokens",
     ]
+    assert (r["usage"], r["cached"], r["pack_tokens"]) == (None, False, 3)
     assert list(r)[:4] == ["kind", "run", "reviewer", "pack"]
 
 

@@ -59,7 +59,8 @@ def test_shifted_quote_is_re_anchored(shift, direction):
 
 
 def test_repeated_quote_takes_the_occurrence_nearest_the_cited_line():
-    body = "x = 1\n" * 3 + "    cache.clear()\n" + "y = 2\n" * 40 + "    cache.clear()\n" + "z\n" * 40
+    clear = "    cache.clear()\n"
+    body = "x = 1\n" * 3 + clear + "y = 2\n" * 40 + clear + "z\n" * 40
     # occurrences at lines 4 and 45
     assert claim(body, 30, "cache.clear()").line == 45
     assert claim(body, 20, "cache.clear()").line == 4
@@ -351,3 +352,31 @@ def test_a_secret_in_the_file_is_redacted_before_matching(tmp_path):
     commit(r)
     reader = SourceReader(str(r))
     assert key not in "\n".join(reader.text("cfg.py").lines or [])
+
+
+@pytest.mark.parametrize("quote", [
+    "app.py:16: return lookup(7, request)",   # a path:line prefix
+    "def handler_7(request): return lookup(7, request)",  # two lines joined into one
+])
+def test_more_decorations_reviewers_use(quote):
+    e = claim(numbered(40), 15, quote)
+    assert e.status == "verified" and e.line in (15, 16), e
+
+
+def test_a_quote_joining_lines_far_away_is_re_anchored():
+    e = claim(numbered(40), 70, "def handler_2(request): return lookup(2, request)")
+    assert e.status == "re-anchored" and e.line == 5 and e.cited_line == 70
+
+
+def test_a_moved_range_moves_whole(repo):
+    rec = F("app.py", 22, "return lookup(10, request)", "range", end_line=25)
+    code, doc, err = run_json(repo, [rec])
+    f = doc["findings"][0]
+    assert (f["line"], f["end_line"], f["cited_line"]) == (62, 65, 22)
+
+
+def test_a_quote_followed_by_a_remark():
+    e = claim(numbered(40), 16, '"return lookup(7, request)" (the lookup key is unchecked)')
+    assert e.status == "verified" and e.line == 16
+    e = claim(numbered(40), 16, "`return lookup(7, request)` — see the caller")
+    assert e.status == "verified" and e.line == 16

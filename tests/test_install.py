@@ -75,6 +75,11 @@ def test_pip_install_puts_every_filter_on_path_with_version_and_completion(tmp_p
     assert res.returncode == 0, res.stderr
     assert "claude = " in (tmp_path / "cfg" / "commands").read_text()
 
+    # The code-review references ship with the package, one file per origin.
+    res = run(["python", "-c", "from council_filters.codereview import references as r;"
+               " print(sorted(r.load(n).where for n in r.NAMES))"], env, tmp_path)
+    assert res.returncode == 0 and res.stdout.strip() == str(["shipped"] * 8), res.stderr
+
     # A real pipe between installed executables found on PATH.
     res = run("printf 'key: sk-ant-api03-%s\\nfine\\n' abcdefghijklmnopqrstuvwx"
               " | council-redact | council-fence --label claude", env, tmp_path)

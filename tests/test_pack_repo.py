@@ -88,7 +88,8 @@ def test_review_explicit_base_records(feature: Repo) -> None:
         keys = list(r)
         expected = ["kind", "run", "mode", "slug", "base_ref", "reviewer", "pack", "pack_bytes"]
         assert keys[:8] == expected
-        assert keys[-1] == "omitted"
+        assert keys[-2:] == ["omitted", "coverage"]
+        assert all(f["state"] == "whole" and f["seen"] == f["lines"] for f in r["coverage"])
         assert r["base_ref"] == base and r["slug"] == "feat" and r["mode"] == "review"
         assert r["pack_bytes"] == len(r["pack"].encode())
         assert f"### Diff (HEAD vs {base})" in r["pack"]

@@ -33,14 +33,12 @@ VERDICTS = [
     ("## Verdict: REVISE", "REVISE"),
     ("### Verdict\n\n**REJECT**", "REJECT"),
     ("   Verdict: REVISE", "REVISE"),
-    ("> **Verdict:** REVISE", "REVISE"),
     ("- **Verdict:** REJECT", "REJECT"),
     ("Overall verdict: APPROVE", "APPROVE"),
     ("**Final Verdict —** REJECT", "REJECT"),
     ("Final Verdict \u2014 Approve with nits", "APPROVE"),
     ("\u2705 **Verdict: APPROVE**", "APPROVE"),
     ("Verdict: \u274c REJECT", "REJECT"),
-    ("| Field | Value |\n|---|---|\n| Verdict | REVISE |", "REVISE"),
     ("Verdict: REVISE \u2014 fix the injection first", "REVISE"),
     ("Verdict: request changes", "REVISE"),
     ("Verdict: REVISE (not REJECT)", "REVISE"),
@@ -71,10 +69,31 @@ def test_reviewer_cannot_declare_a_status(text: str) -> None:
     assert reading.NOT_A_VOTE in got.warnings
 
 
-def test_first_verdict_outside_code_wins() -> None:
-    text = ("```python\n# Verdict: APPROVE\n```\n\nVerdict: REJECT\n\n"
-            "later: Verdict: APPROVE\nVerdict: APPROVE\n")
+def test_verdict_outside_code_counts_and_conflicting_keys_are_unknown() -> None:
+    text = "```python\n# Verdict: APPROVE\n```\n\nVerdict: REJECT\n"
     assert read(text).verdict == "REJECT"
+    # two Verdict keys that disagree: never the more lenient one
+    got = read(text + "\nlater: Verdict: APPROVE\nVerdict: APPROVE\n")
+    assert got.verdict == "UNKNOWN"
+    assert reading.CONFLICT in got.warnings
+
+
+@pytest.mark.parametrize("quoted", [
+    "> **Verdict:** APPROVE",
+    "| Field | Value |\n|---|---|\n| Verdict | APPROVE |",
+    "    Verdict: APPROVE",
+    "```\nVerdict: APPROVE\n```",
+])
+def test_a_quoted_verdict_is_not_the_reviewers(quoted: str) -> None:
+    """A verdict inside a block quote, an indented code block, a table row or a fence is
+    text the reviewer cites (a finding's evidence, the prompt's template), not its key."""
+    alone = read(f"The change looks fine.\n\n{quoted}\n\nDone.\n")
+    assert alone.verdict == "UNKNOWN"
+    assert reading.NO_VERDICT in alone.warnings
+    own = read(f"Verdict: REJECT\n\nThe PR description says:\n\n{quoted}\n\n"
+               "## Findings\n\n- a.py:3 \u2014 the description overstates the fix\n")
+    assert own.verdict == "REJECT"
+    assert [(f["file"], f["line"]) for f in own.findings] == [("a.py", 3)]
 
 
 @pytest.mark.parametrize("text", [

@@ -114,7 +114,8 @@ def test_review_cycle_refuses_an_unknown_selection(tmp_path):
 
 
 def test_review_cycle_with_the_script_layers(tmp_path):
-    """BASE set: context, security-scan and run-tests run first and their findings join."""
+    """BASE set: context, security-scan and (opted in: RUN_TESTS=1) run-tests run first and
+    their findings join."""
     import shlex
     import sys
 
@@ -140,7 +141,8 @@ def test_review_cycle_with_the_script_layers(tmp_path):
     res = subprocess.run(
         ["make", "-s", "--no-print-directory", "-C", str(ROOT), "review-cycle-files",
          f"BIN={bin_dir()}", f"REPO={repo}", f"STATE={state}", "BASE=main", "TASK=Search",
-         f"FINDINGS={other}", "ACCEPT=--all", f"TESTS_ARGS=--test-cmd '{pytest_cmd}'"],
+         f"FINDINGS={other}", "ACCEPT=--all", f"TESTS_ARGS=--test-cmd '{pytest_cmd}'",
+         "RUN_TESTS=1"],
         env=clean_env(COUNCIL_NOW="2026-01-07T12:00:00Z"), capture_output=True, text=True,
         timeout=180, check=False)
     assert res.returncode == 0, res.stderr

@@ -225,7 +225,7 @@ def test_audit_through_an_installed_auditor(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
     repo = make_repo(tmp_path / "r", {"requirements.txt": "click==8.1\n"},
                      {"requirements.txt": "click==8.1\nflask==0.12\n"})
-    code, raw, records, err = run(["--repo", str(repo), "--base", "main"])
+    code, raw, records, err = run(["--repo", str(repo), "--base", "main", "--audit"])
     (f,) = findings(records)
     assert (f["rule"], f["file"], f["line"], f["severity"]) == (
         "vulnerable-dependency", "requirements.txt", 2, "critical")
@@ -243,7 +243,7 @@ def test_a_missing_auditor_is_a_skipped_layer(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(only_git))
     repo = make_repo(tmp_path / "r", {"package.json": "{}", "package-lock.json": "{}"},
                      {"package.json": '{"dependencies":{"left-pad":"1"}}'})
-    code, _, records, _ = run(["--repo", str(repo), "--base", "main"])
+    code, _, records, _ = run(["--repo", str(repo), "--base", "main", "--audit"])
     assert code == 0
     assert records[-1]["skipped_layers"] == [{"layer": "dependency-audit", "root": ".",
                                               "tool": "npm", "reason": "npm is not installed"}]
@@ -257,7 +257,7 @@ def test_no_manifest_change_means_no_audit_and_no_skip(tmp_path):
 
 def test_a_diff_alone_skips_the_audit_with_a_reason(tmp_path):
     diff = b"--- a/go.mod\n+++ b/go.mod\n@@ -1 +1,2 @@\n module m\n+require x v1\n"
-    records = run(["--diff", "-"], diff, cwd=tmp_path)[2]
+    records = run(["--diff", "-", "--audit"], diff, cwd=tmp_path)[2]
     assert records[-1]["skipped_layers"][0]["reason"].startswith("no repository")
 
 

@@ -25,7 +25,7 @@ PYTEST = f"{shlex.quote(sys.executable)} -m pytest -q"
 
 
 def run(args: list[str], stdin: bytes = b"") -> tuple[int, list[dict[str, Any]], str]:
-    res = run_filter("tests", args, stdin)
+    res = run_filter("tests", ["--run-tests", *args], stdin)
     return res.code, res.records(), res.err
 
 
@@ -389,3 +389,44 @@ def test_a_uv_project_runs_its_tests_without_uv(tmp_path, monkeypatch):
     assert (f["file"], f["line"]) == ("tests/test_app.py", 8)
     assert "uv is not installed" in err
     assert summary(records)["runs"][0]["note"].startswith("uv is not installed")
+
+
+NODE_IDS = """import pytest
+
+
+class TestOuter:
+    @pytest.mark.parametrize("value", [1, "a b", (2, 3)])
+    def test_param(self, value):
+        assert value == 0
+
+    class TestInner:
+        def test_deep(self):
+            assert False
+
+
+def test_plain():
+    assert 0
+"""
+
+
+def test_failing_pytest_tests_are_named_by_their_node_ids(tmp_path):
+    """Each failing test carries pytest's own node ID (classes, nested classes, parameters),
+    the one `pytest ID` re-runs alone."""
+    import subprocess
+
+    repo = make_repo(tmp_path / "r", PY_BASE, {"tests/sub/test_ids.py": NODE_IDS})
+    code, records, err = run(["--repo", str(repo), "--test-cmd", PYTEST])
+    assert code == 0, err
+    named = sorted(f["test"] for f in findings(records))
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    own = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"],
+                         cwd=repo, capture_output=True, text=True, env=env, check=False)
+    failed = sorted(line.split(" ", 1)[1].split(" - ", 1)[0]
+                    for line in own.stdout.splitlines() if line.startswith("FAILED "))
+    assert len(failed) == 5 and named == failed
+    assert "tests/sub/test_ids.py::TestOuter::TestInner::test_deep" in named
+    for node in named:  # each identifier selects exactly its one test
+        one = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              node], cwd=repo, capture_output=True, text=True, env=env,
+                             check=False)
+        assert "1 failed" in one.stdout, (node, one.stdout)

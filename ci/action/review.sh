@@ -109,7 +109,8 @@ fi
 
 args=(review --base "$base" --config "$commands" --report-dir "$out/report"
       --min-reviewers "${INPUT_MIN_REVIEWERS:-1}"
-      --sarif "$out/council.sarif" --rdjsonl "$out/council.rdjsonl")
+      --sarif "$out/council.sarif" --rdjsonl "$out/council.rdjsonl"
+      --job-summary "$out/job-summary.md")
 [ -z "${INPUT_FAIL_ON:-}" ] || args+=(--fail-on "$INPUT_FAIL_ON")
 [ -z "${INPUT_FAIL_LEVEL:-}" ] || args+=(--fail-level "$INPUT_FAIL_LEVEL")
 
@@ -122,7 +123,9 @@ cat "$out/council.log" >&2
 {
   echo "## Council"
   echo
-  if [ -s "$out/synthesis.md" ]; then
+  if [ -s "$out/job-summary.md" ]; then
+    cat "$out/job-summary.md"       # the synthesis and the reviewers' usage
+  elif [ -s "$out/synthesis.md" ]; then
     cat "$out/synthesis.md"
   else
     echo "council wrote no synthesis (exit $code); its messages are in the step's log."

@@ -6,7 +6,7 @@ import hashlib
 import os
 import pickle
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from council_filters import storage
@@ -61,8 +61,10 @@ def plan(
     *,
     base: str | None = None,
     manifest: str | None = None,
+    skipped: Callable[[str, str], None] | None = None,
 ) -> list[FileTask]:
-    """One task per distinct input file, in order (directories and globs expanded)."""
+    """One task per distinct input file, in order (directories and globs expanded; a
+    symlink leaving its directory is skipped and reported through ``skipped``)."""
     out_local = storage.local_path(out_dir)
     out_abs = os.path.abspath(out_local) if out_local is not None else None
 
@@ -79,7 +81,7 @@ def plan(
     seen: set[str] = set()
     by_output: dict[str, str] = {}
     for given in inputs:
-        for location in storage.expand(given, exclude=inside_out_dir):
+        for location in storage.expand(given, exclude=inside_out_dir, skipped=skipped):
             if location in seen:
                 continue
             seen.add(location)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import stat
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -84,7 +86,11 @@ def redact_file(task: FileTask, rules: object, key: str) -> dict[str, Any]:
             src = storage.open_read(task.input)
         except OSError as exc:
             raise _ReadError(exc) from None
-        with src, storage.atomic_output(task.output) as dst:
+        try:  # the output keeps the input's permission bits (a URL input: 0600)
+            mode = stat.S_IMODE(os.fstat(src.fileno()).st_mode)
+        except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            mode = 0o600
+        with src, storage.atomic_output(task.output, mode) as dst:
             out = _Hashing(dst)
             stats = redact_stream(
                 _Reading(src), out, rules=rules,  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ import typer
 
 from council_filters.cli import _shell as kit
 from council_filters.context import collect, render
+from council_filters.council.scope import choose as choose_scope
 
 HELP = """\
 Collect what a review needs: the diff, the spec, the stack and its test command.
@@ -56,15 +57,6 @@ def _threshold(value: str | None) -> float | None:
     return number
 
 
-def scope_of(base: str | None, worktree: bool, staged: bool, commit: str | None) -> str:
-    """The one scope --base/--worktree/--staged/--commit name (a usage error for two)."""
-    chosen = [n for n, on in (("base", base is not None), ("worktree", worktree),
-                              ("staged", staged), ("commit", commit is not None)) if on]
-    if len(chosen) > 1:
-        kit.fail_usage("choose one scope: " + " or ".join(f"--{n}" for n in chosen))
-    return chosen[0] if chosen else "base"
-
-
 @app.command()
 def command(
     repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
@@ -111,7 +103,7 @@ def command(
     ctx = kit.streams()
     if format_ not in ("json", "markdown"):
         kit.fail_usage("--format must be json or markdown")
-    scope = scope_of(base, worktree, staged, commit)
+    scope = choose_scope(base, worktree, staged, commit)
     if scope != "base" and (diff is not None or committed):
         kit.fail_usage(f"--{scope} cannot be combined with --diff or --committed")
     diff_bytes = None

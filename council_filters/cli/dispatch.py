@@ -12,6 +12,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -76,14 +77,18 @@ def _config(explicit: str | None, cwd: str | None, trust_repo: bool) -> dict[str
         kit.streams().warn(note)
     if found.path is None:
         return {}
-    path = str(found.path)
+    return _parsed(str(found.path), "config", core.parse_config)
+
+
+def _parsed(path: str, what: str, parse: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """A user's file read as UTF-8 and parsed; a usage error naming the file if not."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
-        raise kit.UsageError(f"cannot read config: {reason}", source=path) from None
+        raise kit.UsageError(f"cannot read {what}: {reason}", source=path) from None
     try:
-        return core.parse_config(text, path)
+        return parse(text, path)
     except ValueError as exc:
         raise kit.UsageError(str(exc)) from None
 
@@ -223,6 +228,33 @@ def command(
         help="A bad COUNCIL_TIMEOUT warns and falls back to 600, as upstream (default: off,"
         " it is a usage error).",
     ),
+    cache: str | None = typer.Option(
+        None, "--cache", metavar="DIR",
+        help="Response cache: an OK answer is kept (redacted, 0600 in a 0700 DIR) under the"
+        " reviewer's command line, adapter and pack, and an identical later pack is answered"
+        " from it without starting the CLI (default: none).",
+    ),
+    replay: bool = typer.Option(
+        False, "--replay",
+        help="Answer every reviewer from --cache only and start no CLI; a reviewer with no"
+        " cached answer is UNAVAILABLE (not-cached). Default: off.",
+    ),
+    budget_tokens: int | None = typer.Option(
+        None, "--budget-tokens", min=0, metavar="N",
+        help="Skip, before it starts, a reviewer whose pack (estimated at UTF-8 bytes / 4"
+        " tokens) would take the run over N tokens; cached answers cost nothing (default:"
+        " no budget).",
+    ),
+    budget_usd: float | None = typer.Option(
+        None, "--budget-usd", min=0.0, metavar="USD",
+        help="Skip, before it starts, a reviewer whose pack's estimated price (--prices)"
+        " would take the run over USD; a reviewer with no price is skipped (default: none).",
+    ),
+    prices: str | None = typer.Option(
+        None, "--prices", metavar="FILE",
+        help="Price table: `NAME = INPUT_USD_PER_MTOK [OUTPUT_USD_PER_MTOK]` per reviewer or"
+        " family (default: none).",
+    ),
     keep_going: bool = kit.keep_going_option(),
     version: bool = kit.version_option(),
 ) -> int:
@@ -231,6 +263,7 @@ def command(
     table = _pairs(commands, "--command")
     adapter_table = _pairs(adapters, "--adapter")
     conf = _config(config, cwd, trust_repo)
+    reuse = _reuse(cache, replay, budget_tokens, budget_usd, prices)
     env = dict(os.environ)
     records: list[kit.Record] = []
     tasks: list[core.Task | None] = []
@@ -250,8 +283,23 @@ def command(
                 tasks.append(task)
         except Interrupted as stop:
             raise _interrupted(stop.signum) from None
-        _run(records, tasks, limits, env, jobs, s)
+        _run(records, tasks, limits, env, jobs, s, reuse)
     return kit.EXIT_OK
+
+
+def _reuse(
+    cache: str | None, replay: bool, tokens: int | None, usd: float | None, prices: str | None
+) -> core.Reuse:
+    if replay and cache is None:
+        raise kit.UsageError("--replay needs --cache DIR (the answers it replays)")
+    if usd is not None and prices is None:
+        raise kit.UsageError("--budget-usd needs --prices FILE (what a token costs)")
+    table = _parsed(prices, "the price table", core.parse_prices) if prices is not None else {}
+    return core.Reuse(
+        cache=core.Cache(cache) if cache is not None else None,
+        replay=replay,
+        budget=core.Budget(tokens, usd, table),
+    )
 
 
 def _task(
@@ -287,7 +335,8 @@ def _task(
         cmd = core.resolve_command(reviewer, table, adapter_table, env, conf)
     except ValueError as exc:
         raise kit.UsageError(str(exc)) from None
-    return core.Task(reviewer, pack, token if isinstance(token, str) else None, cmd)
+    family = conf.get(f"{reviewer}.family") or None
+    return core.Task(reviewer, pack, token if isinstance(token, str) else None, cmd, family)
 
 
 def _run(
@@ -297,25 +346,49 @@ def _run(
     env: dict[str, str],
     jobs: int,
     s: kit.Streams,
+    reuse: core.Reuse | None = None,
 ) -> None:
     """Run the tasks in parallel and write every record in input order."""
-    runner = core.Runner(limits, env, jobs or max(1, sum(t is not None for t in tasks)))
+    reuse = reuse or core.Reuse()
+    live = [t for t in tasks if t is not None]
+    decided = iter(core.prepare(live, reuse, limits.cwd))
+    plan = [(t, next(decided)) if t is not None else (None, None) for t in tasks]
+    to_run = [t for t, d in plan if t is not None and d is None]
+    runner = core.Runner(limits, env, jobs or max(1, len(to_run)))
     writer = kit.RecordWriter(s.stdout)
     try:
-        slots = iter(runner.start([t for t in tasks if t is not None]))
-        for rec, task in zip(records, tasks, strict=True):
+        slots = iter(runner.start(to_run))
+        for rec, (task, known) in zip(records, plan, strict=True):
             if task is not None:
-                result = runner.wait(next(slots))
+                result = known if known is not None else runner.wait(next(slots))
                 for name in result.capped:
                     s.warn(f"{task.reviewer}: {name} capped at the byte limit")
                 if result.abandoned:
                     s.warn(f"{task.reviewer}: a process that left its group still held the"
                            " output after the command ended; it was stopped, the pipes closed")
+                if result.error_kind == "budget" and result.summary:
+                    s.warn(result.summary)
+                if known is None:
+                    _keep(reuse.cache, task, result, s)
                 rec.update(result.fields())
+                rec["pack_tokens"] = task.pack_tokens
+                if task.family:
+                    rec["family"] = task.family
             writer.write(rec)
     except Interrupted as stop:
         runner.stop(stop.signum)
         raise _interrupted(stop.signum) from None
+
+
+def _keep(cache: core.Cache | None, task: core.Task, result: core.Result, s: kit.Streams) -> None:
+    """Keep an OK answer in the cache (a cache that cannot be written only warns)."""
+    key = task.cache_key()
+    if cache is None or key is None or task.command is None:
+        return
+    try:
+        cache.put(key, task.command, result.fields())
+    except OSError as exc:
+        s.warn(f"{task.reviewer}: answer not cached: {exc.strerror or 'error'}")
 
 
 def _interrupted(signum: int) -> kit.CouncilError:

@@ -36,7 +36,7 @@ validate-path, truncate-diff.  Run inside a git repository (or --repo DIR)."""
 
 EPILOG = (
     """Records: {"kind":"reviewer","run","mode","slug","base_ref","reviewer","pack",
-"pack_bytes",["ingest_token",]"omitted"} -- one per reviewer, in --reviewers order.
+"pack_bytes",["ingest_token",]"omitted"[,"coverage"]} -- one per reviewer, in --reviewers order.
 
 Environment: COUNCIL_RUN_ID (run id), COUNCIL_PATH_CHAR_CAP (8000),
 COUNCIL_PATH_MAX_FILES (3).
@@ -188,6 +188,8 @@ def _emit(
         if token is not None:
             record["ingest_token"] = token
         record["omitted"] = omitted.as_record()
+        if omitted.coverage is not None:
+            record["coverage"] = omitted.coverage
         writer.write(record)
     return kit.EXIT_OK
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import orjson
 import typer
 
@@ -104,6 +106,11 @@ def command(
         help="--jsonl: also write each structured finding as a 'finding' record. Default: off.",
     ),
     keep_going: bool = kit.keep_going_option("--jsonl: "),
+    root: str = typer.Option(
+        None, "--root", metavar="DIR",
+        help="The reviewed repository: a finding's absolute path under DIR is written "
+        "relative to it. Default: the current directory.",
+    ),
     schema: str = typer.Option(
         None, "--schema", metavar="STAGE",
         help="Check a JSON reviewer reply: council, judge, critique, stack-review, stack-judge. "
@@ -129,11 +136,12 @@ def command(
     _check_modes(layer2, from_layer2, jsonl, schema, findings_out, diff, emit_findings)
     _check_minted(minted_path, from_layer2, jsonl, reviewer)
     paths = files or []
+    root = root if root is not None else os.getcwd()
     if schema is not None:
         return _run_schema(s, paths, schema, reviewer, findings_out, diff)
     if jsonl:
         _run_jsonl(s, paths, reviewer, field, (hardened, tolerant), from_layer2, emit_findings,
-                   keep_going)
+                   keep_going, root)
         return kit.EXIT_OK
     data = kit.read_all(paths, s.stdin)
     origin = reviewer or "reviewer"
@@ -151,7 +159,7 @@ def command(
             "fenced_output_path": verdict.text(l2.fenced_path)}
         s.stdout.write(kit.dumps(rec))
         return kit.EXIT_OK
-    l1, structured = layer1_of(data, origin, hardened, tolerant)
+    l1, structured = layer1_of(data, origin, hardened, tolerant, root)
     _warn_all(s, prefix, l1.warnings)
     if layer2:
         s.stdout.write(verdict.layer2_return(l1, _path_bytes(fenced_path)))
@@ -204,9 +212,10 @@ def _warn_all(s: kit.Streams, prefix: str, warnings: list[str]) -> None:
 def _run_jsonl(
     s: kit.Streams, paths: list[str], reviewer: str | None, field: str,
     rules: tuple[bool, bool], from_layer2: bool, emit_findings: bool, keep_going: bool,
+    root: str | None = None,
 ) -> None:
     writer = kit.RecordWriter(s.stdout)
-    options = ParseOptions(reviewer, field, rules[0], from_layer2, tolerant=rules[1])
+    options = ParseOptions(reviewer, field, rules[0], from_layer2, tolerant=rules[1], root=root)
 
     def one(source: str, lineno: int, rec: kit.Record) -> list[kit.Record]:
         out, warnings = parse_record(rec, options)

@@ -27,8 +27,11 @@ at the added lines only (context and removed lines never count), writing finding
              the finding names the rule and the line, never the secret
   lexical    string-built SQL and shell commands, sensitive names in log calls, eval,
              disabled TLS verification (one small table per language, see docs/scan.md)
-  audit      when a manifest or lockfile changed: pip-audit, npm/pnpm/yarn audit,
-             cargo audit, govulncheck, bundle-audit, composer audit, when installed
+  audit      only with --audit, when a manifest or lockfile changed: pip-audit,
+             npm/pnpm/yarn audit, cargo audit, govulncheck, bundle-audit, composer audit,
+             when installed; never in the repository with its package-manager config
+             (a scratch copy of the manifest and lockfile, a minimal environment, the
+             public registry)
 
 The diff comes from --diff FILE, else git diff --base REF...HEAD, else the base of a --context
 object, else stdin.  A layer that cannot run (auditor not installed, no repository) is listed
@@ -45,7 +48,7 @@ EPILOG = (
   git diff main...HEAD | council-scan > sec.jsonl
   council-scan --base origin/main --fail-level critical > sec.jsonl || echo "blocking findings"
   council-context --base main > ctx.json && council-scan --context ctx.json > sec.jsonl
-  council-scan --diff change.diff --no-audit | jq -c 'select(.kind=="finding") | [.file,.line]'
+  council-scan --diff change.diff | jq -c 'select(.kind=="finding") | [.file,.line]'
 """
 )
 
@@ -64,8 +67,10 @@ def command(
     repo: str = typer.Option(".", "--repo", "-C", metavar="DIR",
                              help="The repository (for git and the audit). Default: the current"
                              " directory."),
-    no_audit: bool = typer.Option(False, "--no-audit",
-                                  help="Skip the dependency audit. Default: off."),
+    do_audit: bool = typer.Option(False, "--audit/--no-audit",
+                                  help="Run the dependency audit (the stack's auditor, on a"
+                                  " scratch copy of the manifest and lockfile, with no project"
+                                  " config and no credentials). Default: off."),
     audit_timeout: float = typer.Option(120.0, "--audit-timeout", metavar="SECONDS", min=1,
                                         help="Stop an auditor after this long. Default: 120."),
     fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
@@ -107,7 +112,14 @@ def command(
                                 source=kit.source_name(context))
         summary_of_diff = value.get("diff") if isinstance(value.get("diff"), dict) else {}
         since = value.get("merge_base")
-        if summary_of_diff.get("source") == "worktree" and isinstance(since, str) and git:
+        scope = value.get("scope")
+        head = value.get("head") if isinstance(value.get("head"), dict) else {}
+        if scope in ("staged", "commit") and git:
+            # the context's own scope: the index, or one commit against its parent
+            diff = "-"
+            worktree = collect.collect_with_diff(collect.Options(
+                repo=str(git.root), scope=scope, commit=head.get("commit")))[1]
+        elif summary_of_diff.get("source") == "worktree" and isinstance(since, str) and git:
             # the context took the work tree's uncommitted changes: so does the scan
             diff = "-"
             worktree = collect.worktree_diff(git, since) or b""
@@ -131,7 +143,7 @@ def command(
     if top is not None:
         facts = collect.gather(str(top))
         tree = stk.Tree(facts.files, collect.reader(facts.root))
-    result = core.scan(text, top, tree, audit_deps=not no_audit, timeout=audit_timeout,
+    result = core.scan(text, top, tree, audit_deps=do_audit, timeout=audit_timeout,
                        detect=detect, only=only)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(result.findings)

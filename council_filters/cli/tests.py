@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import orjson
 import typer
 
 from council_filters import script_findings
+from council_filters.base import childenv
 from council_filters.cli import _shell as kit
 from council_filters.pack.git import GitRepo
 from council_filters.testrun import run as testrun
@@ -26,10 +28,15 @@ of Maven and Gradle), else one finding with the redacted tail of the output; a w
 line coverage is under the threshold; a critical finding for each function the diff adds that
 no test runs, when coverage data exists.  A last record of kind "tests" summarises each run.
 
-Nothing of the repository runs except the declared command (the coverage command when the
-context has one, unless --no-coverage).  No test command: the summary says "skipped": true
-and the exit is 0 (the seed's exit 2 "degraded", which is this suite's usage code), or 3
-with --strict.  Reads the whole context first (not a streaming filter).
+Running a change's tests is running its code: nothing runs without --run-tests (or
+COUNCIL_RUN_TESTS=1 in the environment); without it the summary says "skipped": true with the
+reason and the exit is 0.  With it, only the declared command runs (the coverage command when
+the context has one, unless --no-coverage), with a trimmed environment: PATH (absolute
+entries only), HOME, locale, the toolchains' directories and the proxy settings, never the
+rest of the caller's environment (API keys, tokens); --env NAME passes one more variable.
+No test command: "skipped": true and exit 0 (the seed's exit 2 "degraded", which is this
+suite's usage code), or 3 with --strict.  Reads the whole context first (not a streaming
+filter).
 """
 
 EPILOG = (
@@ -38,10 +45,10 @@ EPILOG = (
     + """Examples:
 
 \b
-  council-context --base main | council-tests > tst.jsonl
-  council-tests context.json --timeout 300 --fail-level critical || echo "tests fail"
-  council-tests --test-cmd 'python -m pytest -q' < /dev/null | jq -c 'select(.kind=="finding")'
-  council-tests context.json | council-consolidate --format findings
+  council-context --base main | council-tests --run-tests > tst.jsonl
+  council-tests context.json --run-tests --timeout 300 --fail-level critical || echo "fail"
+  council-tests --run-tests --test-cmd 'python -m pytest -q' < /dev/null | jq -c .
+  council-tests context.json --run-tests --env DATABASE_URL | council-consolidate --format findings
 """
 )
 
@@ -100,6 +107,13 @@ def command(
     summary_file: str = typer.Option(None, "--summary", metavar="FILE",
                                      help="Write the last record (kind tests) to FILE,"
                                      " replacing it, instead of stdout. Default: stdout."),
+    run_tests: bool = typer.Option(False, "--run-tests",
+                                   help="Run the change's test command (it is the change's"
+                                   " code; trimmed environment). Default: off, unless"
+                                   " COUNCIL_RUN_TESTS=1."),
+    keep_env: list[str] = typer.Option([], "--env", metavar="NAME",
+                                       help="Pass this variable of your environment to the"
+                                       " test command too (repeatable). Default: none."),
     strict: bool = typer.Option(False, "--strict",
                                 help="Exit 3 when there is no test command to run."
                                 " Default: off."),
@@ -118,20 +132,36 @@ def command(
         root = Path(GitRepo.discover(root).root)
     except kit.DataError:
         root = root.resolve()
-    outcomes, limit = testrun.run_context(root, data, settings, test_cmd=test_cmd or None,
-                                          threshold=threshold, warn=ctx.warn, shown=kit.scrub)
+    opted_in = run_tests or os.environ.get("COUNCIL_RUN_TESTS", "") == "1"
+    for name in keep_env:
+        if not name or "=" in name or not name.isprintable():
+            kit.fail_usage("--env takes a variable name")
+    declared = bool(test_cmd) or bool(testrun.runs_of(data))
+    not_asked = declared and not opted_in
+    if not_asked:
+        outcomes, limit = testrun.run_context(  # nothing runs: the threshold only
+            root, {"coverage_threshold": data.get("coverage_threshold")}, settings,
+            threshold=threshold)
+    else:
+        outcomes, limit = testrun.run_context(root, data, settings, test_cmd=test_cmd or None,
+                                              threshold=threshold, warn=ctx.warn,
+                                              shown=kit.scrub,
+                                              env_base=childenv.trimmed(keep=keep_env))
     runs = outcomes
     findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
     writer = kit.RecordWriter(ctx.stdout)
     writer.write_all(findings)
     summary: dict[str, Any] = {"kind": "tests", "skipped": not runs}
-    if not runs:
+    if not_asked:
+        summary["reason"] = "not asked: the tests run only with --run-tests"
+        ctx.warn("tests not run: they are the change's code; pass --run-tests to run them")
+    elif not runs:
         summary["reason"] = "no test command in the context"
         ctx.warn("no test command: skipped (degraded)")
     summary["coverage_threshold"] = int(limit) if limit.is_integer() else limit
     summary["runs"] = [o.record() for o in outcomes]
     script_findings.write_summary(writer, summary_file, summary)
-    if strict and not runs:
+    if strict and not runs and not not_asked:
         return kit.EXIT_CONDITION
     return kit.EXIT_CONDITION if script_findings.reaches(findings, level) else kit.EXIT_OK
 

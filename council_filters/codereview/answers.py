@@ -11,6 +11,7 @@ name fields and allowed values, never the reviewer's text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +47,8 @@ def _error(path: str, message: str, hint: str) -> Record:
     return {"path": path, "message": message, "hint": hint}
 
 
-def _ranges(lines: set[int]) -> str:
+def ranges_text(lines: set[int]) -> str:
+    """``{1, 2, 3, 7}`` as ``1-3, 7`` (``none`` when empty)."""
     out: list[list[int]] = []
     for n in sorted(lines):
         if out and n == out[-1][1] + 1:
@@ -54,6 +56,10 @@ def _ranges(lines: set[int]) -> str:
         else:
             out.append([n, n])
     return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out) or "none"
+
+
+#: Confidence said in words (the pr-workflow judges' vocabulary): only "high" passes 0.8.
+WORDS = {"very high": 0.95, "high": 0.9, "medium": 0.6, "low": 0.3}
 
 
 def confidence_of(value: object) -> float | None:
@@ -64,6 +70,8 @@ def confidence_of(value: object) -> float | None:
         number = float(value)
     elif isinstance(value, str):
         text = value.strip()
+        if text.lower() in WORDS:
+            return WORDS[text.lower()]
         try:
             number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
         except ValueError:
@@ -73,6 +81,48 @@ def confidence_of(value: object) -> float | None:
     if number > 1 and number <= 100:
         number /= 100
     return number if 0 <= number <= 1 else None
+
+
+#: Field names other finding shapes use, read as the contract's own (first found wins).
+ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("subject", ("title", "message", "issue", "headline")),
+    ("discussion", ("description", "problem", "details", "body")),
+    ("file", ("path", "filename", "file_path")),
+    ("line", ("start_line", "startLine", "line_start", "lineno")),
+    ("end_line", ("endLine", "line_end")),
+)
+_LOCATION: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("file", ("file", "path")), ("line", ("line", "start", "startLine")),
+    ("end_line", ("end", "endLine")),
+)
+_RECOMMENDATION = ("recommendation", "fix", "suggested_fix", "remediation")
+
+
+def with_aliases(item: Record) -> Record:
+    """A finding in another common shape, in the contract's field names: ``title`` as
+    ``subject``, ``description`` as ``discussion`` (a ``recommendation`` appended),
+    ``path`` as ``file``, a ``location`` object's path and lines."""
+    rec = dict(item)
+    loc = rec.get("location")
+    if isinstance(loc, dict):
+        for key, spots in _LOCATION:
+            for spot in spots:
+                if key not in rec and loc.get(spot) is not None:
+                    rec[key] = loc[spot]
+    for key, names in ALIASES:
+        if rec.get(key) is None:
+            for name in names:
+                if rec.get(name) is not None:
+                    rec[key] = rec[name]
+                    break
+    advice = next((rec[k] for k in _RECOMMENDATION if isinstance(rec.get(k), str)), None)
+    if advice and isinstance(rec.get("discussion"), str) and advice not in rec["discussion"]:
+        rec["discussion"] = rec["discussion"].rstrip() + "\n\n" + advice
+    elif advice and rec.get("discussion") is None:
+        rec["discussion"] = advice
+    if isinstance(rec.get("line"), str) and rec["line"].strip().isdigit():
+        rec["line"] = int(rec["line"])
+    return rec
 
 
 def check(rec: Record, path: str, origin: str, lines: Lines, errors: list[Record]) -> None:
@@ -102,14 +152,44 @@ def check(rec: Record, path: str, origin: str, lines: Lines, errors: list[Record
                              "Point at one of the files under \"Lines you may point at\"."))
     elif line not in allowed:
         errors.append(_error(f"{path}/line", "'line' is not a line the change adds",
-                             f"Point at an added line of {file}: {_ranges(allowed)}."))
+                             f"Point at an added line of {file}: {ranges_text(allowed)}."))
+
+
+_MAX_ARRAY_TRIES = 64
+
+
+def extract(text: str) -> Any:
+    """The answer's JSON: the whole text or a fenced block (reviewer_json's reading), else
+    the first JSON array in the prose (a bare array of findings after a sentence)."""
+    try:
+        value = reviewer_json.extract(text)
+    except reviewer_json.ExtractError:
+        value = None
+    if isinstance(value, list) or (isinstance(value, dict) and "findings" in value):
+        return value
+    decoder = json.JSONDecoder()
+    start = text.find("[")
+    for _ in range(_MAX_ARRAY_TRIES):
+        if start < 0:
+            break
+        try:
+            found, _end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("[", start + 1)
+            continue
+        if isinstance(found, list) and all(isinstance(x, dict) for x in found):
+            return found
+        start = text.find("[", start + 1)
+    if value is None:
+        return reviewer_json.extract(text)  # raises, saying why
+    return value
 
 
 def read(text: str, origin: str, lines: Lines) -> Reading:
     """The findings of one answer and what is wrong with it (nothing: ``ok``)."""
     out = Reading()
     try:
-        value = reviewer_json.extract(text)
+        value = extract(text)
     except reviewer_json.ExtractError as exc:
         out.errors.append(_error("", str(exc), "Reply with one JSON array of findings ([] when"
                                  " there is nothing to report), no prose."))
@@ -133,7 +213,8 @@ def read(text: str, origin: str, lines: Lines) -> Reading:
             out.errors.append(_error(path, "a finding must be a JSON object",
                                      "Write each finding as an object with the fields shown."))
             continue
-        rec: Record = {"kind": "finding", **{k: v for k, v in item.items() if k != "kind"}}
+        rec: Record = {"kind": "finding",
+                       **{k: v for k, v in with_aliases(item).items() if k != "kind"}}
         rec.setdefault("origin", origin)
         problem = finding_problem(rec)
         before = len(out.errors)
@@ -182,7 +263,7 @@ def lenient(text: str, origin: str) -> tuple[list[Record], int]:
     """What the last attempt holds, even when it did not validate: every finding that is a
     valid finding record (the universal rules then apply), and how many were not."""
     try:
-        value = reviewer_json.extract(text)
+        value = extract(text)
     except reviewer_json.ExtractError:
         return [], 0
     if isinstance(value, dict) and isinstance(value.get("findings"), list):
@@ -199,7 +280,8 @@ def lenient(text: str, origin: str) -> tuple[list[Record], int]:
         if not isinstance(item, dict):
             bad += 1
             continue
-        rec: Record = {"kind": "finding", **{k: v for k, v in item.items() if k != "kind"},
+        rec: Record = {"kind": "finding",
+                       **{k: v for k, v in with_aliases(item).items() if k != "kind"},
                        "origin": origin, "source": "llm"}
         if finding_problem(rec):
             bad += 1

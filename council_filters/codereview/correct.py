@@ -106,6 +106,11 @@ def read_answer(text: str, ids: Sequence[str]) -> Answer:
         if not (isinstance(files, list) and all(isinstance(p, str) and p for p in files)):
             out.problems.append(f"/{i}: {fid}: files_touched must be an array of paths")
             continue
+        inside = [p for p in files if review.repo_relative(p)]
+        if len(inside) != len(files):
+            out.problems.append(f"/{i}: {fid}: files_touched names a path outside the"
+                                " repository (left out)")
+        files = inside
         if reason is not None and not isinstance(reason, str):
             reason = None
         assert isinstance(fid, str)

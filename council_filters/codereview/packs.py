@@ -20,6 +20,7 @@ import orjson
 
 from council_filters.base import safefs
 from council_filters.base.bytesops import code_fence
+from council_filters.codereview.answers import ranges_text
 
 Record = dict[str, Any]
 DOC_CAP = 32 << 10
@@ -41,18 +42,8 @@ def fenced(text: str, info: str = "") -> str:
     return code_fence(text, info) + "\n"
 
 
-def _ranges(lines: set[int]) -> str:
-    out: list[list[int]] = []
-    for n in sorted(lines):
-        if out and n == out[-1][1] + 1:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
-
-
 def lines_section(lines: Mapping[str, set[int]]) -> str:
-    rows = [f"{path}: {_ranges(nums)}" for path, nums in sorted(lines.items()) if nums]
+    rows = [f"{path}: {ranges_text(nums)}" for path, nums in sorted(lines.items()) if nums]
     body = "\n".join(rows) if rows else "(no added lines: report nothing)"
     return "## Lines you may point at\n\n" + fenced(body)
 

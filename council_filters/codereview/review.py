@@ -13,11 +13,13 @@ reopened), add fix-induced findings with fresh IDs, and freeze what ran out of a
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from council_filters.base import childenv
 from council_filters.base import diffs as diffparse
 from council_filters.codereview import answers, ask, packs, references, session
 from council_filters.consolidate import core as consolidation
@@ -28,6 +30,7 @@ from council_filters.context import stack as stk
 from council_filters.council import scope as snapshots
 from council_filters.pack.git import GitRepo
 from council_filters.scan import core as scan
+from council_filters.scan import secrets
 from council_filters.state import machine
 from council_filters.testrun import run as testrun
 
@@ -61,6 +64,7 @@ class RunOptions:
     run_audit: bool = False
     test_cmd: str | None = None
     test_timeout: float = 600.0
+    keep_env: tuple[str, ...] = ()  # variables passed to the test command besides the trimmed set
 
 
 @dataclass
@@ -103,6 +107,11 @@ def hunks_for(diff: bytes, paths: Iterable[str]) -> bytes:
     return b"".join(piece for path, piece in split_diff(diff) if path in wanted)
 
 
+def repo_relative(path: str) -> bool:
+    """A path that stays inside the repository (relative, no ``..``, no NUL)."""
+    return bool(path) and not (path.startswith("/") or "\0" in path or ".." in path.split("/"))
+
+
 def tree_diff(git: GitRepo, before: str, after: str, paths: Sequence[str] = ()) -> bytes:
     return git.out("diff", "--no-color", "--no-ext-diff", "-M", before, after, "--", *paths)
 
@@ -113,11 +122,9 @@ def tree_diff(git: GitRepo, before: str, after: str, paths: Sequence[str] = ()) 
 def security_script(diff: bytes, root: Path, run_audit: bool) -> Record:
     facts = collect.gather(str(root))
     tree = stk.Tree(facts.files, collect.reader(facts.root))
-    result = scan.scan(diff, root, tree, audit_deps=run_audit)
-    skipped = [s.record() for s in result.skipped]
-    notes = [f"{s['layer']} skipped ({s['reason']})" for s in skipped]
-    if not run_audit and any(s["layer"] == "dependency-audit" for s in skipped):
-        notes = [n.replace("(--no-audit)", "(--run-audit runs it)") for n in notes]
+    # council-scan's own defaults: the extended credential rules when installed.
+    result = scan.scan(diff, root, tree, audit_deps=run_audit, detect=secrets.detector(None))
+    notes = [f"{s.layer} skipped ({s.reason})" for s in result.skipped]
     return {"findings": result.findings, "skipped_layers": notes}
 
 
@@ -127,7 +134,7 @@ def tests_script(root: Path, context: Mapping[str, Any], opts: RunOptions, say: 
                 " them: they execute code from the repository under review)"}
     outcomes, _limit = testrun.run_context(
         root, context, testrun.Settings(timeout=opts.test_timeout), test_cmd=opts.test_cmd,
-        warn=say)
+        warn=say, env_base=childenv.trimmed(keep=opts.keep_env))
     if not outcomes:
         return {"findings": [], "skipped": "no test command was found (give --test-cmd)"}
     findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
@@ -138,18 +145,19 @@ def tests_script(root: Path, context: Mapping[str, Any], opts: RunOptions, say: 
 # Consolidation.
 # --------------------------------------------------------------------------- #
 def consolidate(records: Sequence[Record], root: str, rev: str, state: Record | None,
-                changed: Sequence[str] | None) -> tuple[consolidation.Result, SourceReader]:
+                changed: Sequence[str] | None, diff: bytes = b"",
+                ) -> tuple[consolidation.Result, SourceReader]:
+    """Consolidate with stable IDs (continuing ``state``), after the evidence check: each
+    reviewer's quoted evidence is looked for in the file at ``rev`` and the finding moved to
+    where the quote is (script findings carry the tool's own output, not a quote)."""
     reader = SourceReader(root, rev)
     stream = (("code-review", i, rec) for i, rec in enumerate(records, start=1))
     collected = consolidation.collect(stream, reader)
+    files = diffparse.parse(diff)
+    consolidation.check_evidence(collected.findings, reader.files, files)
+    if files:
+        consolidation.classify_changes(collected.findings, files)
     return consolidation.consolidate(collected, state=state, changed=changed), reader
-
-
-def check_evidence(result: consolidation.Result, reader: SourceReader) -> list[str]:
-    """The seam for the evidence check (quotes verified against the file, re-anchored):
-    returns its notes.  Until consolidation carries that check, nothing is changed."""
-    del result, reader
-    return []
 
 
 # --------------------------------------------------------------------------- #
@@ -195,23 +203,32 @@ def _header(context: Mapping[str, Any], scripts: Mapping[str, Record],
     return "\n".join(rows) + "\n\n"
 
 
-def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
-    git = GitRepo.discover(opts.repo)
-    root = Path(git.root)
-    context, diff = collect.collect_with_diff(collect.Options(
-        repo=str(root), base=opts.base, spec=opts.spec, task=opts.task,
+def _collect(root: Path, opts: RunOptions, task: str | None) -> tuple[dict[str, Any], bytes]:
+    return collect.collect_with_diff(collect.Options(
+        repo=str(root), base=opts.base, spec=opts.spec, task=task,
         committed=opts.committed, scope=opts.scope, commit=opts.commit,
         test_cmd=opts.test_cmd))
+
+
+def run(opts: RunOptions, who: Reviewers, say: Say,
+        ask_task: Callable[[], str | None] | None = None) -> Outcome:
+    """``ask_task``: how to ask the user for the task when neither a spec nor a task was
+    found (the readiness gate asks only for what is missing); None: go on without."""
+    git = GitRepo.discover(opts.repo)
+    root = Path(git.root)
+    context, diff = _collect(root, opts, opts.task)
     say(render.context_map(context).rstrip())
     blocked = _readiness(context)
     if blocked:
         say(f"stopped: {blocked}")
         return Outcome(EXIT_CONDITION)
-    for gap in context.get("gaps") or []:
-        if gap.get("class") == "critical":
+    if context.get("readiness") == "critical":
+        task = ask_task() if ask_task is not None else None
+        if task:
+            context, diff = _collect(root, opts, task)
+        else:
             say("warning: no spec and no task: the requirements reviewer sees only the diff"
                 " (give --task TEXT or --spec DIR)")
-            break
     rev = context["head"]["commit"] if opts.scope == "commit" else snapshots.snapshot_tree(
         git, add_all=opts.scope != "staged")
     lines = added_lines(diff)
@@ -246,8 +263,8 @@ def run(opts: RunOptions, who: Reviewers, say: Say) -> Outcome:
     sess = session.Session(opts.state)
     prior = _existing(sess)
     changed = [f["path"] for f in context["diff"]["files"]]
-    result, reader = consolidate(records, str(root), rev, prior, changed)
-    for note in check_evidence(result, reader) + result.collected.warnings:
+    result, reader = consolidate(records, str(root), rev, prior, changed, diff)
+    for note in result.collected.warnings:
         say(note)
     found = [c.record() for c in result.items]
     sess.ensure()
@@ -275,10 +292,9 @@ def _existing(sess: session.Session) -> Record | None:
 
 
 def _meta_or_new(sess: session.Session) -> dict[str, Any]:
-    try:
-        return sess.meta()
-    except Exception:  # noqa: BLE001 - a first run has none
+    if sess.read(session.META) is None:
         return {"fix_rounds": []}
+    return sess.meta()
 
 
 # --------------------------------------------------------------------------- #
@@ -303,8 +319,32 @@ def _covers(finding: Mapping[str, Any], origin: str) -> bool:
 
 
 def _script_still_present(finding: Mapping[str, Any], current: Sequence[Record]) -> bool:
+    """The same script problem in a new run: a failing test by its identifier, anything
+    else by rule and file."""
+    if finding.get("rule") == "test-failure" and finding.get("test"):
+        return any(f.get("rule") == "test-failure" and f.get("test") == finding["test"]
+                   for f in current)
     return any(f.get("rule") == finding.get("rule") and f.get("file") == finding.get("file")
                for f in current)
+
+
+def rerun_tests(root: Path, context: Mapping[str, Any], findings: Sequence[Record],
+                timeout: float, say: Say, keep_env: Sequence[str] = ()) -> list[Record]:
+    """Run the tests again for the test script's findings under re-review: with pytest and
+    only failing tests in scope, exactly those tests (by node ID); else the whole suite."""
+    runs = testrun.runs_of(context)
+    nodes = [f["test"] for f in findings if f.get("rule") == "test-failure"
+             and isinstance(f.get("test"), str)]
+    command = None
+    if len(runs) == 1 and len(nodes) == len(findings) and runs[0].get("root") in (None, "."):
+        first = str(runs[0]["test_cmd"])
+        framework = runs[0].get("framework")
+        if testrun.is_pytest(first, framework if isinstance(framework, str) else None):
+            command = first + " " + " ".join(shlex.quote(n) for n in nodes)
+    outcomes, _limit = testrun.run_context(root, context, testrun.Settings(timeout=timeout),
+                                           test_cmd=command, warn=say,
+                                           env_base=childenv.trimmed(keep=keep_env))
+    return [f for o in outcomes for f in o.findings]
 
 
 @dataclass
@@ -316,8 +356,9 @@ class Settled:
     frozen: list[str] = field(default_factory=list)
 
 
-def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | None = None
-             ) -> tuple[int, Settled]:
+def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | None = None,
+             run_tests: bool = False, test_timeout: float = 600.0,
+             keep_env: Sequence[str] = ()) -> tuple[int, Settled]:
     sess = session.Session(state_path)
     meta = sess.meta()
     scoped = sess.transact(lambda st: machine.scope(st, session.now()))
@@ -331,12 +372,10 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     git = GitRepo.discover(meta["root"])
     root = Path(git.root)
     rounds = [r for r in meta.get("fix_rounds") or [] if not r.get("reviewed")]
-    if not rounds:
-        say("nothing to re-review: no correction was made by `council code-review fix`")
-        return EXIT_CONDITION, settled
-    before = rounds[0]["before"]
+    # Fixes recorded by other means than `fix`: the correction is all since the review.
+    before = rounds[0]["before"] if rounds else meta["rev"]
     now_tree = snapshots.snapshot_tree(git)
-    files = record["files_to_inspect"]
+    files = [p for p in record["files_to_inspect"] if repo_relative(p)]
     correction = tree_diff(git, before, now_tree, files)
     touched = added_lines(correction)
     state = sess.load()
@@ -366,15 +405,25 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         for f in security_script(correction, root, bool(audit))["findings"]:
             if not any(_script_still_present(f, [g]) for g in in_scope):
                 new.append(f)
+    test_findings = [f for f in in_scope if f.get("source") == "script"
+                     and f.get("origin") == "tests"]
+    current_tests: list[Record] | None = None
+    if test_findings and run_tests:
+        current_tests = rerun_tests(root, state.get("context") or {}, test_findings,
+                                    test_timeout, say, keep_env)
+        known = [f for f in state["findings"] if f.get("origin") == "tests"]
+        new += [f for f in current_tests if f.get("rule") == "test-failure"
+                and not _script_still_present(f, known)]  # a test the fix broke
     for f in in_scope:
         if f.get("source") == "script":
-            if f.get("origin") == "security" and current_scan is not None:
-                if _script_still_present(f, current_scan):
+            current = current_scan if f.get("origin") == "security" else current_tests
+            if current is not None:
+                if _script_still_present(f, current):
                     present.add(f["id"])
             else:
-                unsettled.add(f["id"])  # the test script is re-run by the test origin only
-                say(f"{f['id']}: a test script finding: re-run the tests (--run-tests) to settle"
-                    " it; left in re-review")
+                unsettled.add(f["id"])
+                say(f"{f['id']}: a test script finding: settled only by running the tests"
+                    " again (--run-tests); left in re-review")
             continue
         for origin in [o for o in origins if _covers(f, o)]:
             a = asked.get(origin)
@@ -428,7 +477,9 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
         where = f"{rec.get('file')}:{rec.get('line')}"
         say(f"FIX-INDUCED {rec['id']} at {where}: {rec.get('subject') or rec.get('summary')}"
             " (introduced by a correction; open, accept it to have it fixed)")
-    return EXIT_OK, settled
+    if settled.waiting:
+        say(f"still in re-review: {' '.join(settled.waiting)}")
+    return (EXIT_CONDITION if settled.waiting else EXIT_OK), settled
 
 
 def _merged(new: Sequence[Record], root: str, rev: str) -> list[Record]:

@@ -30,7 +30,7 @@ from council_filters.consolidate.finding import (
     member_record,
     status_text,
 )
-from council_filters.consolidate.render import review_md
+from council_filters.consolidate.render import mdquote, review_md
 from council_filters.consolidate.render.mdquote import inline
 
 Record = dict[str, Any]
@@ -117,14 +117,25 @@ def recommendation(reviewers: Sequence[synthesis.Reviewer], agreed: Sequence[Gro
     for level in ("critical", "medium"):
         hits = [g for g in agreed if g.severity == level]
         if hits:
-            citers = {r.slot for g in hits for r in g.citers}
-            return (f"REVISE — {_plural(len(hits), level + ' finding')} agreed by "
-                    f"{len(citers)} reviewers")
+            return f"REVISE — {_agreed_count(hits, level)}"
     if n["APPROVE"] * 2 <= total:
         return (f"REVISE — {n['APPROVE']} of {total} counted reviewers APPROVE "
                 f"({n['REVISE']} REVISE, {n['REJECT']} REJECT)")
     return f"APPROVE — {n['APPROVE']} of {total} counted reviewers APPROVE, no agreed " \
         "critical or medium finding"
+
+
+def _agreed_count(hits: Sequence[Group], level: str) -> str:
+    """What agreed findings of one level count, each by its own citers (never a union):
+    ``1 critical finding agreed by 3 reviewers``, ``2 critical findings, agreed by 2 and 3
+    reviewers``."""
+    if len(hits) == 1:
+        return f"1 {level} finding agreed by {len(hits[0].citers)} reviewers"
+    sizes = sorted(len(g.citers) for g in hits)
+    if len(set(sizes)) == 1:
+        return f"{len(hits)} {level} findings, each agreed by {sizes[0]} reviewers"
+    shown = ", ".join(str(n) for n in sizes[:-1]) + f" and {sizes[-1]}"
+    return f"{len(hits)} {level} findings, agreed by {shown} reviewers"
 
 
 @dataclass
@@ -135,19 +146,77 @@ class GroupedSynthesis(synthesis.Synthesis):
     single: list[Group] = field(default_factory=list)
     unverified: list[Group] = field(default_factory=list)
     checks: Checks = field(default_factory=Checks)
+    pointer_once = True
 
     def conflicts_count(self) -> int:
         return sum(1 for g in self.agreed if g.conflict)
 
     def headline_text(self) -> str:
-        text = synthesis.headline(self.reviewers)
+        if self.mode == "question":
+            return self.answers_headline()
+        text = synthesis.headline(self.reviewers, plain=True)
         k = self.conflicts_count()
         if k:
             text += f"; {_plural(k, 'agreed finding')} drew differing verdicts"
         text += "".join(f"; {x}" for x in self.checks.sentences())
         return f"{text}. Recommendation: {recommendation(self.reviewers, self.agreed)}"
 
+    # -- a question: answers, not verdicts ----------------------------------------
+    def answers_headline(self) -> str:
+        answered = [r for r in self.reviewers if _answer(r)]
+        total = len(self.reviewers)
+        text = f"{len(answered)} of {total} {'reviewer' if total == 1 else 'reviewers'} answered"
+        missing = [r for r in self.reviewers if not _answer(r)]
+        if missing:
+            text += " (" + ", ".join(
+                f"{r.name} {synthesis.failure_phrase(r) if not r.votes else 'gave no summary'}"
+                for r in missing) + ")"
+        if self.agreed:
+            text += f"; {_plural(len(self.agreed), 'point')} made by two or more of them"
+        return text
+
+    def render_answers(self, report_path: str) -> str:
+        out = [
+            f"## Council Answers — {self.mode}: {self.slug} — {self.date}",
+            "",
+            synthesis.ADVISORY,
+            "",
+            "### Headline",
+            self.answers_headline(),
+            *synthesis.pack_lines(self.reviewers),
+            "",
+            "### Answers",
+        ]
+        for r in self.reviewers:
+            answer = _answer(r)
+            out += ["", f"**{r.name}**"]
+            if answer:
+                out.append(mdquote.blockquote(answer))
+            else:
+                out.append(f"- No answer ({synthesis.failure_phrase(r)})" if not r.votes
+                           else "- No summary given")
+        out += ["", "### Where they agree"]
+        for g in self.agreed:
+            names = ", ".join(r.name for r in g.citers)
+            where = g.where()
+            out.append(f"- {where + ' — ' if where else ''}{inline(g.item.survivor.title)}"
+                       f" ({names})")
+            out.extend(f'  - {r.name}: "{inline(f.title)}"' for r, f in g.members)
+        if not self.agreed:
+            out.append("- No point was made by two or more reviewers")
+        out += ["", "### Points made by one reviewer"]
+        single = []
+        for g in self.single:
+            r, f = g.members[0]
+            where = g.where()
+            single.append(f'- {where + " — " if where else ""}{r.name} only: "{inline(f.title)}"')
+        out.extend(single or ["- None"])
+        out += ["", f"Full reviewer outputs: see {report_path}"]
+        return "\n".join(out)
+
     def render(self, report_path: str) -> str:
+        if self.mode == "question":
+            return self.render_answers(report_path)
         out = [
             f"## Council Report — {self.mode}: {self.slug} — {self.date}",
             "",
@@ -235,6 +304,12 @@ class GroupedSynthesis(synthesis.Synthesis):
             **({"unverified": [g.record() for g in self.unverified]}
                if self.checks.checked else {}),
         }
+
+
+def _answer(r: synthesis.Reviewer) -> str:
+    """A reviewer's answer to a question: its ``Summary:`` text, else nothing."""
+    summary = (r.record or {}).get("summary")
+    return summary.strip() if isinstance(summary, str) else ""
 
 
 def _tag(f: Finding) -> str:

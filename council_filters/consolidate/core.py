@@ -21,7 +21,7 @@ from council_filters import severity as sev
 from council_filters.base import diffs
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
-from council_filters.consolidate import agreement, synthesis
+from council_filters.consolidate import agreement, synthesis, usage
 from council_filters.consolidate import evidence as ev
 from council_filters.consolidate.dedup import dedup, group_by_finding
 from council_filters.consolidate.finding import (
@@ -171,6 +171,10 @@ def check_evidence(
             e = ev.Evidence(e.status, e.line, f"{e.reason}: {gone[f.file]}")
         f.evidence = e
         if e.line is not None:
+            end = f.raw.get("end_line")
+            if (e.cited_line is not None and isinstance(end, int) and not isinstance(end, bool)
+                    and end >= e.cited_line):  # the range moves with its first line
+                f.raw = {**f.raw, "end_line": end + e.line - e.cited_line}
             f.line = e.line
 
 
@@ -495,6 +499,7 @@ def json_document(
             "date": synth.date,
             **synth.json_section(),
             "reviewers": _reviewers(synth),
+            "totals": usage.totals(r.record for r in synth.reviewers if r.record),
             "report_path": report_path,
         }
     elif synth is not None:
@@ -504,6 +509,7 @@ def json_document(
             "date": synth.date,
             "headline": synthesis.headline(synth.reviewers),
             "reviewers": _reviewers(synth),
+            "totals": usage.totals(r.record for r in synth.reviewers if r.record),
             "agreement": [_loc(loc) for loc in synth.agreement],
             "conflicts": [_loc(loc) for loc in synth.conflicts],
             "report_path": report_path,
@@ -514,7 +520,9 @@ def json_document(
 def _reviewers(synth: synthesis.Synthesis) -> list[Record]:
     return [
         {"reviewer": r.slot, "verdict": r.verdict,
-         "confidence": (r.record or {}).get("confidence"), "findings": len(r.findings)}
+         "confidence": (r.record or {}).get("confidence"), "findings": len(r.findings),
+         "family": usage.family(r.record), "usage": usage.reviewer_usage(r.record),
+         "coverage": usage.coverage_summary(r.record)}
         for r in synth.reviewers
     ]
 
@@ -535,19 +543,8 @@ def _n(n: int, what: str) -> str:
 
 def sarif_bytes(result: Result, category: str) -> tuple[bytes, list[str]]:
     log, left = sarif.document(result.items, category=category, filter_mode=result.filter_mode)
-    notes = []
-    if left.no_file:
-        notes.append(_n(left.no_file, "without a file left out of SARIF (code scanning needs"
-                        " a location for every result)"))
-    if left.outside:
-        notes.append(_n(left.outside, "naming a file outside the repository left out of"
-                        " SARIF"))
-    if left.filtered:
-        notes.append(_n(left.filtered, f"left out of SARIF by --filter-mode"
-                        f" {result.filter_mode}"))
-    if left.over:
-        notes.append(f"{left.over} least severe findings left out (GitHub takes 25000 results"
-                     " per run)")
+    notes = left.notes("SARIF", "code scanning needs a location for every result",
+                       result.filter_mode)
     return orjson.dumps(log, option=orjson.OPT_INDENT_2) + b"\n", notes
 
 
@@ -583,13 +580,8 @@ def rdjsonl_bytes(result: Result, reader: SourceReader) -> tuple[bytes, list[str
 def codequality_bytes(result: Result) -> tuple[bytes, list[str]]:
     """GitLab's Code Quality report: one entry per placed finding."""
     entries, left = codequality.document(result.items)
-    notes = _filtered_note(result, "the Code Quality report")
-    if left.no_file:
-        notes.append(_n(left.no_file, "without a file left out of the Code Quality report"
-                        " (GitLab needs location.path)"))
-    if left.outside:
-        notes.append(_n(left.outside, "naming a file outside the repository left out of the"
-                        " Code Quality report"))
+    notes = left.notes("the Code Quality report", "GitLab needs location.path",
+                       result.filter_mode)
     return orjson.dumps(entries, option=orjson.OPT_INDENT_2) + b"\n", notes
 
 

@@ -54,15 +54,17 @@ _NA = re.compile(r"\A\W*(?:n/?a|none|not applicable|no quote|no evidence)\b[\s\W
 _FENCE = re.compile(r"\A(`{3,}|~{3,})[^\n]*\n(.*?)\n?\1\s*\Z", re.DOTALL)
 _PAIRS = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"), ("\u2018", "\u2019"),
           ("\u00ab", "\u00bb"), ("\u201e", "\u201c"))
-_LINENO = re.compile(r"\A\s*(?:L|line\s*)?[0-9]{1,7}\s*(?:[:|\u2502]\s?|\t|\s{2,})",
+_LINENO = re.compile(r"\A\s*(?:[^\s:]+:)?(?:L|line\s*)?[0-9]{1,7}\s*(?:[:|\u2502]\s?|\t|\s{2,})",
                      re.IGNORECASE)
 _ELLIPSIS = re.compile(r"\u2026|\.{3,}")
-_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"\S+")
+# Every character str.split() takes for whitespace, except the newline that separates lines.
+_NO_SPACE = {c: None for c in range(0x3000 + 1) if chr(c).isspace() and c != 10}
 
 
 def squeeze(text: str) -> str:
     """``text`` without any whitespace (the form quotes and lines are compared in)."""
-    return _WS.sub("", text)
+    return "".join(text.split())
 
 
 # --------------------------------------------------------------------------- #
@@ -81,10 +83,17 @@ class FileText:
     _squeezed: list[str] | None = field(default=None, repr=False)
     _joined: str | None = field(default=None, repr=False)
     _starts: list[int] | None = field(default=None, repr=False)
+    _flat: str | None = field(default=None, repr=False)
+    _flat_ends: list[int] | None = field(default=None, repr=False)
 
     def squeezed(self) -> list[str]:
         if self._squeezed is None:
-            self._squeezed = [squeeze(x) for x in self.lines or ()]
+            lines = self.lines or ()
+            joined = "\n".join(lines).translate(_NO_SPACE)
+            sq = joined.split("\n")
+            if len(sq) != len(lines):  # a line held a character translate() missed
+                sq = [squeeze(x) for x in lines]
+            self._squeezed = sq
         return self._squeezed
 
     def occurrences(self, needle: str) -> list[int]:
@@ -109,6 +118,28 @@ class FileText:
         return out
 
 
+    def flat(self, needle: str) -> list[tuple[int, int]]:
+        """(first, last) 0-based lines of each place ``needle`` spans when the squeezed
+        lines are read as one text (a quote that joins lines, or wraps one)."""
+        if self._flat is None:
+            sq = self.squeezed()
+            self._flat = "".join(sq)
+            ends, pos = [], 0
+            for x in sq:
+                pos += len(x)
+                ends.append(pos)
+            self._flat_ends = ends
+        assert self._flat_ends is not None
+        out: list[tuple[int, int]] = []
+        i = self._flat.find(needle)
+        while i >= 0 and len(out) < 10_000:
+            first = bisect.bisect_right(self._flat_ends, i)
+            last = bisect.bisect_left(self._flat_ends, i + len(needle))
+            out.append((first, min(last, len(self._flat_ends) - 1)))
+            i = self._flat.find(needle, i + 1)
+        return out
+
+
 MISSING = FileText(None, "no such file at the reviewed revision")
 
 
@@ -127,8 +158,13 @@ class Quote:
         return sum(len(p) for ln in self.lines for p in ln)
 
 
+_OPENERS = frozenset("\"'`~\u201c\u2018\u00ab\u201e")
+
+
 def _unwrap(text: str) -> str:
     s = text.strip()
+    if not s or s[0] not in _OPENERS:
+        return s
     for _ in range(4):
         m = _FENCE.match(s)
         if m:
@@ -143,9 +179,26 @@ def _unwrap(text: str) -> str:
     return s
 
 
+_NA_START = frozenset("nN\"'`*_([ \t\u201c\u2018")
+
+
+_LEADING = re.compile(r"\A\s*(`+|\"|\u201c|')(.+?)(?:\1|\u201d)(?=\s*\S)", re.DOTALL)
+
+
+def _leading_quoted(evidence: str) -> str | None:
+    """The quoted part of ``"code" — a remark`` (None when the text is not like that)."""
+    m = _LEADING.match(evidence)
+    if m is None or "\n" in m.group(2):
+        return None
+    return m.group(2)
+
+
 def na_reason(evidence: object) -> str | None:
     """The reason of an ``N/A — <reason>`` evidence (``""`` for a bare N/A), else None."""
     if not isinstance(evidence, str):
+        return None
+    head = evidence.lstrip()[:1]
+    if head and head not in _NA_START:
         return None
     m = _NA.match(_unwrap(evidence))
     if not m:
@@ -195,10 +248,23 @@ def _quote(lines: list[str], ellipsis: bool) -> Quote | None:
     return Quote(tuple(out)) if out else None
 
 
+def _plain(text: str) -> bool:
+    """A one-line quote with nothing to strip (the common case, read at once)."""
+    return ("\n" not in text and "\u2026" not in text and ".." not in text
+            and text[:1] not in ("+", "-", " ") and text[:1] not in _OPENERS)
+
+
 def variants(evidence: str) -> list[Quote]:
     """The readings of a quote, the literal one first (see the module docstring)."""
+    s = _unwrap(evidence)
+    if _plain(s) and not _LINENO.match(s):
+        sq = squeeze(s)
+        return [Quote(((sq,),))] if sq else []
     base = _raw_lines(evidence)
     forms: list[list[str]] = [base]
+    inner = _leading_quoted(evidence)
+    if inner is not None:  # "the quote" followed by the reviewer's own words
+        forms.append([inner])
     num = _strip_numbers(base)
     if num is not None:
         forms.append(num)
@@ -293,15 +359,21 @@ class Match:
     line: int  # 1-based, the quote's first line
     end_line: int
     quote: Quote
+    exact: bool = True  # False: found only with the lines read as one text (no columns)
 
 
 def find(ft: FileText, quotes: Sequence[Quote], cited: int | None) -> tuple[Match | None, bool]:
     """The quote's place (nearest to ``cited``; the first when no line is cited) and
     whether it is within ``WINDOW`` of ``cited``."""
     if cited is not None:
+        sq = ft.squeezed()
+        lo, hi = max(0, cited - 1 - WINDOW), min(len(sq), cited + WINDOW)
         for q in quotes:
-            near = [i for i in range(cited - 1 - WINDOW, cited + WINDOW)
-                    if _matches_at(ft, q, i) is not None]
+            if len(q.lines) == 1 and len(q.lines[0]) == 1:
+                p = q.lines[0][0]
+                near = [i for i in range(lo, hi) if p in sq[i]]
+            else:
+                near = [i for i in range(lo, hi) if _matches_at(ft, q, i) is not None]
             if near:
                 i = min(near, key=lambda x: (abs(x - (cited - 1)), x))
                 end = _matches_at(ft, q, i)
@@ -320,7 +392,26 @@ def find(ft: FileText, quotes: Sequence[Quote], cited: int | None) -> tuple[Matc
                 best = (key, Match(i + 1, end + 1, q))
         if best is not None:
             break  # an earlier (more literal) reading wins
-    return (best[1] if best else None), False
+    if best is None:
+        return _flat_find(ft, quotes, cited)
+    return best[1], False
+
+
+def _flat_find(ft: FileText, quotes: Sequence[Quote], cited: int | None
+               ) -> tuple[Match | None, bool]:
+    """The last resort: a quote without ellipses read against the file as one text, so a
+    quote that joins two lines (or splits one) is still found."""
+    for q in quotes:
+        if q.size < MIN_PLACE or any(len(ln) != 1 for ln in q.lines):
+            continue
+        spans = ft.flat("".join(ln[0] for ln in q.lines))
+        if not spans:
+            continue
+        ref = (cited - 1) if cited is not None else 0
+        first, last = min(spans, key=lambda sp: (abs(sp[0] - ref), sp[0]))
+        near = cited is not None and abs(first - ref) <= WINDOW
+        return Match(first + 1, last + 1, q, exact=False), near
+    return None, False
 
 
 # --------------------------------------------------------------------------- #
@@ -347,7 +438,13 @@ class Evidence:
     reason: str | None = None
     cited_line: int | None = None
     end_line: int | None = None
-    columns: tuple[int, int] | None = None
+    place: tuple[FileText, Match] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def columns(self) -> tuple[int, int] | None:
+        """1-based character columns of the quote: start on ``line``, end on ``end_line``
+        (None when unknown, e.g. on a line the redaction changed); computed when asked."""
+        return _columns(*self.place) if self.place is not None else None
 
     def fields(self) -> dict[str, object]:
         """The member fields the outputs carry."""
@@ -361,19 +458,19 @@ class Evidence:
 def _column(line: str, squeezed_index: int, end: bool) -> int:
     """The 1-based character column of a squeezed index (``end``: just after it)."""
     seen = 0
-    for pos, ch in enumerate(line):
-        if ch.isspace():
-            continue
-        if seen == squeezed_index and not end:
-            return pos + 1
-        seen += 1
-        if end and seen == squeezed_index:
-            return pos + 2
+    for m in _TOKEN.finditer(line):
+        width = m.end() - m.start()
+        if end and seen < squeezed_index <= seen + width:
+            return m.start() + (squeezed_index - seen) + 1
+        if not end and squeezed_index < seen + width:
+            return m.start() + (squeezed_index - seen) + 1
+        seen += width
     return len(line) + 1
 
 
 def _columns(ft: FileText, m: Match) -> tuple[int, int] | None:
-    if ft.lines is None or m.line in ft.redacted or m.end_line in ft.redacted:
+    if (not m.exact or ft.lines is None or m.line in ft.redacted
+            or m.end_line in ft.redacted):
         return None
     sq = ft.squeezed()
     first = _parts_in(sq[m.line - 1], m.quote.lines[0])
@@ -413,7 +510,7 @@ def check(claim: Claim, ft: FileText) -> Evidence:
         short = all(q.size < MIN_PLACE for q in quotes)
         return Evidence(UNVERIFIED, cited, "the quote is too short to place and is not at the"
                         " cited line" if short and cited else "the quote is not in the file")
-    cols = _columns(ft, m)
+    cols = (ft, m)
     end = m.end_line if m.end_line != m.line else None
     if near and cited is not None:
         if cited == m.line:

@@ -30,6 +30,7 @@ from council_filters.base.vocab import (
     display_name,
     end_delimiter,
 )
+from council_filters.consolidate import usage
 from council_filters.consolidate.finding import Finding
 from council_filters.consolidate.render.mdquote import appendix_body, inline
 
@@ -99,19 +100,30 @@ def _failure_phrase(r: Reviewer) -> str:
         secs = _timeout_seconds(r.record)
         return f"timed out at {secs}s" if secs else "timed out"
     if r.verdict == "UNAVAILABLE":
-        return "unavailable"
+        kind = (r.record or {}).get("error_kind")
+        return {"budget": "skipped by the budget", "not-cached": "not in the cache"}.get(
+            kind if isinstance(kind, str) else "", "unavailable")
     if r.verdict == MISSING:
         return "missing"
     return "errored"
 
 
-def count_line(reviewers: Sequence[Reviewer], total: int) -> str | None:
+def failure_phrase(r: Reviewer) -> str:
+    """Why a reviewer has no counted verdict: ``timed out at 600s``, ``unavailable``, ..."""
+    return _failure_phrase(r)
+
+
+def count_line(reviewers: Sequence[Reviewer], total: int, plain: bool = False) -> str | None:
+    """``All 3 reviewers APPROVE`` / ``Split — ...``; ``plain``: a lone voter is
+    ``1 reviewer: APPROVE`` (``1 voting reviewer`` when others failed), never "All 1"."""
     voters = [r for r in reviewers if r.votes]
     if not voters:
         return None
     kinds = {r.verdict for r in voters}
     if len(kinds) == 1:
         (v,) = kinds
+        if plain and len(voters) == 1:
+            return f"1 reviewer: {v}" if total == 1 else f"1 voting reviewer: {v}"
         if len(voters) == total:
             return f"All {total} reviewers {v}"
         return f"All {len(voters)} voting reviewers {v}"
@@ -122,7 +134,7 @@ def count_line(reviewers: Sequence[Reviewer], total: int) -> str | None:
     return line
 
 
-def headline(reviewers: Sequence[Reviewer]) -> str:
+def headline(reviewers: Sequence[Reviewer], plain: bool = False) -> str:
     total = len(reviewers)
     failed = [r for r in reviewers if r.verdict in FAILED or r.verdict == MISSING]
     unknown = [r for r in reviewers if r.verdict == "UNKNOWN"]
@@ -130,12 +142,15 @@ def headline(reviewers: Sequence[Reviewer]) -> str:
     if failed:
         reasons = ", ".join(f"{r.name} {_failure_phrase(r)}" for r in failed)
         parts.append(f"Council ran with {total - len(failed)} of {total} reviewers ({reasons})")
-    counts = count_line(reviewers, total)
+    counts = count_line(reviewers, total, plain)
     if counts:
         parts.append(counts)
     if unknown:
         names = ", ".join(r.name for r in unknown)
         parts.append(f"{names} UNKNOWN (not counted)")
+    families = usage.families_note([(r.record, r.verdict) for r in reviewers])
+    if families and parts:
+        parts.append(families)
     if not parts:
         return "No reviewers"
     return "; ".join(parts)
@@ -178,12 +193,23 @@ def failure_reason(record: Record | None) -> str:
     return head + (f": {last}" if last else "")
 
 
+# Reviewers council-dispatch decided not to start, and why.
+_NOT_STARTED = {
+    "budget": "not started, the run's budget would not cover its pack",
+    "not-cached": "not started (--replay answers from the cache only), no cached answer",
+}
+
+
 def status_line(r: Reviewer) -> str:
     if r.verdict == "TIMEOUT":
         secs = _timeout_seconds(r.record)
         why = f"did not finish within {secs}s" if secs else "did not finish within its time limit"
         last = last_stderr_line(r.record)
         why += f": {last}" if last else ""
+    elif r.verdict == "UNAVAILABLE" and (r.record or {}).get("error_kind") in _NOT_STARTED:
+        summary = (r.record or {}).get("summary")
+        why = _NOT_STARTED[(r.record or {})["error_kind"]] + (
+            f": {inline(summary)}" if isinstance(summary, str) and summary else "")
     elif r.verdict == "UNAVAILABLE":
         why = "the reviewer's CLI was not available" + failure_reason(r.record)
     elif r.verdict == "UNKNOWN":
@@ -273,6 +299,8 @@ class Synthesis:
     agreement: list[Location]
     conflicts: list[Location]
     singles: list[tuple[Reviewer, Finding]]
+    # The synthesis itself ends with the pointer to the full report: --write adds no second.
+    pointer_once = False
 
     def render(self, report_path: str) -> str:
         """SYNTHESIS_MD: the synthesis, no trailing newline."""
@@ -465,6 +493,9 @@ def section(r: Reviewer) -> str:
 def report(synthesis: Synthesis, report_path: str) -> str:
     """The full report: synthesis, then one appendix per reviewer; ends with one newline."""
     text = synthesis.render(report_path).rstrip("\n")
+    extra = usage.section([(r.slot, r.record) for r in synthesis.reviewers])
+    if extra:
+        text += "\n\n" + "\n".join(extra)
     for r in synthesis.reviewers:
         text += f"\n\n## {caret_name(r.slot)} Output\n\n{section(r)}\n"
     return text if text.endswith("\n") else text + "\n"
@@ -472,6 +503,8 @@ def report(synthesis: Synthesis, report_path: str) -> str:
 
 def inline_form(synthesis: Synthesis, report_path: str) -> str:
     """What ``--write`` prints: the synthesis and the path line (never the appendices)."""
+    if synthesis.pointer_once:
+        return synthesis.render(report_path).rstrip("\n") + "\n"
     return (
         synthesis.render(report_path).rstrip("\n")
         + f"\n\nFull reviewer outputs and detailed findings: {report_path}\n"

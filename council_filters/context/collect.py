@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from council_filters.base import childenv, gitcmd
 from council_filters.base import diffs as diffparse
 from council_filters.base.errors import DataError, UsageError
 from council_filters.context import specs
@@ -109,13 +110,13 @@ def gather(repo: str) -> Facts:
 
 
 def _gh(args: list[str], cwd: Path) -> bytes | None:
-    exe = shutil.which("gh")
+    exe = shutil.which("gh", path=childenv.safe_path(os.environ.get("PATH", os.defpath)))
     if exe is None:
         return None
-    try:
+    env = gitcmd.config_env({**gitcmd.env(), "GH_PROMPT_DISABLED": "1", "NO_COLOR": "1"})
+    try:  # gh runs git in the checkout: the same overrides reach it through the environment
         res = subprocess.run([exe, *args], cwd=cwd, capture_output=True, timeout=GH_TIMEOUT,
-                             check=False, stdin=subprocess.DEVNULL,
-                             env={**os.environ, "GH_PROMPT_DISABLED": "1", "NO_COLOR": "1"})
+                             check=False, stdin=subprocess.DEVNULL, env=env)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return res.stdout if res.returncode == 0 else None

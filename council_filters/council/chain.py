@@ -14,6 +14,7 @@ stage has ended well, so a broken chain never writes a report.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import threading
@@ -24,7 +25,8 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters.base import pyproc, safefs
+from council_filters.base import gitcmd, pyproc, safefs
+from council_filters.pack.git import GitRepo
 
 # The filters, as the modules their installed executables run.
 _MODULES = {
@@ -61,6 +63,12 @@ class Plan:
     consolidate_args: tuple[str, ...] = ()
     file_reviewers: tuple[str, ...] = ()
     sarif: str | None = None  # also write the findings as SARIF here
+    json: str | None = None  # also write the consolidation JSON document here
+    dispatch_args: tuple[str, ...] = ()  # cache and budget options for council-dispatch
+    report_path: str | None = None  # the report's name, as the JSON document gives it
+    # The reviewed revision and diff base for consolidate's evidence check and change
+    # classification (``--rev``, ``--base``), so it reads the files the pack showed.
+    review_args: tuple[str, ...] = ()
     rdjsonl: str | None = None  # ... and as reviewdog diagnostics here
     codequality: str | None = None  # ... and as a GitLab Code Quality report here
 
@@ -86,7 +94,8 @@ class Plan:
         out += [
             (
                 "dispatch",
-                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root),
+                filter_argv("dispatch", "--config", self.commands_file, "--cwd", self.root,
+                            *self.dispatch_args),
             ),
             ("redact", filter_argv("redact", "--jsonl", *rules)),
             ("fence", filter_argv("fence", "--jsonl")),
@@ -104,6 +113,7 @@ class Plan:
             self.root,
             "--slots",
             ",".join(self.reviewers),
+            *self.review_args,
             *self.consolidate_args,
         )
 
@@ -124,14 +134,17 @@ def run(
     plan: Plan,
     *,
     stdin: IO[bytes] | int | None = None,
-    progress: Callable[[float], None] | None = None,
+    progress: Callable[[float, frozenset[str]], None] | None = None,
     tick: float = 1.0,
 ) -> Outcome:
-    """Run the chain; ``progress(elapsed)`` is called every ``tick`` seconds until the
-    reviewers' records arrive.  Stage diagnostics go to this process's stderr."""
+    """Run the chain; ``progress(elapsed, done)`` is called every ``tick`` seconds until
+    the reviewers' records arrive (``done``: the reviewers whose record came through).
+    Stage diagnostics go to this process's stderr."""
     procs: list[tuple[str, subprocess.Popen[bytes]]] = []
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
-    env = pyproc.child_env()
+    # every git a stage or a reviewer runs in the checkout gets the overrides, its filter
+    # drivers off too
+    env = gitcmd.config_env(pyproc.child_env(), GitRepo(plan.root).filter_overrides())
     try:
         for name, argv in plan.stages():
             proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,
@@ -146,16 +159,25 @@ def run(
         upstream = procs[-1][1].stdout
         assert upstream is not None
         done = threading.Event()
+        finished: set[str] = set()
         if progress is not None:
             start = time.monotonic()
 
             def ticker() -> None:
                 while not done.wait(tick):
-                    progress(time.monotonic() - start)
+                    progress(time.monotonic() - start, frozenset(finished))
 
             threading.Thread(target=ticker, daemon=True).start()
         try:
-            collected = upstream.read()
+            chunks = []
+            for line in upstream:  # records come through as their reviewers end
+                chunks.append(line)
+                if progress is not None:
+                    with contextlib.suppress(orjson.JSONDecodeError):
+                        rec = orjson.loads(line)
+                        if isinstance(rec, dict) and isinstance(rec.get("reviewer"), str):
+                            finished.add(rec["reviewer"])
+            collected = b"".join(chunks)
         finally:
             done.set()
             upstream.close()
@@ -178,25 +200,51 @@ def run(
         for rec in [orjson.loads(line)]
         if isinstance(rec, dict) and rec.get("kind") == "reviewer"
     ]
+    json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
+                                              ",".join(plan.reviewers)), collected, env)
     res = subprocess.run(plan.consolidate(), input=collected, capture_output=True,
                          cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
     out.notes = res.stderr
-    extras = (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl),
-              ("codequality", plan.codequality))
-    for fmt, target in extras:
-        if target is None or out.consolidate_code not in (0, 3):
+    if res.returncode not in (0, 3):
+        return out
+    sides = [(plan.json, json_doc)] + [
+        (target, _side_output(plan, target, ("--format", fmt), collected, env))
+        for fmt, target in (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl),
+                            ("codequality", plan.codequality))
+    ]
+    for target, doc in sides:
+        if target is None or doc is None:
             continue
-        extra = subprocess.run(
-            filter_argv("consolidate", "--format", fmt, "--repo", plan.root),
-            input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env,
-        )
-        if extra.returncode in (0, 3):
-            safefs.replace(target, extra.stdout, mode=0o644)
+        if doc.returncode in (0, 3):
+            data = doc.stdout if target is not plan.json else _named_report(plan, doc.stdout)
+            safefs.replace(target, data, mode=0o644)
         else:
-            out.consolidate_code = extra.returncode
+            out.consolidate_code = doc.returncode
     return out
+
+
+def _named_report(plan: Plan, data: bytes) -> bytes:
+    """The JSON document with the report's reserved name as its ``report_path``."""
+    doc = orjson.loads(data)
+    synth = doc.get("synthesis") if isinstance(doc, dict) else None
+    if plan.report_path is None or not isinstance(synth, dict):
+        return data
+    synth["report_path"] = plan.report_path
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _side_output(
+    plan: Plan, target: str | None, args: tuple[str, ...], collected: bytes,
+    env: dict[str, str],
+) -> subprocess.CompletedProcess[bytes] | None:
+    """council-consolidate in another format over the same records (None: not asked)."""
+    if target is None:
+        return None
+    return subprocess.run(
+        filter_argv("consolidate", *args, "--repo", plan.root, *plan.review_args),
+        input=collected, stdout=subprocess.PIPE, cwd=plan.root, env=env)
 
 
 def stage_names(plan: Plan) -> Sequence[str]:

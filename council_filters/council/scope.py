@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
-from council_filters.base.errors import DataError
+from council_filters.base.errors import DataError, UsageError
 from council_filters.pack.git import GitRepo
 
 SCOPES = ("base", "worktree", "staged", "commit")
@@ -100,6 +100,16 @@ def _index_tree(git: GitRepo, *, add_all: bool, exclude: tuple[str, ...] = ()) -
         return _text(git, "write-tree", env=env)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def choose(base: str | None, worktree: bool, staged: bool, commit: str | None) -> str:
+    """The one scope ``--base``/``--worktree``/``--staged``/``--commit`` name ("base" when
+    none does); two at once is a usage error."""
+    chosen = [n for n, on in (("base", base is not None), ("worktree", worktree),
+                              ("staged", staged), ("commit", commit is not None)) if on]
+    if len(chosen) > 1:
+        raise UsageError("choose one scope: " + " or ".join(f"--{n}" for n in chosen))
+    return chosen[0] if chosen else "base"
 
 
 def snapshot_tree(git: GitRepo, *, add_all: bool = True) -> str:

@@ -13,11 +13,14 @@ A core with no argv and no stdio, in three parts:
     error kind.
 
 ``runner`` ties them together for a whole run (parallel, in input order,
-stoppable at once).
+stoppable at once); ``usage`` reads what a CLI reported it used, ``cache``
+keeps answers, ``budget`` decides who may start.
 """
 
 from __future__ import annotations
 
+from council_filters.dispatch.budget import Budget, Price, parse_prices
+from council_filters.dispatch.cache import Cache
 from council_filters.dispatch.commands_file import ADAPTERS, CommandsFileError
 from council_filters.dispatch.config import (
     Command,
@@ -37,7 +40,7 @@ from council_filters.dispatch.outcome import (
     redact_excerpt,
 )
 from council_filters.dispatch.process import Limits, Run, execute, private_pack
-from council_filters.dispatch.runner import Runner, Task, run_reviewer
+from council_filters.dispatch.runner import Reuse, Runner, Task, prepare, run_reviewer
 
 DEFAULT_OUTPUT_CAP = Limits.output_cap
 DEFAULT_STDERR_CAP = Limits.stderr_cap
@@ -51,16 +54,22 @@ __all__ = [
     "STATUSES",
     "TIMEOUT",
     "UNAVAILABLE",
+    "Budget",
+    "Cache",
     "Command",
     "CommandsFileError",
     "Limits",
+    "Price",
     "Result",
+    "Reuse",
     "Run",
     "Runner",
     "Task",
     "classify",
     "execute",
     "parse_config",
+    "parse_prices",
+    "prepare",
     "private_pack",
     "read_opencode_events",
     "redact_excerpt",

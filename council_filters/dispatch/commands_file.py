@@ -50,9 +50,30 @@ def _origin(rest: str, value: str) -> str | None:
     return None
 
 
+def _family(value: str) -> str | None:
+    return None if vocab.is_name(value) else "a model family is a name like `anthropic`"
+
+
+def _council_setting(rest: str, value: str) -> str | None:
+    """``council.SETTING = VALUE``: the front command's own settings."""
+    if rest not in COUNCIL_SETTINGS:
+        return f"unknown setting (known: {', '.join(f'council.{k}' for k in COUNCIL_SETTINGS)})"
+    return COUNCIL_SETTINGS[rest](value)
+
+
+def _directory(value: str) -> str | None:
+    return None if value else "expected a directory"
+
+
+#: ``council.SETTING = VALUE`` lines, by setting.
+COUNCIL_SETTINGS: dict[str, ValueCheck] = {
+    "cache": _directory,  # the response cache directory
+}
+
 #: ``NAME.SUFFIX = VALUE`` lines about one reviewer, by suffix.
 REVIEWER_KEYS: dict[str, ValueCheck] = {
     "adapter": _adapter,
+    "family": _family,  # the model family (--min-families, price tables)
 }
 
 #: Top-level keys that are not reviewer names.
@@ -63,6 +84,7 @@ GLOBAL_KEYS: dict[str, ValueCheck] = {
 #: ``PREFIX.REST = VALUE`` families: the check gets (REST, VALUE).
 PREFIX_KEYS: dict[str, Callable[[str, str], str | None]] = {
     "code-review": _origin,  # code-review.ORIGIN = NAME: who reviews that origin
+    "council": _council_setting,  # council.cache = DIR
 }
 
 #: The built-in reviewer slots a near-miss name is compared with.

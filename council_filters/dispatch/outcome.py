@@ -46,6 +46,10 @@ class Result:
     timeout_s: int | None = None
     capped: list[str] = field(default_factory=list)
     abandoned: bool = False
+    #: What the CLI reported it used (see :mod:`.usage`), None when it said nothing.
+    usage: dict[str, Any] | None = None
+    #: Answered from the response cache: no CLI was started.
+    cached: bool = False
 
     def fields(self) -> dict[str, Any]:
         extra = {"timeout_s": self.timeout_s} if self.timeout_s is not None else {}
@@ -58,6 +62,8 @@ class Result:
             "summary": self.summary,
             "error_kind": self.error_kind,
             **extra,
+            "usage": self.usage,
+            "cached": self.cached,
         }
 
 

@@ -9,8 +9,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from council_filters.base.vocab import display_name
-from council_filters.dispatch import config, process
+from council_filters.dispatch import budget as money
+from council_filters.dispatch import config, process, usage
 from council_filters.dispatch import outcome as cls
+from council_filters.dispatch.cache import Cache
+from council_filters.dispatch.cache import key as cache_key
 
 #: How long past the kill grace a stopped run may take to let its threads finish.
 STOP_SLACK = 0.6
@@ -22,6 +25,60 @@ class Task:
     pack: str
     token: str | None
     command: config.Command | None
+    family: str | None = None
+
+    @property
+    def pack_tokens(self) -> int:
+        return usage.estimate_tokens(self.pack)
+
+    def cache_key(self) -> str | None:
+        return cache_key(self.command, self.pack, self.token) if self.command else None
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """What may answer a reviewer without starting it: the cache, and the budget."""
+
+    cache: Cache | None = None
+    replay: bool = False  # answer from the cache only; start no CLI
+    budget: money.Budget = money.Budget()
+
+
+def prepare(tasks: Sequence[Task], reuse: Reuse, cwd: str | None) -> list[cls.Result | None]:
+    """Per task, in order: the result decided without starting its CLI (a cached answer,
+    a ``--replay`` miss, a budget skip), or None (run it).
+
+    A reviewer with no command, or whose command is not there, is left to
+    :func:`run_reviewer` (which starts nothing) and costs no budget.
+    """
+    out: list[cls.Result | None] = []
+    ledger = money.Ledger(reuse.budget)
+    for task in tasks:
+        name = display_name(task.reviewer)
+        cmd = task.command
+        kept = None
+        if reuse.cache is not None and cmd is not None:
+            entry_key = task.cache_key()
+            kept = reuse.cache.get(entry_key) if entry_key else None
+        if kept is not None:
+            res = cls.Result(**{k: v for k, v in kept.items() if k != "usage"})
+            res.usage = kept.get("usage") if isinstance(kept.get("usage"), dict) else None
+            res.cached = True
+            out.append(res)
+        elif cmd is None or config.command_missing(cmd.shell, cwd):
+            out.append(None)
+        elif reuse.replay:
+            out.append(cls.Result(
+                status=cls.UNAVAILABLE, error_kind="not-cached",
+                summary=f"{name}: no cached answer for this pack and command; --replay starts"
+                " no CLI.",
+            ))
+        else:
+            why = ledger.admit(task.reviewer, task.family, task.pack_tokens)
+            out.append(None if why is None else cls.Result(
+                status=cls.UNAVAILABLE, error_kind="budget", summary=why + "."
+            ))
+    return out
 
 
 def run_reviewer(
@@ -66,7 +123,9 @@ def run_reviewer(
     finally:
         if pack_file:
             process.remove_pack(pack_file, registry)
-    return cls.classify(reviewer, command, run, token, limits)
+    res = cls.classify(reviewer, command, run, token, limits)
+    res.usage = usage.read(run.stdout, run.stderr)
+    return res
 
 
 class _Slot:

@@ -24,6 +24,7 @@ from council_filters import diffranges
 from council_filters.base import diffs
 from council_filters.base.bytesops import code_fence, lines_of, utf8_backoff, utf8_cut
 from council_filters.base.vocab import INGEST_PREFIX
+from council_filters.pack import coverage
 
 # --------------------------------------------------------------------------- #
 # Limits (bytes).
@@ -277,6 +278,9 @@ class Omitted:
     not_shown: list[dict[str, str]] = field(default_factory=list)
     # Review mode, when something was cut: how much of the change the pack shows.
     cut: dict[str, int] | None = None
+    # Review mode: per changed file, how many of its changed lines the pack shows
+    # (the record's ``coverage`` field, see ``pack/coverage.py``).
+    coverage: list[dict[str, object]] | None = None
 
     def as_record(self) -> dict[str, object]:
         record: dict[str, object] = {
@@ -430,11 +434,13 @@ def build_review(
         )
         diff_text, om.diff_truncated = truncate_diff(shown_diff, inp.stat, recut)
     om.files = text_total - k
+    total_lines = len(lines_of(inp.diff))
+    kept = len(lines_of(cap_body(shown_diff, cap, limits.lines))) if om.diff_truncated else (
+        total_lines
+    )
+    # The numbered diff keeps the diff's lines one for one: kept lines count for both.
+    om.coverage = coverage.files(inp.diff, kept if om.diff_truncated else None)
     if om.diff_truncated or om.files:
-        total_lines = len(lines_of(inp.diff))
-        kept = len(lines_of(cap_body(shown_diff, cap, limits.lines))) if om.diff_truncated else (
-            total_lines
-        )
         om.cut = {
             "diff_lines_kept": kept,
             "diff_lines": total_lines,

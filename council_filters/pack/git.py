@@ -1,8 +1,11 @@
 """Running git safely: argument vectors only, no shell, refs checked before use.
 
-Every call is ``git -C <root> ...`` with the user's environment (so output
-matches what the same git prints for them), except that prompts, optional
-locks, pagers, colour and external diff drivers are switched off.  Refs from
+Every call is ``git -C <root> ...`` through :mod:`council_filters.base.gitcmd`:
+the user's environment (so output matches what the same git prints for
+them), with prompts, optional locks, pagers and colour off, and everything
+of the checkout's configuration or attributes that could run a program
+(fsmonitor, hooks, textconv and external diff drivers, filters, signature
+programs, transports) overridden on the command line.  Refs from
 the command line must match the allowlist ``^[A-Za-z0-9_][A-Za-z0-9/_.-]*$``
 (so nothing starting with ``-`` ever reaches git as an option) and are passed
 after ``--end-of-options`` where git accepts it.
@@ -20,15 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from council_filters.base import gitcmd
 from council_filters.base.errors import DataError
 
 REF_RE = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9/_.-]*\Z")
-SAFE_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_PAGER": "cat",
-    "PAGER": "cat",
-}
+SAFE_ENV = gitcmd.ENV
 # Modes in `git ls-tree` output.
 MODE_SYMLINK = "120000"
 MODE_SUBMODULE = "160000"
@@ -66,12 +65,29 @@ class GitRepo:
     def __init__(self, root: str | os.PathLike[str], head: str = "HEAD") -> None:
         self.root = Path(root)
         self.head = head  # the commit a review reads: HEAD, or a scope's snapshot
+        self._filters: list[tuple[str, str]] | None = None
 
     # -- running -------------------------------------------------------------
     def _env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(SAFE_ENV)
-        return env
+        return gitcmd.config_env(gitcmd.env())  # a git that git itself starts, too
+
+    def filter_overrides(self) -> list[tuple[str, str]]:
+        """The filter drivers this repository's configuration defines, turned off."""
+        if self._filters is None:
+            self._filters = []
+            try:
+                res = subprocess.run(
+                    gitcmd.argv(str(self.root), ["config", "-z", "--name-only", "--list"]),
+                    capture_output=True, env=self._env(), check=False)
+            except OSError:
+                return []
+            keys = [os.fsdecode(k) for k in res.stdout.split(b"\0") if k]
+            self._filters = gitcmd.filter_overrides(keys)
+        return self._filters
+
+    def argv(self, args: Sequence[str]) -> list[str]:
+        """The full git command line for ``args`` (the overrides included)."""
+        return gitcmd.argv(str(self.root), args, self.filter_overrides())
 
     def run(
         self,
@@ -85,7 +101,7 @@ class GitRepo:
         on an unexpected exit."""
         try:
             res = subprocess.run(
-                ["git", "-C", str(self.root), *args],
+                self.argv(args),
                 input=stdin,
                 capture_output=True,
                 env={**self._env(), **(env or {})},
@@ -206,7 +222,7 @@ class GitRepo:
         if not oids:
             return
         proc = subprocess.Popen(
-            ["git", "-C", str(self.root), *options, "cat-file", "--batch"],
+            [*self.argv([]), *options, "cat-file", "--batch"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -1,10 +1,24 @@
-"""Dependency audit through the stack's own auditor, when it is installed.
+"""Dependency audit through the stack's own auditor, when it is installed and asked for.
 
-One auditor per ecosystem (:data:`AUDITORS`); each runs in the package root
-with a timeout and a private TMPDIR, and its JSON is read into
-:class:`Advisory` records.  An auditor that is not installed, that times out
-or whose output cannot be read is a skipped layer, never a crash.  Auditors
-read manifests and lockfiles; none of them runs the project's code.
+One auditor per ecosystem (:data:`AUDITORS`), run only with ``--audit``; its
+JSON is read into :class:`Advisory` records.  An auditor that is not
+installed, that times out or whose output cannot be read is a skipped layer,
+never a crash.
+
+The reviewed change is hostile until proven otherwise, and a package
+manager's project configuration can run code (``.yarnrc`` ``yarn-path``,
+``.yarnrc.yml`` ``yarnPath``, ``.pnpmfile.cjs``, composer plugins, a
+``packageManager`` field that makes corepack fetch a tool) or send the
+caller's credentials where the change says (``.npmrc`` ``registry=`` with
+``_authToken=${VAR}``, ``auth.json``, ``pip.conf``, ``.cargo/config.toml``).
+So an auditor never runs in the repository: its manifest and lockfile are
+copied into a private scratch directory (JSON manifests reduced to their
+dependency fields, requirement files to their requirement lines), and it
+runs there with :func:`minimal_env` (no credentials, a scratch HOME, the
+public registry named explicitly, PATH without relative entries).
+govulncheck needs the Go source, so it reads the package in place, with
+toolchain switching, workspaces, the go env file and cgo off, and the public
+module proxy only.
 """
 
 from __future__ import annotations
@@ -13,11 +27,12 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from council_filters.base import childenv
 from council_filters.dispatch import Limits, execute
 
 AUDIT_TIMEOUT = 120.0
@@ -166,12 +181,107 @@ def parse_composer_audit(raw: bytes) -> list[Advisory]:
     return out
 
 
+NPM_REGISTRY = "https://registry.npmjs.org/"
+PYPI_INDEX = "https://pypi.org/simple/"
+GO_PROXY = "https://proxy.golang.org"
+
+# Dependency fields a JSON manifest keeps in the scratch copy (no scripts, no
+# packageManager, no config, no repositories, no plugins).
+_JSON_KEEP = ("name", "version", "dependencies", "devDependencies", "optionalDependencies",
+              "peerDependencies", "bundleDependencies", "bundledDependencies", "overrides",
+              "resolutions", "workspaces", "require", "require-dev", "lockfileVersion",
+              "packages")
+
+
 @dataclass(frozen=True)
 class Auditor:
     tool: str  # the executable that must be on PATH
     argv: Callable[[Path, str], list[str] | None]  # (root dir, manifest name) -> argv or None
     parse: Callable[[bytes], list[Advisory]]
     needs: str = ""  # why argv may be None
+    files: tuple[str, ...] = ()  # globs copied into the scratch directory it runs in
+    in_place: bool = False  # reads the source where it is (govulncheck)
+
+
+def minimal_env(scratch: Path, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The whole environment an auditor gets: PATH, a scratch HOME and TMPDIR, the
+    network settings, the public registries, and switches that keep package
+    managers from running or fetching tools.  No credential reaches it."""
+    src = os.environ if environ is None else environ
+    home, tmp = scratch / "home", scratch / "tmp"
+    home.mkdir(mode=0o700, exist_ok=True)
+    tmp.mkdir(mode=0o700, exist_ok=True)
+    real_home = src.get("HOME") or os.path.expanduser("~")
+    env = {
+        "PATH": childenv.safe_path(src.get("PATH", os.defpath)),
+        "HOME": str(home),
+        "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp),
+        "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "NO_COLOR": "1", "CI": "1",
+        # npm, pnpm, yarn 1: the public registry, no lifecycle scripts, no yarn-path, no
+        # corepack downloads, no user or global npmrc.
+        "npm_config_registry": NPM_REGISTRY, "npm_config_ignore_scripts": "true",
+        "npm_config_userconfig": os.devnull, "npm_config_globalconfig": os.devnull,
+        "npm_config_update_notifier": "false", "YARN_IGNORE_PATH": "1",
+        "YARN_REGISTRY": NPM_REGISTRY, "COREPACK_ENABLE_DOWNLOAD_PROMPT": "0",
+        "COREPACK_ENABLE_AUTO_PIN": "0", "COREPACK_ENABLE_STRICT": "0",
+        # pip-audit
+        "PIP_CONFIG_FILE": os.devnull, "PIP_NO_INPUT": "1", "PIP_INDEX_URL": PYPI_INDEX,
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        # cargo-audit keeps the user's advisory database; composer a scratch home
+        "CARGO_HOME": src.get("CARGO_HOME") or os.path.join(real_home, ".cargo"),
+        "COMPOSER_HOME": str(home / ".composer"), "COMPOSER_NO_INTERACTION": "1",
+        "COMPOSER_ALLOW_SUPERUSER": "1",
+        # govulncheck: the caller's module cache, no toolchain switch, no workspace, no go
+        # env file, no cgo, the public proxy only
+        "GOTOOLCHAIN": "local", "GOWORK": "off", "GOENV": "off", "GOFLAGS": "-mod=readonly",
+        "CGO_ENABLED": "0", "GOPROXY": GO_PROXY, "GONOSUMDB": "", "GOPRIVATE": "",
+        "GONOPROXY": "", "GOINSECURE": "",
+        "GOMODCACHE": src.get("GOMODCACHE") or os.path.join(
+            src.get("GOPATH") or os.path.join(real_home, "go"), "pkg", "mod"),
+        "GOCACHE": str(home / ".cache" / "go-build"),
+    }
+    env.update({k: src[k] for k in childenv.NETWORK if k in src})
+    return env
+
+
+def _json_manifest(raw: bytes) -> bytes:
+    """A JSON manifest reduced to its dependency fields (raw bytes when it does not parse)."""
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        return b"{}"
+    if not isinstance(doc, dict):
+        return b"{}"
+    return json.dumps({k: doc[k] for k in _JSON_KEEP if k in doc}).encode()
+
+
+def _requirement_lines(raw: bytes) -> bytes:
+    """A requirements file without its option lines (-r, -e, --index-url, -f, ...)."""
+    keep = [line for line in raw.splitlines()
+            if line.strip() and not line.lstrip().startswith((b"-", b"#"))]
+    return b"".join(line + b"\n" for line in keep)
+
+
+def stage_files(auditor: Auditor, root: Path, scratch: Path) -> list[str]:
+    """Copy the auditor's manifest and lockfile shapes from ``root`` into ``scratch``
+    (regular files only, never through a symlink); the names copied."""
+    copied = []
+    for pattern in auditor.files:
+        for src in sorted(root.glob(pattern)):
+            if src.is_symlink() or not src.is_file() or src.parent != root:
+                continue
+            raw = src.read_bytes()
+            if src.name in ("package.json", "composer.json"):
+                raw = _json_manifest(raw)
+            elif src.suffix == ".txt":
+                raw = _requirement_lines(raw)
+            fd = os.open(scratch / src.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(raw)
+            copied.append(src.name)
+    return copied
 
 
 def _requirements(root: Path, manifest: str) -> list[str] | None:
@@ -179,7 +289,7 @@ def _requirements(root: Path, manifest: str) -> list[str] | None:
     if not reqs:
         return None
     argv = ["pip-audit", "--format", "json", "--progress-spinner", "off", "--no-deps",
-            "--disable-pip"]
+            "--disable-pip", "--index-url", PYPI_INDEX]
     for name in reqs:
         argv += ["-r", name]
     return argv
@@ -187,19 +297,28 @@ def _requirements(root: Path, manifest: str) -> list[str] | None:
 
 AUDITORS: dict[tuple[str, str], Auditor] = {
     ("python", "*"): Auditor("pip-audit", _requirements, parse_pip_audit,
-                             "pip-audit reads requirements files; this root has none"),
+                             "pip-audit reads requirements files; this root has none",
+                             files=("*requirements*.txt",)),
     ("node", "npm"): Auditor("npm", lambda r, m: ["npm", "audit", "--json",
-                                                 "--package-lock-only"], parse_npm_audit),
-    ("node", "pnpm"): Auditor("pnpm", lambda r, m: ["pnpm", "audit", "--json"], parse_npm_audit),
-    ("node", "yarn"): Auditor("yarn", lambda r, m: ["yarn", "audit", "--json"], parse_npm_audit),
+                                                 "--package-lock-only", "--ignore-scripts",
+                                                 f"--registry={NPM_REGISTRY}"],
+                             parse_npm_audit,
+                             files=("package.json", "package-lock.json", "npm-shrinkwrap.json")),
+    ("node", "pnpm"): Auditor("pnpm", lambda r, m: ["pnpm", "audit", "--json",
+                                                   f"--registry={NPM_REGISTRY}"],
+                              parse_npm_audit, files=("package.json", "pnpm-lock.yaml")),
+    ("node", "yarn"): Auditor("yarn", lambda r, m: ["yarn", "audit", "--json"], parse_npm_audit,
+                              files=("package.json", "yarn.lock")),
     ("rust", "*"): Auditor("cargo-audit", lambda r, m: ["cargo-audit", "audit", "--json"],
-                           parse_cargo_audit),
+                           parse_cargo_audit, files=("Cargo.lock",)),
     ("go", "*"): Auditor("govulncheck", lambda r, m: ["govulncheck", "-json", "./..."],
-                         parse_govulncheck),
+                         parse_govulncheck, in_place=True),
     ("ruby", "*"): Auditor("bundle-audit", lambda r, m: ["bundle-audit", "check", "--format",
-                                                         "json"], parse_bundle_audit),
+                                                         "json"], parse_bundle_audit,
+                           files=("Gemfile", "Gemfile.lock")),
     ("php", "*"): Auditor("composer", lambda r, m: ["composer", "audit", "--format=json",
-                                                    "--locked"], parse_composer_audit),
+                                                    "--locked", "--no-plugins", "--no-scripts"],
+                          parse_composer_audit, files=("composer.json", "composer.lock")),
 }
 
 
@@ -210,18 +329,26 @@ def auditor_for(ecosystem: str, manager: str) -> Auditor | None:
 def run(auditor: Auditor, root: Path, manifest: str, rel_root: str, timeout: float
         ) -> list[Advisory] | Skipped:
     layer = "dependency-audit"
-    exe = shutil.which(auditor.tool)
+    exe = shutil.which(auditor.tool, path=childenv.safe_path(os.environ.get("PATH", os.defpath)))
     if exe is None:
         return Skipped(layer, rel_root, auditor.tool, f"{auditor.tool} is not installed")
     argv = auditor.argv(root, manifest)
     if argv is None:
         return Skipped(layer, rel_root, auditor.tool, auditor.needs or "nothing to audit")
-    private = tempfile.mkdtemp(prefix="council-audit-")
+    private = Path(tempfile.mkdtemp(prefix="council-audit-"))  # 0700
     try:
-        env = dict(os.environ, TMPDIR=private, TMP=private, TEMP=private, NO_COLOR="1")
+        env = minimal_env(private)
+        where = root
+        if not auditor.in_place:
+            where = private / "project"
+            where.mkdir(mode=0o700)
+            stage_files(auditor, root, where)
         line = " ".join(_quote(a) for a in [exe, *argv[1:]])
         res = execute(line, None, Limits(timeout=timeout, kill_grace=2.0,  # type: ignore[arg-type]
-                                         output_cap=CAP, stderr_cap=1 << 16, cwd=str(root)), env)
+                                         output_cap=CAP, stderr_cap=1 << 16, cwd=str(where)), env)
+    except OSError as exc:
+        return Skipped(layer, rel_root, auditor.tool,
+                       f"cannot prepare the audit: {exc.strerror or type(exc).__name__}")
     finally:
         shutil.rmtree(private, ignore_errors=True)
     if res.timed_out:

@@ -131,7 +131,7 @@ def sort_key(rec: dict[str, Any]) -> tuple[Any, ...]:
             rec.get("summary") or "")
 
 
-def scan(diff: bytes, repo: Path | None, tree: stk.Tree | None, *, audit_deps: bool = True,
+def scan(diff: bytes, repo: Path | None, tree: stk.Tree | None, *, audit_deps: bool = False,
          timeout: float = audit.AUDIT_TIMEOUT, detect: secrets.Detector | None = None,
          only: set[str] | None = None) -> ScanResult:
     """Scan ``diff``; with ``only``, just those files (the ones a context described)."""
@@ -141,6 +141,7 @@ def scan(diff: bytes, repo: Path | None, tree: stk.Tree | None, *, audit_deps: b
     if audit_deps:
         audit_dependencies(files, repo, tree, result, timeout)
     elif any(stk.is_dependency_file(f.path) for f in files):
-        result.skipped.append(audit.Skipped("dependency-audit", ".", None, "--no-audit"))
+        result.skipped.append(audit.Skipped(
+            "dependency-audit", ".", None, "not asked: the audit runs only with --audit"))
     result.findings.sort(key=sort_key)
     return result

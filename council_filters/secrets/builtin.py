@@ -21,6 +21,7 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from council_filters.secrets.rules import Rule
@@ -81,10 +82,21 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "aws-secret-access-key",
-        rb"(?i)(?:aws)?[_.-]?(?:secret)[_.-]?(?:access)?[_.-]?key[\"'`\]]?[ \t]*(?:[:=]|=>|:=)"
-        rb"[ \t]*[\"'`]?([A-Za-z0-9/+]{40})" + _B64END,
-        rb"(?i)secret",
-        description="AWS secret access keys in assignments and key/value shapes",
+        rb"(?i)(?:aws)?[ _.-]?secret[ _.-]?(?:access)?[ _.-]?key(?:[ _.-]?id)?"
+        rb"(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*)"
+        rb"[\\\"'`]{0,4}([A-Za-z0-9/+]{40})" + _B64END,
+        rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key",
+        description="AWS secret access keys in assignments, JSON (escaped too), XML, prompts",
+    ),
+    _r(
+        "aws-session-token",
+        rb"(?<![A-Za-z0-9+/])((?:IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz)"
+        rb"(?:[A-Za-z0-9+/]|%2[BbFf]){60,}(?:=|%3[Dd]){0,2})"
+        rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*"
+        rb"|>|[ \t]+)[\\\"'`]{0,4}((?:[A-Za-z0-9+/]|%2[BbFf]){60,}(?:=|%3[Dd]){0,2})",
+        rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz|(?i:(?:session|security)[ _.-]?token)",
+        validator=token_shape,
+        description="AWS STS session tokens: by their fixed preamble, or named by the key",
     ),
     _r(
         "github-token",
@@ -194,8 +206,9 @@ RULES: tuple[Rule, ...] = (
     _r(
         "flag-credentials",
         rb"(?i)(?:^|[\s;|&(`'\"])--?(?:password|passwd|pass|pwd|token|api-?key|secret|"
-        rb"client-secret|auth-token|access-token|private-key-?password|db-password)"
-        rb"(?:=|[ \t]+)[\"']?([^\s\"'`;|&]{6,256})",
+        rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
+        rb"requirepass|masterauth)"
+        rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
         placeholders=False,
@@ -203,7 +216,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "url-credentials",
-        rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]{1,256}:([^\s\"'<>`]{1,256})@"
+        rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]{0,256}:([^\s\"'<>`]{1,256})@"
         rb"[A-Za-z0-9\[_]",
         rb"://",
         validator=url_password_ok,
@@ -233,6 +246,51 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)authorization",
         validator=bearer_ok,
         description="Authorization headers with other schemes, or none",
+    ),
+    _r(
+        "redis-credentials",
+        rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
+        rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
+        rb"[\"']?[ \t]*\Z"
+        rb"|\bredis-cli\b[^\n]*?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})",
+        rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
+        validator=flag_ok,
+        placeholders=False,
+        description="Redis passwords: requirepass/masterauth, AUTH, redis-cli -a",
+    ),
+    _r(
+        "database-credentials",
+        rb"(?i)\b(?:identified[ \t]+by|password)[ \t]+'([^'\s]{6,256})'"
+        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]"
+        rb"-p([^\s\"'-][^\s\"']{3,255})"
+        rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})",
+        rb"(?i:identified[ \t]+by|password[ \t]+'|mysql|mariadb|"
+        rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n])",
+        validator=flag_ok,
+        placeholders=False,
+        description="SQL IDENTIFIED BY / PASSWORD '...', mysql -pSECRET, netrc lines",
+    ),
+    _r(
+        "secret-xml",
+        rb"<(?P<key>[A-Za-z_][A-Za-z0-9_.:-]{0,80})(?P<op>>)(?P<q>)(?P<v>[^<>\s][^<>]{0,299}?)"
+        rb"</(?P=key)>",
+        rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|"
+        rb"connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n]{4}",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="<password>...</password>: an element that names a secret, and its text",
+    ),
+    _r(
+        "secret-xml-attribute",
+        rb"(?i)\b(?:key|name)[ \t]*=[ \t]*[\"'](?P<key>[A-Za-z0-9_.:$@-]{1,80})[\"'][^<>]{0,200}?"
+        rb"\bvalue[ \t]*(?P<op>=)[ \t]*(?P<q>[\"'])(?P<v>[^\"'<>]{1,300})(?P=q)",
+        rb"(?i)(?:key|name)[ \t]*=[ \t]*[\"'][A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|"
+        rb"key|auth|credential|sas|connection)",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description='<add key="Password" value="..."/>, <input name="password" value="...">',
     ),
     _r(
         "secret-name-value",
@@ -269,73 +327,84 @@ RULES: tuple[Rule, ...] = (
 BY_ID = {r.id: r for r in RULES}
 
 #: The searches that find candidate lines for the built-in rules:
-#: ``(kind, pattern, verify, rule ids)``.  ``kind`` "re" is a regex search over
-#: the buffer that starts with a literal byte, so the regex engine skips
-#: through ordinary text quickly; "lit" is a plain substring search (faster
-#: still) whose hits are confirmed by ``verify`` matched at the hit.
-#: Together they match every line on which a built-in rule can fire (the
-#: tests check it on the secret corpus).  ``PEM`` in the ids marks searches
-#: whose lines the PEM machine also looks at.
+#: ``(kind, pattern, verify, rule ids)``.  Each rule has its own search: the
+#: literals it cannot match without and, where a literal alone is common in
+#: code and prose (``key``, ``token``, ``pass``), the operator and the start of
+#: a value that must follow, so a line is a candidate only when it holds the
+#: beginning of a match.  ``kind`` "re" is a regex search over the buffer;
+#: "lit" is a plain substring search whose hits are confirmed by ``verify``
+#: matched at the hit.  Together they match every line on which a built-in
+#: rule can fire (the tests check it on the secret corpora); the multi-pattern
+#: scan runs them all in one pass.  ``PEM`` in the ids marks searches whose
+#: lines the PEM machine also looks at.
 PEM = "@pem"
-_TOKEN_RULES = (
-    "github-token",
-    "github-fine-grained-pat",
-    "stripe-key",
-    "npm-token",
-    "huggingface-token",
-    "provider-token",
-    "gitlab-token",
-    "slack-token",
-    "google-oauth-client-secret",
-    "pypi-token",
-    "openai-key",
-    "google-oauth-token",
-    "sendgrid-api-key",
-    "jwt",
-    "aws-access-key-id",
-    "bearer-token",
-    "authorization-header",
-)
-_PAIR_RULES = (
-    "flag-credentials",
-    "secret-name-value",
-    "cli-credentials",
-    "aws-secret-access-key",
-    "azure-storage-key",
-    "azure-sas-token",
-    "secret-assignment",
-    "authorization-basic",
-    "authorization-header",
-    "bearer-token",
-    "url-credentials",
-    "slack-webhook",
-    "telegram-bot-token",
-    "twilio-key",
-    "jwt",
-)
-_TABLE_RULES = ("secret-table-cell",)
+_KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
+_Q = rb"(?:\\{0,3}[\"'`])"  # a quote, maybe escaped (JSON inside a string)
+_OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-)"
+_VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
+_ALL = tuple(r.id for r in RULES)
+_TIGHT: dict[str, bytes] = {
+    "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
+    rb"[A-Z2-7]{16}",
+    "aws-secret-access-key": rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key",
+    "aws-session-token": rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz"
+    rb"|(?i:(?:session|security)[ _.-]?token)",
+    "github-token": rb"gh[rsuop]_[A-Za-z0-9]{36}",
+    "github-fine-grained-pat": rb"github_pat_[A-Za-z0-9_]{36}",
+    "gitlab-token": rb"gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas|wt)-[A-Za-z0-9_-]{20}"
+    rb"|GR1348941[A-Za-z0-9_-]{20}",
+    "slack-token": rb"xox[abposre]-[A-Za-z0-9-]{10}|xapp-[0-9]-|xoxe\.xox",
+    "slack-webhook": rb"hooks\.slack\.com/",
+    "stripe-key": rb"[srp]k_(?:live|test|prod)_[A-Za-z0-9]{10}|whsec_[A-Za-z0-9+/]{24}",
+    "openai-key": rb"sk-(?:svcacct|admin|proj|None|or-v1|ant-)",
+    "google-oauth-token": rb"ya29\.[0-9A-Za-z_-]{20}",
+    "google-oauth-client-secret": rb"GOCSPX-[A-Za-z0-9_-]{20}",
+    "jwt": rb"eyJ[A-Za-z0-9_-]{8}",
+    "npm-token": rb"npm_[A-Za-z0-9]{36}",
+    "pypi-token": rb"pypi-AgE[A-Za-z0-9_-]{16}",
+    "sendgrid-api-key": rb"SG\.[A-Za-z0-9_-]{16}",
+    "twilio-key": rb"(?:SK|AC)[0-9a-f]{32}",
+    "azure-storage-key": rb"(?i)(?:accountkey|sharedaccesskey)[ \t]*=",
+    "azure-sas-token": rb"sig=[A-Za-z0-9%+/]{30}",
+    "huggingface-token": rb"hf_[A-Za-z0-9]{34}",
+    "provider-token": BY_ID["provider-token"].prefilter,
+    "telegram-bot-token": rb"[0-9]:AA[A-Za-z0-9_-]{33}",
+    "cli-credentials": rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
+    "flag-credentials": rb"(?i)-(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|"
+    rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
+    rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
+    "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
+    "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
+    "authorization-basic": rb"(?i)authorization[\"'`]?[ \t]*[:=]",
+    "authorization-header": rb"(?i)authorization[\"'`]?[ \t]*[:=]",
+    "redis-credentials": BY_ID["redis-credentials"].prefilter,
+    "database-credentials": BY_ID["database-credentials"].prefilter,
+    "secret-xml": BY_ID["secret-xml"].prefilter,
+    "secret-xml-attribute": BY_ID["secret-xml-attribute"].prefilter,
+    "secret-name-value": rb"(?i)value[\"']?[ \t]*[:=]",
+    "secret-table-cell": rb"(?i)\|[ \t]*`?[A-Za-z0-9_.\x24@-]{0,80}" + _KEYWORDS
+    + rb"[A-Za-z0-9_.\x24@-]{0,80}`?[ \t]*\|",
+    "secret-assignment": rb"(?i)" + _KEYWORDS + rb"[A-Za-z0-9_.\x24@-]{0,80}" + _Q
+    + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _VALUE_START,
+}
+assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
+RULES = tuple(replace(r, prefilter=_TIGHT[r.id]) for r in RULES)
+BY_ID = {r.id: r for r in RULES}
+
+# One search per distinct pattern, in rule order.
+_by_pattern: dict[bytes, list[str]] = {}
+for _r_ in RULES:
+    _by_pattern.setdefault(_r_.prefilter, []).append(_r_.id)
 SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
-    # Tokens with a prefix ending in '_' (ghr_, npm_, sk_live_, hf_, dckr_pat_, ...).
-    ("re", rb"_[A-Za-z0-9+/-]{8}", b"", _TOKEN_RULES),
-    # Prefixes ending in '-' (glpat-, xoxb-, GOCSPX-, pypi-AgE, sk-svcacct-, ...), and
-    # the dash runs of PEM markers.
-    ("re", rb"-(?:[A-Za-z0-9_]{5}|[ \t]*-[ \t]*-|[Aa][Pp][Ii]-)", b"", _TOKEN_RULES + (
-        "flag-credentials", PEM)),
-    # Prefixes ending in '.' (ya29., SG., hvs., xoxe.) and the parts of a JWT.
-    ("re", rb"\.[A-Za-z0-9_-]{12}", b"", _TOKEN_RULES),
-    # Key/value pairs: an operator, then a value of five or more bytes (the value
-    # may be a scheme word: Basic, Bearer, Token).
-    ("re", rb"=>?[ \t]*[\"'`]?[^\s\n\"'`]{5}", b"", _PAIR_RULES),
-    ("re", rb":[ \t]*[\"'`]?[^\s\n\"'`]{5}", b"", _PAIR_RULES),
-    # Markdown table rows: a cell then a value of five or more bytes.
-    ("re", rb"\|[ \t]*`?[^\s\n|`]{5}", b"", _TABLE_RULES),
-    # Bare tokens without '_', '-' or '.' in reach.
-    ("lit", b"SIA", rb"SIA[A-Z2-7]{16}", ("aws-access-key-id",)),
-    ("lit", b"AC", rb"AC[0-9a-f]{32}", ("twilio-key",)),
-    ("lit", b"SK", rb"SK[0-9a-f]{32}", ("twilio-key",)),
-    ("lit", b"earer", rb"earer[ \t]+[A-Za-z0-9._~+/-]{12}", ("bearer-token",)),
-    ("lit", b"EARER", rb"EARER[ \t]+[A-Za-z0-9._~+/-]{12}", ("bearer-token",)),
+    *(("re", pat, b"", tuple(ids)) for pat, ids in _by_pattern.items()),
+    # The value line of a name/value pair on two lines (the name line is the one before).
+    ("re", rb"(?i)value[\"']?[ \t]*:", b"", ("secret-assignment",)),
+    # Terminal escapes split what they paint: such lines go to every rule.
+    ("re", rb"[\x1b\x9b]", b"", _ALL + (PEM,)),
+    # The dash runs of PEM markers (three dash-likes, spaces between).
+    ("re", rb"-[ \t]*-[ \t]*-", b"", (PEM,)),
 )
+del _r_
 
 #: Non-ASCII candidates for the PEM machine (only searched when a buffer is
 #: not pure ASCII): the UTF-8 lead bytes of the Unicode dash-likes, spaces and

@@ -81,9 +81,21 @@ class Plan:
     every_line: tuple[Rule, ...]  # rules with no keywords: tried on every line
 
 
-def _keyword_scan(rules: Sequence[Rule]) -> bytes:
-    words = sorted({k for r in rules for k in r.keyword_bytes if k}, key=len, reverse=True)
-    return b"|".join(re.escape(w) for w in words)
+def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
+    found = {k for r in rules for k in r.keyword_bytes if k} | set(words)
+    return b"|".join(re.escape(w) for w in sorted(found, key=len, reverse=True))
+
+
+def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
+    """Literals (lower case) every match of a rule without keywords holds, if any."""
+    from council_filters.prefilter import required_literals
+
+    pattern = rule.regex.pattern
+    if isinstance(pattern, str):
+        from council_filters.secrets.gitleaks import translate
+
+        pattern = translate(pattern)[0].encode("utf-8")
+    return required_literals(pattern) or ()
 
 
 @lru_cache(maxsize=16)
@@ -107,12 +119,21 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
             )
             covered.update(r.id for r in attached)
     loaded = [r for r in rules if r.id not in covered]
-    with_kw = tuple(r for r in loaded if r.keyword_bytes)
-    every = tuple(r for r in loaded if not r.keyword_bytes)
-    if with_kw:
-        scans.append(Scan(re.compile(_keyword_scan(with_kw)), b"", None, True, with_kw, False))
+    # Each loaded rule is searched for by its own keywords (or, without any, by
+    # the literals its regex cannot match without), so a line runs only the
+    # rules whose keyword it holds; rules with the same words share a search.
+    by_words: dict[bytes, list[Rule]] = {}
+    every: list[Rule] = []
+    for r in loaded:
+        words = r.keyword_bytes or _derived_keywords(r)
+        if words:
+            by_words.setdefault(_keyword_scan([r], words), []).append(r)
+        else:
+            every.append(r)
+    for pattern, group in by_words.items():
+        scans.append(Scan(re.compile(pattern), b"", None, True, tuple(group), False))
     pem_non_ascii = re.compile(builtin.PEM_NON_ASCII) if extended else None
-    return Plan(tuple(scans), pem_non_ascii, every)
+    return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
 
 # --------------------------------------------------------------------------- #

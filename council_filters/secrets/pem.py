@@ -135,6 +135,26 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
 _GREP_PREFIX = re.compile(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
 _TITLE_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
 _DIGIT = re.compile(r"[0-9]")
+
+
+def _openssh_padding(token: str) -> bool:
+    """The token decodes, at some alignment, to the start of OpenSSH's padding (01 02)."""
+    import binascii
+
+    core = token.rstrip("=")
+    for shift in range(4):
+        part = core[shift:]
+        part = part[: len(part) - len(part) % 4]
+        if len(part) < 4:
+            break
+        try:
+            if b"\x01\x02" in binascii.a2b_base64(part):
+                return True
+        except binascii.Error:
+            continue
+    return False
+
+
 _FENCE = re.compile(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
 
 
@@ -216,7 +236,17 @@ def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
     if strict:
         wide = nb >= 16 and cls >= 3 and max(big) >= "A" and any(c.islower() for c in big)
         chained = width > 0 and nb == width and cls >= 2 and not word
-        if wide or chained:
+        # The short last line of a body that a decoy END interrupted ("AgM="),
+        # or the end of an OpenSSH key (its padding 01 02 03 ... reads AQID,
+        # AwQF or AgME whatever the alignment).
+        tail = (
+            width > 0 and other == 0 and 4 <= nb < width
+            and (
+                (not word and (cls >= 3 or (big.endswith("=") and cls >= 2)))
+                or _openssh_padding(big)
+            )
+        )
+        if wide or chained or tail:
             return BODY, nb
         if _FENCE.match(s) or not any(c.isalpha() for c in s):
             return SEPARATOR, 0

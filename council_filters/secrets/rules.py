@@ -8,9 +8,10 @@ validator (the built-in assignment rules use one to tell ``password=hunter2``
 from ``password=password``).
 
 Two flavours share the class: the built-in rules are ``re`` patterns over
-bytes; rules loaded from a gitleaks file are ``regex`` patterns over text
-(RE2 semantics: ASCII classes, scoped inline flags), decoded from the line's
-UTF-8 with invalid bytes kept as escapes.  :meth:`Rule.fires` hides the
+bytes; rules loaded from a gitleaks file are RE2 patterns over text,
+run by RE2 (the google-re2 bindings; the ``regex`` module with RE2's meaning
+when they are missing), over the line decoded from UTF-8 with invalid bytes
+read as U+FFFD, as RE2 reads them.  :meth:`Rule.fires` hides the
 difference.
 """
 
@@ -47,6 +48,9 @@ def shannon_entropy(text: str) -> float:
 _ANSI = re.compile(
     rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
 )
+
+#: A quote escaped once or more (``\\"``, ``\\\\\\"``), as JSON inside a string writes it.
+_ESCAPED_QUOTE = re.compile(rb"\\+([\"'])")
 
 # --------------------------------------------------------------------------- #
 # Placeholders: what documentation writes where a credential would go.
@@ -167,7 +171,7 @@ class Rule:
                 return False
         if self.text:
             if text is None:
-                text = line.decode("utf-8", "surrogateescape")
+                text = line.decode("utf-8", "replace")
             subject: Any = text
         else:
             subject = line
@@ -323,6 +327,10 @@ class RuleSet:
             plain = _ANSI.sub(b"", line)  # colours split what they paint
             if plain != line:
                 rid = self._line_rule(plain, rules, path)
+                line = plain
+        if rid is None and (b'\\"' in line or b"\\'" in line):
+            # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
+            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
         return rid
 
     def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:
@@ -332,7 +340,7 @@ class RuleSet:
             if rule.keywords and low is None:
                 low = line.lower()
             if rule.text and text is None:
-                text = line.decode("utf-8", "surrogateescape")
+                text = line.decode("utf-8", "replace")
             if rule.fires(line, path=path, text=text, low=low, global_allow=self.allowlists):
                 return rule.id
         return None

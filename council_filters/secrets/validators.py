@@ -165,6 +165,7 @@ _TYPE_NAME = re.compile(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}
 _WIN_VAR = re.compile(r"%[A-Z_][A-Z0-9_]*%\Z")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
+_PATH = re.compile(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
 _CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
@@ -232,7 +233,9 @@ def assignment_ok(secret: str, m: Any) -> bool:
         or (_WIN_VAR.match(value))
     ):
         return False  # $VAR, ${VAR}, <placeholder>, {{ template }}, %VAR%
-    if not quoted and not env_style and value[:1] in "@&*[(":
+    if not quoted and not env_style and value[:1] in "@&*[(" and (
+        value[:1] in "[(" or (_IDENT.match(value[1:].rstrip(",;")) and not _has_digit(value))
+    ):
         return False  # @instance_var, *pointer, [index], (expression)
     if low in _CODE_WORDS or low.rstrip(",;") in _CODE_WORDS:
         return False
@@ -269,6 +272,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
+        if _PATH.match(value):
+            return False  # PWD=/home/app, OLDPWD: a directory, not a password
         if len(value) < 6 or len(set(value)) < 4:
             return False
         if value.isdigit() and len(value) < 8:

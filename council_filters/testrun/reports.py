@@ -66,6 +66,25 @@ _JAVA_FRAME = re.compile(r"at ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|groovy|
 _PY_FRAME = re.compile(r"^([^\s:][^:\n]*\.py):(\d+): ", re.M)
 
 
+def pytest_node_id(file: str, classname: str, name: str) -> str:
+    """The runner's own identifier for a JUnit test case pytest wrote: ``path::Class::test``,
+    nested classes each their own part, parameters kept (``tests/t.py::TestA::TestB::t[x-1]``).
+
+    pytest's classname is the node ID's path with ``/`` as ``.`` and ``.py`` dropped, then
+    the classes; what follows the module's own name is the class chain."""
+    inner = ""
+    if file.endswith(".py"):
+        module = file[:-3].replace("/", ".")
+        stem = module.rsplit(".", 1)[-1]
+        if classname in (module, stem) or classname.endswith("." + module):
+            inner = ""
+        elif classname.startswith(module + "."):
+            inner = classname[len(module) + 1:]
+        elif f".{stem}." in f".{classname}":
+            inner = f".{classname}".split(f".{stem}.", 1)[1]
+    return "::".join(x for x in (file, inner.replace(".", "::"), name) if x)
+
+
 def read_junit(data: bytes) -> tuple[list[Failure], Counts]:
     """Failures and counts of one JUnit XML document (``<testsuites>`` or ``<testsuite>``)."""
     try:
@@ -100,10 +119,7 @@ def read_junit(data: bytes) -> tuple[list[Failure], Counts]:
                     message=first_line(problem.get("message") or problem.text or ""))
         if file:
             f.file = file
-            module = file[:-3].replace("/", ".") if file.endswith(".py") else ""
-            inner = classname[len(module) + 1:] if module and classname.startswith(
-                module + ".") else ""
-            f.name = "::".join(x for x in (file, inner, name) if x)
+            f.name = pytest_node_id(file, classname, name)
             if line is not None and line.lstrip("-").isdigit():
                 f.line = int(line) + 1  # xunit1 writes pytest's 0-based definition line
             frames = [m for m in _PY_FRAME.finditer(text)]

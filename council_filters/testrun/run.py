@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from council_filters import redaction, script_findings
+from council_filters.base import childenv
 from council_filters.dispatch import Limits, execute
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
@@ -114,7 +115,8 @@ def finding(summary: str, *, severity: str = "critical", rule: str, file: str | 
 # --------------------------------------------------------------------------- #
 # Framework hooks.
 # --------------------------------------------------------------------------- #
-def _is_pytest(command: str, framework: str | None) -> bool:
+def is_pytest(command: str, framework: str | None) -> bool:
+    """Whether ``command`` runs pytest (so a node ID can select one test)."""
     return framework == "pytest" or bool(re.search(r"\b(?:py\.test|pytest)\b", command))
 
 
@@ -128,7 +130,7 @@ def _js_runner(command: str, framework: str | None) -> str | None:
 def prepare(command: str, framework: str | None, private: Path, env: dict[str, str]
             ) -> str:
     """The command line to run, with report hooks set in ``env``."""
-    if _is_pytest(command, framework):
+    if is_pytest(command, framework):
         extra = (f"--junitxml={shlex.quote(str(private / 'junit.xml'))} -o junit_family=xunit1"
                  " -p no:cacheprovider")
         if "--cov" in command:
@@ -211,7 +213,7 @@ def run_one(repo: Path, root: str, command: str, framework: str | None, settings
         os.chmod(private, 0o700)
         scratch = private / "tmp"
         scratch.mkdir(mode=0o700)
-        env = dict(os.environ if env_base is None else env_base)
+        env = dict(childenv.trimmed() if env_base is None else env_base)  # no credentials
         env.update({"TMPDIR": str(scratch), "TMP": str(scratch), "TEMP": str(scratch)})
         line = prepare(command, framework, private, env)
         command = shown
@@ -242,7 +244,7 @@ def run_one(repo: Path, root: str, command: str, framework: str | None, settings
                 outcome.status = "failed"
             elif res.returncode == 0:
                 outcome.status = "passed"
-            elif _is_pytest(command, framework) and res.returncode == 5:
+            elif is_pytest(command, framework) and res.returncode == 5:
                 outcome.status = "no-tests"
             else:
                 outcome.status = "error"
@@ -485,7 +487,8 @@ Callback = Callable[[RunOutcome], None]
 def run_context(repo: Path, context: Mapping[str, Any], settings: Settings, *,
                 test_cmd: str | None = None, threshold: float | None = None,
                 warn: Callable[[str], None] = lambda _m: None,
-                shown: Callable[[str], str] = lambda c: c) -> tuple[list[RunOutcome], float]:
+                shown: Callable[[str], str] = lambda c: c,
+                env_base: Mapping[str, str] | None = None) -> tuple[list[RunOutcome], float]:
     """Every run a context asks for (or ``test_cmd`` at the root), and the threshold used.
 
     ``shown`` masks what a command line may carry before findings name it.  A run root
@@ -512,7 +515,8 @@ def run_context(repo: Path, context: Mapping[str, Any], settings: Settings, *,
         cmd, note = fallback(cmd)
         if note:
             warn(note)
-        outcome = run_one(repo, where, cmd, framework, settings, added, limit, shown=shown(cmd))
+        outcome = run_one(repo, where, cmd, framework, settings, added, limit, shown=shown(cmd),
+                          env_base=env_base)
         outcome.note = note
         outcomes.append(outcome)
     return outcomes, limit

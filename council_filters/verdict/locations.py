@@ -37,20 +37,22 @@ _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "m
 # --------------------------------------------------------------------------- #
 # A path starts where no path character precedes it, and its runs never give characters
 # back (possessive), so a scan over a long unbroken word stays linear.
-_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|\.{1,2}[\\/])*+[\w@~+\-][\w@~+.\-]*+"
-      r"(?:[\\/][\w@~+.\-]++)*+")
+_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
+      r"[\w@~+.\-]*+(?:[\\/][\w@~+.\-]++)*+")
 _W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
+_NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
+_PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
-    re.compile(_W + r"(?P<p>" + _P + r")#L(?P<l>\d+)(?:" + r"-L?(?P<e>\d+))?" + _W),
-    re.compile(_W + r"(?P<p>" + _P + r"):L?(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?"
-               r"(?::(?P<c>\d+))?" + _W),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*,?\s*\(?\s*(?:at\s+)?"
-               r"(?:lines?|ln|l\.)\s*(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?\s*\)?", re.I),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s+L(?P<l>\d+)(?:" + r"-L?(?P<e>\d+))?\b"),
-    re.compile(_W + r"(?P<p>" + _P + r")" + _W + r"\s*@\s*(?P<l>\d+)\b"),
-    re.compile(r"\blines?\s+(?P<l>\d+)(?:" + _DASH + r"(?P<e>\d+))?\s+(?:of|in)\s+"
-               + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
+    re.compile(_PW + r":L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"
+               r"(?::(?P<c>" + _NUM + r")?" + _W),
+    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.)\s*(?P<l>" + _NUM
+               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*\)?", re.I),
+    re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
+    re.compile(_PW + _W + r"\s*@\s*(?P<l>" + _NUM + r"\b"),
+    re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
+               + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )
 _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
@@ -108,6 +110,8 @@ def find_location(text: str) -> Location | None:
                 continue
             end = int(m["e"]) if m.groupdict().get("e") else None
             col = int(m["c"]) if m.groupdict().get("c") else None
+            end = end if end is not None and end <= 10_000_000 else None
+            col = col if col is not None and col <= 10_000_000 else None
             best = Location(clean_path(m["p"]), line,
                             end if end and end > line else None,
                             col if col and col >= 1 else None, m.start(), m.end())

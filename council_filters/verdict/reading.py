@@ -27,11 +27,12 @@ Nothing here raises on any input.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters.verdict import layers
+from council_filters.verdict import document, formats, layers, words
 from council_filters.verdict.answer_lines import (
     _HEADING_RE,
     OTHER_SECTIONS,
@@ -105,17 +106,106 @@ class Reading:
 # --------------------------------------------------------------------------- #
 # The reader
 # --------------------------------------------------------------------------- #
-def read(data: bytes, origin: str = "reviewer") -> Reading:
-    """Read one answer; see the module docstring for the rules."""
+def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Reading:
+    """Read one answer; see the module docstring for the rules.
+
+    ``root``: the reviewed repository's root; an absolute path under it is made
+    relative to it.
+    """
     text = normalise(data)
-    doc = _json_answer(text)
-    if doc is not None:
-        return _from_json(doc, origin)
+    got = formats.unwrap(text)
+    warnings: list[str] = []
+    if got.meta.get("error"):
+        warnings.append(f"the reviewer CLI reported an error ({got.kind}: "
+                        f"{_safe_word(str(got.meta['error']))})")
+    doc = got.meta.get("doc")
+    out = _from_json(doc, origin) if isinstance(doc, dict) else _from_document(got.text, origin)
+    out.warnings[:0] = warnings
+    if root:  # the structured findings; the findings text keeps the reviewer's words
+        for f in out.findings:
+            if isinstance(f.get("file"), str):
+                f["file"] = relative_to(f["file"], root)
+    return out
+
+
+def _safe_word(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "", s)[:40] or "error"
+
+
+def relative_to(path: str, root: str) -> str:
+    """``path`` relative to ``root`` when it is an absolute path under it (as given or
+    with its symbolic links resolved)."""
+    for r in dict.fromkeys((root.rstrip("/"), os.path.realpath(root).rstrip("/"))):
+        if r and path.startswith(r + "/"):
+            return path[len(r) + 1:]
+    return path
+
+
+TREE_CAP = 256 << 10  # characters of one answer read as a document (answers are far shorter)
+CUT = "the answer is longer than 256 KiB: only its first 256 KiB were read"
+
+
+def _from_document(text: str, origin: str) -> Reading:
+    cut = len(text) > TREE_CAP
+    if cut:
+        nl = text.rfind("\n", 0, TREE_CAP)
+        text = text[: nl if nl > 0 else TREE_CAP]
     lines = text.split("\n")
     span = _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
     if span is not None:
-        lines = lines[span[0]:span[1]]
-    return _read_lines(lines, origin)
+        inner = "\n".join(lines[span[0]:span[1]])
+        # a fenced template (placeholders such as {unit name}) is not an answer
+        if len(document._PLACEHOLDER.findall(inner)) < 2:
+            text = inner
+    doc = document.read_document(text, origin)
+    out = Reading()
+    if cut:
+        out.warnings.append(CUT)
+    vote, warn, found = resolve_votes(doc.votes)
+    out.found_verdict = found
+    if vote is not None:
+        out.verdict = vote
+    if warn:
+        out.warnings.append(warn)
+    if not found:
+        out.warnings.append(NO_VERDICT)
+    out.confidence = doc.confidence
+    out.summary = doc.summary
+    out.findings = doc.findings
+    out.findings_text = doc.findings_text if doc.findings_text is not None else \
+        "\n".join(_item_text(f) for f in doc.findings)
+    return out
+
+
+CONFLICT = "the answer states conflicting verdicts \u2014 marked UNKNOWN"
+
+
+def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, bool]:
+    """(verdict or None, warning or None, whether a verdict key was found).
+
+    The ``Verdict`` keys decide; the weaker keys (Decision, Status...) only when there
+    is none.  Keys that agree give their vote; keys that disagree give UNKNOWN with a
+    warning, unless they sit in successive rounds, when the last round's vote counts.
+    """
+    strong = [v for v in votes if v.strong]
+    pool = strong or [v for v in votes if not v.strong and v.vote in VOTES]
+    if not pool:
+        return None, None, False
+    voted = [v for v in pool if v.vote in VOTES]
+    if not voted or len(voted) < len(pool):
+        # a Verdict key naming no verdict (or a status such as TIMEOUT): the reviewer's
+        # own word is not a vote, whatever another key says
+        return None, NOT_A_VOTE, True
+    distinct = {v.vote for v in voted}
+    if len(distinct) == 1:
+        return voted[0].vote, None, True
+    last = max(v.round for v in voted)
+    if last:
+        start = min(v.order for v in voted if v.round == last)
+        latest = {v.vote for v in voted if v.round == last or v.round == 0 and v.order > start}
+        if len(latest) == 1:
+            return latest.pop(), None, True
+    return None, CONFLICT, True
 
 
 def _read_lines(lines: list[str], origin: str) -> Reading:
@@ -264,26 +354,56 @@ def _get(d: dict[str, Any], *names: str) -> Any:
 
 
 def _from_json(doc: dict[str, Any], origin: str) -> Reading:
-    out = Reading(found_verdict=True)
-    v = _get(doc, "verdict", "decision")
-    word = verdict_word(str(v)) if isinstance(v, str) else None
+    """A review document: a verdict (or codex's ``overall_correctness``, a quality gate's
+    ``status``/``passed``), a summary, and findings under their usual names."""
+    out = Reading()
+    v = _get(doc, "verdict", "decision", "review_decision", "recommendation",
+             "overall_correctness", "status", "result")
+    word: str | None = None
+    if isinstance(v, dict):
+        v = _get(v, "verdict", "decision", "status")
+    if isinstance(v, str):
+        out.found_verdict = True
+        word = words.vote_of(v)
+    else:
+        b = _get(doc, "approved", "passed", "passes", "pass", "lgtm")
+        if isinstance(b, bool):
+            out.found_verdict = True
+            word = "APPROVE" if b else "REVISE"
     if word in VOTES:
         out.verdict = word
-    else:
+    elif out.found_verdict:
         out.warnings.append(NOT_A_VOTE)
-    c = _get(doc, "confidence")
+    else:
+        out.warnings.append(NO_VERDICT)
+    c = _get(doc, "confidence", "overall_confidence", "overall_confidence_score")
     if isinstance(c, (str, int, float)) and not isinstance(c, bool):
         out.confidence = confidence_word(str(c))
-    s = _get(doc, "summary", "overview")
+    s = _get(doc, "summary", "overview", "overall_explanation", "explanation", "review_notes")
     if isinstance(s, str):
         out.summary = _cap(" ".join(s.split()))
-    items = _get(doc, "findings", "issues", "comments", "problems")
-    for item in items if isinstance(items, list) else []:
+    items = _get(doc, "findings", "issues", "comments", "problems", "review_comments")
+    for item in items[:10_000] if isinstance(items, list) else []:
         rec = _json_finding(item, origin)
         if rec is not None:
             out.findings.append(rec)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
+
+
+_MAX_LINE = 10_000_000
+
+
+def _int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int) and 1 <= v <= _MAX_LINE:
+        return v
+    if isinstance(v, float) and v.is_integer() and 1 <= v <= _MAX_LINE:
+        return int(v)
+    if isinstance(v, str) and (m := re.match(r"\s*L?(\d{1,7})(?!\d)", v)) and int(m.group(1)):
+        return int(m.group(1))
+    return None
 
 
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
@@ -293,15 +413,37 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if not isinstance(item, dict):
         return None
     text = _get(item, "title", "summary", "message", "description", "issue", "finding",
-                "problem", "comment", "text", "body", "subject")
+                "problem", "comment", "text", "body", "subject", "detail", "details")
     if not isinstance(text, str) or not text.strip():
         return None
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}
+    tag = re.match(r"\s*\[(P[0-4])\]\s*", text, re.I)
+    if tag:
+        text = text[tag.end():]
     sev = _get(item, "severity", "priority", "level")
+    if isinstance(sev, int) and not isinstance(sev, bool) and 0 <= sev <= 4:
+        sev = f"P{sev}"
     if isinstance(sev, str):
         _put_severity(rec, sev)
-    path = _get(item, "file", "path", "filename", "location")
-    line = _get(item, "line", "start_line", "line_number", "linenumber", "lines", "startline")
+    elif tag:
+        _put_severity(rec, tag.group(1))
+    where = _get(item, "code_location", "location", "position")
+    path: Any = _get(item, "file", "path", "file_path", "filename", "filepath",
+                     "absolute_file_path")
+    line: Any = _get(item, "line", "start_line", "line_start", "startline", "line_number",
+                     "linenumber", "lines", "begin")
+    end: Any = _get(item, "end_line", "endline", "line_end")
+    if isinstance(where, dict):
+        path = path or _get(where, "absolute_file_path", "file_path", "path", "file")
+        rng = _get(where, "line_range", "lines", "range")
+        if isinstance(rng, dict):
+            line = line or _get(rng, "start", "begin", "line")
+            end = end or _get(rng, "end")
+            if isinstance(line, dict):
+                line = _get(line, "line")
+        line = line or _get(where, "line", "start_line", "begin")
+    elif isinstance(where, str) and not path:
+        path = where
     loc = find_location(path) if isinstance(path, str) else None
     if loc is not None:
         rec["file"], rec["line"] = loc.file, loc.line
@@ -309,24 +451,24 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
             rec["end_line"] = loc.end_line
     elif isinstance(path, str) and path.strip():
         rec["file"] = clean_path(path)
-    if "line" not in rec or rec.get("line") is None:
-        rec.pop("line", None)
-        if isinstance(line, int) and not isinstance(line, bool) and line >= 1:
-            rec["line"] = line
-        elif isinstance(line, str) and (lm := re.match(r"\s*L?(\d+)(?:\s*[-\u2013]\s*L?(\d+))?",
-                                                     line)):
-            rec["line"] = int(lm.group(1))
-            if lm.group(2) and int(lm.group(2)) > rec["line"]:
-                rec["end_line"] = int(lm.group(2))
-    end = _get(item, "end_line", "endline")
-    if isinstance(end, int) and not isinstance(end, bool) and end > rec.get("line", end):
-        rec["end_line"] = end
-    if rec.get("line") is not None and rec["line"] < 1:
-        rec.pop("line")
+    if "line" not in rec and "file" in rec and (n := _int(line)) is not None:
+        rec["line"] = n
+        lm = re.match(r"\s*L?\d{1,7}\s*[-\u2013]\s*L?(\d{1,7})(?!\d)", line) \
+            if isinstance(line, str) else None
+        if lm and int(lm.group(1)) > n:
+            rec["end_line"] = int(lm.group(1))
+    e = _int(end)
+    if e is not None and "line" in rec and e > rec["line"]:
+        rec["end_line"] = e
+    if "severity" not in rec and "priority" not in rec:
+        b = document.badge_severity(text)
+        if b:
+            rec["severity"] = b
+    text = re.sub(r"!\[[^\]\n]{0,40}\]\([^)\s]{0,400}\)|</?sub>", " ", text)
     rec["summary"] = " ".join(text.split())
-    disc = _get(item, "details", "explanation", "rationale", "suggestion", "recommendation",
-                "fix", "discussion")
-    if isinstance(disc, str) and disc.strip():
+    disc = _get(item, "body", "details", "explanation", "rationale", "suggestion",
+                "recommendation", "fix", "discussion")
+    if isinstance(disc, str) and disc.strip() and disc.strip() != text.strip():
         rec["discussion"] = disc.strip()
     code = _get(item, "replacement", "suggested_code", "replacement_code", "fixed_code")
     if isinstance(code, str):
@@ -337,15 +479,22 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- #
 # As council-parse-verdict's Layer 1 result
 # --------------------------------------------------------------------------- #
-def layer1(data: bytes, origin: str = "reviewer") -> tuple[layers.Layer1, list[dict[str, Any]]]:
+def layer1(data: bytes, origin: str = "reviewer",
+           root: str | None = None) -> tuple[layers.Layer1, list[dict[str, Any]]]:
     """The tolerant reading as a Layer-1 result (for the 6-key return and the record
     fields) and the structured findings.
 
     The findings text keeps upstream's cap and sentinel escaping; the summary is cut
     at a character boundary.  An answer with no verdict keeps its findings (nothing
-    is lost), and its summary is the reading's, else upstream's flattened head.
+    is lost), and its summary is the reading's, else upstream's flattened head.  An
+    answer the reader cannot read (a bug here, never the answer's fault) is that
+    reviewer's UNKNOWN with the reason, not the council's crash.
     """
-    got = read(data, origin)
+    try:
+        got = read(data, origin, root)
+    except Exception as err:  # noqa: BLE001 - one bad answer must not stop the council
+        got = Reading(warnings=[f"the answer could not be read ({type(err).__name__}) "
+                                "\u2014 marked UNKNOWN"])
     findings, truncated = layers.cap_findings(got.findings_text.encode("utf-8"))
     findings = layers.escape_sentinels(findings)
     summary = got.summary.encode("utf-8")

@@ -22,14 +22,15 @@ class ParseOptions:
     hardened: bool = False
     from_layer2: bool = False
     tolerant: bool = False  # read what models write (the default); False: upstream's Layer 1
+    root: str | None = None  # the reviewed repository: absolute paths under it become relative
 
 
 def layer1_of(
-    data: bytes, origin: str, hardened: bool, tolerant: bool,
+    data: bytes, origin: str, hardened: bool, tolerant: bool, root: str | None = None,
 ) -> tuple[Layer1, list[Record] | None]:
     """The Layer-1 result and, when read tolerantly, its structured findings."""
     if tolerant:
-        return reading.layer1(data, origin)
+        return reading.layer1(data, origin, root)
     return parse_layer1(data, hardened=hardened), None
 
 
@@ -60,7 +61,7 @@ def parse_record(rec: Record, options: ParseOptions) -> tuple[Record, list[str]]
         fields = verdict_fields(
             l2.verdict, l2.confidence, l2.summary, l2.findings, l2.warnings, name)
     else:
-        l1, structured = layer1_of(data, name, hardened, options.tolerant)
+        l1, structured = layer1_of(data, name, hardened, options.tolerant, options.root)
         fields = verdict_fields(
             l1.verdict, coerce_confidence(l1.confidence), l1.summary, l1.findings,
             l1.warnings, name, structured)

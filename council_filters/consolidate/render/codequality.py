@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from council_filters.consolidate.finding import Consolidated, fold, repo_path, status_text
-from council_filters.consolidate.render.sarif import Left, rule_id
+from council_filters.consolidate.render.sarif import Left, rule_id, split
 
 SEVERITY = {"critical": "critical", "medium": "major", "minor": "minor"}
 MAX_DESCRIPTION = 4000
@@ -58,15 +58,5 @@ def entry(c: Consolidated) -> dict[str, Any]:
 
 
 def document(items: Sequence[Consolidated]) -> tuple[list[dict[str, Any]], Left]:
-    left = Left()
-    out = []
-    for c in items:
-        if c.filtered:
-            left.filtered += 1
-        elif not c.survivor.file:
-            left.no_file += 1
-        elif repo_path(c.survivor.file) is None:
-            left.outside += 1
-        else:
-            out.append(entry(c))
-    return out, left
+    kept, left = split(items)
+    return [entry(c) for c in kept], left

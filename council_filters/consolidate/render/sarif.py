@@ -170,6 +170,43 @@ class Left:
         return {"withoutFile": self.no_file, "outsideRepository": self.outside,
                 "filteredOut": self.filtered, "overResultLimit": self.over}
 
+    def notes(self, output: str, need: str, filter_mode: str) -> list[str]:
+        """The stderr lines that say what ``output`` left out (``need``: why a place is
+        required)."""
+        out = []
+        if self.no_file:
+            out.append(_n(self.no_file, f"without a file left out of {output} ({need})"))
+        if self.outside:
+            out.append(_n(self.outside, f"naming a file outside the repository left out of"
+                          f" {output}"))
+        if self.filtered:
+            out.append(_n(self.filtered, f"left out of {output} by --filter-mode {filter_mode}"))
+        if self.over:
+            out.append(f"{self.over} least severe findings left out (GitHub takes"
+                       f" {MAX_RESULTS} results per run)")
+        return out
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} finding{'s' if n != 1 else ''} {what}"
+
+
+def split(items: Sequence[Consolidated]) -> tuple[list[Consolidated], Left]:
+    """The findings a location-bound format can place, and what it leaves out: what
+    ``--filter-mode`` filtered, findings naming no file or a file outside the repository."""
+    left = Left()
+    kept: list[Consolidated] = []
+    for c in items:
+        if c.filtered:
+            left.filtered += 1
+        elif not c.survivor.file:
+            left.no_file += 1
+        elif not placed(c):
+            left.outside += 1
+        else:
+            kept.append(c)
+    return kept, left
+
 
 def placed(c: Consolidated) -> bool:
     """A finding SARIF can place: it names a file inside the repository."""
@@ -187,17 +224,7 @@ def document(
     the run's ``properties.omitted``); so is what ``--filter-mode`` leaves out, and,
     past 25,000 results, the least severe.
     """
-    left = Left()
-    kept: list[Consolidated] = []
-    for c in items:
-        if c.filtered:
-            left.filtered += 1
-        elif not c.survivor.file:
-            left.no_file += 1
-        elif not placed(c):
-            left.outside += 1
-        else:
-            kept.append(c)
+    kept, left = split(items)
     if len(kept) > MAX_RESULTS:
         keep = sorted(kept, key=lambda c: sev.rank(c.severity or ""))[:MAX_RESULTS]
         ids = {id(c) for c in keep}

@@ -38,6 +38,10 @@ elif origin == "performance" and mode == "fix":
         "    for user in users: db.execute('SELECT 1 WHERE id = ?', (user,))\n",
         "    db.execute('SELECT 1 WHERE id IN (?)', (users,))\n"))
     touched = ["report.py"]
+elif origin == "tests" and mode == "fix":
+    calc = pathlib.Path("calc.py")
+    calc.write_text(calc.read_text().replace("a - b", "a + b"))
+    touched = ["calc.py"]
 elif origin == "architecture" and mode == "append":
     with app.open("a") as fh:
         fh.write("# storage access goes through the repository layer\n")

@@ -1,0 +1,44 @@
+"""How much of each changed file a review pack shows: whole, cut, or not at all.
+
+A pure core over the diff.  A file's changed lines are its added and removed
+lines; the pack shows the ones inside the part of the diff it keeps (the whole
+diff, or its first lines when the diff was cut).  A file is ``whole`` when
+every changed line is shown, ``cut`` when some are, ``none`` when none is; a
+file with no changed lines (binary, a rename, a mode change) is ``whole``
+when its header is in the kept part, else ``none``.
+"""
+
+from __future__ import annotations
+
+from council_filters.base import diffs
+from council_filters.base.bytesops import lines_of
+
+WHOLE, CUT, NONE = "whole", "cut", "none"
+
+
+def _counts(diff: bytes) -> list[tuple[str, int]]:
+    return [(f.path or f.old_path or "", len(f.added) + f.removed) for f in diffs.iter_files(diff)]
+
+
+def files(diff: bytes, kept_lines: int | None = None) -> list[dict[str, object]]:
+    """``[{"path", "lines", "seen", "state"}]`` per changed file, in diff order.
+
+    ``kept_lines`` is how many of the diff's lines the pack shows (None: all).
+    """
+    total = _counts(diff)
+    if kept_lines is None:
+        shown = total
+    else:
+        kept = b"".join(line + b"\n" for line in lines_of(diff)[:kept_lines])
+        shown = _counts(kept)
+    out: list[dict[str, object]] = []
+    for i, (path, lines) in enumerate(total):
+        seen_entry = shown[i] if i < len(shown) and shown[i][0] == path else None
+        header = seen_entry is not None
+        seen = min(lines, seen_entry[1]) if seen_entry is not None else 0
+        if lines:
+            state = WHOLE if seen == lines else (CUT if seen else NONE)
+        else:
+            state = WHOLE if header else NONE
+        out.append({"path": path, "lines": lines, "seen": seen, "state": state})
+    return out

@@ -1,0 +1,1232 @@
+"""The answer read as a Markdown document (part of the tolerant reading, see ``reading``).
+
+The answer is parsed with a CommonMark parser (markdown-it-py, tables on, nesting
+bounded) and read from the tree, not line by line:
+
+- **keys** (``Verdict``, ``Confidence``, ``Summary``; and, when no ``Verdict`` key is
+  there, ``Decision``, ``Recommendation``, ``Status``, ``Overall assessment``,
+  ``Overall correctness``...) come from headings, paragraphs, list items and a leading
+  YAML front-matter block, never from a block quote, a code block or a table: what a
+  reviewer quotes is not its own key.  The verdict word is looked up in
+  :mod:`.words`.  Keys that disagree give UNKNOWN with a warning, unless each sits in
+  its own round (``## Round 2``...), when the last round's counts;
+- **sections**: a heading covers everything down to the next heading of its level or
+  above; its severity ("## Critical Issues", "### P1 — should fix", "### NITS") is
+  the severity of what it holds, and a section of strengths, verified checks or
+  resolved items holds no findings;
+- **findings**: a list item *with its nested children* is one finding (its ``File:``,
+  ``Line:``, ``Location:``, ``Severity:``, ``Evidence:`` lines are its fields); a
+  heading is a finding when it names a location, a severity tag or a finding id, or
+  sits in a findings section with text of its own and no findings under it; a table
+  is rows under column names; a paragraph line that starts with a severity tag or a
+  location opens a finding (the line-based reading of plain text);
+- **not findings**: items marked fixed/resolved/✅/[x]/✓, ``[OK]`` checks, placeholders
+  of a template, "none", field and key lines, questions.
+
+Every finding gets its location from its own head, else its fields, else its body,
+else the file its section names (or the record envelope's ``file``/``line``); its
+severity from its fields, else a tag or badge in it, else its section.
+Nothing here raises on any input; the work is linear in the answer's size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+
+from council_filters.verdict import words
+from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
+from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
+from council_filters.verdict.locations import (
+    SEVERITY_WORD,
+    Location,
+    _pathlike,
+    _put_location,
+    _put_severity,
+    clean_path,
+    find_location,
+    severity_word,
+)
+
+MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
+SUMMARY_CAP = 500
+
+_MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
+
+# --------------------------------------------------------------------------- #
+# Vocabulary of headings, markers and fields
+# --------------------------------------------------------------------------- #
+_STRONG_KEYS = frozenset(("verdict",))
+_WEAK_KEYS = (
+    "overall assessment", "assessment", "status", "recommendation", "decision",
+    "review decision", "result", "outcome", "overall correctness", "overall status",
+    "final decision", "final recommendation", "action", "review status", "gate",
+)
+_WEAK_RE = re.compile(
+    r"^[^\w]*?[*_`~]*\s*(?P<k>" + "|".join(re.escape(k) for k in _WEAK_KEYS) + r")\s*[*_`~]*"
+    r"\s*(?::|：|=|\u2014|\u2013)\s*[*_`~]*\s*(?P<v>.+)$", re.I)
+_GLUED = re.compile(
+    r"(?:^|[\s.;,|(])[*_`]*(?:final\s+|overall\s+|review\s+)?verdict[*_`]*\s*[:：]\s*[*_`]*"
+    r"(?P<v>[^\n]{1,120})", re.I)
+_ROUND = re.compile(
+    r"^(?:review\s+)?(?:round|iteration|pass|attempt|cycle|r)\s*#?\s*(?P<n>\d{1,4})\b", re.I)
+
+_POSITIVE = re.compile(
+    r"\b(?:strengths?|positives?|positive\s+\w+|what(?:'s|\s+is)\s+good|what\s+works|praise|"
+    r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
+    r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
+    r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
+    r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
+_RESOLVED = re.compile(
+    r"\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
+    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
+_OTHER = re.compile(
+    r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
+    r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
+    r"test(?:ing)?\s+plan|metadata|references?|files?\s+reviewed|changes?\s+reviewed|"
+    r"appendix|conclusion|decision|recommendation|single\s+next\s+action)\b", re.I)
+_QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+_FINDINGS = re.compile(
+    r"\b(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|defects?|risks?|comments?|"
+    r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
+    r"recommendations?|action\s+items|required\s+changes|improvements?|warnings?|"
+    r"weaknesses|gaps?|flaws?|errors?|vulnerabilit(?:y|ies)|observations?|feedback|"
+    r"remarks?|points?|fixes)\b", re.I)
+_LABEL_WORDS = frozenset((
+    "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
+    "blocker", "blockers", "blocking", "non", "nonblocking", "nit", "nits", "nitpick",
+    "nitpicks", "info", "informational", "trivial", "optional", "important", "warning",
+    "warnings", "suggestion", "suggestions", "style", "p0", "p1", "p2", "p3", "p4",
+    "priority", "priorities", "severity", "issue", "issues", "finding", "findings",
+    "concern", "concerns", "problem", "problems", "bug", "bugs", "defect", "defects",
+    "risk", "risks", "comment", "comments", "must", "should", "could", "fix", "fixes",
+    "fixed", "nice", "to", "have", "found", "identified", "remaining", "open", "other",
+    "additional", "and", "or", "the", "a", "of", "for", "before", "after", "merge",
+    "release", "ga", "immediately", "now", "soon", "later", "required", "recommended",
+    "recommendations", "improvements", "improvement", "action", "actions", "items",
+    "approval", "blocks", "block", "changes", "change", "requested", "needed", "consider",
+    "considerations", "notes", "detailed", "key", "main", "top", "new", "known", "gaps",
+    "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
+    "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
+    "can", "move", "wait", "list", "summary", "by", "level",
+))
+_FINDING_ID = re.compile(
+    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
+    r"|[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)
+_NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
+_POSITIVE_MARK = re.compile(
+    r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
+    r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
+    re.I)
+_TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
+_PLACEHOLDER = re.compile(
+    r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
+    r"[A-Za-z][^<>\n]{0,40}>|(?<![$\w])\{[A-Za-z_][^{}\n]{0,40}\}"
+    r"|\[(?:file(?::line)?|description|title|issue|dimension|concern|summary|details|problem"
+    r"|finding|what|why|action|text|name|reason)(?:\s*[:|/]\s*\w+)?\]"
+    r"|\bfile:line\b|\bpath/to/", re.I)
+
+# severity tags and badges
+_BRACKET_TAG = re.compile(
+    r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|" + SEVERITY_WORD
+    + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
+_ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
+_BADGES = (
+    re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
+    re.compile(r"\b(?P<w>P[0-4])\s+Badge\b"),
+    re.compile(r"_(?:[\U0001f534\U0001f7e0\U0001f7e1\U0001f535\u26aa\U0001f7e2]\s*)?"
+               r"(?P<w>Critical|Major|Minor|Trivial|Info|Nitpick|Refactor\s+suggestion)_"),
+    re.compile(r"\*\*(?P<w>Critical|High|Medium|Low)\s+Severity\*\*", re.I),
+)
+_PHRASES = (
+    (re.compile(r"\bnon[\s-]?blocking\b", re.I), "minor"),
+    (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
+                r"fix\s+immediately)\b", re.I), "critical"),
+    (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
+    (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
+                r"nitpicks?|polish)\b", re.I), "minor"),
+)
+_SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
+_FIELD = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
+    r"path|where|area|affected\s+files?|lines?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
+    r"(?P<v>.*)$", re.I)
+_LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
+                        re.I)
+_BLOB = re.compile(
+    r"https?://[^\s)/]+/[^\s)]*?/(?:-/)?blob/[^/\s)]+/(?P<p>[^\s)#?]+)"
+    r"(?:#L(?P<l>\d{1,7})(?:-L?(?P<e>\d{1,7}))?)?")
+_FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1,200}\.[A-Za-z]"
+                         r"[A-Za-z0-9]{0,9})(?![\w/])")
+_WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
+_DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
+_HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+_TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
+
+
+@dataclass
+class Vote:
+    vote: str | None
+    strong: bool
+    round: int
+    order: int
+
+
+@dataclass
+class Doc:
+    votes: list[Vote] = field(default_factory=list)
+    confidence: str = ""
+    summary: str = ""
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    has_keys: bool = False
+    findings_text: str | None = None  # the findings sections' own lines, when there are any
+
+
+@dataclass
+class _Section:
+    level: int
+    kind: str  # findings, positive, resolved, other, neutral
+    sev: str | None
+    file: Location | None
+    round: int
+    cand: _Cand | None = None
+
+
+@dataclass
+class _Cand:
+    """A heading that may be a finding, with the lines of its section."""
+
+    text: str
+    sev: str | None
+    in_findings: bool
+    file: Location | None
+    at: int  # index in the findings list where it would go
+    count: int  # findings emitted before it opened
+    level: int = 2
+    name_only: bool = False  # the heading only names a kind of section ("Review Comment")
+    body: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Para:
+    head: str
+    sev: str | None
+    file: Location | None
+    rest: list[str] = field(default_factory=list)
+
+
+def _text(node: SyntaxTreeNode) -> str:
+    for child in node.children:
+        if child.type == "inline":
+            return child.content
+    return ""
+
+
+def _plain(text: str) -> str:
+    """Heading or item text without emphasis, code marks, emoji and numbering."""
+    t = re.sub(r"[*_`~]+", "", text)
+    t = re.sub(r"[^\w\s:/().,&#'+-]", " ", t)
+    t = _NUMBERING.sub("", t.strip())
+    return " ".join(t.split())
+
+
+def _is_label(text: str) -> bool:
+    if _FINDING_ID.match(_plain(text)):
+        return False
+    t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
+    toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
+    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() for w in toks)
+
+
+def heading_severity(text: str) -> str | None:
+    """The severity a heading gives its section, in any wording ("P0 (blocks release)",
+    "### NITS — nice to have", "High priority", "Critical Issues (Must Fix)")."""
+    t = _plain(text)
+    m = _SEV_WORD_RE.search(t)
+    if m:
+        sev = severity_word(m["w"])
+        if sev:
+            # "non-blocking" / "nice to have" said alongside wins over a bare word
+            for rx, phrase_sev in _PHRASES[:1]:
+                if rx.search(t):
+                    return phrase_sev
+            return sev
+    for rx, sev in _PHRASES:
+        if rx.search(t):
+            return sev
+    return None
+
+
+def badge_severity(text: str) -> str | None:
+    """A severity badge or tag anywhere in ``text`` (gemini's image alt, "P1 Badge",
+    coderabbit's "_🟠 Major_", "**High Severity**")."""
+    for rx in _BADGES:
+        m = rx.search(text)
+        if m:
+            w = m["w"].lower()
+            w = {"security": "high", "refactor suggestion": "minor"}.get(w, w)
+            return severity_word(w)
+    return None
+
+
+def _lead_tag(text: str) -> str | None:
+    """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
+    🔴, ``CRITICAL:``)."""
+    t = _ITEM_NUMBER.sub("", text.lstrip())
+    m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
+        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
+    if m:
+        return severity_word(re.sub(r"[\s-]+", "-", m["w"].lower()).replace("must-fix", "blocking")
+                             .replace("should-fix", "warning").replace("nonblocking",
+                                                                       "non-blocking"))
+    m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
+                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?\s*(?::|\u2014|\u2013|-\s|\*\*)", t,
+                 re.I)
+    if m:
+        w = m["w"].lower()
+        return "critical" if w.startswith("must") else severity_word(w)
+    for emoji, sev in (("\U0001f534", "critical"), ("\U0001f7e0", "medium"),
+                       ("\U0001f7e1", "minor"), ("\u2757", "critical")):
+        if t.startswith(emoji):
+            return sev
+    return badge_severity(t[:200])
+
+
+_KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
+                          "procfile", "readme", "license", "vagrantfile", "justfile"))
+
+
+def _first_file(text: str) -> str | None:
+    """The first path-like token in ``text`` (backticked or with an extension)."""
+    for m in _FILE_TOKEN.finditer(text[:600]):
+        raw = (m["a"] or m["b"] or "").strip()
+        raw = raw.split()[0] if raw else ""
+        if "://" in text[max(0, m.start() - 12):m.start() + 3] or raw.startswith("//"):
+            continue
+        if find_location(raw) is not None:
+            return find_location(raw).file  # type: ignore[union-attr]
+        if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
+                and not raw.endswith(("()", ")")) and len(raw) > 2 and (
+                    re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
+                    or raw.rsplit("/", 1)[-1].lower() in _KNOWN_NAMES
+                    or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
+            return clean_path(raw)
+    return None
+
+
+def locate(text: str) -> Location | None:
+    """A location in ``text``: a blob URL (GitHub/GitLab), else the reading's families."""
+    m = _BLOB.search(text)
+    if m:
+        line = int(m["l"]) if m["l"] else None
+        end = int(m["e"]) if m["e"] else None
+        return Location(clean_path(m["p"]), line, end if end and line and end > line else None,
+                        None, m.start(), m.end())
+    loc = find_location(text)
+    if loc is None:
+        m2 = re.search(r"\(\s*lines?\s+(?P<l>\d{1,7})\s*,\s*(?P<p>[^\s,()]{2,200})\s*\)", text,
+                       re.I)
+        if m2 and _pathlike(m2["p"]):
+            return Location(clean_path(m2["p"]), int(m2["l"]), None, None, m2.start(), m2.end())
+        m3 = re.search(r"(?P<p>[\w./\-]{2,200}\.[A-Za-z][A-Za-z0-9]{0,9})`?\s*\((?P<l>\d{1,7})"
+                       r"\s*[-\u2013]\s*(?P<e>\d{1,7})\)", text)
+        if m3:
+            line, end = int(m3["l"]), int(m3["e"])
+            return Location(clean_path(m3["p"]), line, end if end > line else None, None,
+                            m3.start(), m3.end())
+    return loc
+
+
+def _join_head(lines: list[str]) -> tuple[str, list[str]]:
+    """The first line of an item, with a dangling ``—`` continued and a path wrapped at a
+    ``-`` or ``/`` joined; and the lines left over."""
+    if not lines:
+        return "", []
+    head, i = lines[0].rstrip(), 1
+    while i < len(lines) and i < 4:
+        nxt = lines[i].strip()
+        if _DANGLING.search(head) and nxt and locate(nxt) is not None:
+            head = head.rstrip() + " " + nxt
+            i += 1
+            continue
+        if _WRAP_END.search(head) and nxt and re.match(r"[\w.\-/]+:\d", nxt):
+            head = head.rstrip() + nxt
+            i += 1
+            continue
+        break
+    return head, lines[i:]
+
+
+# --------------------------------------------------------------------------- #
+# The reader
+# --------------------------------------------------------------------------- #
+class _Reader:
+    def __init__(self, origin: str, envelope: Location | None) -> None:
+        self.origin = origin
+        self.doc = Doc()
+        self.sections: list[_Section] = []
+        self.order = 0
+        self.rounds = 0
+        self.para: _Para | None = None
+        self.envelope = envelope
+        self.want_summary_para = False
+        self.want_verdict_para = False
+        self.pending_value: str | None = None
+        self.pending_sev: str | None = None
+        self.line = 0  # the source line being read
+        self.src: list[str] = []
+        self.span: tuple[int, int] | None = None  # an open findings section: (first line, level)
+        self.spans: list[tuple[int, int]] = []
+        self.head_value: dict[int, str] = {}
+
+    def open_span(self, first: int, level: int) -> None:
+        self.close_span(first)
+        self.span = (first, level)
+
+    def close_span(self, end: int) -> None:
+        if self.span is not None:
+            if end > self.span[0] or self.span[0] in self.head_value:
+                self.spans.append((self.span[0], max(end, self.span[0])))
+            self.span = None
+
+    # -- context ----------------------------------------------------------------
+    def kind(self) -> str:
+        for sec in self.sections:
+            if sec.kind in ("positive", "resolved"):
+                return sec.kind
+        for sec in reversed(self.sections):
+            if sec.kind in ("findings", "other"):
+                return sec.kind
+        return "neutral"
+
+    def under_cand(self) -> bool:
+        """The innermost section is a heading that may itself be the finding."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only
+
+    def sev(self) -> str | None:
+        for s in reversed(self.sections):
+            if s.sev:
+                return s.sev
+        return None
+
+    def file(self) -> Location | None:
+        for s in reversed(self.sections):
+            if s.file is not None:
+                return s.file
+        return self.envelope
+
+    def round(self) -> int:
+        for s in reversed(self.sections):
+            if s.round:
+                return s.round
+        return 0
+
+    def feed(self, line: str) -> None:
+        """A line of the current sections' text: a candidate heading's fields and body."""
+        for s in self.sections:
+            if s.cand is not None and len(s.cand.body) < MAX_BODY:
+                s.cand.body.append(line)
+
+    # -- keys ------------------------------------------------------------------
+    def vote(self, value: str, strong: bool) -> bool:
+        if words.is_enumeration(value):
+            return False
+        v = words.vote_of(value)
+        if v is None and not strong:
+            return False
+        self.order += 1
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order))
+        self.doc.has_keys = True
+        return True
+
+    def keys(self, line: str, heading: int = 0) -> bool:
+        """Read the keys ``line`` states; True when it is a key line (not a finding)."""
+        s = line.strip()
+        if not s or s.startswith(("|", ">")):
+            return False
+        if self.want_verdict_para:
+            self.want_verdict_para = False
+            if self.vote(s, True):
+                return True
+        k = key_of(("#" * heading + " " + s) if heading else s)
+        if k is not None and k.name == "findings" and not heading:
+            self.close_sections(7)
+            self.sections.append(_Section(7, "findings", None, None, 0))
+            self.open_span(self.line + 1, 7)
+            if k.value and not _NONE_RE.match(k.value):
+                self.pending_value = k.value
+                self.head_value[self.line + 1] = k.value
+            return True
+        if k is not None and k.name in ("verdict", "confidence", "summary") and not heading:
+            self.close_sections(7)
+            self.close_span(self.line)
+        if k is not None and k.name == "verdict":
+            if k.value:
+                self.vote(k.value, True)
+            elif heading:
+                self.want_verdict_para = True
+            return True
+        if k is not None and k.name == "confidence":
+            if k.value and not self.doc.confidence:
+                self.doc.confidence = confidence_word(k.value)
+            return True
+        if k is not None and k.name == "summary":
+            if k.value and not self.doc.summary:
+                self.doc.summary = _cap(_unwrap(k.value) or k.value)
+            elif not k.value and not self.doc.summary:
+                self.want_summary_para = True
+            return True
+        m = _WEAK_RE.match(s)
+        if m:
+            return self.vote(m["v"], False)
+        g = _GLUED.search(re.sub(r"`[^`\n]*`", " ", s))
+        if g and not re.match(r"^\W*verdict", s, re.I) and words.vote_of(g["v"]) in (
+                "APPROVE", "REVISE", "REJECT"):
+            self.vote(g["v"], True)
+        return False
+
+    # -- findings --------------------------------------------------------------
+    def emit(self, head: str, rest: list[str], sev: str | None, file: Location | None,
+             at: int | None = None) -> None:
+        head = _ITEM_NUMBER.sub("", head, count=1)
+        if _skip_head(head) or not _strip_decor(head) and not rest:
+            return
+        fields = _fields(rest)
+        status = fields.get("status")
+        if status and _RESOLVED.search(status):
+            return
+        rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
+        if rec is None:
+            return
+        _finish(rec, head, rest, fields, sev, file)
+        rec = _ordered(rec)
+        if at is None:
+            self.doc.findings.append(rec)
+        else:
+            self.doc.findings.insert(at, rec)
+
+    def close_para(self) -> None:
+        p, self.para = self.para, None
+        if p is not None:
+            self.emit(p.head, p.rest, p.sev, p.file)
+
+    def close_sections(self, level: int) -> None:
+        while self.sections and self.sections[-1].level >= level:
+            sec = self.sections.pop()
+            c = sec.cand
+            if c is None:
+                continue
+            inner = self.doc.findings[c.count:]
+            if inner and _fields(c.body).get("file") and all(
+                    f.get("file") is None or c.file is not None and f.get("file") == c.file.file
+                    for f in inner):
+                # the heading's fields locate one finding: what its section read as
+                # findings (a bold title, a badge line) are parts of it
+                sev = next((f.get("severity") for f in inner if f.get("severity")), c.sev)
+                del self.doc.findings[c.count:]
+                self.emit(c.text, c.body, sev, c.file, at=c.at)
+                continue
+            if inner:
+                tag = _lead_tag(c.text)
+                if tag:  # the heading's own tag or badge is the severity of what it holds
+                    for f in inner:
+                        if "severity" not in f and "priority" not in f:
+                            f["severity"] = tag
+                continue
+            if _qualifies(c):
+                self.emit(c.text, c.body, c.sev, c.file, at=c.at)
+
+    # -- blocks ------------------------------------------------------------------
+    def heading(self, node: SyntaxTreeNode) -> None:
+        self.close_para()
+        level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
+        text = _text(node)
+        at = node.map[0] if node.map else self.line
+        self.line = at
+        if self.span is not None and level <= self.span[1] and not (
+                _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))
+                or re.match(r"^(?:\*\*)?(?:finding\s*)?#?\d{1,3}(?:[.):]|\*\*|\s)", text.strip(),
+                            re.I)):
+            self.close_span(at)
+        self.close_sections(level)
+        self.want_summary_para = False
+        self.want_verdict_para = False
+        self.pending_sev = None
+        plain = _plain(text)
+        rnd = 0
+        if _ROUND.match(plain):
+            self.rounds += 1
+            rnd = self.rounds
+        is_key = self.keys(text, heading=level)
+        k = key_of("#" * level + " " + text)
+        names_findings = k is not None and k.name == "findings"
+        label = _is_label(text) or names_findings
+        kind = "neutral"
+        if is_key:
+            kind = "other"
+        elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
+                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)):
+            kind = "resolved"
+        elif (_POSITIVE.match(plain) or re.search(r"\b(?:verified|confirmed|passed)"
+                                                 r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
+                and not _FINDINGS.search(plain):
+            kind = "positive"
+        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
+            kind = "other"
+        elif names_findings or _FINDINGS.search(plain) and not is_key \
+                or heading_severity(text) and label:
+            kind = "findings"
+        elif rnd:
+            kind = "neutral"
+        elif is_key or _OTHER.match(plain):
+            kind = "other"
+        if kind == "other" and re.match(r"^(?:summary|executive\s+summary|tl;?dr|overview)\b",
+                                        plain, re.I) and not self.doc.summary:
+            self.want_summary_para = True
+        sev = heading_severity(text) if label else None
+        loc = locate(text)
+        file_ctx = loc
+        if file_ctx is None:
+            fm = re.match(r"^\W*(?:file|files|path)\s*[:\u2014-]\s*(?P<p>.+)$", plain, re.I)
+            f = _first_file(fm["p"]) if fm else None
+            if f is None and plain and len(plain.split()) <= 3 and \
+                    _pathlike(plain.strip().split(" ")[0]):
+                f = _first_file(text)
+            file_ctx = Location(f) if f else None
+        sec = _Section(level, kind, sev, file_ctx, rnd)
+        if names_findings:
+            self.open_span(at + 1, level)
+            if k is not None and k.value and not _NONE_RE.match(k.value):
+                self.head_value[at + 1] = k.value
+        outer = self.kind()
+        if not is_key and kind not in ("positive", "resolved", "other") \
+                and outer not in ("positive", "resolved") and not rnd \
+                and (not label or names_findings) and not _skip_head(text):
+            sec.cand = _Cand(_NUMBERING.sub("", text.strip()), self.sev() if sev is None else sev,
+                             outer == "findings" or kind == "findings" and not label,
+                             file_ctx or self.file(), len(self.doc.findings),
+                             len(self.doc.findings), level=level,
+                             name_only=names_findings or kind == "findings" and _is_section_name(
+                                 plain))
+        self.sections.append(sec)
+
+    def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
+        self.para_lines(_text(node).split("\n"), node.map[0] if node.map else self.line, quoted)
+
+    def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
+        if quoted:
+            for ln in lines:
+                self.feed(ln)
+            return
+        if self.want_summary_para and not self.doc.summary:
+            self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
+            self.want_summary_para = False
+        kind = self.kind()
+        if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
+                and not self.want_verdict_para and not self.keys(lines[0]):
+            self.close_para()
+            for ln in lines:
+                self.feed(ln)
+            return
+        i = 0
+        boundary = True  # a finding may open here (start, or after a key or another head)
+        while i < len(lines):
+            ln = lines[i]
+            self.line = base + i
+            if self.keys(ln):
+                self.close_para()
+                boundary = True
+                if self.pending_value is None:
+                    i += 1
+                    continue
+                ln, self.pending_value = self.pending_value, None
+            hm = _HEADERISH.match(ln.strip())
+            probe = hm["t"] if hm else ln
+            tm = _TITLE.match(ln)
+            title = (kind == "findings" and tm is not None
+                     and not tm["t"].rstrip().endswith((":", "\uff1a"))
+                     and not _skip_head(ln) and not _FIELD.match(ln))
+            p = self.para
+            if p is not None and not p.rest and locate(p.head) is None and locate(ln) is not None \
+                    and _TITLE.match(p.head):
+                p.rest.append(ln)  # the location line under a bold title
+                self.feed(ln)
+                boundary = False
+                i += 1
+                continue
+            if _badge_only(ln):
+                self.pending_sev = badge_severity(ln)
+                if self.para is not None and "severity" not in self.para.rest:
+                    self.para.rest.append(ln)
+                self.feed(ln)
+                i += 1
+                continue
+            numbered = _ITEM_NUMBER.match(ln) is not None
+            opens = kind not in ("positive", "resolved") and (
+                title or _opens(probe, kind, (boundary or numbered) and kind != "other"))
+            if opens:
+                self.close_para()
+                head, more = _join_head([probe] + lines[i + 1:])
+                if more and _location_only(head):
+                    head = head + " " + more[0]
+                    more = more[1:]
+                used = len(lines[i + 1:]) - len(more)
+                self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                self.pending_sev = None
+                for used_line in lines[i:i + 1 + used]:
+                    self.feed(used_line)
+                i += 1 + used
+                boundary = True
+                continue
+            if self.para is not None:
+                self.para.rest.append(ln)
+            self.feed(ln)
+            boundary = False
+            i += 1
+
+    def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
+              sev: str | None = None) -> None:
+        self.close_para()
+        for item in node.children:
+            if item.type != "list_item":
+                continue
+            self.item(item, quoted, depth, sev)
+
+    def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
+             sev: str | None = None) -> None:
+        children = item.children
+        if item.map:
+            self.line = item.map[0]
+        first = children[0] if children and children[0].type == "paragraph" else None
+        head_lines = _text(first).split("\n") if first is not None else []
+        head, rest = _join_head(head_lines)
+        nested = [c for c in children if c.type in ("bullet_list", "ordered_list")]
+        others = [c for c in children if c is not first and c not in nested]
+        kind = self.kind()
+        if quoted or kind in ("positive", "resolved") or _skip_head(head) and head.strip():
+            for ln in _flat(item):
+                self.feed(ln)
+            return
+        if head and self.keys(head):
+            if self.pending_value is not None:
+                self.pending_value = None
+            for ln in rest:
+                self.keys(ln)
+            for sub in nested:
+                self.items(sub, quoted, depth + 1)
+            return
+        group = _sev_label(head)
+        if group is not None and (nested or rest):
+            self.feed(head)
+            if rest:  # "- **Critical**" then its findings as lines of the same paragraph
+                self.sections.append(_Section(8, "findings", group, None, 0))
+                self.para_lines(rest, self.line + 1)
+                self.close_para()
+                self.sections.pop()
+            for sub in nested:
+                self.items(sub, quoted, depth, group)
+            return
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
+        if finding:
+            body = list(rest)
+            for c in others + nested:
+                body += _flat(c)
+            tail: list[str] = []
+            for j, ln in enumerate(body):
+                k = key_of(ln) if j < len(rest) else None
+                if k is not None and k.name in ("verdict", "confidence", "summary") \
+                        and not ln.startswith(("-", "*", " ")):
+                    tail, body = body[j:], body[:j]
+                    break
+                if 0 < j < len(rest) and _ITEM_NUMBER.match(ln) and _opens(ln, kind):
+                    tail, body = body[j:len(rest)], body[:j] + body[len(rest):]
+                    break
+            for ln in [head, *body]:
+                self.feed(ln)
+            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            if tail:
+                self.para_lines(tail, self.line + 1)
+                self.close_para()
+            return
+        self.feed(head)
+        if rest:
+            self.para_lines(rest, self.line + 1)
+            self.close_para()
+        for c in others:
+            if c.type == "paragraph":
+                self.paragraph(c, False)
+                self.close_para()
+            else:
+                for ln in _flat(c):
+                    self.feed(ln)
+        for sub in nested:
+            self.items(sub, quoted, depth + 1, sev)
+
+    def table(self, node: SyntaxTreeNode) -> None:
+        self.close_para()
+        rows: list[list[str]] = []
+        if node.map and self.src:
+            src = self.src[node.map[0]:node.map[1]]
+            rows = [_cells(ln) for i, ln in enumerate(src) if i != 1 and ln.strip()]
+        else:
+            for part in node.children:
+                for tr in part.children:
+                    rows.append([_text(td) for td in tr.children])
+        if len(rows) < 2 or self.kind() in ("positive", "resolved"):
+            return
+        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+            if "file" not in rec and (f := self.file()) is not None:
+                _put_location(rec, Location(f.file))
+            self.doc.findings.append(rec)
+
+    def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
+        for node in nodes:
+            t = node.type
+            if t == "heading" and not quoted:
+                self.heading(node)
+            elif t == "paragraph":
+                self.paragraph(node, quoted)
+            elif t in ("bullet_list", "ordered_list"):
+                self.items(node, quoted)
+            elif t == "table" and not quoted:
+                self.table(node)
+            elif t == "blockquote":
+                self.close_para()
+                self.walk(node.children, quoted=True)
+            elif t == "hr":
+                self.close_para()
+            elif t in ("fence", "code_block", "html_block"):
+                continue
+
+    def finish(self, src: list[str] | None = None) -> Doc:
+        self.close_para()
+        self.close_sections(0)
+        if src is not None:
+            self.close_span(len(src))
+            if self.spans:
+                out: list[str] = []
+                for a, b in self.spans:
+                    part = list(src[a:b])
+                    if a in self.head_value:
+                        part = [self.head_value[a]] + part
+                    out += part
+                self.doc.findings_text = "\n".join(out).strip("\n")
+        return self.doc
+
+
+# --------------------------------------------------------------------------- #
+# Decisions
+# --------------------------------------------------------------------------- #
+def _skip_head(head: str) -> bool:
+    """Not a finding: a none, a check that passed, a resolved item, a template line."""
+    h = head.strip()
+    if not h:
+        return True
+    if _NONE_RE.match(h) or re.match(r"^[\s*_`(]*(?:none|n/?a)\b[\s*_`).]*(?:$|[\u2014:-])", h,
+                                      re.I):
+        return True
+    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
+        return True
+    if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
+                 r"ADDRESSED|CLARIFIED)\b", h):
+        return True
+    return bool(_PLACEHOLDER.search(h))
+
+
+def _opens(line: str, kind: str, located: bool = True) -> bool:
+    """A paragraph line that opens a finding: a severity tag at its start, or (``located``:
+    at the paragraph's start or after another head) a location."""
+    s = line.strip()
+    if not s or s.startswith(("|", ">")) or _FIELD.match(s) or _field_item(s):
+        return False
+    if _skip_head(s):
+        return False
+    if _lead_tag(_no_code(s)) and not _BADGES[0].match(s.lstrip("*_` ")):
+        return True
+    if not located:
+        return False
+    if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
+        return True  # "**2.** text (a.py:3)": an enumerated finding
+    t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
+    t = re.sub(r"^[*_`]+", "", t)
+    loc = locate(t[:300])
+    if loc is not None and loc.line is not None and loc.start <= 2:
+        return True
+    return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
+
+
+def _badge_only(line: str) -> bool:
+    """A line that is only a severity badge ("_⚠️ Potential issue_ | _🟡 Minor_")."""
+    if badge_severity(line) is None:
+        return False
+    t = re.sub(r"!\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]{1,40}>|_[^_\n]{1,40}_|\b[Pp][0-4]\s+Badge\b", " ",
+               line)
+    t = re.sub(r"(?i)potential\s+issue|\*\*(?:critical|high|medium|low)\s+severity\*\*", " ", t)
+    return not re.search(r"[A-Za-z]{3,}", t)
+
+
+def _location_only(head: str) -> bool:
+    loc = locate(head)
+    if loc is None:
+        return False
+    rest = head[:loc.start] + head[loc.end:]
+    rest = _ITEM_NUMBER.sub("", rest.strip())
+    rest = re.sub(r"^\s*(?:[\[(][^\])\n]{1,30}[\])]\s*)+", "", rest)
+    rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:,\-\u2014\u2013]+|\[bot\]|\b(?:lines?|at|in)\b", "",
+                  rest)
+    return not rest.strip() or "::" in head
+
+
+_FIELD_ITEM = re.compile(
+    r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
+
+
+def _field_item(head: str) -> bool:
+    """``**Author:** x`` / ``**Issue**: y``: a field of something, not a finding."""
+    return bool(_FIELD_ITEM.match(head)) and not _lead_tag(head)
+
+
+def _sev_label(head: str) -> str | None:
+    """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
+    t = _plain(head).strip(" :")
+    if not t or len(t) > 40 or not _is_label(t):
+        return None
+    return heading_severity(t)
+
+
+def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
+                     under_cand: bool = False) -> bool:
+    if _skip_head(head) or not head.strip():
+        return False
+    if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
+        return False
+    if _lead_tag(_no_code(head)):
+        return True
+    t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip()))
+    t = re.sub(r"^[*_`]+", "", t)
+    loc = locate(t[:300])
+    if loc is not None:
+        words_left = _strip_decor(t[:loc.start] + t[loc.end:])
+        if not re.search(r"[^\W_]", words_left) and loc.line is None:
+            return False  # a bare path: a list of files, not a finding
+        if loc.start <= 2 and (loc.line is not None or kind == "findings"):
+            return True
+        if loc.line is not None and kind == "findings" and not under_cand:
+            return True
+    if kind == "findings" and depth == 0 and not under_cand:
+        if re.match(r"^[\s*_`]*[^:]{1,40}:\s*$", head) and not rest:
+            return False  # "Details:" opening a nested list
+        f = _first_file(head)
+        return not (f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))))
+    return False
+
+
+def _is_section_name(plain: str) -> bool:
+    """A heading made of a findings word and at most one other ("Review Comment")."""
+    toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", plain.lower()) if w]
+    return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
+
+
+def _qualifies(c: _Cand) -> bool:
+    text = c.text
+    fields = _fields(c.body)
+    badge = badge_severity(_no_code("\n".join(c.body[:8])))
+    if c.name_only:
+        return bool(fields.get("file")) or badge is not None and c.file is not None
+    if _lead_tag(text) or locate(text) is not None:
+        return True
+    if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
+        return True
+    if fields.get("file") or fields.get("severity") or fields.get("risk"):
+        return True
+    if badge and (c.file is not None or c.in_findings):
+        return True
+    body = [ln for ln in c.body if ln.strip()]
+    return c.in_findings and bool(body)
+
+
+def _no_code(text: str) -> str:
+    return re.sub(r"`[^`\n]*`", " ", text)
+
+
+def _fields(lines: list[str]) -> dict[str, str]:
+    """The known fields among ``lines`` (several may share a line: ``**Location:** x.
+    **Issue:** y``): file, line, severity, status."""
+    out: dict[str, str] = {}
+    for ln in lines[:MAX_BODY]:
+        for seg in re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln):
+            m = _FIELD.match(seg)
+            if not m:
+                continue
+            k = m["k"].lower()
+            v = re.sub(r"\s*\*\*[A-Z][\w ]{1,20}:\*\*.*$", "", m["v"]).strip()
+            if not v:
+                continue
+            if k in ("location", "file", "files", "path", "where", "area") \
+                    or k.startswith("affected"):
+                out.setdefault("file", v)
+            elif k in ("line", "lines"):
+                out.setdefault("line", v)
+            elif k in ("severity", "priority", "risk", "impact", "level"):
+                out.setdefault(k if k in ("risk", "impact") else "severity", v)
+            elif k in ("status", "state"):
+                out.setdefault("status", v)
+    return out
+
+
+_ORDER = ("kind", "origin", "priority", "severity", "file", "line", "end_line", "column",
+          "summary", "discussion", "evidence")
+
+
+def _ordered(rec: dict[str, Any]) -> dict[str, Any]:
+    """The record's keys in the order every reader writes them."""
+    out = {k: rec[k] for k in _ORDER if k in rec}
+    out.update((k, v) for k, v in rec.items() if k not in out)
+    return out
+
+
+def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, str],
+            sev: str | None, ctx: Location | None) -> None:
+    """Location and severity by precedence (see the module docstring)."""
+    loc = locate(head)
+    if loc is not None and (loc.line is not None or "file" not in rec):
+        rec.pop("file", None)
+        rec.pop("line", None)
+        rec.pop("end_line", None)
+        rec.pop("column", None)
+        _put_location(rec, loc)
+    if "file" not in rec and fields.get("file"):
+        fv = fields["file"]
+        floc = locate(fv)
+        if floc is None and (f := _first_file(fv)):
+            floc = Location(f)
+        if floc is not None:
+            _put_location(rec, floc)
+    if "file" in rec and "line" not in rec and fields.get("line"):
+        lm = re.search(r"\d{1,7}", fields["line"])
+        if lm and int(lm.group(0)) >= 1:
+            rec["line"] = int(lm.group(0))
+    if "file" not in rec:
+        for ln in rest[:12]:
+            bloc = locate(ln)
+            if bloc is not None and bloc.line is not None:
+                _put_location(rec, bloc)
+                break
+    if "file" not in rec and ctx is not None:
+        _put_location(rec, Location(ctx.file, ctx.line, ctx.end_line))
+        if ctx.line is None:
+            lm = _LINE_ONLY.search(head)
+            if lm:
+                rec["line"] = int(lm["l"])
+    if "file" not in rec:
+        for ln in [head, *rest[:6]]:
+            if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
+                continue  # a nested list names other things (deliverables, evidence)
+            f = _first_file(ln)
+            if f and "/" in f or f and ln is head:
+                rec["file"] = f
+                break
+    if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
+        f = _first_file(rec["file"])
+        if f:
+            rec["file"] = f
+        else:
+            rec.pop("file")
+            rec.pop("line", None)
+            rec.pop("end_line", None)
+    if "file" in rec and "line" not in rec:
+        lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
+        if lm and int(lm.group(1)) >= 1:
+            rec["line"] = int(lm.group(1))
+    # severity: fields, then the item's tags and badges, then its section
+    want = None
+    for key in ("severity", "risk", "impact"):
+        if fields.get(key):
+            m = _SEV_WORD_RE.search(fields[key])
+            if m and (s := severity_word(m["w"])):
+                want = m["w"]
+                break
+    if want is not None:
+        rec.pop("severity", None)
+        _put_severity(rec, want)
+        return
+    if "severity" in rec or "priority" in rec:
+        return
+    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I)
+    if pm and (s := severity_word(pm["w"])):
+        rec["severity"] = s
+        return
+    lead = _lead_tag(head)
+    if lead:
+        rec["severity"] = lead
+        return
+    badge = badge_severity("\n".join([head, *rest[:8]]))
+    if badge:
+        if m := re.search(r"\b(P[0-4])\s+Badge\b", "\n".join([head, *rest[:8]])):
+            rec["priority"] = m.group(1)
+        rec["severity"] = badge
+        return
+    if sev:
+        rec["severity"] = sev
+
+
+_COLUMNS = (
+    ("file", ("file", "path", "location", "where", "file:line", "file/line", "files")),
+    ("line", ("line", "lines", "line(s)", "ln")),
+    ("severity", ("severity", "priority", "level", "sev", "prio", "risk", "impact")),
+    ("status", ("status", "state", "result", "outcome", "resolution", "verdict")),
+    ("text", ("issue", "finding", "findings", "description", "problem", "summary", "title",
+              "details", "comment", "message", "concern", "blocker", "defect", "bug", "gap",
+              "risk description", "observation")),
+)
+
+
+def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
+                    origin: str) -> list[dict[str, Any]]:
+    header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
+    cols: dict[str, int] = {}
+    for name, names in _COLUMNS:
+        for idx, c in enumerate(header):
+            if c in names and name not in cols and idx not in cols.values():
+                cols[name] = idx
+    if "text" not in cols:
+        return []
+    if not (in_findings or "file" in cols or "severity" in cols
+            or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
+                                         "bug", "problem")):
+        return []
+    out: list[dict[str, Any]] = []
+    for vals in rows[1:]:
+        vals = vals + [""] * (len(header) - len(vals))
+        if len(vals) > len(header):  # a '|' inside the text: the text column takes the rest
+            t, extra = cols["text"], len(vals) - len(header)
+            vals = vals[:t] + [" | ".join(vals[t:t + 1 + extra])] + vals[t + 1 + extra:]
+        text = _strip_decor(vals[cols["text"]])
+        if not text or _NONE_RE.match(text) or _skip_head(text):
+            continue
+        if "status" in cols and (_RESOLVED.search(vals[cols["status"]]) or re.search(
+                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green)\b",
+                vals[cols["status"]], re.I)):
+            continue
+        rec: dict[str, Any] = {"kind": "finding", "origin": origin}
+        if "severity" in cols:
+            w = _SEV_WORD_RE.search(vals[cols["severity"]])
+            _put_severity(rec, w.group(0) if w else None)
+        elif sev:
+            rec["severity"] = sev
+        if "file" in cols:
+            fv = vals[cols["file"]]
+            loc = locate(fv)
+            if loc is None and (f := _first_file(fv)):
+                loc = Location(f)
+            _put_location(rec, loc)
+            if "line" in cols and "line" not in rec and "file" in rec:
+                lm = re.search(r"\d{1,7}", vals[cols["line"]])
+                if lm and int(lm.group(0)) >= 1:
+                    rec["line"] = int(lm.group(0))
+        rec["summary"] = text
+        out.append(rec)
+    return out
+
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip() for c in re.split(r"(?<!\\)\|", s)]
+
+
+def _flat(node: SyntaxTreeNode, limit: int = 400) -> list[str]:
+    """The text lines under ``node`` (list markers as ``- ``), code left out; bounded."""
+    out: list[str] = []
+    stack: list[tuple[SyntaxTreeNode, int]] = [(node, 0)]
+    while stack and len(out) < limit:
+        n, depth = stack.pop()
+        if n.type in ("fence", "code_block", "html_block"):
+            continue
+        if n.type in ("paragraph", "heading"):
+            lines = _text(n).split("\n")
+            out += lines
+            continue
+        if n.type == "list_item":
+            kids = list(n.children)
+            if kids and kids[0].type == "paragraph":
+                lines = _text(kids[0]).split("\n")
+                out.append("- " + lines[0])
+                out += lines[1:]
+                kids = kids[1:]
+            stack += [(k, depth + 1) for k in reversed(kids)]
+            continue
+        stack += [(k, depth + 1) for k in reversed(n.children)]
+    return out
+
+
+def _cap(s: str) -> str:
+    b = s.encode("utf-8")
+    return s if len(b) <= SUMMARY_CAP else b[:SUMMARY_CAP].decode("utf-8", "ignore")
+
+
+# --------------------------------------------------------------------------- #
+# Front matter and entry
+# --------------------------------------------------------------------------- #
+_FRONT_KEY = re.compile(r"^(?P<k>[A-Za-z_][\w-]{0,40})\s*:\s*(?P<v>.*)$")
+
+
+def front_matter(text: str) -> tuple[dict[str, str], str]:
+    """A leading ``---`` YAML block's flat keys (lower-cased) and the text after it."""
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---", 3)
+    if end < 0 or end > 8000:
+        return {}, text
+    block = text[4:end]
+    after = text[end + 4:]
+    if after and not after.startswith("\n"):
+        return {}, text
+    keys: dict[str, str] = {}
+    for ln in block.split("\n"):
+        m = _FRONT_KEY.match(ln.strip())
+        if m:
+            keys.setdefault(m["k"].lower(), m["v"].strip().strip("'\""))
+    if not keys:
+        return {}, text
+    return keys, "\n" * (block.count("\n") + 2) + after
+
+
+def read_document(text: str, origin: str = "reviewer") -> Doc:
+    """Read one answer as a Markdown document; see the module docstring."""
+    keys, body = front_matter(text)
+    envelope = None
+    fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
+    if fpath and _pathlike(fpath):
+        lm = re.match(r"\d{1,7}$", keys.get("line", "") or keys.get("start_line", "") or "")
+        envelope = Location(clean_path(fpath), int(lm.group(0)) if lm else None)
+    reader = _Reader(origin, envelope)
+    for name in ("verdict", "decision", "recommendation", "status", "review_decision"):
+        if name in keys:
+            reader.vote(keys[name], name == "verdict")
+    try:
+        tree = SyntaxTreeNode(_MD.parse(body))
+    except Exception:  # noqa: BLE001 - the parser is third-party code; a bad answer is data
+        return reader.finish()
+    reader.src = body.split("\n")
+    reader.walk(tree.children)
+    doc = reader.finish(reader.src)
+    if not doc.findings and envelope is not None:
+        sev = badge_severity(body[:4000])
+        title = next((m.group(1) for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)), "")
+        if sev or title:
+            rec: dict[str, Any] = {"kind": "finding", "origin": origin}
+            if sev:
+                rec["severity"] = sev
+            _put_location(rec, envelope)
+            rec["summary"] = _strip_decor(title) or "review comment"
+            doc.findings.append(rec)
+    return doc

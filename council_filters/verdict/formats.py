@@ -1,0 +1,379 @@
+"""What a reviewer CLI printed, unwrapped to the answer text (part of the tolerant reading).
+
+:func:`unwrap` is the one entry: raw output in, ``(kind, text, meta)`` out, where
+``kind`` names the shape that was recognised, ``text`` is the reviewer's answer as
+text and ``meta`` what the envelope said besides (errors, the JSON review document).
+The shapes, with what each CLI's sources say of them, are listed in
+docs/parse-verdict.md ("Machine formats"):
+
+- ``codex-exec-json``: ``codex exec --json`` events, one JSON object a line; the answer
+  is the last completed ``agent_message`` item (``item_type`` in early builds);
+- ``claude-json``: ``claude -p --output-format json`` (one ``result`` object, or with
+  ``--verbose`` an array of messages ending with it; Qwen Code and the Cursor agent
+  print the same shape); the answer is ``result``, else the last assistant text;
+- ``claude-stream-json``: the same messages as JSON Lines;
+- ``gemini-json``: ``gemini --output-format json``; the answer is ``response``;
+- ``gemini-stream-json``: ``init``/``message``/``result`` lines; the answer is the
+  concatenated assistant ``message`` content;
+- ``opencode-json``: ``opencode run --format json``; the answer is the text parts of
+  the last step that did not end in tool calls;
+- ``review-json``: a review document (codex's ``findings[]`` + ``overall_correctness``,
+  or any object with a verdict or a findings list), whole, in one ``json`` fence, or
+  between the first ``{`` and the last ``}``; ``meta["doc"]`` holds it;
+- ``text``: anything else.
+
+Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) and the
+other C0/C1 control characters except newline and tab are removed.  After it, an
+answer written as one line with literal ``\\n`` escapes gets its line ends back, and
+an echoed prompt is cut: only what follows the pack's template is the answer.
+
+Nothing here raises on any input; every scan is linear and every JSON value is read
+to a bounded depth.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from council_filters.pack.core import ENVELOPE_TAIL
+
+MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
+
+_ESCAPES = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC ... BEL / ST
+    r"|\x1b[P^_X][^\x1b]*\x1b\\"  # DCS, PM, APC, SOS ... ST
+    r"|\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+    r"|\x1b[ -/]*[0-~]"  # other ESC sequences (charset, keypad, ...)
+    r"|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"  # every other control but \t \n \r
+)
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters (but \\t, \\n, \\r)."""
+    return _ESCAPES.sub("", text) if _HAS_CONTROL.search(text) else text
+
+
+_HAS_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+@dataclass
+class Unwrapped:
+    kind: str
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def unwrap(raw: str) -> Unwrapped:
+    """The answer inside what a reviewer CLI printed; see the module docstring."""
+    text = strip_controls(raw)
+    got = _cli_envelope(text)
+    if got is None:
+        got = Unwrapped("text", text)
+    else:
+        got.text = strip_controls(got.text)
+    got.text = _unescape_one_line(got.text)
+    cut = cut_echo(got.text)
+    if cut != got.text:
+        got.meta["echo_cut"] = True
+        got.text = cut
+    doc = review_json(got.text)
+    if doc is not None:
+        got.meta["doc"] = doc
+        if got.kind == "text":
+            got.kind = "review-json"
+    return got
+
+
+# --------------------------------------------------------------------------- #
+# JSON, bounded
+# --------------------------------------------------------------------------- #
+def _depth_ok(s: str) -> bool:
+    """False when brackets nest deeper than MAX_DEPTH (counted outside strings)."""
+    depth = 0
+    in_str = esc = False
+    for ch in s:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def loads(s: str) -> Any:
+    """``json.loads`` or None: never raises, never recurses past MAX_DEPTH."""
+    s = s.strip()
+    if not s or s[0] not in "[{" or not _depth_ok(s):
+        return None
+    try:
+        return json.loads(s)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _s(v: Any) -> str:
+    return v if isinstance(v, str) else ""
+
+
+# --------------------------------------------------------------------------- #
+# CLI envelopes
+# --------------------------------------------------------------------------- #
+_CODEX_TYPES = frozenset(("thread.started", "turn.started", "turn.completed", "turn.failed",
+                          "item.started", "item.updated", "item.completed", "item.plan.delta"))
+_CLAUDE_TYPES = frozenset(("system", "assistant", "user", "result", "stream_event",
+                           "rate_limit_event"))
+_GEMINI_TYPES = frozenset(("init", "message", "tool_use", "tool_result", "result", "error"))
+_OPENCODE_TYPES = frozenset(("step_start", "text", "tool_use", "step_finish", "reasoning",
+                             "done", "error"))
+
+
+def _json_lines(text: str) -> list[dict[str, Any]] | None:
+    """The JSON objects of a JSON Lines stream (leading non-JSON lines tolerated), or None."""
+    events: list[dict[str, Any]] = []
+    seen_json = False
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s:
+            continue
+        if not s.startswith("{"):
+            if seen_json:
+                return None  # prose after events: not a stream
+            continue
+        value = loads(s)
+        if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+            return None
+        events.append(value)
+        seen_json = True
+    return events if len(events) >= 1 else None
+
+
+def _cli_envelope(text: str) -> Unwrapped | None:
+    s = text.strip()
+    if not s:
+        return None
+    if s[0] not in "[{":  # tolerate banner lines ahead of the JSON (older gemini builds)
+        m = re.search(r"^[\[{]", s, re.M)
+        if m is None:
+            return None
+        s = s[m.start():]
+    events = _json_lines(s)
+    if events:
+        types = {e["type"] for e in events}
+        if types & _CODEX_TYPES:
+            return _codex(events)
+        claude_result = any(e["type"] == "result" and ("subtype" in e or "is_error" in e)
+                            for e in events)
+        if types <= _CLAUDE_TYPES and (types & {"system", "assistant", "user"}
+                                       or claude_result):
+            return _claude_messages(events, "claude-json" if len(events) == 1
+                                    else "claude-stream-json")
+        if types <= _GEMINI_TYPES and types & {"init", "message"}:
+            return _gemini_stream(events)
+        if types <= _OPENCODE_TYPES and types & {"step_start", "step_finish", "text"}:
+            return _opencode(events)
+        return None
+    value = loads(s)
+    if isinstance(value, list):
+        msgs = [m for m in value if isinstance(m, dict) and isinstance(m.get("type"), str)]
+        if msgs and any(m["type"] == "result" for m in msgs):
+            return _claude_messages(msgs, "claude-json")
+        return None
+    if isinstance(value, dict):
+        return _single(value)
+    return None
+
+
+def _single(obj: dict[str, Any]) -> Unwrapped | None:
+    if obj.get("type") == "result" and ("result" in obj or "subtype" in obj):
+        return _claude_messages([obj], "claude-json")
+    if isinstance(obj.get("response"), str) and ("stats" in obj or "session_id" in obj):
+        meta: dict[str, Any] = {}
+        if isinstance(obj.get("error"), dict):
+            meta["error"] = _s(obj["error"].get("type")) or "error"
+        return Unwrapped("gemini-json", obj["response"], meta)
+    return None
+
+
+def _codex(events: list[dict[str, Any]]) -> Unwrapped:
+    answer = plan = ""
+    meta: dict[str, Any] = {}
+    for e in events:
+        t = e["type"]
+        item = e.get("item")
+        if t == "item.completed" and isinstance(item, dict):
+            kind = item.get("type", item.get("item_type"))
+            if kind in ("agent_message", "assistant_message") and isinstance(item.get("text"), str):
+                answer = item["text"]
+            elif kind == "plan" and isinstance(item.get("text"), str):
+                plan = item["text"]
+        elif t == "turn.completed" and isinstance(e.get("usage"), dict):
+            meta["usage"] = e["usage"]
+        elif t in ("turn.failed", "error"):
+            meta["error"] = t
+    return Unwrapped("codex-exec-json", answer or plan, meta)
+
+
+def _text_blocks(message: Any) -> str:
+    if not isinstance(message, dict):
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(b["text"] for b in content
+                     if isinstance(b, dict) and b.get("type") == "text"
+                     and isinstance(b.get("text"), str))
+
+
+def _claude_messages(msgs: list[dict[str, Any]], kind: str) -> Unwrapped:
+    result: dict[str, Any] | None = None
+    last_text = ""
+    for m in msgs:
+        if m.get("type") == "result":
+            result = m
+        elif m.get("type") == "assistant":
+            t = _text_blocks(m.get("message"))
+            if t.strip():
+                last_text = t
+    meta: dict[str, Any] = {}
+    answer = last_text
+    if result is not None:
+        if isinstance(result.get("result"), str) and result["result"].strip():
+            answer = result["result"]
+        if result.get("is_error") is True or str(result.get("subtype", "")).startswith("error"):
+            meta["error"] = _s(result.get("subtype")) or "error"
+        for key in ("usage", "total_cost_usd"):
+            if key in result:
+                meta[key] = result[key]
+    return Unwrapped(kind, answer, meta)
+
+
+def _gemini_stream(events: list[dict[str, Any]]) -> Unwrapped:
+    parts: list[str] = []
+    meta: dict[str, Any] = {}
+    for e in events:
+        if e["type"] == "message" and e.get("role") == "assistant":
+            parts.append(_s(e.get("content")))
+        elif e["type"] == "result":
+            if e.get("status") == "error":
+                meta["error"] = "result"
+            if isinstance(e.get("stats"), dict):
+                meta["stats"] = e["stats"]
+    return Unwrapped("gemini-stream-json", "".join(parts), meta)
+
+
+def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
+    steps: list[tuple[list[str], str]] = []
+    current: list[str] = []
+    meta: dict[str, Any] = {}
+    for e in events:
+        raw_part = e.get("part")
+        part: dict[str, Any] = raw_part if isinstance(raw_part, dict) else {}
+        t = e["type"]
+        if t == "step_start":
+            current = []
+        elif t == "text":
+            current.append(_s(part.get("text")))
+        elif t == "step_finish":
+            steps.append((current, _s(part.get("reason"))))
+            current = []
+        elif t == "error":
+            meta["error"] = "error"
+    if current:
+        steps.append((current, ""))
+    final = [s for s in steps if s[1] != "tool-calls"]
+    chosen = final[-1][0] if final else steps[-1][0] if steps else []
+    return Unwrapped("opencode-json", "\n".join(chosen), meta)
+
+
+# --------------------------------------------------------------------------- #
+# Review JSON documents
+# --------------------------------------------------------------------------- #
+_REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall_correctness",
+                          "verdict", "decision", "recommendation", "review_decision"))
+
+
+def review_json(text: str) -> dict[str, Any] | None:
+    """A review document: the whole text, one ``json`` fence, or the outermost braces."""
+    s = text.strip()
+    m = re.fullmatch(r"(`{3,}|~{3,})[ \t]*(?:json|jsonc)?[ \t]*\n(.*)\n[ \t]*\1[ \t]*", s,
+                     re.S | re.I)
+    if m:
+        s = m.group(2).strip()
+    doc = loads(s) if s.startswith("{") else None
+    if doc is None and "{" in s and not s.startswith("{"):
+        first, last = s.find("{"), s.rfind("}")
+        if last > first:
+            inner = loads(s[first:last + 1])
+            outside = s[:first] + s[last + 1:]
+            # the outer text is a short preamble, not a document of its own
+            if isinstance(inner, dict) and len(outside) < 300 and not re.search(
+                    r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
+                doc = inner
+    if doc is None and s.startswith("["):
+        arr = loads(s)
+        if isinstance(arr, list) and arr and all(
+                isinstance(c, dict) and ("body" in c or "message" in c)
+                and ("path" in c or "file" in c) for c in arr[:50]):
+            doc = {"comments": arr}  # review comments, each with its envelope's location
+    if not isinstance(doc, dict):
+        return None
+    keys = {str(k).lower() for k in doc}
+    if not keys & _REVIEW_KEYS:
+        return None
+    return doc
+
+
+# --------------------------------------------------------------------------- #
+# One line with literal \n escapes; an echoed prompt
+# --------------------------------------------------------------------------- #
+def _unescape_one_line(text: str) -> str:
+    if text.count("\n") > 1 or text.count("\\n") < 2:
+        return text
+    return (text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
+            .replace('\\"', '"'))
+
+
+# the template's own lines: the choices, the placeholders and the rules (a bare "Findings:"
+# or "Summary:" is also what an answer writes, so it is no sign of an echo)
+_TEMPLATE = frozenset(
+    ln.strip() for ln in ENVELOPE_TAIL.split("\n")
+    if len(ln.strip()) > 12 and re.search(r"[|<\[]|^##|^- ", ln.strip()))
+
+
+def cut_echo(text: str) -> str:
+    """What follows the last echo of the pack's output template (the whole text when the
+    template is not there).  An echo is three or more of the template's lines; the
+    answer starts after the last of them (and, in a codex transcript, after the last
+    ``codex`` label, up to its ``tokens used`` trailer)."""
+    if "Verdict: APPROVE | REVISE | REJECT" not in text and "## Required Output Format" \
+            not in text:
+        return text
+    lines = text.split("\n")
+    hits = [i for i, ln in enumerate(lines) if ln.strip() in _TEMPLATE]
+    if len({lines[i].strip() for i in hits}) < 3:
+        return text
+    rest = lines[hits[-1] + 1:]
+    labels = [i for i, ln in enumerate(rest) if ln.strip() == "codex"]
+    if labels:
+        rest = rest[labels[-1] + 1:]
+        for i, ln in enumerate(rest):
+            if ln.strip() == "tokens used" or ln.strip().startswith("tokens used:"):
+                rest = rest[:i]
+                break
+    return "\n".join(rest)

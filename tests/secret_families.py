@@ -1,0 +1,195 @@
+"""Generated credential lines for the families the extended set must close.
+
+Each family crosses a secret (random, from a seed) with the contexts it is
+written in: quoting, separators, key casing, and the file formats around it
+(JSON, escaped JSON, YAML, env files, INI, shell, PowerShell, XML, URLs,
+command lines).  The tests draw from these crossings, never from a fixed
+list of lines, so a shape fixed for one secret holds for all.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import string
+from collections.abc import Callable, Iterator
+
+ALNUM = string.ascii_letters + string.digits
+B64 = ALNUM + "+/"
+
+
+def _rand(rng: random.Random, n: int, alphabet: str = ALNUM) -> str:
+    need = [t for t in (str.isdigit, str.isupper, str.islower) if any(t(c) for c in alphabet)]
+    while True:
+        s = "".join(rng.choice(alphabet) for _ in range(n))
+        if all(any(t(c) for c in s) for t in need):
+            return s
+
+
+def aws_secret_key(rng: random.Random) -> str:
+    return _rand(rng, 40, B64)
+
+
+def aws_session_token(rng: random.Random) -> str:
+    """An STS session token: a fixed binary preamble, then random bytes, base64."""
+    head = rng.choice([b"\x21\x0a\x09origin_ec\x10", b"\x17\x0a\x06\x65r/aws\x10", b"\x15\x0a\x06"
+                       b"er/aws\x10", b"\x01\x0a\x03aws\x10"])
+    n = rng.choice([200, 300, 420, 600, 800])
+    raw = head + bytes(rng.randrange(256) for _ in range(n))
+    return base64.b64encode(raw).decode()
+
+
+def password(rng: random.Random) -> str:
+    core = _rand(rng, rng.randrange(8, 20))
+    punct = rng.choice(["", "!", "#", "%", "^", "*", "-", "_", "+", "~"])
+    pos = rng.randrange(len(core))
+    return core[:pos] + punct + core[pos:]
+
+
+def _case(rng: random.Random, word: str) -> str:
+    return rng.choice([word.lower(), word.upper(), word.title(), word])
+
+
+# --------------------------------------------------------------------------- #
+# Contexts: a key (already cased) and a value, written in one format.
+# --------------------------------------------------------------------------- #
+Context = Callable[[str, str], str]
+
+
+def _json_escape(s: str) -> str:
+    return s.replace("/", "\\/") if "/" in s and s.count("/") == 1 else s
+
+
+def contexts() -> dict[str, Context]:
+    return {
+        "env": lambda k, v: f"{k.upper()}={v}",
+        "env-dq": lambda k, v: f'{k.upper()}="{v}"',
+        "env-sq": lambda k, v: f"{k.upper()}='{v}'",
+        "export": lambda k, v: f'export {k.upper()}="{v}"',
+        "dotenv-spaces": lambda k, v: f"{k.upper()} = {v}",
+        "ini": lambda k, v: f"{k.lower()} = {v}",
+        "ini-colon": lambda k, v: f"{k.lower()}: {v}",
+        "yaml": lambda k, v: f"  {k}: {v}",
+        "yaml-dq": lambda k, v: f'  {k}: "{v}"',
+        "yaml-list": lambda k, v: f"  - {k.upper()}={v}",
+        "json": lambda k, v: f'  "{k}": "{v}",',
+        "json-compact": lambda k, v: f'{{"{k}":"{v}"}}',
+        "json-escaped": lambda k, v: f'"body": "{{\\"{k}\\": \\"{v}\\"}}"',
+        "json-escaped-compact": lambda k, v: f'{{\\"{k}\\":\\"{v}\\"}}',
+        "python-kw": lambda k, v: f'client = connect(host="db", {k.lower()}="{v}")',
+        "python-dict": lambda k, v: f"CONFIG = {{'{k.lower()}': '{v}'}}",
+        "js-object": lambda k, v: f"const cfg = {{ {k}: '{v}' }};",
+        "go": lambda k, v: f'\t{k} := "{v}"',
+        "ruby-hash": lambda k, v: f"  :{k.lower()} => '{v}',",
+        "toml": lambda k, v: f'{k.lower()} = "{v}"',
+        "terraform": lambda k, v: f'  {k.lower()}   = "{v}"',
+        "powershell": lambda k, v: f'$env:{k.upper()} = "{v}"',
+        "cmd-set": lambda k, v: f"set {k.upper()}={v}",
+        "docker-env": lambda k, v: f"docker run -e {k.upper()}={v} app",
+        "xml-element": lambda k, v: f"  <{k}>{v}</{k}>",
+        "xml-attr": lambda k, v: f'  <add key="{k}" value="{v}" />',
+        "properties": lambda k, v: f"app.{k.lower()}={v}",
+        "query": lambda k, v: f"GET /login?user=ops&{k.lower()}={v}&next=/",
+        "table": lambda k, v: f"| {k} | {v} |",
+        "log-kv": lambda k, v: f"2024-05-01T10:00:00Z INFO request {k.lower()}={v} status=200",
+    }
+
+
+def _aws_secret_keys(rng: random.Random) -> list[str]:
+    return [
+        "aws_secret_access_key", "SecretAccessKey", "secretAccessKey", "AWS_SECRET_ACCESS_KEY",
+        "aws-secret-access-key", "secret_key", "SecretKey", "aws_secret_key",
+    ]
+
+
+def _session_keys(rng: random.Random) -> list[str]:
+    return [
+        "aws_session_token", "SessionToken", "sessionToken", "AWS_SESSION_TOKEN",
+        "aws_security_token", "SecurityToken", "X-Amz-Security-Token", "session_token",
+    ]
+
+
+def _password_keys(rng: random.Random) -> list[str]:
+    return ["password", "db_password", "Password", "PASSWORD", "passwd", "pwd", "admin_pass",
+            "secret", "client_secret", "api_secret", "token", "auth_token", "access_token",
+            "api_token"]
+
+
+def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tuple[str, str]]:
+    """``(shape, line)`` pairs of one family, every context crossed with its keys."""
+    rng = random.Random(f"{family}:{seed}")
+    ctx = contexts()
+    if family == "aws-secret-json":
+        for k in _aws_secret_keys(rng):
+            for name in ("json", "json-compact", "json-escaped", "json-escaped-compact",
+                         "yaml", "yaml-dq", "ini", "env", "python-dict", "js-object",
+                         "xml-element", "powershell", "toml"):
+                for _ in range(per_shape):
+                    yield f"{name}/{k}", ctx[name](k, aws_secret_key(rng))
+        for _ in range(per_shape):
+            secret = aws_secret_key(rng)
+            yield "sts-json", f'        "SecretAccessKey": "{secret}",'
+            yield "cli-configure", f"AWS Secret Access Key [None]: {secret}"
+            key_id = "AKIA" + _rand(rng, 16, string.ascii_uppercase + "234567")
+            yield "credentials-csv", f"ops,{key_id},{secret}"
+    elif family == "aws-session-token":
+        for k in _session_keys(rng):
+            for name in ("json", "json-compact", "json-escaped", "yaml", "yaml-dq", "ini",
+                         "env", "env-dq", "export", "powershell", "cmd-set", "docker-env",
+                         "xml-element", "query", "python-kw", "toml"):
+                for _ in range(per_shape):
+                    yield f"{name}/{k}", ctx[name](k, aws_session_token(rng))
+        for _ in range(per_shape):
+            tok = aws_session_token(rng)
+            yield "header", f"X-Amz-Security-Token: {tok}"
+            yield "cli-flag", f"aws configure set aws_session_token {tok}"
+            yield "url-encoded", ("https://b.s3.amazonaws.com/o?X-Amz-Security-Token="
+                                  + tok.replace("/", "%2F").replace("+", "%2B").replace("=", "%3D")
+                                  + "&X-Amz-Signature=abc")
+            yield "bare", f"token was {tok}"
+            yield "wrapped-json", f'"Credentials": {{"SessionToken": "{tok}", "Expiration": "x"}}'
+    elif family == "redis-url":
+        for _ in range(per_shape):
+            pw = password(rng)
+            host = rng.choice(["localhost", "cache.internal", "10.0.0.5", "redis-master.prod.svc",
+                               "[::1]"])
+            port = rng.choice([":6379", ":6380", "", ":16379"])
+            db = rng.choice(["", "/0", "/3"])
+            for scheme in ("redis", "rediss", "redis+sentinel", "valkey", "redis-socket"):
+                for user in ("", "default", "app_user"):
+                    url = f"{scheme}://{user}:{pw}@{host}{port}{db}"
+                    yield f"{scheme}/user={bool(user)}", url
+                    yield f"{scheme}/env", f"REDIS_URL={url}"
+                    yield f"{scheme}/json", f'"cache": {{"url": "{url}"}}'
+                    yield f"{scheme}/code", f'r = redis.from_url("{url}")'
+            yield "redis-conf", f"requirepass {pw}"
+            yield "redis-conf-master", f"masterauth {pw}"
+            yield "redis-cli-a", f"redis-cli -h {host.strip('[]')} -p 6379 -a {pw} ping"
+            yield "redis-cli-pass", f"redis-cli --pass {pw} --no-auth-warning"
+            yield "redis-server-flag", f"redis-server --requirepass {pw}"
+            yield "redis-auth-cmd", f"127.0.0.1:6379> AUTH {pw}"
+            yield "redis-auth-user-cmd", f"127.0.0.1:6379> AUTH default {pw}"
+            yield "redis-password-env", f"REDIS_PASSWORD={pw}"
+    elif family == "assignment":
+        for k in _password_keys(rng):
+            for name, c in ctx.items():
+                for _ in range(per_shape):
+                    v = password(rng) if "pass" in k.lower() or "pwd" in k.lower() else _rand(
+                        rng, rng.randrange(20, 40))
+                    yield f"{name}/{k}", c(k, v)
+        for _ in range(per_shape):
+            pw = password(rng)
+            yield "netrc", f"machine api.example.net login deploy password {pw}"
+            yield "sql-identified", f"CREATE USER 'app'@'%' IDENTIFIED BY '{pw}';"
+            yield "sql-password", f"ALTER ROLE app WITH LOGIN PASSWORD '{pw}';"
+            yield "argv-list", f'cmd = ["mysql", "-u", "root", "--password", "{pw}"]'
+            yield "mysql-p", f"mysql -u root -p{pw} appdb"
+            yield "html-input", f'<input type="password" name="password" value="{pw}">'
+            yield "spring-prop", f'<property name="password" value="{pw}"/>'
+            yield "conn-string", f"Server=db;Database=app;User Id=sa;Password={pw};"
+            yield "kubectl", f"kubectl create secret generic db --from-literal=password={pw}"
+    else:  # pragma: no cover - a test names a family that does not exist
+        raise KeyError(family)
+
+
+FAMILIES = ("aws-secret-json", "aws-session-token", "redis-url", "assignment")

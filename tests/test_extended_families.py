@@ -1,0 +1,186 @@
+"""The credential families the extended set closes, from generated shapes.
+
+Each family (tests/secret_families.py) crosses random secrets with the
+formats they are written in; every line of every shape must be redacted, on
+every prefilter engine, while ordinary text stays untouched.  Private keys
+whose body goes on after a decoy END line are generated with the
+cryptography package (OpenSSH, PKCS#1 and PKCS#8 encodings, several widths).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import secret_families as sf
+
+from council_filters import prefilter
+from council_filters.secrets import load_rules, redact_value
+
+EXT = load_rules("extended")
+
+
+@pytest.fixture(params=["re", "hyperscan"])
+def engine(request: pytest.FixtureRequest):
+    if request.param == "hyperscan":
+        pytest.importorskip("hyperscan")
+    before = prefilter.WANT
+    prefilter.use(request.param)
+    yield request.param
+    prefilter.use(before)
+
+
+@pytest.mark.parametrize("family", sf.FAMILIES)
+@pytest.mark.parametrize("seed", [3, 41])
+def test_every_shape_of_the_family_is_redacted(family: str, seed: int, engine: str) -> None:
+    leaked = []
+    lines = list(sf.family_lines(family, seed=seed))
+    doc = "".join(f"note {i}: nothing here\n{line}\n" for i, (_, line) in enumerate(lines))
+    out, redacted = redact_value(doc.encode(), EXT)
+    wanted = {2 * i + 2 for i in range(len(lines))}
+    for i, (shape, line) in enumerate(lines):
+        if 2 * i + 2 not in redacted:
+            leaked.append((shape, line[:60]))
+    assert leaked == [], leaked[:50]
+
+    assert set(redacted) == wanted  # the prose lines between pass
+
+
+def test_family_lines_one_at_a_time() -> None:
+    """Alone (start of the stream, no line before), each shape still redacts."""
+    for family in sf.FAMILIES:
+        for shape, line in sf.family_lines(family, seed=8, per_shape=1):
+            _, red = redact_value(line.encode() + b"\n", EXT)
+            assert red == [1], (family, shape)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"PWD=/home/app/project",
+        b'    "OLDPWD": "/srv/build/src",',
+        b"the session token is refreshed every hour",
+        b"SessionToken: string  # the STS token, see below",
+        b"AUTH failed, retrying",
+        b"requirepass is set in redis.conf",
+        b"<password>${DB_PASSWORD}</password>",
+        b'<add key="Password" value="" />',
+        b"machine api.example.net login deploy password $NETRC_PASSWORD",
+        b"redis://localhost:6379/0",
+        b"redis://:@localhost:6379",
+        b"mysql -u root -p appdb",
+        b'"SecretAccessKey": "<your secret access key>",',
+        b"secret_key = settings.SECRET_KEY",
+        b'{\\"password\\": \\"${PASSWORD}\\"}',
+        b"x = *ptr;",
+        b"password = *args",
+    ],
+)
+def test_near_misses_pass(line: bytes) -> None:
+    out, red = redact_value(line + b"\n", EXT)
+    assert red == [] and out == line + b"\n"
+
+
+# --------------------------------------------------------------------------- #
+# Key bodies after a decoy END.
+# --------------------------------------------------------------------------- #
+def _keys() -> list[tuple[str, list[str]]]:
+    crypto = pytest.importorskip("cryptography.hazmat.primitives.serialization")
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    out = []
+    for i, (key, fmt) in enumerate(
+        [
+            (rsa.generate_private_key(public_exponent=65537, key_size=2048), "openssh"),
+            (rsa.generate_private_key(public_exponent=65537, key_size=3072), "openssh"),
+            (rsa.generate_private_key(public_exponent=65537, key_size=2048), "pkcs1"),
+            (ec.generate_private_key(ec.SECP256R1()), "pkcs8"),
+        ]
+    ):
+        form = {
+            "openssh": crypto.PrivateFormat.OpenSSH,
+            "pkcs1": crypto.PrivateFormat.TraditionalOpenSSL,
+            "pkcs8": crypto.PrivateFormat.PKCS8,
+        }[fmt]
+        pem = key.private_bytes(crypto.Encoding.PEM, form, crypto.NoEncryption()).decode()
+        out.append((f"{fmt}-{i}", pem.splitlines()))
+    return out
+
+
+def _rewrap(body: list[str], width: int) -> list[str]:
+    s = "".join(body)
+    return [s[i : i + width] for i in range(0, len(s), width)]
+
+
+DECORATIONS = {
+    "plain": lambda s: s,
+    "quote": lambda s: "> " + s,
+    "indent": lambda s: "    " + s,
+    "diff": lambda s: "+" + s,
+    "numbered": lambda s: "  12 | " + s,
+}
+
+
+def test_body_after_a_decoy_end_never_leaks() -> None:
+    rng = random.Random(28)
+    leaked = []
+    for name, lines in _keys():
+        begin, end = lines[0], lines[-1]
+        for width in (70, 64, 40, 24, 16):
+            body = _rewrap(lines[1:-1], width)
+            inner = rng.sample(range(1, len(body)), min(4, len(body) - 1))
+            cuts = sorted({1, len(body) - 1, *inner})
+            for deco_name, deco in DECORATIONS.items():
+                for at in cuts:
+                    for sep in ([], [""], ["```"]):
+                        doc = [begin, *body[:at], end, *sep, *body[at:], end]
+                        text = "Key below:\n" + "\n".join(deco(x) for x in doc) + "\nVerdict: ok\n"
+                        out, _ = redact_value(text.encode(), EXT)
+                        kept = set(out.decode().splitlines())
+                        leaked += [(name, width, deco_name, at, b) for b in body if deco(b) in kept]
+                        assert "Verdict: ok" in kept
+    assert leaked == [], leaked[:50]
+
+
+# --------------------------------------------------------------------------- #
+# Rules from a file keep RE2's linear time.
+# --------------------------------------------------------------------------- #
+def _time_line(rules: object, n: int, unit: bytes = b"a") -> float:
+    import time
+
+    data = unit * n + b"\n"
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        redact_value(data, rules)  # type: ignore[arg-type]
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@pytest.mark.parametrize(
+    "pattern", ["(a+)+b", "(a|aa)+c", "(?:a*)*b", "(\\w+\\s?)+$", "(a+)+(b+)+c"]
+)
+def test_rules_from_a_file_run_in_linear_time(tmp_path, pattern: str) -> None:
+    pytest.importorskip("re2")
+    path = tmp_path / "rules.toml"
+    path.write_text(f"[[rules]]\nid = \"evil\"\nregex = '''{pattern}'''\n")
+    rules = load_rules(str(path))
+    assert rules is not None
+    small, large = _time_line(rules, 2400), _time_line(rules, 9600)
+    # A backtracking engine takes seconds here (and 16x or more for 4x the input).
+    assert large < 0.5
+    assert large < 8 * small + 0.01
+
+
+def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) -> None:
+    from council_filters.base.errors import UsageError
+    from council_filters.secrets import gitleaks
+
+    monkeypatch.setattr(gitleaks, "_re2", lambda: None)
+    path = tmp_path / "rules.toml"
+    path.write_text("[[rules]]\nid = \"evil\"\nregex = '''x(a+)+b'''\n")
+    with pytest.raises(UsageError, match="repeat inside a repeat"):
+        gitleaks.load_file(str(path))
+    path.write_text("[[rules]]\nid = \"fine\"\nregex = '''key_[a-z0-9]{16}(?:x{2})?'''\n")
+    got, _ = gitleaks.load_file(str(path))
+    assert [r.id for r in got] == ["fine"]
