@@ -256,3 +256,41 @@ def test_codequality_matches_gitlabs_documented_shape(repo):
                           "--format", "codequality").out)
     old = {e["fingerprint"] for e in entries}
     assert old <= {e["fingerprint"] for e in more}
+
+
+def test_rdjsonl_range_is_the_quotes_own(repo):
+    recs = [F("svc.py", 22, "ctx.run(10)", "quoted part of a line")]
+    res = run(repo, recs, "--format", "rdjsonl")
+    (diag,) = [json.loads(x) for x in res.out.splitlines()]
+    # line 23 of svc.py (one line was added above it) reads "    return ctx.run(10)":
+    # the quote spans bytes 12..23
+    assert diag["location"]["range"] == {"start": {"line": 23, "column": 12},
+                                         "end": {"line": 23, "column": 23}}
+
+
+def test_sarif_with_evidence_baseline_and_filter_passes_the_validator(repo, tmp_path):
+    from test_consolidate_formats import tool
+
+    multitool = tool("sarif-multitool-linux")
+    if not multitool:
+        pytest.skip("Sarif.Multitool not installed (npm install @microsoft/sarif-multitool-linux)")
+    import subprocess
+
+    base = tmp_path / "base.sarif"
+    base.write_bytes(run(repo, BASE, "--format", "sarif").out)
+    res = run(repo, [*FILTER, *GATES, *BASE], "--format", "sarif", "--base", "base",
+              "--filter-mode", "file", "--baseline", str(base))
+    assert res.code == 0, res.err
+    log = json.loads(res.out)
+    assert all(r["locations"] for r in log["runs"][0]["results"])
+    assert {r.get("baselineState") for r in log["runs"][0]["results"]} <= {"new", "unchanged"}
+    target = tmp_path / "council.sarif"
+    target.write_bytes(res.out)
+    out = tmp_path / "validation.sarif"
+    done = subprocess.run([multitool, "validate", "--output", str(out), str(target)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:]
+    found = json.loads(out.read_text())["runs"][0].get("results", [])
+    bad = [r for r in found if r.get("level", "warning") in ("error", "warning")
+           and r.get("ruleId") != "SARIF2005"]
+    assert bad == [], bad[:3]

@@ -366,3 +366,17 @@ def test_more_decorations_reviewers_use(quote):
 def test_a_quote_joining_lines_far_away_is_re_anchored():
     e = claim(numbered(40), 70, "def handler_2(request): return lookup(2, request)")
     assert e.status == "re-anchored" and e.line == 5 and e.cited_line == 70
+
+
+def test_a_moved_range_moves_whole(repo):
+    rec = F("app.py", 22, "return lookup(10, request)", "range", end_line=25)
+    code, doc, err = run_json(repo, [rec])
+    f = doc["findings"][0]
+    assert (f["line"], f["end_line"], f["cited_line"]) == (62, 65, 22)
+
+
+def test_a_quote_followed_by_a_remark():
+    e = claim(numbered(40), 16, '"return lookup(7, request)" (the lookup key is unchecked)')
+    assert e.status == "verified" and e.line == 16
+    e = claim(numbered(40), 16, "`return lookup(7, request)` — see the caller")
+    assert e.status == "verified" and e.line == 16

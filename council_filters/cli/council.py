@@ -752,6 +752,12 @@ Examples:
 code_review = kit.make_app(CR_HELP, CR_EPILOG, no_args_is_help=True)
 app.add_typer(code_review, name="code-review")
 
+CR_KEEP_ENV = typer.Option([], "--env", metavar="NAME",
+                           help="With --run-tests: pass this variable of your environment to"
+                           " the test command too (repeatable; the tests run with a trimmed"
+                           " environment). Default: none.")
+
+
 CR_STATE = typer.Option("review-state.json", "--state", metavar="FILE",
                      envvar="COUNCIL_STATE",
                      help="The state file (default: review-state.json; its files go to"
@@ -817,14 +823,16 @@ def run_cmd(
                                     " .specs/)."),
     run_tests: bool = typer.Option(False, "--run-tests",
                                    help="Run the change's tests (they execute the repository's"
-                                   " code on this machine). Default: off, the tests origin is"
-                                   " told they did not run."),
+                                   " code on this machine, with a trimmed environment)."
+                                   " Default: off unless COUNCIL_RUN_TESTS=1; the tests origin"
+                                   " is told they did not run."),
     run_audit: bool = typer.Option(False, "--audit",
                                    help="Run the dependency auditors when a manifest changed."
                                    " Default: off."),
     test_cmd: str | None = typer.Option(None, "--test-cmd", metavar="CMD",
                                         help="The test command (default: declared or"
                                         " detected)."),
+    keep_env: list[str] = CR_KEEP_ENV,
     directory: str | None = typer.Option(None, "-C", metavar="DIR",
                                          help="The repository (default: here)."),
     config_file: str | None = CONFIG,
@@ -839,14 +847,27 @@ def run_cmd(
     root = _cr_root(directory)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
     opts = review.RunOptions(repo=str(root), state=state, scope=kind, base=base, commit=commit,
-                             committed=committed, task=task, spec=spec, run_tests=run_tests,
-                             run_audit=run_audit, test_cmd=test_cmd)
+                             committed=committed, task=task, spec=spec,
+                             run_tests=_cr_tests_opted_in(run_tests), run_audit=run_audit,
+                             test_cmd=test_cmd, keep_env=_cr_keep_env(keep_env))
     asker = _cr_ask_task if task is None and spec is None and sys.stdin.isatty() else None
     outcome = review.run(opts, who, _cr_say, ask_task=asker)
     s = kit.streams()
     s.stdout.write(outcome.report.encode("utf-8"))
     s.stdout.flush()
     return outcome.code
+
+
+def _cr_tests_opted_in(flag: bool) -> bool:
+    """--run-tests, or COUNCIL_RUN_TESTS=1 (council-tests' opt-in)."""
+    return flag or os.environ.get("COUNCIL_RUN_TESTS", "") == "1"
+
+
+def _cr_keep_env(names: list[str]) -> tuple[str, ...]:
+    for name in names:
+        if not name or "=" in name or not name.isprintable():
+            raise kit.UsageError("--env takes a variable name")
+    return tuple(names)
 
 
 def _cr_ask_task() -> str | None:
@@ -948,7 +969,9 @@ def rereview_cmd(
     run_tests: bool = typer.Option(False, "--run-tests",
                                    help="Run the failing tests under re-review again (by their"
                                    " node IDs with pytest) to settle the test script's findings."
-                                   " Default: off, they stay in re-review."),
+                                   " Default: off (unless COUNCIL_RUN_TESTS=1), they stay in"
+                                   " re-review."),
+    keep_env: list[str] = CR_KEEP_ENV,
 ) -> int:
     """Re-run the origins whose findings were fixed, on the lines the corrections touched:
     verified, reopened (one more correction while fix_attempts < 2, else frozen) or
@@ -956,7 +979,9 @@ def rereview_cmd(
     (its reviewer did not answer, or a test finding without --run-tests)."""
     root = _meta_root(state)
     who, _corrector = _cr_setup(root, config_file, trust, reviewer, refs_dir)
-    code, _settled = review.rereview(state, who, _cr_say, run_tests=run_tests)
+    code, _settled = review.rereview(state, who, _cr_say,
+                                     run_tests=_cr_tests_opted_in(run_tests),
+                                     keep_env=_cr_keep_env(keep_env))
     return code
 
 

@@ -171,6 +171,10 @@ def check_evidence(
             e = ev.Evidence(e.status, e.line, f"{e.reason}: {gone[f.file]}")
         f.evidence = e
         if e.line is not None:
+            end = f.raw.get("end_line")
+            if (e.cited_line is not None and isinstance(end, int) and not isinstance(end, bool)
+                    and end >= e.cited_line):  # the range moves with its first line
+                f.raw = {**f.raw, "end_line": end + e.line - e.cited_line}
             f.line = e.line
 
 

@@ -182,6 +182,17 @@ def _unwrap(text: str) -> str:
 _NA_START = frozenset("nN\"'`*_([ \t\u201c\u2018")
 
 
+_LEADING = re.compile(r"\A\s*(`+|\"|\u201c|')(.+?)(?:\1|\u201d)(?=\s*\S)", re.DOTALL)
+
+
+def _leading_quoted(evidence: str) -> str | None:
+    """The quoted part of ``"code" — a remark`` (None when the text is not like that)."""
+    m = _LEADING.match(evidence)
+    if m is None or "\n" in m.group(2):
+        return None
+    return m.group(2)
+
+
 def na_reason(evidence: object) -> str | None:
     """The reason of an ``N/A — <reason>`` evidence (``""`` for a bare N/A), else None."""
     if not isinstance(evidence, str):
@@ -240,7 +251,7 @@ def _quote(lines: list[str], ellipsis: bool) -> Quote | None:
 def _plain(text: str) -> bool:
     """A one-line quote with nothing to strip (the common case, read at once)."""
     return ("\n" not in text and "\u2026" not in text and ".." not in text
-            and text[:1] not in ("+", "-", " ", "`", "~"))
+            and text[:1] not in ("+", "-", " ") and text[:1] not in _OPENERS)
 
 
 def variants(evidence: str) -> list[Quote]:
@@ -251,6 +262,9 @@ def variants(evidence: str) -> list[Quote]:
         return [Quote(((sq,),))] if sq else []
     base = _raw_lines(evidence)
     forms: list[list[str]] = [base]
+    inner = _leading_quoted(evidence)
+    if inner is not None:  # "the quote" followed by the reviewer's own words
+        forms.append([inner])
     num = _strip_numbers(base)
     if num is not None:
         forms.append(num)
