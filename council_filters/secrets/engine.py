@@ -39,6 +39,7 @@ _NAME_LINE = re.compile(
 _VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
 
 # The eleven's credential shapes with their whole tail, for the placeholder test.
+_ELEVEN_NAMES = tuple(p.name for p in CREDENTIAL_PATTERNS)
 _ELEVEN_TAILS = tuple(
     (p.prefix_len, re.compile(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
@@ -316,6 +317,30 @@ def redact_value(
     if counts is not None:
         counts.update(r.counts)
     return out, list(r.redacted)
+
+
+def match_spans(
+    data: bytes, rules: RuleSet | None = None, path: str | None = None
+) -> Iterator[tuple[int, list[tuple[int, int, str]]]]:
+    """Per line the rule set redacts: ``(line number, [(start, end, rule id), ...])``.
+
+    Byte offsets within the line (no terminator).  The eleven patterns give
+    the span of their credential run; a rule of the set the span of the
+    secret it takes; a line of a private-key block (or one whose secret only
+    shows once escapes are read) the whole line.  The lines are exactly those
+    :func:`scan` reports, in order.
+    """
+    lines = data.split(b"\n")
+    for finding in scan(data, rules, path):
+        line = lines[finding.line - 1] if finding.line <= len(lines) else b""
+        spans: list[tuple[int, int, str]] = []
+        for name, (_, rx) in zip(_ELEVEN_NAMES, _ELEVEN_TAILS, strict=True):
+            spans += [(m.start(), m.end(), name) for m in rx.finditer(line)]
+        if rules is not None and finding.rule_id != PEM_PATTERN:
+            spans += rules.line_spans(line, path=path)
+        if not spans:
+            spans = [(0, len(line), finding.rule_id)]
+        yield finding.line, sorted(spans)
 
 
 def scan(data: bytes, rules: RuleSet | None = None, path: str | None = None
