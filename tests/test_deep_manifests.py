@@ -11,7 +11,7 @@ from conftest import make_repo, run_filter
 
 
 def _deep(n: int, key: str) -> str:
-    return '{"name": "p", "%s": ' % key + '{"a": ' * n + "1" + "}" * n + "}"
+    return f'{{"name": "p", "{key}": ' + '{"a": ' * n + "1" + "}" * n + "}"
 
 
 SHAPES = {
