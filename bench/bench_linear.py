@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from council_filters import dispatch, fence, redaction  # noqa: E402
 from council_filters.consolidate.render import mdquote  # noqa: E402
 from council_filters.dispatch import outcome  # noqa: E402
-from council_filters.verdict import findings_block, layers, reviewer_json  # noqa: E402
+from council_filters.verdict import findings_block, layers, reading, reviewer_json  # noqa: E402
 
 LIMIT = 5.0
 
@@ -94,6 +94,25 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
      redaction.redact_text),
     ("redaction: decoration run", lambda n: rep(b"> | - 1. ", n), redaction.redact_text),
     ("dispatch: stderr kinds", lambda n: rep(b"rate limi", n), outcome.error_kind),
+    # The tolerant reader parses each answer as a Markdown document (at most its first
+    # 256 KiB): these run at n/128 and 4n/128 (64 and 256 KiB by default).
+    ("tolerant reader: list findings", lambda n: rep(b"- [P1] a.py:1 \xe2\x80\x94 x\n", n // 128),
+     reading.read),
+    ("tolerant reader: nested quotes and lists", lambda n: rep(b"> - > - 1. ", n // 128),
+     reading.read),
+    ("tolerant reader: emphasis run", lambda n: rep(b"**_`[", n // 128), reading.read),
+    ("tolerant reader: severity headings", lambda n: rep(b"## P1 issues\n", n // 128),
+     reading.read),
+    ("tolerant reader: table rows",
+     lambda n: b"| File | Line | Issue |\n|---|---|---|\n" + rep(b"| a.py | 1 | x |\n", n // 128),
+     reading.read),
+    ("tolerant reader: key lines", lambda n: rep(b"Verdict: x\n", n // 128), reading.read),
+    ("tolerant reader: JSON braces", lambda n: rep(b'{"a":', n // 128), reading.read),
+    ("tolerant reader: escape sequences", lambda n: rep(b"\x1b[31m\x1b]52;c;", n // 128),
+     reading.read),
+    ("tolerant reader: codex events",
+     lambda n: rep(b'{"type":"item.completed","item":{"type":"agent_message","text":"x"}}\n',
+                   n // 128), reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
 ]
@@ -133,6 +152,8 @@ def main(argv: list[str]) -> int:
         if only and not any(o in name for o in only):
             continue
         small, large = build(n)[:n], build(4 * n)[: 4 * n]
+        if "tolerant reader" in name:
+            small, large = small[: n // 128], large[: n // 32]
         t1, t4 = best(core, small), best(core, large)
         ratio = t4 / t1 if t1 > 0 else 0.0
         flag = "ok" if ratio <= LIMIT else "FAIL"

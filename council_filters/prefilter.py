@@ -235,7 +235,7 @@ def required_literals(pattern: bytes) -> tuple[bytes, ...] | None:
     no literal of two bytes or more is certain (the pattern then runs as a
     regex over the whole buffer).
     """
-    import re._parser as sre  # type: ignore[import-not-found]
+    import re._parser as sre
     from re import _constants as c  # type: ignore[attr-defined]
 
     def fixed(item: Any) -> set[bytes] | None:

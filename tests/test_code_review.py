@@ -545,3 +545,33 @@ def test_an_answer_that_never_validates_keeps_its_last_attempt_with_warnings():
     # The universal rules then keep only what points at an added line.
     from council_filters.codereview import answers
     assert [f["subject"] for f in answers.universal_rules(got.findings, LINES).kept] == ["ok one"]
+
+
+def test_tests_run_under_the_opt_in_with_a_trimmed_environment(tmp_path, monkeypatch):
+    probe = ("import os\n\n\ndef test_probe():\n"
+             "    assert 'COUNCIL_PROBE' not in os.environ\n")
+    flow = Flow(tmp_path, monkeypatch, {}, base={"calc.py": "x = 1\n"},
+                change={"calc.py": "x = 2\n", "tests/test_probe.py": probe})
+    monkeypatch.setenv("COUNCIL_PROBE", "a value the tests must not see")
+    monkeypatch.setenv("COUNCIL_RUN_TESTS", "1")
+    cmd = f"{PY} -m pytest -q"
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd)
+    assert code == 0, err
+    assert "tests: 0 finding(s)" in report  # it ran (opted in), and did not see the variable
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd,
+                                 "--env", "COUNCIL_PROBE")
+    assert code == 0, err
+    assert [f["test"] for f in flow.findings().values() if f["origin"] == "tests"] == [
+        "tests/test_probe.py::test_probe"]
+    monkeypatch.delenv("COUNCIL_RUN_TESTS")
+    code, report, err = flow.cli("run", "--base", "main", "--test-cmd", cmd)
+    assert "tests: skipped: the change's tests were not run" in report
+
+
+def test_the_dependency_audit_runs_only_when_asked(tmp_path, monkeypatch):
+    flow = Flow(tmp_path, monkeypatch, {})
+    (flow.repo / "requirements.txt").write_text("requests==2.0.0\n")
+    code, report, err = flow.cli("run", "--base", "main")
+    assert code == 0, err
+    assert "dependency-audit skipped (not asked: the audit runs only with --audit)" in err
+    assert "security: dependency-audit skipped" in report

@@ -347,3 +347,40 @@ def test_council_checks_quotes_against_the_reviewed_snapshot(repo, tmp_path):
     section = text.split("### Claims that did not check out")[1].split("###")[0]
     assert "injection" in section and "edit flag" not in section
     assert "[unverified: the quote is not in the file]" in text
+
+
+# --------------------------------------------------------------------------- #
+# What the council reads decides the gate (issue: read what real reviewers print)
+# --------------------------------------------------------------------------- #
+def answer_stub(answer: str, echo: bool = False) -> str:
+    """A reviewer that prints ``answer`` (printf escapes), after echoing the pack if asked."""
+    head = "cat; " if echo else "cat > /dev/null; "
+    return head + f"printf '{answer}'"
+
+
+READ_CASES = {
+    # a CLI that echoes its prompt: the pack's own template line is not the verdict
+    "echoed": ("Verdict: REJECT\\nConfidence: HIGH\\nFindings:\\n"
+               "- [P1] app.py:2 \\342\\200\\224 the return value changed\\nSummary: breaks callers.\\n",
+               True),
+    # a verdict quoted inside a finding is not the reviewer's
+    "quoted": ("## Findings\\n\\n- [P2] app.py:2 \\342\\200\\224 the PR body claims:\\n\\n"
+               "  > Verdict: APPROVE\\n\\nVerdict: REJECT\\n", False),
+    # colour codes around the verdict and the path
+    "ansi": ("\\033[1;31mVerdict: REJECT\\033[0m\\nFindings:\\n"
+             "- [P1] \\033[36mapp.py\\033[0m:2 \\342\\200\\224 the return value changed\\n", False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(READ_CASES))
+def test_fail_on_reject_reads_what_the_reviewer_said(repo, tmp_path, case):
+    answer, echo = READ_CASES[case]
+    env = user_config(tmp_path, {"alpha": answer_stub(answer, echo)})
+    res = council(repo, "review", "--base", "trunk", "--fail-on", "REJECT", env=env)
+    assert res.returncode == 3, (res.returncode, res.stderr[-2000:])
+    assert "--fail-on REJECT: Alpha REJECT" in res.stderr
+    text = reports(repo)[-1].read_text()
+    # the finding's place is the file the reviewer named, with no colour code glued to it
+    # (the reviewer's raw answer, quoted further down, is its own matter)
+    findings = text.split("council-output")[0]
+    assert "app.py" in findings and "36mapp.py" not in findings

@@ -12,6 +12,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -76,14 +77,18 @@ def _config(explicit: str | None, cwd: str | None, trust_repo: bool) -> dict[str
         kit.streams().warn(note)
     if found.path is None:
         return {}
-    path = str(found.path)
+    return _parsed(str(found.path), "config", core.parse_config)
+
+
+def _parsed(path: str, what: str, parse: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """A user's file read as UTF-8 and parsed; a usage error naming the file if not."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
-        raise kit.UsageError(f"cannot read config: {reason}", source=path) from None
+        raise kit.UsageError(f"cannot read {what}: {reason}", source=path) from None
     try:
-        return core.parse_config(text, path)
+        return parse(text, path)
     except ValueError as exc:
         raise kit.UsageError(str(exc)) from None
 
@@ -289,17 +294,7 @@ def _reuse(
         raise kit.UsageError("--replay needs --cache DIR (the answers it replays)")
     if usd is not None and prices is None:
         raise kit.UsageError("--budget-usd needs --prices FILE (what a token costs)")
-    table: dict[str, core.Price] = {}
-    if prices is not None:
-        try:
-            text = Path(prices).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or type(exc).__name__
-            raise kit.UsageError(f"cannot read the price table: {reason}", source=prices) from None
-        try:
-            table = core.parse_prices(text, prices)
-        except ValueError as exc:
-            raise kit.UsageError(str(exc)) from None
+    table = _parsed(prices, "the price table", core.parse_prices) if prices is not None else {}
     return core.Reuse(
         cache=core.Cache(cache) if cache is not None else None,
         replay=replay,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from council_filters.base import childenv
 from council_filters.base import diffs as diffparse
 from council_filters.codereview import answers, ask, packs, references, session
 from council_filters.consolidate import core as consolidation
@@ -29,6 +30,7 @@ from council_filters.context import stack as stk
 from council_filters.council import scope as snapshots
 from council_filters.pack.git import GitRepo
 from council_filters.scan import core as scan
+from council_filters.scan import secrets
 from council_filters.state import machine
 from council_filters.testrun import run as testrun
 
@@ -62,6 +64,7 @@ class RunOptions:
     run_audit: bool = False
     test_cmd: str | None = None
     test_timeout: float = 600.0
+    keep_env: tuple[str, ...] = ()  # variables passed to the test command besides the trimmed set
 
 
 @dataclass
@@ -119,11 +122,9 @@ def tree_diff(git: GitRepo, before: str, after: str, paths: Sequence[str] = ()) 
 def security_script(diff: bytes, root: Path, run_audit: bool) -> Record:
     facts = collect.gather(str(root))
     tree = stk.Tree(facts.files, collect.reader(facts.root))
-    result = scan.scan(diff, root, tree, audit_deps=run_audit)
-    skipped = [s.record() for s in result.skipped]
-    notes = [f"{s['layer']} skipped ({s['reason']})" for s in skipped]
-    if not run_audit and any(s["layer"] == "dependency-audit" for s in skipped):
-        notes = [n.replace("(--no-audit)", "(--audit runs it)") for n in notes]
+    # council-scan's own defaults: the extended credential rules when installed.
+    result = scan.scan(diff, root, tree, audit_deps=run_audit, detect=secrets.detector(None))
+    notes = [f"{s.layer} skipped ({s.reason})" for s in result.skipped]
     return {"findings": result.findings, "skipped_layers": notes}
 
 
@@ -133,7 +134,7 @@ def tests_script(root: Path, context: Mapping[str, Any], opts: RunOptions, say: 
                 " them: they execute code from the repository under review)"}
     outcomes, _limit = testrun.run_context(
         root, context, testrun.Settings(timeout=opts.test_timeout), test_cmd=opts.test_cmd,
-        warn=say)
+        warn=say, env_base=childenv.trimmed(keep=opts.keep_env))
     if not outcomes:
         return {"findings": [], "skipped": "no test command was found (give --test-cmd)"}
     findings = sorted((f for o in outcomes for f in o.findings), key=testrun.sort_key)
@@ -328,7 +329,7 @@ def _script_still_present(finding: Mapping[str, Any], current: Sequence[Record])
 
 
 def rerun_tests(root: Path, context: Mapping[str, Any], findings: Sequence[Record],
-                timeout: float, say: Say) -> list[Record]:
+                timeout: float, say: Say, keep_env: Sequence[str] = ()) -> list[Record]:
     """Run the tests again for the test script's findings under re-review: with pytest and
     only failing tests in scope, exactly those tests (by node ID); else the whole suite."""
     runs = testrun.runs_of(context)
@@ -341,7 +342,8 @@ def rerun_tests(root: Path, context: Mapping[str, Any], findings: Sequence[Recor
         if testrun.is_pytest(first, framework if isinstance(framework, str) else None):
             command = first + " " + " ".join(shlex.quote(n) for n in nodes)
     outcomes, _limit = testrun.run_context(root, context, testrun.Settings(timeout=timeout),
-                                           test_cmd=command, warn=say)
+                                           test_cmd=command, warn=say,
+                                           env_base=childenv.trimmed(keep=keep_env))
     return [f for o in outcomes for f in o.findings]
 
 
@@ -355,7 +357,8 @@ class Settled:
 
 
 def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | None = None,
-             run_tests: bool = False, test_timeout: float = 600.0) -> tuple[int, Settled]:
+             run_tests: bool = False, test_timeout: float = 600.0,
+             keep_env: Sequence[str] = ()) -> tuple[int, Settled]:
     sess = session.Session(state_path)
     meta = sess.meta()
     scoped = sess.transact(lambda st: machine.scope(st, session.now()))
@@ -407,7 +410,7 @@ def rereview(state_path: str, who: Reviewers, say: Say, *, run_audit: bool | Non
     current_tests: list[Record] | None = None
     if test_findings and run_tests:
         current_tests = rerun_tests(root, state.get("context") or {}, test_findings,
-                                    test_timeout, say)
+                                    test_timeout, say, keep_env)
         known = [f for f in state["findings"] if f.get("origin") == "tests"]
         new += [f for f in current_tests if f.get("rule") == "test-failure"
                 and not _script_still_present(f, known)]  # a test the fix broke

@@ -197,6 +197,18 @@ def counted_families(pairs: Iterable[tuple[Record | None, str]]) -> list[str]:
 # --------------------------------------------------------------------------- #
 # The report section.
 # --------------------------------------------------------------------------- #
+#: File names listed per state and reviewer in the report (the rest are counted).
+NAMES_SHOWN = 20
+
+
+def _names(paths: Sequence[str]) -> str:
+    if not paths:
+        return "—"
+    shown = ", ".join(inline(p) for p in paths[:NAMES_SHOWN])
+    more = len(paths) - NAMES_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
 def _n(value: int | None) -> str:
     return "—" if value is None else str(value)
 
@@ -246,10 +258,8 @@ def section(records: Sequence[tuple[str, Record | None]]) -> list[str]:
         out.append("")
         for slot, rec in cov:
             c = coverage_summary(rec)
-            parts = []
-            for state, label in (("whole", "whole"), ("cut", "cut"), ("none", "not at all")):
-                names = c[state]
-                parts.append(f"{label}: {', '.join(inline(p) for p in names) if names else '—'}")
+            parts = [f"{label}: {_names(c[state])}" for state, label in
+                     (("whole", "whole"), ("cut", "cut"), ("none", "not at all"))]
             out.append(f"- {display_name(slot)} saw {c['seen']} of {c['lines']} changed lines"
                        f" — {'; '.join(parts)}")
     return out

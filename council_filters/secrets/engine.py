@@ -39,6 +39,7 @@ _NAME_LINE = re.compile(
 _VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
 
 # The eleven's credential shapes with their whole tail, for the placeholder test.
+_ELEVEN_NAMES = tuple(p.name for p in CREDENTIAL_PATTERNS)
 _ELEVEN_TAILS = tuple(
     (p.prefix_len, re.compile(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
@@ -81,9 +82,21 @@ class Plan:
     every_line: tuple[Rule, ...]  # rules with no keywords: tried on every line
 
 
-def _keyword_scan(rules: Sequence[Rule]) -> bytes:
-    words = sorted({k for r in rules for k in r.keyword_bytes if k}, key=len, reverse=True)
-    return b"|".join(re.escape(w) for w in words)
+def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
+    found = {k for r in rules for k in r.keyword_bytes if k} | set(words)
+    return b"|".join(re.escape(w) for w in sorted(found, key=len, reverse=True))
+
+
+def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
+    """Literals (lower case) every match of a rule without keywords holds, if any."""
+    from council_filters.prefilter import required_literals
+
+    pattern = rule.regex.pattern
+    if isinstance(pattern, str):
+        from council_filters.secrets.gitleaks import translate
+
+        pattern = translate(pattern)[0].encode("utf-8")
+    return required_literals(pattern) or ()
 
 
 @lru_cache(maxsize=16)
@@ -107,12 +120,21 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
             )
             covered.update(r.id for r in attached)
     loaded = [r for r in rules if r.id not in covered]
-    with_kw = tuple(r for r in loaded if r.keyword_bytes)
-    every = tuple(r for r in loaded if not r.keyword_bytes)
-    if with_kw:
-        scans.append(Scan(re.compile(_keyword_scan(with_kw)), b"", None, True, with_kw, False))
+    # Each loaded rule is searched for by its own keywords (or, without any, by
+    # the literals its regex cannot match without), so a line runs only the
+    # rules whose keyword it holds; rules with the same words share a search.
+    by_words: dict[bytes, list[Rule]] = {}
+    every: list[Rule] = []
+    for r in loaded:
+        words = r.keyword_bytes or _derived_keywords(r)
+        if words:
+            by_words.setdefault(_keyword_scan([r], words), []).append(r)
+        else:
+            every.append(r)
+    for pattern, group in by_words.items():
+        scans.append(Scan(re.compile(pattern), b"", None, True, tuple(group), False))
     pem_non_ascii = re.compile(builtin.PEM_NON_ASCII) if extended else None
-    return Plan(tuple(scans), pem_non_ascii, every)
+    return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
 
 # --------------------------------------------------------------------------- #
@@ -295,6 +317,30 @@ def redact_value(
     if counts is not None:
         counts.update(r.counts)
     return out, list(r.redacted)
+
+
+def match_spans(
+    data: bytes, rules: RuleSet | None = None, path: str | None = None
+) -> Iterator[tuple[int, list[tuple[int, int, str]]]]:
+    """Per line the rule set redacts: ``(line number, [(start, end, rule id), ...])``.
+
+    Byte offsets within the line (no terminator).  The eleven patterns give
+    the span of their credential run; a rule of the set the span of the
+    secret it takes; a line of a private-key block (or one whose secret only
+    shows once escapes are read) the whole line.  The lines are exactly those
+    :func:`scan` reports, in order.
+    """
+    lines = data.split(b"\n")
+    for finding in scan(data, rules, path):
+        line = lines[finding.line - 1] if finding.line <= len(lines) else b""
+        spans: list[tuple[int, int, str]] = []
+        for name, (_, rx) in zip(_ELEVEN_NAMES, _ELEVEN_TAILS, strict=True):
+            spans += [(m.start(), m.end(), name) for m in rx.finditer(line)]
+        if rules is not None and finding.rule_id != PEM_PATTERN:
+            spans += rules.line_spans(line, path=path)
+        if not spans:
+            spans = [(0, len(line), finding.rule_id)]
+        yield finding.line, sorted(spans)
 
 
 def scan(data: bytes, rules: RuleSet | None = None, path: str | None = None

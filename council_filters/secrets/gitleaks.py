@@ -19,8 +19,11 @@ path-only rules (no ``regex``) report files and have nothing to redact, so
 they are skipped; a ``gitleaks:allow`` comment does not exempt a line (text
 in the stream cannot switch redaction off).
 
-Regexes are RE2 syntax, run by the ``regex`` module with RE2's meaning
-(ASCII ``\\w \\d \\s \\b``, inline flags scoped to their group).  Constructs RE2
+Regexes are RE2 syntax, run by RE2 itself (the google-re2 bindings), so a
+rule's time on a line is linear in the line whatever its pattern.  Without the
+bindings the ``regex`` module runs them with RE2's meaning (ASCII ``\\w \\d
+\\s \\b``, inline flags scoped to their group) and a repeat inside a repeat
+(``(a+)+``), which could backtrack super-linearly there, is refused.  Constructs RE2
 does not have and that would break linear-time matching (lookaround,
 back-references, atomic groups, possessive quantifiers, recursion) and RE2
 constructs this reader does not support (``\\C``, ``(?U)``) are named together
@@ -169,15 +172,79 @@ def translate(pattern: str) -> tuple[str, list[str]]:
     return "".join(out), problems
 
 
+def _re2() -> Any:
+    """The RE2 bindings (google-re2), or None when they cannot be imported."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    return re2
+
+
 def compile_re2(pattern: str) -> Any:
-    """Compile an RE2 pattern; raises ConfigProblem naming what is wrong."""
+    """Compile an RE2 pattern; raises ConfigProblem naming what is wrong.
+
+    With the RE2 bindings installed (a dependency), the pattern runs on RE2
+    itself: matching takes time linear in the line whatever the pattern.
+    Without them the regex module runs the translation, and patterns that
+    could backtrack super-linearly there (a repeat inside a repeat, such as
+    ``(a+)+``) are refused.
+    """
     translated, problems = translate(pattern)
     if problems:
         raise ConfigProblem("; ".join(dict.fromkeys(problems)))
+    re2 = _re2()
+    if re2 is not None:
+        options = re2.Options()
+        options.log_errors = False  # the caller reports the problem, once
+        try:
+            return re2.compile(pattern, options)
+        except Exception as exc:  # noqa: BLE001 - the bindings raise their own error type
+            detail = exc.args[0] if exc.args else exc
+            if isinstance(detail, bytes):
+                detail = detail.decode("utf-8", "replace")
+            raise ConfigProblem(f"invalid regex: {detail}") from None
+    if _nested_repeat(translated):
+        raise ConfigProblem(
+            "a repeat inside a repeat (such as (a+)+) can take super-linear time without "
+            "the RE2 engine; install google-re2"
+        )
     try:
         return regex.compile(translated, _FLAGS)
     except regex.error as exc:
         raise ConfigProblem(f"invalid regex: {exc}") from None
+
+
+def _nested_repeat(pattern: str) -> bool:
+    """Whether an unbounded or wide repeat holds another repeat (star height 2)."""
+    import re
+    import re._parser as sre
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    try:
+        parsed = sre.parse(pattern)
+    except (re.error, ValueError):
+        return True  # the backtracking engine's own parser disagrees: refuse
+
+    def repeats(seq: Any, inside: bool) -> bool:
+        for op, av in seq:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+                wide = av[1] is c.MAXREPEAT or av[1] > 16
+                if inside and av[1] != 1:
+                    return True
+                if repeats(av[2], inside or wide):
+                    return True
+            elif op is c.SUBPATTERN:
+                if repeats(av[3], inside):
+                    return True
+            elif op is c.BRANCH:
+                if any(repeats(b, inside) for b in av[1]):
+                    return True
+            elif op in (c.ASSERT, c.ASSERT_NOT) and repeats(av[1], inside):
+                return True
+        return False
+
+    return repeats(list(parsed), False)
 
 
 # --------------------------------------------------------------------------- #

@@ -532,6 +532,11 @@ class _Reader:
                 self.emit(c.text, c.body, sev, c.file, at=c.at)
                 continue
             if inner:
+                tag = _lead_tag(c.text)
+                if tag:  # the heading's own tag or badge is the severity of what it holds
+                    for f in inner:
+                        if "severity" not in f and "priority" not in f:
+                            f["severity"] = tag
                 continue
             if _qualifies(c):
                 self.emit(c.text, c.body, c.sev, c.file, at=c.at)

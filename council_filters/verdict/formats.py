@@ -133,7 +133,8 @@ def _s(v: Any) -> str:
 # CLI envelopes
 # --------------------------------------------------------------------------- #
 _CODEX_TYPES = frozenset(("thread.started", "turn.started", "turn.completed", "turn.failed",
-                          "item.started", "item.updated", "item.completed", "item.plan.delta"))
+                          "item.started", "item.updated", "item.completed", "item.plan.delta",
+                          "item/completed", "turn/completed"))
 _CLAUDE_TYPES = frozenset(("system", "assistant", "user", "result", "stream_event",
                            "rate_limit_event"))
 _GEMINI_TYPES = frozenset(("init", "message", "tool_use", "tool_result", "result", "error"))
@@ -179,7 +180,8 @@ def _cli_envelope(text: str) -> Unwrapped | None:
                             for e in events)
         if types <= _CLAUDE_TYPES and (types & {"system", "assistant", "user"}
                                        or claude_result):
-            return _claude_messages(events, "claude-stream-json")
+            return _claude_messages(events, "claude-json" if len(events) == 1
+                                    else "claude-stream-json")
         if types <= _GEMINI_TYPES and types & {"init", "message"}:
             return _gemini_stream(events)
         if types <= _OPENCODE_TYPES and types & {"step_start", "step_finish", "text"}:
@@ -210,13 +212,19 @@ def _single(obj: dict[str, Any]) -> Unwrapped | None:
 def _codex(events: list[dict[str, Any]]) -> Unwrapped:
     answer = plan = ""
     meta: dict[str, Any] = {}
+    final = False
     for e in events:
         t = e["type"]
         item = e.get("item")
-        if t == "item.completed" and isinstance(item, dict):
+        if item is None and isinstance(e.get("params"), dict):
+            item = e["params"].get("item")  # the app-server protocol's notification form
+        if t in ("item.completed", "item/completed") and isinstance(item, dict):
             kind = item.get("type", item.get("item_type"))
-            if kind in ("agent_message", "assistant_message") and isinstance(item.get("text"), str):
-                answer = item["text"]
+            text = item.get("text")
+            if kind in ("agent_message", "agentMessage", "assistant_message") \
+                    and isinstance(text, str) and not (final and item.get("phase") == "commentary"):
+                answer = text
+                final = final or item.get("phase") == "final_answer"
             elif kind == "plan" and isinstance(item.get("text"), str):
                 plan = item["text"]
         elif t == "turn.completed" and isinstance(e.get("usage"), dict):
@@ -324,6 +332,12 @@ def review_json(text: str) -> dict[str, Any] | None:
             if isinstance(inner, dict) and len(outside) < 300 and not re.search(
                     r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner
+    if doc is None and s.startswith("["):
+        arr = loads(s)
+        if isinstance(arr, list) and arr and all(
+                isinstance(c, dict) and ("body" in c or "message" in c)
+                and ("path" in c or "file" in c) for c in arr[:50]):
+            doc = {"comments": arr}  # review comments, each with its envelope's location
     if not isinstance(doc, dict):
         return None
     keys = {str(k).lower() for k in doc}
@@ -342,7 +356,11 @@ def _unescape_one_line(text: str) -> str:
             .replace('\\"', '"'))
 
 
-_TEMPLATE = frozenset(ln.strip() for ln in ENVELOPE_TAIL.split("\n") if len(ln.strip()) > 8)
+# the template's own lines: the choices, the placeholders and the rules (a bare "Findings:"
+# or "Summary:" is also what an answer writes, so it is no sign of an echo)
+_TEMPLATE = frozenset(
+    ln.strip() for ln in ENVELOPE_TAIL.split("\n")
+    if len(ln.strip()) > 12 and re.search(r"[|<\[]|^##|^- ", ln.strip()))
 
 
 def cut_echo(text: str) -> str:

@@ -141,7 +141,15 @@ def relative_to(path: str, root: str) -> str:
     return path
 
 
+TREE_CAP = 256 << 10  # characters of one answer read as a document (answers are far shorter)
+CUT = "the answer is longer than 256 KiB: only its first 256 KiB were read"
+
+
 def _from_document(text: str, origin: str) -> Reading:
+    cut = len(text) > TREE_CAP
+    if cut:
+        nl = text.rfind("\n", 0, TREE_CAP)
+        text = text[: nl if nl > 0 else TREE_CAP]
     lines = text.split("\n")
     span = _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
     if span is not None:
@@ -151,6 +159,8 @@ def _from_document(text: str, origin: str) -> Reading:
             text = inner
     doc = document.read_document(text, origin)
     out = Reading()
+    if cut:
+        out.warnings.append(CUT)
     vote, warn, found = resolve_votes(doc.votes)
     out.found_verdict = found
     if vote is not None:
@@ -450,11 +460,19 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     e = _int(end)
     if e is not None and "line" in rec and e > rec["line"]:
         rec["end_line"] = e
+    if "severity" not in rec and "priority" not in rec:
+        b = document.badge_severity(text)
+        if b:
+            rec["severity"] = b
+    text = re.sub(r"!\[[^\]\n]{0,40}\]\([^)\s]{0,400}\)|</?sub>", " ", text)
     rec["summary"] = " ".join(text.split())
     disc = _get(item, "body", "details", "explanation", "rationale", "suggestion",
                 "recommendation", "fix", "discussion")
     if isinstance(disc, str) and disc.strip() and disc.strip() != text.strip():
         rec["discussion"] = disc.strip()
+    code = _get(item, "replacement", "suggested_code", "replacement_code", "fixed_code")
+    if isinstance(code, str):
+        rec["replacement"] = code  # the lines' new text (rdjsonl suggestions)
     return rec
 
 
