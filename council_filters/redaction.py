@@ -739,7 +739,13 @@ class Redactor:
 
     def _hits(self, mask: int) -> frozenset[str]:
         ids = self.prefilter().ids
-        return frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
+        found = []
+        mask >>= 1
+        while mask:
+            low = mask & -mask  # the lowest bit set: one search that hit
+            found.append(ids[low.bit_length() - 1])
+            mask ^= low
+        return frozenset(found)
 
     def _extra(self, line: bytes, mask: int, prev: bytes | None = None) -> int:
         """The extra rules' verdict on a line the built-in machine keeps

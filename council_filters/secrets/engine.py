@@ -169,6 +169,7 @@ class RuleCheck:
         active = tuple(r for r in rules.rules if not rules.input_allowed(r, path))
         self.active_rules = active
         self._order = {(r.source, r.id): i for i, r in enumerate(active)}
+        self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -228,6 +229,17 @@ class RuleCheck:
         pem = self.pem
         if pem is not None and (pem.active or self._pem_hit(hits)) and pem.step(line):
             return PEM_PATTERN
+        key = hits if isinstance(hits, frozenset) else frozenset(hits)
+        rules = self._by_hits.get(key)
+        if rules is None:
+            rules = self._by_hits[key] = self._rules_for(key)
+        rid = self.rules.line_rule(line, rules, self.path) if rules else None
+        if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
+            rid = self._pair(prev, line)
+        return rid
+
+    def _rules_for(self, hits: frozenset[str]) -> list[Rule]:
+        """The rules the searches ``hits`` stand for, active here, in the set's order."""
         scans = self.plan.scans
         rules: list[Rule] = []
         seen: set[str] = set()
@@ -238,15 +250,10 @@ class RuleCheck:
                         seen.add(r.id)
                         rules.append(r)
         rules.extend(self.plan.every_line)
-        rid = None
         order = self._order
         rules = [r for r in rules if (r.source, r.id) in order]
-        if rules:
-            rules.sort(key=lambda r: order[(r.source, r.id)])
-            rid = self.rules.line_rule(line, rules, self.path)
-        if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
-            rid = self._pair(prev, line)
-        return rid
+        rules.sort(key=lambda r: order[(r.source, r.id)])
+        return rules
 
     def _pair(self, prev: bytes, line: bytes) -> str | None:
         """A value line under a line naming a secret (``- name: DB_PASSWORD`` then
