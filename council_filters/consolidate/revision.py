@@ -194,7 +194,7 @@ class RevisionFiles:
         return out
 
     def _read(self, full: dict[str, str], out: dict[str, FileText]) -> None:
-        from council_filters.shape_redaction import redact_shape
+        from council_filters.shown import redact_shaped
 
         entries = self._entries(sorted(set(full.values())))
         links = {f: entries[f][1] for f in set(full.values())
@@ -236,7 +236,7 @@ class RevisionFiles:
                 else:
                     # Redacted as the pack was: only the credential's span, so a quote
                     # of the pack's line (its placeholder standing for the value) matches.
-                    red, changed = redact_shape(data)
+                    red, changed = redact_shaped(data)
                     text = red.decode("utf-8", errors="replace").replace("\r\n", "\n")
                     texts[oid] = FileText(text.split("\n"), None, frozenset(changed))
             out[p] = texts[oid]

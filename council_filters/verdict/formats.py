@@ -133,7 +133,8 @@ def _s(v: Any) -> str:
 # CLI envelopes
 # --------------------------------------------------------------------------- #
 _CODEX_TYPES = frozenset(("thread.started", "turn.started", "turn.completed", "turn.failed",
-                          "item.started", "item.updated", "item.completed", "item.plan.delta"))
+                          "item.started", "item.updated", "item.completed", "item.plan.delta",
+                          "item/completed", "turn/completed"))
 _CLAUDE_TYPES = frozenset(("system", "assistant", "user", "result", "stream_event",
                            "rate_limit_event"))
 _GEMINI_TYPES = frozenset(("init", "message", "tool_use", "tool_result", "result", "error"))
@@ -211,13 +212,19 @@ def _single(obj: dict[str, Any]) -> Unwrapped | None:
 def _codex(events: list[dict[str, Any]]) -> Unwrapped:
     answer = plan = ""
     meta: dict[str, Any] = {}
+    final = False
     for e in events:
         t = e["type"]
         item = e.get("item")
-        if t == "item.completed" and isinstance(item, dict):
+        if item is None and isinstance(e.get("params"), dict):
+            item = e["params"].get("item")  # the app-server protocol's notification form
+        if t in ("item.completed", "item/completed") and isinstance(item, dict):
             kind = item.get("type", item.get("item_type"))
-            if kind in ("agent_message", "assistant_message") and isinstance(item.get("text"), str):
-                answer = item["text"]
+            text = item.get("text")
+            if kind in ("agent_message", "agentMessage", "assistant_message") \
+                    and isinstance(text, str) and not (final and item.get("phase") == "commentary"):
+                answer = text
+                final = final or item.get("phase") == "final_answer"
             elif kind == "plan" and isinstance(item.get("text"), str):
                 plan = item["text"]
         elif t == "turn.completed" and isinstance(e.get("usage"), dict):
