@@ -269,6 +269,21 @@ class Result:
         return [c for c in self.items if not c.filtered]
 
 
+def gate_message(level: str, hits: Sequence[Consolidated], *, shown: int = 10) -> str:
+    """The --fail-level gate's sentence, naming the findings that tripped it by ID,
+    severity and place (never their text: it is reviewer output)."""
+    def name(c: Consolidated) -> str:
+        s = c.survivor
+        where = (f"{s.file}:{s.line}" if s.line else s.file) if s.file else "no location"
+        return f"{c.id} ({c.severity}, {where})"
+
+    listed = "; ".join(name(c) for c in hits[:shown])
+    more = f"; and {len(hits) - shown} more" if len(hits) > shown else ""
+    n = len(hits)
+    noun = "finding" if n == 1 else "findings"
+    return f"--fail-level {level}: {n} {noun} at or above it: {listed}{more}"
+
+
 DEDUPS = ("finding", "position")
 
 

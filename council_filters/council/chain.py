@@ -69,6 +69,8 @@ class Plan:
     # The reviewed revision and diff base for consolidate's evidence check and change
     # classification (``--rev``, ``--base``), so it reads the files the pack showed.
     review_args: tuple[str, ...] = ()
+    rdjsonl: str | None = None  # ... and as reviewdog diagnostics here
+    codequality: str | None = None  # ... and as a GitLab Code Quality report here
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -125,6 +127,7 @@ class Outcome:
     records: list[dict[str, Any]] = field(default_factory=list)  # verdict records
     consolidate_code: int | None = None
     report: bytes = b""  # what consolidate printed (the inline synthesis)
+    notes: bytes = b""  # what consolidate said on stderr (warnings, the gate's findings)
 
 
 def _pipe(
@@ -285,14 +288,19 @@ def run(
     ]
     json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
                                               ",".join(plan.reviewers)), collected, env)
-    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE,
+    res = subprocess.run(plan.consolidate(), input=collected, capture_output=True,
                          cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
+    out.notes = res.stderr
     if res.returncode not in (0, 3):
         return out
-    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected, env)
-    for target, doc in ((plan.json, json_doc), (plan.sarif, sarif)):
+    sides = [(plan.json, json_doc)] + [
+        (target, _side_output(plan, target, ("--format", fmt), collected, env))
+        for fmt, target in (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl),
+                            ("codequality", plan.codequality))
+    ]
+    for target, doc in sides:
         if target is None or doc is None:
             continue
         if doc.returncode in (0, 3):
