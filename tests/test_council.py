@@ -268,7 +268,7 @@ def test_launcher_dependency_list_matches_pyproject():
 
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("=")[0].strip() for d in deps}
-    modules = {"markdown-it-py": "markdown_it"}  # distribution name -> module name
+    modules = {"markdown-it-py": "markdown_it", "google-re2": "re2"}  # distribution -> module
     names = {modules.get(n, n) for n in names}
     for launcher in (ROOT / "bin").iterdir():
         text = launcher.read_text()
