@@ -180,9 +180,10 @@ def ratio_rows(corpora: list[tuple[str, Path, list[str], float]], awk: br.Cmd, r
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="10 MB corpora, 1 run (a smoke test)")
-    ap.add_argument("--runs", type=int, default=3, help="runs per tool and corpus (median)")
+    ap.add_argument("--runs", type=int, default=0, help="runs per tool and corpus (median; "
+                    "default 3, 1 with --quick)")
     args = ap.parse_args()
-    runs = 1 if args.quick else args.runs
+    runs = args.runs or (1 if args.quick else 3)
     size = (10 if args.quick else 100) << 20
     out_dir = br.OUT
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -153,6 +153,30 @@ def _redact_value(
     return value
 
 
+def shown_name(name: str) -> str:
+    """An input's name as a message shows it: control characters escaped, at most 300."""
+    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    return out if len(out) <= 300 else out[:297] + "..."
+
+
+def hit_lines(name: str, hits: list[tuple[int, str]]) -> list[str]:
+    """``NAME:LINE: RULE`` for each redacted line of one input (never its text), in line
+    order; a run of lines one rule replaced together (a key block) is one entry
+    ``NAME:FIRST: RULE (lines FIRST-LAST)``."""
+    out: list[str] = []
+    shown = shown_name(name)
+    i = 0
+    while i < len(hits):
+        line, rule = hits[i]
+        j = i
+        while j + 1 < len(hits) and hits[j + 1] == (hits[j][0] + 1, rule):
+            j += 1
+        span = f" (lines {line}-{hits[j][0]})" if j > i else ""
+        out.append(f"{shown}:{line}: {rule}{span}")
+        i = j + 1
+    return out
+
+
 def check_report(counts: Counter[str], rules: RuleSet | None = None) -> list[str]:
     """The --check lines: one per pattern or rule id that fired (table order), then the total."""
 

@@ -266,13 +266,14 @@ class Redactor:
     ``count`` keeps per-pattern counts of redacted lines in :attr:`counts`;
     ``record_lines`` keeps the 1-based numbers of redacted lines in
     :attr:`redacted` (memory grows with the number of redactions, so it is
-    off by default).
+    off by default); :meth:`keep_hits` keeps ``(line, rule)`` pairs in
+    :attr:`hits` (what --check names).
     """
 
     __slots__ = (
         "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
         "count", "counts", "record_lines", "redacted", "_pending", "_accounting", "rules",
-        "_pf", "_last", "_look_back",
+        "_pf", "_last", "_look_back", "hits", "_record_hits",
     )
 
     def __init__(
@@ -294,6 +295,8 @@ class Redactor:
         self.counts: Counter[str] = Counter()
         self.record_lines = record_lines
         self.redacted: list[int] = []
+        self.hits: list[tuple[int, str]] = []
+        self._record_hits = False
         self._pending: list[bytes] = []
         self._accounting = count or record_lines
         # Extra rules (``--rules``) and the combined prefilter, built on first use.
@@ -432,11 +435,18 @@ class Redactor:
             return CREDENTIAL
         return KEEP
 
+    def keep_hits(self) -> None:
+        """From now on, keep each redacted line's number and rule in :attr:`hits`."""
+        self._record_hits = True
+        self._accounting = True
+
     def _note(self, pattern: str | None) -> None:
         if self.count and pattern is not None:
             self.counts[pattern] += 1
         if self.record_lines:
             self.redacted.append(self.nr)
+        if self._record_hits:
+            self.hits.append((self.nr, pattern or "credential"))
 
     @property
     def idle(self) -> bool:
@@ -729,7 +739,13 @@ class Redactor:
 
     def _hits(self, mask: int) -> frozenset[str]:
         ids = self.prefilter().ids
-        return frozenset(ids[k - 1] for k in range(1, len(ids) + 1) if mask >> k & 1)
+        found = []
+        mask >>= 1
+        while mask:
+            low = mask & -mask  # the lowest bit set: one search that hit
+            found.append(ids[low.bit_length() - 1])
+            mask ^= low
+        return frozenset(found)
 
     def _extra(self, line: bytes, mask: int, prev: bytes | None = None) -> int:
         """The extra rules' verdict on a line the built-in machine keeps
@@ -779,6 +795,8 @@ class Redactor:
                 self.counts[PEM_PATTERN] += k
             if self.record_lines:
                 self.redacted.extend(range(first, first + k))
+            if self._record_hits:
+                self.hits.extend((n, PEM_PATTERN) for n in range(first, first + k))
         # The last body line that is base64 (12 bytes or more) sets the width.
         line_end = stop - 1  # the newline of the last line in the run
         while line_end >= pos:

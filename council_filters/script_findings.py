@@ -30,12 +30,7 @@ def finding(origin: str, category: str, rule: str, severity: str, summary: str,
 
 def fail_level(value: str | None) -> str | None:
     """``--fail-level``'s canonical severity (None when not given); a usage error if unknown."""
-    if value is None:
-        return None
-    level = sev.normalize(value)
-    if level is None:
-        raise UsageError("--fail-level must be critical, medium, minor or an alias")
-    return level
+    return sev.gate_level(value, "--fail-level")
 
 
 def reaches(findings: Iterable[dict[str, Any]], level: str | None) -> bool:

@@ -71,6 +71,23 @@ def normalize(value: object) -> str | None:
     return ALIASES.get(value.strip().lower())
 
 
+def gate_level(value: str | None, option: str = "--fail-level") -> str | None:
+    """A gate option's canonical severity (None when not given), read through the one
+    alias table (case-insensitive: ``high``, ``CRITICAL``, ``p1`` ...); anything else
+    is a usage error naming the accepted spellings (never the value given)."""
+    if value is None:
+        return None
+    level = normalize(value)
+    if level is None:
+        from council_filters.base.errors import UsageError
+
+        others = ", ".join(k for k in ALIASES if k not in LADDER)
+        raise UsageError(
+            f"{option} must be {', '.join(LADDER)} or an alias ({others}); case does not matter"
+        )
+    return level
+
+
 def rank(severity: str) -> int:
     """Sort key: 0 for critical, larger for less severe; unknown sorts last."""
     return RANK.get(severity, len(LADDER))

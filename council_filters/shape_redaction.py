@@ -27,7 +27,7 @@ functions over bytes; no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from council_filters.redaction import CREDENTIAL_PATTERNS, PEM_PATTERN
@@ -88,29 +88,8 @@ def _frames(lines: list[bytes]) -> list[int]:
 
 
 def _secret_spans(rule: Any, line: bytes) -> list[tuple[int, int]]:
-    """Byte spans of the secrets ``rule``'s regex matches on ``line`` (may over-cover)."""
-    if rule.text:
-        text = line.decode("utf-8", "surrogateescape")
-        matches: Iterable[Any] = rule.regex.finditer(text)
-
-        def at(i: int) -> int:
-            return len(text[:i].encode("utf-8", "surrogateescape"))
-    else:
-        matches = rule.regex.finditer(line)
-
-        def at(i: int) -> int:
-            return i
-    spans = []
-    for m in matches:
-        group = 0
-        if rule.secret_group and rule.secret_group <= len(m.groups()):
-            group = rule.secret_group
-        elif not rule.secret_group:
-            group = next((i for i, g in enumerate(m.groups(), 1) if g), 0)
-        a, b = m.span(group)
-        if b > a:
-            spans.append((at(a), at(b)))
-    return spans
+    """Byte spans of the secrets ``rule`` accepts on ``line`` (may over-cover)."""
+    return list(rule.secret_spans(line))
 
 
 class _Rules:

@@ -94,12 +94,14 @@ def test_check_names_gitleaks_rule_ids() -> None:
     assert code == kit.EXIT_CONDITION and out == b""
     # The eleven still run first and name the line.
     assert err.splitlines() == [
+        "stdin:2: github-token",
         "council-redact: github-token: 1 line",
         "council-redact: 1 line would be redacted",
     ]
     slack = "xoxb-123456789012-1234567890123-" + "aB3dE" * 5
     code, out, err = run(["--rules", str(DEFAULT_TOML), "--check"], f"{slack}\n".encode())
-    assert (code, err.splitlines()[0]) == (3, "council-redact: slack-bot-token: 1 line")
+    assert (code, err.splitlines()[:2]) == (
+        3, ["stdin:1: slack-bot-token", "council-redact: slack-bot-token: 1 line"])
 
 
 def test_extended_and_a_file_combine(tmp_path: Path) -> None:

@@ -73,6 +73,9 @@ def test_check_counts_per_pattern() -> None:
     code, out, err = run_filter("redact", ["--check"], data)
     assert (code, out) == (kit.EXIT_CONDITION, b"")
     assert err.splitlines() == [
+        "stdin:1: github-token",
+        "stdin:2: openai (lines 2-3)",
+        "stdin:4: pem-private-key (lines 4-6)",
         "council-redact: openai: 2 lines",
         "council-redact: github-token: 1 line",
         "council-redact: pem-private-key: 3 lines",

@@ -282,3 +282,71 @@ def walk(diff: bytes) -> Iterator[tuple[str, int | None, bytes]]:
         while i < n and lines[i][:1] == b"\\":  # the note after a hunk's last line
             yield NOTE, None, lines[i]
             i += 1
+
+
+# --------------------------------------------------------------------------- #
+# Text diffs of files git would call binary.
+# --------------------------------------------------------------------------- #
+TEXT_SHARE = 0.95  # at least this share of a file's characters is text: it is text
+NUL_SHOWN = "\u2400".encode()  # a NUL byte, shown (SYMBOL FOR NULL)
+BINARY_MARK = b"# council: git calls this file binary (it holds NUL bytes); shown as text"
+
+
+def mostly_text(data: bytes) -> bool:
+    """True when ``data`` reads as text with a few stray bytes (a NUL or two): at least
+    :data:`TEXT_SHARE` of its characters decode as UTF-8 and are no control character other
+    than tab, line breaks and form feed.  An image, an archive, UTF-16 are not."""
+    if not data:
+        return True
+    text = data.decode("utf-8", "replace")
+    bad = sum(1 for ch in text if ch == "\ufffd" or (ord(ch) < 32 and ch not in "\t\n\r\f\v"))
+    return bad <= (1 - TEXT_SHARE) * len(text)
+
+
+def _section_paths(section: list[bytes]) -> tuple[bytes, bytes]:
+    old = new = b""
+    for line in section:
+        if line.startswith(b"--- "):
+            old = line[4:]
+        elif line.startswith(b"+++ "):
+            new = line[4:]
+            break
+    if not (old and new) and section and section[0].startswith(b"diff --git "):
+        rest = section[0][len(b"diff --git "):]
+        half = rest.split(b" b/", 1)
+        if len(half) == 2:
+            old, new = half[0], b"b/" + half[1]
+    return old or b"/dev/null", new or b"/dev/null"
+
+
+def text_diff(diff: bytes) -> bytes:
+    """A ``git diff --text`` made safe to show: a file whose changed content is not
+    :func:`mostly_text` goes back to git's ``Binary files ... differ`` line; a mostly-text
+    file with NUL bytes (the one NUL a change adds to hide itself) keeps its hunks, NULs
+    shown as U+2400, and gets :data:`BINARY_MARK` after its ``diff --git`` line."""
+    if b"\0" not in diff and mostly_text(diff):
+        return diff
+    lines = diff.split(b"\n")
+    sections: list[list[bytes]] = []
+    for line in lines:
+        if line.startswith(b"diff --git ") or not sections:
+            sections.append([line])
+        else:
+            sections[-1].append(line)
+    out: list[bytes] = []
+    for section in sections:
+        start = next((i for i, line in enumerate(section) if line.startswith(b"@@")), None)
+        body = b"\n".join(section[start:]) if start is not None else b""
+        if start is None or (b"\0" not in body and mostly_text(body)):
+            out.extend(section)
+            continue
+        if not mostly_text(body):
+            head = [line for line in section[:start]
+                    if not line.startswith((b"--- ", b"+++ "))]
+            old, new = _section_paths(section)
+            out.extend([*head, b"Binary files " + old + b" and " + new + b" differ"])
+            continue
+        out.append(section[0])
+        out.append(BINARY_MARK)
+        out.extend(line.replace(b"\0", NUL_SHOWN) for line in section[1:])
+    return b"\n".join(out)

@@ -165,6 +165,49 @@ def is_date(value: object) -> bool:
 CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
+# What a terminal or a renderer would act on instead of showing: every C0 control but tab
+# and newline, DEL, every C1 control (U+0080-U+009F: CSI, OSC, ST in one character), and the
+# bidirectional overrides and isolates that reorder what is shown.
+_ACTIVE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown_control(m: re.Match[str]) -> str:
+    code = ord(m[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def inert_controls(text: str) -> str:
+    """``text`` with every control character a terminal or renderer acts on written as a
+    visible escape (ESC as ``\\x1b``, CSI U+009B as ``\\x9b``, U+202E as ``\\u202e``);
+    CRLF becomes LF first.  Idempotent on its own output."""
+    if _ACTIVE_RE.search(text) is None:
+        return text
+    return _ACTIVE_RE.sub(_shown_control, text.replace("\r\n", "\n"))
+
+
+# In orjson's encoding of a value: an escaped C0 control other than tab and newline, a raw
+# DEL, a C1 control or a bidirectional control in UTF-8 (a cheap test before a walk).
+ACTIVE_JSON_RE = re.compile(
+    rb"\\u00(?:0[0-8bcef]|1[0-9a-f])|\\[bfr]|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]"
+    rb"|\xe2\x81[\xa6-\xa9]")
+_DEPTH = 64  # records nest a few levels; deeper parts are never rendered
+
+
+def inert_strings(value: object, depth: int = 0) -> object:
+    """A JSON value with :func:`inert_controls` applied to every string (keys too), down to
+    a bounded depth (no recursion error on a hostile record)."""
+    if isinstance(value, str):
+        return inert_controls(value)
+    if depth >= _DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {inert_controls(k) if isinstance(k, str) else k: inert_strings(v, depth + 1)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [inert_strings(v, depth + 1) for v in value]
+    return value
+
+
 def has_control(value: str) -> bool:
     """True when ``value`` holds a control character (a line break above all): a
     free-form name (a reviewer given by hand) may be anything printable."""

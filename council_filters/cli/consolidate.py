@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 import typer
 
+from council_filters import severity as sev
 from council_filters.base import diffs, vocab
 from council_filters.cli import _shell as kit
 from council_filters.consolidate import core, report_file, revision, shards, synthesis
@@ -73,12 +74,6 @@ class FilterMode(StrEnum):
 class Dedup(StrEnum):
     finding = "finding"
     position = "position"
-
-
-class Level(StrEnum):
-    critical = "critical"
-    medium = "medium"
-    minor = "minor"
 
 
 class Report(StrEnum):
@@ -182,10 +177,12 @@ def command(
     changed_files: str = typer.Option(None, "--changed-files", metavar="FILE", help="File with "
                                       "one changed path per line, for gap detection "
                                       "(default: none)."),
-    fail_level: Level = typer.Option(None, "--fail-level", help="Exit 3 when a finding at or "
-                                     "above this severity exists; exit 1 when a finding was"
-                                     " dropped as invalid, since it could be that one"
-                                     " (default: none)."),
+    fail_level: str = typer.Option(None, "--fail-level", metavar="SEVERITY",
+                                   help="Exit 3 when a finding at or above this severity"
+                                   " exists (critical, medium, minor or an alias: high, p1,"
+                                   " ...; any case), naming each on stderr; exit 1 when a"
+                                   " finding was dropped as invalid, since it could be that"
+                                   " one (default: none)."),
     report: Report = typer.Option(Report.auto, "--report", help="Markdown report: council "
                                   "(verdicts), review (findings) or auto (council when any "
                                   "verdict record came in)."),
@@ -239,7 +236,7 @@ class Options:
     no_source: bool
     diff: str | None
     changed_files: str | None
-    fail_level: Level | None
+    fail_level: str | None
     report: Report
     category: str
     keep_going: bool
@@ -257,6 +254,7 @@ class Options:
 
 def _run(o: Options) -> int:
     s = kit.streams()
+    level = sev.gate_level(o.fail_level)
     if o.diff and o.changed_files:
         raise kit.UsageError("give --diff or --changed-files, not both")
     if o.write_to is not None:
@@ -309,6 +307,8 @@ def _run(o: Options) -> int:
             if isinstance(rec, kit.CouncilError):
                 s.error(rec)
                 continue
+            if vocab.ACTIVE_JSON_RE.search(orjson.dumps(rec)):  # reviewer text stays inert
+                rec = vocab.inert_strings(rec)  # type: ignore[assignment]
             yield source, lineno, rec
 
     gc.disable()  # hundreds of thousands of acyclic containers: the cycle collector only costs
@@ -373,21 +373,19 @@ def _run(o: Options) -> int:
         if o.write:
             raise kit.UsageError("--write needs verdict records (the council report)")
         out.write(core.review_markdown_bytes(result, reader))
-    if o.fail_level is not None and collected.dropped:
+    if level is not None and collected.dropped:
         # A finding the gate could not read may be the one at the level: fail closed.
         dropped = collected.dropped
         s.warn(
-            f"--fail-level {o.fail_level.value}: {dropped} finding{'s' if dropped != 1 else ''}"
+            f"--fail-level {level}: {dropped} finding{'s' if dropped != 1 else ''}"
             " could not be read (named above), so the gate cannot pass"
         )
         return kit.EXIT_DATA
-    if o.fail_level is not None:
-        tripped = result.tripped(o.fail_level.value, gate_unverified=o.gate_unverified,
+    if level is not None:
+        tripped = result.tripped(level, gate_unverified=o.gate_unverified,
                                  new_only=o.new_only)
         if tripped:
-            shown = ", ".join(c.id for c in tripped[:10])
-            more = f" and {len(tripped) - 10} more" if len(tripped) > 10 else ""
-            s.warn(f"--fail-level {o.fail_level.value}: {shown}{more}")
+            s.warn(f"gate failed: {core.gate_message(level, tripped)}")
             return kit.EXIT_CONDITION
     return kit.EXIT_OK
 

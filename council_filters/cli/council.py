@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from council_filters import paths
+from council_filters import paths, severity
 from council_filters.base import safefs, vocab
 from council_filters.cli import _shell as kit
 from council_filters.codereview import ask, correct, references, review, session, setup
@@ -107,13 +107,24 @@ MIN_REVIEWERS = typer.Option(
     help="Exit 3 when fewer than N reviewers cast a counted verdict (default: 0).",
 )
 FAIL_LEVEL = typer.Option(
-    None, "--fail-level", metavar="critical|medium|minor",
-    help="Exit 3 when a finding is at or above this severity (council-consolidate's gate;"
-    " default: none).",
+    None, "--fail-level", metavar="SEVERITY",
+    help="Exit 3 when a finding is at or above this severity: critical, medium, minor or an"
+    " alias (high, p1, blocking, ...), any case; the findings are named (council-consolidate's"
+    " gate; default: none).",
 )
 SARIF = typer.Option(
     None, "--sarif", metavar="FILE",
     help="Also write the findings as SARIF 2.1.0 to FILE, for code scanning (default: none).",
+)
+CODEQUALITY = typer.Option(
+    None, "--codequality", metavar="FILE",
+    help="Also write the findings as a GitLab Code Quality report (one entry per finding,"
+    " stable fingerprints) to FILE, for merge requests (default: none).",
+)
+RDJSONL = typer.Option(
+    None, "--rdjsonl", metavar="FILE",
+    help="Also write the findings as reviewdog diagnostics (rdjsonl, with suggestions where a"
+    " reviewer gave replacement code) to FILE, for inline review comments (default: none).",
 )
 NO_REDACT = typer.Option(
     False, "--no-redact-pack",
@@ -286,34 +297,64 @@ def _review_args(pack_args: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Checked:
+    """Everything a run needs that can be wrong, checked before the first pack is built."""
+
+    commands_file: str
+    table: dict[str, str]
+    names: list[str]
+    fail_on: str | None
+    min_reviewers: int
+    fail_level: str | None  # canonical severity
+    dispatch_args: tuple[str, ...] = ()
+
+
+def _check(
+    git: GitRepo, *, config_file: str | None, trust: bool, only: str | None,
+    fail_on: str | None, min_reviewers: int, fail_level: str | None,
+    extras: Extras | None = None,
+) -> Checked:
+    """The gate options (one severity table, any case), then the commands file (every
+    line, with file:line), then the reviewers and the dispatch options: a usage error
+    (exit 2) before anything runs."""
+    if fail_on is not None:
+        fail_on = fail_on.upper()
+        if fail_on not in gates.FAIL_ON:
+            raise kit.UsageError("--fail-on must be REVISE or REJECT (any case)")
+    level = severity.gate_level(fail_level)
+    commands_file, table = _commands(config_file, Path(git.root), trust)
+    names = _reviewers(table, only)
+    if min_reviewers > len(names):
+        raise kit.UsageError(
+            f"--min-reviewers {min_reviewers}: only {len(names)} reviewer"
+            f"{'s are' if len(names) != 1 else ' is'} configured, so the gate could never pass"
+        )
+    dispatch_args = _dispatch_args(extras or Extras(), table)
+    return Checked(commands_file, table, names, fail_on, min_reviewers, level, dispatch_args)
+
+
 def _run(
     pack_args: list[str],
+    checked: Checked,
     *,
-    config_file: str | None,
-    trust: bool,
-    only: str | None,
-    fail_on: str | None,
-    min_reviewers: int,
-    fail_level: str | None,
     no_redact: bool,
     sarif: str | None = None,
-    git: GitRepo | None = None,
+    rdjsonl: str | None = None,
+    codequality: str | None = None,
+    git: GitRepo,
     slug: str,
     report_dir: str | None = None,
     extras: Extras = Extras(),
     reviewed: tuple[str, str] | None = None,
 ) -> int:
     s = kit.streams()
-    git = git or _repo()
     root = Path(git.root)
     mode = pack_args[0]
-    if fail_on is not None:
-        fail_on = fail_on.upper()
-        if fail_on not in gates.FAIL_ON:
-            raise kit.UsageError("--fail-on must be REVISE or REJECT")
-    commands_file, table = _commands(config_file, root, trust)
-    names = _reviewers(table, only)
-    dispatch_args = _dispatch_args(extras, table)
+    commands_file, table, names = checked.commands_file, checked.table, checked.names
+    fail_on, min_reviewers, fail_level = (
+        checked.fail_on, checked.min_reviewers, checked.fail_level)
+    dispatch_args = checked.dispatch_args
     date = paths.today()
     reserved = reports.reserve(str(root), reports.report_dir(str(root), report_dir), mode, slug,
                                date)
@@ -329,6 +370,8 @@ def _run(
         consolidate_args=write_args + (("--fail-level", fail_level) if fail_level else ()),
         file_reviewers=_file_reviewers(table, names),
         sarif=os.path.abspath(sarif) if sarif else None,
+        rdjsonl=os.path.abspath(rdjsonl) if rdjsonl else None,
+        codequality=os.path.abspath(codequality) if codequality else None,
         review_args=_review_args(pack_args),
         json=os.path.abspath(extras.json) if extras.json else None,
         dispatch_args=dispatch_args,
@@ -360,6 +403,8 @@ def _run(
         return code if code in (kit.EXIT_DATA, kit.EXIT_USAGE) else kit.EXIT_INTERNAL
     s.stdout.write(outcome.report)
     s.stdout.flush()
+    # council-consolidate's notes (its warnings, the findings a gate tripped on), in order.
+    s.stderr.write(outcome.notes.decode("utf-8", "replace"))
     if outcome.consolidate_code not in (kit.EXIT_OK, kit.EXIT_CONDITION):
         s.warn(f"council-consolidate failed (exit {outcome.consolidate_code})")
         return int(outcome.consolidate_code or kit.EXIT_INTERNAL)
@@ -373,7 +418,7 @@ def _run(
     failures = gates.check(outcome.records, gates.Gates(
         fail_on, min_reviewers, extras.min_families, extras.min_coverage))
     if outcome.consolidate_code == kit.EXIT_CONDITION:
-        failures.append(f"--fail-level {fail_level}: a finding at or above it")
+        failures.append(f"--fail-level {fail_level}: the findings named above")
     for failure in failures:
         s.warn(f"gate failed: {failure}")
     return kit.EXIT_CONDITION if failures else kit.EXIT_OK
@@ -466,6 +511,8 @@ def review_cmd(
     fail_level: str | None = FAIL_LEVEL,
     no_redact: bool = NO_REDACT,
     sarif: str | None = SARIF,
+    rdjsonl: str | None = RDJSONL,
+    codequality: str | None = CODEQUALITY,
     report_dir: str | None = REPORT_DIR,
     since_ref: str | None = typer.Option(
         None, "--since", metavar="last|REF",
@@ -495,6 +542,8 @@ def review_cmd(
                              " and --commit")
     kind = scope.choose(base, worktree, staged, commit)
     git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level, extras=extras)
     own = reports.inside(str(git.root), reports.report_dir(str(git.root), report_dir))
     exclude = (own,) if own else ()
     reviewed: tuple[str, str] | None = None
@@ -523,10 +572,10 @@ def review_cmd(
         named = git.upstream() or "origin/main"
     if named is not None and check_name(named):
         args += ["--base-name", named]
-    return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                sarif=sarif, git=git, slug=_review_slug(git, kind, named, rng, commit),
-                report_dir=report_dir, extras=extras, reviewed=reviewed)
+    return _run(args, checked, no_redact=no_redact, sarif=sarif, rdjsonl=rdjsonl,
+                codequality=codequality, git=git,
+                slug=_review_slug(git, kind, named, rng, commit), report_dir=report_dir,
+                extras=extras, reviewed=reviewed)
 
 
 def _since(
@@ -599,10 +648,12 @@ def question_cmd(
     each reviewer's answer and where they agree; a question has no verdict tally."""
     extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
                     min_coverage, json_out, job_summary)
+    git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level, extras=extras)
     args = ["question", *(["--paths", paths] if paths else []), "--", *words]
-    return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                slug=_text_slug(words), report_dir=report_dir, extras=extras)
+    return _run(args, checked, no_redact=no_redact, git=git, slug=_text_slug(words),
+                report_dir=report_dir, extras=extras)
 
 
 @app.command("debug")
@@ -638,10 +689,12 @@ def debug_cmd(
     history."""
     extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
                     min_coverage, json_out, job_summary)
+    git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level, extras=extras)
     args = ["debug", *(["--paths", paths] if paths else []), "--", *words]
-    return _run(args, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
-                min_reviewers=min_reviewers, fail_level=fail_level, no_redact=no_redact,
-                slug=_text_slug(words), report_dir=report_dir, extras=extras)
+    return _run(args, checked, no_redact=no_redact, git=git, slug=_text_slug(words),
+                report_dir=report_dir, extras=extras)
 
 
 def _text_slug(words: Sequence[str]) -> str:
@@ -678,14 +731,15 @@ def plan_cmd(
     extras = Extras(cache, no_cache, replay, budget_tokens, budget_usd, prices, min_families,
                     min_coverage, json_out, job_summary)
     git = _repo()
+    checked = _check(git, config_file=config_file, trust=trust, only=reviewers, fail_on=fail_on,
+                     min_reviewers=min_reviewers, fail_level=fail_level, extras=extras)
     given = os.path.join(_STATE["dir"] or ".", file)  # relative to -C DIR, as git -C does
     rel = os.path.relpath(os.path.realpath(given), os.path.realpath(git.root)) if (
         os.path.exists(given)
     ) else file
-    return _run(["plan", "--", rel], config_file=config_file, trust=trust, only=reviewers,
-                fail_on=fail_on, min_reviewers=min_reviewers, fail_level=fail_level,
-                no_redact=no_redact, git=git, slug=paths.build_slug(paths.plan_slug_source(rel)),
-                report_dir=report_dir, extras=extras)
+    return _run(["plan", "--", rel], checked, no_redact=no_redact, git=git,
+                slug=paths.build_slug(paths.plan_slug_source(rel)), report_dir=report_dir,
+                extras=extras)
 
 
 @app.command("init")

@@ -154,19 +154,29 @@ def _out_fd(stdout: BinaryIO) -> int | None:
 
 
 def redact_raw(
-    s: kit.Streams, paths: list[str], *, check: bool = False, rules: RuleSet | None = None
+    s: kit.Streams, paths: list[str], *, check: bool = False, rules: RuleSet | None = None,
+    hits: list[str] | None = None,
 ) -> Counter[str]:
-    """Text mode: every input through one redactor, output written as it comes."""
+    """Text mode: every input through one redactor, output written as it comes.
+
+    With ``hits`` (a list), each redacted line is added to it as ``INPUT:LINE: RULE``,
+    its line counted within its own input."""
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import make_redactor, name_input
+    from council_filters.redact_records import hit_lines, make_redactor, name_input
     from council_filters.redaction import run_input, writer
 
     r = make_redactor(rules, count=check)
+    if hits is not None:
+        r.keep_hits()
     fd = _out_fd(s.stdout)
     write = None if check else writer(s.stdout if fd is None else fd)
     for source, fh in kit.open_inputs(paths, s.stdin):
         name_input(r, rules, None if source == kit.STDIN_NAME else source)
+        start, seen = r.nr, len(r.hits)
         run_input(r, fh, write)
+        if hits is not None:
+            hits += hit_lines(source, [(n - start, rule) for n, rule in r.hits[seen:]])
+            del r.hits[:]
     return r.counts
 
 
@@ -312,13 +322,16 @@ def command(
     if shape and check:
         kit.fail_usage("--keep-shape rewrites values; --check only counts: choose one")
     rules = load_rules(rules_spec)
+    hits: list[str] | None = [] if check and not jsonl else None  # plain --check names each
     if jsonl:
         fields = tuple(field) if field else None
         counts = redact_jsonl(s, paths, fields, keep_going=keep_going, check=check, rules=rules,
                               shape=shape)
     else:
-        counts = redact_raw(s, paths, check=check, rules=rules)
+        counts = redact_raw(s, paths, check=check, rules=rules, hits=hits)
     if check and +counts:
+        for hit in hits or ():
+            s.stderr.write(hit + "\n")
         for line in check_report(counts, rules):
             s.warn(line)
         return kit.EXIT_CONDITION
@@ -376,8 +389,9 @@ def build_app() -> Any:
         keep_going: bool = kit.keep_going_option("--jsonl: "),
         check: bool = typer.Option(
             False, "--check",
-            help="Write nothing to stdout; exit 3 when anything would be redacted, with the "
-            "count of redacted lines per pattern or rule id on stderr; exit 0 when clean. "
+            help="Write nothing to stdout; exit 3 when anything would be redacted, naming "
+            "each hit on stderr as INPUT:LINE: RULE (the line counted within its own input; "
+            "never the text), then the count per pattern or rule id; exit 0 when clean. "
             "Default: off.",
         ),
         out_dir: str = typer.Option(

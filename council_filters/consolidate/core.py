@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from council_filters import severity as sev
-from council_filters.base import diffs
+from council_filters.base import diffs, vocab
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
 from council_filters.consolidate import agreement, synthesis, usage
@@ -267,6 +267,21 @@ class Result:
     def reported(self) -> list[Consolidated]:
         """What reaches SARIF, rdjsonl and Code Quality (the filter applied)."""
         return [c for c in self.items if not c.filtered]
+
+
+def gate_message(level: str, hits: Sequence[Consolidated], *, shown: int = 10) -> str:
+    """The --fail-level gate's sentence, naming the findings that tripped it by ID,
+    severity and place (never their text: it is reviewer output)."""
+    def name(c: Consolidated) -> str:
+        s = c.survivor
+        where = (f"{s.file}:{s.line}" if s.line else s.file) if s.file else "no location"
+        return f"{c.id} ({c.severity}, {where})"
+
+    listed = "; ".join(name(c) for c in hits[:shown])
+    more = f"; and {len(hits) - shown} more" if len(hits) > shown else ""
+    n = len(hits)
+    noun = "finding" if n == 1 else "findings"
+    return f"--fail-level {level}: {n} {noun} at or above it: {listed}{more}"
 
 
 DEDUPS = ("finding", "position")
@@ -571,10 +586,10 @@ def codequality_bytes(result: Result) -> tuple[bytes, list[str]]:
 
 
 def review_markdown_bytes(result: Result, reader: SourceReader) -> bytes:
-    return review_markdown.render(
+    return vocab.inert_controls(review_markdown.render(
         result.items, reader, merged=result.merged, gaps=result.gaps, exempt=result.exempt,
         checks=checks_of(result),
-    ).encode("utf-8")
+    )).encode("utf-8")
 
 
 def checks_of(result: Result) -> Checks:

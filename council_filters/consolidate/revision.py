@@ -194,7 +194,7 @@ class RevisionFiles:
         return out
 
     def _read(self, full: dict[str, str], out: dict[str, FileText]) -> None:
-        from council_filters.redaction import redact_text
+        from council_filters.shown import redact as redact_text
 
         entries = self._entries(sorted(set(full.values())))
         links = {f: entries[f][1] for f in set(full.values())

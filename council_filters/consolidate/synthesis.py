@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import redaction
 from council_filters import severity as sev
+from council_filters import shown as shown_text
 from council_filters.base.vocab import (
     CLI_ADVISORY,
     FAILED,
@@ -29,6 +29,7 @@ from council_filters.base.vocab import (
     caret_name,
     display_name,
     end_delimiter,
+    inert_controls,
 )
 from council_filters.consolidate import usage
 from council_filters.consolidate.finding import Finding
@@ -168,7 +169,7 @@ def last_stderr_line(record: Record | None) -> str | None:
     lines = [line for line in stderr.splitlines() if line.strip()]
     if not lines:
         return None
-    redacted = redaction.redact_text(lines[-1].encode("utf-8", "replace"))[0]
+    redacted = shown_text.redact(lines[-1].encode("utf-8", "replace"))[0]
     text = redacted.decode("utf-8", "replace").strip()
     shown = "".join(
         c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
@@ -498,14 +499,16 @@ def report(synthesis: Synthesis, report_path: str) -> str:
         text += "\n\n" + "\n".join(extra)
     for r in synthesis.reviewers:
         text += f"\n\n## {caret_name(r.slot)} Output\n\n{section(r)}\n"
+    # no terminal or renderer control survives: reviewer text, quoted code, everything
+    text = inert_controls(text)
     return text if text.endswith("\n") else text + "\n"
 
 
 def inline_form(synthesis: Synthesis, report_path: str) -> str:
     """What ``--write`` prints: the synthesis and the path line (never the appendices)."""
     if synthesis.pointer_once:
-        return synthesis.render(report_path).rstrip("\n") + "\n"
-    return (
+        return inert_controls(synthesis.render(report_path).rstrip("\n") + "\n")
+    return inert_controls(
         synthesis.render(report_path).rstrip("\n")
         + f"\n\nFull reviewer outputs and detailed findings: {report_path}\n"
     )

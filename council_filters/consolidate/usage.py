@@ -179,7 +179,7 @@ def families_note(pairs: Sequence[tuple[Record | None, str]]) -> str | None:
     by_verdict = families_by_verdict(pairs)
     voting = sorted({f for fams in by_verdict.values() for f in fams})
     if not voting:
-        return "no model family cast a counted verdict"
+        return None  # nobody with a family voted: the headline has said who failed
     if len(by_verdict) == 1:
         ((verdict, fams),) = by_verdict.items()
         noun = "model family" if len(fams) == 1 else "model families"

@@ -179,16 +179,16 @@ def worktree_diff(git: GitRepo, since: str) -> bytes | None:
     status = git.out("status", "--porcelain", "-z", "--untracked-files=all")
     if not status.strip(b"\0"):
         return None
-    parts = [git.out("diff", "--no-color", "--no-ext-diff", "-M", since, "--")]
+    parts = [git.out("diff", "--no-color", "--no-ext-diff", "--text", "-M", since, "--")]
     untracked = [os.fsdecode(p) for p in git.out(
         "ls-files", "-z", "--others", "--exclude-standard").split(b"\0") if p]
     for path in sorted(untracked)[:MAX_UNTRACKED]:
         full = git.root / path
         if full.is_symlink() or not full.is_file() or full.stat().st_size == 0:
             continue
-        parts.append(git.run(["diff", "--no-color", "--no-ext-diff", "--no-index", "--",
+        parts.append(git.run(["diff", "--no-color", "--no-ext-diff", "--text", "--no-index", "--",
                               "/dev/null", path], ok_codes=(0, 1)).stdout)
-    return b"".join(parts)
+    return diffparse.text_diff(b"".join(parts))
 
 
 def _commits(git: GitRepo, merge_base: str) -> list[dict[str, str]]:

@@ -162,7 +162,33 @@ def load_json(tree: Tree, path: str, notes: list[str]) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError):
         notes.append(f"{path}: not valid JSON (read as empty)")
         return {}
+    except RecursionError:
+        notes.append(f"{path}: nested too deeply (read as empty)")
+        return {}
+    if isinstance(value, dict) and depth_over(value, MAX_DEPTH):
+        notes.append(f"{path}: nested too deeply (read as empty)")
+        return {}
     return value if isinstance(value, dict) else {}
+
+
+MAX_DEPTH = 64  # no real manifest nests this deep; the records written must stay encodable
+
+
+def depth_over(value: Any, limit: int) -> bool:
+    """True when ``value`` nests containers deeper than ``limit`` (an iterative walk)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
 
 
 def load_toml(tree: Tree, path: str, notes: list[str]) -> dict[str, Any]:
@@ -170,10 +196,17 @@ def load_toml(tree: Tree, path: str, notes: list[str]) -> dict[str, Any]:
     if not data:
         return {}
     try:
-        return tomllib.loads(data.decode("utf-8-sig"))
+        value = tomllib.loads(data.decode("utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         notes.append(f"{path}: not valid TOML (read as empty)")
         return {}
+    except RecursionError:
+        notes.append(f"{path}: nested too deeply (read as empty)")
+        return {}
+    if depth_over(value, MAX_DEPTH):
+        notes.append(f"{path}: nested too deeply (read as empty)")
+        return {}
+    return value
 
 
 def load_ini(tree: Tree, path: str) -> configparser.ConfigParser:

@@ -69,6 +69,8 @@ class Plan:
     # The reviewed revision and diff base for consolidate's evidence check and change
     # classification (``--rev``, ``--base``), so it reads the files the pack showed.
     review_args: tuple[str, ...] = ()
+    rdjsonl: str | None = None  # ... and as reviewdog diagnostics here
+    codequality: str | None = None  # ... and as a GitLab Code Quality report here
 
     def stages(self) -> list[tuple[str, list[str]]]:
         names = ",".join(self.reviewers)
@@ -125,6 +127,103 @@ class Outcome:
     records: list[dict[str, Any]] = field(default_factory=list)  # verdict records
     consolidate_code: int | None = None
     report: bytes = b""  # what consolidate printed (the inline synthesis)
+    notes: bytes = b""  # what consolidate said on stderr (warnings, the gate's findings)
+
+
+def _pipe(
+    stages: Sequence[tuple[str, list[str]]],
+    feed: IO[bytes] | int | bytes,
+    env: dict[str, str],
+    cwd: str,
+    on_line: Callable[[bytes], None] | None = None,
+) -> tuple[bytes, str | None, int]:
+    """Run ``stages`` joined by OS pipes over ``feed`` (a stream, a descriptor or bytes);
+    what the last one printed and the first stage that exited non-zero (None) and its
+    code.  Every process is ended (killed when still running) before this returns."""
+    procs: list[tuple[str, subprocess.Popen[bytes]]] = []
+    data = feed if isinstance(feed, bytes) else None
+    source: IO[bytes] | int = subprocess.PIPE if data is not None else feed  # type: ignore[assignment]
+    writer: threading.Thread | None = None
+    try:
+        for name, argv in stages:
+            proc = subprocess.Popen(argv, stdin=source, stdout=subprocess.PIPE, cwd=cwd,
+                                    env=env)
+            if procs:
+                prev = procs[-1][1].stdout
+                assert prev is not None
+                prev.close()  # the next stage holds its own copy of the pipe
+            elif data is not None:
+                assert proc.stdin is not None
+                writer = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
+                writer.start()
+            procs.append((name, proc))
+            assert proc.stdout is not None
+            source = proc.stdout
+        upstream = procs[-1][1].stdout
+        assert upstream is not None
+        try:
+            chunks = []
+            for line in upstream:  # records come through as their reviewers end
+                chunks.append(line)
+                if on_line is not None:
+                    on_line(line)
+            collected = b"".join(chunks)
+        finally:
+            upstream.close()
+        failed: str | None = None
+        code = 0
+        for name, proc in procs:
+            rc = proc.wait()
+            if rc != 0 and failed is None:
+                failed, code = name, rc
+        return collected, failed, code
+    finally:
+        for _name, proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if writer is not None:
+            writer.join()
+
+
+def _feed(stream: IO[bytes], data: bytes) -> None:
+    with contextlib.suppress(OSError):
+        stream.write(data)
+        stream.close()
+
+
+def _unreadable(rec: dict[str, Any], stage: str, code: int) -> bytes:
+    """A reviewer's dispatch record whose answer broke a stage, as an ERROR with a reason
+    and no answer: one reviewer's problem, not the council's."""
+    out = dict(rec)
+    reason = f"the answer could not be read (council-{stage} failed, exit {code})"
+    out.update(output="", stderr=reason, status="ERROR", exit_code=code, summary=reason,
+               error_kind="unreadable-answer")
+    return orjson.dumps(out) + b"\n"
+
+
+def _post_each(
+    stages: Sequence[tuple[str, list[str]]], dispatched: bytes, env: dict[str, str], cwd: str,
+) -> tuple[bytes, str | None, int]:
+    """The post-dispatch stages once per reviewer record: a record that breaks one is
+    replaced by its ERROR record, the others go on."""
+    parts: list[bytes] = []
+    for line in dispatched.splitlines(keepends=True):
+        if not line.strip():
+            continue
+        out, failed, code = _pipe(stages, line, env, cwd)
+        if failed is not None:
+            try:
+                rec = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                return out, failed, code
+            if not isinstance(rec, dict):
+                return out, failed, code
+            out, again, code2 = _pipe(stages, _unreadable(rec, failed, code), env, cwd)
+            if again is not None:
+                return out, again, code2
+        parts.append(out)
+    return b"".join(parts), None, 0
 
 
 def run(
@@ -136,60 +235,50 @@ def run(
 ) -> Outcome:
     """Run the chain; ``progress(elapsed, done)`` is called every ``tick`` seconds until
     the reviewers' records arrive (``done``: the reviewers whose record came through).
-    Stage diagnostics go to this process's stderr."""
-    procs: list[tuple[str, subprocess.Popen[bytes]]] = []
+    Stage diagnostics go to this process's stderr.
+
+    The stages up to dispatch and those after it run as two pipes; when a stage after
+    dispatch fails (one reviewer's answer it cannot take), they run again once per
+    reviewer record, and a record that still breaks one becomes that reviewer's ERROR
+    with the reason: the other reviewers and the report are not lost."""
     feed: IO[bytes] | int = stdin if stdin is not None else subprocess.DEVNULL
     # every git a stage or a reviewer runs in the checkout gets the overrides, its filter
     # drivers off too
     env = gitcmd.config_env(pyproc.child_env(), GitRepo(plan.root).filter_overrides())
-    try:
-        for name, argv in plan.stages():
-            proc = subprocess.Popen(argv, stdin=feed, stdout=subprocess.PIPE, cwd=plan.root,
-                                    env=env)
-            if procs:
-                prev = procs[-1][1].stdout
-                assert prev is not None
-                prev.close()  # the next stage holds its own copy of the pipe
-            procs.append((name, proc))
-            assert proc.stdout is not None
-            feed = proc.stdout
-        upstream = procs[-1][1].stdout
-        assert upstream is not None
-        done = threading.Event()
-        finished: set[str] = set()
+    stages = plan.stages()
+    cut = next(i for i, (name, _) in enumerate(stages) if name == "dispatch") + 1
+    done = threading.Event()
+    finished: set[str] = set()
+    if progress is not None:
+        start = time.monotonic()
+
+        def ticker() -> None:
+            while not done.wait(tick):
+                progress(time.monotonic() - start, frozenset(finished))
+
+        threading.Thread(target=ticker, daemon=True).start()
+
+    def seen(line: bytes) -> None:
         if progress is not None:
-            start = time.monotonic()
+            with contextlib.suppress(orjson.JSONDecodeError):
+                rec = orjson.loads(line)
+                if isinstance(rec, dict) and isinstance(rec.get("reviewer"), str):
+                    finished.add(rec["reviewer"])
 
-            def ticker() -> None:
-                while not done.wait(tick):
-                    progress(time.monotonic() - start, frozenset(finished))
-
-            threading.Thread(target=ticker, daemon=True).start()
-        try:
-            chunks = []
-            for line in upstream:  # records come through as their reviewers end
-                chunks.append(line)
-                if progress is not None:
-                    with contextlib.suppress(orjson.JSONDecodeError):
-                        rec = orjson.loads(line)
-                        if isinstance(rec, dict) and isinstance(rec.get("reviewer"), str):
-                            finished.add(rec["reviewer"])
-            collected = b"".join(chunks)
-        finally:
-            done.set()
-            upstream.close()
-        out = Outcome()
-        for name, proc in procs:
-            code = proc.wait()
-            if code != 0 and out.failed_stage is None:
-                out.failed_stage, out.stage_code = name, code
+    out = Outcome()
+    try:
+        dispatched, failed, code = _pipe(stages[:cut], feed, env, plan.root, seen)
+        if failed is not None:
+            out.failed_stage, out.stage_code = failed, code
+            return out
+        collected, failed, code = _pipe(stages[cut:], dispatched, env, plan.root)
+        if failed is not None:
+            collected, failed, code = _post_each(stages[cut:], dispatched, env, plan.root)
+        if failed is not None:
+            out.failed_stage, out.stage_code = failed, code
+            return out
     finally:
-        for _name, proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    if out.failed_stage is not None:
-        return out
+        done.set()
     out.records = [
         rec
         for line in collected.splitlines()
@@ -199,14 +288,19 @@ def run(
     ]
     json_doc = _side_output(plan, plan.json, ("--format", "json", "--slots",
                                               ",".join(plan.reviewers)), collected, env)
-    res = subprocess.run(plan.consolidate(), input=collected, stdout=subprocess.PIPE,
+    res = subprocess.run(plan.consolidate(), input=collected, capture_output=True,
                          cwd=plan.root, env=env)
     out.consolidate_code = res.returncode
     out.report = res.stdout
+    out.notes = res.stderr
     if res.returncode not in (0, 3):
         return out
-    sarif = _side_output(plan, plan.sarif, ("--format", "sarif"), collected, env)
-    for target, doc in ((plan.json, json_doc), (plan.sarif, sarif)):
+    sides = [(plan.json, json_doc)] + [
+        (target, _side_output(plan, target, ("--format", fmt), collected, env))
+        for fmt, target in (("sarif", plan.sarif), ("rdjsonl", plan.rdjsonl),
+                            ("codequality", plan.codequality))
+    ]
+    for target, doc in sides:
         if target is None or doc is None:
             continue
         if doc.returncode in (0, 3):

@@ -54,20 +54,26 @@ def resolve(
     notes: list[str] = []
     repo_file = Path(repo_root) / REPO_COMMANDS if repo_root is not None else None
     repo_present = repo_file is not None and os.path.lexists(repo_file)
-    if repo_present and not trust_repo:
+    from_env = env.get(ENV_COMMANDS, "")
+    chosen = "--config" if explicit else f"${ENV_COMMANDS}" if from_env else None
+    if chosen is not None:
+        # A file named by the caller wins; the repository's file is not a candidate, so
+        # it is only mentioned when the caller asked for it.
+        if trust_repo and repo_present:
+            notes.append(
+                f"--trust-repo-config has no effect: {chosen} names the commands file"
+                f" ({REPO_COMMANDS} of the repository under review is not read)"
+            )
+        return Resolved(_named(explicit or from_env, chosen), chosen, notes)
+    if repo_present and trust_repo and repo_file is not None:
+        notes.append(f"using {REPO_COMMANDS} of the repository under review (--trust-repo-config)")
+        return Resolved(repo_file, "repository", notes)
+    if repo_present:
         notes.append(
             f"ignoring {REPO_COMMANDS} of the repository under review: its commands would run"
             " on this machine with your credentials, and a change under review can add or edit"
             " it; pass --trust-repo-config to use it"
         )
-    if explicit:
-        return Resolved(_named(explicit, "--config"), "--config", notes)
-    from_env = env.get(ENV_COMMANDS, "")
-    if from_env:
-        return Resolved(_named(from_env, f"${ENV_COMMANDS}"), f"${ENV_COMMANDS}", notes)
-    if repo_present and trust_repo and repo_file is not None:
-        notes.append(f"using {REPO_COMMANDS} of the repository under review (--trust-repo-config)")
-        return Resolved(repo_file, "repository", notes)
     user = user_commands_path(env)
     if user.is_file():
         return Resolved(user, "user", notes)
@@ -81,11 +87,9 @@ def _named(path: str, what: str) -> Path:
     return p
 
 
-#: Keys of the commands file that name a command but no reviewer.
-NOT_REVIEWERS = frozenset({"corrector"})
-
-
 def reviewer_names(table: Mapping[str, str]) -> list[str]:
     """The reviewers a commands table configures, in file order (adapter lines, the
     ``code-review.ORIGIN`` lines and the corrector left out)."""
-    return [k for k, v in table.items() if "." not in k and v and k not in NOT_REVIEWERS]
+    from council_filters.dispatch.commands_file import CommandsFile
+
+    return CommandsFile("", dict(table)).reviewers()

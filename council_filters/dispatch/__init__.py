@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from council_filters.dispatch.budget import Budget, Price, parse_prices
 from council_filters.dispatch.cache import Cache
+from council_filters.dispatch.commands_file import ADAPTERS, CommandsFileError
 from council_filters.dispatch.config import (
-    ADAPTERS,
     Command,
     parse_config,
     resolve_command,
@@ -57,6 +57,7 @@ __all__ = [
     "Budget",
     "Cache",
     "Command",
+    "CommandsFileError",
     "Limits",
     "Price",
     "Result",

@@ -13,7 +13,9 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-ADAPTERS = ("text", "opencode-json")
+from council_filters.dispatch import commands_file
+from council_filters.dispatch.commands_file import ADAPTERS
+
 _PLACEHOLDER = re.compile(r"\{(pack_file|pack_dir)\}")
 # What `command -v` finds without a PATH lookup: POSIX special and regular builtins.
 _SH_BUILTINS = frozenset(
@@ -50,17 +52,12 @@ def env_key(reviewer: str) -> str:
 
 
 def parse_config(text: str, source: str) -> dict[str, str]:
-    """``name = command`` and ``name.adapter = opencode-json`` lines; ``#`` comments."""
-    out: dict[str, str] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, eq, value = line.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"{source}:{lineno}: expected NAME = COMMAND")
-        out[key.strip()] = value.strip()
-    return out
+    """``name = command`` and ``name.adapter = opencode-json`` lines; ``#`` comments.
+
+    The whole file is checked first (:mod:`.commands_file`); a
+    :class:`~.commands_file.CommandsFileError` names every problem with its line.
+    """
+    return commands_file.parse(text, source).table
 
 
 def resolve_command(

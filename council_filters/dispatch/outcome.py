@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from council_filters import redaction
+from council_filters import shown
 from council_filters.base.bytesops import utf8_cut
 from council_filters.base.vocab import INGEST_PREFIX, RUN_STATUSES, display_name
 from council_filters.dispatch.config import Command
@@ -71,8 +71,9 @@ class Result:
 # Redaction of excerpts that reach a summary.
 # --------------------------------------------------------------------------- #
 def redact_excerpt(data: bytes) -> bytes:
-    """``data`` through the shared 11-pattern redaction (fresh state, lines from 1)."""
-    return redaction.redact_text(data)[0]
+    """``data`` through the shared redaction of shown text (the extended rules when
+    installed; fresh state, lines from 1)."""
+    return shown.redact(data)[0]
 
 
 def peek(stderr: bytes) -> bytes:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from council_filters import paths as pathrules
-from council_filters.base import safefs
+from council_filters.base import diffs, safefs
 from council_filters.base.errors import DataError
 from council_filters.pack import core
 from council_filters.pack.git import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref
@@ -97,8 +97,10 @@ def changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
     limit = max(core.EXCERPT_CAP, safefs.BINARY_PROBE)
     for entry, (_oid, head, size) in zip(order, git.read_blobs(by_oid, limit), strict=False):
         if safefs.is_binary(head):
-            not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
-            continue
+            if not diffs.mostly_text(head):
+                not_shown.append({"path": pathrules.show_path(entry.path), "reason": "binary"})
+                continue
+            head = head.replace(b"\0", diffs.NUL_SHOWN)  # text that hid behind a NUL byte
         ex = core.Excerpt(entry.path, head, size)
         excerpts.append(ex)
         used += ex.shown_bytes(core.EXCERPT_CAP)

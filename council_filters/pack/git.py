@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from council_filters.base import gitcmd
+from council_filters.base import diffs, gitcmd
 from council_filters.base.errors import DataError
 
 REF_RE = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9/_.-]*\Z")
@@ -169,10 +169,15 @@ class GitRepo:
 
     # -- diffs ---------------------------------------------------------------
     def _diff(self, base: str, *extra: str) -> bytes:
+        """``git diff BASE...HEAD`` as text whatever the attributes say (``-diff``,
+        ``binary``): what git would hide as binary but is mostly text is shown and marked
+        (:func:`council_filters.base.diffs.text_diff`)."""
         try:
-            return self.out("diff", "--no-color", "--no-ext-diff", *extra, f"{base}...{self.head}")
+            raw = self.out("diff", "--no-color", "--no-ext-diff", "--text", *extra,
+                           f"{base}...{self.head}")
         except GitFailed:
             raise GitFailed(f"git diff against {base} failed") from None
+        return diffs.text_diff(raw) if not extra else raw
 
     def diff(self, base: str) -> bytes:
         return self._diff(base)

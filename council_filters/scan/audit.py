@@ -80,7 +80,7 @@ def _docs(raw: bytes) -> Iterator[Any]:
             break
         try:
             value, i = decoder.raw_decode(text, i)
-        except ValueError:
+        except (ValueError, RecursionError):
             nl = text.find("\n", i)
             if nl < 0:
                 break
@@ -247,14 +247,15 @@ def minimal_env(scratch: Path, environ: Mapping[str, str] | None = None) -> dict
 
 
 def _json_manifest(raw: bytes) -> bytes:
-    """A JSON manifest reduced to its dependency fields (raw bytes when it does not parse)."""
+    """A JSON manifest reduced to its dependency fields (``{}`` when it does not parse or
+    nests too deeply)."""
     try:
         doc = json.loads(raw)
+        if not isinstance(doc, dict):
+            return b"{}"
+        return json.dumps({k: doc[k] for k in _JSON_KEEP if k in doc}).encode()
     except (ValueError, RecursionError):
         return b"{}"
-    if not isinstance(doc, dict):
-        return b"{}"
-    return json.dumps({k: doc[k] for k in _JSON_KEEP if k in doc}).encode()
 
 
 def _requirement_lines(raw: bytes) -> bytes:

@@ -8,6 +8,8 @@ The API other filters use::
     stats = redact_stream(src, dst, rules=rules)  # redaction.redact_stream: one input
     for finding in scan(data, rules):           # (line, rule_id), never the secret
         ...
+    for nr, spans in match_spans(data, rules):  # per redacted line: (start, end, rule_id)
+        ...
 
 ``rules=None`` everywhere means the default: the eleven patterns, byte for
 byte as the reference program.
@@ -25,6 +27,7 @@ from council_filters.secrets.engine import (
     Finding,
     RuleCheck,
     make_redactor,
+    match_spans,
     redact_value,
     scan,
     set_input,
@@ -41,6 +44,7 @@ __all__ = [
     "RuleSet",
     "load_rules",
     "make_redactor",
+    "match_spans",
     "redact_stream",
     "redact_value",
     "rule_ids",

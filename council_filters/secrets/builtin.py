@@ -195,7 +195,7 @@ RULES: tuple[Rule, ...] = (
     _r("telegram-bot-token", rb"\b([0-9]{8,10}:AA[A-Za-z0-9_-]{33})" + _TAIL, rb":AA"),
     _r(
         "cli-credentials",
-        rb"(?:^|[\s;|&(`])(?:curl|wget|http|httpie|xh|svn|ftp|lftp|smbclient)\b[^\n]*?[ \t]"
+        rb"(?:^|[\s;|&(`])(?:curl|wget|http|httpie|xh|svn|ftp|lftp|smbclient)\b[^\n]{0,512}?[ \t]"
         rb"(?:-u|--user|--http-user|--password|--http-password)[ =][\"']?"
         rb"(?:[^\s:\"']{1,128}:)?([^\s\"']{4,256})",
         rb"(?:curl|wget|http|svn|ftp|smbclient)",
@@ -252,7 +252,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
         rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
         rb"[\"']?[ \t]*\Z"
-        rb"|\bredis-cli\b[^\n]*?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})",
+        rb"|\bredis-cli\b[^\n]{0,512}?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})",
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
         validator=flag_ok,
         placeholders=False,
@@ -261,7 +261,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "database-credentials",
         rb"(?i)\b(?:identified[ \t]+by|password)[ \t]+'([^'\s]{6,256})'"
-        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]"
+        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,512}?[ \t]"
         rb"-p([^\s\"'-][^\s\"']{3,255})"
         rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})",
         rb"(?i:identified[ \t]+by|password[ \t]+'|mysql|mariadb|"

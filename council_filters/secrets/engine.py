@@ -39,6 +39,7 @@ _NAME_LINE = re.compile(
 _VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
 
 # The eleven's credential shapes with their whole tail, for the placeholder test.
+_ELEVEN_NAMES = tuple(p.name for p in CREDENTIAL_PATTERNS)
 _ELEVEN_TAILS = tuple(
     (p.prefix_len, re.compile(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
@@ -168,6 +169,7 @@ class RuleCheck:
         active = tuple(r for r in rules.rules if not rules.input_allowed(r, path))
         self.active_rules = active
         self._order = {(r.source, r.id): i for i, r in enumerate(active)}
+        self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -227,6 +229,17 @@ class RuleCheck:
         pem = self.pem
         if pem is not None and (pem.active or self._pem_hit(hits)) and pem.step(line):
             return PEM_PATTERN
+        key = hits if isinstance(hits, frozenset) else frozenset(hits)
+        rules = self._by_hits.get(key)
+        if rules is None:
+            rules = self._by_hits[key] = self._rules_for(key)
+        rid = self.rules.line_rule(line, rules, self.path) if rules else None
+        if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
+            rid = self._pair(prev, line)
+        return rid
+
+    def _rules_for(self, hits: frozenset[str]) -> list[Rule]:
+        """The rules the searches ``hits`` stand for, active here, in the set's order."""
         scans = self.plan.scans
         rules: list[Rule] = []
         seen: set[str] = set()
@@ -237,15 +250,10 @@ class RuleCheck:
                         seen.add(r.id)
                         rules.append(r)
         rules.extend(self.plan.every_line)
-        rid = None
         order = self._order
         rules = [r for r in rules if (r.source, r.id) in order]
-        if rules:
-            rules.sort(key=lambda r: order[(r.source, r.id)])
-            rid = self.rules.line_rule(line, rules, self.path)
-        if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
-            rid = self._pair(prev, line)
-        return rid
+        rules.sort(key=lambda r: order[(r.source, r.id)])
+        return rules
 
     def _pair(self, prev: bytes, line: bytes) -> str | None:
         """A value line under a line naming a secret (``- name: DB_PASSWORD`` then
@@ -316,6 +324,30 @@ def redact_value(
     if counts is not None:
         counts.update(r.counts)
     return out, list(r.redacted)
+
+
+def match_spans(
+    data: bytes, rules: RuleSet | None = None, path: str | None = None
+) -> Iterator[tuple[int, list[tuple[int, int, str]]]]:
+    """Per line the rule set redacts: ``(line number, [(start, end, rule id), ...])``.
+
+    Byte offsets within the line (no terminator).  The eleven patterns give
+    the span of their credential run; a rule of the set the span of the
+    secret it takes; a line of a private-key block (or one whose secret only
+    shows once escapes are read) the whole line.  The lines are exactly those
+    :func:`scan` reports, in order.
+    """
+    lines = data.split(b"\n")
+    for finding in scan(data, rules, path):
+        line = lines[finding.line - 1] if finding.line <= len(lines) else b""
+        spans: list[tuple[int, int, str]] = []
+        for name, (_, rx) in zip(_ELEVEN_NAMES, _ELEVEN_TAILS, strict=True):
+            spans += [(m.start(), m.end(), name) for m in rx.finditer(line)]
+        if rules is not None and finding.rule_id != PEM_PATTERN:
+            spans += rules.line_spans(line, path=path)
+        if not spans:
+            spans = [(0, len(line), finding.rule_id)]
+        yield finding.line, sorted(spans)
 
 
 def scan(data: bytes, rules: RuleSet | None = None, path: str | None = None

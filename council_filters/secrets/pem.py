@@ -240,11 +240,8 @@ def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
         # or the end of an OpenSSH key (its padding 01 02 03 ... reads AQID,
         # AwQF or AgME whatever the alignment).
         tail = (
-            width > 0 and other == 0 and 4 <= nb < width
-            and (
-                (not word and (cls >= 3 or (big.endswith("=") and cls >= 2)))
-                or _openssh_padding(big)
-            )
+            width > 0 and other == 0 and 2 <= nb < width
+            and ((not word and cls >= 2) or big.endswith("=") or _openssh_padding(big))
         )
         if wide or chained or tail:
             return BODY, nb

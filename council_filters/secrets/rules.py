@@ -189,6 +189,45 @@ class Rule:
             m = search(subject, m.start() + 1)
         return False
 
+    def secret_spans(
+        self, line: bytes, *, path: str | None = None, global_allow: Sequence[Allowlist] = ()
+    ) -> list[tuple[int, int]]:
+        """Byte spans ``[start, end)`` in ``line`` of every secret the rule accepts there.
+
+        The secret is the capture group the rule names (or its first non-empty
+        group, else the whole match), each gate applied as :meth:`fires` does.
+        For a rule over text on a line that is not valid UTF-8 the whole line
+        is the span (it may over-cover, never under-cover).
+        """
+        if self.path is not None and not (path and self.path.search(path)):
+            return []
+        if self.keywords:
+            low = line.lower()
+            if not any(k in low for k in self.keyword_bytes):
+                return []
+        subject: Any = line
+        if self.text:
+            try:
+                subject = line.decode("utf-8")
+            except UnicodeDecodeError:
+                fired = self.fires(line, path=path, global_allow=global_allow)
+                return [(0, len(line))] if fired else []
+        spans = []
+        for m in self.regex.finditer(subject):
+            if not self._accept(m, subject, path, global_allow):
+                continue
+            group = 0
+            if self.secret_group and self.secret_group <= len(m.groups()):
+                group = self.secret_group
+            elif not self.secret_group:
+                group = next((i for i, g in enumerate(m.groups(), 1) if g), 0)
+            a, b = m.span(group)
+            if self.text:
+                a, b = len(subject[:a].encode("utf-8")), len(subject[:b].encode("utf-8"))
+            if b > a:
+                spans.append((a, b))
+        return spans
+
     @property
     def keyword_bytes(self) -> tuple[bytes, ...]:
         kw = self.__dict__.get("_kw")
@@ -332,6 +371,27 @@ class RuleSet:
             # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
             rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
         return rid
+
+    def line_spans(
+        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
+    ) -> list[tuple[int, int, str]]:
+        """``(start, end, rule id)`` byte spans of every secret the rules accept on ``line``.
+
+        The rules of this set (or ``rules``), each span the secret a rule
+        takes, sorted by position; the same gates as :meth:`line_rule`.  Terminal
+        escapes and escaped quotes are looked through as there: a secret found
+        only in the line read that way is reported as the whole line.
+        """
+        out = [
+            (a, b, rule.id)
+            for rule in (self.rules if rules is None else rules)
+            for a, b in rule.secret_spans(line, path=path, global_allow=self.allowlists)
+        ]
+        if not out:
+            rid = self.line_rule(line, rules, path)
+            if rid is not None:
+                out.append((0, len(line), rid))
+        return sorted(out)
 
     def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:
         low = None

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from council_filters import redaction, script_findings
+from council_filters import script_findings, shown
 from council_filters.base import childenv
 from council_filters.dispatch import Limits, execute
 from council_filters.testrun import coverage as cov
@@ -92,7 +92,7 @@ class RunOutcome:
 
 
 def redact_text(text: str) -> str:
-    data = redaction.redact_text(text.encode("utf-8", "replace"))[0]
+    data = shown.redact(text.encode("utf-8", "replace"))[0]
     return data.decode("utf-8", "replace")
 
 

@@ -470,6 +470,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
                 "recommendation", "fix", "discussion")
     if isinstance(disc, str) and disc.strip() and disc.strip() != text.strip():
         rec["discussion"] = disc.strip()
+    code = _get(item, "replacement", "suggested_code", "replacement_code", "fixed_code")
+    if isinstance(code, str):
+        rec["replacement"] = code  # the lines' new text (rdjsonl suggestions)
     return rec
 
 

@@ -69,9 +69,31 @@ def _flat(text: str) -> str:
     return escape_line(_WS.sub(" ", normalise_lines(text)).strip())
 
 
-def inline(text: str) -> str:
-    """Reviewer text as one safe markdown line: no raw HTML, no comment, no marker."""
-    return _inert_html(_flat(text)).replace("-->", "--&gt;")
+# Markup a renderer turns live: link and image brackets, a scheme's "://" and "www." (GFM
+# autolinks), "@name" (a mention that notifies, an e-mail autolink).
+_LINK = re.compile(r"\](?=\()")
+_SCHEME = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,31}):(?=//)")
+_WWW = re.compile(r"(?i)\bwww\.")
+_MENTION = re.compile(r"@(?=[A-Za-z0-9_])")
+ZWSP = "\u200b"
+
+
+def inert_markup(text: str) -> str:
+    """No link, image, autolink or mention can form: the ``(`` after a ``]`` backslash-
+    escaped (no inline link or image destination; reference definitions are escaped as
+    structure), and a zero-width space after a scheme's colon, inside ``www.`` and after
+    ``@`` (the text reads the same)."""
+    text = _LINK.sub("]\\\\", text)
+    text = _SCHEME.sub(lambda m: m[1] + ":" + ZWSP, text)
+    text = _WWW.sub(lambda m: m[0][:3] + ZWSP + ".", text)
+    return _MENTION.sub("@" + ZWSP, text)
+
+
+def inline(text: str, *, markup: bool = True) -> str:
+    """Reviewer text as one safe markdown line: no raw HTML, no comment, no marker, and
+    (``markup``) no live link, image or mention."""
+    flat = _inert_html(_flat(text)).replace("-->", "--&gt;")
+    return inert_markup(flat) if markup else flat
 
 
 def _unclosed_openers(lines: list[str]) -> list[int]:
@@ -152,7 +174,7 @@ def appendix_body(text: str) -> str:
             continue
         if _HEADING.match(line) or _STRUCTURE.match(line) or _STRUCTURE_BARE.match(line):
             line = ESCAPED + line
-        out.append(_inert_html(line))
+        out.append(inert_markup(_inert_html(line)))
     return "\n".join(out)
 
 
@@ -164,7 +186,7 @@ def blockquote(text: str) -> str:
 
 def code_span(text: str) -> str:
     """Inline code that its own backticks cannot close."""
-    flat = inline(text)  # "<" escaped even here: raw HTML outranks code-span backticks
+    flat = inline(text, markup=False)  # "<" escaped even here: raw HTML outranks code spans
     longest = max((len(m) for m in re.findall(r"`+", flat)), default=0)
     tick = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""

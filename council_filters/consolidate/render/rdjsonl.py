@@ -7,16 +7,24 @@ INFO (none -> WARNING).  Ranges are line-wise unless the finding carries a
 readable, in which case it is converted to reviewdog's UTF-8 byte column.
 Every line stays under 64 KiB: an over-long message is cut (on a character
 boundary) and marked.
+
+A finding that carries replacement code -- a ``replacement`` field, or a
+```` ```suggestion ```` block in its discussion (GitHub's convention) -- gets
+one line-based ``suggestions`` entry: the text replaces its lines ``line`` to
+``end_line`` (the location then covers exactly those lines, as reviewdog's
+github-pr-review requires of a suggestion).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
 
 from council_filters.consolidate import evidence
 from council_filters.consolidate.finding import Consolidated, SourceReader, members_text, repo_path
+from council_filters.consolidate.render import mdquote
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
 MAX_LINE_BYTES = 60_000  # reviewdog reads lines with a 64 KiB scanner
@@ -32,12 +40,18 @@ def byte_column(text: str | None, column: object) -> int | None:
     return len(text[: column - 1].encode("utf-8")) + 1
 
 
+def _inert(text: str) -> str:
+    """Reviewer text as reviewdog posts it (markdown in a pull-request comment): no raw
+    HTML, no live link, image or @mention."""
+    return mdquote.inert_markup(text.replace("<", "&lt;"))
+
+
 def message(c: Consolidated) -> str:
     s = c.survivor
-    parts = [" ".join(s.title.split())]
+    parts = [_inert(" ".join(s.title.split()))]
     disc = s.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
-        parts.append(disc.strip())
+        parts.append(_inert(disc.strip()))
     if c.listed:
         if len(c.members) > 1:
             parts.append(members_text(c))
@@ -46,6 +60,39 @@ def message(c: Consolidated) -> str:
     if others:
         parts.append("Also raised by: " + ", ".join(others) + ".")
     return "\n\n".join(parts)
+
+
+# A ```suggestion (or ~~~suggestion) block: the body is every line up to a closing fence
+# of the same character, at least as long.
+_SUGGESTION = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*suggestion[ \t]*\r?\n(?P<body>.*?)"
+    r"^[ \t]*(?P=fence)[`~]*[ \t]*$",
+    re.M | re.S,
+)
+
+
+def replacement(c: Consolidated) -> str | None:
+    """The code a reviewer gave to replace the finding's lines, when it gave any."""
+    raw = c.survivor.raw
+    given = raw.get("replacement")
+    if isinstance(given, str):
+        return given
+    disc = raw.get("discussion")
+    if isinstance(disc, str):
+        m = _SUGGESTION.search(disc)
+        if m is not None:
+            return m.group("body")
+    return None
+
+
+def suggestion_range(c: Consolidated) -> dict[str, Any] | None:
+    """The lines a suggestion replaces: ``line`` to ``end_line`` (None without a line)."""
+    s = c.survivor
+    if not s.file or not s.line:
+        return None
+    end = s.raw.get("end_line")
+    last = end if isinstance(end, int) and not isinstance(end, bool) and end >= s.line else s.line
+    return {"start": {"line": s.line}, "end": {"line": last}}
 
 
 REPOSITORY = "."  # the location of a finding that names no file inside the repository
@@ -85,13 +132,22 @@ def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
                 end["column"] = ecol
             rng["end"] = end
         location["range"] = rng
-    return {
+    out: dict[str, Any] = {
         "message": message(c),
         "location": location,
         "severity": SEVERITY.get(c.severity or "", "WARNING"),
         "source": {"name": f"council/{s.origin}"},
         "code": {"value": c.id},
     }
+    text = replacement(c)
+    lines = suggestion_range(c) if text is not None else None
+    if text is not None and lines is not None:
+        location["range"] = lines
+        body = text[:-1] if text.endswith("\n") else text
+        out["suggestions"] = [{"range": lines, "text": body.replace("\r\n", "\n")}]
+        # The block is the suggestion now: left in the message, GitHub would show it twice.
+        out["message"] = _SUGGESTION.sub("", out["message"]).rstrip() or out["message"]
+    return out
 
 
 def _quote_range(c: Consolidated, reader: SourceReader) -> dict[str, Any] | None:
