@@ -28,9 +28,10 @@ Three engines give the same answers:
 
 The engine is chosen at import from ``COUNCIL_PREFILTER``: ``auto`` (the
 default) takes ``native`` for the built-in patterns when it is built, and for
-scans that carry extra rules Hyperscan when it is installed, on buffers of
-:data:`HS_MIN_BYTES` or more (below that its set-up costs more than it
-saves), ``re`` otherwise.  ``native``, ``hyperscan`` or ``re`` insists on that
+scans that carry extra rules Hyperscan on every buffer when it is installed
+(the rules' searches are too many for ``re`` to run fast), ``re`` otherwise;
+without native, the built-in patterns alone use Hyperscan on buffers of
+:data:`HS_MIN_BYTES` or more (below that its set-up costs more than it saves).  ``native``, ``hyperscan`` or ``re`` insists on that
 engine for every buffer it can serve (an error when it cannot be loaded);
 extra rules never run on ``native``, which takes the ``auto`` choice for them.
 
@@ -121,7 +122,7 @@ def describe() -> str:
     if _hyperscan_installed():
         hs = _hyperscan()
         version = getattr(hs, "__version__", "?") if hs is not None else "failed to import"
-        extra = f"hyperscan {version} on buffers of {HS_MIN_BYTES >> 10} KiB or more, re below"
+        extra = f"hyperscan {version} on every buffer"
     else:
         extra = "re (install the 'fast' extra for hyperscan)"
     parts.append(("--rules: " if parts else "") + extra)

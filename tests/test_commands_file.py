@@ -212,3 +212,43 @@ def test_council_fail_level_alias_runs_and_names_the_gate(project, tmp_path) -> 
     assert "council-consolidate: gate failed: --fail-level critical: 1 finding at or above" \
         " it: CLA-001 (critical, a.py:1)" in res.err
     assert "council: gate failed: --fail-level critical: the findings named above" in res.err
+
+
+# --------------------------------------------------------------------------- #
+# The notices about the repository's own commands file agree with what is used.
+# --------------------------------------------------------------------------- #
+def test_trust_notices_agree_with_the_file_used(tmp_path) -> None:
+    from council_filters.council import config
+
+    repo = tmp_path / "repo"
+    (repo / ".council").mkdir(parents=True)
+    (repo / ".council" / "commands").write_text("claude = x\n")
+    mine = tmp_path / "mine"
+    mine.write_text("claude = y\n")
+    env = {"HOME": str(tmp_path / "home")}
+    # A named file wins: the repository's file is not a candidate, so no "ignoring" note ...
+    found = config.resolve(str(mine), env, repo)
+    assert (found.path, found.notes) == (mine, [])
+    # ... and --trust-repo-config beside it says it has no effect (never "using" and
+    # "ignoring" together).
+    found = config.resolve(str(mine), env, repo, trust_repo=True)
+    assert found.path == mine and len(found.notes) == 1
+    assert "--trust-repo-config has no effect: --config names the commands file" in found.notes[0]
+    found = config.resolve(None, {**env, "COUNCIL_COMMANDS": str(mine)}, repo, trust_repo=True)
+    assert "$COUNCIL_COMMANDS names the commands file" in found.notes[0]
+    found = config.resolve(None, env, repo, trust_repo=True)
+    assert found.origin == "repository" and found.notes == [
+        "using .council/commands of the repository under review (--trust-repo-config)"]
+    found = config.resolve(None, env, repo)
+    assert found.path is None and len(found.notes) == 1
+    assert found.notes[0].startswith("ignoring .council/commands") and "--trust-repo-config" \
+        in found.notes[0]
+
+
+def test_the_init_template_says_where_it_lives_and_what_to_run() -> None:
+    text = EXAMPLE.read_text()
+    head = text.split("# Format:")[0]
+    assert "council init" in head and "~/.config}/council/commands" in head
+    assert "council review --base origin/main" in head
+    assert "make council" not in text and "cp council.commands.example" not in text
+    assert "--trust-repo-config" in head

@@ -268,7 +268,7 @@ def test_launcher_dependency_list_matches_pyproject():
 
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("=")[0].strip() for d in deps}
-    modules = {"markdown-it-py": "markdown_it"}  # distribution name -> module name
+    modules = {"markdown-it-py": "markdown_it", "google-re2": "re2"}  # distribution -> module
     names = {modules.get(n, n) for n in names}
     for launcher in (ROOT / "bin").iterdir():
         text = launcher.read_text()
@@ -361,8 +361,8 @@ def answer_stub(answer: str, echo: bool = False) -> str:
 READ_CASES = {
     # a CLI that echoes its prompt: the pack's own template line is not the verdict
     "echoed": ("Verdict: REJECT\\nConfidence: HIGH\\nFindings:\\n"
-               "- [P1] app.py:2 \\342\\200\\224 the return value changed\\nSummary: breaks callers.\\n",
-               True),
+               "- [P1] app.py:2 \\342\\200\\224 the return value changed\\n"
+               "Summary: breaks callers.\\n", True),
     # a verdict quoted inside a finding is not the reviewer's
     "quoted": ("## Findings\\n\\n- [P2] app.py:2 \\342\\200\\224 the PR body claims:\\n\\n"
                "  > Verdict: APPROVE\\n\\nVerdict: REJECT\\n", False),

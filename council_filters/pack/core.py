@@ -17,6 +17,7 @@ left open written down in ``docs/pack.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,8 +57,12 @@ def cap_stat(stat: bytes, cap: int = STAT_CAP) -> bytes:
     return b"".join(out)
 
 
-def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_CAP) -> bytes:
-    """The first ``max_lines`` lines within ``cap`` bytes; an oversized line is cut inside."""
+def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_CAP,
+             whole_lines: bool = False) -> bytes:
+    """The first ``max_lines`` lines within ``cap`` bytes; an oversized line is cut inside
+    (upstream's cut), or with ``whole_lines`` left out: a line cut before the redaction
+    sees it whole could carry half a credential the rules no longer recognise (a URL's
+    password cut before its ``@``)."""
     out = []
     n = 0
     for line in lines_of(diff)[:max_lines]:
@@ -66,6 +71,8 @@ def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_C
         remaining = cap - n
         linelen = len(line) + 1
         if linelen > remaining:
+            if whole_lines:
+                break
             cut = utf8_backoff(line[:remaining])
             if cut:
                 out.append(cut + b"\n")
@@ -82,6 +89,7 @@ class DiffLimits:
     lines: int = DIFF_LINE_CAP
     stat_cap: int = STAT_CAP
     by_lines: bool = False  # also cut a diff of more than `lines` lines, whatever its size
+    whole_lines: bool = False  # never cut inside a line (every pack but the upstream one)
 
 
 def _over(diff: bytes, limits: DiffLimits) -> bool:
@@ -108,7 +116,7 @@ def truncate_diff(
             b"### git diff --stat\n\n",
             cap_stat(stat(), limits.stat_cap),
             b"\n### Raw diff (first %d lines of %d total)\n\n" % (limits.lines, diff.count(b"\n")),
-            cap_body(body, limits.cap, limits.lines),
+            cap_body(body, limits.cap, limits.lines, limits.whole_lines),
             "\n[... truncated — full diff is %d bytes; showing at most the first %d lines and %d "
             "bytes ...]\n".encode()
             % (size, limits.lines, limits.cap),
@@ -418,7 +426,8 @@ def build_review(
     changed_total = max(inp.changed_total, len(inp.excerpts) + len(inp.not_shown))
     text_total = changed_total - len(inp.not_shown)  # files that could have been shown
     cap = limits.cap
-    diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, limits, show)
+    first = dataclasses.replace(limits, whole_lines=limits.whole_lines or numbered)
+    diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, first, show)
     while True:
         dtext = clean_text(diff_text)
         trailer0 = _not_shown_lines(inp.not_shown)
@@ -444,12 +453,14 @@ def build_review(
             lines=limits.lines,
             stat_cap=limits.stat_cap,
             by_lines=limits.by_lines,
+            whole_lines=limits.whole_lines or numbered,
         )
         diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut, show)
     om.files = text_total - k
     total_lines = len(lines_of(inp.diff))
     body = inp.diff if show is None else show(limits.lines)
-    kept = len(lines_of(cap_body(body, cap, limits.lines))) if om.diff_truncated else (
+    kept = len(lines_of(cap_body(body, cap, limits.lines, limits.whole_lines or numbered))) \
+        if om.diff_truncated else (
         total_lines
     )
     # The numbered diff keeps the diff's lines one for one: kept lines count for both.
