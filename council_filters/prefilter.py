@@ -31,7 +31,8 @@ default) takes ``native`` for the built-in patterns when it is built, and for
 scans that carry extra rules Hyperscan on every buffer when it is installed
 (the rules' searches are too many for ``re`` to run fast), ``re`` otherwise;
 without native, the built-in patterns alone use Hyperscan on buffers of
-:data:`HS_MIN_BYTES` or more (below that its set-up costs more than it saves).  ``native``, ``hyperscan`` or ``re`` insists on that
+:data:`HS_MIN_BYTES` or more (below that its set-up costs more than it saves).
+``native``, ``hyperscan`` or ``re`` insists on that
 engine for every buffer it can serve (an error when it cannot be loaded);
 extra rules never run on ``native``, which takes the ``auto`` choice for them.
 
