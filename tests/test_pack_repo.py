@@ -268,3 +268,30 @@ def test_truncate_diff_matches_the_reference_block(tmp_path: Path, lines: int) -
                                 ["truncate-diff", "--repo", str(repo.path), "--base", "main"])
     assert code == 0, err
     assert out == ref
+
+
+@pytest.mark.parametrize("kind", ["mixed", "mode_only", "empty"])
+def test_diff_and_stat_equal_the_two_separate_git_runs(tmp_path: Path, kind: str) -> None:
+    from council_filters.pack.git import GitRepo
+
+    repo = Repo(tmp_path / "r")
+    repo.write("a.py", "".join(f"line {i}\n" for i in range(40)))
+    repo.write("run.sh", "echo hi\n")
+    repo.write("gone.txt", "bye\n")
+    repo.commit("init")
+    repo.git("checkout", "-q", "-b", "feat")
+    if kind == "mixed":
+        repo.git("mv", "a.py", "b.py")
+        repo.git("rm", "-q", "gone.txt")
+        repo.write("blob.bin", b"\x00\x01\x02binary\x00" * 10)
+        repo.write(".gitattributes", "hidden.txt -diff\n")
+        repo.write("hidden.txt", "looks binary to git\n\n\nblank lines\n")
+        repo.write("café/naïve.txt", "unicode path\n\n")
+    if kind in ("mixed", "mode_only"):
+        (repo.path / "run.sh").chmod(0o755)
+    if kind != "empty":
+        repo.commit("changes")
+    git = GitRepo(str(repo.path))
+    assert git.diff_and_stat("main") == (git.diff("main"), git.diff_stat("main"))
+    if kind == "empty":
+        assert git.diff_and_stat("main") == (b"", b"")

@@ -201,23 +201,26 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
             _add(current.old, int(m[1]), old_left)
             _add(current.new, number, new_left)
             i += 1
+            append = current.added.append  # the body loop is the hot path: locals only
+            removed = 0
             while i < n and (old_left > 0 or new_left > 0):
                 body = lines[i]
                 tag = body[:1]
                 if tag == b"+":
-                    current.added.append((number, body[1:].rstrip(b"\r")))
+                    append((number, body[1:].rstrip(b"\r")))
                     number += 1
                     new_left -= 1
                 elif tag == b"-":
-                    current.removed += 1
+                    removed += 1
                     old_left -= 1
-                elif tag in (b" ", b""):
+                elif tag == b" " or tag == b"":
                     number += 1
                     new_left -= 1
                     old_left -= 1
                 elif tag != b"\\":
                     break
                 i += 1
+            current.removed += removed
             continue
         i += 1
     if current is not None:
@@ -299,8 +302,14 @@ def mostly_text(data: bytes) -> bool:
     if not data:
         return True
     text = data.decode("utf-8", "replace")
-    bad = sum(1 for ch in text if ch == "\ufffd" or (ord(ch) < 32 and ch not in "\t\n\r\f\v"))
+    # The control characters are ASCII, so they are counted on the bytes (what one C-level
+    # pass deletes); the replacement character on the decoded text.
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    bad = text.count("\ufffd") + controls
     return bad <= (1 - TEXT_SHARE) * len(text)
+
+
+_CONTROL_BYTES = bytes(c for c in range(32) if chr(c) not in "\t\n\r\f\v")
 
 
 def _section_paths(section: list[bytes]) -> tuple[bytes, bytes]:

@@ -11,9 +11,20 @@ when its header is in the kept part, else ``none``.
 from __future__ import annotations
 
 from council_filters.base import diffs
-from council_filters.base.bytesops import lines_of
 
 WHOLE, CUT, NONE = "whole", "cut", "none"
+
+
+def _first_lines(diff: bytes, count: int) -> bytes:
+    """The first ``count`` lines of ``diff`` as awk reads them, each ended by ``\\n`` (a
+    final line without one gets it), found without splitting the whole diff."""
+    pos = 0
+    for _ in range(count):
+        nl = diff.find(b"\n", pos)
+        if nl < 0:
+            return diff + b"\n" if pos < len(diff) else diff
+        pos = nl + 1
+    return diff[:pos]
 
 
 def _counts(diff: bytes) -> list[tuple[str, int]]:
@@ -26,11 +37,7 @@ def files(diff: bytes, kept_lines: int | None = None) -> list[dict[str, object]]
     ``kept_lines`` is how many of the diff's lines the pack shows (None: all).
     """
     total = _counts(diff)
-    if kept_lines is None:
-        shown = total
-    else:
-        kept = b"".join(line + b"\n" for line in lines_of(diff)[:kept_lines])
-        shown = _counts(kept)
+    shown = total if kept_lines is None else _counts(_first_lines(diff, kept_lines))
     out: list[dict[str, object]] = []
     for i, (path, lines) in enumerate(total):
         seen_entry = shown[i] if i < len(shown) and shown[i][0] == path else None

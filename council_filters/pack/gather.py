@@ -106,6 +106,5 @@ def changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
         used += ex.shown_bytes(core.EXCERPT_CAP)
         if used > core.EXCERPTS_TOTAL:
             break  # this one does not fit: the rest are omitted unread
-    return core.ReviewInput(
-        base, git.diff(base), lambda: git.diff_stat(base), excerpts, not_shown, len(changed)
-    )
+    diff, stat = git.diff_and_stat(base)
+    return core.ReviewInput(base, diff, lambda: stat, excerpts, not_shown, len(changed))

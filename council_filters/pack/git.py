@@ -185,6 +185,21 @@ class GitRepo:
     def diff_stat(self, base: str) -> bytes:
         return self._diff(base, "--stat")
 
+    def diff_and_stat(self, base: str) -> tuple[bytes, bytes]:
+        """``(diff(base), diff_stat(base))`` from one ``git diff --stat --patch`` run (git
+        computes the change once): the stat, a blank line, then the patch."""
+        try:
+            raw = self.out("diff", "--no-color", "--no-ext-diff", "--text", "--stat",
+                           "--patch", f"{base}...{self.head}")
+        except GitFailed:
+            raise GitFailed(f"git diff against {base} failed") from None
+        if raw.startswith(b"diff "):  # no stat lines at all
+            stat, patch = b"", raw
+        else:
+            cut = raw.find(b"\n\n")  # stat lines are never blank; the patch follows one
+            stat, patch = (raw, b"") if cut < 0 else (raw[: cut + 1], raw[cut + 2 :])
+        return diffs.text_diff(patch), stat
+
     def changed_files(self, base: str) -> list[str]:
         """``git diff --name-only BASE...HEAD`` in git's order, paths unquoted."""
         raw = self._diff(base, "--name-only", "-z")
