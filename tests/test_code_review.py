@@ -442,7 +442,8 @@ def test_an_unknown_origin_or_reviewer_in_the_commands_file_is_a_usage_error(tmp
     original = flow.commands.read_text()
     flow.commands.write_text(original + "code-review.style = alpha\n")
     code, _o, err = flow.cli("run", "--base", "main")
-    assert code == 2 and "commands:5: `code-review.style`: not one of the code-review origins" in err
+    assert code == 2
+    assert "commands:5: `code-review.style`: not one of the code-review origins" in err
     flow.commands.write_text(original + "code-review.tests = gamma\n")
     code, _o, err = flow.cli("run", "--base", "main")
     assert code == 2 and "gamma is not a configured reviewer" in err

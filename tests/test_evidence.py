@@ -93,6 +93,20 @@ def test_decorated_quotes_are_found(quote):
     assert e.line in (14, 15, 16)
 
 
+@pytest.mark.parametrize("quote", [
+    r'"query = \"SELECT * FROM t WHERE name = \'\" + name + \"\'\""',
+    r"'query = \"SELECT * FROM t WHERE name = \'\" + name + \"\'\"'",
+    r'query = \"SELECT * FROM t WHERE name = \'\" + name + \"\'\"',
+    "query = \\\"SELECT * FROM t WHERE name = '\\\" + name + \\\"'\\",  # last quote taken off
+])
+def test_a_quote_written_as_a_string_literal_is_found(quote):
+    text = numbered(10) + "query = \"SELECT * FROM t WHERE name = '\" + name + \"'\"\n"
+    e = claim(text, 21, quote)
+    assert e.status == "verified" and e.line == 21, (quote, e)
+    e = claim(text, 21, quote.replace("name = ", "id = "))  # escaped, but not in the file
+    assert e.status == "unverified"
+
+
 def test_a_yaml_list_item_is_not_taken_for_a_removed_line():
     text = "steps:\n  - run: make test\n  - run: make lint\n"
     e = claim(text, 3, "- run: make lint", path="ci.yml")

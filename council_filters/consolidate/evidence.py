@@ -262,8 +262,27 @@ def _plain(text: str) -> bool:
             and text[:1] not in ("+", "-", " ") and text[:1] not in _OPENERS)
 
 
+# A quote written as a string literal of its own: ``"x = \\"a\\""`` (backslashes as typed)
+# for the line ``x = "a"``.
+_ESCAPED = re.compile(r"\\([\"'`\\])")
+
+
 def variants(evidence: str) -> list[Quote]:
-    """The readings of a quote, the literal one first (see the module docstring)."""
+    """The readings of a quote, the literal one first (see the module docstring); a quote
+    whose quotes are backslash-escaped (a reviewer writing it as a string literal) is also
+    read with them unescaped."""
+    out = _variants(evidence)
+    if "\\" in evidence:
+        # a reader that took the literal's last quote for the closing one leaves its
+        # backslash behind: that lone backslash is not part of the code either
+        plain = _ESCAPED.sub(r"\1", evidence.rstrip())
+        for q in _variants(plain[:-1] if plain.endswith("\\") else plain):
+            if q not in out:
+                out.append(q)
+    return out
+
+
+def _variants(evidence: str) -> list[Quote]:
     s = _unwrap(evidence)
     if _plain(s) and not _LINENO.match(s):
         sq = squeeze(s)
