@@ -165,4 +165,6 @@ def test_tracked_snippet_is_shown_redacted(tmp_path: Path) -> None:
            "file": "app.py", "line": 2}
     res = run_filter("consolidate", ["--repo", str(root)], orjson.dumps(rec) + b"\n")
     out = res.out.decode()
-    assert res.code == 0 and "--- redacted credential at line 2 ---" in out  # HEAD's line 2
+    # HEAD's line 2 (not the work tree's), its value replaced in place: the shape stays
+    assert res.code == 0 and "KEY = '\u2039redacted:aws-access-key-id\u203a'" in out
+    assert AWS not in out and GHP not in out and "WORK_TREE" not in out
