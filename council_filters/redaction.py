@@ -816,6 +816,9 @@ class Redactor:
                 if a <= pos:
                     break
                 a = buf.rfind(b"\n", pos, a - 1) + 1 or pos
+            absorb = getattr(self.rules, "absorb", None)
+            if absorb is not None and a > pos:
+                absorb(buf[pos:a])
             while a < stop:
                 nl = buf.index(b"\n", a, stop)
                 self._observe(buf[a:nl], 0)

@@ -244,3 +244,56 @@ def test_match_spans_name_each_secret_on_each_redacted_line() -> None:
         secrets = {lines[n - 1][a:b] for a, b, _ in spans}
         assert session.encode() in secrets or pw.encode() in secrets
     assert {rid for _, spans in got for *_, rid in spans} >= {"aws-session-token", "secret-xml"}
+
+
+def _der_body(rng: random.Random, width: int, tail: int) -> list[str]:
+    """A base64 DER body (SEQUENCE header, random content) wrapped at ``width``
+    whose last line has ``tail`` characters and reads as a plain word."""
+    import base64
+    import re as _re
+
+    word = _re.compile(r"[A-Z]?[a-z]+\Z|[A-Z]+\Z")
+    # 1190 base64 characters is about a 2048-bit PKCS#1 key; pick the byte
+    # count whose encoding leaves ``tail`` characters on the last line.
+    for n in range(880, 1000):
+        total = 4 + n
+        b64 = 4 * -(-total // 3)
+        if total % 3 == 0 and b64 % width == tail:
+            break
+    else:  # pragma: no cover - the range always holds one
+        raise AssertionError((width, tail))
+    for _ in range(200_000):
+        der = bytes([0x30, 0x82, n >> 8, n & 0xFF]) + rng.randbytes(n)
+        s = base64.b64encode(der).decode()
+        if word.match(s[-tail:]):
+            return [s[i : i + width] for i in range(0, len(s), width)]
+    raise AssertionError("no word-like tail found")  # pragma: no cover
+
+
+@pytest.mark.parametrize(
+    ("width", "tail"), [(64, 4), (64, 8), (24, 4), (16, 8), (70, 2), (76, 8)]
+)
+def test_a_word_like_last_line_after_a_decoy_end_is_redacted(width: int, tail: int) -> None:
+    # The last line of a body that a decoy END cut off may read as a word
+    # ("Spdw"); the body's DER header says how much is still owed.
+    rng = random.Random(width * 100 + tail)
+    body = _der_body(rng, width, tail)
+    begin, end = "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----"
+    for deco in DECORATIONS.values():
+        for sep in ([], [""], ["```"]):
+            doc = [begin, *body[:-1], end, *sep, body[-1], end]
+            text = "Key below:\n" + "\n".join(deco(x) for x in doc) + "\nThanks\nVerdict: ok\n"
+            kept = set(redact_value(text.encode(), EXT)[0].decode().splitlines())
+            assert deco(body[-1]) not in kept
+            # After the body's full length a lone word is prose again.
+            assert {"Thanks", "Verdict: ok"} <= kept
+
+
+def test_a_lone_word_after_a_whole_key_is_kept() -> None:
+    rng = random.Random(5)
+    body = _der_body(rng, 64, 4)
+    text = "\n".join(
+        ["-----BEGIN RSA PRIVATE KEY-----", *body, "-----END RSA PRIVATE KEY-----", "Done", "LGTM"]
+    ) + "\n"
+    kept = redact_value(text.encode(), EXT)[0].decode().splitlines()
+    assert kept[-2:] == ["Done", "LGTM"]

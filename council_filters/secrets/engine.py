@@ -217,6 +217,11 @@ class RuleCheck:
             pem.step(line)
         self._prev = line
 
+    def absorb(self, run: bytes) -> None:
+        """Body lines of a key block the default machine redacted in bulk."""
+        if self.pem is not None:
+            self.pem.absorb(run)
+
     def check(self, line: bytes, hits: Iterable[str], prev: bytes | None = None) -> str | None:
         """The rule id that redacts ``line`` (the PEM machine's first), or None.
 

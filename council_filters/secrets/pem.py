@@ -135,6 +135,7 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
 _GREP_PREFIX = re.compile(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
 _TITLE_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
 _DIGIT = re.compile(r"[0-9]")
+_B64_RUN = re.compile(rb"[A-Za-z0-9+/]{4,}=*")
 
 
 def _openssh_padding(token: str) -> bool:
@@ -156,6 +157,39 @@ def _openssh_padding(token: str) -> bool:
 
 
 _FENCE = re.compile(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
+
+
+def _lone_token(s: str, toks: list[str], big: str) -> bool:
+    """The line is one base64 token and decoration (quote marks, bars, line numbers)."""
+    if big.isdigit() or any(t != big and not t.isdigit() for t in toks):
+        return False
+    return not _TOKEN.sub("", s).strip(_DECORATION)
+
+
+_DECORATION = " \t>|+*-\"'`"
+
+
+def der_body_length(token: str | bytes) -> int:
+    """The base64 length of a DER body from its first token's SEQUENCE header (0: not DER)."""
+    import binascii
+
+    head = token[:8]
+    if len(head) < 8:
+        return 0
+    try:
+        b = binascii.a2b_base64(head)
+    except binascii.Error:
+        return 0
+    if b[0] != 0x30:
+        return 0
+    if b[1] < 0x80:
+        total = 2 + b[1]
+    elif b[1] in (0x81, 0x82, 0x83):
+        n = b[1] - 0x80
+        total = 2 + n + int.from_bytes(b[2 : 2 + n], "big")
+    else:
+        return 0
+    return 4 * -(-total // 3)
 
 
 def _clean(line: bytes) -> str:
@@ -188,11 +222,14 @@ def _classes(t: str) -> int:
 OTHER, SEPARATOR, BODY = 0, 1, 2
 
 
-def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
+def classify(line: bytes, *, strict: bool, width: int, remaining: int = 0) -> tuple[int, int]:
     """``(kind, width)``: OTHER, SEPARATOR or BODY, and the body's main token width.
 
     ``strict`` is the reading after an END marker: a body line must be wide
     (16+) and random-looking, or exactly as wide as the last body line.
+    ``remaining`` is how many base64 characters the interrupted body still
+    owes by its own DER length (0: unknown): a lone token no longer than that
+    is the rest of the body, however word-like it reads ("Spdw").
     """
     s = _clean(line)
     toks = _TOKEN.findall(s)
@@ -242,7 +279,7 @@ def classify(line: bytes, *, strict: bool, width: int) -> tuple[int, int]:
         tail = (
             width > 0 and other == 0 and 2 <= nb < width
             and ((not word and cls >= 2) or big.endswith("=") or _openssh_padding(big))
-        )
+        ) or (2 <= nb <= remaining and _lone_token(s, toks, big))
         if wide or chained or tail:
             return BODY, nb
         if _FENCE.match(s) or not any(c.isalpha() for c in s):
@@ -268,11 +305,14 @@ IDLE, BLOCK, WATCH = 0, 1, 2
 class PemMachine:
     """Per-stream state: IDLE, inside a BLOCK, or WATCHing after an END."""
 
-    __slots__ = ("mode", "width")
+    __slots__ = ("expect", "head", "mode", "seen", "width")
 
     def __init__(self) -> None:
         self.mode = IDLE
         self.width = 0
+        self.seen = 0  # base64 characters of the current body read so far
+        self.expect = 0  # its length by the DER header of its first line (0: unknown)
+        self.head = False  # the next body line is the first after a BEGIN marker
 
     @property
     def active(self) -> bool:
@@ -287,16 +327,46 @@ class PemMachine:
             return True
         if _HEADER.match(_clean(line).strip(" >|+-*\"'`")) and mode == BLOCK:
             return True
-        kind, width = classify(line, strict=mode == WATCH, width=self.width)
+        remaining = self.expect - self.seen if self.expect > self.seen else 0
+        kind, width = classify(line, strict=mode == WATCH, width=self.width, remaining=remaining)
         if kind == BODY:
+            if self.head:
+                self.head = False
+                toks = _TOKEN.findall(_clean(line))
+                self.expect = der_body_length(max(toks, key=len)) if toks else 0
+            self.seen += width
             self.mode = BLOCK
             self.width = width
             return True
         if kind == SEPARATOR:
             return False
-        self.mode = IDLE
-        self.width = 0
+        self._reset(IDLE)
         return False
+
+    def absorb(self, run: bytes) -> None:
+        """Body lines another machine redacted in bulk: count their base64.
+
+        (Counted by their runs of four or more base64 characters: decoration
+        such as line numbers is not counted, so the count never runs ahead
+        of the body's own length by much, and a short count only means a
+        word after the END is read as prose.)
+        """
+        if self.mode != BLOCK:
+            return
+        toks = _B64_RUN.findall(run)
+        if not toks:
+            return
+        if self.head:
+            self.head = False
+            self.expect = der_body_length(toks[0])
+        self.seen += sum(map(len, toks))
+
+    def _reset(self, mode: int) -> None:
+        self.mode = mode
+        self.width = 0
+        self.seen = 0
+        self.expect = 0
+        self.head = mode == BLOCK
 
     def _markers(self, line: bytes) -> bool:
         """A line holding a marker: redacted (BEGIN) and the state it leaves."""
@@ -313,11 +383,9 @@ class PemMachine:
             return False
         if e and (not b or e[-1] > b[-1]):
             if self.mode == IDLE and not b:
-                self.mode = WATCH  # a lone END: watch for a body after it, keep the line
-                self.width = 0
+                self._reset(WATCH)  # a lone END: watch for a body after it, keep the line
                 return False
             self.mode = WATCH
             return True
-        self.mode = BLOCK
-        self.width = 0
+        self._reset(BLOCK)
         return True
