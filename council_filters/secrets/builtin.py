@@ -20,10 +20,10 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
+from council_filters.secrets.lazy import LazyRegex
 from council_filters.secrets.rules import Rule
 from council_filters.secrets.validators import (
     assignment_ok,
@@ -55,7 +55,7 @@ def _r(
 ) -> Rule:
     return Rule(
         id=rule_id,
-        regex=re.compile(pattern),
+        regex=LazyRegex(pattern),
         secret_group=group,
         validator=validator,
         prefilter=prefilter,

@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from council_filters.redaction import CREDENTIAL_PATTERNS, PEM_PATTERN, Redactor
 from council_filters.secrets import builtin
+from council_filters.secrets.lazy import LazyRegex
 from council_filters.secrets.pem import PemMachine
 from council_filters.secrets.rules import Rule, RuleSet, is_placeholder
 
@@ -65,9 +66,9 @@ def eleven_placeholders_only(line: bytes) -> bool:
 class Scan:
     """One search for candidate lines and the rules it stands for."""
 
-    regex: re.Pattern[bytes] | None  # a regex search ...
+    regex: LazyRegex | None  # a regex search ...
     literal: bytes  # ... or a substring search confirmed by ``verify``
-    verify: re.Pattern[bytes] | None
+    verify: LazyRegex | None
     lower: bool  # search the lower-cased buffer
     rules: tuple[Rule, ...]
     pem: bool  # the PEM machine looks at its lines too
@@ -78,7 +79,7 @@ class Plan:
     """Which searches find candidates, and which rules each stands for."""
 
     scans: tuple[Scan, ...]
-    pem_non_ascii: re.Pattern[bytes] | None
+    pem_non_ascii: LazyRegex | None
     every_line: tuple[Rule, ...]  # rules with no keywords: tried on every line
 
 
@@ -110,9 +111,9 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         if attached or pem:
             scans.append(
                 Scan(
-                    re.compile(pattern) if kind == "re" else None,
+                    LazyRegex(pattern) if kind == "re" else None,
                     pattern if kind == "lit" else b"",
-                    re.compile(verify) if verify else None,
+                    LazyRegex(verify) if verify else None,
                     False,
                     attached,
                     pem,
@@ -132,8 +133,8 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         else:
             every.append(r)
     for pattern, group in by_words.items():
-        scans.append(Scan(re.compile(pattern), b"", None, True, tuple(group), False))
-    pem_non_ascii = re.compile(builtin.PEM_NON_ASCII) if extended else None
+        scans.append(Scan(LazyRegex(pattern), b"", None, True, tuple(group), False))
+    pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
 
