@@ -273,7 +273,7 @@ class Redactor:
     __slots__ = (
         "nr", "in_pem", "real", "prev_real", "stray", "span", "key_len", "chain", "watch",
         "count", "counts", "record_lines", "redacted", "_pending", "_accounting", "rules",
-        "_pf", "_last", "_look_back", "hits", "_record_hits",
+        "_pf", "_last", "_look_back", "hits", "_record_hits", "_hit_sets",
     )
 
     def __init__(
@@ -306,6 +306,7 @@ class Redactor:
         self._pf: Any = None
         self._last = b""  # the last line of the previous buffer (extra rules look back one line)
         self._look_back = _takes_prev(self.rules)
+        self._hit_sets: dict[int, frozenset[str]] = {}  # a line's hit mask -> the search ids
 
     # -- the exact per-line machine ----------------------------------------- #
     def line(self, line: bytes) -> bytes:
@@ -546,6 +547,9 @@ class Redactor:
         step = self._step
         view = memoryview(buf)
         cands = self.prefilter().candidates(buf, 0, end)
+        # Which hit masks the rules look at (None: every mask with a hit).
+        wants = getattr(rules, "wants", None)
+        from council_filters.prefilter import BUILTIN as BUILTIN_HIT
         n_cands = len(cands)
         ci = 0  # the first candidate at or after pos
         pos = 0
@@ -579,12 +583,20 @@ class Redactor:
             # rules every line while a window or a rule's state is open.
             nl = index(b"\n", pos, end)
             line = buf[pos:nl]
-            verdict = step(line)
-            if rules is not None:
+            if rules is None:
+                verdict = step(line)
+            else:
                 while ci < n_cands and cands[ci][0] < pos:
                     ci += 1
                 mask = cands[ci][1] if ci < n_cands and cands[ci][0] == pos else 0
-                if mask > 1 or rules.active:
+                if mask & BUILTIN_HIT or self.in_pem or self.watch:
+                    verdict = step(line)
+                else:
+                    # No built-in trigger on the line and no window open: the
+                    # exact machine would only count it.
+                    self.nr += 1
+                    verdict = KEEP
+                if (mask > 1 and (wants is None or wants(mask))) or rules.active:
                     if verdict == KEEP:
                         prev = (
                             buf[buf.rfind(b"\n", 0, pos - 1) + 1 : pos - 1] if pos else self._last
@@ -738,6 +750,14 @@ class Redactor:
         return pos
 
     def _hits(self, mask: int) -> frozenset[str]:
+        """The ids of the extra searches that hit, from a line's mask (kept per mask)."""
+        memo = self._hit_sets
+        found = memo.get(mask)
+        if found is None:
+            found = memo[mask] = self._hit_ids(mask)
+        return found
+
+    def _hit_ids(self, mask: int) -> frozenset[str]:
         ids = self.prefilter().ids
         found = []
         mask >>= 1

@@ -20,12 +20,16 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 from council_filters.secrets.lazy import LazyRegex
 from council_filters.secrets.rules import Rule
 from council_filters.secrets.validators import (
+    KEY_SUFFIXES,
+    PASSWORD_WORDS,
+    SECRET_WORDS,
     assignment_ok,
     basic_ok,
     bearer_ok,
@@ -338,10 +342,35 @@ BY_ID = {r.id: r for r in RULES}
 #: scan runs them all in one pass.  ``PEM`` in the ids marks searches whose
 #: lines the PEM machine also looks at.
 PEM = "@pem"
+#: An ASCII line is a key marker only if it spells "private key" (in any case,
+#: with spaces, control spaces or escaped newlines anywhere in it, as the PEM
+#: machine reads markers): a dash run without it, on a line without escapes or
+#: non-ASCII bytes, is not looked at.  Searches marked ``PEM_WORD`` find it.
+PEM_WORD = "@pem-word"
+_SPACED = b"[ \t\x0b\x0c\r\x1c-\x1f\\\\nrt]*"
 _KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
 _Q = rb"(?:\\{0,3}[\"'`])"  # a quote, maybe escaped (JSON inside a string)
 _OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-)"
 _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
+
+
+def _alternation(words: tuple[str, ...]) -> bytes:
+    return b"(?:" + b"|".join(
+        re.escape(w.encode()) for w in sorted(set(words), key=len, reverse=True) if w) + b")"
+
+
+# The end of a key that names a secret, as the validator reads keys: a key word
+# followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
+# ``token_count``, ``secret_name``, a bare ``key``).
+_KEY_END = (
+    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*" + _alternation(KEY_SUFFIXES) + b"?"
+)
+# The start of a value the validator can accept: six characters, not a
+# variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
+_LITERAL_START = (
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{]{6})"
+)
+_QQ = rb"(?:\\*[\"'])"  # a quote, maybe escaped
 _ALL = tuple(r.id for r in RULES)
 _TIGHT: dict[str, bytes] = {
     "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
@@ -381,11 +410,13 @@ _TIGHT: dict[str, bytes] = {
     "database-credentials": BY_ID["database-credentials"].prefilter,
     "secret-xml": BY_ID["secret-xml"].prefilter,
     "secret-xml-attribute": BY_ID["secret-xml-attribute"].prefilter,
-    "secret-name-value": rb"(?i)value[\"']?[ \t]*[:=]",
+    "secret-name-value": rb"(?i)name" + _QQ + rb"?[ \t]*[:=][ \t]*" + _QQ
+    + rb"?[A-Za-z0-9_.-]{0,80}" + _KEY_END + _QQ + rb"?[ \t]*,[ \t]*" + _QQ + rb"?value" + _QQ
+    + rb"?[ \t]*[:=][ \t]*" + _LITERAL_START,
     "secret-table-cell": rb"(?i)\|[ \t]*`?[A-Za-z0-9_.\x24@-]{0,80}" + _KEYWORDS
     + rb"[A-Za-z0-9_.\x24@-]{0,80}`?[ \t]*\|",
-    "secret-assignment": rb"(?i)" + _KEYWORDS + rb"[A-Za-z0-9_.\x24@-]{0,80}" + _Q
-    + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _VALUE_START,
+    "secret-assignment": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q
+    + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _LITERAL_START,
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(replace(r, prefilter=_TIGHT[r.id]) for r in RULES)
@@ -398,11 +429,14 @@ for _r_ in RULES:
 SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
     *(("re", pat, b"", tuple(ids)) for pat, ids in _by_pattern.items()),
     # The value line of a name/value pair on two lines (the name line is the one before).
-    ("re", rb"(?i)value[\"']?[ \t]*:", b"", ("secret-assignment",)),
+    ("re", rb"(?i)value[\"']?[ \t]*:[ \t]*" + _LITERAL_START, b"", ("secret-assignment",)),
     # Terminal escapes split what they paint: such lines go to every rule.
     ("re", rb"[\x1b\x9b]", b"", _ALL + (PEM,)),
-    # The dash runs of PEM markers (three dash-likes, spaces between).
-    ("re", rb"-[ \t]*-[ \t]*-", b"", (PEM,)),
+    # The dash runs of PEM markers (three dashes, spaces or escapes between)
+    # where BEGIN or END follows: one hit per marker, none in a rule of dashes.
+    ("re", rb"(?i)-" + _SPACED + b"-" + _SPACED + b"-" + _SPACED + b"[be]", b"", (PEM,)),
+    # ... which the machine needs only beside the word: see PEM_WORD.
+    ("re", rb"(?i)" + _SPACED.join(bytes([c]) for c in b"privatekey"), b"", (PEM_WORD,)),
 )
 del _r_
 

@@ -72,6 +72,7 @@ class Scan:
     lower: bool  # search the lower-cased buffer
     rules: tuple[Rule, ...]
     pem: bool  # the PEM machine looks at its lines too
+    pem_word: bool = False  # ... or, for a dash run, this search must hit the line too
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     for kind, pattern, verify, rule_ids in builtin.SCANS:
         attached = tuple(ids[i] for i in rule_ids if i in ids and ids[i] == builtin.BY_ID.get(i))
         pem = extended and builtin.PEM in rule_ids
-        if attached or pem:
+        word = extended and builtin.PEM_WORD in rule_ids
+        if attached or pem or word:
             scans.append(
                 Scan(
                     LazyRegex(pattern) if kind == "re" else None,
@@ -117,6 +119,7 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
                     False,
                     attached,
                     pem,
+                    word,
                 )
             )
             covered.update(r.id for r in attached)
@@ -171,6 +174,8 @@ class RuleCheck:
         self.active_rules = active
         self._order = {(r.source, r.id): i for i, r in enumerate(active)}
         self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
+        self._pem_hits: dict[frozenset[str], bool] = {}
+        self._wants: dict[int, bool] = {}
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -208,8 +213,44 @@ class RuleCheck:
         )
 
     def _pem_hit(self, hits: Iterable[str]) -> bool:
-        scans = self.plan.scans
-        return any(h == "@pem" or scans[int(h[1:])].pem for h in hits)
+        key = hits if isinstance(hits, frozenset) else frozenset(hits)
+        memo = self._pem_hits
+        found = memo.get(key)
+        if found is None:
+            scans = self.plan.scans
+            found = memo[key] = any(h == "@pem" or scans[int(h[1:])].pem for h in key)
+        return found
+
+    def wants(self, mask: int) -> bool:
+        """Whether a line whose searches hit as ``mask`` says (bit ``k + 1`` for
+        search ``@k``, the last for ``@pem``) needs :meth:`check` or
+        :meth:`observe` while no block or watch is open: a search with rules
+        hit it, a non-ASCII or escape byte is on it, or a dash run stands
+        beside the words of a key marker.  A line that only holds a dash run
+        (a Markdown rule, a diff header, a table) does not."""
+        memo = self._wants
+        found = memo.get(mask)
+        if found is None:
+            need, dash, word = self._bits()
+            found = memo[mask] = bool(mask & need) or bool(mask & dash and mask & word)
+        return found
+
+    def _bits(self) -> tuple[int, int, int]:
+        """(searches that need a look, dash-run searches, marker-word searches) as masks."""
+        need = dash = word = 0
+        for i, sc in enumerate(self.plan.scans):
+            bit = 1 << (i + 1)
+            if sc.rules:
+                need |= bit
+            elif sc.pem:
+                dash |= bit
+            elif sc.pem_word:
+                word |= bit
+            else:
+                need |= bit
+        if self.plan.pem_non_ascii is not None:
+            need |= 1 << (len(self.plan.scans) + 1)
+        return need, dash, word
 
     def observe(self, line: bytes, hits: frozenset[str]) -> None:
         """A line the default machine redacted: only the PEM machine's state moves."""

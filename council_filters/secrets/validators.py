@@ -89,6 +89,8 @@ _SECRET_WORDS = (
     "connection_string",
     "authorization",
 )
+PASSWORD_WORDS, SECRET_WORDS = _PASSWORD_WORDS, _SECRET_WORDS
+
 #: What may follow the key word inside the key and still name the secret
 #: (``DB_PASSWORD``, ``api_key_value``, ``tokens``); anything else
 #: (``token_count``, ``password_min_length``, ``secret_name``) does not.
@@ -109,6 +111,7 @@ _KEY_SUFFIXES = (
     "_plain",
     "_text",
 )
+KEY_SUFFIXES = _KEY_SUFFIXES
 _CODE_WORDS = frozenset(
     [
         "none",
