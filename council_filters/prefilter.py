@@ -336,7 +336,7 @@ def required_literals(pattern: bytes) -> tuple[bytes, ...] | None:
     if got is None:
         return None
     # A literal holding another is redundant: the shorter one finds its lines.
-    keep = sorted(got, key=len)
+    keep = sorted(got, key=lambda w: (len(w), w))  # by bytes too: the same every run
     out: list[bytes] = []
     for lit in keep:
         if not any(o in lit for o in out):

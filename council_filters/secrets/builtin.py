@@ -356,7 +356,7 @@ _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 
 def _alternation(words: tuple[str, ...]) -> bytes:
     return b"(?:" + b"|".join(
-        re.escape(w.encode()) for w in sorted(set(words), key=len, reverse=True) if w) + b")"
+        re.escape(w.encode()) for w in sorted(set(words), key=lambda w: (-len(w), w)) if w) + b")"
 
 
 # The end of a key that names a secret, as the validator reads keys: a key word

@@ -86,7 +86,8 @@ class Plan:
 
 def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
     found = {k for r in rules for k in r.keyword_bytes if k} | set(words)
-    return b"|".join(re.escape(w) for w in sorted(found, key=len, reverse=True))
+    # Longest first, then by bytes: the same pattern (and cached database) every run.
+    return b"|".join(re.escape(w) for w in sorted(found, key=lambda w: (-len(w), w)))
 
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
