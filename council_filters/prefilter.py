@@ -190,10 +190,8 @@ def check_pattern(rule_id: str, pattern: bytes) -> None:
     """
     import re
 
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise PrefilterError(f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
+    # Whether it compiles is the engine's to say, when it compiles it (the re
+    # engine names the problem then, Hyperscan's compile error is reported).
     # Escaped characters are harmless except the classes named above.
     stripped = re.sub(rb"\\[\\.\^$\[\]()|*+?{}/-]", b"", pattern)
     stripped = re.sub(rb"\[(?:\\.|[^\]\\])*\]", _class_check(rule_id), stripped)
@@ -356,14 +354,37 @@ class Prefilter:
     """
 
     def __init__(self, extra: Sequence[tuple[str, bytes]] = ()) -> None:
-        import re
-
         for rule_id, pattern in extra:
             check_pattern(rule_id, pattern)
         self.extra = tuple(extra)
         self.ids = tuple(rule_id for rule_id, _ in self.extra)
+        # The re engine's compiled scans, built when it first runs: Hyperscan
+        # compiles a database of its own (or loads it from the cache, where only
+        # a database that compiled is kept).  Either compile names a pattern
+        # that does not compile, here.
+        self._re_ready = False
+        self._db: Any = None
+        self._scratch: dict[int, Any] = {}
+        if self.extra and WANT != "re" and _hyperscan() is not None:
+            self._database()
+        else:
+            self._prepare_re()
+
+    def _prepare_re(self) -> None:
+        """Compile the ``re`` engine's scans (once)."""
+        if self._re_ready:
+            return
+        import re
+
         self._re_scans = tuple(re.compile(p) for p in _RE_BUILTIN)
-        self._re_extra = tuple(re.compile(p) for _, p in self.extra)
+        compiled = []
+        for rule_id, pattern in self.extra:
+            try:
+                compiled.append(re.compile(pattern))
+            except re.error as exc:
+                raise PrefilterError(
+                    f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
+        self._re_extra = tuple(compiled)
         # The re engine finds the lines holding a required literal of some extra
         # pattern in one pass over the lower-cased buffer, then runs each pattern
         # only on those lines (patterns without such a literal search the buffer).
@@ -373,8 +394,7 @@ class Prefilter:
             for w in lits or ():
                 words[w] = words.get(w, 0) | 1 << k
         self._words = tuple(sorted(words.items()))
-        self._db: Any = None
-        self._scratch: dict[int, Any] = {}
+        self._re_ready = True
 
     # -- engines ------------------------------------------------------------- #
     def engine_for(self, size: int) -> str:
@@ -463,12 +483,14 @@ class Prefilter:
             view = memoryview(buf)[start:end] if start or end != len(buf) else buf
             self._hs_scan(view, on_match)
         else:
+            self._prepare_re()
             found = [m.start() for rx in self._re_scans for m in rx.finditer(buf, start, end)]
         found.sort()
         return found
 
     def _scan_re(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         """(a position inside the match, bit) per match, from the ``re`` scans."""
+        self._prepare_re()
         ends = [(m.start(), BUILTIN) for rx in self._re_scans for m in rx.finditer(buf, start, end)]
         gated = {}
         for k, (rx, lits) in enumerate(zip(self._re_extra, self._lits, strict=True), 1):
@@ -565,7 +587,7 @@ def _hs_database(patterns: tuple[bytes, ...]) -> Any:
             expressions=list(patterns), ids=list(range(len(patterns))),
             elements=len(patterns), flags=[0] * len(patterns),
         )
-    except hs.error as exc:  # pragma: no cover - the syntax check runs first
+    except hs.error as exc:
         raise PrefilterError(f"hyperscan cannot compile a prefilter regex: {exc}") from None
     if path:
         _store(hs, db, path)

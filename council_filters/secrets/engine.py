@@ -142,6 +142,19 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
 
+@lru_cache(maxsize=16)
+def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
+    """The ``(id, regex)`` pairs of a plan's searches, for the combined scan."""
+    pairs = []
+    for i, sc in enumerate(plan.scans):
+        pattern = sc.regex.pattern if sc.regex is not None else (
+            sc.verify.pattern if sc.verify is not None else re.escape(sc.literal))
+        pairs.append((f"@{i}", b"(?i)" + pattern if sc.lower else pattern))
+    if plan.pem_non_ascii is not None:
+        pairs.append(("@pem", plan.pem_non_ascii.pattern))
+    return tuple(pairs)
+
+
 # --------------------------------------------------------------------------- #
 # The redactor.
 # --------------------------------------------------------------------------- #
@@ -192,14 +205,9 @@ class RuleCheck:
 
     @property
     def prefilter(self) -> tuple[tuple[str, bytes], ...]:
-        pairs = []
-        for i, sc in enumerate(self.plan.scans):
-            pattern = sc.regex.pattern if sc.regex is not None else (
-                sc.verify.pattern if sc.verify is not None else re.escape(sc.literal))
-            pairs.append((f"@{i}", b"(?i)" + pattern if sc.lower else pattern))
-        if self.plan.pem_non_ascii is not None:
-            pairs.append(("@pem", self.plan.pem_non_ascii.pattern))
-        return tuple(pairs)
+        return _prefilter_pairs(self.plan)
+
+
 
     def line_rule(self, line: bytes) -> str | None:
         """The first rule (active for this input) that fires on ``line``, searches aside."""
@@ -207,11 +215,20 @@ class RuleCheck:
 
     def keep_credential(self, line: bytes) -> bool:
         """Under the extended set: the eleven fired only on placeholders, and no rule fires."""
-        return (
-            self.pem is not None
-            and eleven_placeholders_only(line)
-            and self.line_rule(line) is None
-        )
+        if self.pem is None or not eleven_placeholders_only(line):
+            return False
+        rules = self._rules_for(self._line_hits(line))
+        return not rules or self.rules.line_rule(line, rules, self.path) is None
+
+    def _line_hits(self, line: bytes) -> frozenset[str]:
+        """The ids of the searches that hit ``line`` (one scan of that line alone):
+        only their rules can fire on it."""
+        from council_filters import prefilter
+
+        pf = prefilter.get(self.prefilter)
+        found = pf.candidates(line + b"\n", 0, len(line) + 1)
+        mask = found[0][1] >> 1 if found else 0
+        return frozenset(pf.ids[k] for k in range(len(pf.ids)) if mask >> k & 1)
 
     def _pem_hit(self, hits: Iterable[str]) -> bool:
         key = hits if isinstance(hits, frozenset) else frozenset(hits)
