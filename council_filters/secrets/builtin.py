@@ -72,7 +72,11 @@ _TAIL = rb"(?![A-Za-z0-9_-])"
 _B64END = rb"(?![A-Za-z0-9+/=])"
 
 # Key/value: KEY (quoted or not) OP VALUE (quoted or not).
-_KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}?["'`]?\]?)"""
+# The key's run of name characters is taken whole (possessive): what may follow
+# a key (a quote, "]", a blank, an operator) is never a name character, so a
+# shorter key could not match where the whole one does not, and the search does
+# not retry every length at every position.
+_KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?)"""
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 

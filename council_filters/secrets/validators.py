@@ -9,6 +9,7 @@ expression, a type name or prose (token-like keys also need entropy).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from council_filters.secrets.rules import is_placeholder, shannon_entropy
@@ -176,6 +177,7 @@ _CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 _SHORT_OK = ("", "s", "_value", "value", "_str", "_string", "_plain", "_text")
 
 
+@lru_cache(maxsize=4096)
 def _key_kind(key: str) -> str | None:
     """``"password"``, ``"secret"`` or None for a key that names no secret.
 
