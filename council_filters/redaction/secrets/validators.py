@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from council_filters.secrets.rules import is_placeholder, shannon_entropy
+from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
 
 def _has_digit(s: str) -> bool:
