@@ -10,6 +10,7 @@ cryptography package (OpenSSH, PKCS#1 and PKCS#8 encodings, several widths).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 import secret_families as sf
@@ -297,3 +298,81 @@ def test_a_lone_word_after_a_whole_key_is_kept() -> None:
     ) + "\n"
     kept = redact_value(text.encode(), EXT)[0].decode().splitlines()
     assert kept[-2:] == ["Done", "LGTM"]
+
+
+# --------------------------------------------------------------------------- #
+# Rules from a file: one pass over a buffer's candidate lines, per rule.
+# --------------------------------------------------------------------------- #
+GITLEAKS_DEFAULT = Path(__file__).parent / "data" / "gitleaks-default.toml"
+
+
+def _rand(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+                   for _ in range(n))
+
+
+def _keyword_dense_lines(rng: random.Random) -> list[bytes]:
+    """Lines holding the default file's keywords: most are not secrets, some are,
+    some are anchored shapes, some span what a joined search could read across."""
+    hexs = "0123456789abcdef"
+    out = []
+    for i in range(600):
+        kind = i % 12
+        if kind == 0:
+            out.append(f'api_key = "{_rand(rng, 32)}"'.encode())
+        elif kind == 1:
+            out.append(f"token_count = len(tokens)  # {i}".encode())
+        elif kind == 2:
+            out.append(f"SK{''.join(rng.choice(hexs) for _ in range(32))}".encode())
+        elif kind == 3:
+            out.append(b"s. the key is read from config and never logged")
+        elif kind == 4:
+            out.append(f"export GITHUB_TOKEN=ghp_{_rand(rng, 36)}".encode())
+        elif kind == 5:
+            out.append(f"auth: {_rand(rng, 6)}".encode())  # may continue on the next line
+        elif kind == 6:
+            out.append(f"{_rand(rng, 20)}'".encode())
+        elif kind == 7:
+            out.append("clé secrète: \u00e9t\u00e9 \xff".encode("utf-8", "surrogateescape")
+                       + b"\xff\xfe key")
+        elif kind == 8:
+            out.append(f"password={_rand(rng, 14)}".encode())
+        else:
+            out.append(f"the {rng.choice(['key', 'api', 'auth', 'secret'])} of line {i}".encode())
+    rng.shuffle(out)
+    return out
+
+
+def test_one_pass_per_rule_redacts_as_line_by_line() -> None:
+    """A buffer fed whole (rules with many candidate lines are searched once
+    over them all) redacts exactly the lines that feeding it one line at a time
+    (each rule run on each line) does."""
+    rules = load_rules(str(GITLEAKS_DEFAULT))
+    rng = random.Random(28)
+    data = b"\n".join(_keyword_dense_lines(rng)) + b"\n"
+    whole, got = redact_value(data, rules)
+    from council_filters.redaction.secrets.engine import make_redactor
+
+    r = make_redactor(rules, record_lines=True)
+    pieces = [r.feed(line + b"\n") for line in data.split(b"\n")[:-1]]
+    one_by_one = b"".join(pieces) + r.finish()
+    assert got, "the sample holds secrets"
+    assert whole == one_by_one
+    assert got == list(r.redacted)
+
+
+def test_clean_lines_never_hides_a_match() -> None:
+    """For every rule of the default file: the lines a joined search calls clean
+    are lines on which the rule's regex finds nothing, line by line."""
+    from council_filters.redaction.secrets.engine import clean_lines
+
+    rules = load_rules(str(GITLEAKS_DEFAULT))
+    rng = random.Random(7)
+    lines = _keyword_dense_lines(rng)
+    served = 0
+    for rule in rules.rules:
+        clean = clean_lines(rule, lines)
+        served += bool(clean)
+        for ln in clean:
+            assert rule.regex.search(ln.decode("utf-8", "replace")) is None, rule.id
+    assert served > 50

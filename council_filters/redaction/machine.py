@@ -512,6 +512,9 @@ class Redactor:
         cands = self.prefilter().candidates(buf, 0, end)
         # Which hit masks the rules look at (None: every mask with a hit).
         wants = getattr(rules, "wants", None)
+        prepare = getattr(rules, "prepare", None)
+        if prepare is not None:
+            prepare(buf, cands)  # the rules may look at all the candidate lines at once
         from council_filters.redaction.prefilter import BUILTIN as BUILTIN_HIT
         n_cands = len(cands)
         ci = 0  # the first candidate at or after pos

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -151,6 +152,71 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         scans.append(Scan(LazyRegex(pattern), b"", None, True, tuple(group), False))
     pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
+
+
+#: A rule's candidate lines in one buffer from which one pass over them all pays.
+_BULK_MIN = 16
+#: Lines the rules also read another way (escaped quotes, terminal escapes).
+_REREAD = re.compile(rb"[\\\x1b\x9b]")
+
+
+def _may_bulk(rule: Rule) -> bool:
+    """Whether a pass over joined lines may serve the rule (without compiling it)."""
+    from council_filters.redaction.secrets.gitleaks import line_mode_ok
+
+    return rule.text and line_mode_ok(rule.regex)
+
+
+@lru_cache(maxsize=1024)
+def _bulk_regex(rule: Rule) -> Any:
+    """The rule's regex with ``^``/``$`` at line ends, for a pass over joined lines
+    (None: the rule cannot be served so)."""
+    if not rule.text:
+        return None
+    from council_filters.redaction.secrets.gitleaks import multiline_variant
+
+    return multiline_variant(rule.regex)
+
+
+def clean_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes]:
+    """The lines on which the rule's regex surely finds nothing, in one pass.
+
+    The lines are read as the rule reads one (UTF-8, bad bytes replaced),
+    encoded again and joined by newlines; the regex runs with ``^``/``$`` at line ends.  A match
+    inside one line is a match of the joined text at the same place, with the
+    same neighbours for ``\\b`` (a newline is no word character), so the
+    leftmost match of the joined text from a line's start starts at or before
+    any match of the lines after; the line where it starts is left to the
+    per-line check, and the search goes on from the next line.  Every line
+    before the next match's start is clean.
+    """
+    rx = _bulk_regex(rule)
+    if rx is None:
+        return set()
+    # Each line as the rule reads it (bad bytes replaced), back in UTF-8.
+    texts = [ln if ln.isascii() else ln.decode("utf-8", "replace").encode("utf-8")
+             for ln in lines]
+    joined = b"\n".join(texts)
+    starts = []
+    at = 0
+    for t in texts:
+        starts.append(at)
+        at += len(t) + 1
+    maybe: set[int] = set()
+    pos = 0
+    search = rx.search
+    n = len(starts)
+    while pos < at:
+        m = search(joined, pos)
+        if m is None:
+            break
+        i = bisect_right(starts, m.start()) - 1
+        maybe.add(i)
+        if i + 1 >= n:
+            break
+        pos = starts[i + 1]
+    seen = {lines[i] for i in maybe}
+    return {ln for ln in lines if ln not in seen}
 
 
 @lru_cache(maxsize=16)
@@ -309,6 +375,8 @@ class RuleCheck:
         self._order = {(r.source, r.id): i for i, r in enumerate(active)}
         self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
         self._pem_hits: dict[frozenset[str], bool] = {}
+        self._clean: dict[int, set[bytes]] = {}  # per rule (by id()): lines proven clean
+        self._bulk: int | None = None
         self._wants: dict[int, bool] = {}
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
@@ -416,10 +484,56 @@ class RuleCheck:
         rules = self._by_hits.get(key)
         if rules is None:
             rules = self._by_hits[key] = self._rules_for(key)
+        clean = self._clean
+        if clean and rules and not _REREAD.search(line):
+            # (a line read another way, escapes or colours out, is not the line proven clean)
+            rules = [r for r in rules if line not in clean.get(id(r), ())]
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
         return rid
+
+    def prepare(self, buf: bytes, cands: Sequence[tuple[int, int]]) -> None:
+        """Before the lines of a buffer are checked: one pass per rule over its lines.
+
+        ``cands`` are the buffer's candidate lines (start, hit mask).  For a
+        rule from a file whose searches hit many of them, its regex runs once
+        over those lines joined (see :func:`clean_lines`) instead of once per
+        line; :meth:`check` then skips the rule on the lines proven clean.
+        """
+        self._clean = {}
+        bulk = self._bulk_scans()
+        if not bulk:
+            return
+        groups: dict[int, list[bytes]] = {}
+        index = buf.index
+        for start, mask in cands:
+            m = (mask >> 1) & bulk
+            if m:
+                line = buf[start : index(b"\n", start)]
+                while m:
+                    low = m & -m
+                    groups.setdefault(low.bit_length() - 1, []).append(line)
+                    m ^= low
+        scans = self.plan.scans
+        for k, lines in groups.items():
+            if len(lines) < _BULK_MIN:
+                continue
+            for rule in scans[k].rules:
+                clean = clean_lines(rule, lines)
+                if clean:
+                    self._clean[id(rule)] = clean
+
+    def _bulk_scans(self) -> int:
+        """The searches (bit ``k`` for ``@k``) that stand for a rule a pass can serve."""
+        found = self._bulk
+        if found is None:
+            found = 0
+            for k, sc in enumerate(self.plan.scans):
+                if any(_may_bulk(r) for r in sc.rules):
+                    found |= 1 << k
+            self._bulk = found
+        return found
 
     def _rules_for(self, hits: frozenset[str]) -> list[Rule]:
         """The rules the searches ``hits`` stand for, active here, in the set's order."""

@@ -181,6 +181,37 @@ def _re2() -> Any:
     return re2
 
 
+_TEXT_ANCHOR = regex.compile(r"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
+
+
+def line_mode_ok(compiled: Any) -> bool:
+    """An RE2 regex that :func:`multiline_variant` can serve (nothing compiled)."""
+    re2 = _re2()
+    pattern = getattr(compiled, "pattern", None)
+    return (
+        re2 is not None and isinstance(compiled, re2._Regexp) and isinstance(pattern, str)
+        and _TEXT_ANCHOR.search(pattern) is None
+    )
+
+
+def multiline_variant(compiled: Any) -> Any:
+    """An RE2 rule's regex with ``^``/``$`` matching at line ends (``(?m)``), over
+    UTF-8 bytes, for one search over many lines joined by newlines; None without the RE2
+    bindings, or when the pattern anchors to the whole text (``\\A``,
+    ``\\z``) or turns line mode off."""
+    if not line_mode_ok(compiled):
+        return None
+    re2 = _re2()
+    pattern = compiled.pattern
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        # Over bytes (the lines' UTF-8): a search from an offset converts nothing.
+        return re2.compile(("(?m)" + pattern).encode("utf-8"), options)
+    except Exception:  # noqa: BLE001 - not served in one pass, checked line by line
+        return None
+
+
 def compile_re2(pattern: str) -> Any:
     """Compile an RE2 pattern; raises ConfigProblem naming what is wrong.
 
