@@ -514,7 +514,10 @@ class Redactor:
         wants = getattr(rules, "wants", None)
         prepare = getattr(rules, "prepare", None)
         if prepare is not None:
-            prepare(buf, cands)  # the rules may look at all the candidate lines at once
+            # The rules may look at all the candidate lines at once (and drop some).
+            kept = prepare(buf, cands)
+            if kept is not None:
+                cands = kept
         from council_filters.redaction.prefilter import BUILTIN as BUILTIN_HIT
         n_cands = len(cands)
         ci = 0  # the first candidate at or after pos

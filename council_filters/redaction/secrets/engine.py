@@ -493,18 +493,23 @@ class RuleCheck:
             rid = self._pair(prev, line)
         return rid
 
-    def prepare(self, buf: bytes, cands: Sequence[tuple[int, int]]) -> None:
+    def prepare(
+        self, buf: bytes, cands: list[tuple[int, int]]
+    ) -> list[tuple[int, int]] | None:
         """Before the lines of a buffer are checked: one pass per rule over its lines.
 
         ``cands`` are the buffer's candidate lines (start, hit mask).  For a
         rule from a file whose searches hit many of them, its regex runs once
         over those lines joined (see :func:`clean_lines`) instead of once per
         line; :meth:`check` then skips the rule on the lines proven clean.
+        Returns the candidates still to be checked when that drops some (a
+        line every rule of its hits is proven clean on, under a set without
+        the PEM machine or the name/value pairs), else None.
         """
         self._clean = {}
         bulk = self._bulk_scans()
         if not bulk:
-            return
+            return None
         groups: dict[int, list[bytes]] = {}
         index = buf.index
         for start, mask in cands:
@@ -523,6 +528,36 @@ class RuleCheck:
                 clean = clean_lines(rule, lines)
                 if clean:
                     self._clean[id(rule)] = clean
+        if not self._clean or self.pem is not None or self._pairs is not None:
+            return None
+        return self._still_to_check(buf, cands, bulk)
+
+    def _still_to_check(
+        self, buf: bytes, cands: list[tuple[int, int]], bulk: int
+    ) -> list[tuple[int, int]] | None:
+        """``cands`` without the lines that every rule of their hits is proven clean on."""
+        scans = self.plan.scans
+        clean = self._clean
+        index = buf.index
+        keep = []
+        dropped = 0
+        for start, mask in cands:
+            m = mask >> 1
+            if mask & 1 or m & ~bulk:
+                keep.append((start, mask))
+                continue
+            line = buf[start : index(b"\n", start)]
+            needed = _REREAD.search(line) is not None
+            while m and not needed:
+                low = m & -m
+                m ^= low
+                rules = scans[low.bit_length() - 1].rules
+                needed = any(line not in clean.get(id(r), ()) for r in rules)
+            if needed:
+                keep.append((start, mask))
+            else:
+                dropped += 1
+        return keep if dropped else None
 
     def _bulk_scans(self) -> int:
         """The searches (bit ``k`` for ``@k``) that stand for a rule a pass can serve."""
