@@ -376,3 +376,28 @@ def test_clean_lines_never_hides_a_match() -> None:
         for ln in clean:
             assert rule.regex.search(ln.decode("utf-8", "replace")) is None, rule.id
     assert served > 50
+
+
+def test_the_searches_are_the_same_in_every_process() -> None:
+    """The combined scan's patterns do not depend on hash order (the compiled
+    database is cached by its patterns: a different order compiles it again)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib, sys\n"
+        "from council_filters.redaction.secrets import load_rules\n"
+        "for name in sys.argv[1:]:\n"
+        "    pairs = load_rules(name).fresh().prefilter\n"
+        "    print(hashlib.sha256(repr(pairs).encode()).hexdigest())\n"
+    )
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code, "extended", str(GITLEAKS_DEFAULT)],
+            env=env, capture_output=True, check=True, text=True,
+        ).stdout
+        seen.add(out)
+    assert len(seen) == 1
