@@ -45,7 +45,7 @@ from council_filters.redaction.secrets.rules import (
     is_placeholder,
 )
 
-_NAME_LINE = re.compile(
+_NAME_LINE = LazyRegex(
     rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
     rb"""["']?([A-Za-z0-9_.-]{1,80})["']?[ \t]*,?[ \t\r]*\Z"""
 )
@@ -54,7 +54,7 @@ _VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*
 # The eleven's credential shapes with their whole tail, for the placeholder test.
 _ELEVEN_NAMES = tuple(p.name for p in CREDENTIAL_PATTERNS)
 _ELEVEN_TAILS = tuple(
-    (p.prefix_len, re.compile(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
+    (p.prefix_len, LazyRegex(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
 )
 
