@@ -162,9 +162,11 @@ _REREAD = re.compile(rb"[\\\x1b\x9b]")
 
 def _may_bulk(rule: Rule) -> bool:
     """Whether a pass over joined lines may serve the rule (without compiling it)."""
+    if not rule.text:
+        return False  # a built-in rule (and its module is not even loaded)
     from council_filters.redaction.secrets.gitleaks import line_mode_ok
 
-    return rule.text and line_mode_ok(rule.regex)
+    return line_mode_ok(rule.regex)
 
 
 @lru_cache(maxsize=1024)
