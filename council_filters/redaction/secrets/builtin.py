@@ -346,11 +346,8 @@ BY_ID = {r.id: r for r in RULES}
 #: scan runs them all in one pass.  ``PEM`` in the ids marks searches whose
 #: lines the PEM machine also looks at.
 PEM = "@pem"
-#: An ASCII line is a key marker only if it spells "private key" (in any case,
-#: with spaces, control spaces or escaped newlines anywhere in it, as the PEM
-#: machine reads markers): a dash run without it, on a line without escapes or
-#: non-ASCII bytes, is not looked at.  Searches marked ``PEM_WORD`` find it.
-PEM_WORD = "@pem-word"
+#: Spaces, control spaces and escaped newlines, which the PEM machine reads
+#: markers through (``- - -BEGIN``, ``-\\n--``).
 _SPACED = b"[ \t\x0b\x0c\r\x1c-\x1f\\\\nrt]*"
 _KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
 _Q = rb"(?:\\{0,3}[\"'`])"  # a quote, maybe escaped (JSON inside a string)
@@ -359,8 +356,26 @@ _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 
 
 def _alternation(words: tuple[str, ...]) -> bytes:
-    return b"(?:" + b"|".join(
-        re.escape(w.encode()) for w in sorted(set(words), key=lambda w: (-len(w), w)) if w) + b")"
+    """One of ``words`` (non-empty ones), as a prefix tree: a backtracking engine
+    tries each letter once at a position, not each word."""
+    trie: dict[int, Any] = {}
+    for w in sorted(set(words)):
+        if w:
+            node = trie
+            for ch in w.encode():
+                node = node.setdefault(ch, {})
+            node[-1] = {}  # a word ends here
+
+    def emit(node: dict[int, Any]) -> bytes:
+        alts = [re.escape(bytes([ch])) + emit(child)
+                for ch, child in sorted(node.items()) if ch != -1]
+        if not alts:
+            return b""
+        if len(alts) == 1 and -1 not in node:
+            return alts[0]
+        return b"(?:" + b"|".join(alts) + b")" + (b"?" if -1 in node else b"")
+
+    return b"(?:" + emit(trie) + b")"
 
 
 # The end of a key that names a secret, as the validator reads keys: a key word
@@ -439,8 +454,6 @@ SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
     # The dash runs of PEM markers (three dashes, spaces or escapes between)
     # where BEGIN or END follows: one hit per marker, none in a rule of dashes.
     ("re", rb"(?i)-" + _SPACED + b"-" + _SPACED + b"-" + _SPACED + b"[be]", b"", (PEM,)),
-    # ... which the machine needs only beside the word: see PEM_WORD.
-    ("re", rb"(?i)" + _SPACED.join(bytes([c]) for c in b"privatekey"), b"", (PEM_WORD,)),
 )
 del _r_
 

@@ -84,7 +84,6 @@ class Scan:
     lower: bool  # search the lower-cased buffer
     rules: tuple[Rule, ...]
     pem: bool  # the PEM machine looks at its lines too
-    pem_word: bool = False  # ... or, for a dash run, this search must hit the line too
 
 
 @dataclass(frozen=True)
@@ -122,8 +121,7 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     for kind, pattern, verify, rule_ids in builtin.SCANS:
         attached = tuple(ids[i] for i in rule_ids if i in ids and ids[i] == builtin.BY_ID.get(i))
         pem = extended and builtin.PEM in rule_ids
-        word = extended and builtin.PEM_WORD in rule_ids
-        if attached or pem or word:
+        if attached or pem:
             scans.append(
                 Scan(
                     LazyRegex(pattern) if kind == "re" else None,
@@ -132,7 +130,6 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
                     False,
                     attached,
                     pem,
-                    word,
                 )
             )
             covered.update(r.id for r in attached)
@@ -430,33 +427,23 @@ class RuleCheck:
     def wants(self, mask: int) -> bool:
         """Whether a line whose searches hit as ``mask`` says (bit ``k + 1`` for
         search ``@k``, the last for ``@pem``) needs :meth:`check` or
-        :meth:`observe` while no block or watch is open: a search with rules
-        hit it, a non-ASCII or escape byte is on it, or a dash run stands
-        beside the words of a key marker.  A line that only holds a dash run
-        (a Markdown rule, a diff header, a table) does not."""
+        :meth:`observe` while no block or watch is open (every search stands
+        for rules or the PEM machine: a mask with any bit)."""
         memo = self._wants
         found = memo.get(mask)
         if found is None:
-            need, dash, word = self._bits()
-            found = memo[mask] = bool(mask & need) or bool(mask & dash and mask & word)
+            found = memo[mask] = bool(mask & self._need_bits())
         return found
 
-    def _bits(self) -> tuple[int, int, int]:
-        """(searches that need a look, dash-run searches, marker-word searches) as masks."""
-        need = dash = word = 0
+    def _need_bits(self) -> int:
+        """The searches that need a look, as a mask (every one of the plan's)."""
+        need = 0
         for i, sc in enumerate(self.plan.scans):
-            bit = 1 << (i + 1)
-            if sc.rules:
-                need |= bit
-            elif sc.pem:
-                dash |= bit
-            elif sc.pem_word:
-                word |= bit
-            else:
-                need |= bit
+            if sc.rules or sc.pem:
+                need |= 1 << (i + 1)
         if self.plan.pem_non_ascii is not None:
             need |= 1 << (len(self.plan.scans) + 1)
-        return need, dash, word
+        return need
 
     def observe(self, line: bytes, hits: frozenset[str]) -> None:
         """A line the default machine redacted: only the PEM machine's state moves."""
