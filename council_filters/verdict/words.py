@@ -27,6 +27,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"approved?[\s_-]+with[\s_-]+(?:changes|modifications|conditions|fixes|required\s+changes)",
      "REVISE"),
     (r"conditional(?:ly)?[\s_-]+(?:pass(?:ed)?|approved?|approval|go|accept(?:ed)?)", "REVISE"),
+    (r"conditional" + _END, "REVISE"),
     (r"pass(?:ed)?[\s_-]+with[\s_-]+(?:fixes|changes|conditions|comments\s+to\s+address)",
      "REVISE"),
     (r"request(?:s|ed|ing)?[\s_-]+changes?|changes?[\s_-]+(?:requested|required|needed)",
