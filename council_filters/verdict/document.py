@@ -174,8 +174,8 @@ _BADGES = (
     re.compile(r"\*\*(?P<w>Critical|High|Medium|Low)\s+Severity\*\*", re.I),
 )
 _PHRASES = (
-    (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b", re.I),
-     "minor"),
+    (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
+                re.I), "minor"),
     (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
                 r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change)\b", re.I),
      "critical"),
@@ -611,17 +611,13 @@ class _Reader:
         if is_key:
             kind = "other"
         elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
-                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)):
+                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)) \
+                or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
-            kind = "resolved"
-        elif _INVENTORY.match(re.sub(r"^[\W\d_]+", "", plain)) and not (
-                _FINDINGS.search(_INVENTORY.sub(" ", re.sub(r"^[\W\d_]+", "", plain), 1))
-                or _lead_tag(text) or locate(text) is not None):
-            kind = "positive"
-        elif (_POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
-              and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
-                                                 r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
+        elif _is_inventory(plain, text) or (
+                _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
+                and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
+                                                     r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
                 and not _FINDINGS.search(plain):
             kind = "positive"
         elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
@@ -912,8 +908,8 @@ def _skip_head(head: str) -> bool:
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h):
         return True
-    if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|shipped|"
-                 r"merged)[*_`.]*\s*$", h, re.I):
+    if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
+                 r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
     return bool(_PLACEHOLDER.search(h))
 
@@ -1023,6 +1019,13 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
         f = _first_file(head)
         return not (f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))))
     return False
+
+
+def _is_inventory(plain: str, text: str) -> bool:
+    """A heading over what was read, run or ruled out ("Files Reviewed", "Ruled Out")."""
+    p = re.sub(r"^[\W\d_]+", "", plain)
+    return bool(_INVENTORY.match(p)) and not (
+        _FINDINGS.search(_INVENTORY.sub(" ", p, 1)) or _lead_tag(text) or locate(text) is not None)
 
 
 def _is_section_name(plain: str) -> bool:
