@@ -107,6 +107,12 @@ _DISPOSITION = re.compile(
     r"status|disposition)|how\s+(?:each|the)\s+\w+\s+(?:was|were)\s+(?:handled|addressed))\b",
     re.I)
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+# fields that define a check or rule (a catalogue entry), which a finding does not have
+_DEFINING = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+(?:when|by)|what\s+(?:it|this)\s+"
+    r"(?:detects|checks|catches|flags|looks\s+for)|detects|detection(?:\s+logic)?|checks?\s+for|"
+    r"applies\s+to|condition|when\s+to\s+(?:flag|use|apply|raise)|flag\s+when|meaning|indicates|"
+    r"example\s+violation|good\s+example|bad\s+example)\s*[*_]*\s*[:=]", re.I)
 # the parts of one finding written as sub-headings of it
 _BODY_PART = re.compile(
     r"^(?:problem|impact|description|evidence|details?|(?:root\s+)?cause|fix|solution|"
@@ -419,6 +425,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.loose_file: Location | None = None  # a paragraph that only names a file
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -455,7 +462,7 @@ class _Reader:
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
-        return self.envelope
+        return self.loose_file or self.envelope
 
     def round(self) -> int:
         for s in reversed(self.sections):
@@ -585,6 +592,7 @@ class _Reader:
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
+        self.loose_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
         at = node.map[0] if node.map else self.line
@@ -679,6 +687,21 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
+        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
+                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+            # a line naming only a file (a pull-request page's file header): the place of
+            # the comments that follow it
+            self.close_para()
+            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            lines, base = lines[1:], base + 1
+            if not lines:
+                return
+        if any(_DEFINING.match(ln) for ln in lines) and self.sections \
+                and self.sections[-1].file is None and self.sections[-1].kind != "positive" \
+                and not (self.sections[-1].cand is not None and (
+                    _lead_tag(self.sections[-1].cand.text)
+                    or locate(self.sections[-1].cand.text) is not None)):
+            self.sections[-1].kind = "positive"  # a legend or a rule's definition
         if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
                 and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
@@ -1042,6 +1065,9 @@ def _qualifies(c: _Cand) -> bool:
         return bool(fields.get("file")) or badge is not None and c.file is not None
     if c.title:  # the document's title: a finding only when its fields place it
         return bool(fields.get("file"))
+    if not fields.get("file") and locate(text) is None and any(
+            _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
+        return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if _lead_tag(text) or locate(text) is not None:
         return True
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
@@ -1132,8 +1158,11 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _first_file(ln)
-            if f and "/" in f or f and ln is head:
-                rec["file"] = f
+            if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
+                    r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
+                    r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
+                    r"ya?ml|toml|json|vue|svelte)$", f):
+                rec["file"] = f  # the body's first line naming a source file in backticks
                 break
     if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
         f = _first_file(rec["file"])
