@@ -216,6 +216,66 @@ def test_what_is_not_a_finding() -> None:
     assert got.verdict == "APPROVE"
 
 
+def test_what_was_reviewed_checked_or_ruled_out_is_not_a_finding() -> None:
+    # a list of the files read (with line ranges), "None." under a severity heading, the
+    # evidence, what was ruled out, what was checked clean; a Verdict heading over counts
+    got = read("reviewed-inventory.md")
+    assert where(got) == [("store/pager.py", 52, "critical")]
+    assert got.verdict == "REVISE"  # "Review verdict: CONDITIONAL"
+
+
+def test_a_form_to_fill_in_has_no_findings() -> None:
+    # a verdict key offering choices makes the text a form: its example rows, placeholder
+    # findings and severity guide are no one's findings
+    got = read("review-form.md")
+    assert got.findings == []
+    assert got.verdict == "UNKNOWN"
+
+
+def test_a_text_that_is_not_a_review_has_no_unplaced_findings() -> None:
+    # a to-do list and a reading list keyed [P1], [P2]: nothing says they review anything
+    got = read("not-a-review.md")
+    assert got.findings == []
+
+
+def test_definitions_of_checks_are_not_findings() -> None:
+    # a catalogue of rules ("### SEC-001" + Severity + Detects) and a badge legend
+    got = read("rule-catalogue.md")
+    assert got.findings == []
+
+
+def test_back_references_and_dispositions_are_not_new_findings() -> None:
+    # "#1 - title: fix" lists and a "what I did" table restate the table's findings
+    got = read("restated-findings.md")
+    assert where(got) == [
+        ("export/csv.py", 12, "critical"),
+        ("export/csv.py", 40, "medium"),
+        ("export/cli.py", 8, "minor"),
+    ]
+
+
+def test_tagged_paragraphs_required_changes_and_file_headers() -> None:
+    got = read("tagged-paragraphs.md")
+    assert where(got) == [
+        ("web/page.tsx", 43, "critical"),  # [BLOCK]; its bullets are its body
+        ("web/page.tsx", 90, "medium"),
+        ("web/api/client.ts", 30, "critical"),  # a "Line(s):" field
+        ("web/lock.ts", None, "critical"),  # under "Minimum Required Changes"
+        (None, None, "minor"),  # "(not blocking, but should be addressed)"; praise skipped
+        ("web/api/upload.ts", None, "critical"),  # a line naming only a file places it
+    ]
+    assert got.findings[0]["end_line"] == 45
+    assert got.verdict == "REVISE"
+
+
+def test_a_title_and_the_parts_of_a_finding_are_not_findings() -> None:
+    # the document's title with a Severity field but no place is what the text is about;
+    # "#### Problem" and its ✓/✗ bullets are parts of "Issue 1"
+    got = read("title-and-parts.md")
+    assert where(got) == [(None, None, "critical")]
+    assert got.findings[0]["summary"].startswith("Issue 1: Tokens survive")
+
+
 # --------------------------------------------------------------------------- #
 # 6. Severity
 # --------------------------------------------------------------------------- #
