@@ -143,6 +143,9 @@ def best(fn: Callable[[bytes], object], data: bytes, runs: int = 3) -> float:
 
 
 def main(argv: list[str]) -> int:
+    if "--help" in argv or "-h" in argv:
+        print(__doc__)
+        return 0
     n = (1 << 20) if "--quick" in argv else (8 << 20)
     only = [a for a in argv if not a.startswith("--")]
     print(f"bench_linear: each family at {n >> 10} KiB and {4 * n >> 10} KiB "
