@@ -56,6 +56,14 @@ def test_machine_formats_are_unwrapped(name: str, kind: str, verdict: str,
     assert where(got) == found
 
 
+def test_a_stream_cut_inside_its_last_event_is_still_read() -> None:
+    # an output cap can end a JSON Lines stream mid-object: the events before it stand
+    data = (DATA / "codex-exec.jsonl").read_bytes().rstrip(b"\n")
+    got = reading.read(data[:-12], "tester")
+    assert got.verdict == "REJECT"
+    assert where(got) == [("billing/refund.py", 41, "critical")]
+
+
 def test_codex_plain_review_output() -> None:
     got = read("codex-review-plain.txt", root="/work/checkout")
     assert where(got) == [("fmt/writer.go", 118, "critical"), ("fmt/parser.go", 77, "minor")]
