@@ -113,6 +113,11 @@ _DEFINING = re.compile(
     r"(?:detects|checks|catches|flags|looks\s+for)|detects|detection(?:\s+logic)?|checks?\s+for|"
     r"applies\s+to|condition|when\s+to\s+(?:flag|use|apply|raise)|flag\s+when|meaning|indicates|"
     r"example\s+violation|good\s+example|bad\s+example)\s*[*_]*\s*[:=]", re.I)
+# a line that introduces what to write ("For each finding provide:", "Provide one of:")
+_ASKS = re.compile(
+    r"^\W*(?:for\s+each\s+\w+[\s,]+)?(?:please\s+)?(?:provide|include|list|write|describe|report|"
+    r"give|state|fill\s+in|output|answer\s+with|respond\s+with|use\s+one\s+of|choose)\b"
+    r"[^.!?\n]{0,60}:\s*$", re.I)
 # the parts of one finding written as sub-headings of it
 _BODY_PART = re.compile(
     r"^(?:problem|impact|description|evidence|details?|(?:root\s+)?cause|fix|solution|"
@@ -426,6 +431,7 @@ class _Reader:
         self.head_value: dict[int, str] = {}
         self.headings = 0
         self.loose_file: Location | None = None  # a paragraph that only names a file
+        self.asks = False  # the paragraph before says what to write ("For each finding provide:")
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -552,6 +558,10 @@ class _Reader:
         if rec is None:
             return
         _finish(rec, head, rest, fields, sev, file)
+        if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
+                and self.doc.findings and self.doc.findings[-1].get("file"):
+            rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
+            rec = _ordered(rec)
         rec = _ordered(rec)
         if at is None:
             self.doc.findings.append(rec)
@@ -570,7 +580,8 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and _fields(c.body).get("file") and all(
+            if inner and not (c.name_only and len(inner) > 1) and _fields(c.body).get("file") \
+                    and all(
                     f.get("file") is None or c.file is not None and f.get("file") == c.file.file
                     for f in inner):
                 # the heading's fields locate one finding: what its section read as
@@ -608,7 +619,12 @@ class _Reader:
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
-        if _ROUND.match(plain):
+        rm = _ROUND.match(plain)
+        if rm and re.match(r"^r\s*#?\s*\d", plain, re.I) and not re.search(
+                r"\b(?:re-?review|review|round|pass|verdict|response|follow[\s-]?up|recheck)\b",
+                plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
+            rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
+        if rm:
             self.rounds += 1
             rnd = self.rounds
         is_key = self.keys(text, heading=level)
@@ -652,6 +668,10 @@ class _Reader:
             file_ctx = Location(f) if f else None
         title = not self.headings and level == 1 and not _lead_tag(text) and (
             loc is None or loc.line is None)
+        if title and kind == "findings" and not names_findings and not re.search(
+                r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
+                re.I):
+            kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
         if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
                 s.cand is not None and not s.cand.name_only and (
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
@@ -676,7 +696,9 @@ class _Reader:
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
-        self.para_lines(_text(node).split("\n"), node.map[0] if node.map else self.line, quoted)
+        lines = _text(node).split("\n")
+        self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
+        self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -767,6 +789,11 @@ class _Reader:
 
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
+        if self.asks and depth == 0:
+            self.asks = False
+            for ln in _flat(node):  # what a reviewer is asked to write, not what it found
+                self.feed(ln)
+            return
         if self.para is not None and not quoted and not any(
                 _opens_item(ln) for ln in _flat(node)):
             # a list right under a paragraph that opened a finding ("**[HIGH] a.py:3** —
@@ -878,6 +905,8 @@ class _Reader:
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         for node in nodes:
             t = node.type
+            if t not in ("paragraph", "bullet_list", "ordered_list"):
+                self.asks = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -1184,6 +1213,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if m and (s := severity_word(m["w"])):
                 want = m["w"]
                 break
+    if want is None and fields.get("severity"):
+        for rx, phrase_sev in _PHRASES:  # "Severity: must-fix"
+            if rx.search(fields["severity"]):
+                rec.pop("severity", None)
+                rec["severity"] = phrase_sev
+                return
     if want is not None:
         rec.pop("severity", None)
         _put_severity(rec, want)

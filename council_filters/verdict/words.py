@@ -46,6 +46,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      "APPROVE"),
     (r"approve[sd]?|approval|lgtm|looks[\s_-]+good(?:[\s_-]+to[\s_-]+me)?|accept(?:ed|s)?"
      r"|ship[\s_-]+it|ready[\s_-]+to[\s_-]+(?:merge|ship)|patch[\s_-]+is[\s_-]+correct"
+     r"|green[\s_-]+light"
      r"|(?:go|pass(?:ed|es)?)" + _END, "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed[\s_-]+out|error|unavailable|unknown", "BAD"),
