@@ -127,6 +127,7 @@ WORDS = [
     ("NO_GO", "REVISE"), ("approve with changes", "REVISE"), ("APPROVE_WITH_CHANGES", "REVISE"),
     ("PASS-WITH-FIXES.", "REVISE"), ("patch is incorrect", "REVISE"),
     ("do-not-merge", "REJECT"), ("Blocker", "REJECT"), ("REJECTED", "REJECT"),
+    ("CONDITIONAL", "REVISE"), ("Green light for deployment", "APPROVE"),
 ]
 
 
@@ -273,6 +274,24 @@ def test_tagged_paragraphs_required_changes_and_file_headers() -> None:
         ("web/api/upload.ts", None, "critical"),  # a line naming only a file places it
     ]
     assert got.findings[0]["end_line"] == 45
+    assert got.verdict == "REVISE"
+
+
+def test_what_a_reviewer_is_asked_to_write_is_not_a_finding() -> None:
+    # a guide: "For each finding provide:" then field names; "Provide one of:" then verdicts
+    got = read("review-guide.md")
+    assert got.findings == []
+    assert got.verdict == "UNKNOWN"
+
+
+def test_finding_ids_same_file_and_phrase_severities() -> None:
+    # "### R1 — ..." is a finding's id (not round 1); "Where: Same file" is the file before;
+    # "Severity: must-fix" is critical; a title naming "Fixes" is not a findings section
+    got = read("finding-ids.md")
+    assert where(got) == [
+        ("deploy/rollout.yaml", None, "critical"),
+        ("deploy/rollout.yaml", None, "minor"),
+    ]
     assert got.verdict == "REVISE"
 
 
