@@ -284,6 +284,13 @@ def test_what_a_reviewer_is_asked_to_write_is_not_a_finding() -> None:
     assert got.verdict == "UNKNOWN"
 
 
+def test_a_list_introduced_as_findings_is_still_read() -> None:
+    # "List of issues found:" names what follows; it does not ask for it
+    text = "Verdict: REVISE\n\nList of issues found:\n\n- [P1] a.py:3 — the cache never expires\n"
+    got = reading.read(text.encode(), "x")
+    assert where(got) == [("a.py", 3, "critical")]
+
+
 def test_finding_ids_same_file_and_phrase_severities() -> None:
     # "### R1 — ..." is a finding's id (not round 1); "Where: Same file" is the file before;
     # "Severity: must-fix" is critical; a title naming "Fixes" is not a findings section

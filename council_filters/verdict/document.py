@@ -117,7 +117,7 @@ _DEFINING = re.compile(
 _ASKS = re.compile(
     r"^\W*(?:for\s+each\s+\w+[\s,]+)?(?:please\s+)?(?:provide|include|list|write|describe|report|"
     r"give|state|fill\s+in|output|answer\s+with|respond\s+with|use\s+one\s+of|choose)\b"
-    r"[^.!?\n]{0,60}:\s*$", re.I)
+    r"(?!\s+of\b|\s+(?:below|here)\b|ed\b)[^.!?\n]{0,60}:\s*$", re.I)
 # the parts of one finding written as sub-headings of it
 _BODY_PART = re.compile(
     r"^(?:problem|impact|description|evidence|details?|(?:root\s+)?cause|fix|solution|"
