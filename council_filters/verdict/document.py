@@ -621,7 +621,8 @@ class _Reader:
         rnd = 0
         rm = _ROUND.match(plain)
         if rm and re.match(r"^r\s*#?\s*\d", plain, re.I) and not re.search(
-                r"\b(?:re-?review|review|round|pass|verdict|response|follow[\s-]?up|recheck)\b",
+                r"\b(?:re-?review|review|round|pass|verdict|response|follow[\s-]?up|recheck|after|"
+                r"fix(?:es)?|update[sd]?|second|third|final|rerun|re-?run)\b",
                 plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
             rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
         if rm:
