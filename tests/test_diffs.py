@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from council_filters import diffranges
-from council_filters.base import diffs
+from council_filters.base import diffranges, diffs
 from council_filters.consolidate.gaps import changed_files_from_diff
 
 GIT = b"""\

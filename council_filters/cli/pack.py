@@ -4,7 +4,7 @@ Thin shell: argv, streams and exit codes.  The modes live in
 ``council_filters.pack.modes``, gathering from git and the work tree in
 ``council_filters.pack.gather``, the templates and caps in
 ``council_filters.pack.core``, slug / report path / path checks in
-``council_filters.paths``.
+``council_filters.base.paths``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import typer
 
-from council_filters import paths as pathrules
+from council_filters.base import paths as pathrules
 from council_filters.base import vocab
 from council_filters.cli import _shell as kit
 from council_filters.pack import core, modes

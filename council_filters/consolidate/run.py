@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from council_filters import severity as sev
 from council_filters.base import diffs, vocab
+from council_filters.base import severity as sev
 from council_filters.base.console import Console
 from council_filters.base.errors import (
     EXIT_CONDITION,

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from council_filters import paths
+from council_filters.base import paths
 from council_filters.base.errors import DataError, UsageError
 from council_filters.council import reports, scope, since
 from council_filters.pack.git import REF_RE, GitRepo

@@ -13,8 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from council_filters import severity
-from council_filters.base import vocab
+from council_filters.base import severity, vocab
 from council_filters.base.errors import UsageError
 from council_filters.council import config, gates
 from council_filters.dispatch import parse_config

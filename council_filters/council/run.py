@@ -14,8 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import BinaryIO
 
-from council_filters import paths
-from council_filters.base import vocab
+from council_filters.base import paths, vocab
 from council_filters.base.console import Console
 from council_filters.base.errors import (
     EXIT_CONDITION,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from council_filters import paths as pathrules
 from council_filters.base import diffs, safefs
+from council_filters.base import paths as pathrules
 from council_filters.base.errors import DataError
 from council_filters.pack import core
 from council_filters.pack.git import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from council_filters import paths as pathrules
+from council_filters.base import paths as pathrules
 from council_filters.base import vocab
 from council_filters.base.errors import DataError, UsageError
 from council_filters.base.jsonl import Record, RecordWriter
