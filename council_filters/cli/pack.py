@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 import typer
 
-from council_filters.base import paths as pathrules
 from council_filters.base import vocab
 from council_filters.cli import _shell as kit
+from council_filters.cli._pack_blocks import REPO, register
 from council_filters.pack import core, modes
-from council_filters.pack.git import GitRepo, check_ref
+from council_filters.pack.git import GitRepo
 
 HELP = """Build the prompt packs of a council run, one JSON record per reviewer.
 
@@ -64,12 +64,6 @@ def _main(
 # --------------------------------------------------------------------------- #
 # Shared options.
 # --------------------------------------------------------------------------- #
-REPO = typer.Option(
-    None,
-    "--repo",
-    metavar="DIR",
-    help="Repository to read (default: the one around the current directory).",
-)
 REVIEWERS = typer.Option(
     ",".join(vocab.SLOTS),
     "--reviewers",
@@ -110,7 +104,7 @@ UPSTREAM = typer.Option(
 
 
 def _repo(repo: str | None) -> GitRepo:
-    return GitRepo.discover(repo if repo is not None else ".")
+    return modes.repo_at(repo)
 
 
 def _meta(reviewers: str, file_reviewers: str, run_id: str | None) -> modes.RunMeta:
@@ -260,129 +254,7 @@ def review_cmd(
     return _emit(run, built)
 
 
-# --------------------------------------------------------------------------- #
-# Building blocks.
-# --------------------------------------------------------------------------- #
-@app.command("slug")
-def slug_cmd(
-    text: str | None = typer.Argument(
-        None, help="Text to slug (default: stdin, trailing newlines dropped)."
-    ),
-) -> int:
-    """Print the slug of TEXT (upstream build_slug, byte for byte, with the hash fallback)."""
-    s = kit.streams()
-    raw = s.stdin.read().rstrip(b"\n") if text is None else text.encode("utf-8", "surrogateescape")
-    s.stdout.write(pathrules.build_slug(raw).encode() + b"\n")
-    return kit.EXIT_OK
-
-
-@app.command("report-path")
-def report_path_cmd(
-    mode: str = typer.Argument(..., help="plan, review, debug or question."),
-    slug: str | None = typer.Argument(None, help="The slug (default: read from stdin)."),
-    date: str | None = typer.Option(
-        None, "--date", metavar="YYYY-MM-DD", help="Date to use (default: today, local time)."
-    ),
-    root: str = typer.Option(
-        ".", "--root", metavar="DIR", help="Directory the collision check is relative to."
-    ),
-) -> int:
-    """Print the first free docs/council/<date>-<mode>-<slug>[-N].md (N = 2..10)."""
-    s = kit.streams()
-    if mode not in vocab.MODES:
-        raise kit.UsageError(f'unknown mode "{mode}" (valid modes: plan, review, debug, question)')
-    if slug is None:
-        slug = s.stdin.read().decode("utf-8", "replace").strip("\n")
-    if not vocab.is_slug(slug):
-        raise kit.DataError("slug must match ^[a-z0-9]+(-[a-z0-9]+)*$")
-    s.stdout.write(pathrules.report_path(root, mode, slug, date).encode() + b"\n")
-    return kit.EXIT_OK
-
-
-@app.command("validate-path")
-def validate_path_cmd(
-    paths: list[str] = typer.Argument(
-        None, metavar="PATH...", help="Paths to check (default: one per line on stdin)."
-    ),
-    hardened: bool = typer.Option(
-        False,
-        "--hardened",
-        help="Also refuse newline/NUL, symlinked parents, non-regular files and paths"
-        " resolving outside --root. Default: off (the five upstream checks).",
-    ),
-    root: str = typer.Option(
-        ".", "--root", metavar="DIR", help="Directory the paths are relative to."
-    ),
-) -> int:
-    """Check paths with the five upstream checks; print those that pass, stop at a failure."""
-    s = kit.streams()
-    if paths:
-        items = list(paths)
-        source = None
-    else:
-        items = [os.fsdecode(line.removesuffix(b"\n")) for line in kit.iter_lines(s.stdin)]
-        source = kit.STDIN_NAME
-    for i, p in enumerate(items, start=1):
-        try:
-            pathrules.validate_path(p, root, hardened=hardened)
-        except pathrules.PathRefused as err:
-            raise err.located(source, i if source else None) from None
-        s.stdout.write(os.fsencode(p) + b"\n")
-    return kit.EXIT_OK
-
-
-@app.command("truncate-diff")
-def truncate_diff_cmd(
-    base: str | None = typer.Option(
-        None,
-        "--base",
-        metavar="REF",
-        help="Diff REF...HEAD with git (default: read a diff from stdin).",
-    ),
-    stat_file: str | None = typer.Option(
-        None,
-        "--stat-file",
-        metavar="FILE",
-        help="With a diff on stdin: the `git diff --stat` text for the header (default: none).",
-    ),
-    repo: str | None = REPO,
-    byte_cap: int = typer.Option(
-        core.DIFF_BODY_CAP, "--byte-cap", min=1, help="Trigger and body cap in bytes."
-    ),
-    line_cap: int = typer.Option(core.DIFF_LINE_CAP, "--line-cap", min=1, help="Body line cap."),
-    stat_cap: int = typer.Option(core.STAT_CAP, "--stat-cap", min=0, help="Stat byte cap."),
-) -> int:
-    """Print the review-mode diff exactly as the upstream block emits it."""
-    s = kit.streams()
-    limits = core.DiffLimits(byte_cap, byte_cap, line_cap, stat_cap)
-    if base is None:
-        # Read now, so a missing --stat-file is a usage error even when the diff fits.
-        stat_text = kit.read_all([stat_file], s.stdin) if stat_file else b""
-        diff = s.stdin.read()
-
-        def stat() -> bytes:
-            return stat_text
-
-        label = "stdin"
-    else:
-        if base == "" or "<" in base or ">" in base:
-            raise kit.DataError(f"BASE was not substituted (got: {base})")
-        check_ref(base)
-        git = _repo(repo)
-        if not git.verify_commit(base):
-            raise kit.DataError(f"BASE does not resolve to a commit: {base}")
-        diff = git.diff(base)
-
-        def stat() -> bytes:
-            return git.diff_stat(base)
-
-        label = base
-    if not diff:
-        raise kit.DataError(f"diff against {label} is empty — refusing to fan out")
-    text, _ = core.truncate_diff(diff, stat, limits)
-    s.stdout.write(text)
-    return kit.EXIT_OK
-
+register(app)
 
 main = kit.main_for(app, "council-pack")
 

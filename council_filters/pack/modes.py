@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 from council_filters.base import paths as pathrules
 from council_filters.base import vocab
 from council_filters.base.errors import DataError, UsageError
-from council_filters.base.jsonl import Record, RecordWriter
+from council_filters.base.jsonl import Record, RecordWriter, read_all
 from council_filters.base.settings import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
 from council_filters.pack import core, gather
 from council_filters.pack.git import GitRepo, check_ref
@@ -224,3 +224,40 @@ def review(git: GitRepo, run: RunMeta, *, base: str | None, head: str, scope_kin
     context, omitted = _fit(core.build_review, inp, _display_names(run), limits)
     name = slug or pathrules.build_slug(git.branch_name().encode("utf-8", "surrogateescape"))
     return Built("review", name, sha, context, omitted, not upstream)
+
+
+def repo_at(repo: str | None) -> GitRepo:
+    """The repository ``--repo`` names, else the one around the current directory."""
+    return GitRepo.discover(repo if repo is not None else ".")
+
+
+def truncate(base: str | None, stat_file: str | None, repo: str | None,
+             limits: core.DiffLimits, stdin: BinaryIO) -> bytes:
+    """``truncate-diff``: the diff of BASE...HEAD, or the one on stdin (with the stat text
+    of ``stat_file``), cut as the reference council's review block cuts it."""
+    if base is None:
+        # Read now, so a missing --stat-file is a usage error even when the diff fits.
+        stat_text = read_all([stat_file], stdin) if stat_file else b""
+        diff = stdin.read()
+
+        def stat() -> bytes:
+            return stat_text
+
+        label = "stdin"
+    else:
+        if base == "" or "<" in base or ">" in base:
+            raise DataError(f"BASE was not substituted (got: {base})")
+        check_ref(base)
+        git = repo_at(repo)
+        if not git.verify_commit(base):
+            raise DataError(f"BASE does not resolve to a commit: {base}")
+        diff = git.diff(base)
+
+        def stat() -> bytes:
+            return git.diff_stat(base)
+
+        label = base
+    if not diff:
+        raise DataError(f"diff against {label} is empty — refusing to fan out")
+    text, _ = core.truncate_diff(diff, stat, limits)
+    return text
