@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -95,12 +96,15 @@ def _repo() -> GitRepo:
     return GitRepo.discover(start)
 
 
-def _run(git: GitRepo, opts: Options, build) -> int:  # type: ignore[no-untyped-def]
-    """Check the options and the commands file, build the pack's arguments (``build``:
-    the checked run -> (args, slug, reviewed)), run the chain."""
+Built = tuple[list[str], str, tuple[str, str] | None]  # pack arguments, slug, --since record
+
+
+def _run(git: GitRepo, opts: Options, build: Callable[[], Built]) -> int:
+    """Check the options and the commands file, then build the pack's arguments (the
+    scope is resolved only once the options are known good), then run the chain."""
     s = kit.streams()
     checked = prepare.check(Path(git.root), opts, os.environ, s.warn)
-    args, slug, reviewed = build(checked)
+    args, slug, reviewed = build()
     stdin = sys.stdin.buffer if args[-1:] == ["-"] else None
     return council_run.run(args, checked, opts, git=git, slug=slug, console=s, env=os.environ,
                            stdin=stdin, reviewed=reviewed)
@@ -152,7 +156,7 @@ def review_cmd(
     kind = modes.review_kind(base, worktree, staged, commit, since_ref)
     git = _repo()
 
-    def build(_checked: prepare.Checked) -> tuple[list[str], str, tuple[str, str] | None]:
+    def build() -> Built:
         found = modes.resolve(git, kind, base=base, commit=commit, since_ref=since_ref,
                               report_dir=opts.report_dir, max_diff_bytes=max_diff_bytes,
                               max_diff_lines=max_diff_lines, env=os.environ,
@@ -176,7 +180,7 @@ def question_cmd(
     """Ask the council a question, with optional files for context.  The synthesis quotes
     each reviewer's answer and where they agree; a question has no verdict tally."""
     args, slug = modes.text("question", words, paths)
-    return _run(_repo(), opts, lambda _checked: (args, slug, None))
+    return _run(_repo(), opts, lambda: (args, slug, None))
 
 
 @app.command("debug")
@@ -199,7 +203,7 @@ def debug_cmd(
     """Have the council investigate a bug: the symptom, the files it cites and their recent
     history."""
     args, slug = modes.text("debug", words, paths)
-    return _run(_repo(), opts, lambda _checked: (args, slug, None))
+    return _run(_repo(), opts, lambda: (args, slug, None))
 
 
 @app.command("plan")
@@ -214,7 +218,7 @@ def plan_cmd(
 ) -> int:
     """Have the council review a planning document."""
     git = _repo()
-    return _run(git, opts, lambda _checked: (*modes.plan(git, STATE["dir"], file), None))
+    return _run(git, opts, lambda: (*modes.plan(git, STATE["dir"], file), None))
 
 
 @app.command("init")
