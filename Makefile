@@ -161,8 +161,8 @@ demo: $(STAMP)
 	    COMMANDS=examples/commands | tee examples/build/inline.md
 	@$(PY) examples/check-demo.py examples/build
 
-## test: what CI runs (.ci/run): the lint step (ruff, mypy, the README help
-## sections), then the whole suite.  Any failure fails it, and so does a run
+## test: what CI runs (.ci/run): the lint step (ruff, mypy, the docs check:
+## each command's docs/ page ends with its current --help), then the whole suite.  Any failure fails it, and so does a run
 ## that collects no tests (pytest's exit 5).
 test: $(STAMP) $(VALIDATORS)
 	@$(MAKE) -s --no-print-directory lint
@@ -178,7 +178,7 @@ lint: $(STAMP)
 	$(PY) -m mypy
 	$(PY) tests/docs.py --check
 
-## docs: regenerate the README's per-filter sections from each --help
+## docs: regenerate the --help section of each command's page in docs/
 docs: $(STAMP)
 	$(PY) tests/docs.py --write
 

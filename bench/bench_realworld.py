@@ -15,7 +15,7 @@ precision, recall and F1 of the grouping (two findings are a true pair when
 they name the same planted problem).
 
 ``--sweep`` instead measures grouping precision/recall in-process for a range
-of thresholds (the README's table).
+of thresholds (the table in docs/benchmarks.md).
 """
 
 from __future__ import annotations

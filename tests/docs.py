@@ -1,12 +1,14 @@
-"""The README's per-filter sections, generated from each filter's ``--help``.
+"""Each command's reference page in docs/, its ``--help`` section generated from the command.
 
     python tests/docs.py --write   rewrite the sections between the markers
     python tests/docs.py --check   exit 1 if any section differs (make lint)
 
-A section sits between ``<!-- help:council-NAME -->`` and
+Every executable in pyproject's ``[project.scripts]`` has one page,
+``docs/NAME.md`` (``council-pack`` -> ``docs/pack.md``, ``council`` ->
+``docs/council.md``), so a new command cannot be forgotten.  The page's
+generated part sits between ``<!-- help:council-NAME -->`` and
 ``<!-- /help:council-NAME -->``; executables with subcommands get the help of
-each subcommand too.  The executables are those in pyproject's
-``[project.scripts]``, so a new filter cannot be forgotten.
+each subcommand too.  The rest of the page is written by hand.
 """
 
 from __future__ import annotations
@@ -21,13 +23,18 @@ from pathlib import Path
 from conftest import run_filter
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 
 def executables() -> dict[str, str]:
     """``{"council-redact": "council_filters.cli.redact", ...}`` from pyproject."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     return {name: target.split(":")[0] for name, target in data["project"]["scripts"].items()}
+
+
+def page(name: str) -> Path:
+    """The reference page of one executable: ``docs/pack.md`` for ``council-pack``."""
+    return DOCS / f"{name.removeprefix('council-') or name}.md"
 
 
 def help_text(module: str, argv: list[str]) -> str:
@@ -66,18 +73,30 @@ def section(name: str, module: str) -> str:
     return f"<!-- help:{name} -->\n```text\n{body}```\n<!-- /help:{name} -->"
 
 
-def render(readme: str) -> tuple[str, list[str]]:
+def render(name: str, module: str, text: str) -> str | None:
+    """``text`` with ``name``'s help section regenerated; None when it has no markers."""
+    pattern = re.compile(
+        rf"<!-- help:{re.escape(name)} -->.*?<!-- /help:{re.escape(name)} -->", re.S
+    )
+    if not pattern.search(text):
+        return None
+    new = section(name, module)
+    return pattern.sub(lambda _m: new, text)
+
+
+def pages() -> tuple[dict[Path, tuple[str, str]], list[str]]:
+    """``{page: (current, regenerated)}`` for every executable, and the names lacking one."""
+    out: dict[Path, tuple[str, str]] = {}
     missing = []
     for name, module in executables().items():
-        pattern = re.compile(
-            rf"<!-- help:{re.escape(name)} -->.*?<!-- /help:{re.escape(name)} -->", re.S
-        )
-        if not pattern.search(readme):
+        path = page(name)
+        current = path.read_text() if path.exists() else ""
+        new = render(name, module, current)
+        if new is None:
             missing.append(name)
-            continue
-        new = section(name, module)
-        readme = pattern.sub(lambda _m, new=new: new, readme)
-    return readme, missing
+        else:
+            out[path] = (current, new)
+    return out, missing
 
 
 def main(argv: list[str]) -> int:
@@ -85,16 +104,18 @@ def main(argv: list[str]) -> int:
     if argv not in (["--write"], ["--check"]):
         print(__doc__)
         return 2
-    current = README.read_text()
-    new, missing = render(current)
+    found, missing = pages()
     if missing:
-        print("README has no help section for: " + ", ".join(missing), file=sys.stderr)
+        print("no reference page with a help section for: " + ", ".join(
+            f"{name} ({page(name).relative_to(ROOT)})" for name in missing), file=sys.stderr)
+    stale = [path for path, (current, new) in found.items() if new != current]
     if argv == ["--write"]:
-        if new != current:
-            README.write_text(new)
+        for path in stale:
+            path.write_text(found[path][1])
         return 1 if missing else 0
-    if new != current:
-        print("README help sections are stale: run `make docs`", file=sys.stderr)
+    if stale:
+        print("stale help sections in " + ", ".join(str(p.relative_to(ROOT)) for p in stale)
+              + ": run `make docs`", file=sys.stderr)
         return 1
     return 1 if missing else 0
 

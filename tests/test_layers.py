@@ -3,7 +3,10 @@
 - ``council_filters.base`` imports nothing else of the package;
 - a core (anything outside ``cli/`` and the shell kit) never imports a CLI
   module, the shell kit, typer or click;
-- a CLI module never imports another one (the shared shell excepted);
+- an executable's CLI module never imports another executable's; the shared shell and
+  the private parts of one shell (``cli/_NAME.py``: ``council``'s shared options and its
+  ``code-review`` group) are the only CLI modules imported, and no private part imports
+  an executable's module;
 - no import circle, between modules or between the package's rooms (its
   top-level packages and modules), counting every import but those under
   ``if TYPE_CHECKING:``;
@@ -169,12 +172,27 @@ def test_cores_never_import_a_shell_typer_or_click() -> None:
     assert bad == {}
 
 
+def is_private(name: str) -> bool:
+    """A part of a shell, not an executable: ``council_filters.cli._NAME``."""
+    return is_cli(name) and name.rsplit(".", 1)[1].startswith("_")
+
+
 def test_no_cli_module_imports_another() -> None:
     bad = {
-        name: sorted(n for n in ours(deps) if is_cli(n) and n not in SHELL and n != name)
+        name: sorted(n for n in ours(deps) if is_cli(n) and not is_private(n) and n != name)
         for name, deps in MODULES.items() if is_cli(name)
     }
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_every_public_cli_module_is_an_executable() -> None:
+    """What a private name lets through is never an executable's own shell."""
+    import tomllib
+
+    data = tomllib.loads((PKG.parent / "pyproject.toml").read_text())
+    targets = {t.split(":")[0] for t in data["project"]["scripts"].values()}
+    public = {n for n in MODULES if is_cli(n) and not is_private(n)}
+    assert public == targets
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

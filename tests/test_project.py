@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_filter
-from docs import README, executables, help_text, render
+from docs import executables, help_text, page, pages
 
 ROOT = Path(__file__).resolve().parent.parent
 EXES = executables()
@@ -50,11 +50,48 @@ def test_golden_cases_exist(name):
     assert cases, f"no golden cases under golden/{short}/"
 
 
-def test_readme_sections_are_current():
+def test_reference_pages_are_current():
+    """Every executable has its docs/ page, ending with its --help as the command prints it."""
+    found, missing = pages()
+    assert not missing, f"no reference page with a help section for {missing}"
+    assert set(found) == {page(name) for name in EXES}
+    stale = [p.name for p, (current, new) in found.items() if new != current]
+    assert not stale, f"stale help sections in {stale}: run `make docs`"
+    for name in EXES:
+        assert f"Usage: {name} " in page(name).read_text(), name
+
+
+README = ROOT / "README.md"
+_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"]
+
+
+def test_readme_is_a_front_door():
+    """Short, with every command named once in its table and linked to its page, the command
+    count right, and every local link pointing at a file that exists."""
+    import re
+
     text = README.read_text()
-    new, missing = render(text)
-    assert not missing, f"README lacks help sections for {missing}"
-    assert new == text, "README help sections are stale: run `make docs`"
+    assert len(text.splitlines()) <= 400
+    assert f"as {_NUMBERS[len(EXES)]} commands" in text
+    rows = re.findall(r"^\| `(council[a-z-]*)` \|.*?\]\((docs/[a-z-]+\.md)\)", text, re.M)
+    assert {name for name, _ in rows} == set(EXES)
+    for name, link in rows:
+        assert ROOT / link == page(name), (name, link)
+    for link in re.findall(r"\]\(([^)#:]+)\)", text):
+        assert (ROOT / link).is_file(), link
+    assert "<!-- help:" not in text, "the --help reference lives in docs/, not the README"
+
+
+def test_readme_test_command_is_what_ci_runs():
+    text = README.read_text()
+    block = text.split("\n## Two commands\n")[1].split("\n## ")[0]
+    commands = [line.split("#")[0].strip() for line in block.splitlines()
+                if line.startswith("make ")]
+    assert commands == ["make demo", "make test"]
+    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line and not line.startswith(("#", "set ", "cd "))]
+    assert ci == ["make test"]
 
 
 @pytest.mark.parametrize("name", sorted(EXES))

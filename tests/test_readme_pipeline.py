@@ -1,4 +1,4 @@
-"""The README's first pipeline is safe to copy: it is the chain `council review` runs,
+"""The README's pipeline ("The pipe") is safe to copy: it is the chain `council review` runs,
 stage for stage, the pack redaction stage included."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from conftest import ROOT
 
 def first_pipeline() -> list[list[str]]:
     text = (ROOT / "README.md").read_text()
-    block = re.search(r"```sh\n(.*?)```", text, re.S)
+    section = text.split("\n## The pipe\n")[1].split("\n## ")[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
     assert block is not None
     joined = block.group(1).replace("\\\n", " ")
     return [shlex.split(stage) for stage in joined.split("|")]

@@ -1,6 +1,6 @@
 """Any order of the text stages keeps every credential out of every report.
 
-The README says stages can be added, removed or reordered.  A reviewer answer
+The README and docs/formats.md say stages can be added, removed or reordered.  A reviewer answer
 carrying an AWS key, a GitHub token in stderr and a 25-line PEM block goes
 through every order of council-redact --jsonl, council-fence --jsonl
 --hardened and council-parse-verdict --jsonl, then council-consolidate in

@@ -1,7 +1,8 @@
 """The shell every executable uses: streams, diagnostics, running a typer app, one main.
 
-Nothing here knows about a particular filter.  A CLI module builds a typer app,
-hands it to :func:`run`, and reads its streams through :func:`streams`.  Cores
+Nothing here knows about a particular filter.  A CLI module builds a typer app
+(``_typer``), hands it to :func:`run`, and reads its streams through :func:`streams`
+(``_streams``); both parts are re-exported here, so a shell imports this one module.  Cores
 never import this module: errors and JSON Lines live in ``council_filters.base``
 (re-exported here under their old names for the shells).
 """
@@ -9,20 +10,13 @@ never import this module: errors and JSON Lines live in ``council_filters.base``
 from __future__ import annotations
 
 import contextlib
-import contextvars
-import copy
-import functools
 import io
 import os
-import re
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, BinaryIO, NoReturn, Protocol, TextIO
 
-from council_filters import __version__
-from council_filters.base import jsonl
 from council_filters.base.errors import (  # noqa: F401 - the kit's names, re-exported
     EXIT_CODES,
     EXIT_CONDITION,
@@ -51,76 +45,24 @@ from council_filters.base.jsonl import (  # noqa: F401 - the kit's names, re-exp
     shape_problem,
     source_name,
 )
-
-
-# --------------------------------------------------------------------------- #
-# Streams, injectable for in-process tests.
-# --------------------------------------------------------------------------- #
-@dataclass
-class Streams:
-    """The three standard streams of one invocation (stdout is binary)."""
-
-    stdin: BinaryIO
-    stdout: BinaryIO
-    stderr: TextIO
-    prog: str
-
-    def warn(self, message: str) -> None:
-        """One diagnostic line on stderr, prefixed with the program name."""
-        self.stderr.write(scrub(f"{self.prog}: {message}") + "\n")
-        self.stderr.flush()
-
-    def error(self, err: CouncilError) -> None:
-        self.stderr.write(scrub(err.render(self.prog)) + "\n")
-        self.stderr.flush()
-
-
-_SCRUB_MASK = "[redacted]"
-
-
-@functools.lru_cache(maxsize=1)
-def _credential_re() -> re.Pattern[str]:
-    from council_filters.redaction.patterns import CREDENTIAL_PATTERNS
-
-    return re.compile("|".join(p.regex.decode() for p in CREDENTIAL_PATTERNS))
-
-
-def scrub(text: str) -> str:
-    """``text`` with anything credential-shaped masked (every diagnostic goes through this).
-
-    Messages describe input rather than quote it, but some name what the user
-    typed (a ref, a path, an ID, an unknown option): a credential pasted there
-    must not reach a terminal or a CI log either.  The shapes are the
-    redaction patterns'.  A line break in a name is escaped: one message, one line.
-    """
-    text = _credential_re().sub(_SCRUB_MASK, text)
-    if "\n" in text or "\r" in text:
-        text = text.replace("\r", "\\r").replace("\n", "\\n")
-    return text
-
-
-_current: contextvars.ContextVar[Streams] = contextvars.ContextVar("council_streams")
-
-
-def streams() -> Streams:
-    """The streams of the invocation in progress (set by :func:`run`)."""
-    return _current.get()
-
-
-def error_record(err: CouncilError) -> Record:
-    """The record ``--keep-going`` writes in place of a bad one."""
-    return {"kind": "error", "line": err.line, "error": scrub(err.message)}
-
-
-def map_records(
-    fn: Callable[[str, int, Record], Sequence[Record]],
-    items: Iterable[tuple[str, int, Record | CouncilError]],
-    write: Callable[[Record], None],
-    *,
-    keep_going: bool,
-) -> None:
-    """:func:`council_filters.base.jsonl.map_records` with the house error record."""
-    jsonl.map_records(fn, items, write, keep_going=keep_going, error_record=error_record)
+from council_filters.cli._streams import (  # noqa: F401 - the kit's names, re-exported
+    Streams,
+    _current,
+    error_record,
+    map_records,
+    scrub,
+    streams,
+)
+from council_filters.cli._typer import (  # noqa: F401 - the kit's names, re-exported
+    HELP_WIDTH,
+    _add_version_options,
+    _click_module,
+    _completion_var,
+    keep_going_option,
+    make_app,
+    version_callback,
+    version_option,
+)
 
 
 # --------------------------------------------------------------------------- #
@@ -278,32 +220,6 @@ def _text_stdout(binary: BinaryIO | None) -> Iterator[None]:
         text.detach()
 
 
-def _add_version_options(command: Any) -> None:
-    """Give every subcommand of a group the group's own ``--version``."""
-    own = next((p for p in command.params if p.name == "version"), None)
-    for sub in getattr(command, "commands", {}).values():
-        if own is not None and not any(p.name == "version" for p in sub.params):
-            clone = copy.copy(own)
-            clone.expose_value = False  # the subcommand's function takes no such argument
-            sub.params.append(clone)
-        _add_version_options(sub)
-
-
-def _completion_var(prog: str) -> str:
-    """The variable click reads for shell completion: ``_COUNCIL_REDACT_COMPLETE``."""
-    return "_" + prog.replace("-", "_").upper() + "_COMPLETE"
-
-
-def _click_module() -> Any:
-    """The click that typer runs on: recent typer vendors it as ``typer._click``."""
-    import importlib
-
-    try:
-        return importlib.import_module("typer._click")
-    except ImportError:
-        return importlib.import_module("click")
-
-
 def _flush_quietly(stream: IO[bytes]) -> None:
     with contextlib.suppress(BrokenPipeError, OSError, ValueError):
         stream.flush()
@@ -356,57 +272,3 @@ def entry(main: Main) -> NoReturn:
     sys.exit(code)
 
 
-# --------------------------------------------------------------------------- #
-# Shared typer app construction, so every --help has the same shape.
-# --------------------------------------------------------------------------- #
-HELP_WIDTH = 100
-
-
-def make_app(help_text: str, epilog: str, **kwargs: Any) -> Any:
-    """A typer app with the house settings: plain help, fixed width, no completion install."""
-    import typer
-
-    settings = {
-        "help_option_names": ["-h", "--help"],
-        "max_content_width": HELP_WIDTH,
-        "terminal_width": HELP_WIDTH,
-    }
-    settings.update(kwargs.pop("context_settings", {}))
-    return typer.Typer(
-        help=help_text,
-        epilog=epilog,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        pretty_exceptions_show_locals=False,
-        rich_markup_mode=None,
-        context_settings=settings,
-        **kwargs,
-    )
-
-
-def keep_going_option(scope: str = "") -> Any:
-    """The ``--keep-going`` option of the record filters (``scope``: e.g. ``"--jsonl: "``)."""
-    import typer
-
-    return typer.Option(
-        False, "--keep-going",
-        help=f"{scope}write an error record for a bad line and go on (default: stop, exit 1).",
-    )
-
-
-def version_option() -> Any:
-    """The ``--version`` option every executable carries (one version source)."""
-    import typer
-
-    return typer.Option(
-        False, "--version", callback=version_callback, is_eager=True,
-        help="Print the version and exit.",
-    )
-
-
-def version_callback(value: bool) -> None:
-    if value:
-        import typer
-
-        streams().stdout.write(f"{streams().prog} {__version__}\n".encode())
-        raise typer.Exit(0)

@@ -6,20 +6,15 @@ reading records, writing them back in input order.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
 import typer
 
 from council_filters import dispatch as core
-from council_filters.base.settings import COUNCIL_TIMEOUT, parse_seconds
 from council_filters.cli import _shell as kit
 from council_filters.council import config as commands_file
+from council_filters.dispatch import stream
 
 HELP = """Run each reviewer's command on its pack and add what it said and how it ended.
 
@@ -61,111 +56,13 @@ Examples:
 app = kit.make_app(HELP, EPILOG)
 
 
-def _pairs(values: Sequence[str] | None, what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values or ():
-        name, eq, value = item.partition("=")
-        if not eq or not name or not value:
-            raise kit.UsageError(f"{what} must look like NAME=VALUE")
-        out[name] = value
-    return out
-
-
 def _config(explicit: str | None, cwd: str | None, trust_repo: bool) -> dict[str, str]:
     found = commands_file.resolve(explicit, os.environ, cwd or ".", trust_repo=trust_repo)
     for note in found.notes:
         kit.streams().warn(note)
     if found.path is None:
         return {}
-    return _parsed(str(found.path), "config", core.parse_config)
-
-
-def _parsed(path: str, what: str, parse: Callable[[str, str], dict[str, Any]]) -> dict[str, Any]:
-    """A user's file read as UTF-8 and parsed; a usage error naming the file if not."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or type(exc).__name__
-        raise kit.UsageError(f"cannot read {what}: {reason}", source=path) from None
-    try:
-        return parse(text, path)
-    except ValueError as exc:
-        raise kit.UsageError(str(exc)) from None
-
-
-def _timeout(option: str | None, upstream: bool, warn: Callable[[str], None]) -> int:
-    """--timeout, else $COUNCIL_TIMEOUT: a whole number of seconds, 1-86400."""
-    if option is not None:
-        return _strict_seconds(option, "--timeout")
-    raw = os.environ.get(COUNCIL_TIMEOUT.name)
-    if upstream:
-        return COUNCIL_TIMEOUT.resolve(raw, warn)
-    if raw is None or raw == "":
-        return COUNCIL_TIMEOUT.default
-    return _strict_seconds(raw, COUNCIL_TIMEOUT.name)
-
-
-def _strict_seconds(raw: str, what: str) -> int:
-    problems: list[str] = []
-    seconds = COUNCIL_TIMEOUT.resolve(raw, problems.append)
-    if problems or raw == "":  # the value is not shown: it may be anything
-        raise kit.UsageError(f"{what} must be a whole number of seconds from 1 to 86400")
-    return seconds
-
-
-def _limits(
-    timeout: str | None,
-    kill_after: str | None,
-    output_cap: int,
-    cwd: str | None,
-    upstream: bool,
-) -> core.Limits:
-    s = kit.streams()
-    seconds = _timeout(timeout, upstream, s.warn)
-    grace_raw = kill_after if kill_after is not None else os.environ.get("COUNCIL_KILL_GRACE", "")
-    try:
-        grace = parse_seconds(grace_raw, "COUNCIL_KILL_GRACE") if grace_raw else 10.0
-    except ValueError as exc:
-        raise kit.UsageError(str(exc)) from None
-    return core.Limits(timeout=seconds, kill_grace=grace, output_cap=output_cap, cwd=cwd)
-
-
-class Interrupted(BaseException):
-    """SIGINT, SIGTERM or SIGHUP arrived (a BaseException: nothing may swallow it)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-@contextlib.contextmanager
-def _trap_signals() -> Iterator[None]:
-    """Turn the stop signals into :class:`Interrupted` (once); an inherited SIG_IGN stays."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    fired: list[int] = []
-
-    def handler(signum: int, _frame: object) -> None:
-        fired.append(signum)
-        if len(fired) == 1:
-            raise Interrupted(signum)
-
-    saved = {}
-    for sig in _STOP_SIGNALS:
-        previous = signal.getsignal(sig)
-        if previous is signal.SIG_IGN:
-            continue
-        saved[sig] = previous
-        signal.signal(sig, handler)
-    try:
-        yield
-    finally:
-        for sig, previous in saved.items():
-            signal.signal(sig, previous)
+    return stream.parsed(str(found.path), "config", core.parse_config)
 
 
 @app.command()
@@ -259,141 +156,32 @@ def command(
     version: bool = kit.version_option(),
 ) -> int:
     s = kit.streams()
-    limits = _limits(timeout, kill_after, output_cap, cwd, upstream)
-    table = _pairs(commands, "--command")
-    adapter_table = _pairs(adapters, "--adapter")
+    limits = stream.limits(timeout, kill_after, output_cap, cwd, upstream, s.warn)
+    table = stream.pairs(commands, "--command")
+    adapter_table = stream.pairs(adapters, "--adapter")
     conf = _config(config, cwd, trust_repo)
-    reuse = _reuse(cache, replay, budget_tokens, budget_usd, prices)
+    reuse = stream.reuse(cache, replay, budget_tokens, budget_usd, prices)
     env = dict(os.environ)
     records: list[kit.Record] = []
     tasks: list[core.Task | None] = []
-    with _trap_signals():
+    with stream.trap_signals():
         try:
             for source, lineno, rec in kit.iter_jsonl(files or [], s.stdin, keep_going=keep_going):
                 if isinstance(rec, kit.CouncilError):
                     records.append(kit.error_record(rec))
                     tasks.append(None)
                     continue
-                task = _task(rec, source, lineno, keep_going, table, adapter_table, env, conf)
+                task = stream.task(rec, source, lineno, keep_going, table, adapter_table, env, conf)
                 if isinstance(task, kit.CouncilError):
                     records.append(kit.error_record(task))
                     tasks.append(None)
                     continue
                 records.append(rec)
                 tasks.append(task)
-        except Interrupted as stop:
-            raise _interrupted(stop.signum) from None
-        _run(records, tasks, limits, env, jobs, s, reuse)
+        except stream.Interrupted as stop:
+            raise stream.interrupted(stop.signum) from None
+        stream.run(records, tasks, limits, env, jobs, s.stdout, s.warn, reuse)
     return kit.EXIT_OK
-
-
-def _reuse(
-    cache: str | None, replay: bool, tokens: int | None, usd: float | None, prices: str | None
-) -> core.Reuse:
-    if replay and cache is None:
-        raise kit.UsageError("--replay needs --cache DIR (the answers it replays)")
-    if usd is not None and prices is None:
-        raise kit.UsageError("--budget-usd needs --prices FILE (what a token costs)")
-    table = _parsed(prices, "the price table", core.parse_prices) if prices is not None else {}
-    return core.Reuse(
-        cache=core.Cache(cache) if cache is not None else None,
-        replay=replay,
-        budget=core.Budget(tokens, usd, table),
-    )
-
-
-def _task(
-    rec: kit.Record,
-    source: str,
-    lineno: int,
-    keep_going: bool,
-    table: dict[str, str],
-    adapter_table: dict[str, str],
-    env: dict[str, str],
-    conf: dict[str, str],
-) -> core.Task | kit.CouncilError | None:
-    """The task for one input record; None for records that pass through."""
-    if rec.get("kind") != "reviewer":
-        return None
-    reviewer, pack, token = rec.get("reviewer"), rec.get("pack"), rec.get("ingest_token")
-    problem = (
-        "reviewer must be a string"
-        if not isinstance(reviewer, str) or not reviewer
-        else "pack must be a string"
-        if not isinstance(pack, str)
-        else "ingest_token must be a string"
-        if token is not None and not isinstance(token, str)
-        else None
-    )
-    if problem:
-        err = kit.DataError(problem, source=source, line=lineno)
-        if not keep_going:
-            raise err
-        return err
-    assert isinstance(reviewer, str) and isinstance(pack, str)
-    try:
-        cmd = core.resolve_command(reviewer, table, adapter_table, env, conf)
-    except ValueError as exc:
-        raise kit.UsageError(str(exc)) from None
-    family = conf.get(f"{reviewer}.family") or None
-    return core.Task(reviewer, pack, token if isinstance(token, str) else None, cmd, family)
-
-
-def _run(
-    records: list[kit.Record],
-    tasks: list[core.Task | None],
-    limits: core.Limits,
-    env: dict[str, str],
-    jobs: int,
-    s: kit.Streams,
-    reuse: core.Reuse | None = None,
-) -> None:
-    """Run the tasks in parallel and write every record in input order."""
-    reuse = reuse or core.Reuse()
-    live = [t for t in tasks if t is not None]
-    decided = iter(core.prepare(live, reuse, limits.cwd))
-    plan = [(t, next(decided)) if t is not None else (None, None) for t in tasks]
-    to_run = [t for t, d in plan if t is not None and d is None]
-    runner = core.Runner(limits, env, jobs or max(1, len(to_run)))
-    writer = kit.RecordWriter(s.stdout)
-    try:
-        slots = iter(runner.start(to_run))
-        for rec, (task, known) in zip(records, plan, strict=True):
-            if task is not None:
-                result = known if known is not None else runner.wait(next(slots))
-                for name in result.capped:
-                    s.warn(f"{task.reviewer}: {name} capped at the byte limit")
-                if result.abandoned:
-                    s.warn(f"{task.reviewer}: a process that left its group still held the"
-                           " output after the command ended; it was stopped, the pipes closed")
-                if result.error_kind == "budget" and result.summary:
-                    s.warn(result.summary)
-                if known is None:
-                    _keep(reuse.cache, task, result, s)
-                rec.update(result.fields())
-                rec["pack_tokens"] = task.pack_tokens
-                if task.family:
-                    rec["family"] = task.family
-            writer.write(rec)
-    except Interrupted as stop:
-        runner.stop(stop.signum)
-        raise _interrupted(stop.signum) from None
-
-
-def _keep(cache: core.Cache | None, task: core.Task, result: core.Result, s: kit.Streams) -> None:
-    """Keep an OK answer in the cache (a cache that cannot be written only warns)."""
-    key = task.cache_key()
-    if cache is None or key is None or task.command is None:
-        return
-    try:
-        cache.put(key, task.command, result.fields())
-    except OSError as exc:
-        s.warn(f"{task.reviewer}: answer not cached: {exc.strerror or 'error'}")
-
-
-def _interrupted(signum: int) -> kit.CouncilError:
-    name = signal.Signals(signum).name
-    return kit.CouncilError(f"interrupted by {name}; reviewers stopped", code=128 + signum)
 
 
 def main(argv: Sequence[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ thesaurus folds the words reviewers use interchangeably for one idea (``nil``,
 frequency is computed over the findings of the run itself, so a word every
 finding uses counts for little.  Nothing is downloaded; nothing needs the
 network.  The threshold (``THRESHOLD``) and its measured precision and recall
-are in the README.
+are in docs/benchmarks.md.
 
 Grouping is not quadratic: a finding is compared only with findings of the
 same file whose line is within the window, at most ``MAX_NEIGHBOURS`` of them
