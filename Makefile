@@ -15,7 +15,7 @@ VALIDATORS := node_modules/.installed
 # The editable install puts the checkout on sys.path with a plain .pth line
 # (compat mode): the default mode's import hook costs about 10 ms at every
 # start of every filter, more than council-redact's whole start-up.
-$(STAMP): pyproject.toml setup.py council_filters/_machine.c
+$(STAMP): pyproject.toml setup.py council_filters/redaction/_machine.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat

@@ -45,8 +45,8 @@ class WheelForWhatWasBuilt(bdist_wheel):
 setup(
     ext_modules=[
         Extension(
-            "council_filters._machine",
-            ["council_filters/_machine.c"],
+            "council_filters.redaction._machine",
+            ["council_filters/redaction/_machine.c"],
             optional=True,
             extra_compile_args=["-O3"],
         )

@@ -24,9 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from council_filters import dispatch, fence, redaction  # noqa: E402
+from council_filters import dispatch, fence  # noqa: E402
 from council_filters.consolidate.render import mdquote  # noqa: E402
 from council_filters.dispatch import outcome  # noqa: E402
+from council_filters.redaction import machine as redaction  # noqa: E402
 from council_filters.verdict import findings_block, layers, reading, reviewer_json  # noqa: E402
 
 LIMIT = 5.0

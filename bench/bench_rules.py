@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 import bench_redact as br  # noqa: E402
 import secret_corpus  # noqa: E402
 
-from council_filters.redaction import Redactor  # noqa: E402
-from council_filters.secrets import load_rules, redact_value  # noqa: E402
+from council_filters.redaction.machine import Redactor  # noqa: E402
+from council_filters.redaction.secrets import load_rules, redact_value  # noqa: E402
 
 
 def extra_lines(data: bytes, rules: object) -> tuple[int, int]:

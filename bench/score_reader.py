@@ -48,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from council_filters import severity  # noqa: E402
+from council_filters.base import severity  # noqa: E402
 
 VOTES = ("APPROVE", "REVISE", "REJECT")
 SLACK = 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from council_filters.redaction import Redactor
+from council_filters.redaction.machine import Redactor
 
 _WS = rb"[ \t\n\v\f\r]"
 

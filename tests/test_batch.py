@@ -15,8 +15,10 @@ import pytest
 from batch_corpus import make_tree, single
 from redact_fragments import random_document
 
-from council_filters import batch, redaction, storage
-from council_filters.redaction import redact_stream
+from council_filters.base import storage
+from council_filters.redaction import batch
+from council_filters.redaction import machine as redaction
+from council_filters.redaction.machine import redact_stream
 
 from conftest import run_filter
 
@@ -496,6 +498,6 @@ def test_rules_pass_through_per_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def redaction_rules(spec: str):
-    from council_filters.secrets import load_rules
+    from council_filters.redaction.secrets import load_rules
 
     return load_rules(spec)

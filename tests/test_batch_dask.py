@@ -11,7 +11,7 @@ import orjson
 import pytest
 from batch_corpus import make_tree, single
 
-from council_filters import storage
+from council_filters.base import storage
 
 from conftest import run_filter
 
@@ -51,7 +51,7 @@ def test_memory_urls_on_a_cluster(threads_cluster: str) -> None:
         assert (code, err) == (0, "")
         for path, data in docs.items():
             out = io.BytesIO()
-            from council_filters.redaction import redact_stream
+            from council_filters.redaction.machine import redact_stream
 
             redact_stream(io.BytesIO(data), out)
             assert fs.cat(path.replace("/dtest/in/", "/dtest/out/")) == out.getvalue()

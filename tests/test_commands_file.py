@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters import severity
+from council_filters.base import severity
 from council_filters.base.errors import UsageError
 from council_filters.cli import council as council_cli
 from council_filters.dispatch import commands_file as cf

@@ -21,7 +21,8 @@ import orjson
 import pytest
 import typer.main
 
-from council_filters import __version__, kit
+from council_filters import __version__
+from council_filters.cli import _shell as kit
 
 from conftest import Result, child_env, cli_module, make_git_repo, run_filter, run_process
 
@@ -284,7 +285,7 @@ def test_state_ids_holding_a_secret_are_not_echoed(args, stdin, code, state_file
 
 
 def test_scrub_masks_every_credential_shape_and_keeps_one_line():
-    from council_filters.redaction import CREDENTIAL_PATTERNS
+    from council_filters.redaction.patterns import CREDENTIAL_PATTERNS
 
     for p in CREDENTIAL_PATTERNS:
         shape = p.prefix.replace(b"gh[pous]_", b"ghp_").decode() + "A" * p.tail_len

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_council import council, git, reports, stub, user_config
 
-from council_filters import paths
+from council_filters.base import paths
 from council_filters.council import reports as reportnames
 
 pytestmark = pytest.mark.slow  # real git repositories and the whole chain

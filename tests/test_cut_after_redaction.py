@@ -13,7 +13,7 @@ from council_filters.pack import core
 
 from conftest import make_repo, run_filter
 
-pytest.importorskip("council_filters.secrets")
+pytest.importorskip("council_filters.redaction.secrets")
 
 PASSWORD = "Pw" + "q7Z" * 1000  # a URL password long enough for any cut to land inside
 # One long line of URL credentials: wherever a byte cut lands in it, it is likely to land

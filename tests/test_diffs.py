@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from council_filters import diffranges
-from council_filters.base import diffs
+from council_filters.base import diffranges, diffs
 from council_filters.base.bytesops import lines_of
 from council_filters.consolidate.gaps import changed_files_from_diff
 

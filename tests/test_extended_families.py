@@ -14,8 +14,8 @@ import random
 import pytest
 import secret_families as sf
 
-from council_filters import prefilter
-from council_filters.secrets import load_rules, redact_value
+from council_filters.redaction import prefilter
+from council_filters.redaction.secrets import load_rules, redact_value
 
 EXT = load_rules("extended")
 
@@ -178,7 +178,7 @@ def test_rules_from_a_file_run_in_linear_time(tmp_path, pattern: str) -> None:
 
 def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) -> None:
     from council_filters.base.errors import UsageError
-    from council_filters.secrets import gitleaks
+    from council_filters.redaction.secrets import gitleaks
 
     monkeypatch.setattr(gitleaks, "_re2", lambda: None)
     path = tmp_path / "rules.toml"
@@ -228,7 +228,7 @@ def test_extended_rules_are_linear_on_adversarial_lines(unit: bytes, tail: bytes
 # The spans other filters build placeholders from.
 # --------------------------------------------------------------------------- #
 def test_match_spans_name_each_secret_on_each_redacted_line() -> None:
-    from council_filters.secrets import match_spans, scan
+    from council_filters.redaction.secrets import match_spans, scan
 
     rng = random.Random(9)
     session = sf.aws_session_token(rng)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import secret_corpus as sc
 
-from council_filters import kit
-from council_filters.secrets import load_rules, redact_value
-from council_filters.secrets.gitleaks import compile_re2, translate
+from council_filters.cli import _shell as kit
+from council_filters.redaction.secrets import load_rules, redact_value
+from council_filters.redaction.secrets.gitleaks import compile_re2, translate
 
 from conftest import run_filter
 

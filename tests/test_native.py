@@ -29,8 +29,9 @@ from hypothesis import strategies as st
 from redact_fragments import SECRETS, documents, lines, random_document
 from redact_oracles import redact_simple
 
-from council_filters import native, prefilter
-from council_filters.redaction import _BEGIN, CREDENTIAL_PATTERNS, credential_in
+from council_filters.redaction import native, prefilter
+from council_filters.redaction.machine import _BEGIN, credential_in
+from council_filters.redaction.patterns import CREDENTIAL_PATTERNS
 
 m = native.compiled()
 pytestmark = pytest.mark.skipif(
@@ -356,8 +357,9 @@ def test_the_plain_form_loads_no_regex_or_typing() -> None:
         "from council_filters.cli import redact\n"
         "sys.argv = ['council-redact']\n"
         "rc = redact.main()\n"
-        "heavy = sorted(n for n in ('re', 'typing', 'dataclasses', 'council_filters.redaction',"
-        " 'council_filters.redact_records', 'typer') if n in sys.modules)\n"
+        "heavy = sorted(n for n in ('re', 'typing', 'dataclasses',"
+        " 'council_filters.redaction.machine',"
+        " 'council_filters.redaction.records', 'typer') if n in sys.modules)\n"
         "sys.stderr.write(repr((rc, heavy)))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in (prefilter.ENV, native.MACHINE_ENV)}

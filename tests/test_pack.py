@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_pack_repo import Repo, records
 
-from council_filters import paths
-from council_filters.base import bytesops, vocab
+from council_filters.base import bytesops, paths, vocab
 from council_filters.base.settings import COUNCIL_PATH_CHAR_CAP, COUNCIL_TIMEOUT, IntSetting
 from council_filters.pack import core
 

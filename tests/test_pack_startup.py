@@ -25,9 +25,9 @@ from council_filters.cli import pack as pack_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # Never needed to build a pack: typer's models, the schema validator, the Markdown reader,
-# the regex engine and the redaction rules (the pack is redacted by another filter).
+# the regex engine and the redaction engine with its rules (another filter redacts the pack).
 NOT_ON_THE_PACK_PATH = ("pydantic", "pydantic_core", "jsonschema", "markdown_it", "regex",
-                        "council_filters.redaction", "council_filters.secrets")
+                        "council_filters.redaction")
 
 PROBE = """
 import io, json, sys

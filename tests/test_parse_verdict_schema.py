@@ -8,8 +8,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from council_filters import diffranges
-from council_filters.base import schemas
+from council_filters.base import diffranges, schemas
 from council_filters.verdict import reviewer_json as rj
 
 LINE = {"kind": "line", "file": "src/a.ts", "start": 3, "end": 4, "side": "new"}

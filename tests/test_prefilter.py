@@ -23,8 +23,9 @@ from redact_fragments import SECRETS, documents, lines, random_document
 from redact_oracles import redact_simple
 from test_redact_props import needs_reference, reference
 
-from council_filters import prefilter, redaction
-from council_filters.redaction import (
+from council_filters.redaction import machine as redaction
+from council_filters.redaction import prefilter
+from council_filters.redaction.machine import (
     _BEGIN,
     CREDENTIAL_PATTERNS,
     Redactor,
@@ -36,7 +37,7 @@ from council_filters.redaction import (
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden" / "redact"
 HAVE_HS = importlib.util.find_spec("hyperscan") is not None
-HAVE_C = importlib.util.find_spec("council_filters._machine") is not None
+HAVE_C = importlib.util.find_spec("council_filters.redaction._machine") is not None
 ENGINES = [
     "re",
     pytest.param("hyperscan", marks=pytest.mark.skipif(
@@ -147,7 +148,7 @@ def test_plain_patterns_are_accepted(pattern: bytes) -> None:
 
 def test_unknown_engine_name_is_an_error() -> None:
     res = subprocess.run(
-        [sys.executable, "-c", "import council_filters.prefilter"],
+        [sys.executable, "-c", "import council_filters.redaction.prefilter"],
         env={**os.environ, "COUNCIL_PREFILTER": "fastest"}, capture_output=True, check=False,
     )
     assert res.returncode != 0 and b"COUNCIL_PREFILTER" in res.stderr
@@ -170,7 +171,7 @@ _ABSENT = """
 import sys
 class Absent:
     def find_spec(self, name, path=None, target=None):
-        if name == "council_filters._machine":
+        if name == "council_filters.redaction._machine":
             raise ImportError("not built")
         return None
 sys.meta_path.insert(0, Absent())
@@ -178,11 +179,11 @@ sys.meta_path.insert(0, Absent())
 # A module left by an older build: no ABI, and functions of other arguments.
 _STALE = """
 import sys, types
-stale = types.ModuleType("council_filters._machine")
+stale = types.ModuleType("council_filters.redaction._machine")
 def run_all(*args):
     raise TypeError("an older build's run_all")
 stale.run_all = stale.scan = stale.redact_fd = run_all
-sys.modules["council_filters._machine"] = stale
+sys.modules["council_filters.redaction._machine"] = stale
 """
 _MAIN = """
 from council_filters.cli import redact
@@ -351,8 +352,8 @@ def test_many_full_reads_overlap_and_agree(engine: str, machine: str) -> None:
 def test_extended_rules_ride_the_one_scan_in_both_engines() -> None:
     # The --rules extended set reaches the redactor through the extra-rules
     # hook: its searches join the combined scan, and both engines agree.
-    from council_filters.secrets import load_rules
-    from council_filters.secrets.engine import RuleCheck
+    from council_filters.redaction.secrets import load_rules
+    from council_filters.redaction.secrets.engine import RuleCheck
 
     rules = load_rules("extended")
     rng = random.Random(5)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from redact_oracles import may_change, redact_lines, redact_simple, strip_decoration_reference
 
-from council_filters.redaction import (
+from council_filters.redaction.machine import (
     CREDENTIAL_PATTERNS,
     PATTERN_NAMES,
     PEM_PATTERN,

@@ -23,7 +23,7 @@ from redact_fragments import BEGINS, BODIES, DECORATIONS, ENDS, PROSE, SECRETS
 from redact_oracles import redact_simple
 from test_redact_props import needs_reference, reference
 
-from council_filters.redaction import Redactor, redact, redact_text
+from council_filters.redaction.machine import Redactor, redact, redact_text
 
 SCALE = max(1, int(os.environ.get("COUNCIL_FUZZ_SCALE", "1") or "1"))
 

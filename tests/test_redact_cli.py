@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from council_filters import kit
+from council_filters.cli import _shell as kit
 from council_filters.cli import redact as cli
 
 from conftest import run_filter

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from redact_fragments import BEGINS, SECRETS, documents, lines, random_document
 from redact_oracles import may_change, redact_simple, strip_decoration_reference
 
-from council_filters.redaction import (
+from council_filters.redaction.machine import (
     Redactor,
     credential_in,
     redact,
@@ -87,7 +87,7 @@ def test_chunk_boundaries_do_not_matter(data: bytes, sizes: list[int]) -> None:
 @SETTINGS
 @given(lines())
 def test_scan_finds_every_line_that_can_change(line: bytes) -> None:
-    from council_filters.redaction import _BEGIN
+    from council_filters.redaction.machine import _BEGIN
 
     if credential_in(line) or _BEGIN.search(line):
         assert may_change(line)

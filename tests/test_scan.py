@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from council_filters.redaction import CREDENTIAL_PATTERNS
+from council_filters.redaction.patterns import CREDENTIAL_PATTERNS
 from council_filters.scan import lexical
 
 from conftest import make_repo, run_filter
@@ -308,7 +308,7 @@ def test_docs_show_the_rule_table_as_the_code_has_it():
 def _secrets_package() -> bool:
     import importlib.util
 
-    return importlib.util.find_spec("council_filters.secrets") is not None
+    return importlib.util.find_spec("council_filters.redaction.secrets") is not None
 
 
 @pytest.mark.skipif(not _secrets_package(), reason="the extended rules are not installed")

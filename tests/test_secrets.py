@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import secret_corpus as sc
 
-from council_filters.redaction import Redactor, redact
-from council_filters.secrets import (
+from council_filters.redaction.machine import Redactor, redact
+from council_filters.redaction.secrets import (
     Finding,
     load_rules,
     make_redactor,
@@ -28,7 +28,7 @@ from council_filters.secrets import (
     redact_value,
     scan,
 )
-from council_filters.secrets.pem import PemMachine
+from council_filters.redaction.secrets.pem import PemMachine
 
 EXT = load_rules("extended")
 assert EXT is not None
@@ -365,7 +365,7 @@ def test_extended_redacts_every_line_the_default_does(keys: dict[str, list[str]]
         base.finish()
         _, got = redact_value(data, EXT)
         lines = data.split(b"\n")
-        from council_filters.secrets.engine import eleven_placeholders_only
+        from council_filters.redaction.secrets.engine import eleven_placeholders_only
 
         missing = [
             n for n in set(base.redacted) - set(got) if not eleven_placeholders_only(lines[n - 1])

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from council_filters import severity
+from council_filters.base import severity
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,12 @@ import secrets as pysecrets
 
 import pytest
 
-from council_filters import secrets
 from council_filters.base.vocab import INGEST_PREFIX
 from council_filters.pack import core
-from council_filters.redact_records import redact_record
-from council_filters.redaction import redact_text
-from council_filters.shape_redaction import PLACEHOLDER_RE, redact_shape
+from council_filters.redaction import secrets
+from council_filters.redaction.machine import redact_text
+from council_filters.redaction.records import redact_record
+from council_filters.redaction.shape import PLACEHOLDER_RE, redact_shape
 
 from conftest import run_filter
 

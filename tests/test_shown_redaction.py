@@ -11,7 +11,7 @@ import pytest
 
 from conftest import make_repo, run_filter
 
-pytest.importorskip("council_filters.secrets")
+pytest.importorskip("council_filters.redaction.secrets")
 
 # Shapes the eleven default patterns do not know, each built so no scanner trips on this file.
 PASSWORD = "Sup3r" + "S3cretPw9"

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from council_filters import kit
+from council_filters.cli import _shell as kit
 from council_filters.state import machine as review_state
 from council_filters.state import store as statefile
 

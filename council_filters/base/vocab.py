@@ -12,10 +12,15 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-
 # --------------------------------------------------------------------------- #
 # Closed sets.
 # --------------------------------------------------------------------------- #
+#: The six code-review reviewers (origins), in the order reports list them.
+CODE_REVIEW_ORIGINS: tuple[str, ...] = (
+    "security", "requirements", "tests", "architecture", "regression", "performance",
+)
+
+
 class Verdict(StrEnum):
     """A reviewer slot's verdict: the three votes, UNKNOWN, and the three failures."""
 

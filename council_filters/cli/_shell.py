@@ -80,7 +80,7 @@ _SCRUB_MASK = "[redacted]"
 
 @functools.lru_cache(maxsize=1)
 def _credential_re() -> re.Pattern[str]:
-    from council_filters.redaction import CREDENTIAL_PATTERNS
+    from council_filters.redaction.patterns import CREDENTIAL_PATTERNS
 
     return re.compile("|".join(p.regex.decode() for p in CREDENTIAL_PATTERNS))
 

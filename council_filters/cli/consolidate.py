@@ -13,8 +13,8 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import severity as sev
 from council_filters.base import diffs, vocab
+from council_filters.base import severity as sev
 from council_filters.cli import _shell as kit
 from council_filters.consolidate import core, report_file, revision, shards, synthesis
 from council_filters.consolidate.finding import SourceReader

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import typer
 
-from council_filters import paths, severity
-from council_filters.base import safefs, vocab
+from council_filters.base import paths, safefs, severity, vocab
 from council_filters.cli import _shell as kit
 from council_filters.codereview import ask, correct, references, review, session, setup
 from council_filters.consolidate import origins, usage

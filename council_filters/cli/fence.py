@@ -9,7 +9,7 @@ import typer
 
 from council_filters import fence
 from council_filters.cli import _shell as kit
-from council_filters.reviewer_records import FenceOptions, fence_record
+from council_filters.fence.records import FenceOptions, fence_record
 
 HELP = """Wrap reviewer output in the five-part injection fence (the upstream agents' sed + printf).
 

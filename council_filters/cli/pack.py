@@ -3,7 +3,7 @@
 Thin shell: argv, streams and exit codes.  Gathering from git and the work tree
 lives in ``council_filters.pack.gather``, the templates and caps in
 ``council_filters.pack.core``, slug / report path / path checks in
-``council_filters.paths``.
+``council_filters.base.paths``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import typer
 
-from council_filters import paths as pathrules
+from council_filters.base import paths as pathrules
 from council_filters.base import vocab
 from council_filters.base.settings import COUNCIL_PATH_CHAR_CAP, COUNCIL_PATH_MAX_FILES
 from council_filters.cli import _shell as kit

@@ -7,8 +7,8 @@ import os
 import orjson
 import typer
 
-from council_filters import diffranges, verdict
-from council_filters.base import vocab
+from council_filters import verdict
+from council_filters.base import diffranges, vocab
 from council_filters.cli import _shell as kit
 from council_filters.verdict import fenced_file, reviewer_json
 from council_filters.verdict.records import ParseOptions, layer1_of, parse_record

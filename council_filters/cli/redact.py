@@ -4,7 +4,7 @@ The option parser (typer) is built only when options are given: the plain
 ``council-redact [FILE]...`` form, the one pipes use most, starts without it,
 and without the shared kit too until something goes wrong (start-up is most
 of the time on small inputs).  This module imports nothing at the top but
-``os`` and ``sys``: on the compiled path (:mod:`council_filters.native`) the
+``os`` and ``sys``: on the compiled path (:mod:`council_filters.redaction.native`) the
 plain form loads no other module of the package but the engine choice.
 """
 
@@ -20,22 +20,22 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, TextIO
 
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import BatchOptions
-    from council_filters.secrets import RuleSet
+    from council_filters.redaction.records import BatchOptions
+    from council_filters.redaction.secrets import RuleSet
 
 #: The core's names, importable from here (loaded on first use, see __getattr__).
 _CORE_NAMES = {
-    "DEFAULT_FIELDS": "council_filters.redact_records",
-    "BatchOptions": "council_filters.redact_records",
-    "check_report": "council_filters.redact_records",
-    "load_rules": "council_filters.redact_records",
-    "make_redactor": "council_filters.redact_records",
-    "name_input": "council_filters.redact_records",
-    "redact_record": "council_filters.redact_records",
-    "run_batch": "council_filters.redact_records",
-    "PATTERN_NAMES": "council_filters.redaction",
-    "run_input": "council_filters.redaction",
-    "writer": "council_filters.redaction",
+    "DEFAULT_FIELDS": "council_filters.redaction.records",
+    "BatchOptions": "council_filters.redaction.records",
+    "check_report": "council_filters.redaction.records",
+    "load_rules": "council_filters.redaction.records",
+    "make_redactor": "council_filters.redaction.records",
+    "name_input": "council_filters.redaction.records",
+    "redact_record": "council_filters.redaction.records",
+    "run_batch": "council_filters.redaction.records",
+    "PATTERN_NAMES": "council_filters.redaction.machine",
+    "run_input": "council_filters.redaction.machine",
+    "writer": "council_filters.redaction.machine",
 }
 
 PROG = "council-redact"
@@ -162,8 +162,8 @@ def redact_raw(
     With ``hits`` (a list), each redacted line is added to it as ``INPUT:LINE: RULE``,
     its line counted within its own input."""
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import hit_lines, make_redactor, name_input
-    from council_filters.redaction import run_input, writer
+    from council_filters.redaction.machine import run_input, writer
+    from council_filters.redaction.records import hit_lines, make_redactor, name_input
 
     r = make_redactor(rules, count=check)
     if hits is not None:
@@ -183,23 +183,23 @@ def redact_raw(
 def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
     """The plain form on the process's own descriptors, without the kit.
 
-    On the compiled path when it applies (:mod:`council_filters.native`),
+    On the compiled path when it applies (:mod:`council_filters.redaction.native`),
     else through the redactor.  Raises ``OSError`` with ``filename`` set for
     an input that cannot be opened (after the inputs before it are written).
     """
     if rules is None:
-        from council_filters import native
+        from council_filters.redaction import native, prefilter
 
-        m = native.whole_input()
+        m = prefilter.whole_input()
         if m is not None:
             native.redact_paths(m, paths, 1)
             return 0
-    from council_filters.redaction import Redactor, run_input, writer
+    from council_filters.redaction.machine import Redactor, run_input, writer
 
     if rules is None:
         r = Redactor()
     else:
-        from council_filters.redact_records import make_redactor, name_input
+        from council_filters.redaction.records import make_redactor, name_input
 
         r = make_redactor(rules)
     write = writer(1)
@@ -225,7 +225,7 @@ def redact_jsonl(
     from collections import Counter
 
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import redact_record
+    from council_filters.redaction.records import redact_record
 
     writer = kit.RecordWriter(s.stdout, flush=False)
     counts: Counter[str] = Counter()
@@ -257,7 +257,7 @@ def redact_batch(
 ) -> int:
     """--out-dir: every input on its own, into DIR, with a manifest."""
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import run_batch
+    from council_filters.redaction.records import run_batch
 
     assert opts.out_dir is not None
     if opts.files_from is not None:
@@ -303,7 +303,7 @@ def command(
     shape: bool = False,
 ) -> int:
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import BatchOptions, check_report, load_rules
+    from council_filters.redaction.records import BatchOptions, check_report, load_rules
 
     s = kit.streams()
     paths = list(files or [])
@@ -348,7 +348,7 @@ def build_app() -> Any:
     import typer
 
     from council_filters.cli import _shell as kit
-    from council_filters.redact_records import BatchOptions
+    from council_filters.redaction.records import BatchOptions
 
     EPILOG = epilog()
     app = kit.make_app(HELP, EPILOG)
@@ -461,7 +461,10 @@ def _version(value: bool) -> None:
     if value:
         import typer
 
-        from council_filters import __version__, kit, prefilter, redaction
+        from council_filters import __version__
+        from council_filters.cli import _shell as kit
+        from council_filters.redaction import machine as redaction
+        from council_filters.redaction import prefilter
 
         machine = "compiled" if redaction.machine_name() == "c" else "Python"
         out = kit.streams().stdout
@@ -515,7 +518,7 @@ def main(
         from council_filters.cli import _shell as kit
 
         def text_mode(s: kit.Streams) -> int:
-            from council_filters.redact_records import load_rules
+            from council_filters.redaction.records import load_rules
 
             redact_raw(s, files, rules=load_rules(spec))
             return kit.EXIT_OK

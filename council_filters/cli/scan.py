@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import typer
 
-from council_filters import script_findings
+from council_filters.base import script_findings
 from council_filters.cli import _shell as kit
 from council_filters.context import collect
 from council_filters.context import stack as stk

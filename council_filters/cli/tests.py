@@ -9,8 +9,7 @@ from typing import Any
 import orjson
 import typer
 
-from council_filters import script_findings
-from council_filters.base import childenv
+from council_filters.base import childenv, script_findings
 from council_filters.cli import _shell as kit
 from council_filters.pack.git import GitRepo
 from council_filters.testrun import run as testrun

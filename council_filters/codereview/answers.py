@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import severity as sev
+from council_filters.base import severity as sev
 from council_filters.consolidate.finding import finding_problem
 from council_filters.consolidate.origins import canonical_origin
 from council_filters.verdict import reviewer_json

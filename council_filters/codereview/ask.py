@@ -16,12 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import redaction
 from council_filters.base.settings import COUNCIL_TIMEOUT, parse_seconds
 from council_filters.codereview import answers, packs
 from council_filters.dispatch import config as dconfig
 from council_filters.dispatch import outcome as dout
 from council_filters.dispatch import process, runner
+from council_filters.redaction import machine as redaction
 
 ATTEMPTS = 3
 DEFAULT_GRACE = 10.0

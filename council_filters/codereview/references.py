@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from council_filters.base.errors import UsageError
+from council_filters.base.vocab import CODE_REVIEW_ORIGINS
 from council_filters.council import config
 
 #: The six reviewers, in the order reports list them; the two hybrid ones run a script first.
-ORIGINS: tuple[str, ...] = (
-    "security", "requirements", "tests", "architecture", "regression", "performance",
-)
+ORIGINS: tuple[str, ...] = CODE_REVIEW_ORIGINS
 HYBRID: tuple[str, ...] = ("security", "tests")
 CONTRACT = "finding-contract"
 CORRECTION = "correction"

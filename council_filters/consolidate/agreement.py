@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import severity as sev
+from council_filters.base import severity as sev
 from council_filters.base.vocab import SLOTS, VOTES
 from council_filters.consolidate import synthesis
 from council_filters.consolidate.evidence import UNVERIFIED

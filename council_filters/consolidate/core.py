@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
-from council_filters import severity as sev
 from council_filters.base import diffs, vocab
+from council_filters.base import severity as sev
 from council_filters.base.errors import DataError
 from council_filters.base.vocab import NAME_RE, SLOTS
 from council_filters.consolidate import agreement, synthesis, usage

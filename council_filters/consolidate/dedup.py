@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from council_filters import severity as sev
+from council_filters.base import severity as sev
 from council_filters.consolidate import grouping
 from council_filters.consolidate.finding import Consolidated, Finding, group_of, richness
 from council_filters.consolidate.origins import (

@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from council_filters import severity as sev
 from council_filters.base import schemas
+from council_filters.base import severity as sev
 from council_filters.consolidate import evidence
 from council_filters.consolidate.origins import ORIGIN_CODES, canonical_origin
 
@@ -210,36 +210,6 @@ def title_of(record: Record) -> str:
         if isinstance(v, str) and v.strip():
             return v
     return ""
-
-
-# --------------------------------------------------------------------------- #
-# Where a finding points, as a location another tool may open.
-# --------------------------------------------------------------------------- #
-def repo_path(path: str) -> str | None:
-    """``path`` as a normalised repository-relative path, or None when it leaves the repository.
-
-    Absolute paths (``/etc/shadow``, ``C:\\x``, ``\\\\host\\x``, ``~/x``, ``file:`` URIs)
-    and paths whose ``..`` climb above the root are outside; ``./a//b`` is ``a/b``.
-    """
-    p = path.replace("\\", "/")
-    if (not p or p.startswith(("/", "~")) or (len(p) > 1 and p[1] == ":")
-            or "://" in p or p.lower().startswith("file:") or "\0" in p):
-        return None
-    first = p.split("/", 1)[0]
-    if first.endswith(":") and first[:-1].replace("+", "").replace(".", "").replace(
-            "-", "").isalnum():
-        return None  # a URI scheme or a drive, whatever the slashes after it
-    parts: list[str] = []
-    for part in p.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(part)
-    return "/".join(parts) or None
 
 
 # --------------------------------------------------------------------------- #

@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from council_filters import paths
-from council_filters.base import safefs, vocab
+from council_filters.base import paths, safefs, vocab
 from council_filters.base.errors import DataError, UsageError
 from council_filters.base.jsonl import Record
 from council_filters.consolidate import synthesis

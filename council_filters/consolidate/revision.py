@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from council_filters.base import safefs
 from council_filters.base.errors import DataError
+from council_filters.base.paths import repo_path
 from council_filters.consolidate.evidence import FileText
 
 if TYPE_CHECKING:
@@ -47,8 +48,6 @@ def _reason(text: str) -> FileText:
 
 def classify(path: str) -> str | None:
     """Why ``path`` is never read (None: a plain repository-relative path)."""
-    from council_filters.consolidate.finding import repo_path
-
     p = path.replace("\\", "/")
     if ".." in p.split("/"):
         return DOTDOT
@@ -176,8 +175,6 @@ class RevisionFiles:
             if why is not None:
                 out[p] = _reason(why)
                 continue
-            from council_filters.consolidate.finding import repo_path
-
             rel = repo_path(p)
             assert rel is not None
             full[p] = self._prefix + rel if self._git() is not None else rel
@@ -194,7 +191,7 @@ class RevisionFiles:
         return out
 
     def _read(self, full: dict[str, str], out: dict[str, FileText]) -> None:
-        from council_filters.shown import redact_shaped
+        from council_filters.redaction.shown import redact_shaped
 
         entries = self._entries(sorted(set(full.values())))
         links = {f: entries[f][1] for f in set(full.values())

@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
-from council_filters import storage
-from council_filters.base import jsonl
+from council_filters.base import jsonl, storage
 from council_filters.base.errors import CouncilError, UsageError
 
 Item = tuple[str, int, "jsonl.Record | CouncilError"]
@@ -58,7 +57,7 @@ def iter_jsonl(
     args: Sequence[str], stdin: BinaryIO, *, keep_going: bool, scheduler: str,
 ) -> Iterator[Item]:
     """Like ``jsonl.iter_jsonl`` over ``args``, the shards read on the cluster at ``scheduler``."""
-    from council_filters import dask_backend
+    from council_filters.base import dask_backend
 
     locations = expand(args)
     with dask_backend.connect(scheduler) as backend:

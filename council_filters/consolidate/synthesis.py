@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import severity as sev
-from council_filters import shown as shown_text
+from council_filters.base import severity as sev
 from council_filters.base.vocab import (
     CLI_ADVISORY,
     FAILED,
@@ -34,6 +33,7 @@ from council_filters.base.vocab import (
 from council_filters.consolidate import usage
 from council_filters.consolidate.finding import Finding
 from council_filters.consolidate.render.mdquote import appendix_body, inline
+from council_filters.redaction import shown as shown_text
 
 Record = dict[str, Any]
 

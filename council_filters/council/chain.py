@@ -47,7 +47,7 @@ def filter_argv(name: str, *args: str) -> list[str]:
 
 def extended_rules_available() -> bool:
     """Whether this install has the extended credential rules (``--rules extended``)."""
-    return importlib.util.find_spec("council_filters.secrets") is not None
+    return importlib.util.find_spec("council_filters.redaction.secrets") is not None
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 
-from council_filters import paths
-from council_filters.base import safefs
+from council_filters.base import paths, safefs
 from council_filters.base.errors import DataError
 
 PLACEHOLDER = b"<!-- council: this report is being written -->\n"

@@ -53,7 +53,7 @@ def key(command: Command, pack: str, token: str | None) -> str:
 def default_redact(entry: dict[str, Any]) -> dict[str, Any]:
     """Every string of ``entry`` through the extended rules when installed, else the
     eleven patterns (the post-dispatch redaction of a council run)."""
-    from council_filters import redact_records
+    from council_filters.redaction import records as redact_records
 
     rules = None
     try:

@@ -40,7 +40,7 @@ def _command(value: str) -> str | None:
 
 def _origin(rest: str, value: str) -> str | None:
     """``code-review.ORIGIN = NAME``: one of the code-review origins, a reviewer name."""
-    from council_filters.codereview.references import ORIGINS
+    from council_filters.base.vocab import CODE_REVIEW_ORIGINS as ORIGINS
     from council_filters.consolidate.origins import canonical_origin
 
     if canonical_origin(rest.strip()) not in ORIGINS:

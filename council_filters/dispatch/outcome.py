@@ -16,11 +16,11 @@ from typing import Any
 
 import orjson
 
-from council_filters import shown
 from council_filters.base.bytesops import utf8_cut
 from council_filters.base.vocab import INGEST_PREFIX, RUN_STATUSES, display_name
 from council_filters.dispatch.config import Command
 from council_filters.dispatch.process import Limits, Run
+from council_filters.redaction import shown
 
 OK, TIMEOUT, ERROR, UNAVAILABLE = STATUSES = RUN_STATUSES
 PEEK_LINES = 3

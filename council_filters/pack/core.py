@@ -22,8 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from council_filters import diffranges
-from council_filters.base import diffs
+from council_filters.base import diffranges, diffs
 from council_filters.base.bytesops import (
     code_fence,
     head_lines,
@@ -142,7 +141,7 @@ def clean_text(data: bytes) -> str:
 # --------------------------------------------------------------------------- #
 def show_name(path: str) -> str:
     """A path for a heading: control characters escaped so it stays one line."""
-    from council_filters.paths import show_path
+    from council_filters.base.paths import show_path
 
     return show_path(path)
 

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
-from council_filters import paths as pathrules
 from council_filters.base import diffs, safefs
+from council_filters.base import paths as pathrules
 from council_filters.base.errors import DataError
 from council_filters.pack import core
 from council_filters.pack.git import MODE_SUBMODULE, MODE_SYMLINK, Blob, GitRepo, check_ref

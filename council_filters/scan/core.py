@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from council_filters import script_findings
 from council_filters.base import diffs as diffparse
+from council_filters.base import script_findings
 from council_filters.context import stack as stk
 from council_filters.scan import audit, lexical, secrets
 

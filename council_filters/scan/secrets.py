@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from council_filters import redaction
 from council_filters.base.errors import UsageError
+from council_filters.redaction import machine as redaction
 
 _PEM_BEGIN = re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----")
 PEM = "pem-private-key"
@@ -27,7 +27,7 @@ EXTENDED = "extended"
 
 def _package() -> ModuleType | None:
     try:
-        return importlib.import_module("council_filters.secrets")
+        return importlib.import_module("council_filters.redaction.secrets")
     except ImportError:
         return None
 
@@ -65,7 +65,7 @@ def detector(spec: str | None = None) -> Detector:
     rules = package.load_rules(spec)
     if rules is None:
         return Detector(DEFAULT)
-    engine = importlib.import_module("council_filters.secrets.engine")
+    engine = importlib.import_module("council_filters.redaction.secrets.engine")
     placeholders = getattr(engine, "eleven_placeholders_only", None) if getattr(
         rules, "extended", False) else None
     return Detector(str(getattr(rules, "name", spec)), rules, placeholders)

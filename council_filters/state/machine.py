@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from council_filters import severity
+from council_filters.base import severity
 from council_filters.base.errors import DataError, UsageError
 from council_filters.base.jsonl import Record, json_type
 from council_filters.base.vocab import FINDING_STATUSES

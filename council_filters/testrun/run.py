@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from council_filters import script_findings, shown
-from council_filters.base import childenv
+from council_filters.base import childenv, script_findings
 from council_filters.dispatch import Limits, execute
+from council_filters.redaction import shown
 from council_filters.testrun import coverage as cov
 from council_filters.testrun import reports
 from council_filters.testrun.reports import Counts, Failure

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from council_filters import redaction
 from council_filters.base.bytesops import lines_of, utf8_cut
 from council_filters.base.vocab import (
     CONTROL_RE,
     VOTES,
 )
+from council_filters.redaction import machine as redaction
 from council_filters.verdict.layers import SUMMARY_CAP, Layer2, cap_findings, escape_sentinels, text
 
 # --------------------------------------------------------------------------- #

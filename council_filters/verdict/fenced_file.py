@@ -20,8 +20,8 @@ import contextlib
 import os
 import stat
 
-from council_filters import redaction
 from council_filters.base import safefs
+from council_filters.redaction import machine as redaction
 from council_filters.verdict.claude import Sanitized
 from council_filters.verdict.layers import text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from council_filters import severity
+from council_filters.base import severity
 from council_filters.verdict.layers import TRUNCATED_MARKER, text
 
 # --------------------------------------------------------------------------- #

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from council_filters import severity
+from council_filters.base import severity
 
 # --------------------------------------------------------------------------- #
 # Severity tags

@@ -18,8 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters import diffranges, severity
-from council_filters.base import schemas
+from council_filters.base import diffranges, schemas, severity
 
 STAGES: tuple[str, ...] = ("council", "judge", "critique", "stack-review", "stack-judge")
 SCHEMA_BASE = "https://council-filters.invalid/schemas/"

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from council_filters.consolidate.finding import Consolidated, fold, repo_path, status_text
+from council_filters.base.paths import repo_path
+from council_filters.consolidate.finding import Consolidated, fold, status_text
 from council_filters.consolidate.render.sarif import Left, rule_id, split
 
 SEVERITY = {"critical": "critical", "medium": "major", "minor": "minor"}

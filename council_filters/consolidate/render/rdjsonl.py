@@ -22,8 +22,9 @@ from typing import Any
 
 import orjson
 
+from council_filters.base.paths import repo_path
 from council_filters.consolidate import evidence
-from council_filters.consolidate.finding import Consolidated, SourceReader, members_text, repo_path
+from council_filters.consolidate.finding import Consolidated, SourceReader, members_text
 from council_filters.consolidate.render import mdquote
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}

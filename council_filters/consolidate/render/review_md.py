@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from council_filters import severity as sev
+from council_filters.base import severity as sev
 from council_filters.base.bytesops import code_fence
 from council_filters.consolidate.finding import (
     GROUP_ICONS,

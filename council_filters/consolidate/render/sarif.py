@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from council_filters import __version__
-from council_filters import severity as sev
+from council_filters.base import severity as sev
+from council_filters.base.paths import repo_path
 from council_filters.consolidate.finding import (
     Consolidated,
     category_of,
     fold,
     members_text,
-    repo_path,
     status_text,
 )
 

@@ -8,7 +8,7 @@ import multiprocessing
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, Protocol
 
-from council_filters import storage
+from council_filters.base import storage
 from council_filters.base.errors import UsageError
 
 
@@ -110,7 +110,7 @@ def check_memory_urls(locations: Iterable[str], backend: Backend) -> None:
 def open_backend(jobs: int, scheduler: str | None) -> Iterator[Backend]:
     """In this process (``jobs`` 1), ``jobs`` local processes, or a Dask cluster."""
     if scheduler is not None:
-        from council_filters import dask_backend
+        from council_filters.base import dask_backend
 
         with dask_backend.connect(scheduler, workers=jobs) as backend:
             yield backend

@@ -9,10 +9,10 @@ from typing import IO, Any
 
 import orjson
 
-from council_filters import storage
+from council_filters.base import storage
 from council_filters.base.errors import UsageError
-from council_filters.batch.planning import OK, FileTask
-from council_filters.batch.work import _reason
+from council_filters.redaction.batch.planning import OK, FileTask
+from council_filters.redaction.batch.work import _reason
 
 
 class Manifest:

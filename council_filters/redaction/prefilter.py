@@ -5,7 +5,7 @@ find: the credential shapes, the PEM BEGIN marker, and the prefilter regexes
 of extra rule sets (``--rules``).  A :class:`Prefilter` compiles all of them
 into one scan and reports, for a buffer of whole lines, which lines hold a
 match and which patterns matched there.  The exact per-line machine in
-:mod:`council_filters.redaction` then runs only at those lines (and while a
+:mod:`council_filters.redaction.machine` then runs only at those lines (and while a
 PEM block or its watch window is open).
 
 Three engines give the same answers:
@@ -91,9 +91,20 @@ def use(engine: str) -> None:
     _cache.clear()
 
 
+def whole_input() -> Any:
+    """The compiled module when whole descriptors may run on it (the eleven
+    patterns, the compiled machine, the native prefilter), else None."""
+    from council_filters.redaction import native
+
+    m = native.machine()
+    if m is None or WANT not in ("auto", "native") or not hasattr(m, "redact_fd"):
+        return None
+    return m
+
+
 def native_scan() -> Any:
     """The native engine's scan function, or None when the compiled module is not built."""
-    from council_filters import native
+    from council_filters.redaction import native
 
     scan = getattr(native.compiled(), "scan", None)
     if scan is None and WANT == "native":
@@ -168,7 +179,7 @@ _RE_BUILTIN = (
 
 def builtin_patterns() -> tuple[bytes, ...]:
     """The exact built-in triggers for the automaton: the credential shapes, BEGIN."""
-    from council_filters.redaction import BEGIN_REGEX, CREDENTIAL_PATTERNS
+    from council_filters.redaction.patterns import BEGIN_REGEX, CREDENTIAL_PATTERNS
 
     return tuple(p.regex for p in CREDENTIAL_PATTERNS) + (BEGIN_REGEX,)
 

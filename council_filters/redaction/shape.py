@@ -5,7 +5,7 @@ credential at line N ---``) that suits a log breaks a pack: the diff's ``+``
 goes (the hunk no longer adds up), the variable name goes (the reviewer can
 no longer report the hardcoded key) and "line N" counts the pack's lines.
 Here the rule engine decides *which* lines hold a credential (its public
-:func:`council_filters.secrets.scan`, or the eleven patterns alone), and on
+:func:`council_filters.redaction.secrets.scan`, or the eleven patterns alone), and on
 each such line only the credential's span becomes a typed placeholder,
 ``‹redacted:aws-access-key-id›``:
 
@@ -30,10 +30,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from council_filters.redaction import CREDENTIAL_PATTERNS, PEM_PATTERN
+from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 
 if TYPE_CHECKING:
-    from council_filters.secrets import RuleSet
+    from council_filters.redaction.secrets import RuleSet
 
 OPEN, CLOSE = "\u2039", "\u203a"  # ‹ ›
 PLACEHOLDER_RE = re.compile(
@@ -172,7 +172,7 @@ def _line(engine: _Rules, line: bytes, frame: int, rule_id: str) -> bytes:
 def _flagged(data: bytes, rules: RuleSet | None) -> dict[int, str]:
     """``{line index: rule id}`` of what the engine redacts in ``data``."""
     if rules is None:
-        from council_filters.redaction import Redactor
+        from council_filters.redaction.machine import Redactor
 
         r = Redactor(record_lines=True)  # the default redaction's lines, at its speed
         r.feed(data)
@@ -183,7 +183,7 @@ def _flagged(data: bytes, rules: RuleSet | None) -> dict[int, str]:
         eleven = _Rules(None).eleven
         return {n - 1: eleven(lines[n - 1]) or PEM_PATTERN for n in r.redacted
                 if n - 1 < len(lines)}
-    from council_filters.secrets import scan
+    from council_filters.redaction.secrets import scan
 
     return {f.line - 1: f.rule_id for f in scan(data, rules)}
 

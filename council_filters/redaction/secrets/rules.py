@@ -17,12 +17,11 @@ difference.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -296,111 +295,3 @@ class Rule:
                 ],
             )
         )
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """What ``--rules`` selects: the eleven, the PEM machine, rules, allowlists.
-
-    ``extended`` turns on the eleven patterns' placeholder exemption and the
-    PEM-in-every-shape machine (the built-in set); ``rules`` are checked in
-    order and the first that fires names the line.
-    """
-
-    name: str
-    rules: tuple[Rule, ...] = ()
-    allowlists: tuple[Allowlist, ...] = ()
-    extended: bool = False
-    sources: tuple[str, ...] = field(default=())
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(r.id for r in self.rules)
-
-    @property
-    def fingerprint(self) -> str:
-        """sha256 over the canonical definitions: equal sets, equal fingerprints."""
-        h = hashlib.sha256()
-        h.update(repr((self.extended, [r.canonical() for r in self.rules])).encode())
-        for a in self.allowlists:
-            h.update(
-                repr(
-                    (
-                        a.target,
-                        a.condition,
-                        a.stopwords,
-                        a.rule_ids,
-                        [r.pattern for r in a.regexes],
-                        [p.pattern for p in a.paths],
-                    )
-                ).encode()
-            )
-        return h.hexdigest()
-
-    def fresh(self, path: str | None = None) -> Any:
-        """The per-stream state (:class:`~council_filters.secrets.engine.RuleCheck`):
-        what the redaction's extra-rules hook runs."""
-        from council_filters.secrets.engine import RuleCheck
-
-        return RuleCheck(self, path)
-
-    @property
-    def prefilter(self) -> tuple[tuple[str, bytes], ...]:
-        """``(id, regex)`` pairs finding every line a rule can fire on (see RuleCheck)."""
-        return self.fresh().prefilter  # type: ignore[no-any-return]
-
-    def input_allowed(self, rule: Rule, path: str | None) -> bool:
-        """The rule is switched off for this input by a path allowlist."""
-        if not path:
-            return False
-        return any(a.path_allows(path) for a in rule.allowlists) or any(
-            a.path_allows(path) for a in self.allowlists if a.applies_to(rule.id)
-        )
-
-    def line_rule(
-        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
-    ) -> str | None:
-        """The id of the first rule (of ``rules``, default all) that fires on ``line``."""
-        rid = self._line_rule(line, rules, path)
-        if rid is None and (b"\x1b" in line or b"\x9b" in line):
-            plain = _ANSI.sub(b"", line)  # colours split what they paint
-            if plain != line:
-                rid = self._line_rule(plain, rules, path)
-                line = plain
-        if rid is None and (b'\\"' in line or b"\\'" in line):
-            # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
-            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
-        return rid
-
-    def line_spans(
-        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
-    ) -> list[tuple[int, int, str]]:
-        """``(start, end, rule id)`` byte spans of every secret the rules accept on ``line``.
-
-        The rules of this set (or ``rules``), each span the secret a rule
-        takes, sorted by position; the same gates as :meth:`line_rule`.  Terminal
-        escapes and escaped quotes are looked through as there: a secret found
-        only in the line read that way is reported as the whole line.
-        """
-        out = [
-            (a, b, rule.id)
-            for rule in (self.rules if rules is None else rules)
-            for a, b in rule.secret_spans(line, path=path, global_allow=self.allowlists)
-        ]
-        if not out:
-            rid = self.line_rule(line, rules, path)
-            if rid is not None:
-                out.append((0, len(line), rid))
-        return sorted(out)
-
-    def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:
-        low = None
-        text = None
-        for rule in self.rules if rules is None else rules:
-            if rule.keywords and low is None:
-                low = line.lower()
-            if rule.text and text is None:
-                text = line.decode("utf-8", "replace")
-            if rule.fires(line, path=path, text=text, low=low, global_allow=self.allowlists):
-                return rule.id
-        return None

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from council_filters.redaction import PATTERN_NAMES, Redactor, redact_text
+from council_filters.redaction.machine import Redactor, redact_text
+from council_filters.redaction.patterns import PATTERN_NAMES
 
 if TYPE_CHECKING:
-    from council_filters.batch import Summary
-    from council_filters.secrets import RuleSet
+    from council_filters.redaction.batch import Summary
+    from council_filters.redaction.secrets import RuleSet
 
 #: The fields --jsonl always reports in ``redacted_lines`` (and that must be strings).
 DEFAULT_FIELDS = ("output", "stderr")
@@ -27,7 +28,7 @@ def make_redactor(rules: RuleSet | None, *, count: bool = False) -> Redactor:
     """The line redactor for ``rules`` (None: the eleven patterns)."""
     if rules is None:
         return Redactor(count=count)
-    from council_filters import secrets
+    from council_filters.redaction import secrets
 
     return secrets.make_redactor(rules, count=count)
 
@@ -35,7 +36,7 @@ def make_redactor(rules: RuleSet | None, *, count: bool = False) -> Redactor:
 def name_input(r: Redactor, rules: RuleSet | None, path: str | None) -> None:
     """Rules may look at the input's name (a FILE argument; stdin has none)."""
     if rules is not None:
-        from council_filters.secrets import set_input
+        from council_filters.redaction.secrets import set_input
 
         set_input(r, path)
 
@@ -44,7 +45,7 @@ def load_rules(spec: str | None) -> RuleSet | None:
     """The rule set --rules names (None: the default, byte for byte)."""
     if spec is None:
         return None
-    from council_filters import secrets
+    from council_filters.redaction import secrets
 
     return secrets.load_rules(spec)
 
@@ -62,7 +63,7 @@ def redact_record(
 
     ``shape`` (named ``fields`` only): the values keep their shape -- only a
     credential's span becomes a typed placeholder (see
-    :mod:`council_filters.shape_redaction`), and the record's own
+    :mod:`council_filters.redaction.shape`), and the record's own
     ``INGEST_TOKEN: <ingest_token>`` line is never touched.
 
     ``fields`` None (the default) redacts every string value, nested ones
@@ -106,7 +107,7 @@ def _redact_shaped(
     record: dict[str, Any], fields: tuple[str, ...], rules: RuleSet | None
 ) -> dict[str, Any]:
     from council_filters.base.vocab import INGEST_PREFIX
-    from council_filters.shape_redaction import redact_shape
+    from council_filters.redaction.shape import redact_shape
 
     token = record.get("ingest_token")
     token_line = (INGEST_PREFIX + token).encode() if isinstance(token, str) and token else None
@@ -138,7 +139,7 @@ def _redact_value(
         if rules is None:
             out, lines = redact_text(value.encode(), counts)
         else:
-            from council_filters.secrets import redact_value
+            from council_filters.redaction.secrets import redact_value
 
             out, lines = redact_value(value.encode(), rules, counts)
         if lines or always:
@@ -216,7 +217,8 @@ def run_batch(
 ) -> tuple[str, Summary]:
     """--out-dir over checked options: every input on its own into DIR, with a
     manifest. Returns the manifest's location and the run's summary."""
-    from council_filters import batch, storage
+    from council_filters.base import storage
+    from council_filters.redaction import batch
 
     assert opts.out_dir is not None
     jobs = opts.jobs if opts.jobs else (os.cpu_count() or 1) if opts.jobs == 0 else 1

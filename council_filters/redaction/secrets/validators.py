@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from council_filters.secrets.rules import is_placeholder, shannon_entropy
+from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
 
 def _has_digit(s: str) -> bool:

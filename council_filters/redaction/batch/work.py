@@ -9,10 +9,11 @@ import stat
 from collections.abc import Sequence
 from typing import IO, Any
 
-from council_filters import storage
+from council_filters.base import storage
 from council_filters.base.errors import UsageError
-from council_filters.batch.planning import FAILED, KIND, OK, VERIFIED, FileTask
-from council_filters.redaction import PATTERN_NAMES, redact_stream
+from council_filters.redaction.batch.planning import FAILED, KIND, OK, VERIFIED, FileTask
+from council_filters.redaction.machine import redact_stream
+from council_filters.redaction.patterns import PATTERN_NAMES
 
 
 class _ReadError(Exception):

@@ -24,56 +24,19 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
-# --------------------------------------------------------------------------- #
-# The credential patterns, in the order the reference tests them.
-# --------------------------------------------------------------------------- #
-
-
-class CredentialPattern(NamedTuple):
-    """A literal prefix followed by a run of one character class.
-
-    A line holds the credential when, at some position, ``prefix`` is followed
-    by at least ``min_len - prefix_len`` bytes of ``char_class`` (the reference
-    measures the whole match, prefix included, against ``min_len``).
-    """
-
-    name: str
-    prefix: bytes  # a regex (only gh[pous]_ is not a plain literal)
-    prefix_len: int
-    char_class: bytes
-    min_len: int
-
-    @property
-    def tail_len(self) -> int:
-        return self.min_len - self.prefix_len
-
-    @property
-    def regex(self) -> bytes:
-        return self.prefix + self.char_class + b"{%d}" % self.tail_len
-
-
-CREDENTIAL_PATTERNS: tuple[CredentialPattern, ...] = (
-    CredentialPattern("openai-project", b"sk-proj-", 8, b"[A-Za-z0-9_-]", 28),
-    CredentialPattern("anthropic", b"sk-ant-", 7, b"[A-Za-z0-9_-]", 27),
-    CredentialPattern("openai", b"sk-", 3, b"[A-Za-z0-9]", 23),
-    CredentialPattern("google-api", b"AIza", 4, b"[0-9A-Za-z_-]", 39),
-    CredentialPattern("github-token", b"gh[pous]_", 4, b"[A-Za-z0-9]", 40),
-    CredentialPattern("github-pat", b"github_pat_", 11, b"[A-Za-z0-9_]", 51),
-    CredentialPattern("aws-access-key", b"AKIA", 4, b"[0-9A-Z]", 20),
-    CredentialPattern("bearer", b"Bearer ", 7, b"[A-Za-z0-9._~+/-]", 27),
-    CredentialPattern("authorization", b"Authorization: ", 15, b"[A-Za-z0-9 ._~+/-]", 35),
-    CredentialPattern("opencode-session", b"ses_", 4, b"[A-Za-z0-9]", 20),
-)
-PEM_PATTERN = "pem-private-key"
-#: Every pattern name, in table order (the eleventh is the PEM block machine).
-PATTERN_NAMES: tuple[str, ...] = tuple(p.name for p in CREDENTIAL_PATTERNS) + (PEM_PATTERN,)
+# The patterns are the machine's public vocabulary too (re-exported).
+from council_filters.redaction.patterns import BEGIN_REGEX as BEGIN_REGEX
+from council_filters.redaction.patterns import CREDENTIAL_PATTERNS as CREDENTIAL_PATTERNS
+from council_filters.redaction.patterns import PATTERN_NAMES as PATTERN_NAMES
+from council_filters.redaction.patterns import PEM_PATTERN as PEM_PATTERN
+from council_filters.redaction.patterns import CredentialPattern as CredentialPattern
 
 _CRED_RES = tuple((p.name, re.compile(p.regex)) for p in CREDENTIAL_PATTERNS)
 _CRED_ANY = re.compile(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
 
 # PEM markers.  [[:space:]] in the C locale is exactly these six bytes.
 _WS = rb"[ \t\n\v\f\r]"
-_BEGIN_RE = BEGIN_REGEX = rb"-----BEGIN [A-Z ]*PRIVATE KEY-----"
+_BEGIN_RE = BEGIN_REGEX
 _BEGIN = re.compile(_BEGIN_RE)
 _END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
 _END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
@@ -525,7 +488,7 @@ class Redactor:
     def prefilter(self) -> Any:
         """The combined scan for the built-in triggers and the extra rules' patterns."""
         if self._pf is None:
-            from council_filters import prefilter
+            from council_filters.redaction import prefilter
 
             self._pf = prefilter.get(tuple(self.rules.prefilter) if self.rules else ())
         return self._pf
@@ -839,11 +802,11 @@ def _takes_prev(rules: Any) -> bool:
         return False
 
 
-# The compiled machine is loaded by council_filters.native
+# The compiled machine is loaded by council_filters.redaction.native
 # (``COUNCIL_LINE_MACHINE=python`` keeps it off; the tests compare the two).
 def _machine_run(name: str = "run_all") -> Any:
     """A function of the compiled line machine, or None (not built, or turned off)."""
-    from council_filters import native
+    from council_filters.redaction import native
 
     return getattr(native.machine(), name, None)
 
@@ -853,7 +816,7 @@ def use_machine(name: str) -> None:
 
     ``"c"`` when the compiled module is not built leaves the Python machine.
     """
-    from council_filters import native
+    from council_filters.redaction import native
 
     native.use_machine(name)
 
@@ -895,7 +858,7 @@ class ExtraRules(Protocol):
     """What a rule set beyond the eleven patterns gives the redactor.
 
     ``prefilter``: ``(rule_id, regex)`` pairs that join the combined scan (see
-    :mod:`council_filters.prefilter` for what a regex may use).  ``check`` is
+    :mod:`council_filters.redaction.prefilter` for what a regex may use).  ``check`` is
     called for a line the built-in machine keeps when the scan flagged it with
     some of these ids (``hits``), or for every such line while ``active`` is
     true; it returns the id of the rule that redacts the line (``pem-private-key``
@@ -1050,9 +1013,9 @@ def run_input(
     out_fd = getattr(write, "fd", None)
     if (isinstance(src, int) and out_fd is not None and redactor.rules is None
             and not redactor._accounting and not redactor._pending):
-        from council_filters import native
+        from council_filters.redaction import native, prefilter
 
-        m = native.whole_input()
+        m = prefilter.whole_input()
         if m is not None:
             # Descriptor to descriptor, all in C: read, scan, machine, writev.
             st = redactor.state()

@@ -9,7 +9,7 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from council_filters import storage
+from council_filters.base import storage
 from council_filters.base.errors import UsageError
 
 KIND = "redacted-file"

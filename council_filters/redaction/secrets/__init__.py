@@ -2,7 +2,7 @@
 
 The API other filters use::
 
-    from council_filters.secrets import load_rules, redact_stream, scan
+    from council_filters.redaction.secrets import load_rules, redact_stream, scan
 
     rules = load_rules("extended")              # or "rules.toml", "extended,rules.toml"
     stats = redact_stream(src, dst, rules=rules)  # redaction.redact_stream: one input
@@ -21,18 +21,19 @@ import os
 from functools import lru_cache
 
 from council_filters.base.errors import UsageError
-from council_filters.redaction import RedactStats, redact_stream
-from council_filters.secrets import builtin
-from council_filters.secrets.engine import (
+from council_filters.redaction.machine import RedactStats, redact_stream
+from council_filters.redaction.secrets import builtin
+from council_filters.redaction.secrets.engine import (
     Finding,
     RuleCheck,
+    RuleSet,
     make_redactor,
     match_spans,
     redact_value,
     scan,
     set_input,
 )
-from council_filters.secrets.rules import Allowlist, Rule, RuleSet
+from council_filters.redaction.secrets.rules import Allowlist, Rule
 
 __all__ = [
     "EXTENDED",
@@ -75,7 +76,9 @@ def _cached(spec: str, stamp: tuple[tuple[str, float, int], ...]) -> RuleSet | N
         elif part == DEFAULT:
             pass
         else:
-            from council_filters.secrets import gitleaks  # the regex module: only for files
+            from council_filters.redaction.secrets import (
+                gitleaks,  # the regex module: only for files
+            )
 
             got, got_allows = gitleaks.load_file(part)
             rules.extend(got)
@@ -119,6 +122,6 @@ def load_rules(spec: str) -> RuleSet | None:
 
 def rule_ids(rules: RuleSet | None) -> tuple[str, ...]:
     """Every id --check may name for a rule set, in the order it reports them."""
-    from council_filters.redaction import PATTERN_NAMES
+    from council_filters.redaction.patterns import PATTERN_NAMES
 
     return PATTERN_NAMES + (rules.ids if rules is not None else ())

@@ -1,13 +1,15 @@
 """The compiled redaction path: the C line machine and the native prefilter.
 
-The compiled module (``council_filters._machine``, built at install when a C
-compiler is there) holds the line machine of :mod:`council_filters.redaction`
-and the native prefilter (see :mod:`council_filters.prefilter`).  This module
+The compiled module (``council_filters.redaction._machine``, built at install when a C
+compiler is there) holds the line machine of :mod:`council_filters.redaction.machine`
+and the native prefilter (see :mod:`council_filters.redaction.prefilter`).  This module
 loads it and runs the whole of a plain redaction on it: each input
 descriptor is read, scanned, redacted and written with ``writev`` in C,
 without the interpreter lock and without a Python object per line.  It
-imports nothing but ``os`` and the prefilter's engine choice, so the plain
-``council-redact [FILE]...`` starts in the interpreter's own start-up time.
+imports nothing but ``os`` (the prefilter decides, in
+:func:`~council_filters.redaction.prefilter.whole_input`, whether the whole
+descriptor may run here), so the plain ``council-redact [FILE]...`` starts in
+the interpreter's own start-up time.
 
 ``COUNCIL_LINE_MACHINE=python`` turns the compiled machine off (the Python
 machine runs; same bytes); ``COUNCIL_PREFILTER=hyperscan`` or ``re`` keeps
@@ -43,7 +45,7 @@ def compiled() -> Any:
     its functions take other arguments, so the Python path runs instead)."""
     if not _loaded:
         try:
-            from council_filters import _machine  # type: ignore[attr-defined]
+            from council_filters.redaction import _machine  # type: ignore[attr-defined]
         except ImportError:
             _machine = None
         if getattr(_machine, "ABI", None) != ABI:
@@ -60,17 +62,6 @@ def machine() -> Any:
 def use_machine(name: str) -> None:
     """From now on run the ``"c"`` machine (when built) or the ``"python"`` one."""
     _mode[0] = "python" if name == "python" else "auto"
-
-
-def whole_input() -> Any:
-    """The compiled module when whole descriptors may run on it (the eleven
-    patterns, the compiled machine, the native prefilter), else None."""
-    from council_filters import prefilter
-
-    m = machine()
-    if m is None or prefilter.WANT not in ("auto", "native") or not hasattr(m, "redact_fd"):
-        return None
-    return m
 
 
 def fresh_state() -> list[int]:

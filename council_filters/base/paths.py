@@ -212,3 +212,30 @@ def validate_path(path: str, root: str | os.PathLike[str] = ".", *, hardened: bo
         raise PathRefused("path resolves outside the repository", path)
     if not os.path.isfile(full):
         raise PathRefused("not a regular file", path)
+
+
+def repo_path(path: str) -> str | None:
+    """``path`` as a normalised repository-relative path, or None when it leaves the repository.
+
+    Absolute paths (``/etc/shadow``, ``C:\\x``, ``\\\\host\\x``, ``~/x``, ``file:`` URIs)
+    and paths whose ``..`` climb above the root are outside; ``./a//b`` is ``a/b``.
+    """
+    p = path.replace("\\", "/")
+    if (not p or p.startswith(("/", "~")) or (len(p) > 1 and p[1] == ":")
+            or "://" in p or p.lower().startswith("file:") or "\0" in p):
+        return None
+    first = p.split("/", 1)[0]
+    if first.endswith(":") and first[:-1].replace("+", "").replace(".", "").replace(
+            "-", "").isalnum():
+        return None  # a URI scheme or a drive, whatever the slashes after it
+    parts: list[str] = []
+    for part in p.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) or None

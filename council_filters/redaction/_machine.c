@@ -1,6 +1,6 @@
 /*
  * The redaction line machine in C: the same decisions as Redactor._step in
- * council_filters/redaction.py, for the plain path (no counts, no extra
+ * council_filters/redaction/machine.py, for the plain path (no counts, no extra
  * rules).  Optional: when this module is not built, the Python machine runs.
  * The tests hold the two to the same output byte for byte.
  *
@@ -1124,7 +1124,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-/* The interface version: council_filters/native.py uses a build only when it
+/* The interface version: council_filters/redaction/native.py uses a build only when it
  * says the same number (a module left from an older build is ignored, and
  * the Python path runs instead of calling functions that changed). */
 #define MACHINE_ABI 2

@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from council_filters.batch.backends import Backend
-from council_filters.batch.manifest import Manifest
-from council_filters.batch.planning import (
+from council_filters.redaction.batch.backends import Backend
+from council_filters.redaction.batch.manifest import Manifest
+from council_filters.redaction.batch.planning import (
     FAILED,
     GROUP_BYTES,
     GROUP_FILES,
@@ -20,8 +20,8 @@ from council_filters.batch.planning import (
     FileTask,
     rules_key,
 )
-from council_filters.batch.progress import Progress
-from council_filters.batch.work import _entry, redact_group
+from council_filters.redaction.batch.progress import Progress
+from council_filters.redaction.batch.work import _entry, redact_group
 
 
 @dataclass

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from council_filters import severity as sev
 from council_filters.base import safefs
+from council_filters.base import severity as sev
 from council_filters.base.errors import UsageError
 from council_filters.base.jsonl import RecordWriter, dumps
 

@@ -1,12 +1,12 @@
 """Redaction over many files: one output per input, a manifest, retries, resume.
 
 The unit of work is one file, redacted as its own stream by
-:func:`council_filters.redaction.redact_stream` (fresh line numbers and PEM
+:func:`council_filters.redaction.machine.redact_stream` (fresh line numbers and PEM
 state, read in chunks), written under a temporary name and renamed.  Files are
 sent to workers in small groups (a Dask task per file costs more than
 redacting a small file); a group's files are still independent.  The runner
 only needs a :class:`Backend`: in this process, local processes, or a Dask
-cluster (:mod:`council_filters.dask_backend`).
+cluster (:mod:`council_filters.base.dask_backend`).
 
 The manifest is JSON Lines, one record per input (the last one for an input
 wins), appended as files finish when it is a local file and rewritten in input
@@ -22,15 +22,15 @@ Modules: :mod:`.planning` (tasks, output paths, the rules key), :mod:`.work`
 from __future__ import annotations
 
 from council_filters.base.errors import UsageError
-from council_filters.batch.backends import (
+from council_filters.redaction.batch.backends import (
     Backend,
     ProcessBackend,
     SerialBackend,
     check_memory_urls,
     open_backend,
 )
-from council_filters.batch.manifest import Manifest
-from council_filters.batch.planning import (
+from council_filters.redaction.batch.manifest import Manifest
+from council_filters.redaction.batch.planning import (
     FAILED,
     GROUP_BYTES,
     GROUP_FILES,
@@ -43,9 +43,9 @@ from council_filters.batch.planning import (
     relative_output,
     rules_key,
 )
-from council_filters.batch.progress import Progress, human_bytes, human_seconds
-from council_filters.batch.runner import Summary, groups, run
-from council_filters.batch.work import output_intact, per_rule, redact_file, redact_group
+from council_filters.redaction.batch.progress import Progress, human_bytes, human_seconds
+from council_filters.redaction.batch.runner import Summary, groups, run
+from council_filters.redaction.batch.work import output_intact, per_rule, redact_file, redact_group
 
 __all__ = [
     "Backend",

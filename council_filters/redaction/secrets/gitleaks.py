@@ -40,7 +40,7 @@ from typing import Any
 import regex
 
 from council_filters.base.errors import UsageError
-from council_filters.secrets.rules import Allowlist, Rule
+from council_filters.redaction.secrets.rules import Allowlist, Rule
 
 _FLAGS = regex.V1 | regex.ASCII
 

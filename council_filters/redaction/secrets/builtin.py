@@ -15,7 +15,7 @@ quiet on ordinary text.  Two families:
 :data:`SCANS` lists the few literal-led searches that find every line a rule
 can fire on, so a stream is searched a handful of times per buffer and the
 rules run only on the lines found.  The validators live in
-:mod:`council_filters.secrets.validators`.
+:mod:`council_filters.redaction.secrets.validators`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from council_filters.secrets.rules import Rule
-from council_filters.secrets.validators import (
+from council_filters.redaction.secrets.rules import Rule
+from council_filters.redaction.secrets.validators import (
     assignment_ok,
     basic_ok,
     bearer_ok,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from council_filters.base.errors import CouncilError, UsageError
-from council_filters.storage import INSTALL_HINT
+from council_filters.base.storage import INSTALL_HINT
 
 LOCAL = "local"
 CONNECT_TIMEOUT = "20s"

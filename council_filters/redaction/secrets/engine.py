@@ -1,5 +1,8 @@
-"""The rule set's per-stream state, run by the one redactor (``redaction.Redactor``).
+"""A rule set and its per-stream state, run by the one redactor (``machine.Redactor``).
 
+:class:`RuleSet` is what ``--rules`` selects (rules in order, global
+allowlists, whether the extended set's PEM machine and placeholder
+exemption are on); :meth:`RuleSet.fresh` gives the per-stream state.
 :class:`RuleCheck` is what ``Redactor(rules=...)`` and ``redact_stream(...,
 rules=...)`` drive through the redaction's extra-rules hook:
 
@@ -20,17 +23,25 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, cast
 
-from council_filters.redaction import CREDENTIAL_PATTERNS, PEM_PATTERN, Redactor
-from council_filters.secrets import builtin
-from council_filters.secrets.pem import PemMachine
-from council_filters.secrets.rules import Rule, RuleSet, is_placeholder
+from council_filters.redaction.machine import Redactor
+from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
+from council_filters.redaction.secrets import builtin
+from council_filters.redaction.secrets.pem import PemMachine
+from council_filters.redaction.secrets.rules import (
+    _ANSI,
+    _ESCAPED_QUOTE,
+    Allowlist,
+    Rule,
+    is_placeholder,
+)
 
 _NAME_LINE = re.compile(
     rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
@@ -89,11 +100,11 @@ def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
     """Literals (lower case) every match of a rule without keywords holds, if any."""
-    from council_filters.prefilter import required_literals
+    from council_filters.redaction.prefilter import required_literals
 
     pattern = rule.regex.pattern
     if isinstance(pattern, str):
-        from council_filters.secrets.gitleaks import translate
+        from council_filters.redaction.secrets.gitleaks import translate
 
         pattern = translate(pattern)[0].encode("utf-8")
     return required_literals(pattern) or ()
@@ -135,6 +146,115 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         scans.append(Scan(re.compile(pattern), b"", None, True, tuple(group), False))
     pem_non_ascii = re.compile(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
+
+
+# --------------------------------------------------------------------------- #
+# The rule set.
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class RuleSet:
+    """What ``--rules`` selects: the eleven, the PEM machine, rules, allowlists.
+
+    ``extended`` turns on the eleven patterns' placeholder exemption and the
+    PEM-in-every-shape machine (the built-in set); ``rules`` are checked in
+    order and the first that fires names the line.
+    """
+
+    name: str
+    rules: tuple[Rule, ...] = ()
+    allowlists: tuple[Allowlist, ...] = ()
+    extended: bool = False
+    sources: tuple[str, ...] = field(default=())
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.rules)
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 over the canonical definitions: equal sets, equal fingerprints."""
+        h = hashlib.sha256()
+        h.update(repr((self.extended, [r.canonical() for r in self.rules])).encode())
+        for a in self.allowlists:
+            h.update(
+                repr(
+                    (
+                        a.target,
+                        a.condition,
+                        a.stopwords,
+                        a.rule_ids,
+                        [r.pattern for r in a.regexes],
+                        [p.pattern for p in a.paths],
+                    )
+                ).encode()
+            )
+        return h.hexdigest()
+
+    def fresh(self, path: str | None = None) -> Any:
+        """The per-stream state (:class:`~council_filters.redaction.secrets.engine.RuleCheck`):
+        what the redaction's extra-rules hook runs."""
+        return RuleCheck(self, path)
+
+    @property
+    def prefilter(self) -> tuple[tuple[str, bytes], ...]:
+        """``(id, regex)`` pairs finding every line a rule can fire on (see RuleCheck)."""
+        return self.fresh().prefilter  # type: ignore[no-any-return]
+
+    def input_allowed(self, rule: Rule, path: str | None) -> bool:
+        """The rule is switched off for this input by a path allowlist."""
+        if not path:
+            return False
+        return any(a.path_allows(path) for a in rule.allowlists) or any(
+            a.path_allows(path) for a in self.allowlists if a.applies_to(rule.id)
+        )
+
+    def line_rule(
+        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
+    ) -> str | None:
+        """The id of the first rule (of ``rules``, default all) that fires on ``line``."""
+        rid = self._line_rule(line, rules, path)
+        if rid is None and (b"\x1b" in line or b"\x9b" in line):
+            plain = _ANSI.sub(b"", line)  # colours split what they paint
+            if plain != line:
+                rid = self._line_rule(plain, rules, path)
+                line = plain
+        if rid is None and (b'\\"' in line or b"\\'" in line):
+            # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
+            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
+        return rid
+
+    def line_spans(
+        self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
+    ) -> list[tuple[int, int, str]]:
+        """``(start, end, rule id)`` byte spans of every secret the rules accept on ``line``.
+
+        The rules of this set (or ``rules``), each span the secret a rule
+        takes, sorted by position; the same gates as :meth:`line_rule`.  Terminal
+        escapes and escaped quotes are looked through as there: a secret found
+        only in the line read that way is reported as the whole line.
+        """
+        out = [
+            (a, b, rule.id)
+            for rule in (self.rules if rules is None else rules)
+            for a, b in rule.secret_spans(line, path=path, global_allow=self.allowlists)
+        ]
+        if not out:
+            rid = self.line_rule(line, rules, path)
+            if rid is not None:
+                out.append((0, len(line), rid))
+        return sorted(out)
+
+    def _line_rule(self, line: bytes, rules: Sequence[Rule] | None, path: str | None) -> str | None:
+        low = None
+        text = None
+        for rule in self.rules if rules is None else rules:
+            if rule.keywords and low is None:
+                low = line.lower()
+            if rule.text and text is None:
+                text = line.decode("utf-8", "replace")
+            if rule.fires(line, path=path, text=text, low=low, global_allow=self.allowlists):
+                return rule.id
+        return None
 
 
 # --------------------------------------------------------------------------- #

@@ -7,7 +7,7 @@ import functools
 import pytest
 import typer
 
-from council_filters import kit
+from council_filters.cli import _shell as kit
 
 from conftest import run_filter
 

@@ -16,14 +16,14 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from council_filters import redaction
+from council_filters.redaction import machine as redaction
 
 
 @lru_cache(maxsize=1)
 def _rules() -> Any:
-    if importlib.util.find_spec("council_filters.secrets") is None:
+    if importlib.util.find_spec("council_filters.redaction.secrets") is None:
         return None
-    from council_filters import secrets
+    from council_filters.redaction import secrets
 
     return secrets.extended()
 
@@ -34,7 +34,7 @@ def redact(data: bytes, counts: Counter[str] | None = None) -> tuple[bytes, list
     rules = _rules()
     if rules is None:
         return redaction.redact_text(data, counts)
-    from council_filters import secrets
+    from council_filters.redaction import secrets
 
     return secrets.redact_value(data, rules, counts)
 
@@ -47,6 +47,6 @@ def redact_str(text: str) -> str:
 def redact_shaped(data: bytes) -> tuple[bytes, list[int]]:
     """:func:`redact` keeping the text's shape (only each credential's span replaced, as
     the council's pack is redacted), for text a reviewer's quote is checked against."""
-    from council_filters.shape_redaction import redact_shape
+    from council_filters.redaction.shape import redact_shape
 
     return redact_shape(data, _rules())
