@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from council_filters.base import diffranges, diffs
-from council_filters.base.bytesops import lines_of
+from council_filters.base.bytesops import head_lines, line_count, lines_of
 from council_filters.consolidate.gaps import changed_files_from_diff
 
 GIT = b"""\
@@ -139,3 +139,12 @@ def test_counting_the_hunks_on_their_bytes_reads_what_the_line_by_line_reading_r
         assert walked == [a for f in read for a in f.added], diff
         shown = [line for _kind, _n, line in diffs.walk(diff)]
         assert shown == lines_of(diff), diff
+
+
+def test_first_lines_and_line_count_without_splitting_read_as_lines_of():
+    rnd = random.Random(7)
+    for _ in range(20000):
+        data = bytes(rnd.choice(b"ab\n\r") for _ in range(rnd.randint(0, 12)))
+        count = rnd.randint(-3, 14)
+        assert head_lines(data, count) == lines_of(data)[:count], (data, count)
+        assert line_count(data) == len(lines_of(data)), data
