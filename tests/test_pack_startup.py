@@ -23,6 +23,8 @@ import pytest
 from council_filters.cli import _coerce
 from council_filters.cli import pack as pack_cli
 
+from conftest import make_repo
+
 ROOT = Path(__file__).resolve().parent.parent
 # Never needed to build a pack: typer's models, the schema validator, the Markdown reader,
 # the regex engine and the redaction engine with its rules (another filter redacts the pack).
@@ -41,23 +43,8 @@ print(json.dumps({"code": code, "records": out.getvalue().count(b"\\n"), "heavy"
 """
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
-
-
 def test_a_review_pack_imports_nothing_heavy_it_does_not_use(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    (repo / "a.py").write_text("x = 1\n")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
-    _git(repo, "checkout", "-q", "-b", "feature")
-    (repo / "a.py").write_text("x = 2\ny = 3\n")
-    _git(repo, "commit", "-qam", "change")
+    repo = make_repo(tmp_path / "repo", {"a.py": "x = 1\n"}, {"a.py": "x = 2\ny = 3\n"})
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     res = subprocess.run([sys.executable, "-P", "-c", PROBE, json.dumps(NOT_ON_THE_PACK_PATH)],
                          cwd=repo, env=env, capture_output=True, text=True, check=True)
