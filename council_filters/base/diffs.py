@@ -10,6 +10,12 @@ removed line reading ``-- x`` before an added ``++ y`` is never taken for a
 file header, and ``+++`` header lines never count as added.  Paths come
 unquoted (git's C-style ``"a/\\303\\251"``), without the ``a/``/``b/``
 prefix and without a plain diff's tab-separated timestamp.
+
+The diff is read from byte positions, as far as the caller goes (a caller
+that stops after the first files never splits the rest), and a hunk's body is
+cut out in one piece; a reader that needs no added-line texts
+(``iter_files(diff, texts=False)``) has each well-formed hunk counted on its
+bytes.
 """
 
 from __future__ import annotations
