@@ -196,6 +196,7 @@ class GitRepo:
         call returned waits for both and gives ``(diff, stat)`` or raises what failed.
         The caller may run other git commands meanwhile; it must make that call, even
         on its own failure, so that no git outlives it."""
+        self.filter_overrides()  # read once here, not by both threads
         stat = _Background(self.diff_stat, base)
         diff = _Background(self.diff, base)
 
