@@ -55,11 +55,14 @@ def install(command: Any) -> None:
 
 def _install(param: Any) -> None:
     desc = getattr(param, "type_descriptor", None)
-    if (desc is not None and getattr(param, "_runtime_param", False) is None
-            and desc.annotation in _PLAIN and not desc.is_file
-            and desc.parameter_info.parser is None
-            and not getattr(desc.parameter_info, "clamp", False)):
-        param._runtime_param = _Plain(desc.parameter_info, desc.annotation, desc)
+    try:
+        if (desc is not None and getattr(param, "_runtime_param", False) is None
+                and desc.annotation in _PLAIN and not desc.is_file
+                and desc.parameter_info.parser is None
+                and not getattr(desc.parameter_info, "clamp", False)):
+            param._runtime_param = _Plain(desc.parameter_info, desc.annotation, desc)
+    except (AttributeError, TypeError):  # a typer whose layer is shaped otherwise: its own
+        return
 
 
 if _LAYER is not None:
