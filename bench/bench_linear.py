@@ -13,10 +13,19 @@ handles 32 MiB in seconds.
     python bench/bench_linear.py            # every family, 8 MiB and 32 MiB
     python bench/bench_linear.py --quick    # 1 MiB and 4 MiB
     python bench/bench_linear.py PEM fence  # only families whose name has a word
+    python bench/bench_linear.py --calls "tolerant reader"   # also count the work
+
+``--calls`` also counts the Python function calls each core makes at n and 4n (one
+profiled run each): a count that grows 4 times with the input is linear work whatever
+the machine's load, while the timings still catch what happens inside one call (a
+regular expression backtracking).  On a shared machine the timings of one run vary by
+2x; compare the call ratio, and the median timing ratio of several runs.
 """
 
 from __future__ import annotations
 
+import cProfile
+import pstats
 import sys
 import time
 from collections.abc import Callable
@@ -143,7 +152,19 @@ def best(fn: Callable[[bytes], object], data: bytes, runs: int = 3) -> float:
     return min(times)
 
 
+def calls(fn: Callable[[bytes], object], data: bytes) -> int:
+    """Python function calls made by one ``fn(data)``."""
+    prof = cProfile.Profile()
+    prof.enable()
+    fn(data)
+    prof.disable()
+    return int(pstats.Stats(prof).total_calls)  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> int:
+    if "--help" in argv or "-h" in argv:
+        print(__doc__)
+        return 0
     n = (1 << 20) if "--quick" in argv else (8 << 20)
     only = [a for a in argv if not a.startswith("--")]
     print(f"bench_linear: each family at {n >> 10} KiB and {4 * n >> 10} KiB "
@@ -159,7 +180,12 @@ def main(argv: list[str]) -> int:
         ratio = t4 / t1 if t1 > 0 else 0.0
         flag = "ok" if ratio <= LIMIT else "FAIL"
         failed += flag == "FAIL"
-        print(f"  {name:42s} {t1 * 1000:9.1f} ms {t4 * 1000:9.1f} ms  ratio {ratio:5.2f}  {flag}")
+        extra = ""
+        if "--calls" in argv:
+            c1, c4 = calls(core, small), calls(core, large)
+            extra = f"  calls {c1} -> {c4} ({c4 / max(c1, 1):.2f}x)"
+        print(f"  {name:42s} {t1 * 1000:9.1f} ms {t4 * 1000:9.1f} ms  ratio {ratio:5.2f}  {flag}"
+              + extra)
     if failed:
         print(f"  {failed} famil{'y' if failed == 1 else 'ies'} over {LIMIT:g}: rerun those alone "
               "on an idle machine (python bench/bench_linear.py NAME) before calling it growth")

@@ -56,6 +56,14 @@ def test_machine_formats_are_unwrapped(name: str, kind: str, verdict: str,
     assert where(got) == found
 
 
+def test_a_stream_cut_inside_its_last_event_is_still_read() -> None:
+    # an output cap can end a JSON Lines stream mid-object: the events before it stand
+    data = (DATA / "codex-exec.jsonl").read_bytes().rstrip(b"\n")
+    got = reading.read(data[:-12], "tester")
+    assert got.verdict == "REJECT"
+    assert where(got) == [("billing/refund.py", 41, "critical")]
+
+
 def test_codex_plain_review_output() -> None:
     got = read("codex-review-plain.txt", root="/work/checkout")
     assert where(got) == [("fmt/writer.go", 118, "critical"), ("fmt/parser.go", 77, "minor")]
@@ -119,6 +127,7 @@ WORDS = [
     ("NO_GO", "REVISE"), ("approve with changes", "REVISE"), ("APPROVE_WITH_CHANGES", "REVISE"),
     ("PASS-WITH-FIXES.", "REVISE"), ("patch is incorrect", "REVISE"),
     ("do-not-merge", "REJECT"), ("Blocker", "REJECT"), ("REJECTED", "REJECT"),
+    ("CONDITIONAL", "REVISE"), ("Green light for deployment", "APPROVE"),
 ]
 
 
@@ -214,6 +223,91 @@ def test_what_is_not_a_finding() -> None:
     got = read("not-findings.md")
     assert where(got) == [("server/limits.py", 77, "minor")]
     assert got.verdict == "APPROVE"
+
+
+def test_what_was_reviewed_checked_or_ruled_out_is_not_a_finding() -> None:
+    # a list of the files read (with line ranges), "None." under a severity heading, the
+    # evidence, what was ruled out, what was checked clean; a Verdict heading over counts
+    got = read("reviewed-inventory.md")
+    assert where(got) == [("store/pager.py", 52, "critical")]
+    assert got.verdict == "REVISE"  # "Review verdict: CONDITIONAL"
+
+
+def test_a_form_to_fill_in_has_no_findings() -> None:
+    # a verdict key offering choices makes the text a form: its example rows, placeholder
+    # findings and severity guide are no one's findings
+    got = read("review-form.md")
+    assert got.findings == []
+    assert got.verdict == "UNKNOWN"
+
+
+def test_a_text_that_is_not_a_review_has_no_unplaced_findings() -> None:
+    # a to-do list and a reading list keyed [P1], [P2]: nothing says they review anything
+    got = read("not-a-review.md")
+    assert got.findings == []
+
+
+def test_definitions_of_checks_are_not_findings() -> None:
+    # a catalogue of rules ("### SEC-001" + Severity + Detects) and a badge legend
+    got = read("rule-catalogue.md")
+    assert got.findings == []
+
+
+def test_back_references_and_dispositions_are_not_new_findings() -> None:
+    # "#1 - title: fix" lists and a "what I did" table restate the table's findings
+    got = read("restated-findings.md")
+    assert where(got) == [
+        ("export/csv.py", 12, "critical"),
+        ("export/csv.py", 40, "medium"),
+        ("export/cli.py", 8, "minor"),
+    ]
+
+
+def test_tagged_paragraphs_required_changes_and_file_headers() -> None:
+    got = read("tagged-paragraphs.md")
+    assert where(got) == [
+        ("web/page.tsx", 43, "critical"),  # [BLOCK]; its bullets are its body
+        ("web/page.tsx", 90, "medium"),
+        ("web/api/client.ts", 30, "critical"),  # a "Line(s):" field
+        ("web/lock.ts", None, "critical"),  # under "Minimum Required Changes"
+        (None, None, "minor"),  # "(not blocking, but should be addressed)"; praise skipped
+        ("web/api/upload.ts", None, "critical"),  # a line naming only a file places it
+    ]
+    assert got.findings[0]["end_line"] == 45
+    assert got.verdict == "REVISE"
+
+
+def test_what_a_reviewer_is_asked_to_write_is_not_a_finding() -> None:
+    # a guide: "For each finding provide:" then field names; "Provide one of:" then verdicts
+    got = read("review-guide.md")
+    assert got.findings == []
+    assert got.verdict == "UNKNOWN"
+
+
+def test_a_list_introduced_as_findings_is_still_read() -> None:
+    # "List of issues found:" names what follows; it does not ask for it
+    text = "Verdict: REVISE\n\nList of issues found:\n\n- [P1] a.py:3 — the cache never expires\n"
+    got = reading.read(text.encode(), "x")
+    assert where(got) == [("a.py", 3, "critical")]
+
+
+def test_finding_ids_same_file_and_phrase_severities() -> None:
+    # "### R1 — ..." is a finding's id (not round 1); "Where: Same file" is the file before;
+    # "Severity: must-fix" is critical; a title naming "Fixes" is not a findings section
+    got = read("finding-ids.md")
+    assert where(got) == [
+        ("deploy/rollout.yaml", None, "critical"),
+        ("deploy/rollout.yaml", None, "minor"),
+    ]
+    assert got.verdict == "REVISE"
+
+
+def test_a_title_and_the_parts_of_a_finding_are_not_findings() -> None:
+    # the document's title with a Severity field but no place is what the text is about;
+    # "#### Problem" and its ✓/✗ bullets are parts of "Issue 1"
+    got = read("title-and-parts.md")
+    assert where(got) == [(None, None, "critical")]
+    assert got.findings[0]["summary"].startswith("Issue 1: Tokens survive")
 
 
 # --------------------------------------------------------------------------- #

@@ -94,7 +94,7 @@ def test_wheels_with_and_without_a_compiler(tmp_path) -> None:
         assert "Root-Is-Purelib: true" in wheel_meta
         assert "council_filters/data/commands.example" in names
     with zipfile.ZipFile(compiled) as z:
-        assert [n for n in z.namelist() if n.startswith("council_filters/_machine.")
+        assert [n for n in z.namelist() if n.startswith("council_filters/redaction/_machine.")
                 and n.endswith(".so")]
 
     outs = []

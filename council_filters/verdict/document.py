@@ -64,7 +64,8 @@ _STRONG_KEYS = frozenset(("verdict",))
 _WEAK_KEYS = (
     "overall assessment", "assessment", "status", "recommendation", "decision",
     "review decision", "result", "outcome", "overall correctness", "overall status",
-    "final decision", "final recommendation", "action", "review status", "gate",
+    "final decision", "final recommendation", "action", "review status", "gate", "approval",
+    "approval status",
 )
 _WEAK_RE = re.compile(
     r"^[^\w]*?[*_`~]*\s*(?P<k>" + "|".join(re.escape(k) for k in _WEAK_KEYS) + r")\s*[*_`~]*"
@@ -82,14 +83,48 @@ _POSITIVE = re.compile(
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
     r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
 _RESOLVED = re.compile(
-    r"\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
+    r"(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
     r"test(?:ing)?\s+plan|metadata|references?|files?\s+reviewed|changes?\s+reviewed|"
     r"appendix|conclusion|decision|recommendation|single\s+next\s+action)\b", re.I)
+# sections that list what was read, run or ruled out: their items are not findings
+_INVENTORY = re.compile(
+    r"^(?:(?:files?|changes?|paths?|code|modules?|areas?|surfaces?)\s+(?:reviewed|inspected|read|"
+    r"examined|checked|audited|analy[sz]ed|modified|changed|touched|covered|in\s+scope)|"
+    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|inputs?\b|"
+    r"(?:integration\s+|supporting\s+)?evidence\b|ruled[\s-]+out|refuted|dismissed|"
+    r"non[\s-]?issues|false[\s-]+positives|(?:everything\s+else\s+)?checked[\s-]+(?:and\s+)?"
+    r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
+    r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
+    r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
+    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied))\b", re.I)
+# sections that say what became of findings already given (a response, a disposition)
+_DISPOSITION = re.compile(
+    r"^(?:what\s+i\s+did|disposition|(?:author'?s?\s+)?responses?\s+to|remediation\s+(?:log|"
+    r"status|disposition)|how\s+(?:each|the)\s+\w+\s+(?:was|were)\s+(?:handled|addressed))\b",
+    re.I)
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+# fields that define a check or rule (a catalogue entry), which a finding does not have
+_DEFINING = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+(?:when|by)|what\s+(?:it|this)\s+"
+    r"(?:detects|checks|catches|flags|looks\s+for)|detects|detection(?:\s+logic)?|checks?\s+for|"
+    r"applies\s+to|condition|when\s+to\s+(?:flag|use|apply|raise)|flag\s+when|meaning|indicates|"
+    r"example\s+violation|good\s+example|bad\s+example)\s*[*_]*\s*[:=]", re.I)
+# a line that introduces what to write ("For each finding provide:", "Provide one of:")
+_ASKS = re.compile(
+    r"^\W*(?:for\s+each\s+\w+[\s,]+)?(?:please\s+)?(?:provide|include|list|write|describe|report|"
+    r"give|state|fill\s+in|output|answer\s+with|respond\s+with|use\s+one\s+of|choose)\b"
+    r"(?!\s+of\b|\s+(?:below|here)\b|ed\b)[^.!?\n]{0,60}:\s*$", re.I)
+# the parts of one finding written as sub-headings of it
+_BODY_PART = re.compile(
+    r"^(?:problem|impact|description|evidence|details?|(?:root\s+)?cause|fix|solution|"
+    r"(?:suggested|proposed|recommended)\s+(?:fix|change|solution)|recommendation|remediation|"
+    r"current\s+(?:reality|state|behaviou?r|code)|context|reproduction|steps\s+to\s+reproduce|"
+    r"expected(?:\s+behaviou?r)?|actual(?:\s+behaviou?r)?|rationale|why|proof|example|analysis|"
+    r"before|after|symptoms?|location)\s*:?\s*$", re.I)
 _FINDINGS = re.compile(
     r"\b(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|defects?|risks?|comments?|"
     r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
@@ -112,7 +147,8 @@ _LABEL_WORDS = frozenset((
     "considerations", "notes", "detailed", "key", "main", "top", "new", "known", "gaps",
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
-    "can", "move", "wait", "list", "summary", "by", "level",
+    "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
+    "strongly", "suggested", "essential", "mandatory",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
@@ -122,17 +158,23 @@ _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
     r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
     re.I)
+# an item that praises ("Test isolation is good.", "Good: the check is now enforced")
+_PRAISE = re.compile(
+    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*[:!\u2014-]"
+    r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
+    r"[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
     r"[A-Za-z][^<>\n]{0,40}>|(?<![$\w])\{[A-Za-z_][^{}\n]{0,40}\}"
     r"|\[(?:file(?::line)?|description|title|issue|dimension|concern|summary|details|problem"
     r"|finding|what|why|action|text|name|reason)(?:\s*[:|/]\s*\w+)?\]"
+    r"|\[(?:severity|category|priority|short\s+title)\]"
     r"|\bfile:line\b|\bpath/to/", re.I)
 
 # severity tags and badges
 _BRACKET_TAG = re.compile(
-    r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|" + SEVERITY_WORD
+    r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|block|" + SEVERITY_WORD
     + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 _BADGES = (
@@ -143,9 +185,11 @@ _BADGES = (
     re.compile(r"\*\*(?P<w>Critical|High|Medium|Low)\s+Severity\*\*", re.I),
 )
 _PHRASES = (
-    (re.compile(r"\bnon[\s-]?blocking\b", re.I), "minor"),
+    (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
+                re.I), "minor"),
     (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
-                r"fix\s+immediately)\b", re.I), "critical"),
+                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change)\b", re.I),
+     "critical"),
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
     (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
@@ -153,7 +197,7 @@ _PHRASES = (
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
+    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
     r"(?P<v>.*)$", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
@@ -184,6 +228,7 @@ class Doc:
     findings: list[dict[str, Any]] = field(default_factory=list)
     has_keys: bool = False
     findings_text: str | None = None  # the findings sections' own lines, when there are any
+    template: bool = False  # a verdict key offers a choice: the text is a form, not a review
 
 
 @dataclass
@@ -208,6 +253,7 @@ class _Cand:
     count: int  # findings emitted before it opened
     level: int = 2
     name_only: bool = False  # the heading only names a kind of section ("Review Comment")
+    title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
 
 
@@ -280,7 +326,8 @@ def _lead_tag(text: str) -> str | None:
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
-        return severity_word(re.sub(r"[\s-]+", "-", m["w"].lower()).replace("must-fix", "blocking")
+        w = re.sub(r"[\s-]+", "-", m["w"].lower())
+        return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
@@ -382,6 +429,9 @@ class _Reader:
         self.span: tuple[int, int] | None = None  # an open findings section: (first line, level)
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
+        self.headings = 0
+        self.loose_file: Location | None = None  # a paragraph that only names a file
+        self.asks = False  # the paragraph before says what to write ("For each finding provide:")
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -418,7 +468,7 @@ class _Reader:
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
-        return self.envelope
+        return self.loose_file or self.envelope
 
     def round(self) -> int:
         for s in reversed(self.sections):
@@ -435,6 +485,8 @@ class _Reader:
     # -- keys ------------------------------------------------------------------
     def vote(self, value: str, strong: bool) -> bool:
         if words.is_enumeration(value):
+            if not re.search(r"\[[xX]\]", value):
+                self.doc.template = True
             return False
         v = words.vote_of(value)
         if v is None and not strong:
@@ -451,7 +503,9 @@ class _Reader:
             return False
         if self.want_verdict_para:
             self.want_verdict_para = False
-            if self.vote(s, True):
+            # the value under a "Verdict" heading: only a line that names one is it
+            # (prose or a list of counts there is the reviewer's reasoning)
+            if words.vote_of(s) is not None and self.vote(s, True):
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -504,6 +558,10 @@ class _Reader:
         if rec is None:
             return
         _finish(rec, head, rest, fields, sev, file)
+        if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
+                and self.doc.findings and self.doc.findings[-1].get("file"):
+            rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
+            rec = _ordered(rec)
         rec = _ordered(rec)
         if at is None:
             self.doc.findings.append(rec)
@@ -522,7 +580,8 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and _fields(c.body).get("file") and all(
+            if inner and not (c.name_only and len(inner) > 1) and _fields(c.body).get("file") \
+                    and all(
                     f.get("file") is None or c.file is not None and f.get("file") == c.file.file
                     for f in inner):
                 # the heading's fields locate one finding: what its section read as
@@ -544,6 +603,7 @@ class _Reader:
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
+        self.loose_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
         at = node.map[0] if node.map else self.line
@@ -559,7 +619,13 @@ class _Reader:
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
-        if _ROUND.match(plain):
+        rm = _ROUND.match(plain)
+        if rm and re.match(r"^r\s*#?\s*\d", plain, re.I) and not re.search(
+                r"\b(?:re-?review|review|round|pass|verdict|response|follow[\s-]?up|recheck|after|"
+                r"fix(?:es)?|update[sd]?|second|third|final|rerun|re-?run)\b",
+                plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
+            rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
+        if rm:
             self.rounds += 1
             rnd = self.rounds
         is_key = self.keys(text, heading=level)
@@ -570,10 +636,13 @@ class _Reader:
         if is_key:
             kind = "other"
         elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
-                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)):
+                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)) \
+                or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif (_POSITIVE.match(plain) or re.search(r"\b(?:verified|confirmed|passed)"
-                                                 r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
+        elif _is_inventory(plain, text) or (
+                _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
+                and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
+                                                     r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
                 and not _FINDINGS.search(plain):
             kind = "positive"
         elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
@@ -598,6 +667,18 @@ class _Reader:
                     _pathlike(plain.strip().split(" ")[0]):
                 f = _first_file(text)
             file_ctx = Location(f) if f else None
+        title = not self.headings and level == 1 and not _lead_tag(text) and (
+            loc is None or loc.line is None)
+        if title and kind == "findings" and not names_findings and not re.search(
+                r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
+                re.I):
+            kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
+        if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
+                s.cand is not None and not s.cand.name_only and (
+                    _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
+                    or locate(s.cand.text) is not None) for s in self.sections):
+            kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
+        self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         if names_findings:
             self.open_span(at + 1, level)
@@ -612,11 +693,13 @@ class _Reader:
                              file_ctx or self.file(), len(self.doc.findings),
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
-                                 plain))
+                                 plain), title=title)
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
-        self.para_lines(_text(node).split("\n"), node.map[0] if node.map else self.line, quoted)
+        lines = _text(node).split("\n")
+        self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
+        self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -627,6 +710,21 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
+        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
+                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+            # a line naming only a file (a pull-request page's file header): the place of
+            # the comments that follow it
+            self.close_para()
+            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            lines, base = lines[1:], base + 1
+            if not lines:
+                return
+        if any(_DEFINING.match(ln) for ln in lines) and self.sections \
+                and self.sections[-1].file is None and self.sections[-1].kind != "positive" \
+                and not (self.sections[-1].cand is not None and (
+                    _lead_tag(self.sections[-1].cand.text)
+                    or locate(self.sections[-1].cand.text) is not None)):
+            self.sections[-1].kind = "positive"  # a legend or a rule's definition
         if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
                 and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
@@ -650,6 +748,7 @@ class _Reader:
             tm = _TITLE.match(ln)
             title = (kind == "findings" and tm is not None
                      and not tm["t"].rstrip().endswith((":", "\uff1a"))
+                     and not ln.rstrip().endswith((":", "\uff1a"))
                      and not _skip_head(ln) and not _FIELD.match(ln))
             p = self.para
             if p is not None and not p.rest and locate(p.head) is None and locate(ln) is not None \
@@ -691,6 +790,19 @@ class _Reader:
 
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
+        if self.asks and depth == 0:
+            self.asks = False
+            for ln in _flat(node):  # what a reviewer is asked to write, not what it found
+                self.feed(ln)
+            return
+        if self.para is not None and not quoted and not any(
+                _opens_item(ln) for ln in _flat(node)):
+            # a list right under a paragraph that opened a finding ("**[HIGH] a.py:3** —
+            # title" then its bullets) is that finding's body, not findings of its own
+            for ln in _flat(node):
+                self.para.rest.append(ln)
+                self.feed(ln)
+            return
         self.close_para()
         for item in node.children:
             if item.type != "list_item":
@@ -709,6 +821,8 @@ class _Reader:
         others = [c for c in children if c is not first and c not in nested]
         kind = self.kind()
         if quoted or kind in ("positive", "resolved") or _skip_head(head) and head.strip():
+            if not quoted and _PLACEHOLDER.search(head):
+                self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
             for ln in _flat(item):
                 self.feed(ln)
             return
@@ -730,6 +844,11 @@ class _Reader:
                 self.sections.pop()
             for sub in nested:
                 self.items(sub, quoted, depth, group)
+            return
+        ref = re.match(r"^[\s*_`]*#(\d{1,3})\b", _ITEM_NUMBER.sub("", head.strip()))
+        if ref and 1 <= int(ref.group(1)) <= len(self.doc.findings) and locate(head) is None:
+            for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
+                self.feed(ln)
             return
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
         if finding:
@@ -787,6 +906,8 @@ class _Reader:
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         for node in nodes:
             t = node.type
+            if t not in ("paragraph", "bullet_list", "ordered_list"):
+                self.asks = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -827,13 +948,21 @@ def _skip_head(head: str) -> bool:
     h = head.strip()
     if not h:
         return True
-    if _NONE_RE.match(h) or re.match(r"^[\s*_`(]*(?:none|n/?a)\b[\s*_`).]*(?:$|[\u2014:-])", h,
-                                      re.I):
+    if _NONE_RE.match(h) or re.match(
+            r"^[\s*_`(]*(?:none|n/?a)\b(?:[\s*_`).]*(?:$|[\u2014:-])|[*_`]*\.\s|\s+(?:found|"
+            r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
+            r"at\s+this)\b)", h, re.I):
         return True
     if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
         return True
+    first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
+    if _PRAISE.search(first) and not _lead_tag(h):
+        return True
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h):
+        return True
+    if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
+                 r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
     return bool(_PLACEHOLDER.search(h))
 
@@ -858,6 +987,25 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
+
+
+def _item_head(item: SyntaxTreeNode) -> str:
+    first = item.children[0] if item.children else None
+    if first is None or first.type != "paragraph":
+        return ""
+    return _text(first).split("\n")[0]
+
+
+def _opens_item(head: str) -> bool:
+    """A list item that is a finding by its own look: a severity tag, or a location with a
+    line at its start."""
+    if not head.strip() or _skip_head(head):
+        return False
+    if _lead_tag(_no_code(head)):
+        return True
+    t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip())))
+    loc = locate(t[:300])
+    return loc is not None and loc.line is not None and loc.start <= 2
 
 
 def _badge_only(line: str) -> bool:
@@ -926,6 +1074,13 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
     return False
 
 
+def _is_inventory(plain: str, text: str) -> bool:
+    """A heading over what was read, run or ruled out ("Files Reviewed", "Ruled Out")."""
+    p = re.sub(r"^[\W\d_]+", "", plain)
+    return bool(_INVENTORY.match(p)) and not (
+        _FINDINGS.search(_INVENTORY.sub(" ", p, 1)) or _lead_tag(text) or locate(text) is not None)
+
+
 def _is_section_name(plain: str) -> bool:
     """A heading made of a findings word and at most one other ("Review Comment")."""
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", plain.lower()) if w]
@@ -938,6 +1093,11 @@ def _qualifies(c: _Cand) -> bool:
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
     if c.name_only:
         return bool(fields.get("file")) or badge is not None and c.file is not None
+    if c.title:  # the document's title: a finding only when its fields place it
+        return bool(fields.get("file"))
+    if not fields.get("file") and locate(text) is None and any(
+            _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
+        return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if _lead_tag(text) or locate(text) is not None:
         return True
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
@@ -965,12 +1125,12 @@ def _fields(lines: list[str]) -> dict[str, str]:
                 continue
             k = m["k"].lower()
             v = re.sub(r"\s*\*\*[A-Z][\w ]{1,20}:\*\*.*$", "", m["v"]).strip()
-            if not v:
+            if not v or _PLACEHOLDER.search(v):
                 continue
             if k in ("location", "file", "files", "path", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
-            elif k in ("line", "lines"):
+            elif k.startswith("line"):
                 out.setdefault("line", v)
             elif k in ("severity", "priority", "risk", "impact", "level"):
                 out.setdefault(k if k in ("risk", "impact") else "severity", v)
@@ -1028,8 +1188,11 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _first_file(ln)
-            if f and "/" in f or f and ln is head:
-                rec["file"] = f
+            if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
+                    r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
+                    r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
+                    r"ya?ml|toml|json|vue|svelte)$", f):
+                rec["file"] = f  # the body's first line naming a source file in backticks
                 break
     if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
         f = _first_file(rec["file"])
@@ -1051,6 +1214,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if m and (s := severity_word(m["w"])):
                 want = m["w"]
                 break
+    if want is None and fields.get("severity"):
+        for rx, phrase_sev in _PHRASES:  # "Severity: must-fix"
+            if rx.search(fields["severity"]):
+                rec.pop("severity", None)
+                rec["severity"] = phrase_sev
+                return
     if want is not None:
         rec.pop("severity", None)
         _put_severity(rec, want)
@@ -1200,6 +1369,14 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
     return keys, "\n" * (block.count("\n") + 2) + after
 
 
+_REVIEWISH = re.compile(
+    r"\b(?:review\w*|findings?|issues?|bugs?|problems?|concerns?|audit\w*|defects?|"
+    r"vulnerabilit\w*|blockers?|critique\w*|feedback|regressions?|risks?|flaws?|nits?|"
+    r"smells?|errors?|warnings?|suggestions?|recommendations?)\b|\u53d1\u73b0|\u95ee\u9898|"
+    r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677", re.I)
+_REVIEWISH_SCAN = 64 * 1024
+
+
 def read_document(text: str, origin: str = "reviewer") -> Doc:
     """Read one answer as a Markdown document; see the module docstring."""
     keys, body = front_matter(text)
@@ -1219,6 +1396,13 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
     reader.src = body.split("\n")
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
+    if doc.template and not any(v.vote in ("APPROVE", "REVISE", "REJECT") for v in doc.votes):
+        doc.findings = []  # a form to fill in: its rows and examples are no one's findings
+    elif not any(v.vote for v in doc.votes) and not _REVIEWISH.search(
+            re.sub(r"```.*?```", " ", body[:_REVIEWISH_SCAN], flags=re.S)):
+        # nothing says this is a review (a to-do list, a bibliography, a test plan):
+        # only what names a file may still be a finding
+        doc.findings = [f for f in doc.findings if f.get("file")]
     if not doc.findings and envelope is not None:
         sev = badge_severity(body[:4000])
         title = next((m.group(1) for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)), "")

@@ -146,7 +146,8 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
     """The JSON objects of a JSON Lines stream (leading non-JSON lines tolerated), or None."""
     events: list[dict[str, Any]] = []
     seen_json = False
-    for line in text.split("\n"):
+    lines = text.rstrip().split("\n")
+    for i, line in enumerate(lines):
         s = line.strip()
         if not s:
             continue
@@ -155,6 +156,8 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
                 return None  # prose after events: not a stream
             continue
         value = loads(s)
+        if value is None and i == len(lines) - 1 and len(events) >= 2:
+            break  # the stream was cut inside its last event (an output cap): the rest stands
         if not isinstance(value, dict) or not isinstance(value.get("type"), str):
             return None
         events.append(value)

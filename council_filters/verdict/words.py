@@ -27,6 +27,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"approved?[\s_-]+with[\s_-]+(?:changes|modifications|conditions|fixes|required\s+changes)",
      "REVISE"),
     (r"conditional(?:ly)?[\s_-]+(?:pass(?:ed)?|approved?|approval|go|accept(?:ed)?)", "REVISE"),
+    (r"conditional" + _END, "REVISE"),
     (r"pass(?:ed)?[\s_-]+with[\s_-]+(?:fixes|changes|conditions|comments\s+to\s+address)",
      "REVISE"),
     (r"request(?:s|ed|ing)?[\s_-]+changes?|changes?[\s_-]+(?:requested|required|needed)",
@@ -45,6 +46,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      "APPROVE"),
     (r"approve[sd]?|approval|lgtm|looks[\s_-]+good(?:[\s_-]+to[\s_-]+me)?|accept(?:ed|s)?"
      r"|ship[\s_-]+it|ready[\s_-]+to[\s_-]+(?:merge|ship)|patch[\s_-]+is[\s_-]+correct"
+     r"|green[\s_-]+light"
      r"|(?:go|pass(?:ed|es)?)" + _END, "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed[\s_-]+out|error|unavailable|unknown", "BAD"),
