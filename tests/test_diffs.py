@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from council_filters.base import diffranges, diffs
+from council_filters.base.bytesops import head_lines, line_count, lines_of
 from council_filters.consolidate.gaps import changed_files_from_diff
 
 GIT = b"""\
@@ -79,3 +82,69 @@ def test_unquote_path():
     assert diffs.unquote_path(b'"b/tab\\there"') == "tab\there"
     assert diffs.unquote_path(b"a/plain name\t2026-01-01") == "plain name"
     assert diffs.unquote_path(b'"a/\\342\\202\\254"\t2026') == "\u20ac"
+
+
+# A hunk whose counts run out before the lines that look like a body do: the rest is
+# read as headers again (here a second file), whichever way the hunk is read.
+SHORT_HUNK = b"""\
+diff --git a/a.py b/a.py
+--- a/a.py
++++ b/a.py
+@@ -1,2 +1,2 @@
+-old
++new
+ same
+--- b.py
++++ b.py
+@@ -3 +3,2 @@
+ kept
++added\r
+\\ No newline at end of file
+"""
+
+LINES = [b"diff --git a/x b/x", b"diff --git a/y b/z", b"--- a/x", b"+++ b/x", b"--- /dev/null",
+         b"+++ /dev/null", b"@@ -1,2 +1,3 @@", b"@@ -0,0 +1 @@", b"@@ -1 +0,0 @@",
+         b"@@ -3,4 +3,2 @@ f()", b"@@ -1 +1 @@", b"@@ -0,0 +0,0 @@", b"+a", b"-b", b" c", b"",
+         b"\\ No newline at end of file", b"new file mode 100644", b"rename from a",
+         b"rename to b", b"Binary files a and b differ", b"x", b"\r", b"+\r", b"-- x",
+         b"++ y", b"--- q", b"+++ r", b"@@ bad", b"+", b"-", b"@@ -2,3 +2,3 @@\r", b"\\"]
+
+
+def _without_texts(f: diffs.FileDiff) -> tuple[object, ...]:
+    return (f.path, f.old_path, f.status, f.binary, f.new, f.old, f.removed, f.hunks)
+
+
+def test_a_hunk_whose_counts_run_out_gives_the_rest_back_to_the_headers():
+    for texts in (True, False):
+        files = list(diffs.iter_files(SHORT_HUNK, texts=texts))
+        assert [(f.path, f.added_lines, f.removed) for f in files] == [("a.py", 1, 1),
+                                                                       ("b.py", 1, 0)]
+    assert [f.added for f in diffs.parse(SHORT_HUNK)] == [[(1, b"new")], [(4, b"added")]]
+
+
+def test_counting_the_hunks_on_their_bytes_reads_what_the_line_by_line_reading_reads():
+    rnd = random.Random(23)
+    for _ in range(20000):
+        lines = [LINES[0]] + [rnd.choice(LINES) for _ in range(rnd.randint(0, 30))]
+        diff = b"\n".join(lines) + rnd.choice([b"", b"\n", b"\n\n"])
+        read = diffs.parse(diff)
+        counted = list(diffs.iter_files(diff, texts=False))
+        assert [_without_texts(f) for f in counted] == [_without_texts(f) for f in read], diff
+        assert [f.added_lines for f in counted] == [len(f.added) for f in read], diff
+        assert all(f.added_lines == len(f.added) for f in read) and not any(
+            f.added for f in counted), diff
+        # Within files (the diff starts with a header), the lines read as added are the same.
+        walked = [(n, line[1:].rstrip(b"\r")) for kind, n, line in diffs.walk(diff)
+                  if kind == diffs.ADDED]
+        assert walked == [a for f in read for a in f.added], diff
+        shown = [line for _kind, _n, line in diffs.walk(diff)]
+        assert shown == lines_of(diff), diff
+
+
+def test_first_lines_and_line_count_without_splitting_read_as_lines_of():
+    rnd = random.Random(7)
+    for _ in range(20000):
+        data = bytes(rnd.choice(b"ab\n\r") for _ in range(rnd.randint(0, 12)))
+        count = rnd.randint(-3, 14)
+        assert head_lines(data, count) == lines_of(data)[:count], (data, count)
+        assert line_count(data) == len(lines_of(data)), data

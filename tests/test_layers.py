@@ -21,7 +21,7 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "council_filters"
-SHELL = {"council_filters.cli._shell"}
+SHELL = {"council_filters.cli._shell", "council_filters.cli._coerce"}
 
 
 def module_name(path: Path) -> str:

@@ -16,6 +16,23 @@ def lines_of(data: bytes) -> list[bytes]:
     return parts
 
 
+def head_lines(data: bytes, count: int) -> list[bytes]:
+    """``lines_of(data)[:count]``, without splitting what follows the ``count``-th line."""
+    if count < 0:
+        return lines_of(data)[:count]
+    if not data or count == 0:
+        return []
+    parts = data.split(b"\n", count)
+    if len(parts) > count or parts[-1] == b"":
+        parts.pop()  # what follows the first `count` lines, or the phantom after a final \n
+    return parts
+
+
+def line_count(data: bytes) -> int:
+    """``len(lines_of(data))``, counted without splitting."""
+    return data.count(b"\n") + (not data.endswith(b"\n") if data else 0)
+
+
 def _need(lead: int) -> int:
     """How many bytes the UTF-8 sequence starting with ``lead`` declares (1 if not a lead)."""
     if 0xC0 <= lead <= 0xDF:

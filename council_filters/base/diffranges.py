@@ -24,7 +24,8 @@ class FileRanges:
 
 def parse(diff: bytes) -> list[FileRanges]:
     """Per-file ranges in diff order; files with no hunk lines are left out."""
-    return [FileRanges(f.path, f.new, f.old) for f in diffs.parse(diff) if f.new or f.old]
+    return [FileRanges(f.path, f.new, f.old)
+            for f in diffs.iter_files(diff, texts=False) if f.new or f.old]
 
 
 def _fmt(ranges: list[Range]) -> str:

@@ -10,6 +10,12 @@ removed line reading ``-- x`` before an added ``++ y`` is never taken for a
 file header, and ``+++`` header lines never count as added.  Paths come
 unquoted (git's C-style ``"a/\\303\\251"``), without the ``a/``/``b/``
 prefix and without a plain diff's tab-separated timestamp.
+
+The diff is read from byte positions, as far as the caller goes (a caller
+that stops after the first files never splits the rest), and a hunk's body is
+cut out in one piece; a reader that needs no added-line texts
+(``iter_files(diff, texts=False)``) has each well-formed hunk counted on its
+bytes.
 """
 
 from __future__ import annotations
@@ -88,6 +94,7 @@ class FileDiff:
     binary: bool = False
     added: list[tuple[int, bytes]] = field(default_factory=list)
     removed: int = 0
+    added_lines: int = 0  # how many lines the hunks add (``len(added)`` when texts are read)
     new: list[Range] = field(default_factory=list)  # right-side lines the hunks show
     old: list[Range] = field(default_factory=list)  # left-side lines the hunks show
     hunks: bool = False
@@ -139,15 +146,92 @@ def parse(diff: bytes) -> list[FileDiff]:
     return list(iter_files(diff))
 
 
-def iter_files(diff: bytes) -> Iterator[FileDiff]:
-    lines = diff.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
+# A line that cannot be in a hunk's body (the first byte is none of ``+ - space \``,
+# and the line is not empty), found after the newline that ends the line before it.
+_BODY_END = re.compile(rb"\n[^-+ \\\n]")
+_BODY_FIRST = b"+- \\\n"
+
+
+class _Lines:
+    """The lines of a diff as :func:`council_filters.base.bytesops.lines_of` gives them,
+    read from a byte position on demand: a caller that stops early never splits the rest,
+    and a hunk's body is cut out in one piece (:meth:`body`)."""
+
+    __slots__ = ("data", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def more(self) -> bool:
+        return self.pos < len(self.data)
+
+    def peek(self) -> bytes:
+        nl = self.data.find(b"\n", self.pos)
+        return self.data[self.pos:] if nl < 0 else self.data[self.pos:nl]
+
+    def take(self) -> bytes:
+        data, pos = self.data, self.pos
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            self.pos = len(data)
+            return data[pos:]
+        self.pos = nl + 1
+        return data[pos:nl]
+
+    def body(self) -> bytes | None:
+        """The run of lines from here that a hunk's body may hold (each starts with
+        ``+``, ``-``, a space or ``\\``, or is empty), as one piece without its last
+        newline; None when the next line cannot be one.  The position stays: the caller
+        moves on with :meth:`skip` (as far as the hunk's counts took it) or :meth:`past`."""
+        data, pos = self.data, self.pos
+        if pos >= len(data) or data[pos] not in _BODY_FIRST:
+            return None
+        m = _BODY_END.search(data, pos)
+        return data[pos:m.start()] if m else data[pos:].removesuffix(b"\n")
+
+    def past(self, run: bytes) -> None:
+        """Move past the whole ``run`` (:meth:`body`)."""
+        self.pos = min(self.pos + len(run) + 1, len(self.data))
+
+    def skip(self, run: bytes, lines: list[bytes], taken: int) -> None:
+        """Move past the first ``taken`` of the ``lines`` of ``run`` (:meth:`body`)."""
+        if taken == len(lines):
+            self.past(run)
+        else:
+            self.pos += sum(map(len, lines[:taken])) + taken
+
+
+def _run_counts(run: bytes, old_left: int, new_left: int) -> tuple[int, int] | None:
+    """``(added, removed)`` of a hunk whose counts last to the last line of ``run`` (a
+    :meth:`_Lines.body`), counted on the bytes; None when they run out before it (the
+    caller then reads the lines one by one)."""
+    added = run.count(b"\n+") + run.startswith(b"+")
+    removed = run.count(b"\n-") + run.startswith(b"-")
+    notes = run.count(b"\n\\") + run.startswith(b"\\")
+    context = run.count(b"\n") + 1 - added - removed - notes
+    last = run.rfind(b"\n") + 1
+    while run.startswith(b"\\", last):  # a note moves no count: the line before it decides
+        if last == 0:
+            return added, removed  # notes only: nothing counted either way
+        last = run.rfind(b"\n", 0, last - 1) + 1
+    tag = run[last:last + 1]
+    old_left -= removed + context - (tag != b"+")  # the counts before the last line
+    new_left -= added + context - (tag != b"-")
+    return (added, removed) if old_left > 0 or new_left > 0 else None
+
+
+def iter_files(diff: bytes, texts: bool = True) -> Iterator[FileDiff]:
+    """The files of ``diff`` one by one, read only as far as the caller goes.
+
+    ``texts=False``: the added lines' texts are not kept (``added`` stays empty,
+    ``added_lines`` counts them): a well-formed hunk is then counted on its bytes,
+    without a step per line.
+    """
+    reader = _Lines(diff)
     current: FileDiff | None = None
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i].rstrip(b"\r")
+    while reader.more():
+        line = reader.take().rstrip(b"\r")
         if line.startswith(b"diff --git "):
             if current is not None:
                 yield current
@@ -155,12 +239,11 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
             current = FileDiff(path=paths[1] if paths else "")
             if paths and paths[0] != paths[1]:
                 current.old_path = paths[0]
-            i += 1
             continue
-        if line.startswith(b"--- ") and i + 1 < n and lines[i + 1].startswith(b"+++ "):
+        if line.startswith(b"--- ") and reader.more() and reader.peek().startswith(b"+++ "):
             old = _unquote_side(line[4:])
-            new = _unquote_side(lines[i + 1].rstrip(b"\r")[4:])
-            if current is None or current.added or current.removed or current.hunks:
+            new = _unquote_side(reader.take().rstrip(b"\r")[4:])
+            if current is None or current.added_lines or current.removed or current.hunks:
                 if current is not None:
                     yield current
                 current = FileDiff(path="")
@@ -173,10 +256,8 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
                     current.status = "added"
                 elif old != new and current.status == "modified":
                     current.old_path = old
-            i += 2
             continue
         if current is None:
-            i += 1
             continue
         if line.startswith(b"new file mode"):
             current.status = "added"
@@ -200,29 +281,41 @@ def iter_files(diff: bytes) -> Iterator[FileDiff]:
             number = int(m[3])
             _add(current.old, int(m[1]), old_left)
             _add(current.new, number, new_left)
-            i += 1
+            if not (old_left > 0 or new_left > 0):
+                continue
+            run = reader.body()
+            if run is None:
+                continue
+            counted = None if texts else _run_counts(run, old_left, new_left)
+            if counted is not None:
+                current.added_lines += counted[0]
+                current.removed += counted[1]
+                reader.past(run)
+                continue
+            lines = run.split(b"\n")
             append = current.added.append  # the body loop is the hot path: locals only
-            removed = 0
-            while i < n and (old_left > 0 or new_left > 0):
-                body = lines[i]
+            added = removed = taken = 0
+            for body in lines:
+                if not (old_left > 0 or new_left > 0):
+                    break
                 tag = body[:1]
                 if tag == b"+":
-                    append((number, body[1:].rstrip(b"\r")))
+                    if texts:
+                        append((number, body[1:].rstrip(b"\r")))
+                    added += 1
                     number += 1
                     new_left -= 1
                 elif tag == b"-":
                     removed += 1
                     old_left -= 1
-                elif tag == b" " or tag == b"":
+                elif tag != b"\\":  # a space, or an empty line
                     number += 1
                     new_left -= 1
                     old_left -= 1
-                elif tag != b"\\":
-                    break
-                i += 1
+                taken += 1
+            current.added_lines += added
             current.removed += removed
-            continue
-        i += 1
+            reader.skip(run, lines, taken)
     if current is not None:
         yield current
 
@@ -244,47 +337,48 @@ def walk(diff: bytes) -> Iterator[tuple[str, int | None, bytes]]:
     ``kind`` is ``meta`` (headers), ``hunk`` (``@@``), ``added``, ``removed``,
     ``context`` or ``note`` (``\\ No newline at end of file``); the number is
     set for added and context lines (the line's number in the new file).  A
-    hunk's body is consumed by its counts, as :func:`iter_files` reads it.
+    hunk's body is consumed by its counts, as :func:`iter_files` reads it.  The
+    diff is read only as far as the caller goes.
     """
-    lines = diff.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
+    reader = _Lines(diff)
+    while reader.more():
+        line = reader.take()
         m = _HUNK.match(line)
         if not m:
             yield META, None, line
-            i += 1
             continue
         yield HUNK, None, line
         old_left = int(m[2]) if m[2] is not None else 1
         new_left = int(m[4]) if m[4] is not None else 1
         number = int(m[3])
-        i += 1
-        while i < n and (old_left > 0 or new_left > 0):
-            body = lines[i]
+        run = reader.body()
+        if run is None:
+            continue
+        lines = run.split(b"\n")
+        taken = 0
+        for body in lines:
             tag = body[:1]
-            if tag == b"+":
-                yield ADDED, number, body
-                number += 1
-                new_left -= 1
-            elif tag == b"-":
-                yield REMOVED, None, body
-                old_left -= 1
-            elif tag in (b" ", b""):
-                yield CONTEXT, number, body
-                number += 1
-                new_left -= 1
-                old_left -= 1
-            elif tag == b"\\":
+            if old_left > 0 or new_left > 0:
+                if tag == b"+":
+                    yield ADDED, number, body
+                    number += 1
+                    new_left -= 1
+                elif tag == b"-":
+                    yield REMOVED, None, body
+                    old_left -= 1
+                elif tag == b"\\":
+                    yield NOTE, None, body
+                else:  # a space, or an empty line
+                    yield CONTEXT, number, body
+                    number += 1
+                    new_left -= 1
+                    old_left -= 1
+            elif tag == b"\\":  # the note after a hunk's last line
                 yield NOTE, None, body
             else:
                 break
-            i += 1
-        while i < n and lines[i][:1] == b"\\":  # the note after a hunk's last line
-            yield NOTE, None, lines[i]
-            i += 1
+            taken += 1
+        reader.skip(run, lines, taken)
 
 
 # --------------------------------------------------------------------------- #

@@ -106,6 +106,8 @@ def run(
         import typer
         import typer.main
 
+        from council_filters.cli import _coerce
+
         click = _click_module()
         no_args_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
         try:
@@ -114,6 +116,7 @@ def run(
 
                 completion_init()
             command = typer.main.get_command(app)
+            _coerce.install(command)  # plain option values without a pydantic model
             # A one-command app collapses to that command: keep the app's help.
             if not command.help and app.info.help:
                 command.help = app.info.help

@@ -23,7 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from council_filters.base import diffranges, diffs
-from council_filters.base.bytesops import code_fence, lines_of, utf8_backoff, utf8_cut
+from council_filters.base.bytesops import (
+    code_fence,
+    head_lines,
+    line_count,
+    lines_of,
+    utf8_backoff,
+    utf8_cut,
+)
 from council_filters.base.vocab import INGEST_PREFIX
 from council_filters.pack import coverage
 
@@ -64,7 +71,7 @@ def cap_body(diff: bytes, cap: int = DIFF_BODY_CAP, max_lines: int = DIFF_LINE_C
     password cut before its ``@``)."""
     out = []
     n = 0
-    for line in lines_of(diff)[:max_lines]:
+    for line in head_lines(diff, max_lines):
         if n >= cap:
             break
         remaining = cap - n
@@ -233,7 +240,8 @@ def anchor_ranges(diff: bytes, cap: int = RANGES_CAP) -> str:
     out: list[str] = []
     used = 0
     listed = 0
-    for f in diffs.iter_files(diff):  # lazily: a long diff is read only as far as listed
+    # Lazily, and without the lines' texts: a long diff is read only as far as listed.
+    for f in diffs.iter_files(diff, texts=False):
         if not (f.new or f.old):
             continue
         line = diffranges.format_ranges(
@@ -456,7 +464,7 @@ def build_review(
         )
         diff_text, om.diff_truncated = truncate_diff(inp.diff, inp.stat, recut, show)
     om.files = text_total - k
-    total_lines = len(lines_of(inp.diff))
+    total_lines = line_count(inp.diff)
     body = inp.diff if show is None else show(limits.lines)
     kept = len(lines_of(cap_body(body, cap, limits.lines, limits.whole_lines or numbered))) \
         if om.diff_truncated else (

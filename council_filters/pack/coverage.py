@@ -28,7 +28,9 @@ def _first_lines(diff: bytes, count: int) -> bytes:
 
 
 def _counts(diff: bytes) -> list[tuple[str, int]]:
-    return [(f.path or f.old_path or "", len(f.added) + f.removed) for f in diffs.iter_files(diff)]
+    """``(path, changed lines)`` per file; the hunks counted on their bytes, not line by line."""
+    return [(f.path or f.old_path or "", f.added_lines + f.removed)
+            for f in diffs.iter_files(diff, texts=False)]
 
 
 def files(diff: bytes, kept_lines: int | None = None) -> list[dict[str, object]]:

@@ -9,6 +9,7 @@ argv, no stdio: a warning goes to the ``warn`` callback the caller passes.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,6 +78,21 @@ def resolve_base(git: GitRepo, base: str | None, warn: Callable[[str], None]) ->
 
 
 def changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
+    diff_and_stat = git.start_diff_and_stat(base)  # git works on them while the files are read
+    try:
+        changed, excerpts, not_shown = _excerpts(git, base)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            diff_and_stat()  # reaped; the first failure is the one reported
+        raise
+    diff, stat = diff_and_stat()
+    return core.ReviewInput(base, diff, lambda: stat, excerpts, not_shown, len(changed))
+
+
+def _excerpts(
+    git: GitRepo, base: str
+) -> tuple[list[str], list[core.Excerpt], list[dict[str, str]]]:
+    """The changed paths, the excerpts of the first text files, and the files not shown."""
     changed = git.changed_files(base)
     entries = git.head_entries(changed)
     not_shown: list[dict[str, str]] = []
@@ -106,5 +122,4 @@ def changed_excerpts(git: GitRepo, base: str) -> core.ReviewInput:
         used += ex.shown_bytes(core.EXCERPT_CAP)
         if used > core.EXCERPTS_TOTAL:
             break  # this one does not fit: the rest are omitted unread
-    diff, stat = git.diff_and_stat(base)
-    return core.ReviewInput(base, diff, lambda: stat, excerpts, not_shown, len(changed))
+    return changed, excerpts, not_shown

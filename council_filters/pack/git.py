@@ -18,7 +18,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -186,19 +186,24 @@ class GitRepo:
         return self._diff(base, "--stat")
 
     def diff_and_stat(self, base: str) -> tuple[bytes, bytes]:
-        """``(diff(base), diff_stat(base))`` from one ``git diff --stat --patch`` run (git
-        computes the change once): the stat, a blank line, then the patch."""
-        try:
-            raw = self.out("diff", "--no-color", "--no-ext-diff", "--text", "--stat",
-                           "--patch", f"{base}...{self.head}")
-        except GitFailed:
-            raise GitFailed(f"git diff against {base} failed") from None
-        if raw.startswith(b"diff "):  # no stat lines at all
-            stat, patch = b"", raw
-        else:
-            cut = raw.find(b"\n\n")  # stat lines are never blank; the patch follows one
-            stat, patch = (raw, b"") if cut < 0 else (raw[: cut + 1], raw[cut + 2 :])
-        return diffs.text_diff(patch), stat
+        """``(diff(base), diff_stat(base))``: :meth:`start_diff_and_stat`, waited for."""
+        return self.start_diff_and_stat(base)()
+
+    def start_diff_and_stat(self, base: str) -> Callable[[], tuple[bytes, bytes]]:
+        """Start ``diff(base)`` and ``diff_stat(base)``, two git runs side by side (one
+        ``git diff --stat --patch`` costs what the two cost one after the other: git
+        computes every file's change once for the stat and again for the patch); the
+        call returned waits for both and gives ``(diff, stat)`` or raises what failed.
+        The caller may run other git commands meanwhile; it must make that call, even
+        on its own failure, so that no git outlives it."""
+        self.filter_overrides()  # read once here, not by both threads
+        stat = _Background(self.diff_stat, base)
+        diff = _Background(self.diff, base)
+
+        def wait() -> tuple[bytes, bytes]:
+            return diff.result(), stat.result()
+
+        return wait
 
     def changed_files(self, base: str) -> list[str]:
         """``git diff --name-only BASE...HEAD`` in git's order, paths unquoted."""
@@ -272,6 +277,29 @@ class GitRepo:
             proc.kill()
             proc.wait()
             writer.join()
+
+
+class _Background:
+    """``fn(*args)`` in a thread (a git run waits on its pipes, not on the interpreter)."""
+
+    def __init__(self, fn: Callable[..., bytes], *args: str) -> None:
+        self._value: bytes | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[..., bytes], args: tuple[str, ...]) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+            self._error = exc
+
+    def result(self) -> bytes:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._value is not None
+        return self._value
 
 
 def _feed(stream: IO[bytes], data: bytes) -> None:
