@@ -34,7 +34,8 @@ pytestmark = pytest.mark.slow  # real shell pipes, make and the example reposito
 
 DATE = "2026-01-07"
 REPORT_REL = f"docs/council/{DATE}-review-feature-session-expiry.md"
-EXAMPLE_SPLIT = ("Council ran with 3 of 4 reviewers (Gemini timed out at 1s); "
+EXAMPLE_TIMEOUT = 5
+EXAMPLE_SPLIT = (f"Council ran with 3 of 4 reviewers (Gemini timed out at {EXAMPLE_TIMEOUT}s); "
                  "Split — 1 APPROVE, 2 REVISE")
 EXAMPLE_RECOMMENDATION = "Recommendation: REVISE — 1 critical finding agreed by 2 reviewers"
 # The bare pipe runs no evidence check; `council` (and so `make council`) always does.
@@ -68,7 +69,10 @@ def current_umask() -> int:
 
 
 def example_env() -> dict[str, str]:
-    return clean_env(COUNCIL_EXAMPLES=str(EXAMPLES), COUNCIL_TIMEOUT="1",
+    # The recorded reviewers are Python scripts: on a loaded machine their start-up
+    # alone can take more than a second, so the timeout (which the sleeping gemini
+    # stub must hit, and no other reviewer) leaves them room.
+    return clean_env(COUNCIL_EXAMPLES=str(EXAMPLES), COUNCIL_TIMEOUT=str(EXAMPLE_TIMEOUT),
                      COUNCIL_KILL_GRACE="1")
 
 
@@ -87,7 +91,7 @@ def assert_example_report(repo: Path, stdout: bytes, stderr: bytes, report_rel: 
     report = path.read_text()
     assert report.startswith("## Council Report — review: feature-session-expiry")
     assert f"### Headline\n{headline}\n" in report
-    assert "- Gemini: TIMEOUT — did not finish within 1s" in report
+    assert f"- Gemini: TIMEOUT — did not finish within {EXAMPLE_TIMEOUT}s" in report
     assert "### Agreement (cited by 2+ reviewers)\n- [critical] app/search.py:5 — " in report
     # both reviewers' own words for the one injection, each with its citer's verdict
     assert '  - Claude (REVISE), critical at app/search.py:5: "user input concatenated' in report
