@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+import hypothesis
 import orjson
 
 from procenv import GIT_ENV
@@ -35,6 +36,18 @@ os.environ["LC_ALL"] = "C.UTF-8"
 os.environ["TZ"] = "UTC"
 os.environ["NO_COLOR"] = "1"
 os.environ.pop("COUNCIL_DEBUG", None)
+
+# Property tests draw the same examples on every machine, CI or not (what CI's own
+# profile does), and a loaded machine's slowness fails none of them: no deadline per
+# example, no "too slow" health check.  HYPOTHESIS_PROFILE=explore draws fresh ones.
+hypothesis.settings.register_profile(
+    "repeatable", derandomize=True, deadline=None, database=None, print_blob=True,
+    suppress_health_check=[hypothesis.HealthCheck.too_slow],
+)
+hypothesis.settings.register_profile(
+    "explore", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow],
+)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 #: Every filter, in pyproject's [project.scripts] order (one registry: a new filter cannot be
 #: forgotten here); `council`, the front command over them, is not a filter.
