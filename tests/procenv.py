@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,3 +30,17 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
+
+
+def one_file_change(repo: Path) -> Path:
+    """A repository at ``repo``: an empty commit on ``main``, then branch ``c`` adding
+    ``a.py`` (``x = 1``): the smallest change a council can review."""
+    repo.mkdir()
+    env = {**os.environ, **GIT_ENV}
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "b"],
+                 ["checkout", "-qb", "c"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env)
+    (repo / "a.py").write_text("x = 1\n")
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True, env=env)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "c"], check=True, env=env)
+    return repo

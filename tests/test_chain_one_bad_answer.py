@@ -15,7 +15,7 @@ import pytest
 from council_filters.council import chain
 
 from conftest import bin_dir
-from procenv import GIT_ENV
+from procenv import one_file_change
 
 pytestmark = pytest.mark.slow
 
@@ -23,16 +23,7 @@ ANSWER = "Verdict: {v}\\nConfidence: HIGH\\nFindings: none\\nSummary: {s}.\\n"
 
 
 def _repo(tmp: Path) -> Path:
-    repo = tmp / "p"
-    repo.mkdir()
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "b"],
-                 ["checkout", "-qb", "c"]):
-        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env)
-    (repo / "a.py").write_text("x = 1\n")
-    subprocess.run(["git", "-C", str(repo), "add", "."], check=True, env=env)
-    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "c"], check=True, env=env)
-    return repo
+    return one_file_change(tmp / "p")
 
 
 def _commands(tmp: Path, lines: dict[str, str]) -> Path:

@@ -112,17 +112,9 @@ def test_no_image_link_or_mention_is_live(tmp_path, attack):
 
 @pytest.mark.slow
 def test_council_review_prints_and_writes_no_escape(tmp_path):
-    from procenv import GIT_ENV
+    from procenv import one_file_change
 
-    repo = tmp_path / "p"
-    repo.mkdir()
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "b"],
-                 ["checkout", "-qb", "c"]):
-        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env)
-    (repo / "a.py").write_text("x = 1\n")
-    subprocess.run(["git", "-C", str(repo), "add", "."], check=True, env=env)
-    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "c"], check=True, env=env)
+    repo = one_file_change(tmp_path / "p")
     answer = ("Verdict: REVISE\\nConfidence: HIGH\\nFindings:\\n- [high] a.py:1 \\033]52;c;"
               "cHduZWQ=\\007 clipboard \\033[8mconcealed\\033[0m ![b](https://t.invalid/x)\\n"
               "Summary: \\033[2J wiped\\n")
