@@ -38,7 +38,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
-from council_filters.verdict import words
+from council_filters.verdict import comments, words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
 from council_filters.verdict.locations import (
@@ -432,6 +432,8 @@ class _Reader:
         self.headings = 0
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
+        self.comment: comments.Comment | None = None  # a review comment placed around its prose
+        self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -468,6 +470,8 @@ class _Reader:
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
+        if self.comment is not None and self.comment.file is not None:
+            return self.comment.file
         return self.loose_file or self.envelope
 
     def round(self) -> int:
@@ -481,6 +485,70 @@ class _Reader:
         for s in self.sections:
             if s.cand is not None and len(s.cand.body) < MAX_BODY:
                 s.cand.body.append(line)
+        if self.comment is not None and len(self.comment.lines) < MAX_BODY:
+            self.comment.lines.append(line)
+
+    # -- review comments placed around their prose (see ``comments``) -------------
+    def open_comment(self, file: Location | None, signed: bool = False,
+                     sev: str | None = None) -> None:
+        self.close_comment()
+        self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
+                                        hunk=self.hunk_quoted)
+        self.hunk_quoted = False
+
+    def close_comment(self) -> None:
+        self.close_para()
+        c, self.comment = self.comment, None
+        if c is None:
+            return
+        inner = self.doc.findings[c.count:]
+        if inner or c.cand:
+            if c.file is not None:
+                for f in inner:
+                    if "file" not in f:
+                        _put_location(f, c.file)
+                        f.update(_ordered(f))
+            return
+        if not c.signed or c.file is None and not c.hunk or self.kind() in ("positive",
+                                                                             "resolved"):
+            return  # a placeless comment is one only under the hunk it quotes
+        summary = _strip_decor(comments.summary_of(c.lines))
+        if not summary or _skip_head(summary):
+            return
+        rec: dict[str, Any] = {"kind": "finding", "origin": self.origin}
+        sev = c.sev or badge_severity("\n".join(c.lines[:8]))
+        if sev:
+            rec["severity"] = sev
+        _put_location(rec, c.file)
+        rec["summary"] = _cap(summary)
+        self.doc.findings.append(_ordered(rec))
+
+    def comment_line(self, ln: str) -> bool:
+        """A comment's metadata line (its place, its lines, its author): True when read."""
+        c = self.comment
+        fresh = c is not None and len(self.doc.findings) == c.count and not any(
+            re.search(r"[^\W\d_]{3,}", ln) and not _badge_only(ln) for ln in c.lines)
+        meta = comments.meta_location(ln) if comments.lines_of(ln) is None else None
+        if meta is not None:
+            loc, named = meta
+            bot = named and comments.by_bot(ln)
+            if c is not None and fresh and c.file is None:
+                if loc is not None:
+                    c.place(loc)
+                c.signed = c.signed or bot
+            else:
+                self.open_comment(loc, bot)
+            return True
+        if c is None:
+            return False
+        span = comments.lines_of(ln)
+        if span is not None and c.file is not None and len(self.doc.findings) == c.count:
+            c.file = Location(c.file.file, span[0], span[1])
+            return True
+        if comments.is_author(ln) and len(self.doc.findings) == c.count:
+            c.signed = True
+            return True
+        return False
 
     # -- keys ------------------------------------------------------------------
     def vote(self, value: str, strong: bool) -> bool:
@@ -614,6 +682,8 @@ class _Reader:
                             re.I)):
             self.close_span(at)
         self.close_sections(level)
+        if level <= 2:
+            self.close_comment()
         self.want_summary_para = False
         self.want_verdict_para = False
         self.pending_sev = None
@@ -694,6 +764,8 @@ class _Reader:
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
                                  plain), title=title)
+            if self.comment is not None:
+                self.comment.cand = True
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
@@ -716,6 +788,7 @@ class _Reader:
             # the comments that follow it
             self.close_para()
             self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
                 return
@@ -743,6 +816,10 @@ class _Reader:
                     i += 1
                     continue
                 ln, self.pending_value = self.pending_value, None
+            if self.comment_line(ln):
+                boundary = True
+                i += 1
+                continue
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
@@ -760,6 +837,11 @@ class _Reader:
                 continue
             if _badge_only(ln):
                 self.pending_sev = badge_severity(ln)
+                c = self.comment
+                if c is None or c.sev is not None or len(self.doc.findings) > c.count:
+                    self.open_comment(None, True, self.pending_sev)
+                else:
+                    c.sev, c.signed = self.pending_sev, True
                 if self.para is not None and "severity" not in self.para.rest:
                     self.para.rest.append(ln)
                 self.feed(ln)
@@ -918,15 +1000,30 @@ class _Reader:
                 self.table(node)
             elif t == "blockquote":
                 self.close_para()
+                if not quoted and node.map and self.src and comments.is_quoted_hunk(
+                        self.src[node.map[0]]):
+                    self.close_comment()  # a notification's quoted hunk: the next comment's
+                    self.hunk_quoted = True
                 self.walk(node.children, quoted=True)
             elif t == "hr":
                 self.close_para()
+                if not quoted:
+                    self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
-                continue
+                c = self.comment
+                if c is not None and c.file is not None and c.file.line is None:
+                    loc = comments.prompt_line(node.content, c.file.file)
+                    if loc is not None:
+                        c.file = loc
+                        for f in self.doc.findings[c.count:]:
+                            if f.get("file") == loc.file and "line" not in f:
+                                _put_location(f, loc)
+                                f.update(_ordered(f))
 
     def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
         self.close_sections(0)
+        self.close_comment()
         if src is not None:
             self.close_span(len(src))
             if self.spans:

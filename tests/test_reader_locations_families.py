@@ -1,0 +1,168 @@
+"""The reader on where real reviewers put a finding's place, and on findings it used to
+miss (issue: read what real reviewers print): one fixture per family, written for these
+tests.  Each family is the shape, not one reviewer's spelling of it: the fixtures vary
+the bot, the wording, the markup and the order.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> reading.Reading:
+    return reading.read(text.encode(), "tester")
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in read(text).findings]
+
+
+# --------------------------------------------------------------------------- #
+# 1. Bot review comments whose place sits outside the comment's prose
+# --------------------------------------------------------------------------- #
+HUNK_HEADER_WITH_PROMPT = """\
+lib/queue/worker.py
+```diff
+@@ -40,6 +40,8 @@ class Worker:
+     def drain(self):
++        for job in self.jobs:
++            job.run()
+```
+**reviewbot-x[bot]**:
+_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_
+
+**Jobs are run while the list is being mutated.**
+
+`job.run()` may enqueue follow-ups into `self.jobs`, so the loop can skip or repeat work.
+Iterate over a copy.
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In @lib/queue/worker.py around lines 43 - 44, iterate over list(self.jobs) so that
+jobs appended by job.run() are not visited in the same pass.
+```
+
+</details>
+"""
+
+HUNK_HEADER_FILE_LEVEL = """\
+deploy/helm/values.yaml
+```diff
++replicas: 1
++resources: {}
+```
+**Copilot**:
+A single replica with no resource limits means the pod is evicted first under pressure
+and the service goes down during every node drain. Set limits and at least two replicas.
+"""
+
+HUNK_HEADER_BY_A_PERSON = """\
+deploy/helm/values.yaml
+```diff
++replicas: 1
+```
+**maria-k**:
+I think one replica is fine for the staging chart, we can revisit later.
+"""
+
+IN_PATH_AND_LINES = """\
+![high](https://example.invalid/badges/high-priority.svg)
+
+in `cmd/sync/main.go`
+Comment on lines +120 to +126
+
+The error from `os.Rename` is dropped, so a failed rename leaves the temporary file behind
+and reports success.
+"""
+
+DUMP_WITH_METADATA = """\
+------------------------------------------------------------
+Comment #901 by review-helper[bot] on web/app/router.ts:57
+State: open | Created: 2026-01-03T10:00:00Z
+
+![medium](https://example.invalid/badges/medium-priority.svg)
+
+The catch-all route is registered before `/health`, so the health probe never reaches its
+handler and always returns the SPA shell.
+
+---
+
+Comment #902 by review-helper[bot] on .dockerignore:N/A
+State: open | Created: 2026-01-03T10:00:00Z
+
+![low](https://example.invalid/badges/low-priority.svg)
+
+`node_modules` is no longer ignored, which makes every build context several hundred MB.
+"""
+
+ITALIC_THREAD = """\
+_@codebot[bot] reviewed on 2026-02-01 09:00_
+
+---
+
+_Review comment by @codebot[bot] on `src/parse/tokens.rs`:212 on 2026-02-01 09:00_
+
+**<sub>![P1 Badge](https://img.shields.io/badge/P1-orange)</sub> Stop the lexer looping on `\\`**
+
+A trailing `\\` makes `next_token` return without consuming input, so the caller spins.
+
+---
+
+_Review comment by @jdoe on `src/parse/tokens.rs`:212 on 2026-02-01 10:30_
+
+Good catch, but the fuzzer never produced that input; low priority for me.
+"""
+
+EMAIL_NOTIFICATION = """\
+From: "some-reviewer[bot]" <notifications@example.invalid>
+Subject: Re: [org/repo] docs: rewrite the setup guide (PR #12)
+
+@some-reviewer[bot] commented on this pull request.
+
+> +Run `make setup` once, then `make serve`.
++The server listens on port 8000.
+
+![high](https://example.invalid/badges/high-priority.svg)
+
+The Makefile has no `setup` target any more; the first command fails for every new reader.
+
+> +Logs go to `/var/log/app`.
+
+![medium](https://example.invalid/badges/medium-priority.svg)
+
+Logs are written to stdout since the container move; this path does not exist.
+
+--
+Reply to this email directly or view it on the site.
+"""
+
+
+@pytest.mark.parametrize("text,found", [
+    (HUNK_HEADER_WITH_PROMPT, [("lib/queue/worker.py", 43, "medium")]),
+    (HUNK_HEADER_FILE_LEVEL, [("deploy/helm/values.yaml", None, None)]),
+    (IN_PATH_AND_LINES, [("cmd/sync/main.go", 120, "critical")]),
+    (DUMP_WITH_METADATA, [("web/app/router.ts", 57, "medium"), (".dockerignore", None, "minor")]),
+    (ITALIC_THREAD, [("src/parse/tokens.rs", 212, "critical")]),
+    (EMAIL_NOTIFICATION, [(None, None, "critical"), (None, None, "medium")]),
+], ids=["hunk-header-and-agent-prompt", "hunk-header-file-level", "in-path-comment-on-lines",
+        "comment-dump-metadata", "italic-thread-metadata", "notification-email"])
+def test_a_bot_comment_takes_its_place_from_around_its_prose(text: str,
+                                                            found: list[tuple]) -> None:
+    assert where(text) == found
+
+
+def test_a_person_replying_under_a_hunk_is_no_finding() -> None:
+    assert where(HUNK_HEADER_BY_A_PERSON) == []
+    # the person's reply in a thread, with the bot's metadata form, is none either
+    assert [f for f in read(ITALIC_THREAD).findings if "fuzzer" in f["summary"]] == []
+
+
+def test_a_bot_comment_summary_is_its_title_not_its_badge() -> None:
+    got = read(HUNK_HEADER_WITH_PROMPT).findings
+    assert got[0]["summary"] == "Jobs are run while the list is being mutated."
+    got = read(DUMP_WITH_METADATA).findings
+    assert got[0]["summary"].startswith("The catch-all route")
