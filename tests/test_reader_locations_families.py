@@ -166,3 +166,58 @@ def test_a_bot_comment_summary_is_its_title_not_its_badge() -> None:
     assert got[0]["summary"] == "Jobs are run while the list is being mutated."
     got = read(DUMP_WITH_METADATA).findings
     assert got[0]["summary"].startswith("The catch-all route")
+
+
+# --------------------------------------------------------------------------- #
+# 3. Plain finding lists: an id before the tag or the path, a numbered must-fix list
+# --------------------------------------------------------------------------- #
+IDS_BEFORE_TAGS = """\
+## Automated review
+
+Open items from the last pass:
+
+- QA-07-001 P1: the retry loop in `net/backoff.py` never gives up after the cap.
+- QA-07-002 P2: the changelog entry still names the old flag.
+- QA-07-003 P3: typo in the help text of `sync`.
+"""
+
+IDS_BEFORE_PATHS = """\
+Outcome: changes required
+
+must_fix:
+  - id: K2-4 services/billing/invoice.go:88 - totals are rounded before tax is added,
+    so invoices are off by a cent on odd amounts.
+  - id: K2-5 services/billing/pdf.go:12 - the template path is relative to the cwd.
+"""
+
+NUMBERED_MUST_FIX = """\
+Review of the migration plan v2.3.
+
+### 3. Five Must-Fix Items for v2.4
+1. **Rollback Gap:** The plan drops the old column in the same release that stops writing it,
+   so a rollback has nowhere to read from.
+2. **Lock Duration:** Backfilling forty million rows inside one transaction holds the table lock
+   for the whole run and blocks every writer.
+3. **Owner Missing:** No one is named to watch the replication lag during the cut-over window,
+   which the runbook requires.
+
+**Verdict:** request changes
+"""
+
+
+def test_an_id_before_the_tag_opens_a_finding() -> None:
+    got = where(IDS_BEFORE_TAGS)
+    assert [sev for _, _, sev in got] == ["critical", "medium", "minor"]
+    assert got[0][0] == "net/backoff.py"
+
+
+def test_an_id_before_the_path_keeps_the_place() -> None:
+    assert [(f, ln) for f, ln, _ in where(IDS_BEFORE_PATHS)] == [
+        ("services/billing/invoice.go", 88), ("services/billing/pdf.go", 12)]
+
+
+def test_a_numbered_must_fix_list_of_titled_items_is_one_finding_each() -> None:
+    got = read(NUMBERED_MUST_FIX)
+    assert got.verdict == "REVISE"
+    assert [(f.get("file"), f.get("severity")) for f in got.findings] == [(None, "critical")] * 3
+    assert got.findings[1]["summary"].startswith("Lock Duration")

@@ -152,7 +152,7 @@ _LABEL_WORDS = frozenset((
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
-    r"|[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)
+    r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
@@ -177,6 +177,10 @@ _BRACKET_TAG = re.compile(
     r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|block|" + SEVERITY_WORD
     + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
+# a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
+_ID_LEAD = re.compile(
+    r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
+    r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
     re.compile(r"\b(?P<w>P[0-4])\s+Badge\b"),
@@ -284,6 +288,9 @@ def _is_label(text: str) -> bool:
     if _FINDING_ID.match(_plain(text)):
         return False
     t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
+    # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
+    t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
+               r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() for w in toks)
 
@@ -322,7 +329,7 @@ def badge_severity(text: str) -> str | None:
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
-    t = _ITEM_NUMBER.sub("", text.lstrip())
+    t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
@@ -1079,7 +1086,7 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
         return True  # "**2.** text (a.py:3)": an enumerated finding
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
-    t = re.sub(r"^[*_`]+", "", t)
+    t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
@@ -1101,7 +1108,7 @@ def _opens_item(head: str) -> bool:
     if _lead_tag(_no_code(head)):
         return True
     t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip())))
-    loc = locate(t[:300])
+    loc = locate(_ID_LEAD.sub("", t, count=1)[:300])
     return loc is not None and loc.line is not None and loc.start <= 2
 
 
@@ -1136,6 +1143,32 @@ def _field_item(head: str) -> bool:
     return bool(_FIELD_ITEM.match(head)) and not _lead_tag(head)
 
 
+_META_KEY = re.compile(
+    r"^(?:author|date|time|reviewer|reviewed\s+by|version|commit|branch|pr|url|link|id|title|"
+    r"scope|files?|model|mode|owner|assignee|labels?|created|updated|total|count|score|"
+    r"estimate|effort|eta|phase|target|type|category|tags?|issue|problem|impact|fix(?:\s+"
+    r"required)?|required\s+fix|risk|description|details?|evidence|recommendations?|"
+    r"suggestions?|cause|root\s+cause|why|solution|location|severity|effect|consequences?|"
+    r"notes?|action|proposal|expected|actual|rationale|reason|concern|finding|"
+    r"mitigation|remediation|test|tests|status|result)$", re.I)
+
+
+def _titled_item(head: str) -> bool:
+    """``**Scope collision:** the plan says ...``: a finding's title and its prose, in a
+    findings section (a field would be a known key, or a short value)."""
+    m = _FIELD_ITEM.match(head)
+    if not m:
+        return False
+    key = _plain(head[:m.end()]).strip(" :")
+    value = head[m.end():]
+    if re.match(r"^(?:for|re|about|regarding|on|to)\b", key, re.I):
+        return False  # "**For the race condition:** ...": an answer to a finding above
+    other = _OTHER.match(key)
+    return len(re.findall(r"[^\W\d_]{2,}", value)) >= 6 and not (
+        _META_KEY.match(key) or other and other.end() == len(key) or _BODY_PART.match(key + ":")
+        or _FIELD.match(head) or _POSITIVE.search(key) or _QUESTIONS.search(key))
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -1149,11 +1182,11 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
     if _skip_head(head) or not head.strip():
         return False
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
-        return False
+        return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
         return True
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip()))
-    t = re.sub(r"^[*_`]+", "", t)
+    t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
     if loc is not None:
         words_left = _strip_decor(t[:loc.start] + t[loc.end:])
