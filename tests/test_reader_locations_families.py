@@ -221,3 +221,76 @@ def test_a_numbered_must_fix_list_of_titled_items_is_one_finding_each() -> None:
     assert got.verdict == "REVISE"
     assert [(f.get("file"), f.get("severity")) for f in got.findings] == [(None, "critical")] * 3
     assert got.findings[1]["summary"].startswith("Lock Duration")
+
+
+# --------------------------------------------------------------------------- #
+# 2. Labelled location fields in any language
+# --------------------------------------------------------------------------- #
+FIELDS_ZH = """\
+## 评审记录
+
+**Mode**: local
+**Triggered by**: 手动运行
+
+### 发现
+
+#### \U0001f534 [P1] 未转义的用户输入进入 SQL
+
+**位置**\uff1a`store/query.py`
+**行号**\uff1a77
+**问题**\uff1a`name` 直接拼接进查询字符串。
+"""
+
+FIELDS_JA = """\
+## 指摘事項
+
+### [P2] キャッシュが失効しない
+
+- ファイル: `cache/lru.ts`
+- 行: 140
+- 説明: TTL が設定されていません。
+"""
+
+FIELDS_DE_SUBBULLET = """\
+## Befunde
+
+- **[P1]** Passwort wird im Klartext geloggt
+  - **Datei:** `auth/login.py`
+  - **Zeile:** 52
+- **[P2]** Zeitüberschreitung fehlt beim HTTP-Aufruf
+  - **Ort:** `client/http.py`, Zeile 19
+"""
+
+FIELDS_FR_ES = """\
+## Problèmes
+
+### [P2] Le verrou n'est jamais libéré
+
+Fichier : `worker/pool.go`
+Ligne : 231
+
+### [P3] Mensaje de error poco claro
+
+Archivo: `cli/errores.rs`
+Línea: 8
+"""
+
+FIELD_NOT_A_PATH = """\
+## 审计发现
+
+- [P1] **首页成员卡片重复**
+  - 位置：`/home` 首页成员卡片
+"""
+
+
+@pytest.mark.parametrize("text,found", [
+    (FIELDS_ZH, [("store/query.py", 77, "critical")]),
+    (FIELDS_JA, [("cache/lru.ts", 140, "medium")]),
+    (FIELDS_DE_SUBBULLET, [("auth/login.py", 52, "critical"), ("client/http.py", 19, "medium")]),
+    (FIELDS_FR_ES, [("worker/pool.go", 231, "medium"), ("cli/errores.rs", 8, "minor")]),
+    (FIELD_NOT_A_PATH, [(None, None, "critical")]),
+], ids=["chinese-bold-fullwidth", "japanese-sub-bullets", "german-sub-bullet",
+        "french-and-spanish-lines", "a-route-is-no-place"])
+def test_a_labelled_location_field_in_any_language_places_the_finding(
+        text: str, found: list[tuple]) -> None:
+    assert where(text) == found

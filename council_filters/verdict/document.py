@@ -42,6 +42,10 @@ from council_filters.verdict import comments, words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
 from council_filters.verdict.locations import (
+    LINE_KEY_RE,
+    LINE_KEYS,
+    PLACE_KEY_RE,
+    PLACE_KEYS,
     SEVERITY_WORD,
     Location,
     _pathlike,
@@ -109,7 +113,7 @@ _DISPOSITION = re.compile(
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
 # fields that define a check or rule (a catalogue entry), which a finding does not have
 _DEFINING = re.compile(
-    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+(?:when|by)|what\s+(?:it|this)\s+"
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+when|what\s+(?:it|this)\s+"
     r"(?:detects|checks|catches|flags|looks\s+for)|detects|detection(?:\s+logic)?|checks?\s+for|"
     r"applies\s+to|condition|when\s+to\s+(?:flag|use|apply|raise)|flag\s+when|meaning|indicates|"
     r"example\s+violation|good\s+example|bad\s+example)\s*[*_]*\s*[:=]", re.I)
@@ -201,8 +205,8 @@ _PHRASES = (
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
-    r"(?P<v>.*)$", re.I)
+    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
+    + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
 _BLOB = re.compile(
@@ -1260,7 +1264,10 @@ def _fields(lines: list[str]) -> dict[str, str]:
             if k in ("location", "file", "files", "path", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
-            elif k.startswith("line"):
+            elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place
+                if locate(v) is not None or _first_file(v):
+                    out.setdefault("file", v)
+            elif k.startswith("line") or LINE_KEY_RE.match(k):
                 out.setdefault("line", v)
             elif k in ("severity", "priority", "risk", "impact", "level"):
                 out.setdefault(k if k in ("risk", "impact") else "severity", v)
