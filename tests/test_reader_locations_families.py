@@ -294,3 +294,64 @@ FIELD_NOT_A_PATH = """\
 def test_a_labelled_location_field_in_any_language_places_the_finding(
         text: str, found: list[tuple]) -> None:
     assert where(text) == found
+
+
+# --------------------------------------------------------------------------- #
+# 5. One finding at several places
+# --------------------------------------------------------------------------- #
+SAME_ISSUE_AT = """\
+## Issues
+
+### Should fix
+
+- **`web/views/orders.py:140` — the page size is read from the query string unbounded.**
+  A client can ask for a million rows. The same problem appears in:
+  - `web/views/invoices.py:88` — `per_page` is passed straight to the query
+  - `web/views/users.py:51` — same, through `limit`
+
+  **Fix:** clamp to 100.
+
+- **`web/forms.py:12` — the e-mail field is not normalised.** Evidence:
+  - `web/forms.py:30` lower-cases it later, but only on save
+"""
+
+
+def test_same_issue_at_several_places_is_one_finding_a_place() -> None:
+    assert where(SAME_ISSUE_AT) == [
+        ("web/views/orders.py", 140, "medium"), ("web/views/invoices.py", 88, "medium"),
+        ("web/views/users.py", 51, "medium"), ("web/forms.py", 12, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# 7. A location given only as a comment inside the item's code block
+# --------------------------------------------------------------------------- #
+CODE_COMMENT_PLACE = """\
+## Concerns
+
+1. **Global mutable cache**
+   The cache is a module-level dict shared by every request:
+   ```python
+   # services/cache.py:22-24
+   _CACHE = {}
+   ```
+   **Recommendation:** scope it to the app instance.
+
+2. **Timeout never applied**
+   ```go
+   client := &http.Client{} // see below
+   ```
+   The client is built without a timeout.
+
+## Strengths
+
+1. **Queries are parameterised**
+   ```ts
+   // db/users.ts:8
+   db.prepare("SELECT * FROM users WHERE id = ?")
+   ```
+"""
+
+
+def test_a_code_comment_that_is_only_a_location_places_the_item() -> None:
+    assert [(f, ln) for f, ln, _ in where(CODE_COMMENT_PLACE)] == [
+        ("services/cache.py", 22), (None, None)]

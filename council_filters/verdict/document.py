@@ -960,7 +960,18 @@ class _Reader:
                     break
             for ln in [head, *body]:
                 self.feed(ln)
+            before = len(self.doc.findings)
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            if len(self.doc.findings) > before:
+                rec = self.doc.findings[-1]
+                if "file" not in rec:
+                    loc = _code_comment_place(others + nested)
+                    if loc is not None:
+                        _put_location(rec, loc)
+                        self.doc.findings[-1] = _ordered(rec)
+                self.also_at(rec, [head, *rest] + [
+                    ln for c in others if c.type == "paragraph" for ln in _text(c).split("\n")],
+                    nested)
             if tail:
                 self.para_lines(tail, self.line + 1)
                 self.close_para()
@@ -978,6 +989,23 @@ class _Reader:
                     self.feed(ln)
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
+
+    def also_at(self, rec: dict[str, Any], lead: list[str],
+                nested: list[SyntaxTreeNode]) -> None:
+        """One finding at several places: "Same issue at:" and a list whose items each
+        open with a location are that finding again, once a place."""
+        if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
+            return
+        for sub in nested[0].children[:40]:
+            if sub.type != "list_item":
+                continue
+            shead = _item_head(sub)
+            t = re.sub(r"^[^\w\[(`*./~]+", "", shead.strip())
+            loc = locate(re.sub(r"^[*_`]+", "", t)[:300])
+            if loc is None or loc.start > 2:
+                continue
+            sev = rec.get("severity")
+            self.emit(shead, [], sev if isinstance(sev, str) else None, None)
 
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -1242,6 +1270,34 @@ def _qualifies(c: _Cand) -> bool:
         return True
     body = [ln for ln in c.body if ln.strip()]
     return c.in_findings and bool(body)
+
+
+# "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
+_ALSO_AT = re.compile(
+    r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"
+    r"[^:\n]{0,30}|\balso\s+(?:at|in|on|occurs|appears|affects|applies|present|found|seen)\b"
+    r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
+    r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
+    r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+_CODE_COMMENT = re.compile(
+    r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
+
+
+def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
+    """The place a code block gives as its first line, a comment that is only a location
+    (``// src/db/client.ts:6``)."""
+    for n in nodes:
+        if n.type not in ("fence", "code_block"):
+            continue
+        first = next((ln for ln in n.content.split("\n", 8)[:8] if ln.strip()), "")
+        m = _CODE_COMMENT.match(first)
+        if not m:
+            return None
+        loc = locate(m["loc"])
+        if loc is not None and loc.start == 0 and not m["loc"][loc.end:].strip(" `*_:-"):
+            return loc
+        return None
+    return None
 
 
 def _no_code(text: str) -> str:
