@@ -355,3 +355,39 @@ CODE_COMMENT_PLACE = """\
 def test_a_code_comment_that_is_only_a_location_places_the_item() -> None:
     assert [(f, ln) for f, ln, _ in where(CODE_COMMENT_PLACE)] == [
         ("services/cache.py", 22), (None, None)]
+
+
+# --------------------------------------------------------------------------- #
+# 6. A table row citing only a line, the file named above the table
+# --------------------------------------------------------------------------- #
+ROWS_UNDER_A_FILE_HEADING = """\
+## Review of `lib/parse/date.ts`
+
+| Area | Severity | Finding |
+|---|---|---|
+| Correctness | High | L14: months are read as 0-based, so every date is a month early |
+| Style | Low | line 30 repeats the format string |
+| Tests | Pass | all cases covered |
+"""
+
+ROWS_ZH_UNDER_A_QUOTE = """\
+## 多维评审 — `9f3e2a1`
+
+> 修改 `pkg/ratelimit/bucket.go`（12 行）
+
+| 维度 | 评级 | 发现 |
+|---|---|---|
+| 架构 | \u2705 | 无问题 |
+| 正确性 | \U0001f534 Critical | L41: 令牌桶在并发下会被重复扣减 |
+| 测试 | \u26a0\ufe0f | 缺少并发测试 |
+"""
+
+
+def test_a_row_citing_only_a_line_takes_the_file_named_above_the_table() -> None:
+    assert where(ROWS_UNDER_A_FILE_HEADING) == [
+        ("lib/parse/date.ts", 14, "critical"), ("lib/parse/date.ts", 30, "minor")]
+
+
+def test_a_table_in_another_language_skips_passing_rows_and_places_the_cited_line() -> None:
+    assert where(ROWS_ZH_UNDER_A_QUOTE) == [
+        ("pkg/ratelimit/bucket.go", 41, "critical"), (None, None, "medium")]

@@ -445,6 +445,8 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
+        self.subject: Location | None = None  # the one file a section's first lines name
+        self.subject_open = False  # the block after a heading is being read
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -693,6 +695,11 @@ class _Reader:
                             re.I)):
             self.close_span(at)
         self.close_sections(level)
+        self.subject, self.subject_open = None, True
+        named = {f for m in _FILE_TOKEN.finditer(text[:600])
+                 if (f := _first_file(m.group(0))) and "/" in f}
+        if len(named) == 1:  # "## Review of `lib/parse.ts`": the section's one file
+            self.subject, self.subject_open = Location(named.pop()), False
         if level <= 2:
             self.close_comment()
         self.want_summary_para = False
@@ -1020,13 +1027,34 @@ class _Reader:
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
-            if "file" not in rec and (f := self.file()) is not None:
+            lm = _ROW_LINE.search(rec.get("summary", "")[:200])
+            f = self.file() or (self.subject if lm else None)
+            if "file" not in rec and f is not None:
                 _put_location(rec, Location(f.file))
+                if lm and int(lm["l"]) >= 1:
+                    rec["line"] = int(lm["l"])
+                    rec = _ordered(rec)
             self.doc.findings.append(rec)
+
+    def note_subject(self, node: SyntaxTreeNode) -> None:
+        """The block right after a heading that names one file (``> adds
+        `src/sandbox/example.ts` (4 lines)``): the file a row citing only a line is in."""
+        if not self.subject_open or node.type == "heading":
+            return
+        self.subject_open = False
+        if node.type not in ("paragraph", "blockquote") or not node.map or not self.src:
+            return
+        text = " ".join(self.src[node.map[0]:min(node.map[1], node.map[0] + 4)])
+        found = {f for m in _FILE_TOKEN.finditer(text[:1000])
+                 if (f := _first_file(m.group(0))) and "/" in f}
+        if len(found) == 1:
+            self.subject = Location(found.pop())
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         for node in nodes:
             t = node.type
+            if not quoted:
+                self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
                 self.asks = False
             if t == "heading" and not quoted:
@@ -1446,13 +1474,48 @@ _COLUMNS = (
               "details", "comment", "message", "concern", "blocker", "defect", "bug", "gap",
               "risk description", "observation")),
 )
+# the same columns named in other languages (Chinese, Japanese, Korean, German, French,
+# Spanish, Portuguese, Italian, Russian)
+_COLUMNS_INTL = (
+    ("file", ("\u6587\u4ef6", "\u4f4d\u7f6e", "\u8def\u5f84", "\u30d5\u30a1\u30a4\u30eb",
+              "\u5834\u6240", "\u7b87\u6240", "\ud30c\uc77c", "\uc704\uce58", "datei", "ort",
+              "fichier", "emplacement", "archivo", "ubicaci\u00f3n", "arquivo", "posizione",
+              "\u0444\u0430\u0439\u043b")),
+    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
+              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
+    ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
+                  "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",
+                  "\u6df1\u523b\u5ea6", "\u91cd\u5927\u5ea6", "\u512a\u5148\u5ea6",
+                  "\uc2ec\uac01\ub3c4", "\uc6b0\uc120\uc21c\uc704", "schweregrad",
+                  "priorit\u00e4t", "s\u00e9v\u00e9rit\u00e9", "gravit\u00e9",
+                  "priorit\u00e9", "severidad", "prioridad", "gravedad", "gravidade",
+                  "gravit\u00e0", "priorit\u00e0", "\u0441\u0435\u0440\u044c\u0435\u0437"
+                  "\u043d\u043e\u0441\u0442\u044c", "\u043f\u0440\u0438\u043e\u0440\u0438"
+                  "\u0442\u0435\u0442")),
+    ("status", ("\u72b6\u6001", "\u72b6\u614b", "\uc0c1\ud0dc", "statut", "estado", "stato",
+                "\u0441\u0442\u0430\u0442\u0443\u0441")),
+    ("text", ("\u95ee\u9898", "\u53d1\u73b0", "\u63cf\u8ff0", "\u8bf4\u660e",
+              "\u8be6\u60c5", "\u6307\u6458", "\u554f\u984c", "\u8a73\u7d30",
+              "\u8aac\u660e", "\ubb38\uc81c", "\ubc1c\uacac", "\uc124\uba85", "problem",
+              "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
+              "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
+              "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435")),
+)
+# a severity cell that says the row passed, or is only an emoji
+_PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"
+                        r"good|n/?a|none|-|\u2014)[\s*_`.]*$", re.I)
+_CELL_EMOJI = (("\U0001f534", "critical"), ("\u2757", "critical"), ("\U0001f7e0", "medium"),
+               ("\u26a0", "medium"), ("\U0001f7e1", "minor"))
+# a row citing a line of the file its section names ("L3: ...", "line 12", ":40")
+_ROW_LINE = re.compile(r"(?:^|[\s(`*])(?:L|lines?\s*|ln\s*|:)(?P<l>\d{1,7})\b(?![/:.]\d)")
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                     origin: str) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
     cols: dict[str, int] = {}
-    for name, names in _COLUMNS:
+    for name, names in _COLUMNS + _COLUMNS_INTL:
         for idx, c in enumerate(header):
             if c in names and name not in cols and idx not in cols.values():
                 cols[name] = idx
@@ -1477,8 +1540,12 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             continue
         rec: dict[str, Any] = {"kind": "finding", "origin": origin}
         if "severity" in cols:
-            w = _SEV_WORD_RE.search(vals[cols["severity"]])
-            _put_severity(rec, w.group(0) if w else None)
+            cell = vals[cols["severity"]]
+            if cell.strip() and _PASS_CELL.match(cell):
+                continue  # a dimension rated as passing
+            w = _SEV_WORD_RE.search(cell)
+            _put_severity(rec, w.group(0) if w else next(
+                (sv for e, sv in _CELL_EMOJI if e in cell), None))
         elif sev:
             rec["severity"] = sev
         if "file" in cols:
