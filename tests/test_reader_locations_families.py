@@ -391,3 +391,26 @@ def test_a_row_citing_only_a_line_takes_the_file_named_above_the_table() -> None
 def test_a_table_in_another_language_skips_passing_rows_and_places_the_cited_line() -> None:
     assert where(ROWS_ZH_UNDER_A_QUOTE) == [
         ("pkg/ratelimit/bucket.go", 41, "critical"), (None, None, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# 3b. A bold severity label over a plain list (its items are findings, not its body)
+# --------------------------------------------------------------------------- #
+LABEL_OVER_A_LIST = """\
+## Review notes
+
+**Must fix**
+
+- src/importer/csv.py — rows with a quoted newline are split in two
+- docs/IMPORT.md — the delimiter option is documented with the wrong flag name
+
+**Nice to have:**
+
+- a progress bar for large files
+"""
+
+
+def test_a_bold_severity_label_over_a_list_is_the_items_severity() -> None:
+    assert where(LABEL_OVER_A_LIST) == [
+        ("src/importer/csv.py", None, "critical"), ("docs/IMPORT.md", None, "critical"),
+        (None, None, "minor")]

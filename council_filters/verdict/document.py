@@ -446,6 +446,7 @@ class _Reader:
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.subject: Location | None = None  # the one file a section's first lines name
+        self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
 
     def open_span(self, first: int, level: int) -> None:
@@ -788,6 +789,14 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(lines) == 1 and re.match(r"^\s*(?:\*\*|__).+(?:\*\*|__):?\s*$|"
+                                                      r"^[^:]{1,40}:\s*$", lines[0]) \
+                and (label := _sev_label(lines[0])) is not None and self.kind() not in (
+                    "positive", "resolved"):
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = label  # the severity of the list that follows
+            return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
@@ -894,6 +903,15 @@ class _Reader:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
                 self.feed(ln)
+            return
+        label, self.list_label = self.list_label, None
+        if label is not None and not quoted and depth == 0:
+            # "**Blocking**" then its list: a severity label over findings, not one
+            self.sections.append(_Section(8, "findings", label, None, 0))
+            for item in node.children:
+                if item.type == "list_item":
+                    self.item(item, quoted, depth, label)
+            self.sections.pop()
             return
         if self.para is not None and not quoted and not any(
                 _opens_item(ln) for ln in _flat(node)):
@@ -1057,6 +1075,9 @@ class _Reader:
                 self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
                 self.asks = False
+            if t not in ("bullet_list", "ordered_list") and not (
+                    t == "paragraph" and self.list_label is None):
+                self.list_label = None
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
