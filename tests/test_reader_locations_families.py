@@ -414,3 +414,70 @@ def test_a_bold_severity_label_over_a_list_is_the_items_severity() -> None:
     assert where(LABEL_OVER_A_LIST) == [
         ("src/importer/csv.py", None, "critical"), ("docs/IMPORT.md", None, "critical"),
         (None, None, "minor")]
+
+
+# the same family in other dumps' markup
+BOT_VARIANTS = {
+    "location-line-over-hunk": ("""\
+src/cache/store.py:88
+```diff
++    self.items[key] = value
+```
+**sourcery-ai[bot]**:
+**issue (bug_risk):** The write is not guarded by the lock taken in `get`.
+""", [("src/cache/store.py", 88, None)]),
+    "commented-on-path-line-n": ("""\
+Comment by greptile-apps[bot] on `api/users.ts` line 42
+
+Missing await on the save call; errors are swallowed.
+---
+""", [("api/users.ts", 42, None)]),
+    "path-then-bare-line": ("""\
+lib/retry.go
+Line 17
+
+![medium](https://example.invalid/medium-priority.svg)
+
+The backoff never resets after a success.
+""", [("lib/retry.go", 17, "medium")]),
+    "path-heading-over-hunk": ("""\
+### pkg/db/conn.go
+
+```diff
+@@ -10,4 +10,6 @@
++ db.SetMaxOpenConns(0)
+```
+
+**coderabbitai[bot]** commented:
+
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+**Zero means unlimited connections.**
+
+Set a bound.
+""", [("pkg/db/conn.go", None, "critical")]),
+    "file-field-and-commented-on-lines": ("""\
+**File:** `app/models/user.rb`
+**Copilot** commented on lines +30 to +31:
+
+The regex allows a trailing newline; use \\A and \\z.
+""", [("app/models/user.rb", 30, None)]),
+    "quoted-hunk-naming-its-file": ("""\
+> **src/app.ts**
+> ```diff
+> + app.listen(port)
+> ```
+
+**cursor[bot]**: **Port is read before the config loads**
+
+`port` is undefined at this point.
+""", [("src/app.ts", None, None)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOT_VARIANTS))
+def test_bot_comment_places_in_other_dumps_markup(name: str) -> None:
+    text, found = BOT_VARIANTS[name]
+    got = read(text).findings
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == found
+    assert all(not f["summary"].startswith(("File:", "**", "sourcery", "pkg/")) for f in got)

@@ -474,6 +474,13 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only
 
+    def in_finding_heading(self) -> bool:
+        """The innermost section is a heading that is a finding by its look (a tag, a
+        location, a finding id): what is under it is that finding's."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and bool(
+            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+
     def sev(self) -> str | None:
         for s in reversed(self.sections):
             if s.sev:
@@ -507,7 +514,7 @@ class _Reader:
                      sev: str | None = None) -> None:
         self.close_comment()
         self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
-                                        hunk=self.hunk_quoted)
+                                        cand=self.in_finding_heading(), hunk=self.hunk_quoted)
         self.hunk_quoted = False
 
     def close_comment(self) -> None:
@@ -553,16 +560,40 @@ class _Reader:
             else:
                 self.open_comment(loc, bot)
             return True
+        fm = _FIELD.match(ln) if self.para is None and not self.under_cand() else None
+        if fm and c is not None and c.file is not None and c.file.line is None \
+                and fm["k"].lower().startswith("line") and len(self.doc.findings) == c.count:
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", fm["v"])
+            if lm and int(lm.group(1)) >= 1:
+                c.file = Location(c.file.file, int(lm.group(1)))
+            return False  # the field line is read on as ever
+        if fm and fm["k"].lower() in ("file", "path", "location") and (c is None or c.file is None):
+            loc = locate(fm["v"])
+            f = loc.file if loc is not None else _first_file(fm["v"])
+            if f and (loc is None or loc.start <= 2):
+                # "**File:** `a.rb`" over a bot's comment (a comment dump's header)
+                self.open_comment(loc or Location(f))
+            return False
         if c is None:
             return False
         span = comments.lines_of(ln)
         if span is not None and c.file is not None and len(self.doc.findings) == c.count:
             c.file = Location(c.file.file, span[0], span[1])
+            c.signed = c.signed or comments.by_bot(ln)
             return True
         if comments.is_author(ln) and len(self.doc.findings) == c.count:
             c.signed = True
             return True
         return False
+
+    def author_lead(self, ln: str) -> str:
+        """``**cursor[bot]**: **Title**``: the comment is signed; the title is read on."""
+        c = self.comment
+        rest = comments.after_author(ln) if c is not None else None
+        if rest is None or c is None or len(self.doc.findings) > c.count:
+            return ln
+        c.signed = True
+        return rest
 
     # -- keys ------------------------------------------------------------------
     def vote(self, value: str, strong: bool) -> bool:
@@ -680,7 +711,11 @@ class _Reader:
                             f["severity"] = tag
                 continue
             if _qualifies(c):
-                self.emit(c.text, c.body, c.sev, c.file, at=c.at)
+                text = c.text
+                if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
+                    # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
+                    text = comments.summary_of(c.body) or text
+                self.emit(text, c.body, c.sev, c.file, at=c.at)
 
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
@@ -690,6 +725,8 @@ class _Reader:
         text = _text(node)
         at = node.map[0] if node.map else self.line
         self.line = at
+        if node.markup in ("-", "=") and self.comment is not None:
+            self.feed(text)  # a comment's last line over a rule: a setext heading, not a title
         if self.span is not None and level <= self.span[1] and not (
                 _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))
                 or re.match(r"^(?:\*\*)?(?:finding\s*)?#?\d{1,3}(?:[.):]|\*\*|\s)", text.strip(),
@@ -789,6 +826,16 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
+                                               if ln.strip()), "")):
+            loc = locate(lines[0])
+            if loc is not None and loc.line is not None and loc.start <= 2 \
+                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
+                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                self.close_para()
+                self.open_comment(Location(loc.file, loc.line, loc.end_line))
+                return
         if not quoted and len(lines) == 1 and re.match(r"^\s*(?:\*\*|__).+(?:\*\*|__):?\s*$|"
                                                       r"^[^:]{1,40}:\s*$", lines[0]) \
                 and (label := _sev_label(lines[0])) is not None and self.kind() not in (
@@ -847,6 +894,7 @@ class _Reader:
                 boundary = True
                 i += 1
                 continue
+            ln = self.author_lead(ln)
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
@@ -1088,11 +1136,15 @@ class _Reader:
                 self.table(node)
             elif t == "blockquote":
                 self.close_para()
-                if not quoted and node.map and self.src and comments.is_quoted_hunk(
-                        self.src[node.map[0]]):
+                hunk, hfile = comments.quoted_hunk(
+                    self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                if hunk and not quoted:
                     self.close_comment()  # a notification's quoted hunk: the next comment's
-                    self.hunk_quoted = True
                 self.walk(node.children, quoted=True)
+                if hunk and not quoted:
+                    self.hunk_quoted = True
+                    if hfile is not None:
+                        self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
                 if not quoted:
