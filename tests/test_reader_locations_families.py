@@ -481,3 +481,21 @@ def test_bot_comment_places_in_other_dumps_markup(name: str) -> None:
     got = read(text).findings
     assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == found
     assert all(not f["summary"].startswith(("File:", "**", "sourcery", "pkg/")) for f in got)
+
+
+# --------------------------------------------------------------------------- #
+# Location spellings seen around those families
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("item", [
+    "`pkg/io/reader.go`:42 — the buffer is reused after return",
+    "[P1] the buffer is reused after return, at `pkg/io/reader.go`:42",
+    "`pkg/io/reader.go` (L42) — the buffer is reused after return",
+    "pkg/io/reader.go, L42: the buffer is reused after return",
+    "[P2] pkg/io/reader.go @ L42 the buffer is reused after return",
+    "pkg/io/reader.go\uff1a42 缓冲区在返回后被复用",
+    "pkg/io/reader.go 第42行：缓冲区在返回后被复用",
+    "pkg/io/reader.go 42行目: バッファが返却後に再利用される",
+])
+def test_a_location_spelling_places_the_item(item: str) -> None:
+    got = where("## Findings\n\n- " + item + "\n")
+    assert [(f, ln) for f, ln, _ in got] == [("pkg/io/reader.go", 42)]
