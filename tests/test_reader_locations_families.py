@@ -499,3 +499,35 @@ def test_bot_comment_places_in_other_dumps_markup(name: str) -> None:
 def test_a_location_spelling_places_the_item(item: str) -> None:
     got = where("## Findings\n\n- " + item + "\n")
     assert [(f, ln) for f, ln, _ in got] == [("pkg/io/reader.go", 42)]
+
+
+# --------------------------------------------------------------------------- #
+# 3c. A lead-in line over a plain list of findings
+# --------------------------------------------------------------------------- #
+LEAD_IN_LISTS = """\
+## Plan review
+
+Open findings so far:
+
+- F-1: the cache has no size bound, so memory grows without limit.
+- F-2: the retry loop has no backoff and hammers the API.
+
+Top concerns:
+
+1. **Scope** — the plan mixes the auth rewrite with the billing change.
+2. **Testing** — no load test is planned for the new queue.
+
+Resolved issues:
+
+- the typo in the config key.
+
+Suggestions:
+
+- rename the queue to something shorter.
+"""
+
+
+def test_a_lead_in_line_makes_the_list_under_it_findings() -> None:
+    got = read(LEAD_IN_LISTS).findings
+    assert [f["summary"][:6] for f in got] == ["F-1: t", "F-2: t", "Scope ", "Testin"]
+    assert all("file" not in f for f in got)

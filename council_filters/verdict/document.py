@@ -844,6 +844,16 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
             return
+        if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
+                and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
+                and self.kind() not in ("positive", "resolved") \
+                and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
+                         or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
+                         or re.match(r"^\W*no\b", lines[0], re.I)):
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
+            return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
@@ -955,10 +965,10 @@ class _Reader:
         label, self.list_label = self.list_label, None
         if label is not None and not quoted and depth == 0:
             # "**Blocking**" then its list: a severity label over findings, not one
-            self.sections.append(_Section(8, "findings", label, None, 0))
+            self.sections.append(_Section(8, "findings", label or None, None, 0))
             for item in node.children:
                 if item.type == "list_item":
-                    self.item(item, quoted, depth, label)
+                    self.item(item, quoted, depth, label or None)
             self.sections.pop()
             return
         if self.para is not None and not quoted and not any(
@@ -1373,6 +1383,11 @@ def _qualifies(c: _Cand) -> bool:
     return c.in_findings and bool(body)
 
 
+# a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+_LEAD_IN = re.compile(
+    r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
+    r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
+    r"(?:\s+[\w'-]+){0,4}\s*[*_]*:[*_]*\s*$", re.I)
 # "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
 _ALSO_AT = re.compile(
     r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"
