@@ -531,3 +531,70 @@ def test_a_lead_in_line_makes_the_list_under_it_findings() -> None:
     got = read(LEAD_IN_LISTS).findings
     assert [f["summary"][:6] for f in got] == ["F-1: t", "F-2: t", "Scope ", "Testin"]
     assert all("file" not in f for f in got)
+
+
+# more of families 5, 6 and 7, in other markup
+MORE_PLACES = {
+    "same-issue-inline": ("""\
+## Issues
+
+- `lib/pool.py:10` — the lock is not released on error. The same issue occurs in
+  `lib/queue.py:22` and `lib/cache.py:31`.
+""", [("lib/pool.py", 10), ("lib/queue.py", 22), ("lib/cache.py", 31)]),
+    "also-in-files": ("""\
+## Issues
+
+- **The old flag name is still documented.** Also in:
+  - `docs/install.md`
+  - `docs/usage.md`
+""", [("docs/install.md", None), ("docs/usage.md", None)]),
+    "line-items-under-a-file-heading": ("""\
+## Findings
+
+### `src/app.py`
+
+- :339 — the handler swallows errors
+- Line 12: the import is unused
+- L40-L44 duplicated retry block
+""", [("src/app.py", 339), ("src/app.py", 12), ("src/app.py", 40)]),
+    "line-items-under-a-bold-file-line": ("""\
+## Findings
+
+**src/app.py**
+- line 339: the handler swallows errors
+- (L12) unused import
+""", [("src/app.py", 339), ("src/app.py", 12)]),
+    "body-line-under-a-heading-naming-the-file": ("""\
+## Review
+
+#### 2. \U0001f7e1 Timeout handling in `net/client.go`
+
+At :88 the context is dropped, so the timeout never applies.
+""", [("net/client.go", 88)]),
+    "line-column-under-a-file-heading": ("""\
+### web/auth.ts
+
+| Line | Severity | Issue |
+|---|---|---|
+| 12 | high | token compared with == |
+| 40 | low | stray console.log |
+""", [("web/auth.ts", 12), ("web/auth.ts", 40)]),
+    "code-comment-under-a-finding-heading": ("""\
+## Concerns
+
+### Global state in the plugin
+
+```ts
+// plugin/main.ts:14
+let current = null;
+```
+
+This leaks between requests.
+""", [("plugin/main.ts", 14)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_PLACES))
+def test_more_places_in_other_markup(name: str) -> None:
+    text, found = MORE_PLACES[name]
+    assert [(f, ln) for f, ln, _ in where(text)] == found

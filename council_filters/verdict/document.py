@@ -207,6 +207,13 @@ _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+# an item that opens with a line of the file its section names ("- :339 — ...",
+# "- Line 12: ...", "- L40-L44 ...", "- (L12) ...")
+_LINE_LEAD = re.compile(
+    r"^[\s*_`(\[]*(?::|(?:lines?|ln)\s*|L(?=\d))(?P<l>\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?"
+    r"[\s*_`)\]]*(?:[:\u2014\u2013-]|\s)", re.I)
+_BODY_LINE = re.compile(r"^(?:\W{0,3}|.{0,40}?\s)(?:at\s+|on\s+)?(?::|lines?\s+|L(?=\d))"
+                        r"(?P<l>\d{1,7})\b(?![.:/]\d)", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
 _BLOB = re.compile(
@@ -263,6 +270,7 @@ class _Cand:
     name_only: bool = False  # the heading only names a kind of section ("Review Comment")
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
+    code: Location | None | bool = None  # the place its first code block gives (False: none)
 
 
 @dataclass
@@ -715,7 +723,8 @@ class _Reader:
                 if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
                     # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
                     text = comments.summary_of(c.body) or text
-                self.emit(text, c.body, c.sev, c.file, at=c.at)
+                place = c.file or (c.code if isinstance(c.code, Location) else None)
+                self.emit(text, c.body, c.sev, place, at=c.at)
 
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
@@ -866,12 +875,12 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
-                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+        if lines and re.fullmatch(r"[`*_]{0,3}[\w.][\w./\-]{0,200}[`*_]{0,3}:?", lines[0].strip()) \
+                and _pathlike(lines[0].strip().strip("`*_:")) and locate(lines[0]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
             self.close_para()
-            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            self.loose_file = Location(clean_path(lines[0].strip().strip("`*_:")))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
@@ -1027,6 +1036,10 @@ class _Reader:
                 self.feed(ln)
             return
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
+        ctx = self.file()
+        if not finding and ctx is not None and ctx.line is None and _LINE_LEAD.match(head) \
+                and kind not in ("positive", "resolved"):
+            finding = True  # "- :339 — ..." / "- Line 12: ..." under a heading naming the file
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1077,18 +1090,38 @@ class _Reader:
                 nested: list[SyntaxTreeNode]) -> None:
         """One finding at several places: "Same issue at:" and a list whose items each
         open with a location are that finding again, once a place."""
+        sev = rec.get("severity")
+        sev = sev if isinstance(sev, str) else None
+        for ln in [" ".join(x.strip() for x in lead[:8])]:  # "Same issue at `b.py:12`, `c.py:4`."
+            m = _ALSO_INLINE.search(ln)
+            tail = ln[m.end():m.end() + 600] if m else ""
+            while tail:
+                loc = locate(tail)
+                if loc is None or loc.line is None or re.search(r"[.;!?]\s", tail[:loc.start]):
+                    break
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+                tail = tail[loc.end:]
         if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
             return
         for sub in nested[0].children[:40]:
             if sub.type != "list_item":
                 continue
             shead = _item_head(sub)
-            t = re.sub(r"^[^\w\[(`*./~]+", "", shead.strip())
-            loc = locate(re.sub(r"^[*_`]+", "", t)[:300])
+            t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", shead.strip()))
+            loc = locate(t[:300])
             if loc is None or loc.start > 2:
+                f = _first_file(t)  # "- `docs/usage.md`": the same finding, file-level
+                if not f or _strip_decor(t.replace(f, "")).strip("`*_ "):
+                    continue
+                loc = Location(f)
+            if "file" not in rec:  # the finding named no place: its first one is its own
+                _put_location(rec, loc)
+                rec.update(_ordered(rec))
                 continue
-            sev = rec.get("severity")
-            self.emit(shead, [], sev if isinstance(sev, str) else None, None)
+            if loc.line is None:
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+            else:
+                self.emit(shead, [], sev, None)
 
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -1103,12 +1136,14 @@ class _Reader:
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+            col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
-            f = self.file() or (self.subject if lm else None)
+            line = col_line or (int(lm["l"]) if lm and int(lm["l"]) >= 1 else None)
+            f = self.file() or (self.subject if line else None)
             if "file" not in rec and f is not None:
                 _put_location(rec, Location(f.file))
-                if lm and int(lm["l"]) >= 1:
-                    rec["line"] = int(lm["l"])
+                if line:
+                    rec["line"] = line
                     rec = _ordered(rec)
             self.doc.findings.append(rec)
 
@@ -1160,6 +1195,10 @@ class _Reader:
                 if not quoted:
                     self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
+                sec = self.sections[-1] if self.sections and not quoted else None
+                if sec is not None and sec.cand is not None and sec.cand.code is None \
+                        and sec.file is None:
+                    sec.cand.code = _code_comment_place([node]) or False
                 c = self.comment
                 if c is not None and c.file is not None and c.file.line is None:
                     loc = comments.prompt_line(node.content, c.file.file)
@@ -1395,6 +1434,18 @@ _ALSO_AT = re.compile(
     r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
     r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
     r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+_ALSO_INLINE = re.compile(
+    r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
+    r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
+    """``rec`` again at another place."""
+    out = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line", "column")}
+    _put_location(out, loc)
+    return out
+
+
 _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
@@ -1489,7 +1540,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if "file" not in rec and ctx is not None:
         _put_location(rec, Location(ctx.file, ctx.line, ctx.end_line))
         if ctx.line is None:
-            lm = _LINE_ONLY.search(head)
+            lm = _LINE_LEAD.match(head) or _LINE_ONLY.search(head)
             if lm:
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
@@ -1515,6 +1566,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
+        elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
+                None, rec["file"]):
+            # "#### Timeout in `net/client.go`" then "At :88 the context is dropped"
+            bm = _BODY_LINE.search(rest[0][:300])
+            if bm and int(bm["l"]) >= 1:
+                rec["line"] = int(bm["l"])
     # severity: fields, then the item's tags and badges, then its section
     want = None
     for key in ("severity", "risk", "impact"):
@@ -1646,6 +1703,10 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 lm = re.search(r"\d{1,7}", vals[cols["line"]])
                 if lm and int(lm.group(0)) >= 1:
                     rec["line"] = int(lm.group(0))
+        elif "line" in cols:  # a line column with no file column: the section's file's line
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
+            if lm and int(lm.group(1)) >= 1:
+                rec["_line"] = int(lm.group(1))
         rec["summary"] = text
         out.append(rec)
     return out
