@@ -598,3 +598,26 @@ This leaks between requests.
 def test_more_places_in_other_markup(name: str) -> None:
     text, found = MORE_PLACES[name]
     assert [(f, ln) for f, ln, _ in where(text)] == found
+
+
+# --------------------------------------------------------------------------- #
+# Nothing invented by those rules
+# --------------------------------------------------------------------------- #
+NOT_FINDINGS = {
+    "bot-approves-under-a-hunk": "src/a.py\n```diff\n+x = 1\n```\n**copilot**:\nLooks good to me.\n",
+    "bot-only-asks": ("src/a.py\n```diff\n+x = 1\n```\n**coderabbitai[bot]**:\n"
+                      "Should this be configurable?\n"),
+    "a-person-in-a-comment-dump": "Comment #4 by alice on src/a.py:12\n\nCan we rename this?\n\n---\n",
+    "a-file-name-over-a-code-sample": ("# Setup\n\nconfig/app.yaml\n```yaml\nport: 80\n```\n"
+                                       "The port can be changed here.\n"),
+    "a-lead-in-over-none": "## Review\n\nCurrent findings:\n\n- None.\n",
+    "also-in-outside-a-finding": ("## Notes\n\nThe same naming is also used in:\n- `docs/a.md`\n"
+                                  "- `docs/b.md`\n"),
+    "a-resolved-bot-comment": ("src/a.py:3\n```diff\n+x\n```\n**cursor[bot]**:\n"
+                               "~~**Off-by-one in loop**~~ \u2705 Fixed in abc123\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FINDINGS))
+def test_the_place_rules_invent_no_finding(name: str) -> None:
+    assert read(NOT_FINDINGS[name]).findings == []

@@ -173,3 +173,20 @@ _BY_BOT = re.compile(r"\[bot\]|\b(?:" + _BOTS + r")\b", re.I)
 def by_bot(line: str) -> bool:
     """A metadata line that names a review bot as the comment's author."""
     return bool(_BY_BOT.search(line))
+
+
+_APPROVING = re.compile(
+    r"^\W*(?:lgtm|looks\s+good|looks\s+fine|no\s+(?:further\s+)?(?:issues|problems|concerns|"
+    r"comments|findings)|nothing\s+to\s+(?:add|report|flag)|ship\s+it|\U0001f44d)", re.I)
+
+
+def no_finding(lines: list[str]) -> bool:
+    """A comment that approves (``LGTM``, ``Looks good to me``) or only asks a question."""
+    prose = [ln.strip() for ln in lines
+             if ln.strip() and re.search(r"[^\W\d_]{2,}", ln) and not is_author(ln.strip())
+             and not ln.lstrip().startswith(("![", "<", "_"))]
+    if not prose:
+        return True
+    if _APPROVING.match(prose[0].strip("*_ ")):
+        return True
+    return len(prose) == 1 and prose[0].rstrip("*_ ").endswith("?")

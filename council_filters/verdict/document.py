@@ -542,7 +542,7 @@ class _Reader:
                                                                              "resolved"):
             return  # a placeless comment is one only under the hunk it quotes
         summary = _strip_decor(comments.summary_of(c.lines))
-        if not summary or _skip_head(summary):
+        if not summary or _skip_head(summary) or comments.no_finding(c.lines):
             return
         rec: dict[str, Any] = {"kind": "finding", "origin": self.origin}
         sev = c.sev or badge_severity("\n".join(c.lines[:8]))
