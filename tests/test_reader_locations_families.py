@@ -604,10 +604,12 @@ def test_more_places_in_other_markup(name: str) -> None:
 # Nothing invented by those rules
 # --------------------------------------------------------------------------- #
 NOT_FINDINGS = {
-    "bot-approves-under-a-hunk": "src/a.py\n```diff\n+x = 1\n```\n**copilot**:\nLooks good to me.\n",
+    "bot-approves-under-a-hunk": ("src/a.py\n```diff\n+x = 1\n```\n**copilot**:\n"
+                                  "Looks good to me.\n"),
     "bot-only-asks": ("src/a.py\n```diff\n+x = 1\n```\n**coderabbitai[bot]**:\n"
                       "Should this be configurable?\n"),
-    "a-person-in-a-comment-dump": "Comment #4 by alice on src/a.py:12\n\nCan we rename this?\n\n---\n",
+    "a-person-in-a-comment-dump": ("Comment #4 by alice on src/a.py:12\n\n"
+                                   "Can we rename this?\n\n---\n"),
     "a-file-name-over-a-code-sample": ("# Setup\n\nconfig/app.yaml\n```yaml\nport: 80\n```\n"
                                        "The port can be changed here.\n"),
     "a-lead-in-over-none": "## Review\n\nCurrent findings:\n\n- None.\n",
