@@ -623,3 +623,31 @@ NOT_FINDINGS = {
 @pytest.mark.parametrize("name", sorted(NOT_FINDINGS))
 def test_the_place_rules_invent_no_finding(name: str) -> None:
     assert read(NOT_FINDINGS[name]).findings == []
+
+
+# --------------------------------------------------------------------------- #
+# 4. Markdown link lists whose text or target holds the path and lines
+# --------------------------------------------------------------------------- #
+LINK_LIST = """\
+## Action items
+
+### Priority: High
+
+- [ ] [session-store.adapter.ts:64-65](#session-store-adapter-ts-l64-65) wrap the parse in a try
+- [ ] [src/jobs/retry.ts](https://github.com/o/r/blob/main/src/jobs/retry.ts#L79-L89) - return \
+the result directly
+
+### Priority: Medium
+
+- [ ] [L88-L90 of api/handlers.py](https://gitlab.com/o/r/-/blob/abc/api/handlers.py#L88-L90): \
+missing auth check
+"""
+
+
+def test_a_link_list_places_each_item_and_keeps_its_words() -> None:
+    got = read(LINK_LIST).findings
+    assert [(f.get("file"), f.get("line"), f.get("end_line"), f.get("severity")) for f in got] == [
+        ("session-store.adapter.ts", 64, 65, "critical"), ("src/jobs/retry.ts", 79, 89, "critical"),
+        ("api/handlers.py", 88, 90, "medium")]
+    assert [f["summary"] for f in got] == [
+        "wrap the parse in a try", "return the result directly", "missing auth check"]

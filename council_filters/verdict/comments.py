@@ -38,7 +38,7 @@ _META = re.compile(
     r"|:N/?A|\s*,?\s*\(?(?:line|L)\s*(?P<l2>\d{1,7})(?:\s*(?:-|to|\u2013)\s*L?(?P<e2>\d{1,7}))?"
     r"\)?)?(?=[\s_*,:]|$)", re.I)
 # Gemini's "in `path`" line, alone
-_IN_PATH = re.compile(r"^[\s*_]*in\s+`(?P<p>[^`\s]{1,300})`[\s*_]*$", re.I)
+_IN_PATH = re.compile(r"^[\s*_]*in\s+`?(?P<p>[^`\s]{1,300})`?[\s*_]*$", re.I)
 # "Comment on lines +455 to +458", "Comment on line +12", "on lines 3 to 5", "Line 17",
 # "**Copilot** commented on lines +30 to +31:"
 _LINES = re.compile(

@@ -63,6 +63,8 @@ _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile", "procfile",
                     "readme", "license", "vagrantfile", "justfile"))
+_BLOB_PATH = re.compile(r"^https?://[^/\s]{1,200}/[^\s]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
+                        r"([^\s?]{1,400})")
 _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 
 
@@ -116,7 +118,10 @@ def find_location(text: str) -> Location | None:
     """The first cited location in ``text`` (a markdown link counts by its text or URL)."""
     best: Location | None = None
     for m in _LINK.finditer(text):
-        inner = find_location(m["t"]) or find_location(m["u"].replace("#L", ":"))
+        url = m["u"]
+        blob = _BLOB_PATH.search(url)  # a GitHub/GitLab blob URL: the path after the ref
+        inner = find_location(m["t"]) or find_location(
+            (blob.group(1) if blob else url).replace("#L", ":").replace("-L", "-"))
         if inner is not None:
             best = Location(inner.file, inner.line, inner.end_line, inner.column,
                             m.start(), m.end())
