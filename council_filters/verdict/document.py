@@ -809,12 +809,12 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
-                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+        named = _FILE_HEADER.fullmatch(lines[0].strip()) if lines else None
+        if named and _pathlike(named["f"]) and locate(named["f"]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
             self.close_para()
-            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            self.loose_file = Location(clean_path(named["f"]))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
@@ -968,7 +968,8 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
+        lead = _LINE_LEAD.match(head) if self.loose_file is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or bool(lead)
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -989,6 +990,11 @@ class _Reader:
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
+                named = self.loose_file
+                if lead and named is not None and rec.get("file") == named.file \
+                        and "line" not in rec:
+                    rec["line"] = int(lead["l"])
+                    self.doc.findings[-1] = rec = _ordered(rec)
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -1069,8 +1075,12 @@ class _Reader:
             self.subject = Location(found.pop())
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
+        emitted = -1  # the findings the node before this one opened from
         for node in nodes:
             t = node.type
+            count = len(self.doc.findings)
+            if t == "fence" and not quoted and 0 <= emitted < count:
+                self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
@@ -1107,6 +1117,17 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+
+    def cite(self, node: SyntaxTreeNode, first: int) -> None:
+        """A code citation right after the item that opened a finding is that finding's
+        place, when the item gave none (``- **title** ...`` then `` ```12:40:path ``)."""
+        loc = citation_place(node)
+        rec = self.doc.findings[-1]
+        if loc is None or "file" in rec or len(self.doc.findings) - first != 1:
+            return
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
 
     def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
@@ -1128,6 +1149,14 @@ class _Reader:
 # --------------------------------------------------------------------------- #
 # Decisions
 # --------------------------------------------------------------------------- #
+# a paragraph that only names a file, the header of the comments or items under it:
+# `src/a.py`, **src/a.py:**, __`src/a.py`__
+_FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
+# an item that opens with only a line of the file above it: "Line 12:", "Lines 3-9 -", "L40:"
+_LINE_LEAD = re.compile(r"^[\s*_`]*(?:lines?|ln|L)\s*(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013,]\s*\d{1,7})*[*_`]*\s*(?::|\u2014|\u2013|-\s)", re.I)
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -1332,12 +1361,34 @@ _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
 
+# a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
+# assistants cite code in: `` ```12:40:src/app/main.py ``)
+_CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+
+
+def citation_place(node: SyntaxTreeNode) -> Location | None:
+    """The place a code citation's info string names, or None."""
+    if node.type != "fence":
+        return None
+    m = _CITATION.match(node.info.strip())
+    if not m:
+        return None
+    path = clean_path(m["p"])
+    if not _pathlike(path):
+        return None
+    a, b = int(m["a"]), int(m["b"])
+    return Location(path, a if a >= 1 else None, b if b > a else None)
+
+
 def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
-    """The place a code block gives as its first line, a comment that is only a location
-    (``// src/db/client.ts:6``)."""
+    """The place a code block gives: a citation's info string, or as its first line a
+    comment that is only a location (``// src/db/client.ts:6``)."""
     for n in nodes:
         if n.type not in ("fence", "code_block"):
             continue
+        cited = citation_place(n)
+        if cited is not None:
+            return cited
         first = next((ln for ln in n.content.split("\n", 8)[:8] if ln.strip()), "")
         m = _CODE_COMMENT.match(first)
         if not m:

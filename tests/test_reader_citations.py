@@ -1,0 +1,87 @@
+"""The reader on two shapes of located findings seen in real review write-ups (issue:
+read what real reviewers print), with fixtures written for these tests:
+
+- a code citation, the fence IDE assistants cite code with (`` ```START:END:PATH ``), right
+  after the item that states the finding: the citation is that finding's place;
+- a paragraph that only names a file (``**src/a.cs:**``) over items that open with only a
+  line (``Lines 10-14: ...``): each item is a finding at that file and line.
+"""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity"))
+            for f in reading.read(text.encode(), "tester").findings]
+
+
+CITED = """\
+## Findings (worst first)
+- **The retry loop never gives up.** `fetch_all()` retries on every error, so a 404 spins
+  forever.
+
+```88:97:/home/dev/checkout/svc/net/fetch.py
+while True:
+    try:
+        return get(url)
+    except Exception:
+        continue
+```
+
+- **Timeouts are in milliseconds, not seconds.** The client multiplies again.
+
+```12:14:C:\\work\\svc\\net\\client.py
+timeout = cfg.timeout * 1000
+```
+
+- **No finding here has a citation.** The cache key omits the locale.
+"""
+
+
+def test_a_code_citation_after_an_item_is_its_place() -> None:
+    got = where(CITED)
+    assert got[0][:2] == ("/home/dev/checkout/svc/net/fetch.py", 88)
+    assert got[1][:2] == ("C:/work/svc/net/client.py", 12)
+    assert got[2][:2] == (None, None)
+    assert len(got) == 3
+
+
+def test_a_citation_never_moves_a_finding_that_has_a_place() -> None:
+    text = ("## Findings\n- **[P2] svc/app.py:40 — the flag is read twice**\n\n"
+            "```5:9:svc/other.py\nx = 1\n```\n")
+    assert where(text) == [("svc/app.py", 40, "medium")]
+
+
+def test_a_citation_after_prose_that_holds_no_finding_adds_none() -> None:
+    text = ("## Context\nThe module was written last year.\n\n```1:3:svc/app.py\nx = 1\n```\n")
+    assert where(text) == []
+
+
+FILE_HEADED = """\
+## High severity
+
+### Early returns (3)
+
+**src/Billing/Invoice.cs:**
+- Lines 12-20: the branches nest four deep where a guard would do
+- Line 58 - the null case falls through to the division
+
+__src/Billing/Tax.cs__
+- L7: the rounding mode is the platform default
+"""
+
+
+def test_items_that_open_with_a_line_take_the_file_named_above_them() -> None:
+    assert where(FILE_HEADED) == [
+        ("src/Billing/Invoice.cs", 12, "critical"),
+        ("src/Billing/Invoice.cs", 58, "critical"),
+        ("src/Billing/Tax.cs", 7, "critical"),
+    ]
+
+
+def test_a_list_of_plain_notes_under_a_file_name_is_not_read_as_lines() -> None:
+    # items that do not open with a line stay what they were before
+    text = "## Notes\n\n**src/a.py:**\n- the module is small\n- it has tests\n"
+    assert all(line is None for _, line, _ in where(text))
