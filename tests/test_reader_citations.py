@@ -85,3 +85,20 @@ def test_a_list_of_plain_notes_under_a_file_name_is_not_read_as_lines() -> None:
     # items that do not open with a line stay what they were before
     text = "## Notes\n\n**src/a.py:**\n- the module is small\n- it has tests\n"
     assert all(line is None for _, line, _ in where(text))
+
+
+TALLIED = """\
+## Statistics
+- Checks run: 40
+- Critical: 1
+- **High issues** — 0
+- 2 minor
+- P1: 2 (see below)
+
+## Critical issues
+- Critical: the lock taken in `svc/pool.py:31` is never released on the error path
+"""
+
+
+def test_a_count_of_findings_by_severity_is_no_finding() -> None:
+    assert where(TALLIED) == [("svc/pool.py", 31, "critical")]

@@ -1178,7 +1178,18 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
+    if _TALLY.match(h):
+        return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
+# "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
+_TALLY = re.compile(
+    r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+    r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
+    r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
+    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
