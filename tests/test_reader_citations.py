@@ -102,3 +102,75 @@ TALLIED = """\
 
 def test_a_count_of_findings_by_severity_is_no_finding() -> None:
     assert where(TALLIED) == [("svc/pool.py", 31, "critical")]
+
+
+FOLDED_BODY = """\
+**Actionable comments posted: 1**
+
+> [!WARNING]
+> Two comments fall outside the diff and are listed here.
+>
+> <details>
+> <summary>Outside diff range comments (1)</summary><blockquote>
+>
+> <details>
+> <summary>pkg/store/disk.go (1)</summary><blockquote>
+>
+> `210-214`: **The temporary file is renamed before it is synced.**
+>
+> A crash between the two leaves an empty file in place of the old one.
+>
+> </blockquote></details>
+>
+> </blockquote></details>
+
+<details>
+<summary>Duplicate comments (2)</summary><blockquote>
+<details>
+<summary>pkg/store/index.go (2)</summary><blockquote>
+
+`33-33`: **Earlier concern resolved.**
+
+`90-97`: **The index is rebuilt on every read.**
+
+_Potential issue_ | _Major_
+
+</blockquote></details>
+</blockquote></details>
+
+<details>
+<summary>Nitpick comments (1)</summary><blockquote>
+<details>
+<summary>cmd/tool/main.go (1)</summary><blockquote>
+
+`5-5`: **Group the imports.**
+
+</blockquote></details>
+</blockquote></details>
+
+<details>
+<summary>Additional comments (1)</summary><blockquote>
+<details>
+<summary>pkg/store/lock.go (1)</summary><blockquote>
+
+`12-20`: **Locking order is consistent.**
+
+</blockquote></details>
+</blockquote></details>
+
+<details>
+<summary>Review details</summary>
+<details>
+<summary>Files selected for processing (3)</summary>
+* pkg/store/disk.go
+</details>
+</details>
+"""
+
+
+def test_a_bots_folded_summary_body_lists_its_findings_by_file() -> None:
+    assert where(FOLDED_BODY) == [
+        ("pkg/store/disk.go", 210, None),
+        ("pkg/store/index.go", 90, "medium"),
+        ("cmd/tool/main.go", 5, "minor"),
+    ]
