@@ -1,5 +1,6 @@
-"""The reader on two shapes of located findings seen in real review write-ups (issue:
-read what real reviewers print), with fixtures written for these tests:
+# ruff: noqa: E501  (a review line is as long as its writer made it)
+"""The reader on shapes of located findings seen in real review write-ups (issue:
+read what real reviewers print), with fixtures written for these tests, among them:
 
 - a code citation, the fence IDE assistants cite code with (`` ```START:END:PATH ``), right
   after the item that states the finding: the citation is that finding's place;
@@ -173,4 +174,31 @@ def test_a_bots_folded_summary_body_lists_its_findings_by_file() -> None:
         ("pkg/store/disk.go", 210, None),
         ("pkg/store/index.go", 90, "medium"),
         ("cmd/tool/main.go", 5, "minor"),
+    ]
+
+
+SEVERAL_IN_A_FIELD = """\
+### P1 — The guard reads the first key only
+
+**FILE:LINE:** [tools/guard.py:40](/tmp/wt/tools/guard.py:40), [tools/guard.py:77](/tmp/wt/tools/guard.py:77)
+
+The second declaration wins under every YAML parser.
+
+### P2 — The count is off by one
+
+**Location:** `lib/count.rs:12`, `lib/count.rs:12` and `lib/tally.rs:3`
+
+### P2 — A place named in passing is not a second place
+
+**Location:** `app/run.py:9` calls `app/util.py:30` with the wrong flag
+"""
+
+
+def test_a_location_field_listing_several_places_is_the_finding_once_a_place() -> None:
+    assert where(SEVERAL_IN_A_FIELD) == [
+        ("tools/guard.py", 40, "critical"),
+        ("tools/guard.py", 77, "critical"),
+        ("lib/count.rs", 12, "medium"),
+        ("lib/tally.rs", 3, "medium"),
+        ("app/run.py", 9, "medium"),
     ]

@@ -649,6 +649,21 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        places = _field_places(fields.get("file", ""))
+        if len(places) > 1 and rec.get("file") == places[0].file:
+            # "File: a.py:3, b.py:9": one finding at several places, once a place
+            seen = {(places[0].file, places[0].line)}
+            for loc in places[1:]:
+                if (loc.file, loc.line) in seen:
+                    continue
+                seen.add((loc.file, loc.line))
+                again = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line")}
+                _put_location(again, loc)
+                if at is None:
+                    self.doc.findings.append(_ordered(again))
+                else:
+                    at += 1
+                    self.doc.findings.insert(at, _ordered(again))
 
     def close_para(self) -> None:
         p, self.para = self.para, None
@@ -1409,6 +1424,28 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
             return loc
         return None
     return None
+
+
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+def _field_places(value: str) -> list[Location]:
+    """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
+    when it holds nothing but places; otherwise at most the first."""
+    v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
+    out: list[Location] = []
+    pos, glue = 0, []
+    while len(out) < 16:
+        loc = locate(v[pos:])
+        if loc is None:
+            break
+        glue.append(v[pos:pos + loc.start])
+        out.append(Location(loc.file, loc.line, loc.end_line))
+        pos += max(loc.end, 1)
+    glue.append(v[pos:])
+    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+        return out[:1]  # prose between them: one place, named with others
+    return out
 
 
 def _no_code(text: str) -> str:
