@@ -202,3 +202,26 @@ def test_a_location_field_listing_several_places_is_the_finding_once_a_place() -
         ("lib/tally.rs", 3, "medium"),
         ("app/run.py", 9, "medium"),
     ]
+
+
+FIELDS_UNDER_A_FILE_HEADING = """\
+# Review: the cache layer
+
+## store/lru.go
+
+### Finding 1
+- **Line 88:** [BUG] eviction skips the head; compare `list.go:12` where the same walk is right
+- **Severity:** High
+- **Type:** BUG
+
+### Finding 2
+- **Lines 120-131:** [QUESTION] the size is read without the lock, unlike `map.go:40`
+- **Severity:** Low
+"""
+
+
+def test_a_line_field_is_in_the_file_its_heading_names_whatever_its_prose_cites() -> None:
+    assert where(FIELDS_UNDER_A_FILE_HEADING) == [
+        ("store/lru.go", 88, "critical"),
+        ("store/lru.go", 120, "minor"),
+    ]

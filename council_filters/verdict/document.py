@@ -687,6 +687,11 @@ class _Reader:
                 del self.doc.findings[c.count:]
                 self.emit(c.text, c.body, sev, c.file, at=c.at)
                 continue
+            if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
+                # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
+                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                if want and severity_word(want["w"]):
+                    _put_severity(inner[0], want["w"])
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -983,8 +988,10 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        lead = _LINE_LEAD.match(head) if self.loose_file is not None else None
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or bool(lead)
+        ctx = self.file()
+        lead = _LINE_LEAD.match(head) if ctx is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+            lead is not None and self.loose_file is not None)
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1005,10 +1012,12 @@ class _Reader:
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
-                named = self.loose_file
-                if lead and named is not None and rec.get("file") == named.file \
-                        and "line" not in rec:
-                    rec["line"] = int(lead["l"])
+                if lead is not None and ctx is not None:
+                    # "Line 52: ..." is at line 52 of the file its context names, whatever
+                    # other files its prose cites
+                    for place_key in ("file", "line", "end_line", "column"):
+                        rec.pop(place_key, None)
+                    _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
