@@ -207,11 +207,11 @@ _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
-# an item that opens with a line of the file its section names ("- :339 — ...",
-# "- Line 12: ...", "- L40-L44 ...", "- (L12) ...")
+# an item that opens with only a line of the file its section or header names ("- :339 —
+# ...", "- Line 12: ...", "- Lines 3-9 -", "- L40-L44 ...", "- (L12) ...")
 _LINE_LEAD = re.compile(
-    r"^[\s*_`(\[]*(?::|(?:lines?|ln)\s*|L(?=\d))(?P<l>\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?"
-    r"[\s*_`)\]]*(?:[:\u2014\u2013-]|\s)", re.I)
+    r"^[\s*_`(\[]*(?::|(?:lines?|ln)\s*|L\s*(?=\d))(?P<l>\d{1,7})"
+    r"(?:\s*[-\u2013,]\s*L?\d{1,7})*[\s*_`)\]]*(?:[:\u2014\u2013-]|\s)", re.I)
 _BODY_LINE = re.compile(r"^(?:\W{0,3}|.{0,40}?\s)(?:at\s+|on\s+)?(?::|lines?\s+|L(?=\d))"
                         r"(?P<l>\d{1,7})\b(?![.:/]\d)", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
@@ -688,6 +688,21 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        places = _field_places(fields.get("file", ""))
+        if len(places) > 1 and rec.get("file") == places[0].file:
+            # "File: a.py:3, b.py:9": one finding at several places, once a place
+            seen = {(places[0].file, places[0].line)}
+            for loc in places[1:]:
+                if (loc.file, loc.line) in seen:
+                    continue
+                seen.add((loc.file, loc.line))
+                again = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line")}
+                _put_location(again, loc)
+                if at is None:
+                    self.doc.findings.append(_ordered(again))
+                else:
+                    at += 1
+                    self.doc.findings.insert(at, _ordered(again))
 
     def close_para(self) -> None:
         p, self.para = self.para, None
@@ -711,6 +726,11 @@ class _Reader:
                 del self.doc.findings[c.count:]
                 self.emit(c.text, c.body, sev, c.file, at=c.at)
                 continue
+            if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
+                # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
+                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                if want and severity_word(want["w"]):
+                    _put_severity(inner[0], want["w"])
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -875,12 +895,12 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and re.fullmatch(r"[`*_]{0,3}[\w.][\w./\-]{0,200}[`*_]{0,3}:?", lines[0].strip()) \
-                and _pathlike(lines[0].strip().strip("`*_:")) and locate(lines[0]) is None:
+        named = _FILE_HEADER.fullmatch(lines[0].strip()) if lines else None
+        if named and _pathlike(named["f"]) and locate(named["f"]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
             self.close_para()
-            self.loose_file = Location(clean_path(lines[0].strip().strip("`*_:")))
+            self.loose_file = Location(clean_path(named["f"]))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
@@ -1035,11 +1055,12 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
         ctx = self.file()
-        if not finding and ctx is not None and ctx.line is None and _LINE_LEAD.match(head) \
-                and kind not in ("positive", "resolved"):
-            finding = True  # "- :339 — ..." / "- Line 12: ..." under a heading naming the file
+        lead = _LINE_LEAD.match(head) if ctx is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+            lead is not None and ctx is not None and (
+                self.loose_file is not None
+                or ctx.line is None and kind not in ("positive", "resolved")))
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1060,6 +1081,13 @@ class _Reader:
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
+                if lead is not None and ctx is not None:
+                    # "Line 52: ..." is at line 52 of the file its context names, whatever
+                    # other files its prose cites
+                    for place_key in ("file", "line", "end_line", "column"):
+                        rec.pop(place_key, None)
+                    _put_location(rec, Location(ctx.file, int(lead["l"])))
+                    self.doc.findings[-1] = rec = _ordered(rec)
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -1162,8 +1190,12 @@ class _Reader:
             self.subject = Location(found.pop())
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
+        emitted = -1  # the findings the node before this one opened from
         for node in nodes:
             t = node.type
+            count = len(self.doc.findings)
+            if t == "fence" and not quoted and 0 <= emitted < count:
+                self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
@@ -1208,6 +1240,17 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+
+    def cite(self, node: SyntaxTreeNode, first: int) -> None:
+        """A code citation right after the item that opened a finding is that finding's
+        place, when the item gave none (``- **title** ...`` then `` ```12:40:path ``)."""
+        loc = citation_place(node)
+        rec = self.doc.findings[-1]
+        if loc is None or "file" in rec or len(self.doc.findings) - first != 1:
+            return
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
 
     def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
@@ -1229,6 +1272,11 @@ class _Reader:
 # --------------------------------------------------------------------------- #
 # Decisions
 # --------------------------------------------------------------------------- #
+# a paragraph that only names a file, the header of the comments or items under it:
+# `src/a.py`, **src/a.py:**, __`src/a.py`__
+_FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -1250,7 +1298,18 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
+    if _TALLY.match(h):
+        return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
+# "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
+_TALLY = re.compile(
+    r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+    r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
+    r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
+    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -1450,12 +1509,34 @@ _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
 
+# a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
+# assistants cite code in: `` ```12:40:src/app/main.py ``)
+_CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+
+
+def citation_place(node: SyntaxTreeNode) -> Location | None:
+    """The place a code citation's info string names, or None."""
+    if node.type != "fence":
+        return None
+    m = _CITATION.match(node.info.strip())
+    if not m:
+        return None
+    path = clean_path(m["p"])
+    if not _pathlike(path):
+        return None
+    a, b = int(m["a"]), int(m["b"])
+    return Location(path, a if a >= 1 else None, b if b > a else None)
+
+
 def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
-    """The place a code block gives as its first line, a comment that is only a location
-    (``// src/db/client.ts:6``)."""
+    """The place a code block gives: a citation's info string, or as its first line a
+    comment that is only a location (``// src/db/client.ts:6``)."""
     for n in nodes:
         if n.type not in ("fence", "code_block"):
             continue
+        cited = citation_place(n)
+        if cited is not None:
+            return cited
         first = next((ln for ln in n.content.split("\n", 8)[:8] if ln.strip()), "")
         m = _CODE_COMMENT.match(first)
         if not m:
@@ -1465,6 +1546,28 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
             return loc
         return None
     return None
+
+
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+def _field_places(value: str) -> list[Location]:
+    """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
+    when it holds nothing but places; otherwise at most the first."""
+    v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
+    out: list[Location] = []
+    pos, glue = 0, []
+    while len(out) < 16:
+        loc = locate(v[pos:])
+        if loc is None:
+            break
+        glue.append(v[pos:pos + loc.start])
+        out.append(Location(loc.file, loc.line, loc.end_line))
+        pos += max(loc.end, 1)
+    glue.append(v[pos:])
+    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+        return out[:1]  # prose between them: one place, named with others
+    return out
 
 
 def _no_code(text: str) -> str:
