@@ -651,3 +651,10 @@ def test_a_link_list_places_each_item_and_keeps_its_words() -> None:
         ("api/handlers.py", 88, 90, "medium")]
     assert [f["summary"] for f in got] == [
         "wrap the parse in a try", "return the result directly", "missing auth check"]
+
+
+def test_a_titled_item_whose_key_is_a_verdict_word_is_no_finding() -> None:
+    text = ("## Issues\n\n- **Overall:** the change is mostly fine but needs two small follow-ups "
+            "later on.\n- **Race on shutdown:** the pool is closed before the queue drains, "
+            "dropping jobs.\n")
+    assert [f["summary"][:16] for f in read(text).findings] == ["Race on shutdown"]

@@ -1391,7 +1391,8 @@ _META_KEY = re.compile(
     r"required)?|required\s+fix|risk|description|details?|evidence|recommendations?|"
     r"suggestions?|cause|root\s+cause|why|solution|location|severity|effect|consequences?|"
     r"notes?|action|proposal|expected|actual|rationale|reason|concern|finding|"
-    r"mitigation|remediation|test|tests|status|result)$", re.I)
+    r"mitigation|remediation|test|tests|status|result|overall|bottom\s+line|takeaway|"
+    r"assessment|caveats?|assumptions?|praise|positives?|strengths?|next|outcome)$", re.I)
 
 
 def _titled_item(head: str) -> bool:
