@@ -462,6 +462,26 @@ Set a bound.
 
 The regex allows a trailing newline; use \\A and \\z.
 """, [("app/models/user.rb", 30, None)]),
+    "comment-on-lines-under-a-path-heading": ("""\
+### internal/sync/copy.go
+
+![medium](https://example.invalid/medium-priority.svg)
+
+Comment on lines +10 to +12
+
+The error from the second copy is dropped.
+""", [("internal/sync/copy.go", 10, "medium")]),
+    "bot-commented-on-line-under-a-file-heading": ("""\
+## Review comments
+
+#### `web/app.js`
+
+**gemini-code-assist[bot]** commented on line +33:
+
+![high](https://example.invalid/high-priority.svg)
+
+The click handler is registered twice.
+""", [("web/app.js", 33, "critical")]),
     "quoted-hunk-naming-its-file": ("""\
 > **src/app.ts**
 > ```diff

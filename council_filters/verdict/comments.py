@@ -162,7 +162,7 @@ def summary_of(lines: list[str]) -> str:
         s = ln.strip()
         if s and re.search(r"[^\W\d_]{3,}", s) and not is_author(s) \
                 and not s.startswith(("![", "<", "_")) and not _META_FIELDS.match(s) \
-                and not _TITLE.match(s):
+                and not _TITLE.match(s) and lines_of(s) is None and not _META.match(s):
             return s
     return ""
 

@@ -582,9 +582,19 @@ class _Reader:
                 # "**File:** `a.rb`" over a bot's comment (a comment dump's header)
                 self.open_comment(loc or Location(f))
             return False
+        span = comments.lines_of(ln)
+        if span is not None and (c is None or c.file is None):
+            for sec in reversed(self.sections):  # "### a.go" then "Comment on lines +10 to +12"
+                if sec.file is not None:
+                    if sec.file.line is not None:
+                        break
+                    sec.file = Location(sec.file.file, span[0], span[1])
+                    if sec.cand is not None and sec.cand.file is not None \
+                            and sec.cand.file.file == sec.file.file:
+                        sec.cand.file = sec.file
+                    return True
         if c is None:
             return False
-        span = comments.lines_of(ln)
         if span is not None and c.file is not None and len(self.doc.findings) == c.count:
             c.file = Location(c.file.file, span[0], span[1])
             c.signed = c.signed or comments.by_bot(ln)
