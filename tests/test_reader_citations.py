@@ -225,3 +225,28 @@ def test_a_line_field_is_in_the_file_its_heading_names_whatever_its_prose_cites(
         ("store/lru.go", 88, "critical"),
         ("store/lru.go", 120, "minor"),
     ]
+
+
+CJK_LADDER = """\
+# 代码评审
+
+## 🔴 严重问题（必须修复）
+
+### A1. `svc/queue.py:40` — 任务在列表被修改时执行
+
+## 🟡 中等问题（建议修复）
+
+### B1. `svc/cache.py` — 缓存从不清理
+
+## 🟢 轻微问题（可选）
+
+### C1. `svc/log.py:7` — 日志级别写死
+"""
+
+
+def test_chinese_severity_headings_and_file_level_headings_are_read() -> None:
+    assert where(CJK_LADDER) == [
+        ("svc/queue.py", 40, "critical"),
+        ("svc/cache.py", None, "medium"),
+        ("svc/log.py", 7, "minor"),
+    ]
