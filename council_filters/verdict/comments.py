@@ -123,6 +123,23 @@ def prompt_line(text: str, file: str) -> Location | None:
     return None
 
 
+# the prompt's opening when the comment names no file of its own: "In path around lines
+# 41 to 46:", or the path alone at the start of the prompt's first line
+_PROMPT_OPEN = re.compile(
+    r"^\s*(?:In\s+)?`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
+    r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
+
+
+def prompt_place(text: str) -> Location | None:
+    """The place an agent prompt opens with (``In src/a.py around lines 41 to 46: ...``),
+    for a comment that names no file of its own."""
+    first = next((ln for ln in text[:2000].split("\n") if ln.strip()), "")
+    m = _PROMPT_OPEN.match(first)
+    if m is None or not _pathlike(clean_path(m["p"]).lstrip("@")):
+        return None
+    return _loc(clean_path(m["p"]).lstrip("@"), m["l"], m["e"])
+
+
 def is_quoted_hunk(first_line: str) -> bool:
     """A block quote that copies a diff hunk (a notification e-mail's context)."""
     return bool(_HUNK_QUOTE.match(first_line))

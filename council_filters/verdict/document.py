@@ -540,9 +540,11 @@ class _Reader:
                         _put_location(f, c.file)
                         f.update(_ordered(f))
             return
-        if not c.signed or c.file is None and not c.hunk or self.kind() in ("positive",
-                                                                             "resolved"):
-            return  # a placeless comment is one only under the hunk it quotes
+        if not c.signed or c.file is None and not c.hunk and not _badge_titled(c.lines) \
+                or self.kind() in ("positive", "resolved"):
+            # a placeless comment is one only under the hunk it quotes, or when it opens
+            # as a review bot's comment does: a badge line, then a bold title
+            return
         summary = _strip_decor(comments.summary_of(c.lines))
         if not summary or _skip_head(summary):
             return
@@ -1150,7 +1152,14 @@ class _Reader:
                     self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
                 c = self.comment
-                if c is not None and c.file is not None and c.file.line is None:
+                if c is not None and c.file is None and t != "html_block" and \
+                        (loc := comments.prompt_place(node.content)) is not None:
+                    c.place(loc)  # the comment names its place only in its agent prompt
+                    for f in self.doc.findings[c.count:]:
+                        if "file" not in f:
+                            _put_location(f, loc)
+                            f.update(_ordered(f))
+                elif c is not None and c.file is not None and c.file.line is None:
                     loc = comments.prompt_line(node.content, c.file.file)
                     if loc is not None:
                         c.file = loc
@@ -1219,7 +1228,7 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h):
         return True
     return bool(_PLACEHOLDER.search(h))
 
@@ -1231,6 +1240,21 @@ _TALLY = re.compile(
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
     r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
+
+
+# a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
+# path#L43"): the tool's words, not a finding of the reviewer's
+_TOOL_NOTE = re.compile(r"^[\s*_`]*\[(?:warning|error|notice|failure|info)\]\s+\d{1,7}"
+                        r"(?:-\d{1,7})?\s*:", re.I)
+
+
+def _badge_titled(lines: list[str]) -> bool:
+    """A comment that opens with a severity badge line and a bold title under it."""
+    body = [ln for ln in lines[:12] if ln.strip()]
+    return len(body) >= 2 and _badge_only(body[0]) and badge_severity(body[0]) is not None \
+        and not re.match(r"^[\s*_]*[^\s*_:][^:\n]{0,40}?[*_]*[:\uff1a]", body[0]) \
+        and any(re.match(r"^\s*\*\*[^*\n]{3,300}[^*:\uff1a\n]\*\*\s*\.?\s*$", ln)
+                for ln in body[1:4])
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
