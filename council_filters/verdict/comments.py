@@ -146,6 +146,25 @@ def quoted_hunk(lines: list[str]) -> tuple[bool, Location | None]:
     return True, None
 
 
+# the prompt's opening when the comment names no file of its own: "In path around lines
+# 41 to 46:", or the path alone at the start of the prompt's first line
+_PROMPT_OPEN = re.compile(
+    r"^\s*(?:In\s+)?`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
+    r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
+
+
+def prompt_place(text: str) -> Location | None:
+    """The place an agent prompt opens with (``In src/a.py around lines 41 to 46: ...``),
+    for a comment that names no file of its own."""
+    first = next((ln for ln in text[:2000].split("\n") if ln.strip()), "")
+    m = _PROMPT_OPEN.match(first)
+    if m is None or not _pathlike(clean_path(m["p"]).lstrip("@")):
+        return None
+    return _loc(clean_path(m["p"]).lstrip("@"), m["l"], m["e"])
+
+
+
+
 _SEV_BOLD = re.compile(r"^(?:critical|high|medium|low|minor|major)\s+(?:severity|priority)$", re.I)
 _META_FIELDS = re.compile(
     r"^[\s*_]*(?:state|created|updated|author|date|status|outdated|resolved|url|id|"

@@ -201,6 +201,14 @@ _PHRASES = (
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
     (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
+    # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
+    # "轻微问题", "重大な問題", "軽微")
+    (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
+                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b"), "critical"),
+    (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
+                "\u5efa\u8bae\u4fee\u590d"), "medium"),
+    (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
+                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848"), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 _FIELD = re.compile(
@@ -296,10 +304,19 @@ def _plain(text: str) -> str:
     return " ".join(t.split())
 
 
+# a severity heading in Chinese or Japanese: "严重问题", "中等问题", "軽微な指摘"
+_CJK_LABEL = re.compile(
+    "^[\\W\\d_]*(?:" + "|".join(rx.pattern for rx, _ in _PHRASES[-3:]) + ")"
+    "(?:\u7684|\u306a|\u306e)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|"
+    "\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9)?(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
+
+
 def _is_label(text: str) -> bool:
     if _FINDING_ID.match(_plain(text)):
         return False
-    t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
+    t = re.sub(r"\([^)]*\)|\uff08[^\uff09]{0,40}\uff09", " ", _plain(text)).lower()
+    if _CJK_LABEL.match(t):
+        return True
     # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
@@ -538,9 +555,11 @@ class _Reader:
                         _put_location(f, c.file)
                         f.update(_ordered(f))
             return
-        if not c.signed or c.file is None and not c.hunk or self.kind() in ("positive",
-                                                                             "resolved"):
-            return  # a placeless comment is one only under the hunk it quotes
+        if not c.signed or c.file is None and not c.hunk and not _badge_titled(c.lines) \
+                or self.kind() in ("positive", "resolved"):
+            # a placeless comment is one only under the hunk it quotes, or when it opens
+            # as a review bot's comment does: a badge line, then a bold title
+            return
         summary = _strip_decor(comments.summary_of(c.lines))
         if not summary or _skip_head(summary) or comments.no_finding(c.lines):
             return
@@ -1242,7 +1261,14 @@ class _Reader:
                         and sec.file is None:
                     sec.cand.code = _code_comment_place([node]) or False
                 c = self.comment
-                if c is not None and c.file is not None and c.file.line is None:
+                if c is not None and c.file is None and t != "html_block" and \
+                        (loc := comments.prompt_place(node.content)) is not None:
+                    c.place(loc)  # the comment names its place only in its agent prompt
+                    for f in self.doc.findings[c.count:]:
+                        if "file" not in f:
+                            _put_location(f, loc)
+                            f.update(_ordered(f))
+                elif c is not None and c.file is not None and c.file.line is None:
                     loc = comments.prompt_line(node.content, c.file.file)
                     if loc is not None:
                         c.file = loc
@@ -1308,7 +1334,7 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h):
         return True
     return bool(_PLACEHOLDER.search(h))
 
@@ -1320,6 +1346,21 @@ _TALLY = re.compile(
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
     r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
+
+
+# a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
+# path#L43"): the tool's words, not a finding of the reviewer's
+_TOOL_NOTE = re.compile(r"^[\s*_`]*\[(?:warning|error|notice|failure|info)\]\s+\d{1,7}"
+                        r"(?:-\d{1,7})?\s*:", re.I)
+
+
+def _badge_titled(lines: list[str]) -> bool:
+    """A comment that opens with a severity badge line and a bold title under it."""
+    body = [ln for ln in lines[:12] if ln.strip()]
+    return len(body) >= 2 and _badge_only(body[0]) and badge_severity(body[0]) is not None \
+        and not re.match(r"^[\s*_]*[^\s*_:][^:\n]{0,40}?[*_]*[:\uff1a]", body[0]) \
+        and any(re.match(r"^\s*\*\*[^*\n]{3,300}[^*:\uff1a\n]\*\*\s*\.?\s*$", ln)
+                for ln in body[1:4])
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -1469,6 +1510,11 @@ def _is_section_name(plain: str) -> bool:
     return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
 
 
+# a heading that opens (after an id) with a file in code and a dash or colon before its title
+_FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
+                        r"`(?P<p>[^`\s]{1,200})`[*_]*\s*(?:[\u2014\u2013:]|-\s)")
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     fields = _fields(c.body)
@@ -1482,6 +1528,9 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if _lead_tag(text) or locate(text) is not None:
         return True
+    if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
+            and _pathlike(m["p"]):
+        return True  # "### M1. `api/app.py` — the cache is never cleared": file-level
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
         return True
     if fields.get("file") or fields.get("severity") or fields.get("risk"):
