@@ -678,3 +678,52 @@ def test_a_titled_item_whose_key_is_a_verdict_word_is_no_finding() -> None:
             "later on.\n- **Race on shutdown:** the pool is closed before the queue drains, "
             "dropping jobs.\n")
     assert [f["summary"][:16] for f in read(text).findings] == ["Race on shutdown"]
+
+
+# notification e-mails of other review systems: the file line, then the comments
+NOTIFICATIONS = {
+    "patch-set-lines": ("""\
+From: "review-assist[bot]" <noreply@review.example>
+
+Patch Set 1: Code-Review-1
+
+(2 comments)
+
+File src/cache.py:
+
+https://review.example/c/repo/+/123/1/src/cache.py#40
+PS1, Line 40:     return self.items[key]
+The key may be missing; use get().
+
+https://review.example/c/repo/+/123/1/src/cache.py#77
+PS1, Line 77:     lock.release()
+Release the lock in a finally block.
+""", [("src/cache.py", 40), ("src/cache.py", 77)]),
+    "on-file-then-quote": ("""\
+@mr-reviewer[bot] commented on this merge request.
+
+On src/app/routes.rb:
+> get "/admin", to: "admin#index"
+
+The admin route has no authentication constraint.
+""", [("src/app/routes.rb", None)]),
+    "on-file-line-then-bot": ("""\
+On `lib/parse.ts`, line 12:
+
+**reviewbot[bot]**: the regex is not anchored, so any prefix matches.
+""", [("lib/parse.ts", 12)]),
+    "on-file-by-a-person": ("""\
+On src/app/routes.rb:
+> get "/admin"
+
+Looks odd to me, can you check?
+""", []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTIFICATIONS))
+def test_a_notification_names_the_file_above_its_comments(name: str) -> None:
+    text, found = NOTIFICATIONS[name]
+    got = read(text).findings
+    assert [(f.get("file"), f.get("line")) for f in got] == found
+    assert all(not f["summary"].startswith(("http", "get ", "PS1")) for f in got)

@@ -37,6 +37,18 @@ _META = re.compile(
     r"\bon\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*(?::(?P<l>\d{1,7})(?:\s*-\s*(?P<e>\d{1,7}))?"
     r"|:N/?A|\s*,?\s*\(?(?:line|L)\s*(?P<l2>\d{1,7})(?:\s*(?:-|to|\u2013)\s*L?(?P<e2>\d{1,7}))?"
     r"\)?)?(?=[\s_*,:]|$)", re.I)
+# a notification's file line: "On src/app/routes.rb:", "File src/cache.py:",
+# "On `lib/parse.ts`, line 12:"
+_ON_FILE = re.compile(
+    r"^[\s*_]*(?:on|file|in\s+file)\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*"
+    r"(?:\s*,?\s*lines?\s+(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?)?\s*:[\s*_]*$",
+    re.I)
+# Gerrit's line of a patch set: "PS1, Line 40: <the code line>"
+_PATCHSET_LINE = re.compile(r"^\s*PS\d{1,4},\s*Lines?\s+(?P<l>\d{1,7})(?:-(?P<e>\d{1,7}))?:", re.I)
+# a notification's sender or opener naming a review bot
+_BOT_SENDER = re.compile(
+    r"^\s*(?:from:\s*\"?[^\n]{0,80}?\[bot\]|@?[\w.\-]{1,60}\[bot\]\s+(?:commented|reviewed)\b)",
+    re.I)
 # Gemini's "in `path`" line, alone
 _IN_PATH = re.compile(r"^[\s*_]*in\s+`?(?P<p>[^`\s]{1,300})`?[\s*_]*$", re.I)
 # "Comment on lines +455 to +458", "Comment on line +12", "on lines 3 to 5", "Line 17",
@@ -165,6 +177,7 @@ def prompt_place(text: str) -> Location | None:
 
 
 
+_URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")
 _SEV_BOLD = re.compile(r"^(?:critical|high|medium|low|minor|major)\s+(?:severity|priority)$", re.I)
 _META_FIELDS = re.compile(
     r"^[\s*_]*(?:state|created|updated|author|date|status|outdated|resolved|url|id|"
@@ -181,7 +194,8 @@ def summary_of(lines: list[str]) -> str:
         s = ln.strip()
         if s and re.search(r"[^\W\d_]{3,}", s) and not is_author(s) \
                 and not s.startswith(("![", "<", "_")) and not _META_FIELDS.match(s) \
-                and not _TITLE.match(s) and lines_of(s) is None and not _META.match(s):
+                and not _TITLE.match(s) and lines_of(s) is None and not _META.match(s) \
+                and not _URL_ONLY.match(s):
             return s
     return ""
 
@@ -203,9 +217,29 @@ def no_finding(lines: list[str]) -> bool:
     """A comment that approves (``LGTM``, ``Looks good to me``) or only asks a question."""
     prose = [ln.strip() for ln in lines
              if ln.strip() and re.search(r"[^\W\d_]{2,}", ln) and not is_author(ln.strip())
-             and not ln.lstrip().startswith(("![", "<", "_"))]
+             and not ln.lstrip().startswith(("![", "<", "_")) and not _URL_ONLY.match(ln)]
     if not prose:
         return True
     if _APPROVING.match(prose[0].strip("*_ ")):
         return True
     return len(prose) == 1 and prose[0].rstrip("*_ ").endswith("?")
+
+
+def file_line(line: str) -> Location | None:
+    """A notification's line naming the file (and line) of the comments under it."""
+    m = _ON_FILE.match(line)
+    return _loc(m["p"], m["l"], m["e"]) if m else None
+
+
+def patchset_line(line: str) -> tuple[int, int | None] | None:
+    """Gerrit's ``PS1, Line 40: ...``: (40, None)."""
+    m = _PATCHSET_LINE.match(line)
+    if not m or int(m["l"]) < 1:
+        return None
+    end = int(m["e"]) if m["e"] else None
+    return int(m["l"]), end if end and end > int(m["l"]) else None
+
+
+def bot_sender(line: str) -> bool:
+    """``From: "reviewer[bot]" <...>`` or ``@reviewer[bot] commented on this pull request.``"""
+    return bool(_BOT_SENDER.match(line))

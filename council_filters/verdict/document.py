@@ -470,6 +470,7 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
+        self.bot_sender = False  # the text is a review bot's notification
         self.subject: Location | None = None  # the one file a section's first lines name
         self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
@@ -576,6 +577,18 @@ class _Reader:
         c = self.comment
         fresh = c is not None and len(self.doc.findings) == c.count and not any(
             re.search(r"[^\W\d_]{3,}", ln) and not _badge_only(ln) for ln in c.lines)
+        floc = comments.file_line(ln)
+        if floc is not None:  # "On src/app/routes.rb:" / "File src/cache.py:"
+            self.open_comment(floc, self.bot_sender)
+            return True
+        ps = comments.patchset_line(ln)
+        if ps is not None and c is not None and c.file is not None:
+            path = c.file.file
+            if not fresh or c.file.line is not None:  # the next comment on the same file
+                self.open_comment(Location(path), self.bot_sender)
+            if self.comment is not None:
+                self.comment.file = Location(path, ps[0], ps[1])
+            return True
         meta = comments.meta_location(ln) if comments.lines_of(ln) is None else None
         if meta is not None:
             loc, named = meta
@@ -884,6 +897,8 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and not self.bot_sender and any(comments.bot_sender(ln) for ln in lines[:4]):
+            self.bot_sender = True  # a bot's notification: every comment in it is the bot's
         if not quoted and len(lines) == 1 and node.map and self.src and re.match(
                 r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
                                                if ln.strip()), "")):
@@ -1246,7 +1261,10 @@ class _Reader:
                     self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
                 if hunk and not quoted:
                     self.close_comment()  # a notification's quoted hunk: the next comment's
+                held, self.comment = self.comment, None  # a quote is no comment's own words
                 self.walk(node.children, quoted=True)
+                if self.comment is None:
+                    self.comment = held
                 if hunk and not quoted:
                     self.hunk_quoted = True
                     if hfile is not None:
