@@ -25,7 +25,15 @@ bounded) and read from the tree, not line by line:
 
 Every finding gets its location from its own head, else its fields, else its body,
 else the file its section names (or the record envelope's ``file``/``line``); its
-severity from its fields, else a tag or badge in it, else its section.
+severity from its fields, else a tag or badge in it, else its section.  A file named
+only in the finding's prose is its place when it has a directory, or opens the title, a
+sentence or a parenthesis; a bare name inside a sentence is the finding's subject, a file
+said to be missing or to be created, added or read is no place, and a code name
+(``self.lock``, ``emoji.name``, ``console.log``) is never a file.  Severity badges are
+images too (an alt text or an address naming a severity: ``![P1 Badge](…/badge/P1-…)``,
+``![high](…/high-priority.svg)``); a badge is never a title, a paragraph (or list item)
+that is only a badge opens the comment that follows it, and a badge on the first line
+of a fenced comment (an archive of bot comments) is the severity of the heading above.
 Nothing here raises on any input; the work is linear in the answer's size.
 """
 
@@ -309,14 +317,56 @@ def heading_severity(text: str) -> str | None:
 
 def badge_severity(text: str) -> str | None:
     """A severity badge or tag anywhere in ``text`` (gemini's image alt, "P1 Badge",
-    coderabbit's "_🟠 Major_", "**High Severity**")."""
+    coderabbit's "_🟠 Major_", "**High Severity**", an image badge: see
+    :func:`image_badge`)."""
     for rx in _BADGES:
         m = rx.search(text)
         if m:
             w = m["w"].lower()
             w = {"security": "high", "refactor suggestion": "minor"}.get(w, w)
             return severity_word(w)
+    w2 = image_badge(text)
+    return severity_word(w2) if w2 else None
+
+
+_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]{0,80})\]\((?P<url>[^)\s]{0,400})[^)\n]{0,80}\)")
+_BADGE_WORDS = re.compile(r"(?i)\b(?:badge|priority|severity|sev|level|icon|label)\b")
+_SEV_TOKEN = re.compile(r"(?<![a-z0-9])(?P<w>" + SEVERITY_WORD + r")(?![a-z0-9])", re.I)
+_BADGE_URL = re.compile(r"(?i)badge|priority|severity|shields\.io|/sev")
+_WRAPPERS = re.compile(r"</?(?:sub|sup|small|b|strong|span|kbd)\b[^<>\n]{0,80}>", re.I)
+
+
+def image_badge(text: str) -> str | None:
+    """The severity word of the first image that is a severity badge: its alt text is a
+    severity ("![high](…)", "![P1 Badge](…)"), or its address is a badge's
+    ("…/badge/P1-orange", "…/high-priority.svg", "…/severity-critical.png").  Any other
+    image ("![screenshot](low-light.png)") is no badge."""
+    for m in _IMAGE.finditer(text[:4000]):
+        alt = _BADGE_WORDS.sub(" ", m["alt"]).strip(" -_:|")
+        if alt and severity_word(alt):
+            return alt
+        url = m["url"].split("?", 1)[0].split("#", 1)[0]
+        path = url.split("://", 1)[-1].partition("/")[2]
+        if _BADGE_URL.search(path) or _BADGE_WORDS.search(m["alt"]):
+            t = _SEV_TOKEN.search(path.rsplit("/", 1)[-1]) or _SEV_TOKEN.search(path)
+            if t and severity_word(t["w"]):
+                return t["w"]
     return None
+
+
+def unbadge(text: str) -> tuple[str, str | None]:
+    """``text`` without its severity badge images and the HTML wrappers around them
+    (``<sub><sub>![P1 Badge](…)</sub></sub> Title`` → ``Title``), and the badge's
+    severity word: a badge is the item's severity, never its title."""
+    if "![" not in text:
+        return text, None
+    word = image_badge(text)
+    if word is None:
+        return text, None
+    out = _IMAGE.sub(lambda m: " " if image_badge(m.group(0)) else m.group(0), text)
+    out = _WRAPPERS.sub("", out)
+    out = re.sub(r"(?:\*\*|__)\s+", lambda m: m.group(0).strip(), out)  # "** Title**"
+    return " ".join(out.split()) if out.strip() else "", word
 
 
 def _lead_tag(text: str) -> str | None:
@@ -331,8 +381,8 @@ def _lead_tag(text: str) -> str | None:
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?\s*(?::|\u2014|\u2013|-\s|\*\*)", t,
-                 re.I)
+                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
+                 r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
@@ -347,21 +397,106 @@ _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "r
                           "procfile", "readme", "license", "vagrantfile", "justfile"))
 
 
-def _first_file(text: str) -> str | None:
-    """The first path-like token in ``text`` (backticked or with an extension)."""
+# Code names are not files.  A dotted name without a directory is a member, not a file,
+# when its receiver is an object of the code (``self.lock``, ``console.log``) or its
+# "extension" is no file type (``emoji.name``, ``user.id``); a name with a directory, a
+# known file name or a file type's extension is a file.
+_RECEIVERS = frozenset((
+    "self", "this", "cls", "super", "console", "window", "document", "process", "os", "sys",
+    "math", "ctx", "req", "res", "err", "obj", "props", "state", "event", "globalthis",
+    "module", "exports", "navigator", "location"))
+_FILE_TYPES = frozenset((
+    "py", "pyi", "pyx", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "go", "rs",
+    "java", "kt", "kts", "rb", "php", "cs", "fs", "c", "h", "cc", "cpp", "cxx", "hpp", "hh",
+    "m", "mm", "swift", "scala", "sc", "clj", "ex", "exs", "erl", "hrl", "hs", "ml", "mli",
+    "dart", "lua", "pl", "pm", "r", "jl", "nim", "zig", "v", "sol", "vue", "svelte", "astro",
+    "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "sql", "prisma", "graphql", "gql",
+    "proto", "thrift", "avsc", "yaml", "yml", "toml", "json", "jsonc", "json5", "jsonl",
+    "ini", "cfg", "conf", "env", "properties", "xml", "plist", "gradle", "sbt", "cmake",
+    "mk", "make", "bazel", "bzl", "nix", "tf", "tfvars", "hcl", "lock", "md", "mdx", "rst",
+    "txt", "adoc", "tex", "html", "htm", "css", "scss", "sass", "less", "styl", "ejs", "hbs",
+    "njk", "jinja", "j2", "tmpl", "tpl", "erb", "haml", "slim", "pug", "svg", "png", "jpg",
+    "jpeg", "gif", "webp", "ico", "csv", "tsv", "ipynb", "dockerfile", "example", "sample",
+    "template", "dist", "local", "config", "rc", "editorconfig", "gitignore", "dockerignore",
+    "npmrc", "nvmrc", "mod", "sum", "cabal", "gemspec", "podspec", "csproj", "sln", "vb",
+    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log"))
+
+
+def _code_name(raw: str) -> bool:
+    """``raw`` (no directory) names a member of the code, not a file."""
+    if "/" in raw or "\\" in raw or raw.startswith("."):
+        return False
+    parts = raw.split(".")
+    if len(parts) < 2:
+        return False
+    if parts[0].lower() in _RECEIVERS:
+        return True
+    return parts[-1].lower() not in _FILE_TYPES and not any(
+        p.lower() in _KNOWN_NAMES for p in parts)
+
+
+def _file_tokens(text: str) -> list[tuple[str, int, int]]:
+    """The path-like tokens in ``text`` (backticked or with an extension), in order, with
+    their spans; code names (:func:`_code_name`) left out."""
+    out: list[tuple[str, int, int]] = []
     for m in _FILE_TOKEN.finditer(text[:600]):
         raw = (m["a"] or m["b"] or "").strip()
         raw = raw.split()[0] if raw else ""
         if "://" in text[max(0, m.start() - 12):m.start() + 3] or raw.startswith("//"):
             continue
-        if find_location(raw) is not None:
-            return find_location(raw).file  # type: ignore[union-attr]
+        loc = find_location(raw)
+        if loc is not None:
+            out.append((loc.file, m.start(), m.end()))
+            continue
         if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
-                and not raw.endswith(("()", ")")) and len(raw) > 2 and (
+                and not raw.endswith(("()", ")")) and len(raw) > 2 and not _code_name(raw) and (
                     re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
                     or raw.rsplit("/", 1)[-1].lower() in _KNOWN_NAMES
                     or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
-            return clean_path(raw)
+            out.append((clean_path(raw), m.start(), m.end()))
+    return out
+
+
+def _first_file(text: str) -> str | None:
+    """The first path-like token in ``text`` (backticked or with an extension)."""
+    toks = _file_tokens(text)
+    return toks[0][0] if toks else None
+
+
+# A file named only in a finding's prose is its *subject*, not necessarily its place
+# (see _prose_file).  Not a place either: a file the finding asks to create, add, write or
+# read, or says is missing.
+_NOT_PLACE_BEFORE = re.compile(
+    r"(?:\b(?:missing|lacks?|create[sd]?|creating|add(?:s|ed|ing)?|write|writing|read(?:s|ing)?"
+    r"|rename[sd]?\s+(?:it\s+)?to|generate[sd]?|introduce)\s+(?:(?:an?|the|new|separate|"
+    r"dedicated|one|file|test)\s+){0,3}"
+    r"|\u8865\u4e00\u4e2a|\u65b0\u589e|\u6dfb\u52a0|\u521b\u5efa|\u65b0\u5efa|\u7f3a\u5c11|"
+    r"\u7f3a\u5931|\u8865\u5145|\u9605\u8bfb|\u8bfb\u53d6|\u8ffd\u52a0)[`*_\"'\s]*$", re.I)
+_NOT_PLACE_AFTER = re.compile(
+    r"^[`*_\"']*\s*(?:file\s+)?(?:is\s+|are\s+)?(?:missing|absent|not\s+found|does\s+not\s+exist"
+    r"|doesn'?t\s+exist|\u4e0d\u5b58\u5728|\u7f3a\u5931)", re.I)
+# what may open a clause before a file that is its subject: an id, a number, a tag, a
+# severity word, an emoji (anything without letters but an id)
+_CLAUSE_LEAD = re.compile(
+    r"^[\W\d_]*+(?:(?:[A-Z]{1,6}+(?:[-.]?\d++)++[a-z]?|" + SEVERITY_WORD + r"|nit|note)"
+    r"\b[\W\d_]*+)*+$", re.I)
+
+
+def _prose_file(text: str, before: str = "") -> str | None:
+    """The file a finding's prose line is about: a file with a directory, or a bare file
+    name that opens the line, a sentence or a parenthesis ("`page.tsx` — ...",
+    "S3 — `.env.example` ...", "... race (`registry.py`)"), never a file to create, read or
+    that is missing.  ``before`` is the text just ahead of the line (the line above)."""
+    for f, a, b in _file_tokens(text):
+        ahead = (before[-80:] + " " + text[:a]) if before else text[:a]
+        if _NOT_PLACE_BEFORE.search(ahead) or _NOT_PLACE_AFTER.match(text[b:b + 40]):
+            continue
+        if "/" in f:
+            return f
+        lead = re.sub(r"[*_`~\"']+", "", text[:a]).rstrip()
+        if _CLAUSE_LEAD.match(lead) or re.search(r"(?:[.!?;(\u3002\uff01\uff1f\uff08]|[\u2014"
+                                                   r"\u2013:]|\s-)$", lead):
+            return f
     return None
 
 
@@ -432,6 +567,7 @@ class _Reader:
         self.headings = 0
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
+        self.badge_open = False  # the paragraph before was only a severity badge
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -548,6 +684,7 @@ class _Reader:
     def emit(self, head: str, rest: list[str], sev: str | None, file: Location | None,
              at: int | None = None) -> None:
         head = _ITEM_NUMBER.sub("", head, count=1)
+        head, badge = unbadge(head)
         if _skip_head(head) or not _strip_decor(head) and not rest:
             return
         fields = _fields(rest)
@@ -557,6 +694,8 @@ class _Reader:
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
             return
+        if badge and "severity" not in rec and "priority" not in rec:
+            _put_severity(rec, badge)  # the item's own badge before its section's severity
         _finish(rec, head, rest, fields, sev, file)
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
@@ -731,6 +870,9 @@ class _Reader:
             for ln in lines:
                 self.feed(ln)
             return
+        # a paragraph that is only a severity badge (a bot's comment: the badge, then its
+        # text) makes the next paragraph a finding of that severity
+        after_badge, self.badge_open = self.badge_open, False
         i = 0
         boundary = True  # a finding may open here (start, or after a key or another head)
         while i < len(lines):
@@ -759,15 +901,21 @@ class _Reader:
                 i += 1
                 continue
             if _badge_only(ln):
+                if i == 0 and all(_badge_only(x) for x in lines if x.strip()):
+                    self.close_para()  # a badge alone opens the next comment
                 self.pending_sev = badge_severity(ln)
                 if self.para is not None and "severity" not in self.para.rest:
                     self.para.rest.append(ln)
                 self.feed(ln)
                 i += 1
+                if i == len(lines) and all(_badge_only(x) for x in lines if x.strip()):
+                    self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
             opens = kind not in ("positive", "resolved") and (
-                title or _opens(probe, kind, (boundary or numbered) and kind != "other"))
+                title or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                or i == 0 and after_badge and self.pending_sev is not None
+                and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
                 self.close_para()
                 head, more = _join_head([probe] + lines[i + 1:])
@@ -825,6 +973,11 @@ class _Reader:
                 self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
             for ln in _flat(item):
                 self.feed(ln)
+            return
+        if _badge_only(head) and not rest and not nested and not others:
+            # "- ![medium](…)" alone, its text in the paragraph after the list
+            self.pending_sev = badge_severity(head)
+            self.badge_open = True
             return
         if head and self.keys(head):
             if self.pending_value is not None:
@@ -908,6 +1061,8 @@ class _Reader:
             t = node.type
             if t not in ("paragraph", "bullet_list", "ordered_list"):
                 self.asks = False
+            if t != "paragraph":
+                self.badge_open = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -921,6 +1076,14 @@ class _Reader:
                 self.walk(node.children, quoted=True)
             elif t == "hr":
                 self.close_para()
+            elif t == "fence" and not quoted:
+                # a review comment kept verbatim in a fence (an archive of bot comments):
+                # the badge on its first line is the severity of the finding it sits under
+                first = next((ln for ln in node.content.split("\n", 8)[:8] if ln.strip()), "")
+                if badge_severity(first) is not None:
+                    self.feed(first)
+                    if self.para is not None:
+                        self.para.rest.append(first)
             elif t in ("fence", "code_block", "html_block"):
                 continue
 
@@ -1184,10 +1347,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if lm:
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
+        prev = ""
         for ln in [head, *rest[:6]]:
             if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
                 continue  # a nested list names other things (deliverables, evidence)
-            f = _first_file(ln)
+            f = _prose_file(ln, prev if ln is not head else "")
+            prev = ln
             if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
@@ -1405,7 +1570,8 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
         doc.findings = [f for f in doc.findings if f.get("file")]
     if not doc.findings and envelope is not None:
         sev = badge_severity(body[:4000])
-        title = next((m.group(1) for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)), "")
+        title = next((t for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)
+                      if len(t := unbadge(m.group(1))[0]) >= 8), "")
         if sev or title:
             rec: dict[str, Any] = {"kind": "finding", "origin": origin}
             if sev:

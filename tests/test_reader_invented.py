@@ -1,0 +1,136 @@
+"""The tolerant reader invents nothing and reads each severity where reviewers put it
+(issue: read what real reviewers print).  One fixture per family, written for these
+tests: image badges, a badge alone before its comment, code names and files named in
+prose, restatements, keys that are not findings, a heading's severity over its section,
+and items escalated in a re-review."""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> list[tuple]:
+    got = reading.read(text.encode(), "tester")
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]
+
+
+def summaries(text: str) -> list[str]:
+    return [f.get("summary", "") for f in reading.read(text.encode(), "tester").findings]
+
+
+# --------------------------------------------------------------------------- #
+# Severity from image badges; the badge never becomes the title
+# --------------------------------------------------------------------------- #
+SHIELDS = """\
+### Automated review comments
+
+**<sub><sub>![P2 Badge](https://img.shields.io/badge/P2-yellow?style=flat)</sub></sub>  Drop stale \
+entries before the size check**
+
+The eviction loop counts entries that have already expired, so the cache evicts live ones first.
+"""
+
+
+def test_a_shields_badge_gives_the_severity_and_is_not_the_title() -> None:
+    got = reading.read(SHIELDS.encode(), "tester").findings
+    assert [(f.get("severity"), f.get("priority")) for f in got] == [("medium", "P2")]
+    assert got[0]["summary"] == "Drop stale entries before the size check"
+
+
+BADGE_URLS = """\
+## Review
+
+![sev](https://example.org/assets/critical-priority.svg)
+
+The retry loop never sleeps between attempts, so a down service is hammered at full speed.
+
+![icon](https://example.org/assets/badges/severity-low.png)
+
+The log line repeats the request id twice.
+
+![screenshot](https://example.org/shots/low-light-mode.png)
+"""
+
+
+def test_an_image_is_a_badge_by_its_alt_or_its_address_and_opens_the_comment_after_it() -> None:
+    got = reading.read(BADGE_URLS.encode(), "tester").findings
+    assert [(f.get("file"), f.get("severity")) for f in got] == [(None, "critical"),
+                                                                (None, "minor")]
+    assert got[0]["summary"].startswith("The retry loop never sleeps")
+
+
+FENCED_ARCHIVE = """\
+# Saved review comments
+
+### Comment 1: pkg/queue/worker.go:41
+
+Resolved: no
+
+```
+**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Close the \
+channel once**
+
+Two workers can both reach the close call.
+```
+
+### Comment 2: pkg/queue/worker.go:97
+
+```
+**<sub><sub>![P3 Badge](https://img.shields.io/badge/P3-blue?style=flat)</sub></sub>  Typo in log**
+```
+
+[open the thread](https://example.org/pull/12)
+"""
+
+
+def test_a_badge_in_a_fenced_comment_is_the_severity_of_the_heading_above() -> None:
+    assert read(FENCED_ARCHIVE) == [("pkg/queue/worker.go", 41, "critical"),
+                                    ("pkg/queue/worker.go", 97, "minor")]
+
+
+def test_a_severity_tag_with_a_category_in_parentheses() -> None:
+    text = ("- **suggestion (testing):** nothing covers the empty-input path\n"
+            "- **nitpick (typo):** the flag is spelled two ways in the help\n"
+            "- **blocker (data loss):** the migration drops the column before copying it\n")
+    assert read(text) == [(None, None, "minor"), (None, None, "minor"),
+                          (None, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# Code names are not files; a file named in prose is the subject, not the place
+# --------------------------------------------------------------------------- #
+CODE_NAMES = """\
+## Findings
+
+1. **High:** The handler waits on `self.mutex` while holding the pool, which can deadlock.
+2. **Medium:** The list key uses `item.label`, and two items may share a label.
+3. **Low:** `console.warn` is called on every keystroke.
+"""
+
+
+def test_members_of_the_code_are_not_files() -> None:
+    assert read(CODE_NAMES) == [(None, None, "critical"), (None, None, "medium"),
+                                (None, None, "minor")]
+
+
+PROSE_SUBJECT = """\
+## Issues
+
+- **Major:** The guide says the retry helper in `backoff.go` doubles the delay; it triples it.
+- **Minor:** Missing `CONTRIBUTING.md` file for new plugin authors.
+- **Minor:** Add a `tests/test_limits.py` that checks the zero limit.
+- **Minor:** The plan should first read `docs/runbooks/deploy.md` before the rollout.
+- **Major:** `scheduler.py` — the lock is released before the write completes.
+- **Minor:** Timer drift when the host sleeps (`clock.rs`).
+"""
+
+
+def test_a_file_named_inside_a_sentence_or_to_be_created_is_not_the_place() -> None:
+    assert read(PROSE_SUBJECT) == [
+        (None, None, "medium"),  # "in `backoff.go`": the subject of a sentence
+        (None, None, "minor"),  # a file that is missing
+        (None, None, "minor"),  # a file to add
+        (None, None, "minor"),  # a file to read
+        ("scheduler.py", None, "medium"),  # the item opens with the file: its place
+        ("clock.rs", None, "minor"),  # the item closes with it in parentheses
+    ]
