@@ -134,3 +134,55 @@ def test_a_file_named_inside_a_sentence_or_to_be_created_is_not_the_place() -> N
         ("scheduler.py", None, "medium"),  # the item opens with the file: its place
         ("clock.rs", None, "minor"),  # the item closes with it in parentheses
     ]
+
+
+# --------------------------------------------------------------------------- #
+# Coloured circles on the answer's own scale; re-reviews take the current severity
+# --------------------------------------------------------------------------- #
+TRAFFIC = """\
+## Findings
+
+### 🔴 The upload handler trusts the client's content length
+A forged header lets a request allocate the whole heap.
+### 🟡 Retries have no jitter
+All clients retry in lockstep after an outage.
+### 🟢 A comment still names the old flag
+The flag was renamed two releases ago.
+"""
+
+
+def test_yellow_is_the_middle_of_a_traffic_light_and_the_lowest_of_four_colours() -> None:
+    assert read(TRAFFIC) == [(None, None, "critical"), (None, None, "medium"),
+                             (None, None, "minor")]
+    four = TRAFFIC.replace("### 🟢", "### 🟠").replace("Retries", "Retry")
+    assert read(four) == [(None, None, "critical"), (None, None, "minor"),
+                          (None, None, "medium")]
+
+
+REREVIEW = """\
+# Second-round review
+
+**Verdict:** REVISE
+
+## Earlier items
+
+### Should fix
+
+#### 1. Config reload races the worker pool — ✅ Fixed
+The reload now takes the pool lock.
+
+#### 2. Cursor pagination missing on the export endpoint — ❌ Not fixed → now 🔴
+Every export still loads the whole table.
+
+#### 3. Error text leaks the SQL — ❌ Partially addressed
+Two of the three handlers still echo the statement.
+
+## New findings
+
+- **Stale cache key after rename** — Severity: Low -> High (the cache now serves other tenants)
+"""
+
+
+def test_an_escalated_item_takes_its_current_severity_and_partly_fixed_is_open() -> None:
+    assert read(REREVIEW) == [(None, None, "critical"), (None, None, "medium"),
+                              (None, None, "critical")]

@@ -51,11 +51,13 @@ from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_o
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
 from council_filters.verdict.locations import (
     SEVERITY_WORD,
+    TRAFFIC_LIGHT,
     Location,
     _pathlike,
     _put_location,
     _put_severity,
     clean_path,
+    emoji_severity,
     find_location,
     severity_word,
 )
@@ -91,7 +93,7 @@ _POSITIVE = re.compile(
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
     r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
 _RESOLVED = re.compile(
-    r"(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
+    r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
@@ -369,6 +371,24 @@ def unbadge(text: str) -> tuple[str, str | None]:
     return " ".join(out.split()) if out.strip() else "", word
 
 
+# a re-review's change of severity ("🟡 → 🔴", "Medium -> High", "ESCALATED to 🔴",
+# "downgraded to minor"): the last severity it names is the item's current one
+_ESCALATION = re.compile(
+    r"(?:\u2192|->|\u27f6|=>|\u21d2|\b(?:escalated|upgraded|raised|bumped|downgraded|lowered|"
+    r"promoted|demoted|re-?rated|reclassified|now)\s+(?:to|as)\b)[\s*_`~(\[]*"
+    r"(?:(?:now|still|escalated\s+to|upgraded\s+to|downgraded\s+to)[\s*_`~(\[]+)?"
+    r"(?:(?P<e>[\U0001f534\U0001f7e0\U0001f7e1\U0001f7e2\u2757])|(?P<w>" + SEVERITY_WORD
+    + r")(?=[\s*_`)\]]*(?:$|[.,;:()|\u2014\u2013-]|\b(?:severity|priority|still|now)\b)))", re.I)
+
+
+def escalated(text: str) -> str | None:
+    """The current severity after a change of severity in ``text``, or None."""
+    last = None
+    for m in _ESCALATION.finditer(text[:600]):
+        last = emoji_severity(m["e"]) if m["e"] else severity_word(m["w"])
+    return last
+
+
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
@@ -386,10 +406,9 @@ def _lead_tag(text: str) -> str | None:
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
-    for emoji, sev in (("\U0001f534", "critical"), ("\U0001f7e0", "medium"),
-                       ("\U0001f7e1", "minor"), ("\u2757", "critical")):
+    for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
-            return sev
+            return emoji_severity(emoji)
     return badge_severity(t[:200])
 
 
@@ -491,8 +510,12 @@ def _prose_file(text: str, before: str = "") -> str | None:
         ahead = (before[-80:] + " " + text[:a]) if before else text[:a]
         if _NOT_PLACE_BEFORE.search(ahead) or _NOT_PLACE_AFTER.match(text[b:b + 40]):
             continue
+        base = f.rstrip("/").rsplit("/", 1)[-1]
+        if "/" in f and (base.startswith(".") or base.lower() in _KNOWN_NAMES
+                         or base.rsplit(".", 1)[-1].lower() in _FILE_TYPES and "." in base):
+            return f  # a file with a directory ("a/b" alone may be "x.add/remove", code)
         if "/" in f:
-            return f
+            continue
         lead = re.sub(r"[*_`~\"']+", "", text[:a]).rstrip()
         if _CLAUSE_LEAD.match(lead) or re.search(r"(?:[.!?;(\u3002\uff01\uff1f\uff08]|[\u2014"
                                                    r"\u2013:]|\s-)$", lead):
@@ -1371,7 +1394,13 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
-    # severity: fields, then the item's tags and badges, then its section
+    # severity: a change of severity, then fields, then the item's tags and badges, then
+    # its section
+    esc = escalated(" ".join((head, fields.get("severity", ""), fields.get("status", ""))))
+    if esc:
+        rec.pop("priority", None)
+        rec["severity"] = esc
+        return
     want = None
     for key in ("severity", "risk", "impact"):
         if fields.get(key):
@@ -1544,6 +1573,14 @@ _REVIEWISH_SCAN = 64 * 1024
 
 def read_document(text: str, origin: str = "reviewer") -> Doc:
     """Read one answer as a Markdown document; see the module docstring."""
+    token = TRAFFIC_LIGHT.set("\U0001f7e1" in text and "\U0001f7e0" not in text)
+    try:
+        return _read_document(text, origin)
+    finally:
+        TRAFFIC_LIGHT.reset(token)
+
+
+def _read_document(text: str, origin: str) -> Doc:
     keys, body = front_matter(text)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
