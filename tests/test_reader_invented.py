@@ -186,3 +186,103 @@ Two of the three handlers still echo the statement.
 def test_an_escalated_item_takes_its_current_severity_and_partly_fixed_is_open() -> None:
     assert read(REREVIEW) == [(None, None, "critical"), (None, None, "medium"),
                               (None, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# Restatements are not new findings
+# --------------------------------------------------------------------------- #
+STATUS_TABLE = """\
+# Review, round two
+
+## Open findings
+
+### 1. Webhook signature compared with `==` — ❌ Not fixed
+`hooks/verify.py` still compares the digests with a plain equality.
+
+### 2. Export job ignores the tenant filter — ❌ Not fixed
+Every export includes all tenants' rows.
+
+### Q7. Progress bar jumps backwards on resume
+The counter restarts from the last checkpoint.
+
+## Status table
+
+| # | Issue | Round 1 | Now |
+|---|------|---------|-----|
+| 1 | Digest comparison timing | 🔴 | 🔴 |
+| 2 | Tenant filter on export | 🔴 | 🔴 |
+| Q7 | Progress counter | — | 🟡 |
+| 4 | Stale lock file cleanup | 🟡 | ✅ Fixed |
+"""
+
+
+def test_a_status_table_that_restates_earlier_items_adds_none() -> None:
+    assert [s[:20] for s in summaries(STATUS_TABLE)] == [
+        "Webhook signature co", "Export job ignores t", "Q7. Progress bar jum"]
+
+
+PLAN_REVIEW = """\
+# Plan review
+
+## Concerns
+- **HIGH: Token budget overrun under parallel workers**
+  - Every worker checks the budget before any has spent, so all of them start.
+- **MEDIUM: Cache warm-up blocks the main thread**
+  - The first request waits for the whole warm-up.
+
+## Suggestions
+- For the token budget overrun, reserve the estimate under the lock before calling out.
+- Cache warm-up: warm the cache in a background task.
+- Rotate the signing key yearly; the plan never says how keys are replaced.
+
+## Summary
+**HIGH:** the parallel token budget check will overrun the budget.
+"""
+
+
+def test_suggestions_and_a_summary_that_restate_the_concerns_add_none() -> None:
+    got = reading.read(PLAN_REVIEW.encode(), "tester").findings
+    assert [(f.get("severity"), f["summary"][:26]) for f in got] == [
+        ("critical", "HIGH: Token budget overrun"),
+        ("medium", "MEDIUM: Cache warm-up bloc"),
+        (None, "Rotate the signing key yea"),  # a suggestion that restates nothing is read
+    ]
+
+
+FOLD = """\
+## Headline findings
+
+- **critical** — the retry path is untested: nothing checks what happens when the first \
+mirror answers empty and the second one answers.
+
+## Required changes
+
+**Blocking**
+
+- tests/test_mirrors.py — add a test where the first mirror answers empty and the second \
+answers, and check the second one's answer is used
+"""
+
+
+def test_a_required_change_restating_a_finding_gives_it_its_file() -> None:
+    assert read(FOLD) == [("tests/test_mirrors.py", None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# A heading's (or a bold label's) severity covers its section
+# --------------------------------------------------------------------------- #
+LABELS = """\
+## Findings
+
+**Blocking**
+
+- `api/login.py:40` — the lockout counter resets on every success
+
+**Nice to have**
+
+- `api/login.py:77` — the error text could name the field
+"""
+
+
+def test_a_bold_label_alone_gives_its_severity_to_what_follows() -> None:
+    assert read(LABELS) == [("api/login.py", 40, "critical"), ("api/login.py", 77, "minor")]

@@ -22,6 +22,11 @@ bounded) and read from the tree, not line by line:
   location opens a finding (the line-based reading of plain text);
 - **not findings**: items marked fixed/resolved/✅/[x]/✓, ``[OK]`` checks, placeholders
   of a template, "none", field and key lines, questions.
+- **restatements**: under a recap heading (a summary, a status table, a consensus;
+  suggestions, required changes, next steps...) an item that names an earlier
+  finding's id or repeats its words is folded into it (see ``_Reader.restates``);
+- **labels**: a bold label or ``Label:`` line alone (``**Blocking**``) is a sub-heading
+  whose severity covers what follows it.
 
 Every finding gets its location from its own head, else its fields, else its body,
 else the file its section names (or the record envelope's ``file``/``line``); its
@@ -249,6 +254,8 @@ class _Section:
     file: Location | None
     round: int
     cand: _Cand | None = None
+    prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
+    summary_recap: bool = False  # a summary or status (not suggestions or changes)
 
 
 @dataclass
@@ -265,6 +272,7 @@ class _Cand:
     name_only: bool = False  # the heading only names a kind of section ("Review Comment")
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
+    ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
 
 
 @dataclass
@@ -591,6 +599,7 @@ class _Reader:
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
+        self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -705,7 +714,12 @@ class _Reader:
 
     # -- findings --------------------------------------------------------------
     def emit(self, head: str, rest: list[str], sev: str | None, file: Location | None,
-             at: int | None = None) -> None:
+             at: int | None = None, ident: str | None = None,
+             number: str | None = None) -> None:
+        """``ident``: the item's explicit id (``N1``, ``#3``, ``SEC-2``), a reference in
+        a recap; ``number``: its plain numbering ("3."), by which a recap may name it."""
+        ident = ident or _ident(head)
+        number = number or _number(head)
         head = _ITEM_NUMBER.sub("", head, count=1)
         head, badge = unbadge(head)
         if _skip_head(head) or not _strip_decor(head) and not rest:
@@ -725,10 +739,58 @@ class _Reader:
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
             rec = _ordered(rec)
         rec = _ordered(rec)
+        if self.restates(rec, ident):
+            return
         if at is None:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        for key in (ident, number):
+            if key:
+                self.ids.setdefault(key, rec)
+
+    def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
+        """In a recap section (a summary, status table, suggestions, required changes...
+        after findings were read), ``rec`` restates a finding read before the section when
+        it names that finding's id or shares enough of its words (:func:`_same_words`):
+        it is folded into that finding (giving it the place or severity it lacked) and
+        is not a finding of its own.  An item that restates nothing is still read."""
+        sec = next((s for s in reversed(self.sections) if s.prior), None)
+        if sec is None or not sec.prior:
+            return False
+        prior = sec.prior
+        live = [f for f in prior if any(f is g for g in self.doc.findings)]
+        target = self.ids.get(ident) if ident else None
+        if target is not None and not any(target is f for f in live):
+            target = None
+        if target is None:
+            text = str(rec.get("summary", ""))
+            words = _words(text if sec.summary_recap else _title_of(text))
+            best = 0
+            for f in live:
+                n = _same_words(words, _words(str(f.get("summary", "")) + " "
+                                              + str(f.get("discussion", ""))[:300]),
+                                sec.summary_recap)
+                if n > best:
+                    best, target = n, f
+        if target is None:
+            return False
+        if ident is None and isinstance(rec.get("file"), str) and isinstance(
+                target.get("file"), str) and (rec["file"] != target["file"] or rec.get("line")
+                                              and rec.get("line") != target.get("line")):
+            return False  # a place of its own: a new finding, not the earlier one again
+        if "file" not in target and isinstance(rec.get("file"), str):
+            for k in ("file", "line", "end_line", "column"):
+                if k in rec:
+                    target[k] = rec[k]
+        if "severity" not in target and "priority" not in target:
+            for k in ("priority", "severity"):
+                if k in rec:
+                    target[k] = rec[k]
+        fixed = _ordered(dict(target))
+        target.clear()
+        target.update(fixed)
+        return True
 
     def close_para(self) -> None:
         p, self.para = self.para, None
@@ -750,7 +812,8 @@ class _Reader:
                 # findings (a bold title, a badge line) are parts of it
                 sev = next((f.get("severity") for f in inner if f.get("severity")), c.sev)
                 del self.doc.findings[c.count:]
-                self.emit(c.text, c.body, sev, c.file, at=c.at)
+                self.emit(c.text, c.body, sev, c.file, at=c.at, ident=_ident(c.ident or ""),
+                          number=_number(c.ident or ""))
                 continue
             if inner:
                 tag = _lead_tag(c.text)
@@ -760,7 +823,8 @@ class _Reader:
                             f["severity"] = tag
                 continue
             if _qualifies(c):
-                self.emit(c.text, c.body, c.sev, c.file, at=c.at)
+                self.emit(c.text, c.body, c.sev, c.file, at=c.at, ident=_ident(c.ident or ""),
+                          number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
@@ -842,6 +906,11 @@ class _Reader:
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        recap_name = re.sub(r"^[\W\d_]+", "", plain)
+        if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
+                                  or _RECAP_ACTION.match(recap_name)):
+            sec.prior = tuple(self.doc.findings)
+            sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
         if names_findings:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
@@ -855,7 +924,7 @@ class _Reader:
                              file_ctx or self.file(), len(self.doc.findings),
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
-                                 plain), title=title)
+                                 plain), title=title, ident=text.strip())
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
@@ -911,6 +980,20 @@ class _Reader:
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
+            group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
+                                                       r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
+                and len(lines) == 1 else None
+            if group is not None and kind not in ("positive", "resolved"):
+                # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
+                # covers what follows, down to the next one or the next heading
+                self.close_para()
+                while self.sections and self.sections[-1].level == 8:
+                    self.sections.pop()
+                self.sections.append(_Section(8, "findings" if kind == "findings" else kind,
+                                              group, None, 0))
+                self.feed(ln)
+                i += 1
+                continue
             title = (kind == "findings" and tm is not None
                      and not tm["t"].rstrip().endswith((":", "\uff1a"))
                      and not ln.rstrip().endswith((":", "\uff1a"))
@@ -1043,7 +1126,8 @@ class _Reader:
                     break
             for ln in [head, *body]:
                 self.feed(ln)
-            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file(),
+                      number=item.info if item.info.isdigit() else None)
             if tail:
                 self.para_lines(tail, self.line + 1)
                 self.close_para()
@@ -1075,8 +1159,11 @@ class _Reader:
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+            ref = rec.pop("_id", None)
             if "file" not in rec and (f := self.file()) is not None:
                 _put_location(rec, Location(f.file))
+            if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
+                continue
             self.doc.findings.append(rec)
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
@@ -1129,6 +1216,91 @@ class _Reader:
 # --------------------------------------------------------------------------- #
 # Decisions
 # --------------------------------------------------------------------------- #
+# sections that restate what was read before them: a summary, a status table or a
+# consensus (any item sharing two words with a finding read before restates it) ...
+_RECAP_SUMMARY = re.compile(
+    r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
+    r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
+    r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
+    r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker)\b", re.I)
+# ... or the answers to the concerns above (suggestions, required changes: an item
+# restates a finding when its title is mostly that finding's words)
+_RECAP_ACTION = re.compile(
+    r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|(?:minimum\s+)?"
+    r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
+    r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
+    r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
+    r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist)\b", re.I)
+_ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
+                 r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
+                 r"(?![\w-]))")
+_NUMBER = re.compile(r"^[\s*_`]*(?P<n>\d{1,3})[.):]")
+
+
+def _ident(text: str) -> str | None:
+    """A finding's explicit id at the start of ``text`` (``N1``, ``CR-01-001``, ``#3``,
+    ``Issue 3``), normalised; None for plain numbering or none."""
+    m = _ID.match(text) if text else None
+    if m is None:
+        return None
+    if m["i"] and severity_word(m["i"]):
+        return None  # "P1" is a severity, not an id
+    return (m["n"] or m["h"] or m["i"] or "").lower() or None
+
+
+def _number(text: str) -> str | None:
+    """The plain numbering that opens ``text`` ("3." → "3")."""
+    m = _NUMBER.match(text) if text else None
+    return m["n"].lstrip("0") or "0" if m else None
+
+
+_STOP = frozenset((
+    "the", "and", "for", "with", "that", "this", "are", "not", "but", "from", "into", "its",
+    "was", "were", "has", "have", "had", "can", "may", "will", "would", "should", "could",
+    "must", "all", "any", "one", "two", "per", "via", "when", "then", "than", "also", "only",
+    "still", "now", "use", "uses", "used", "using", "add", "adds", "added", "make", "ensure",
+    "need", "needs", "issue", "issues", "finding", "fix", "fixed", "fixes", "change",
+    "changes", "update", "missing", "new", "code", "file", "line", "lines", "there", "their",
+    "which", "what", "where", "does", "doesn", "don", "before", "after", "under", "over",
+    "each", "every", "more", "less", "same", "other", "about", "without", "explicitly",
+    "critical", "high", "medium", "low", "minor", "major", "blocking", "unaddressed",
+    "addressed", "partially", "partial", "escalated", "must-fix", "should-fix"))
+
+
+def _words(text: str) -> set[str]:
+    """The content words of ``text`` (lower case, three letters or more, a crude stem)."""
+    out: set[str] = set()
+    for w in re.findall(r"[^\W\d_][\w]{2,}", text[:600].lower()):
+        if w in _STOP:
+            continue
+        w = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 4 else w
+        out.add(w)
+    return out
+
+
+def _same_words(a: set[str], b: set[str], loose: bool = False) -> int:
+    """How strongly ``a`` (a recap item's words) restates ``b`` (an earlier finding's):
+    the words they share when at least two are, and (unless ``loose``: a summary) at
+    least a third of ``a``'s; 0 otherwise."""
+    if not a or not b:
+        return 0
+    n = len(a & b)
+    return n if n >= 2 and (loose or 3 * n >= len(a)) else 0
+
+
+def _title_of(text: str) -> str:
+    """An item's title: its bold part, else its text up to the first ``:``, dash or
+    sentence end (at most twelve words)."""
+    m = re.match(r"^\W*(?:\*\*|__)(?P<t>[^*_\n]{3,200}?)(?:\*\*|__)", text)
+    if m:
+        return m["t"]
+    toks = _file_tokens(text[:300])
+    if toks and toks[0][1] <= 2:  # "tests/x.py — add a test ...": the title follows the file
+        text = re.sub(r"^[\s`*_:,\u2014\u2013-]+", "", text[toks[0][2]:])
+    t = re.split(r":\s|\s[\u2014\u2013-]\s|(?<=[a-z)\]`])\.\s", text, maxsplit=1)[0]
+    return " ".join(t.split()[:12])
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -1459,6 +1631,9 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 cols[name] = idx
     if "text" not in cols:
         return []
+    idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
+                                                          "n", "nr", "key")
+                  and i not in cols.values()), None)
     if not (in_findings or "file" in cols or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):
@@ -1476,6 +1651,11 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green)\b",
                 vals[cols["status"]], re.I)):
             continue
+        if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
+               and not re.search(r"\b(?:not|un|partially|partly)\s*(?:fixed|resolved|done)\b", v,
+                                 re.I)
+               for i, v in enumerate(vals) if i != cols["text"]):
+            continue  # a row marked fixed in any of its cells (a re-review's status column)
         rec: dict[str, Any] = {"kind": "finding", "origin": origin}
         if "severity" in cols:
             w = _SEV_WORD_RE.search(vals[cols["severity"]])
@@ -1493,6 +1673,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 if lm and int(lm.group(0)) >= 1:
                     rec["line"] = int(lm.group(0))
         rec["summary"] = text
+        if idcol is not None and vals[idcol].strip():
+            rec["_id"] = _unwrap(vals[idcol]).strip()
         out.append(rec)
     return out
 
