@@ -245,7 +245,7 @@ def test_suggestions_and_a_summary_that_restate_the_concerns_add_none() -> None:
     assert [(f.get("severity"), f["summary"][:26]) for f in got] == [
         ("critical", "HIGH: Token budget overrun"),
         ("medium", "MEDIUM: Cache warm-up bloc"),
-        (None, "Rotate the signing key yea"),  # a suggestion that restates nothing is read
+        ("minor", "Rotate the signing key yea"),  # a suggestion that restates nothing is read
     ]
 
 
@@ -286,3 +286,34 @@ LABELS = """\
 
 def test_a_bold_label_alone_gives_its_severity_to_what_follows() -> None:
     assert read(LABELS) == [("api/login.py", 40, "critical"), ("api/login.py", 77, "minor")]
+
+
+def test_a_plural_heading_names_its_severity() -> None:
+    text = ("## Warnings\n\n- `net/dial.go:12` — the timeout is never reset\n\n"
+            "## Suggestions\n\n- `net/dial.go:30` — name the magic number\n")
+    assert read(text) == [("net/dial.go", 12, "medium"), ("net/dial.go", 30, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# Keys are not findings
+# --------------------------------------------------------------------------- #
+YAML_LISTS = """\
+```text
+verdict: NO-GO
+blocking:
+  - lib/parse.rb:14 - the parser accepts a trailing comma the spec forbids
+notes:
+  - lib/parse.rb:40 - the error message names the wrong token
+  - Otherwise the change matches the spec and its tests are complete.
+```
+"""
+
+
+def test_yaml_like_keys_are_groups_not_findings() -> None:
+    got = reading.read(YAML_LISTS.encode(), "tester")
+    assert got.verdict == "REVISE"
+    assert where(got) == [("lib/parse.rb", 14, "critical"), ("lib/parse.rb", 40, None)]
+
+
+def where(got: reading.Reading) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]

@@ -210,6 +210,8 @@ _PHRASES = (
                 r"nitpicks?|polish)\b", re.I), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
+# a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
+_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")s?(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
@@ -310,7 +312,7 @@ def heading_severity(text: str) -> str | None:
     """The severity a heading gives its section, in any wording ("P0 (blocks release)",
     "### NITS — nice to have", "High priority", "Critical Issues (Must Fix)")."""
     t = _plain(text)
-    m = _SEV_WORD_RE.search(t)
+    m = _SEV_WORDS_RE.search(t)
     if m:
         sev = severity_word(m["w"])
         if sev:
@@ -792,6 +794,16 @@ class _Reader:
         target.update(fixed)
         return True
 
+    def label(self, sev: str | None) -> None:
+        """A label line's group (``**Blocking**``, ``blocking:``) opens; the one before
+        ends.  ``sev`` None only ends it."""
+        while self.sections and self.sections[-1].level == 8:
+            self.sections.pop()
+        if sev is not None:
+            kind = self.kind()
+            self.sections.append(_Section(8, "findings" if kind in ("findings", "neutral")
+                                          else kind, sev, None, 0))
+
     def close_para(self) -> None:
         p, self.para = self.para, None
         if p is not None:
@@ -982,16 +994,19 @@ class _Reader:
             tm = _TITLE.match(ln)
             group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
                                                        r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
-                and len(lines) == 1 else None
+                and (len(lines) == 1 or i == len(lines) - 1) else None
             if group is not None and kind not in ("positive", "resolved"):
                 # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
                 # covers what follows, down to the next one or the next heading
                 self.close_para()
-                while self.sections and self.sections[-1].level == 8:
-                    self.sections.pop()
-                self.sections.append(_Section(8, "findings" if kind == "findings" else kind,
-                                              group, None, 0))
+                self.label(group)
                 self.feed(ln)
+                i += 1
+                continue
+            if _BARE_KEY.match(ln) and (len(lines) == 1 or i == len(lines) - 1) \
+                    and any(s.level == 8 for s in self.sections):
+                self.close_para()
+                self.label(None)  # "notes:": the label above ends here
                 i += 1
                 continue
             title = (kind == "findings" and tm is not None
@@ -1062,6 +1077,13 @@ class _Reader:
             if item.type != "list_item":
                 continue
             self.item(item, quoted, depth, sev)
+            first = item.children[0] if item.children else None
+            tail = _text(first).rsplit("\n", 1)[-1] if first is not None and \
+                first.type == "paragraph" and "\n" in _text(first) else ""
+            if not quoted and _BARE_KEY.match(tail):
+                # "notes:" / "blocking:" closing an item (a YAML-like list of lists): a key
+                # over the items after it, with its severity or none
+                self.label(_sev_label(tail))
 
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
              sev: str | None = None) -> None:
@@ -1234,6 +1256,7 @@ _RECAP_ACTION = re.compile(
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
+_BARE_KEY = re.compile(r"^\s*[*_]{0,2}[^\W\d_][\w \-]{0,30}[*_]{0,2}\s*:\s*[*_]{0,2}\s*$")
 _NUMBER = re.compile(r"^[\s*_`]*(?P<n>\d{1,3})[.):]")
 
 
