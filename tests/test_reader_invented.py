@@ -317,3 +317,44 @@ def test_yaml_like_keys_are_groups_not_findings() -> None:
 
 def where(got: reading.Reading) -> list[tuple]:
     return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]
+
+
+NO_CHANGE = """\
+# Design review
+
+**Verdict:** REQUEST CHANGES
+
+### Retry policy — acceptable
+The backoff doubles up to a cap (`net/retry.go:20`), as the design says.
+
+**No change request on the retry policy.**
+
+### Summary of change requests
+
+| ID | Severity | Description |
+|----|----------|-------------|
+| CR1 | REQUIRED | Split the loader from the cache warm-up |
+| CR2 | NICE TO HAVE | Name the cap in the config |
+"""
+
+
+def test_a_clean_check_and_a_severity_in_words_in_a_table() -> None:
+    got = reading.read(NO_CHANGE.encode(), "tester")
+    assert where(got) == [(None, None, "critical"), (None, None, "minor")]
+
+
+RECAP_HEADING = """\
+### Findings
+
+1. **The cache key ignores the locale.** Two languages share one cached page.
+
+### Required changes before approval
+
+Append a corrected plan containing:
+
+1. A cache key that includes the locale.
+"""
+
+
+def test_a_recap_heading_is_not_a_finding_and_its_restatement_adds_none() -> None:
+    assert [s[:24] for s in summaries(RECAP_HEADING)] == ["The cache key ignores th"]

@@ -51,6 +51,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
+from council_filters.base import severity
 from council_filters.verdict import words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
@@ -937,6 +938,8 @@ class _Reader:
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
                                  plain), title=title, ident=text.strip())
+            if sec.prior and not _lead_tag(text) and locate(text) is None:
+                sec.cand.name_only = True  # "Required changes": a recap's name, no finding
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
@@ -1479,6 +1482,9 @@ def _qualifies(c: _Cand) -> bool:
     if not fields.get("file") and locate(text) is None and any(
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
+    if not _lead_tag(text) and not fields.get("severity") and any(
+            _NONE_RE.match(_strip_decor(ln)) for ln in c.body[:MAX_BODY] if ln.strip()):
+        return False  # "### Feature flags" ... "No change request here.": a clean check
     if _lead_tag(text) or locate(text) is not None:
         return True
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
@@ -1683,6 +1689,9 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
         if "severity" in cols:
             w = _SEV_WORD_RE.search(vals[cols["severity"]])
             _put_severity(rec, w.group(0) if w else None)
+            if w is None and (hs := heading_severity(vals[cols["severity"]]) or
+                              severity.from_text(_unwrap(vals[cols["severity"]]))):
+                rec["severity"] = hs  # "REQUIRED", "must fix", "nice to have"
         elif sev:
             rec["severity"] = sev
         if "file" in cols:

@@ -40,8 +40,9 @@ _FIELD_RE = re.compile(
     re.I,
 )
 _NONE_RE = re.compile(
-    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+)*|no\s+(?:issues?|findings?|problems?|concerns?)"
-    r"(?:\s+\w+)*)[.!]?[\s*_`]*$", re.I,
+    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+)*|no\s+(?:issues?|findings?|problems?|concerns?|"
+    r"blockers?|(?:further\s+)?change\s+requests?|changes?\s+(?:needed|required|requested))"
+    r"(?:\s+[\w-]+)*)[.!]?[\s*_`]*$", re.I,
 )
 
 
