@@ -69,6 +69,8 @@ from council_filters.verdict.locations import (
 )
 
 MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
+RECAP_PRIOR = 64  # findings before a recap section that its items may restate
+RESTATE_BUDGET = 100_000  # comparisons of recap items with earlier findings, per answer
 SUMMARY_CAP = 500
 
 _MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
@@ -603,6 +605,8 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
+        self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
+        self.restate_budget = RESTATE_BUDGET
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -762,22 +766,31 @@ class _Reader:
         if sec is None or not sec.prior:
             return False
         prior = sec.prior
-        live = [f for f in prior if any(f is g for g in self.doc.findings)]
+        # bounded: at most RESTATE_BUDGET comparisons in all (an answer of a thousand
+        # recaps stays linear); each earlier finding's words are computed once
+        if self.restate_budget <= 0:
+            return False
+        self.restate_budget -= len(prior) + 1
         target = self.ids.get(ident) if ident else None
-        if target is not None and not any(target is f for f in live):
+        if target is not None and not any(target is f for f in prior):
             target = None
         if target is None:
             text = str(rec.get("summary", ""))
             words = _words(text if sec.summary_recap else _title_of(text))
             best = 0
-            for f in live:
-                n = _same_words(words, _words(str(f.get("summary", "")) + " "
-                                              + str(f.get("discussion", ""))[:300]),
-                                sec.summary_recap)
+            for f in prior:
+                fw = self.words_of.get(id(f))
+                if fw is None:
+                    fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
+                        f.get("discussion", ""))[:300])
+                n = _same_words(words, fw, sec.summary_recap)
                 if n > best:
                     best, target = n, f
         if target is None:
             return False
+        self.restate_budget -= len(self.doc.findings) // 8
+        if not any(target is g for g in self.doc.findings):
+            return False  # that finding was taken back (a heading's parts re-read)
         if ident is None and isinstance(rec.get("file"), str) and isinstance(
                 target.get("file"), str) and (rec["file"] != target["file"] or rec.get("line")
                                               and rec.get("line") != target.get("line")):
@@ -922,7 +935,7 @@ class _Reader:
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
                                   or _RECAP_ACTION.match(recap_name)):
-            sec.prior = tuple(self.doc.findings)
+            sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
             sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
         if names_findings:
             self.open_span(at + 1, level)
