@@ -358,3 +358,33 @@ Append a corrected plan containing:
 
 def test_a_recap_heading_is_not_a_finding_and_its_restatement_adds_none() -> None:
     assert [s[:24] for s in summaries(RECAP_HEADING)] == ["The cache key ignores th"]
+
+
+# --------------------------------------------------------------------------- #
+# Bounded and crash-free
+# --------------------------------------------------------------------------- #
+def test_restatement_work_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from council_filters.verdict import document
+
+    calls = 0
+    real = document._same_words
+
+    def counting(a: set[str], b: set[str], loose: bool = False) -> int:
+        nonlocal calls
+        calls += 1
+        return real(a, b, loose)
+
+    monkeypatch.setattr(document, "_same_words", counting)
+    unit = ("### Finding {i}: a.py:{i} the parser drops field {i}\nIt drops it.\n\n"
+            "## Summary\n- **HIGH:** parser drops another field {i}\n\n")
+    text = "".join(unit.format(i=i) for i in range(1, 400))
+    reading.read(text.encode(), "tester")
+    assert 0 < calls <= document.RESTATE_BUDGET
+
+
+def test_odd_badges_keys_and_recaps_never_raise() -> None:
+    for data in ("![" * 5000, "![high](" * 3000, "<sub>" * 4000 + "![P1 Badge](x)",
+                 "blocking:\n" * 3000, "- a:\n  notes:\n" * 2000, "## Summary\n| # | Issue |\n"
+                 "|---|---|\n" + "| 1 | x |\n" * 3000, "→ 🔴 " * 5000, "`a.b` " * 20000,
+                 "```\n![high](x)\n```\n" * 2000):
+        reading.read(data.encode(), "tester")
