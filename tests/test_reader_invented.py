@@ -388,3 +388,32 @@ def test_odd_badges_keys_and_recaps_never_raise() -> None:
                  "|---|---|\n" + "| 1 | x |\n" * 3000, "→ 🔴 " * 5000, "`a.b` " * 20000,
                  "```\n![high](x)\n```\n" * 2000):
         reading.read(data.encode(), "tester")
+
+
+TOP_FIXES = """\
+Here is my review of the rollout plan.
+
+### 1. Timeline
+The plan has no slack for the migration week.
+
+### 2. Top-3 Must-Fix Issues for v2.1
+1. **Migration Ordering:** the schema change must land before the backfill job starts.
+2. **Rollback Story:** the plan never says how a failed backfill is undone.
+3. **Quota Limits:** the import runs into the provider's daily quota on day two.
+
+**Verdict:** request changes
+"""
+
+
+def test_a_numbered_heading_naming_a_severity_group_covers_its_titled_items() -> None:
+    got = reading.read(TOP_FIXES.encode(), "tester")
+    assert [(f.get("severity"), f["summary"][:16]) for f in got.findings] == [
+        ("critical", "Migration Orderi"), ("critical", "Rollback Story: "),
+        ("critical", "Quota Limits: th")]
+
+
+def test_a_suggestion_for_a_named_concern_restates_it() -> None:
+    text = ("## Concerns\n- **LOW: Log writes are not atomic**\n"
+            "  - Two threads append to the same journal file.\n\n"
+            "## Suggestions\n- **For the journal:** take a lock around each append.\n")
+    assert [s[:14] for s in summaries(text)] == ["LOW: Log write"]

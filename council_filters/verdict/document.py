@@ -170,7 +170,7 @@ _LABEL_WORDS = frozenset((
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
-    r"|[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)
+    r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
@@ -776,14 +776,17 @@ class _Reader:
             target = None
         if target is None:
             text = str(rec.get("summary", ""))
-            words = _words(text if sec.summary_recap else _title_of(text))
+            title = _title_of(text)
+            words = _words(text if sec.summary_recap else title)
+            # "For the lock contention: …" names the concern it answers: one word will do
+            addresses = bool(_ADDRESSES.match(title))
             best = 0
             for f in prior:
                 fw = self.words_of.get(id(f))
                 if fw is None:
                     fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
                         f.get("discussion", ""))[:300])
-                n = _same_words(words, fw, sec.summary_recap)
+                n = len(words & fw) if addresses else _same_words(words, fw, sec.summary_recap)
                 if n > best:
                     best, target = n, f
         if target is None:
@@ -883,7 +886,11 @@ class _Reader:
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
-        label = _is_label(text) or names_findings
+        label = _is_label(text) or names_findings or (
+            # "Top-5 Must-Fix Issues for v0.6": a group of findings by its plural noun and
+            # its severity, whatever else it says ("Critical bug in X" is one finding)
+            _GROUP_NOUN.search(plain) is not None and heading_severity(text) is not None
+            and locate(text) is None and not _FINDING_ID.match(plain) and not _lead_tag(text))
         kind = "neutral"
         if is_key:
             kind = "other"
@@ -1272,6 +1279,10 @@ _RECAP_ACTION = re.compile(
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
+_ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
+_GROUP_NOUN = re.compile(
+    r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
+    r"suggestions|recommendations|warnings|improvements|changes|risks|defects|gaps)\b", re.I)
 _BARE_KEY = re.compile(r"^\s*[*_]{0,2}[^\W\d_][\w \-]{0,30}[*_]{0,2}\s*:\s*[*_]{0,2}\s*$")
 _NUMBER = re.compile(r"^[\s*_`]*(?P<n>\d{1,3})[.):]")
 
@@ -1436,6 +1447,27 @@ def _field_item(head: str) -> bool:
     return bool(_FIELD_ITEM.match(head)) and not _lead_tag(head)
 
 
+_FIELD_NAMES = frozenset((
+    "author", "date", "file", "files", "line", "lines", "location", "path", "where", "severity",
+    "priority", "status", "state", "impact", "risk", "fix", "recommendation", "evidence",
+    "ref", "reference", "assessment", "issue", "problem", "description", "details", "note",
+    "notes", "summary", "verdict", "confidence", "reviewer", "scope", "category", "type",
+    "effort", "owner", "result", "outcome", "reason", "rationale", "suggestion", "example",
+    "context", "why", "how", "what", "action", "expected", "actual", "cause", "solution"))
+
+
+def _titled(head: str) -> bool:
+    """``**Scope Collision:** the plan promises …``: a finding's own title (two words or
+    more, not a field name) before a sentence, not a field of something."""
+    m = _FIELD_ITEM.match(head)
+    if m is None:
+        return False
+    key = re.sub(r"[*_:]+", " ", m.group(0)).strip().lower()
+    rest = head[m.end():]
+    return len(key.split()) >= 2 and key not in _FIELD_NAMES and not _is_label(key) \
+        and len(rest.split()) >= 4
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -1448,7 +1480,9 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
                      under_cand: bool = False) -> bool:
     if _skip_head(head) or not head.strip():
         return False
-    if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
+    if (_FIELD.match(head) or _field_item(head) and not (
+            kind == "findings" and depth == 0 and not under_cand and _titled(head))) \
+            and not _lead_tag(head):
         return False
     if _lead_tag(_no_code(head)):
         return True
