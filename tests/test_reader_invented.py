@@ -417,3 +417,12 @@ def test_a_suggestion_for_a_named_concern_restates_it() -> None:
             "  - Two threads append to the same journal file.\n\n"
             "## Suggestions\n- **For the journal:** take a lock around each append.\n")
     assert [s[:14] for s in summaries(text)] == ["LOW: Log write"]
+
+
+def test_recap_headings_in_other_languages() -> None:
+    zh = ("## 问题\n\n- `web/cache.py:12` — `cache_key` 没有包含 `locale`，两种语言共用一个页面\n\n"
+          "## 建议\n\n1. 🟡 在 `cache_key` 里加上 `locale`\n")
+    de = ("## Findings\n\n- `web/cache.py:12` — the `cache_key` ignores the `locale`\n\n"
+          "## Empfehlungen\n\n- **Minor:** `cache_key` um `locale` ergänzen\n")
+    assert read(zh) == [("web/cache.py", 12, "medium")]  # the suggestion's 🟡 fills it in
+    assert read(de) == [("web/cache.py", 12, "minor")]

@@ -1453,7 +1453,11 @@ _RECAP_SUMMARY = re.compile(
     r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
     r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
     r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
-    r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker)\b", re.I)
+    r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker|zusammenfassung|fazit|"
+    r"r\u00e9sum\u00e9|resumen|resumo|conclusi\u00f3n|conclus\u00e3o|"
+    r"\u6c47\u603b|\u5f59\u7e3d|\u603b\u7ed3|\u7e3d\u7d50|\u7ed3\u8bba|\u7d50\u8ad6|"
+    r"\u6458\u8981|\u6982\u8981|\u5c0f\u7ed3|\u307e\u3068\u3081|\u8981\u7d04|"
+    r"\uc694\uc57d|\uacb0\ub860)\b", re.I)
 # ... or the answers to the concerns above (suggestions, required changes: an item
 # restates a finding when its title is mostly that finding's words)
 _RECAP_ACTION = re.compile(
@@ -1461,10 +1465,15 @@ _RECAP_ACTION = re.compile(
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
-    r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist)\b", re.I)
+    r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist|empfehlungen|"
+    r"vorschl\u00e4ge|recommandations|recomendaciones|sugerencias|recomenda\u00e7\u00f5es|"
+    r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
+    r"(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
+    r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
+_TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
 _ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
 _GROUP_NOUN = re.compile(
     r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
@@ -1528,8 +1537,11 @@ def _title_of(text: str) -> str:
     """An item's title: its bold part, else its text up to the first ``:``, dash or
     sentence end (at most twelve words)."""
     m = re.match(r"^\W*(?:\*\*|__)(?P<t>[^*_\n]{3,200}?)(?:\*\*|__)", text)
-    if m:
+    if m and not _is_label(m["t"].strip(" :")):
         return m["t"]
+    if m:  # "**Minor:** the key ignores the locale": the title follows the tag
+        text = text[m.end():]
+    text = _TAG_LEAD.sub("", text)
     toks = _file_tokens(text[:300])
     if toks and toks[0][1] <= 2:  # "tests/x.py — add a test ...": the title follows the file
         text = re.sub(r"^[\s`*_:,\u2014\u2013-]+", "", text[toks[0][2]:])
