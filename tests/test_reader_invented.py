@@ -426,3 +426,10 @@ def test_recap_headings_in_other_languages() -> None:
           "## Empfehlungen\n\n- **Minor:** `cache_key` um `locale` ergänzen\n")
     assert read(zh) == [("web/cache.py", 12, "medium")]  # the suggestion's 🟡 fills it in
     assert read(de) == [("web/cache.py", 12, "minor")]
+
+
+def test_a_deferred_row_is_not_an_open_finding() -> None:
+    text = ("## Findings\n\n| Severity | Finding | Status |\n|---|---|---|\n"
+            "| NOTE | Timing signoff is out of this change's reach. | DEFERRED |\n"
+            "| HIGH | The reset line floats at power-up. | OPEN |\n")
+    assert [s[:9] for s in summaries(text)] == ["The reset"]

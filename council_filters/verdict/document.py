@@ -1991,7 +1991,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
         if not text or _NONE_RE.match(text) or _skip_head(text):
             continue
         if "status" in cols and (_RESOLVED.search(vals[cols["status"]]) or re.search(
-                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green)\b",
+                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green|deferred|"
+                r"wont-?fix|won.t\s+fix|out\s+of\s+scope)\b",
                 vals[cols["status"]], re.I)):
             continue
         if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
