@@ -834,6 +834,21 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        places = _field_places(fields.get("file", ""))
+        if len(places) > 1 and rec.get("file") == places[0].file:
+            # "File: a.py:3, b.py:9": one finding at several places, once a place
+            seen = {(places[0].file, places[0].line)}
+            for loc in places[1:]:
+                if (loc.file, loc.line) in seen:
+                    continue
+                seen.add((loc.file, loc.line))
+                again = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line")}
+                _put_location(again, loc)
+                if at is None:
+                    self.doc.findings.append(_ordered(again))
+                else:
+                    at += 1
+                    self.doc.findings.insert(at, _ordered(again))
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
@@ -1075,12 +1090,12 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
-                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+        named = _FILE_HEADER.fullmatch(lines[0].strip()) if lines else None
+        if named and _pathlike(named["f"]) and locate(named["f"]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
             self.close_para()
-            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            self.loose_file = Location(clean_path(named["f"]))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
@@ -1272,7 +1287,8 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
+        lead = _LINE_LEAD.match(head) if self.loose_file is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or bool(lead)
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1294,6 +1310,11 @@ class _Reader:
                       number=item.info if item.info.isdigit() else None)
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
+                named = self.loose_file
+                if lead and named is not None and rec.get("file") == named.file \
+                        and "line" not in rec:
+                    rec["line"] = int(lead["l"])
+                    self.doc.findings[-1] = rec = _ordered(rec)
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -1377,8 +1398,12 @@ class _Reader:
             self.subject = Location(found.pop())
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
+        emitted = -1  # the findings the node before this one opened from
         for node in nodes:
             t = node.type
+            count = len(self.doc.findings)
+            if t == "fence" and not quoted and 0 <= emitted < count:
+                self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
@@ -1426,6 +1451,17 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+
+    def cite(self, node: SyntaxTreeNode, first: int) -> None:
+        """A code citation right after the item that opened a finding is that finding's
+        place, when the item gave none (``- **title** ...`` then `` ```12:40:path ``)."""
+        loc = citation_place(node)
+        rec = self.doc.findings[-1]
+        if loc is None or "file" in rec or len(self.doc.findings) - first != 1:
+            return
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
 
     def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
@@ -1547,6 +1583,12 @@ def _title_of(text: str) -> str:
         text = re.sub(r"^[\s`*_:,\u2014\u2013-]+", "", text[toks[0][2]:])
     t = re.split(r":\s|\s[\u2014\u2013-]\s|(?<=[a-z)\]`])\.\s", text, maxsplit=1)[0]
     return " ".join(t.split()[:12])
+# a paragraph that only names a file, the header of the comments or items under it:
+# `src/a.py`, **src/a.py:**, __`src/a.py`__
+_FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
+# an item that opens with only a line of the file above it: "Line 12:", "Lines 3-9 -", "L40:"
+_LINE_LEAD = re.compile(r"^[\s*_`]*(?:lines?|ln|L)\s*(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013,]\s*\d{1,7})*[*_`]*\s*(?::|\u2014|\u2013|-\s)", re.I)
 
 
 def _skip_head(head: str) -> bool:
@@ -1570,7 +1612,18 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
+    if _TALLY.match(h):
+        return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
+# "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
+_TALLY = re.compile(
+    r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+    r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
+    r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
+    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -1756,12 +1809,34 @@ _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
 
+# a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
+# assistants cite code in: `` ```12:40:src/app/main.py ``)
+_CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+
+
+def citation_place(node: SyntaxTreeNode) -> Location | None:
+    """The place a code citation's info string names, or None."""
+    if node.type != "fence":
+        return None
+    m = _CITATION.match(node.info.strip())
+    if not m:
+        return None
+    path = clean_path(m["p"])
+    if not _pathlike(path):
+        return None
+    a, b = int(m["a"]), int(m["b"])
+    return Location(path, a if a >= 1 else None, b if b > a else None)
+
+
 def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
-    """The place a code block gives as its first line, a comment that is only a location
-    (``// src/db/client.ts:6``)."""
+    """The place a code block gives: a citation's info string, or as its first line a
+    comment that is only a location (``// src/db/client.ts:6``)."""
     for n in nodes:
         if n.type not in ("fence", "code_block"):
             continue
+        cited = citation_place(n)
+        if cited is not None:
+            return cited
         first = next((ln for ln in n.content.split("\n", 8)[:8] if ln.strip()), "")
         m = _CODE_COMMENT.match(first)
         if not m:
@@ -1771,6 +1846,28 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
             return loc
         return None
     return None
+
+
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+def _field_places(value: str) -> list[Location]:
+    """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
+    when it holds nothing but places; otherwise at most the first."""
+    v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
+    out: list[Location] = []
+    pos, glue = 0, []
+    while len(out) < 16:
+        loc = locate(v[pos:])
+        if loc is None:
+            break
+        glue.append(v[pos:pos + loc.start])
+        out.append(Location(loc.file, loc.line, loc.end_line))
+        pos += max(loc.end, 1)
+    glue.append(v[pos:])
+    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+        return out[:1]  # prose between them: one place, named with others
+    return out
 
 
 def _no_code(text: str) -> str:
