@@ -415,7 +415,8 @@ def test_a_numbered_heading_naming_a_severity_group_covers_its_titled_items() ->
 def test_a_suggestion_for_a_named_concern_restates_it() -> None:
     text = ("## Concerns\n- **LOW: Log writes are not atomic**\n"
             "  - Two threads append to the same journal file.\n\n"
-            "## Suggestions\n- **For the journal:** take a lock around each append.\n")
+            "## Suggestions\n- **For the journal:** take a lock around each append.\n"
+            "- For the journal, take a lock around each append.\n")
     assert [s[:14] for s in summaries(text)] == ["LOW: Log write"]
 
 
