@@ -235,6 +235,13 @@ _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+# an item that opens with only a line of the file its section or header names ("- :339 —
+# ...", "- Line 12: ...", "- Lines 3-9 -", "- L40-L44 ...", "- (L12) ...")
+_LINE_LEAD = re.compile(
+    r"^[\s*_`(\[]*(?::|(?:lines?|ln)\s*|L\s*(?=\d))(?P<l>\d{1,7})"
+    r"(?:\s*[-\u2013,]\s*L?\d{1,7})*[\s*_`)\]]*(?:[:\u2014\u2013-]|\s)", re.I)
+_BODY_LINE = re.compile(r"^(?:\W{0,3}|.{0,40}?\s)(?:at\s+|on\s+)?(?::|lines?\s+|L(?=\d))"
+                        r"(?P<l>\d{1,7})\b(?![.:/]\d)", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
 _BLOB = re.compile(
@@ -294,6 +301,7 @@ class _Cand:
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
+    code: Location | None | bool = None  # the place its first code block gives (False: none)
 
 
 @dataclass
@@ -666,6 +674,13 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only
 
+    def in_finding_heading(self) -> bool:
+        """The innermost section is a heading that is a finding by its look (a tag, a
+        location, a finding id): what is under it is that finding's."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and bool(
+            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+
     def sev(self) -> str | None:
         for s in reversed(self.sections):
             if s.sev:
@@ -699,7 +714,7 @@ class _Reader:
                      sev: str | None = None) -> None:
         self.close_comment()
         self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
-                                        hunk=self.hunk_quoted)
+                                        cand=self.in_finding_heading(), hunk=self.hunk_quoted)
         self.hunk_quoted = False
 
     def close_comment(self) -> None:
@@ -721,7 +736,7 @@ class _Reader:
             # as a review bot's comment does: a badge line, then a bold title
             return
         summary = _strip_decor(comments.summary_of(c.lines))
-        if not summary or _skip_head(summary):
+        if not summary or _skip_head(summary) or comments.no_finding(c.lines):
             return
         rec: dict[str, Any] = {"kind": "finding", "origin": self.origin}
         sev = c.sev or badge_severity("\n".join(c.lines[:8]))
@@ -747,16 +762,50 @@ class _Reader:
             else:
                 self.open_comment(loc, bot)
             return True
-        if c is None:
+        fm = _FIELD.match(ln) if self.para is None and not self.under_cand() else None
+        if fm and c is not None and c.file is not None and c.file.line is None \
+                and fm["k"].lower().startswith("line") and len(self.doc.findings) == c.count:
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", fm["v"])
+            if lm and int(lm.group(1)) >= 1:
+                c.file = Location(c.file.file, int(lm.group(1)))
+            return False  # the field line is read on as ever
+        if fm and fm["k"].lower() in ("file", "path", "location") and (c is None or c.file is None):
+            loc = locate(fm["v"])
+            f = loc.file if loc is not None else _first_file(fm["v"])
+            if f and (loc is None or loc.start <= 2):
+                # "**File:** `a.rb`" over a bot's comment (a comment dump's header)
+                self.open_comment(loc or Location(f))
             return False
         span = comments.lines_of(ln)
+        if span is not None and (c is None or c.file is None):
+            for sec in reversed(self.sections):  # "### a.go" then "Comment on lines +10 to +12"
+                if sec.file is not None:
+                    if sec.file.line is not None:
+                        break
+                    sec.file = Location(sec.file.file, span[0], span[1])
+                    if sec.cand is not None and sec.cand.file is not None \
+                            and sec.cand.file.file == sec.file.file:
+                        sec.cand.file = sec.file
+                    return True
+        if c is None:
+            return False
         if span is not None and c.file is not None and len(self.doc.findings) == c.count:
             c.file = Location(c.file.file, span[0], span[1])
+            c.signed = c.signed or comments.by_bot(ln)
             return True
         if comments.is_author(ln) and len(self.doc.findings) == c.count:
             c.signed = True
             return True
         return False
+
+    def author_lead(self, ln: str) -> str:
+        """``**cursor[bot]**: **Title**``: the comment is signed; the title is read on."""
+        c = self.comment
+        rest = comments.after_author(ln) if c is not None else None
+        if rest is None or c is None or len(self.doc.findings) > c.count:
+            return ln
+        c.signed = True
+        return rest
 
     # -- keys ------------------------------------------------------------------
     def vote(self, value: str, strong: bool) -> bool:
@@ -973,7 +1022,12 @@ class _Reader:
                             f["severity"] = tag
                 continue
             if _qualifies(c):
-                self.emit(c.text, c.body, c.sev, c.file, at=c.at, ident=_ident(c.ident or ""),
+                text = c.text
+                if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
+                    # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
+                    text = comments.summary_of(c.body) or text
+                place = c.file or (c.code if isinstance(c.code, Location) else None)
+                self.emit(text, c.body, c.sev, place, at=c.at, ident=_ident(c.ident or ""),
                           number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
@@ -984,6 +1038,8 @@ class _Reader:
         text = _text(node)
         at = node.map[0] if node.map else self.line
         self.line = at
+        if node.markup in ("-", "=") and self.comment is not None:
+            self.feed(text)  # a comment's last line over a rule: a setext heading, not a title
         if self.span is not None and level <= self.span[1] and not (
                 _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))
                 or re.match(r"^(?:\*\*)?(?:finding\s*)?#?\d{1,3}(?:[.):]|\*\*|\s)", text.strip(),
@@ -1094,6 +1150,16 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
+                                               if ln.strip()), "")):
+            loc = locate(lines[0])
+            if loc is not None and loc.line is not None and loc.start <= 2 \
+                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
+                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                self.close_para()
+                self.open_comment(Location(loc.file, loc.line, loc.end_line))
+                return
         if not quoted and len(lines) == 1 and re.match(r"^\s*(?:\*\*|__).+(?:\*\*|__):?\s*$|"
                                                       r"^[^:]{1,40}:\s*$", lines[0]) \
                 and (label := _sev_label(lines[0])) is not None and self.kind() not in (
@@ -1101,6 +1167,16 @@ class _Reader:
             self.close_para()
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
+            return
+        if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
+                and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
+                and self.kind() not in ("positive", "resolved") \
+                and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
+                         or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
+                         or re.match(r"^\W*no\b", lines[0], re.I)):
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
             return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
@@ -1155,6 +1231,7 @@ class _Reader:
                 boundary = True
                 i += 1
                 continue
+            ln = self.author_lead(ln)
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
@@ -1238,10 +1315,10 @@ class _Reader:
         label, self.list_label = self.list_label, None
         if label is not None and not quoted and depth == 0:
             # "**Blocking**" then its list: a severity label over findings, not one
-            self.sections.append(_Section(8, "findings", label, None, 0))
+            self.sections.append(_Section(8, "findings", label or None, None, 0))
             for item in node.children:
                 if item.type == "list_item":
-                    self.item(item, quoted, depth, label)
+                    self.item(item, quoted, depth, label or None)
             self.sections.pop()
             return
         if self.para is not None and not quoted and not any(
@@ -1314,7 +1391,9 @@ class _Reader:
         ctx = self.file()
         lead = _LINE_LEAD.match(head) if ctx is not None else None
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
-            lead is not None and self.loose_file is not None)
+            lead is not None and ctx is not None and (
+                self.loose_file is not None
+                or ctx.line is None and kind not in ("positive", "resolved")))
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1373,18 +1452,38 @@ class _Reader:
                 nested: list[SyntaxTreeNode]) -> None:
         """One finding at several places: "Same issue at:" and a list whose items each
         open with a location are that finding again, once a place."""
+        sev = rec.get("severity")
+        sev = sev if isinstance(sev, str) else None
+        for ln in [" ".join(x.strip() for x in lead[:8])]:  # "Same issue at `b.py:12`, `c.py:4`."
+            m = _ALSO_INLINE.search(ln)
+            tail = ln[m.end():m.end() + 600] if m else ""
+            while tail:
+                loc = locate(tail)
+                if loc is None or loc.line is None or re.search(r"[.;!?]\s", tail[:loc.start]):
+                    break
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+                tail = tail[loc.end:]
         if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
             return
         for sub in nested[0].children[:40]:
             if sub.type != "list_item":
                 continue
             shead = _item_head(sub)
-            t = re.sub(r"^[^\w\[(`*./~]+", "", shead.strip())
-            loc = locate(re.sub(r"^[*_`]+", "", t)[:300])
+            t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", shead.strip()))
+            loc = locate(t[:300])
             if loc is None or loc.start > 2:
+                f = _first_file(t)  # "- `docs/usage.md`": the same finding, file-level
+                if not f or _strip_decor(t.replace(f, "")).strip("`*_ "):
+                    continue
+                loc = Location(f)
+            if "file" not in rec:  # the finding named no place: its first one is its own
+                _put_location(rec, loc)
+                rec.update(_ordered(rec))
                 continue
-            sev = rec.get("severity")
-            self.emit(shead, [], sev if isinstance(sev, str) else None, None)
+            if loc.line is None:
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+            else:
+                self.emit(shead, [], sev, None)
 
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -1400,12 +1499,14 @@ class _Reader:
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
             ref = rec.pop("_id", None)
+            col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
-            f = self.file() or (self.subject if lm else None)
+            line = col_line or (int(lm["l"]) if lm and int(lm["l"]) >= 1 else None)
+            f = self.file() or (self.subject if line else None)
             if "file" not in rec and f is not None:
                 _put_location(rec, Location(f.file))
-                if lm and int(lm["l"]) >= 1:
-                    rec["line"] = int(lm["l"])
+                if line:
+                    rec["line"] = line
                     rec = _ordered(rec)
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
@@ -1451,11 +1552,15 @@ class _Reader:
                 self.table(node)
             elif t == "blockquote":
                 self.close_para()
-                if not quoted and node.map and self.src and comments.is_quoted_hunk(
-                        self.src[node.map[0]]):
+                hunk, hfile = comments.quoted_hunk(
+                    self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                if hunk and not quoted:
                     self.close_comment()  # a notification's quoted hunk: the next comment's
-                    self.hunk_quoted = True
                 self.walk(node.children, quoted=True)
+                if hunk and not quoted:
+                    self.hunk_quoted = True
+                    if hfile is not None:
+                        self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
                 if not quoted:
@@ -1470,6 +1575,10 @@ class _Reader:
                         self.feed(first)
                         if self.para is not None:
                             self.para.rest.append(first)
+                sec = self.sections[-1] if self.sections and not quoted else None
+                if sec is not None and sec.cand is not None and sec.cand.code is None \
+                        and sec.file is None:
+                    sec.cand.code = _code_comment_place([node]) or False
                 c = self.comment
                 if c is not None and c.file is None and t != "html_block" and \
                         (loc := comments.prompt_place(node.content)) is not None:
@@ -1621,9 +1730,6 @@ def _title_of(text: str) -> str:
 # a paragraph that only names a file, the header of the comments or items under it:
 # `src/a.py`, **src/a.py:**, __`src/a.py`__
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
-# an item that opens with only a line of the file above it: "Line 12:", "Lines 3-9 -", "L40:"
-_LINE_LEAD = re.compile(r"^[\s*_`]*(?:lines?|ln|L)\s*(?P<l>\d{1,7})"
-                        r"(?:\s*[-\u2013,]\s*\d{1,7})*[*_`]*\s*(?::|\u2014|\u2013|-\s)", re.I)
 
 
 def _skip_head(head: str) -> bool:
@@ -1755,7 +1861,8 @@ _META_KEY = re.compile(
     r"required)?|required\s+fix|risk|description|details?|evidence|recommendations?|"
     r"suggestions?|cause|root\s+cause|why|solution|location|severity|effect|consequences?|"
     r"notes?|action|proposal|expected|actual|rationale|reason|concern|finding|"
-    r"mitigation|remediation|test|tests|status|result)$", re.I)
+    r"mitigation|remediation|test|tests|status|result|overall|bottom\s+line|takeaway|"
+    r"assessment|caveats?|assumptions?|praise|positives?|strengths?|next|outcome)$", re.I)
 
 
 def _titled_item(head: str) -> bool:
@@ -1856,6 +1963,11 @@ def _qualifies(c: _Cand) -> bool:
     return c.in_findings and bool(body)
 
 
+# a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+_LEAD_IN = re.compile(
+    r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
+    r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
+    r"(?:\s+[\w'-]+){0,4}\s*[*_]*:[*_]*\s*$", re.I)
 # "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
 _ALSO_AT = re.compile(
     r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"
@@ -1863,6 +1975,18 @@ _ALSO_AT = re.compile(
     r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
     r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
     r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+_ALSO_INLINE = re.compile(
+    r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
+    r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
+    """``rec`` again at another place."""
+    out = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line", "column")}
+    _put_location(out, loc)
+    return out
+
+
 _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
@@ -2001,7 +2125,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if "file" not in rec and ctx is not None:
         _put_location(rec, Location(ctx.file, ctx.line, ctx.end_line))
         if ctx.line is None:
-            lm = _LINE_ONLY.search(head)
+            lm = _LINE_LEAD.match(head) or _LINE_ONLY.search(head)
             if lm:
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
@@ -2029,6 +2153,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
+        elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
+                None, rec["file"]):
+            # "#### Timeout in `net/client.go`" then "At :88 the context is dropped"
+            bm = _BODY_LINE.search(rest[0][:300])
+            if bm and int(bm["l"]) >= 1:
+                rec["line"] = int(bm["l"])
     # severity: a change of severity, then fields, then the item's tags and badges, then
     # its section
     esc = escalated(" ".join((head, fields.get("severity", ""), fields.get("status", ""))))
@@ -2178,6 +2308,10 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 lm = re.search(r"\d{1,7}", vals[cols["line"]])
                 if lm and int(lm.group(0)) >= 1:
                     rec["line"] = int(lm.group(0))
+        elif "line" in cols:  # a line column with no file column: the section's file's line
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
+            if lm and int(lm.group(1)) >= 1:
+                rec["_line"] = int(lm.group(1))
         rec["summary"] = text
         if idcol is not None and vals[idcol].strip():
             rec["_id"] = _unwrap(vals[idcol]).strip()
