@@ -593,7 +593,7 @@ class _Reader:
                 self.pending_value = k.value
                 self.head_value[self.line + 1] = k.value
             return True
-        vk = words.verdict_keys(s) if k is None or k.name == "verdict" else []
+        vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
         strong_key = bool(vk) and vk[0][1]

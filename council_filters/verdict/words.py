@@ -188,7 +188,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # and only when no Verdict key is there.  A qualifier such as "Original"/"Initial" marks a
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
-               r"conclusion|gate|evaluation|approval|call|correctness")
+               r"conclusion|gate|evaluation|approval|call|correctness|overall")
 _QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality\s+gate|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
@@ -236,7 +236,7 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
     runs to the next Verdict key.  A key with no value (``## Verdict``,
     ``**Recommendation:**``) is returned with an empty value: the value is on the next line.
     """
-    m = _LINE_KEY.match(line.strip())
+    m = _LINE_KEY.match(_STRUCK.sub(" ", line).strip())
     if not m:
         return []
     value = m["value"]
