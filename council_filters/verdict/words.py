@@ -188,7 +188,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # and only when no Verdict key is there.  A qualifier such as "Original"/"Initial" marks a
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
-               r"conclusion|gate|evaluation|approval|call|correctness|overall")
+               r"conclusion|gate|evaluation|approval|call|correctness|overall|action")
 _QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality\s+gate|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
