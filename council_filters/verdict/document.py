@@ -83,18 +83,6 @@ _MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
 # Vocabulary of headings, markers and fields
 # --------------------------------------------------------------------------- #
 _STRONG_KEYS = frozenset(("verdict",))
-_WEAK_KEYS = (
-    "overall assessment", "assessment", "status", "recommendation", "decision",
-    "review decision", "result", "outcome", "overall correctness", "overall status",
-    "final decision", "final recommendation", "action", "review status", "gate", "approval",
-    "approval status",
-)
-_WEAK_RE = re.compile(
-    r"^[^\w]*?[*_`~]*\s*(?P<k>" + "|".join(re.escape(k) for k in _WEAK_KEYS) + r")\s*[*_`~]*"
-    r"\s*(?::|：|=|\u2014|\u2013)\s*[*_`~]*\s*(?P<v>.+)$", re.I)
-_GLUED = re.compile(
-    r"(?:^|[\s.;,|(])[*_`]*(?:final\s+|overall\s+|review\s+)?verdict[*_`]*\s*[:：]\s*[*_`]*"
-    r"(?P<v>[^\n]{1,120})", re.I)
 _ROUND = re.compile(
     r"^(?:review\s+)?(?:round|iteration|pass|attempt|cycle|r)\s*#?\s*(?P<n>\d{1,4})\b", re.I)
 
@@ -252,6 +240,7 @@ _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+_CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -261,6 +250,8 @@ class Vote:
     strong: bool
     round: int
     order: int
+    rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
+    # replaces earlier ones ("New verdict", "Final verdict")
 
 
 @dataclass
@@ -628,7 +619,8 @@ class _Reader:
         self.para: _Para | None = None
         self.envelope = envelope
         self.want_summary_para = False
-        self.want_verdict_para = False
+        # a verdict key with no value: (strong, rank) of the value the next line may hold
+        self.want_verdict_para: tuple[bool, int] | None = None
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
         self.line = 0  # the source line being read
@@ -637,6 +629,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
@@ -808,16 +801,15 @@ class _Reader:
         return rest
 
     # -- keys ------------------------------------------------------------------
-    def vote(self, value: str, strong: bool) -> bool:
+    def vote(self, value: str, strong: bool, rank: int = 1) -> bool:
         if words.is_enumeration(value):
-            if not re.search(r"\[[xX]\]", value):
-                self.doc.template = True
+            self.doc.template = True
             return False
-        v = words.vote_of(value)
+        v = words.vote_of(value, strong)
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order))
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank))
         self.doc.has_keys = True
         return True
 
@@ -827,10 +819,13 @@ class _Reader:
         if not s or s.startswith(("|", ">")):
             return False
         if self.want_verdict_para:
-            self.want_verdict_para = False
-            # the value under a "Verdict" heading: only a line that names one is it
-            # (prose or a list of counts there is the reviewer's reasoning)
-            if words.vote_of(s) is not None and self.vote(s, True):
+            strong, rank = self.want_verdict_para
+            self.want_verdict_para = None
+            # the value under a "Verdict" heading or label: only a line that names one is
+            # it (prose or a list of counts there is the reviewer's reasoning); under a
+            # weaker key ("## Recommendation") only a line that is the verdict phrase
+            if words.vote_of(s, strong, strict=not strong) is not None \
+                    and self.vote(s, strong, rank):
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -841,15 +836,22 @@ class _Reader:
                 self.pending_value = k.value
                 self.head_value[self.line + 1] = k.value
             return True
-        if k is not None and k.name in ("verdict", "confidence", "summary") and not heading:
+        vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
+        if k is not None and k.name == "verdict" and not vk:
+            vk = [(k.value, True, 1)]
+        strong_key = bool(vk) and vk[0][1]
+        if (strong_key or k is not None and k.name in ("confidence", "summary")) and not heading:
             self.close_sections(7)
             self.close_span(self.line)
-        if k is not None and k.name == "verdict":
-            if k.value:
-                self.vote(k.value, True)
-            elif heading:
-                self.want_verdict_para = True
-            return True
+        if vk:
+            voted = False
+            for value, strong, rank in vk:
+                if value:
+                    voted = self.vote(value, strong, rank) or voted
+                elif len(vk) == 1:
+                    self.want_verdict_para = (strong, rank)
+            if strong_key or voted:
+                return True
         if k is not None and k.name == "confidence":
             if k.value and not self.doc.confidence:
                 self.doc.confidence = confidence_word(k.value)
@@ -860,13 +862,11 @@ class _Reader:
             elif not k.value and not self.doc.summary:
                 self.want_summary_para = True
             return True
-        m = _WEAK_RE.match(s)
-        if m:
-            return self.vote(m["v"], False)
-        g = _GLUED.search(re.sub(r"`[^`\n]*`", " ", s))
-        if g and not re.match(r"^\W*verdict", s, re.I) and words.vote_of(g["v"]) in (
-                "APPROVE", "REVISE", "REJECT"):
-            self.vote(g["v"], True)
+        if vk:
+            return False
+        g = words.glued_verdict(s)
+        if g is not None and words.vote_of(g[0]) in words.VOTES:
+            self.vote(g[0], True, g[1])
         return False
 
     # -- findings --------------------------------------------------------------
@@ -1054,7 +1054,7 @@ class _Reader:
         if level <= 2:
             self.close_comment()
         self.want_summary_para = False
-        self.want_verdict_para = False
+        self.want_verdict_para = None
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
@@ -1209,7 +1209,10 @@ class _Reader:
         if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
                 and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
-            for ln in lines:
+            for j, ln in enumerate(lines):
+                if j:
+                    self.line = base + j
+                    self.keys(ln)  # "Tests audited: 7 files" then "Verdict: PASS"
                 self.feed(ln)
             return
         # a paragraph that is only a severity badge (a bot's comment: the badge, then its
@@ -1307,6 +1310,10 @@ class _Reader:
 
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
+        if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
         if self.asks and depth == 0:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
@@ -1448,6 +1455,40 @@ class _Reader:
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
 
+    def fenced_keys(self, node: SyntaxTreeNode) -> None:
+        """A code block is never the reviewer's own key, but for two: a YAML/JSON/TOML
+        block of metadata at the head of the answer (read as front matter is), and a
+        codex review JSON (``overall_correctness``) anywhere, read as a weaker key."""
+        info = (node.info or "").strip().lower()
+        body = node.content[:20000]
+        if info in ("yaml", "yml", "toml", "json", "jsonc") and not self.blocks \
+                and self.headings <= 1:
+            for name, value in words.metadata_keys(body):
+                self.vote(value, name == "verdict")
+        got = words.overall_correctness(body) if "overall_correctness" in body else None
+        if got is not None:
+            self.vote(got, False)
+
+    def checkbox_verdict(self, node: SyntaxTreeNode) -> bool:
+        """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
+        the checked one is the verdict (under a Verdict key or heading, a Verdict key's;
+        else a weaker key's).  True when the list is such a list."""
+        heads = [_item_head(c) for c in node.children if c.type == "list_item"]
+        boxes = [h for h in heads if _CHECKBOX.match(h)]
+        pending = self.want_verdict_para
+        opts = [h for h in boxes
+                if words.vote_of(_CHECKBOX.sub("", h, count=1), True) in words.VOTES]
+        if len(opts) < 2 and not (pending and opts):
+            return False
+        self.want_verdict_para = None
+        ticked = [h for h in opts if not (m := _CHECKBOX.match(h)) or not m["x"].isspace()]
+        strong, rank = pending or (False, 1)
+        if len(ticked) == 1:
+            self.vote(_CHECKBOX.sub("", ticked[0], count=1), strong, rank)
+        elif not ticked:
+            self.doc.template = True  # the options, none chosen: a form to fill in
+        return True
+
     def also_at(self, rec: dict[str, Any], lead: list[str],
                 nested: list[SyntaxTreeNode]) -> None:
         """One finding at several places: "Same issue at:" and a list whose items each
@@ -1495,6 +1536,17 @@ class _Reader:
             for part in node.children:
                 for tr in part.children:
                     rows.append([_text(td) for td in tr.children])
+        pending, self.want_verdict_para = self.want_verdict_para, None
+        for row in rows:
+            if pending is None:
+                break
+            # right under a Verdict heading, a key row ("| **Decision** | REVISE |") states
+            # the verdict (elsewhere a table row is cited text, not the reviewer's key)
+            cells = [c for c in row if c.strip()]
+            kc = words.is_key_cell(cells[0]) if len(cells) == 2 else None
+            strong = pending[0] or kc is not None and kc[0]
+            if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
+                self.vote(cells[1], strong, max(kc[1], pending[1]))
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
@@ -1567,6 +1619,7 @@ class _Reader:
                     self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
                 if t == "fence" and not quoted:
+                    self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):
                     # the badge on its first line is the severity of the finding it is under
                     first = next((ln for ln in node.content.split("\n", 8)[:8] if ln.strip()),
@@ -1595,6 +1648,9 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            if t not in ("heading", "hr") and not (t == "paragraph" and re.fullmatch(
+                    r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
+                self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
