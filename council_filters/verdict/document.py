@@ -22,10 +22,23 @@ bounded) and read from the tree, not line by line:
   location opens a finding (the line-based reading of plain text);
 - **not findings**: items marked fixed/resolved/✅/[x]/✓, ``[OK]`` checks, placeholders
   of a template, "none", field and key lines, questions.
+- **restatements**: under a recap heading (a summary, a status table, a consensus;
+  suggestions, required changes, next steps...) an item that names an earlier
+  finding's id or repeats its words is folded into it (see ``_Reader.restates``);
+- **labels**: a bold label or ``Label:`` line alone (``**Blocking**``) is a sub-heading
+  whose severity covers what follows it.
 
 Every finding gets its location from its own head, else its fields, else its body,
 else the file its section names (or the record envelope's ``file``/``line``); its
-severity from its fields, else a tag or badge in it, else its section.
+severity from its fields, else a tag or badge in it, else its section.  A file named
+only in the finding's prose is its place when it has a directory, or opens the title, a
+sentence or a parenthesis; a bare name inside a sentence is the finding's subject, a file
+said to be missing or to be created, added or read is no place, and a code name
+(``self.lock``, ``emoji.name``, ``console.log``) is never a file.  Severity badges are
+images too (an alt text or an address naming a severity: ``![P1 Badge](…/badge/P1-…)``,
+``![high](…/high-priority.svg)``); a badge is never a title, a paragraph (or list item)
+that is only a badge opens the comment that follows it, and a badge on the first line
+of a fenced comment (an archive of bot comments) is the severity of the heading above.
 Nothing here raises on any input; the work is linear in the answer's size.
 """
 
@@ -38,6 +51,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
+from council_filters.base import severity
 from council_filters.verdict import comments, words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
@@ -47,16 +61,20 @@ from council_filters.verdict.locations import (
     PLACE_KEY_RE,
     PLACE_KEYS,
     SEVERITY_WORD,
+    TRAFFIC_LIGHT,
     Location,
     _pathlike,
     _put_location,
     _put_severity,
     clean_path,
+    emoji_severity,
     find_location,
     severity_word,
 )
 
 MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
+RECAP_PRIOR = 64  # findings before a recap section that its items may restate
+RESTATE_BUDGET = 100_000  # comparisons of recap items with earlier findings, per answer
 SUMMARY_CAP = 500
 
 _MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
@@ -65,18 +83,6 @@ _MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
 # Vocabulary of headings, markers and fields
 # --------------------------------------------------------------------------- #
 _STRONG_KEYS = frozenset(("verdict",))
-_WEAK_KEYS = (
-    "overall assessment", "assessment", "status", "recommendation", "decision",
-    "review decision", "result", "outcome", "overall correctness", "overall status",
-    "final decision", "final recommendation", "action", "review status", "gate", "approval",
-    "approval status",
-)
-_WEAK_RE = re.compile(
-    r"^[^\w]*?[*_`~]*\s*(?P<k>" + "|".join(re.escape(k) for k in _WEAK_KEYS) + r")\s*[*_`~]*"
-    r"\s*(?::|：|=|\u2014|\u2013)\s*[*_`~]*\s*(?P<v>.+)$", re.I)
-_GLUED = re.compile(
-    r"(?:^|[\s.;,|(])[*_`]*(?:final\s+|overall\s+|review\s+)?verdict[*_`]*\s*[:：]\s*[*_`]*"
-    r"(?P<v>[^\n]{1,120})", re.I)
 _ROUND = re.compile(
     r"^(?:review\s+)?(?:round|iteration|pass|attempt|cycle|r)\s*#?\s*(?P<n>\d{1,4})\b", re.I)
 
@@ -87,7 +93,7 @@ _POSITIVE = re.compile(
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
     r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
 _RESOLVED = re.compile(
-    r"(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
+    r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
@@ -211,6 +217,8 @@ _PHRASES = (
                 "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848"), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
+# a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
+_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")s?(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
@@ -232,6 +240,7 @@ _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+_CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -241,6 +250,8 @@ class Vote:
     strong: bool
     round: int
     order: int
+    rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
+    # replaces earlier ones ("New verdict", "Final verdict")
 
 
 @dataclass
@@ -262,6 +273,8 @@ class _Section:
     file: Location | None
     round: int
     cand: _Cand | None = None
+    prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
+    summary_recap: bool = False  # a summary or status (not suggestions or changes)
 
 
 @dataclass
@@ -278,6 +291,7 @@ class _Cand:
     name_only: bool = False  # the heading only names a kind of section ("Review Comment")
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
+    ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
     code: Location | None | bool = None  # the place its first code block gives (False: none)
 
 
@@ -328,7 +342,7 @@ def heading_severity(text: str) -> str | None:
     """The severity a heading gives its section, in any wording ("P0 (blocks release)",
     "### NITS — nice to have", "High priority", "Critical Issues (Must Fix)")."""
     t = _plain(text)
-    m = _SEV_WORD_RE.search(t)
+    m = _SEV_WORDS_RE.search(t)
     if m:
         sev = severity_word(m["w"])
         if sev:
@@ -345,14 +359,74 @@ def heading_severity(text: str) -> str | None:
 
 def badge_severity(text: str) -> str | None:
     """A severity badge or tag anywhere in ``text`` (gemini's image alt, "P1 Badge",
-    coderabbit's "_🟠 Major_", "**High Severity**")."""
+    coderabbit's "_🟠 Major_", "**High Severity**", an image badge: see
+    :func:`image_badge`)."""
     for rx in _BADGES:
         m = rx.search(text)
         if m:
             w = m["w"].lower()
             w = {"security": "high", "refactor suggestion": "minor"}.get(w, w)
             return severity_word(w)
+    w2 = image_badge(text)
+    return severity_word(w2) if w2 else None
+
+
+_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]{0,80})\]\((?P<url>[^)\s]{0,400})[^)\n]{0,80}\)")
+_BADGE_WORDS = re.compile(r"(?i)\b(?:badge|priority|severity|sev|level|icon|label)\b")
+_SEV_TOKEN = re.compile(r"(?<![a-z0-9])(?P<w>" + SEVERITY_WORD + r")(?![a-z0-9])", re.I)
+_BADGE_URL = re.compile(r"(?i)badge|priority|severity|shields\.io|/sev")
+_WRAPPERS = re.compile(r"</?(?:sub|sup|small|b|strong|span|kbd)\b[^<>\n]{0,80}>", re.I)
+
+
+def image_badge(text: str) -> str | None:
+    """The severity word of the first image that is a severity badge: its alt text is a
+    severity ("![high](…)", "![P1 Badge](…)"), or its address is a badge's
+    ("…/badge/P1-orange", "…/high-priority.svg", "…/severity-critical.png").  Any other
+    image ("![screenshot](low-light.png)") is no badge."""
+    for m in _IMAGE.finditer(text[:4000]):
+        alt = _BADGE_WORDS.sub(" ", m["alt"]).strip(" -_:|")
+        if alt and severity_word(alt):
+            return alt
+        url = m["url"].split("?", 1)[0].split("#", 1)[0]
+        path = url.split("://", 1)[-1].partition("/")[2]
+        if _BADGE_URL.search(path) or _BADGE_WORDS.search(m["alt"]):
+            t = _SEV_TOKEN.search(path.rsplit("/", 1)[-1]) or _SEV_TOKEN.search(path)
+            if t and severity_word(t["w"]):
+                return t["w"]
     return None
+
+
+def unbadge(text: str) -> tuple[str, str | None]:
+    """``text`` without its severity badge images and the HTML wrappers around them
+    (``<sub><sub>![P1 Badge](…)</sub></sub> Title`` → ``Title``), and the badge's
+    severity word: a badge is the item's severity, never its title."""
+    if "![" not in text:
+        return text, None
+    word = image_badge(text)
+    if word is None:
+        return text, None
+    out = _IMAGE.sub(lambda m: " " if image_badge(m.group(0)) else m.group(0), text)
+    out = _WRAPPERS.sub("", out)
+    out = re.sub(r"(?:\*\*|__)\s+", lambda m: m.group(0).strip(), out)  # "** Title**"
+    return " ".join(out.split()) if out.strip() else "", word
+
+
+# a re-review's change of severity ("🟡 → 🔴", "Medium -> High", "ESCALATED to 🔴",
+# "downgraded to minor"): the last severity it names is the item's current one
+_ESCALATION = re.compile(
+    r"(?:\u2192|->|\u27f6|=>|\u21d2|\b(?:escalated|upgraded|raised|bumped|downgraded|lowered|"
+    r"promoted|demoted|re-?rated|reclassified|now)\s+(?:to|as)\b)[\s*_`~(\[]*"
+    r"(?:(?:now|still|escalated\s+to|upgraded\s+to|downgraded\s+to)[\s*_`~(\[]+)?"
+    r"(?:(?P<e>[\U0001f534\U0001f7e0\U0001f7e1\U0001f7e2\u2757])|(?P<w>" + SEVERITY_WORD
+    + r")(?=[\s*_`)\]]*(?:$|[.,;:()|\u2014\u2013-]|\b(?:severity|priority|still|now)\b)))", re.I)
+
+
+def escalated(text: str) -> str | None:
+    """The current severity after a change of severity in ``text``, or None."""
+    last = None
+    for m in _ESCALATION.finditer(text[:600]):
+        last = emoji_severity(m["e"]) if m["e"] else severity_word(m["w"])
+    return last
 
 
 def _lead_tag(text: str) -> str | None:
@@ -367,15 +441,14 @@ def _lead_tag(text: str) -> str | None:
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?\s*(?::|\u2014|\u2013|-\s|\*\*)", t,
-                 re.I)
+                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
+                 r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
-    for emoji, sev in (("\U0001f534", "critical"), ("\U0001f7e0", "medium"),
-                       ("\U0001f7e1", "minor"), ("\u2757", "critical")):
+    for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
-            return sev
+            return emoji_severity(emoji)
     return badge_severity(t[:200])
 
 
@@ -383,21 +456,110 @@ _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "r
                           "procfile", "readme", "license", "vagrantfile", "justfile"))
 
 
-def _first_file(text: str) -> str | None:
-    """The first path-like token in ``text`` (backticked or with an extension)."""
+# Code names are not files.  A dotted name without a directory is a member, not a file,
+# when its receiver is an object of the code (``self.lock``, ``console.log``) or its
+# "extension" is no file type (``emoji.name``, ``user.id``); a name with a directory, a
+# known file name or a file type's extension is a file.
+_RECEIVERS = frozenset((
+    "self", "this", "cls", "super", "console", "window", "document", "process", "os", "sys",
+    "math", "ctx", "req", "res", "err", "obj", "props", "state", "event", "globalthis",
+    "module", "exports", "navigator", "location"))
+_FILE_TYPES = frozenset((
+    "py", "pyi", "pyx", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "go", "rs",
+    "java", "kt", "kts", "rb", "php", "cs", "fs", "c", "h", "cc", "cpp", "cxx", "hpp", "hh",
+    "m", "mm", "swift", "scala", "sc", "clj", "ex", "exs", "erl", "hrl", "hs", "ml", "mli",
+    "dart", "lua", "pl", "pm", "r", "jl", "nim", "zig", "v", "sol", "vue", "svelte", "astro",
+    "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "sql", "prisma", "graphql", "gql",
+    "proto", "thrift", "avsc", "yaml", "yml", "toml", "json", "jsonc", "json5", "jsonl",
+    "ini", "cfg", "conf", "env", "properties", "xml", "plist", "gradle", "sbt", "cmake",
+    "mk", "make", "bazel", "bzl", "nix", "tf", "tfvars", "hcl", "lock", "md", "mdx", "rst",
+    "txt", "adoc", "tex", "html", "htm", "css", "scss", "sass", "less", "styl", "ejs", "hbs",
+    "njk", "jinja", "j2", "tmpl", "tpl", "erb", "haml", "slim", "pug", "svg", "png", "jpg",
+    "jpeg", "gif", "webp", "ico", "csv", "tsv", "ipynb", "dockerfile", "example", "sample",
+    "template", "dist", "local", "config", "rc", "editorconfig", "gitignore", "dockerignore",
+    "npmrc", "nvmrc", "mod", "sum", "cabal", "gemspec", "podspec", "csproj", "sln", "vb",
+    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log"))
+
+
+def _code_name(raw: str) -> bool:
+    """``raw`` (no directory) names a member of the code, not a file."""
+    if "/" in raw or "\\" in raw or raw.startswith("."):
+        return False
+    parts = raw.split(".")
+    if len(parts) < 2:
+        return False
+    if parts[0].lower() in _RECEIVERS:
+        return True
+    return parts[-1].lower() not in _FILE_TYPES and not any(
+        p.lower() in _KNOWN_NAMES for p in parts)
+
+
+def _file_tokens(text: str) -> list[tuple[str, int, int]]:
+    """The path-like tokens in ``text`` (backticked or with an extension), in order, with
+    their spans; code names (:func:`_code_name`) left out."""
+    out: list[tuple[str, int, int]] = []
     for m in _FILE_TOKEN.finditer(text[:600]):
         raw = (m["a"] or m["b"] or "").strip()
         raw = raw.split()[0] if raw else ""
         if "://" in text[max(0, m.start() - 12):m.start() + 3] or raw.startswith("//"):
             continue
-        if find_location(raw) is not None:
-            return find_location(raw).file  # type: ignore[union-attr]
+        loc = find_location(raw)
+        if loc is not None:
+            out.append((loc.file, m.start(), m.end()))
+            continue
         if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
-                and not raw.endswith(("()", ")")) and len(raw) > 2 and (
+                and not raw.endswith(("()", ")")) and len(raw) > 2 and not _code_name(raw) and (
                     re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
                     or raw.rsplit("/", 1)[-1].lower() in _KNOWN_NAMES
                     or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
-            return clean_path(raw)
+            out.append((clean_path(raw), m.start(), m.end()))
+    return out
+
+
+def _first_file(text: str) -> str | None:
+    """The first path-like token in ``text`` (backticked or with an extension)."""
+    toks = _file_tokens(text)
+    return toks[0][0] if toks else None
+
+
+# A file named only in a finding's prose is its *subject*, not necessarily its place
+# (see _prose_file).  Not a place either: a file the finding asks to create, add, write or
+# read, or says is missing.
+_NOT_PLACE_BEFORE = re.compile(
+    r"(?:\b(?:missing|lacks?|create[sd]?|creating|add(?:s|ed|ing)?|write|writing|read(?:s|ing)?"
+    r"|rename[sd]?\s+(?:it\s+)?to|generate[sd]?|introduce)\s+(?:(?:an?|the|new|separate|"
+    r"dedicated|one|file|test)\s+){0,3}"
+    r"|\u8865\u4e00\u4e2a|\u65b0\u589e|\u6dfb\u52a0|\u521b\u5efa|\u65b0\u5efa|\u7f3a\u5c11|"
+    r"\u7f3a\u5931|\u8865\u5145|\u9605\u8bfb|\u8bfb\u53d6|\u8ffd\u52a0)[`*_\"'\s]*$", re.I)
+_NOT_PLACE_AFTER = re.compile(
+    r"^[`*_\"']*\s*(?:file\s+)?(?:is\s+|are\s+)?(?:missing|absent|not\s+found|does\s+not\s+exist"
+    r"|doesn'?t\s+exist|\u4e0d\u5b58\u5728|\u7f3a\u5931)", re.I)
+# what may open a clause before a file that is its subject: an id, a number, a tag, a
+# severity word, an emoji (anything without letters but an id)
+_CLAUSE_LEAD = re.compile(
+    r"^[\W\d_]*+(?:(?:[A-Z]{1,6}+(?:[-.]?\d++)++[a-z]?|" + SEVERITY_WORD + r"|nit|note)"
+    r"\b[\W\d_]*+)*+$", re.I)
+
+
+def _prose_file(text: str, before: str = "") -> str | None:
+    """The file a finding's prose line is about: a file with a directory, or a bare file
+    name that opens the line, a sentence or a parenthesis ("`page.tsx` — ...",
+    "S3 — `.env.example` ...", "... race (`registry.py`)"), never a file to create, read or
+    that is missing.  ``before`` is the text just ahead of the line (the line above)."""
+    for f, a, b in _file_tokens(text):
+        ahead = (before[-80:] + " " + text[:a]) if before else text[:a]
+        if _NOT_PLACE_BEFORE.search(ahead) or _NOT_PLACE_AFTER.match(text[b:b + 40]):
+            continue
+        base = f.rstrip("/").rsplit("/", 1)[-1]
+        if "/" in f and (base.startswith(".") or base.lower() in _KNOWN_NAMES
+                         or base.rsplit(".", 1)[-1].lower() in _FILE_TYPES and "." in base):
+            return f  # a file with a directory ("a/b" alone may be "x.add/remove", code)
+        if "/" in f:
+            continue
+        lead = re.sub(r"[*_`~\"']+", "", text[:a]).rstrip()
+        if _CLAUSE_LEAD.match(lead) or re.search(r"(?:[.!?;(\u3002\uff01\uff1f\uff08]|[\u2014"
+                                                   r"\u2013:]|\s-)$", lead):
+            return f
     return None
 
 
@@ -457,7 +619,8 @@ class _Reader:
         self.para: _Para | None = None
         self.envelope = envelope
         self.want_summary_para = False
-        self.want_verdict_para = False
+        # a verdict key with no value: (strong, rank) of the value the next line may hold
+        self.want_verdict_para: tuple[bool, int] | None = None
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
         self.line = 0  # the source line being read
@@ -466,8 +629,13 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
+        self.badge_open = False  # the paragraph before was only a severity badge
+        self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
+        self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
+        self.restate_budget = RESTATE_BUDGET
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
@@ -646,16 +814,15 @@ class _Reader:
         return rest
 
     # -- keys ------------------------------------------------------------------
-    def vote(self, value: str, strong: bool) -> bool:
+    def vote(self, value: str, strong: bool, rank: int = 1) -> bool:
         if words.is_enumeration(value):
-            if not re.search(r"\[[xX]\]", value):
-                self.doc.template = True
+            self.doc.template = True
             return False
-        v = words.vote_of(value)
+        v = words.vote_of(value, strong)
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order))
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank))
         self.doc.has_keys = True
         return True
 
@@ -665,10 +832,13 @@ class _Reader:
         if not s or s.startswith(("|", ">")):
             return False
         if self.want_verdict_para:
-            self.want_verdict_para = False
-            # the value under a "Verdict" heading: only a line that names one is it
-            # (prose or a list of counts there is the reviewer's reasoning)
-            if words.vote_of(s) is not None and self.vote(s, True):
+            strong, rank = self.want_verdict_para
+            self.want_verdict_para = None
+            # the value under a "Verdict" heading or label: only a line that names one is
+            # it (prose or a list of counts there is the reviewer's reasoning); under a
+            # weaker key ("## Recommendation") only a line that is the verdict phrase
+            if words.vote_of(s, strong, strict=not strong) is not None \
+                    and self.vote(s, strong, rank):
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -679,15 +849,22 @@ class _Reader:
                 self.pending_value = k.value
                 self.head_value[self.line + 1] = k.value
             return True
-        if k is not None and k.name in ("verdict", "confidence", "summary") and not heading:
+        vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
+        if k is not None and k.name == "verdict" and not vk:
+            vk = [(k.value, True, 1)]
+        strong_key = bool(vk) and vk[0][1]
+        if (strong_key or k is not None and k.name in ("confidence", "summary")) and not heading:
             self.close_sections(7)
             self.close_span(self.line)
-        if k is not None and k.name == "verdict":
-            if k.value:
-                self.vote(k.value, True)
-            elif heading:
-                self.want_verdict_para = True
-            return True
+        if vk:
+            voted = False
+            for value, strong, rank in vk:
+                if value:
+                    voted = self.vote(value, strong, rank) or voted
+                elif len(vk) == 1:
+                    self.want_verdict_para = (strong, rank)
+            if strong_key or voted:
+                return True
         if k is not None and k.name == "confidence":
             if k.value and not self.doc.confidence:
                 self.doc.confidence = confidence_word(k.value)
@@ -698,19 +875,23 @@ class _Reader:
             elif not k.value and not self.doc.summary:
                 self.want_summary_para = True
             return True
-        m = _WEAK_RE.match(s)
-        if m:
-            return self.vote(m["v"], False)
-        g = _GLUED.search(re.sub(r"`[^`\n]*`", " ", s))
-        if g and not re.match(r"^\W*verdict", s, re.I) and words.vote_of(g["v"]) in (
-                "APPROVE", "REVISE", "REJECT"):
-            self.vote(g["v"], True)
+        if vk:
+            return False
+        g = words.glued_verdict(s)
+        if g is not None and words.vote_of(g[0]) in words.VOTES:
+            self.vote(g[0], True, g[1])
         return False
 
     # -- findings --------------------------------------------------------------
     def emit(self, head: str, rest: list[str], sev: str | None, file: Location | None,
-             at: int | None = None) -> None:
+             at: int | None = None, ident: str | None = None,
+             number: str | None = None) -> None:
+        """``ident``: the item's explicit id (``N1``, ``#3``, ``SEC-2``), a reference in
+        a recap; ``number``: its plain numbering ("3."), by which a recap may name it."""
+        ident = ident or _ident(head)
+        number = number or _number(head)
         head = _ITEM_NUMBER.sub("", head, count=1)
+        head, badge = unbadge(head)
         if _skip_head(head) or not _strip_decor(head) and not rest:
             return
         fields = _fields(rest)
@@ -720,12 +901,16 @@ class _Reader:
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
             return
+        if badge and "severity" not in rec and "priority" not in rec:
+            _put_severity(rec, badge)  # the item's own badge before its section's severity
         _finish(rec, head, rest, fields, sev, file)
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
             rec = _ordered(rec)
         rec = _ordered(rec)
+        if self.restates(rec, ident):
+            return
         if at is None:
             self.doc.findings.append(rec)
         else:
@@ -745,6 +930,74 @@ class _Reader:
                 else:
                     at += 1
                     self.doc.findings.insert(at, _ordered(again))
+        for key in (ident, number):
+            if key:
+                self.ids.setdefault(key, rec)
+
+    def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
+        """In a recap section (a summary, status table, suggestions, required changes...
+        after findings were read), ``rec`` restates a finding read before the section when
+        it names that finding's id or shares enough of its words (:func:`_same_words`):
+        it is folded into that finding (giving it the place or severity it lacked) and
+        is not a finding of its own.  An item that restates nothing is still read."""
+        sec = next((s for s in reversed(self.sections) if s.prior), None)
+        if sec is None or not sec.prior:
+            return False
+        prior = sec.prior
+        # bounded: at most RESTATE_BUDGET comparisons in all (an answer of a thousand
+        # recaps stays linear); each earlier finding's words are computed once
+        if self.restate_budget <= 0:
+            return False
+        self.restate_budget -= len(prior) + 1
+        target = self.ids.get(ident) if ident else None
+        if target is not None and not any(target is f for f in prior):
+            target = None
+        if target is None:
+            text = str(rec.get("summary", ""))
+            title = _title_of(text)
+            words = _words(text if sec.summary_recap else title)
+            # "For the lock contention: …" names the concern it answers: one word will do
+            addresses = bool(_ADDRESSES.match(title))
+            best = 0
+            for f in prior:
+                fw = self.words_of.get(id(f))
+                if fw is None:
+                    fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
+                        f.get("discussion", ""))[:300])
+                n = len(words & fw) if addresses else _same_words(words, fw, sec.summary_recap)
+                if n > best:
+                    best, target = n, f
+        if target is None:
+            return False
+        self.restate_budget -= len(self.doc.findings) // 8
+        if not any(target is g for g in self.doc.findings):
+            return False  # that finding was taken back (a heading's parts re-read)
+        if ident is None and isinstance(rec.get("file"), str) and isinstance(
+                target.get("file"), str) and (rec["file"] != target["file"] or rec.get("line")
+                                              and rec.get("line") != target.get("line")):
+            return False  # a place of its own: a new finding, not the earlier one again
+        if "file" not in target and isinstance(rec.get("file"), str):
+            for k in ("file", "line", "end_line", "column"):
+                if k in rec:
+                    target[k] = rec[k]
+        if "severity" not in target and "priority" not in target:
+            for k in ("priority", "severity"):
+                if k in rec:
+                    target[k] = rec[k]
+        fixed = _ordered(dict(target))
+        target.clear()
+        target.update(fixed)
+        return True
+
+    def label(self, sev: str | None) -> None:
+        """A label line's group (``**Blocking**``, ``blocking:``) opens; the one before
+        ends.  ``sev`` None only ends it."""
+        while self.sections and self.sections[-1].level == 8:
+            self.sections.pop()
+        if sev is not None:
+            kind = self.kind()
+            self.sections.append(_Section(8, "findings" if kind in ("findings", "neutral")
+                                          else kind, sev, None, 0))
 
     def close_para(self) -> None:
         p, self.para = self.para, None
@@ -766,7 +1019,8 @@ class _Reader:
                 # findings (a bold title, a badge line) are parts of it
                 sev = next((f.get("severity") for f in inner if f.get("severity")), c.sev)
                 del self.doc.findings[c.count:]
-                self.emit(c.text, c.body, sev, c.file, at=c.at)
+                self.emit(c.text, c.body, sev, c.file, at=c.at, ident=_ident(c.ident or ""),
+                          number=_number(c.ident or ""))
                 continue
             if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
                 # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
@@ -786,7 +1040,8 @@ class _Reader:
                     # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
                     text = comments.summary_of(c.body) or text
                 place = c.file or (c.code if isinstance(c.code, Location) else None)
-                self.emit(text, c.body, c.sev, place, at=c.at)
+                self.emit(text, c.body, c.sev, place, at=c.at, ident=_ident(c.ident or ""),
+                          number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
@@ -812,7 +1067,7 @@ class _Reader:
         if level <= 2:
             self.close_comment()
         self.want_summary_para = False
-        self.want_verdict_para = False
+        self.want_verdict_para = None
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
@@ -828,7 +1083,11 @@ class _Reader:
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
-        label = _is_label(text) or names_findings
+        label = _is_label(text) or names_findings or (
+            # "Top-5 Must-Fix Issues for v0.6": a group of findings by its plural noun and
+            # its severity, whatever else it says ("Critical bug in X" is one finding)
+            _GROUP_NOUN.search(plain) is not None and heading_severity(text) is not None
+            and locate(text) is None and not _FINDING_ID.match(plain) and not _lead_tag(text))
         kind = "neutral"
         if is_key:
             kind = "other"
@@ -877,6 +1136,11 @@ class _Reader:
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        recap_name = re.sub(r"^[\W\d_]+", "", plain)
+        if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
+                                  or _RECAP_ACTION.match(recap_name)):
+            sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
+            sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
         if names_findings:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
@@ -890,7 +1154,9 @@ class _Reader:
                              file_ctx or self.file(), len(self.doc.findings),
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
-                                 plain), title=title)
+                                 plain), title=title, ident=text.strip())
+            if sec.prior and not _lead_tag(text) and locate(text) is None:
+                sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
         self.sections.append(sec)
@@ -958,9 +1224,15 @@ class _Reader:
         if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
                 and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
-            for ln in lines:
+            for j, ln in enumerate(lines):
+                if j:
+                    self.line = base + j
+                    self.keys(ln)  # "Tests audited: 7 files" then "Verdict: PASS"
                 self.feed(ln)
             return
+        # a paragraph that is only a severity badge (a bot's comment: the badge, then its
+        # text) makes the next paragraph a finding of that severity
+        after_badge, self.badge_open = self.badge_open, False
         i = 0
         boundary = True  # a finding may open here (start, or after a key or another head)
         while i < len(lines):
@@ -981,6 +1253,23 @@ class _Reader:
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
+            group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
+                                                       r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
+                and (len(lines) == 1 or i == len(lines) - 1) else None
+            if group is not None and kind not in ("positive", "resolved"):
+                # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
+                # covers what follows, down to the next one or the next heading
+                self.close_para()
+                self.label(group)
+                self.feed(ln)
+                i += 1
+                continue
+            if _BARE_KEY.match(ln) and (len(lines) == 1 or i == len(lines) - 1) \
+                    and any(s.level == 8 for s in self.sections):
+                self.close_para()
+                self.label(None)  # "notes:": the label above ends here
+                i += 1
+                continue
             title = (kind == "findings" and tm is not None
                      and not tm["t"].rstrip().endswith((":", "\uff1a"))
                      and not ln.rstrip().endswith((":", "\uff1a"))
@@ -994,6 +1283,8 @@ class _Reader:
                 i += 1
                 continue
             if _badge_only(ln):
+                if i == 0 and all(_badge_only(x) for x in lines if x.strip()):
+                    self.close_para()  # a badge alone opens the next comment
                 self.pending_sev = badge_severity(ln)
                 c = self.comment
                 if c is None or c.sev is not None or len(self.doc.findings) > c.count:
@@ -1004,10 +1295,14 @@ class _Reader:
                     self.para.rest.append(ln)
                 self.feed(ln)
                 i += 1
+                if i == len(lines) and all(_badge_only(x) for x in lines if x.strip()):
+                    self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
             opens = kind not in ("positive", "resolved") and (
-                title or _opens(probe, kind, (boundary or numbered) and kind != "other"))
+                title or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                or i == 0 and after_badge and self.pending_sev is not None
+                and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
                 self.close_para()
                 head, more = _join_head([probe] + lines[i + 1:])
@@ -1030,6 +1325,10 @@ class _Reader:
 
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
+        if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
         if self.asks and depth == 0:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
@@ -1057,6 +1356,13 @@ class _Reader:
             if item.type != "list_item":
                 continue
             self.item(item, quoted, depth, sev)
+            first = item.children[0] if item.children else None
+            tail = _text(first).rsplit("\n", 1)[-1] if first is not None and \
+                first.type == "paragraph" and "\n" in _text(first) else ""
+            if not quoted and _BARE_KEY.match(tail):
+                # "notes:" / "blocking:" closing an item (a YAML-like list of lists): a key
+                # over the items after it, with its severity or none
+                self.label(_sev_label(tail))
 
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
              sev: str | None = None) -> None:
@@ -1074,6 +1380,11 @@ class _Reader:
                 self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
             for ln in _flat(item):
                 self.feed(ln)
+            return
+        if _badge_only(head) and not rest and not nested and not others:
+            # "- ![medium](…)" alone, its text in the paragraph after the list
+            self.pending_sev = badge_severity(head)
+            self.badge_open = True
             return
         if head and self.keys(head):
             if self.pending_value is not None:
@@ -1122,7 +1433,8 @@ class _Reader:
             for ln in [head, *body]:
                 self.feed(ln)
             before = len(self.doc.findings)
-            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file(),
+                      number=item.info if item.info.isdigit() else None)
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
                 if lead is not None and ctx is not None:
@@ -1157,6 +1469,40 @@ class _Reader:
                     self.feed(ln)
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
+
+    def fenced_keys(self, node: SyntaxTreeNode) -> None:
+        """A code block is never the reviewer's own key, but for two: a YAML/JSON/TOML
+        block of metadata at the head of the answer (read as front matter is), and a
+        codex review JSON (``overall_correctness``) anywhere, read as a weaker key."""
+        info = (node.info or "").strip().lower()
+        body = node.content[:20000]
+        if info in ("yaml", "yml", "toml", "json", "jsonc") and not self.blocks \
+                and self.headings <= 1:
+            for name, value in words.metadata_keys(body):
+                self.vote(value, name == "verdict")
+        got = words.overall_correctness(body) if "overall_correctness" in body else None
+        if got is not None:
+            self.vote(got, False)
+
+    def checkbox_verdict(self, node: SyntaxTreeNode) -> bool:
+        """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
+        the checked one is the verdict (under a Verdict key or heading, a Verdict key's;
+        else a weaker key's).  True when the list is such a list."""
+        heads = [_item_head(c) for c in node.children if c.type == "list_item"]
+        boxes = [h for h in heads if _CHECKBOX.match(h)]
+        pending = self.want_verdict_para
+        opts = [h for h in boxes
+                if words.vote_of(_CHECKBOX.sub("", h, count=1), True) in words.VOTES]
+        if len(opts) < 2 and not (pending and opts):
+            return False
+        self.want_verdict_para = None
+        ticked = [h for h in opts if not (m := _CHECKBOX.match(h)) or not m["x"].isspace()]
+        strong, rank = pending or (False, 1)
+        if len(ticked) == 1:
+            self.vote(_CHECKBOX.sub("", ticked[0], count=1), strong, rank)
+        elif not ticked:
+            self.doc.template = True  # the options, none chosen: a form to fill in
+        return True
 
     def also_at(self, rec: dict[str, Any], lead: list[str],
                 nested: list[SyntaxTreeNode]) -> None:
@@ -1205,9 +1551,21 @@ class _Reader:
             for part in node.children:
                 for tr in part.children:
                     rows.append([_text(td) for td in tr.children])
+        pending, self.want_verdict_para = self.want_verdict_para, None
+        for row in rows:
+            if pending is None:
+                break
+            # right under a Verdict heading, a key row ("| **Decision** | REVISE |") states
+            # the verdict (elsewhere a table row is cited text, not the reviewer's key)
+            cells = [c for c in row if c.strip()]
+            kc = words.is_key_cell(cells[0]) if len(cells) == 2 else None
+            strong = pending[0] or kc is not None and kc[0]
+            if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
+                self.vote(cells[1], strong, max(kc[1], pending[1]))
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+            ref = rec.pop("_id", None)
             col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
             line = col_line or (int(lm["l"]) if lm and int(lm["l"]) >= 1 else None)
@@ -1217,6 +1575,8 @@ class _Reader:
                 if line:
                     rec["line"] = line
                     rec = _ordered(rec)
+            if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
+                continue
             self.doc.findings.append(rec)
 
     def note_subject(self, node: SyntaxTreeNode) -> None:
@@ -1244,6 +1604,8 @@ class _Reader:
                 self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
                 self.asks = False
+            if t != "paragraph":
+                self.badge_open = False
             if t not in ("bullet_list", "ordered_list") and not (
                     t == "paragraph" and self.list_label is None):
                 self.list_label = None
@@ -1274,6 +1636,16 @@ class _Reader:
                 if not quoted:
                     self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
+                if t == "fence" and not quoted:
+                    self.fenced_keys(node)
+                    # a review comment kept verbatim in a fence (an archive of bot comments):
+                    # the badge on its first line is the severity of the finding it is under
+                    first = next((ln for ln in node.content.split("\n", 8)[:8] if ln.strip()),
+                                 "")
+                    if badge_severity(first) is not None:
+                        self.feed(first)
+                        if self.para is not None:
+                            self.para.rest.append(first)
                 sec = self.sections[-1] if self.sections and not quoted else None
                 if sec is not None and sec.cand is not None and sec.cand.code is None \
                         and sec.file is None:
@@ -1294,6 +1666,9 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            if t not in ("heading", "hr") and not (t == "paragraph" and re.fullmatch(
+                    r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
+                self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
@@ -1326,6 +1701,106 @@ class _Reader:
 # --------------------------------------------------------------------------- #
 # Decisions
 # --------------------------------------------------------------------------- #
+# sections that restate what was read before them: a summary, a status table or a
+# consensus (any item sharing two words with a finding read before restates it) ...
+_RECAP_SUMMARY = re.compile(
+    r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
+    r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
+    r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
+    r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker|zusammenfassung|fazit|"
+    r"r\u00e9sum\u00e9|resumen|resumo|conclusi\u00f3n|conclus\u00e3o|"
+    r"\u6c47\u603b|\u5f59\u7e3d|\u603b\u7ed3|\u7e3d\u7d50|\u7ed3\u8bba|\u7d50\u8ad6|"
+    r"\u6458\u8981|\u6982\u8981|\u5c0f\u7ed3|\u307e\u3068\u3081|\u8981\u7d04|"
+    r"\uc694\uc57d|\uacb0\ub860)\b", re.I)
+# ... or the answers to the concerns above (suggestions, required changes: an item
+# restates a finding when its title is mostly that finding's words)
+_RECAP_ACTION = re.compile(
+    r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|(?:minimum\s+)?"
+    r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
+    r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
+    r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
+    r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist|empfehlungen|"
+    r"vorschl\u00e4ge|recommandations|recomendaciones|sugerencias|recomenda\u00e7\u00f5es|"
+    r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
+    r"(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
+    r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
+_ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
+                 r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
+                 r"(?![\w-]))")
+_TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
+_ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
+_GROUP_NOUN = re.compile(
+    r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
+    r"suggestions|recommendations|warnings|improvements|changes|risks|defects|gaps)\b", re.I)
+_BARE_KEY = re.compile(r"^\s*[*_]{0,2}[^\W\d_][\w \-]{0,30}[*_]{0,2}\s*:\s*[*_]{0,2}\s*$")
+_NUMBER = re.compile(r"^[\s*_`]*(?P<n>\d{1,3})[.):]")
+
+
+def _ident(text: str) -> str | None:
+    """A finding's explicit id at the start of ``text`` (``N1``, ``CR-01-001``, ``#3``,
+    ``Issue 3``), normalised; None for plain numbering or none."""
+    m = _ID.match(text) if text else None
+    if m is None:
+        return None
+    if m["i"] and severity_word(m["i"]):
+        return None  # "P1" is a severity, not an id
+    return (m["n"] or m["h"] or m["i"] or "").lower() or None
+
+
+def _number(text: str) -> str | None:
+    """The plain numbering that opens ``text`` ("3." → "3")."""
+    m = _NUMBER.match(text) if text else None
+    return m["n"].lstrip("0") or "0" if m else None
+
+
+_STOP = frozenset((
+    "the", "and", "for", "with", "that", "this", "are", "not", "but", "from", "into", "its",
+    "was", "were", "has", "have", "had", "can", "may", "will", "would", "should", "could",
+    "must", "all", "any", "one", "two", "per", "via", "when", "then", "than", "also", "only",
+    "still", "now", "use", "uses", "used", "using", "add", "adds", "added", "make", "ensure",
+    "need", "needs", "issue", "issues", "finding", "fix", "fixed", "fixes", "change",
+    "changes", "update", "missing", "new", "code", "file", "line", "lines", "there", "their",
+    "which", "what", "where", "does", "doesn", "don", "before", "after", "under", "over",
+    "each", "every", "more", "less", "same", "other", "about", "without", "explicitly",
+    "critical", "high", "medium", "low", "minor", "major", "blocking", "unaddressed",
+    "addressed", "partially", "partial", "escalated", "must-fix", "should-fix"))
+
+
+def _words(text: str) -> set[str]:
+    """The content words of ``text`` (lower case, three letters or more, a crude stem)."""
+    out: set[str] = set()
+    for w in re.findall(r"[^\W\d_][\w]{2,}", text[:600].lower()):
+        if w in _STOP:
+            continue
+        w = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 4 else w
+        out.add(w)
+    return out
+
+
+def _same_words(a: set[str], b: set[str], loose: bool = False) -> int:
+    """How strongly ``a`` (a recap item's words) restates ``b`` (an earlier finding's):
+    the words they share when at least two are, and (unless ``loose``: a summary) at
+    least a third of ``a``'s; 0 otherwise."""
+    if not a or not b:
+        return 0
+    n = len(a & b)
+    return n if n >= 2 and (loose or 3 * n >= len(a)) else 0
+
+
+def _title_of(text: str) -> str:
+    """An item's title: its bold part, else its text up to the first ``:``, dash or
+    sentence end (at most twelve words)."""
+    m = re.match(r"^\W*(?:\*\*|__)(?P<t>[^*_\n]{3,200}?)(?:\*\*|__)", text)
+    if m and not _is_label(m["t"].strip(" :")):
+        return m["t"]
+    if m:  # "**Minor:** the key ignores the locale": the title follows the tag
+        text = text[m.end():]
+    text = _TAG_LEAD.sub("", text)
+    toks = _file_tokens(text[:300])
+    if toks and toks[0][1] <= 2:  # "tests/x.py — add a test ...": the title follows the file
+        text = re.sub(r"^[\s`*_:,\u2014\u2013-]+", "", text[toks[0][2]:])
+    t = re.split(r":\s|\s[\u2014\u2013-]\s|(?<=[a-z)\]`])\.\s", text, maxsplit=1)[0]
+    return " ".join(t.split()[:12])
 # a paragraph that only names a file, the header of the comments or items under it:
 # `src/a.py`, **src/a.py:**, __`src/a.py`__
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
@@ -1544,6 +2019,9 @@ def _qualifies(c: _Cand) -> bool:
     if not fields.get("file") and locate(text) is None and any(
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
+    if not _lead_tag(text) and not fields.get("severity") and any(
+            _NONE_RE.match(_strip_decor(ln)) for ln in c.body[:MAX_BODY] if ln.strip()):
+        return False  # "### Feature flags" ... "No change request here.": a clean check
     if _lead_tag(text) or locate(text) is not None:
         return True
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
@@ -1725,10 +2203,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if lm:
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
+        prev = ""
         for ln in [head, *rest[:6]]:
             if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
                 continue  # a nested list names other things (deliverables, evidence)
-            f = _first_file(ln)
+            f = _prose_file(ln, prev if ln is not head else "")
+            prev = ln
             if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
@@ -1753,7 +2233,13 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             bm = _BODY_LINE.search(rest[0][:300])
             if bm and int(bm["l"]) >= 1:
                 rec["line"] = int(bm["l"])
-    # severity: fields, then the item's tags and badges, then its section
+    # severity: a change of severity, then fields, then the item's tags and badges, then
+    # its section
+    esc = escalated(" ".join((head, fields.get("severity", ""), fields.get("status", ""))))
+    if esc:
+        rec.pop("priority", None)
+        rec["severity"] = esc
+        return
     want = None
     for key in ("severity", "risk", "impact"):
         if fields.get(key):
@@ -1847,6 +2333,9 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 cols[name] = idx
     if "text" not in cols:
         return []
+    idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
+                                                          "n", "nr", "key")
+                  and i not in cols.values()), None)
     if not (in_findings or "file" in cols or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):
@@ -1861,9 +2350,15 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
         if not text or _NONE_RE.match(text) or _skip_head(text):
             continue
         if "status" in cols and (_RESOLVED.search(vals[cols["status"]]) or re.search(
-                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green)\b",
+                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green|deferred|"
+                r"wont-?fix|won.t\s+fix|out\s+of\s+scope)\b",
                 vals[cols["status"]], re.I)):
             continue
+        if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
+               and not re.search(r"\b(?:not|un|partially|partly)\s*(?:fixed|resolved|done)\b", v,
+                                 re.I)
+               for i, v in enumerate(vals) if i != cols["text"]):
+            continue  # a row marked fixed in any of its cells (a re-review's status column)
         rec: dict[str, Any] = {"kind": "finding", "origin": origin}
         if "severity" in cols:
             cell = vals[cols["severity"]]
@@ -1871,7 +2366,10 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 continue  # a dimension rated as passing
             w = _SEV_WORD_RE.search(cell)
             _put_severity(rec, w.group(0) if w else next(
-                (sv for e, sv in _CELL_EMOJI if e in cell), None))
+                (emoji_severity(e) or sv for e, sv in _CELL_EMOJI if e in cell), None))
+            if "severity" not in rec and "priority" not in rec and (
+                    hs := heading_severity(cell) or severity.from_text(_unwrap(cell))):
+                rec["severity"] = hs  # "REQUIRED", "must fix", "nice to have"
         elif sev:
             rec["severity"] = sev
         if "file" in cols:
@@ -1889,6 +2387,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             if lm and int(lm.group(1)) >= 1:
                 rec["_line"] = int(lm.group(1))
         rec["summary"] = text
+        if idcol is not None and vals[idcol].strip():
+            rec["_id"] = _unwrap(vals[idcol]).strip()
         out.append(rec)
     return out
 
@@ -1969,6 +2469,14 @@ _REVIEWISH_SCAN = 64 * 1024
 
 def read_document(text: str, origin: str = "reviewer") -> Doc:
     """Read one answer as a Markdown document; see the module docstring."""
+    token = TRAFFIC_LIGHT.set("\U0001f7e1" in text and "\U0001f7e0" not in text)
+    try:
+        return _read_document(text, origin)
+    finally:
+        TRAFFIC_LIGHT.reset(token)
+
+
+def _read_document(text: str, origin: str) -> Doc:
     keys, body = front_matter(text)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
@@ -1995,7 +2503,8 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
         doc.findings = [f for f in doc.findings if f.get("file")]
     if not doc.findings and envelope is not None:
         sev = badge_severity(body[:4000])
-        title = next((m.group(1) for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)), "")
+        title = next((t for m in re.finditer(r"\*\*([^*\n]{8,200})\*\*", body)
+                      if len(t := unbadge(m.group(1))[0]) >= 8), "")
         if sev or title:
             rec: dict[str, Any] = {"kind": "finding", "origin": origin}
             if sev:

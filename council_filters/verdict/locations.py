@@ -6,6 +6,7 @@ Nothing here raises on any input.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,19 @@ _SEV_TAG = re.compile(
 _SEV_LEAD = re.compile(r"^(?P<w>" + SEVERITY_WORD + r")\s*(?::|\u2014|\u2013|-)\s+", re.I)
 _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "minor",
               "\U0001f7e2": "minor", "\u26aa": "minor", "\u2757": "critical"}
+# 🟡 is the middle of a traffic light (🔴 / 🟡 / 🟢: medium) but the lowest colour of the
+# four-colour scale (🔴 / 🟠 / 🟡: minor).  The document reader sets which one an answer
+# uses: a traffic light when it has 🟡 and no 🟠.
+TRAFFIC_LIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("traffic_light",
+                                                                     default=False)
+
+
+def emoji_severity(emoji: str) -> str | None:
+    """The severity of a coloured-circle (or ❗) severity mark, on the answer's scale."""
+    if emoji == "\U0001f7e1" and TRAFFIC_LIGHT.get():
+        return "medium"
+    return _SEV_EMOJI.get(emoji)
+
 
 # --------------------------------------------------------------------------- #
 # Locations
@@ -174,8 +188,8 @@ def _sev_only(text: str) -> str | None:
     t = text.strip()
     if not t or len(t) > 60:
         return None
-    for emoji, sev in _SEV_EMOJI.items():
+    for emoji in _SEV_EMOJI:
         if t.replace("*", "").strip() == emoji:
-            return sev
+            return emoji_severity(emoji)
     m = _SEV_ONLY.match(t)
     return severity_word(m["w"]) if m else None

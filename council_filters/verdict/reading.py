@@ -219,13 +219,18 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     """(verdict or None, warning or None, whether a verdict key was found).
 
     The ``Verdict`` keys decide; the weaker keys (Decision, Status...) only when there
-    is none.  Keys that agree give their vote; keys that disagree give UNKNOWN with a
+    is none.  Among them, a key that replaces others ("New verdict", "Final verdict")
+    decides over plain ones, and those over a key a later one replaces ("Original
+    verdict").  Keys that agree give their vote; keys that disagree give UNKNOWN with a
     warning, unless they sit in successive rounds, when the last round's vote counts.
     """
     strong = [v for v in votes if v.strong]
     pool = strong or [v for v in votes if not v.strong and v.vote in VOTES]
     if not pool:
         return None, None, False
+    # "Original verdict: REJECT" then "New verdict: ACCEPT": the replacing key decides
+    top = max(v.rank for v in pool)
+    pool = [v for v in pool if v.rank == top]
     voted = [v for v in pool if v.vote in VOTES]
     if not voted or len(voted) < len(pool):
         # a Verdict key naming no verdict (or a status such as TIMEOUT): the reviewer's
@@ -419,6 +424,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     items = _get(doc, "findings", "issues", "comments", "problems", "review_comments")
     for item in items[:10_000] if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
+                and _CLOSED.match(st):
+            continue  # a finding annotated resolved later is not an open one
         rec = _json_finding(item, origin)
         if rec is not None:
             out.findings.append(rec)
@@ -427,6 +435,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
 
 
 _MAX_LINE = 10_000_000
+_CLOSED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
+                     r"invalid|duplicate|false[\s_-]positive)\b", re.I)
 
 
 def _int(v: Any) -> int | None:
