@@ -366,7 +366,7 @@ ROWS_UNDER_A_FILE_HEADING = """\
 | Area | Severity | Finding |
 |---|---|---|
 | Correctness | High | L14: months are read as 0-based, so every date is a month early |
-| Style | Low | line 30 repeats the format string |
+| Style | Low | line 30 — the format string is repeated |
 | Tests | Pass | all cases covered |
 """
 
@@ -386,6 +386,9 @@ ROWS_ZH_UNDER_A_QUOTE = """\
 def test_a_row_citing_only_a_line_takes_the_file_named_above_the_table() -> None:
     assert where(ROWS_UNDER_A_FILE_HEADING) == [
         ("lib/parse/date.ts", 14, "critical"), ("lib/parse/date.ts", 30, "minor")]
+    # a line the row's prose mentions is a reference, not the row's place
+    text = ROWS_UNDER_A_FILE_HEADING.replace("L14: months", "months (see L14)")
+    assert where(text)[0] == (None, None, "critical")
 
 
 def test_a_table_in_another_language_skips_passing_rows_and_places_the_cited_line() -> None:

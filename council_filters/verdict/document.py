@@ -2320,7 +2320,9 @@ _PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pas
 _CELL_EMOJI = (("\U0001f534", "critical"), ("\u2757", "critical"), ("\U0001f7e0", "medium"),
                ("\u26a0", "medium"), ("\U0001f7e1", "minor"))
 # a row citing a line of the file its section names ("L3: ...", "line 12", ":40")
-_ROW_LINE = re.compile(r"(?:^|[\s(`*])(?:L|lines?\s*|ln\s*|:)(?P<l>\d{1,7})\b(?![/:.]\d)")
+_ROW_LINE = re.compile(
+    r"^[\s*_`(\[]*(?:L|lines?\s*|ln\s*|:)(?P<l>\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?[*_`)\]]*"
+    r"\s*(?::|\uff1a|\u2014|\u2013|-\s)", re.I)  # the row's text opens with the line, as its label
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
