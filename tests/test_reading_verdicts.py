@@ -89,6 +89,8 @@ KEYS = [
     "**\u7ed3\u8bba**\uff1a\u4e0d\u901a\u8fc7",
     "\u5224\u5b9a: \u8981\u4fee\u6b63",
     "\u7dcf\u5408\u8a55\u4fa1\uff1a\u5dee\u3057\u623b\u3057",
+    "Quality gate: FAILED",
+    '"overall_correctness": "patch is incorrect",',
 ]
 
 
@@ -199,6 +201,11 @@ def test_codex_review_json_in_a_fence_after_a_long_preamble() -> None:
     "Looks fine.\n\n```\nverdict: APPROVE\n```\n\nDone.\n",
     "| Field | Value |\n|---|---|\n| Verdict | APPROVE |\n",
     "- **Recommendation**: Add a unit test for the empty case\n",
+    "Conclusion: the approach is sound but the tests are thin.\n",
+    "- Status: done\n- Result: 12 passed\n",
+    # 通过 also means "by means of", 拒绝 begins "denial of service"
+    "**\u7ed3\u8bba**\uff1a\u901a\u8fc7\u5f15\u5165\u9501\u6765\u89e3\u51b3\u7ade\u4e89\u3002\n",
+    "\u7ed3\u8bba\uff1a\u62d2\u7edd\u670d\u52a1\u98ce\u9669\u5df2\u6392\u9664\n",
 ])
 def test_no_verdict_is_invented(text: str) -> None:
     assert verdict(text) == "UNKNOWN"

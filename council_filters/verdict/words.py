@@ -25,6 +25,8 @@ VOTES = ("APPROVE", "REVISE", "REJECT")
 # A short word counts only when the value ends there or punctuation follows ("GO.",
 # "PASS — 37 checks"), not when a sentence goes on ("go with option A").
 _END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09]))"
+_CJK_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3001\u3002\uff01\uff0c\uff1a"
+            r"\uff1b\uff08\uff09\u3010\u3011]|但))")
 _SEP = r"[\s_-]+"
 _SEP0 = r"[\s_-]*"
 # the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
@@ -83,12 +85,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:clean|ok|okay|sound|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
-    (r"(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
-     r"需要?修改|需要?修正|需改进|建议修改|要修正|修正が必要|差し戻し|不合格|"
-     r"不可合并|暂不合并|수정\s*필요|보류", "REVISE"),
-    (r"拒绝|驳回|否决|却下|拒否|거부|반려", "REJECT"),
-    (r"通过|通過|批准|同意合并|可以合并|可合并|合格|承認|承认|問題なし|无问题|没有问题|승인|통과",
-     "APPROVE"),
+    # (a single word only alone or before punctuation: 通过 is also "by means of", 拒绝
+    # begins 拒绝服务, "denial of service")
+    (r"(?:(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
+     r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
+     r"修正が必要|不可合并|暂不合并|수정\s*필요", "REVISE"),
+    (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
+    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
+     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题", "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed" + _SEP + r"out|error|unavailable|unknown", "BAD"),
 )
@@ -189,7 +193,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action")
-_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality\s+gate|plan|"
+_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
                r"previous|prior|re-?review|second|third|last|latest|summary|readiness|"
@@ -201,12 +205,12 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
                   r"second|third|last|amended)\b", re.I)
 _CJK_STRONG = r"结论|結論|判定|裁定|评审结论|审查结论|審査結果|判定結果|판정|결론|最终结论|最終判定"
 _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
-             r"结果|結果|意见|意見|建议|평가|결과|상태|状态|状態")
+             r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
     r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?)"
     r"(?:\s*\((?P<par>[^)\n]{1,30})\))?"
-    r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:\s+(?:" + _QUALIFIERS + r"))?)\s+)?"
+    r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:[\s_]+(?:" + _QUALIFIERS + r"))?)[\s_]+)?"
     r"(?P<w>" + _WEAK_HEADS + r")"
     r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_STRONG + r"))"
     r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_WEAK + r")))", re.I)
