@@ -108,7 +108,9 @@ _CHOICE_SEP = re.compile(r"\s*(?:\||/|\bor\b|,)\s*", re.I)
 _PLACEHOLDER = re.compile(r"^\s*(?:<[^>\n]{1,80}>|\[[^\]\n]{1,80}\]|\{[^}\n]{1,80}\})\s*$")
 _BOX = re.compile(r"\[(?P<x>[ xX\u2713\u2714])\]")
 _STRUCK = re.compile(r"~~[^~\n]{0,200}~~")
-_ARROW = re.compile(r"\s*(?:\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c)\s*")
+_ARROW = re.compile(r"\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c")
+LINE_CAP = 4000  # characters of a line read for keys (a verdict is near a key's start)
+VALUE_CAP = 400  # characters of a value read for its verdict
 
 
 def checked(value: str) -> str | None:
@@ -165,7 +167,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strong``: the value is a Verdict key's (the words marked ``!`` in the table count);
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
-    value = _STRUCK.sub(" ", value)
+    value = _STRUCK.sub(" ", value[:VALUE_CAP])
     box = checked(value)
     if box is not None:
         value = box
@@ -214,9 +216,10 @@ _KEY = re.compile(
     r"(?P<w>" + _WEAK_HEADS + r")"
     r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_STRONG + r"))"
     r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_WEAK + r")))", re.I)
+# possessive runs: a line of 10 000 "*" or spaces is read in linear time
 _LINE_KEY = re.compile(
-    r"^[^\w]*?" + _MARKS + r"\s*" + _KEY.pattern + r"\s*[*_`~\"']*"
-    + r"\s*(?P<sep>[:\uff1a=\u2014\u2013]|\s-\s|$)\s*" + _MARKS + r"\s*(?P<value>.*)$", re.I)
+    r"^[^\w]*+" + _KEY.pattern + r"\s*+[*_`~\"']*+\s*+"
+    r"(?P<sep>[:\uff1a=\u2014\u2013]|(?<=\s)-(?=\s)|$)\s*+[*_`~]*+\s*+(?P<value>.*)$", re.I)
 _GLUED_KEY = re.compile(
     r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?verdict)"
     + _MARKS + r"\s*[:\uff1a]\s*", re.I)
@@ -240,7 +243,7 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
     runs to the next Verdict key.  A key with no value (``## Verdict``,
     ``**Recommendation:**``) is returned with an empty value: the value is on the next line.
     """
-    m = _LINE_KEY.match(_STRUCK.sub(" ", line).strip())
+    m = _LINE_KEY.match(_STRUCK.sub(" ", line[:LINE_CAP]).strip())
     if not m:
         return []
     value = m["value"]
@@ -257,7 +260,8 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         strong, rank = False, key_rank(m["wmod"] or "")
     out: list[tuple[str, bool, int]] = []
     while True:
-        nxt = next((g for g in _GLUED_KEY.finditer(value) if g.start() > 0), None)
+        nxt = None if len(out) >= 7 else next(
+            (g for g in _GLUED_KEY.finditer(value) if g.start() > 0), None)
         if nxt is None:
             out.append((_trim(value), strong, rank))
             return out
@@ -275,7 +279,7 @@ def _trim(value: str) -> str:
 def glued_verdict(line: str) -> tuple[str, int] | None:
     """A Verdict key glued after other text on the line (``… **Verdict:** APPROVE …``),
     outside code spans: (value, rank)."""
-    s = re.sub(r"`[^`\n]*`", " ", line)
+    s = re.sub(r"`[^`\n]*`", " ", line[:LINE_CAP])
     found = None
     for g in _GLUED_KEY.finditer(s):
         if g.start() == 0 and not s[:1].isspace():
