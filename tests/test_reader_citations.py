@@ -354,3 +354,32 @@ CJK_RECAP = """\
 def test_a_plan_of_work_after_the_findings_restates_them() -> None:
     assert where(PLAN_AFTER_FINDINGS) == [(None, None, "critical"), (None, None, "medium")]
     assert where(CJK_RECAP) == [("api/stream.py", 30, "critical")]
+
+
+JAPANESE_RECHECK = """\
+# 再レビュー
+
+## 各指摘の確認
+- P1-1 直った。ロックは解除時に必ず戻る。
+- P2-1 文書化で対応（README に記載）。
+- P2-2 修正済み。
+
+## 新しい指摘
+### P2-A キャッシュの上限が無い
+- 場所: `lib/cache.ts:30`（set）、`lib/store.ts:8-12`（flush(0)）、`:40`（init）。
+
+### P1-B 起動時の例外が握りつぶされる
+- 起き方: 設定の読み込みが失敗すると画面が白いままになる。
+
+### 確認して問題なしとしたもの
+- タイマーは解除される。
+"""
+
+
+def test_a_japanese_recheck_reads_new_findings_only_at_every_place() -> None:
+    assert where(JAPANESE_RECHECK) == [
+        ("lib/cache.ts", 30, "medium"),
+        ("lib/store.ts", 8, "medium"),
+        ("lib/store.ts", 40, "medium"),
+        (None, None, "critical"),
+    ]

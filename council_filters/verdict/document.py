@@ -91,10 +91,17 @@ _POSITIVE = re.compile(
     r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
     r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
-    r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
+    r"implemented|done\s+well|things\s+done\s+right)\b|"
+    # no problem / strengths in Japanese and Chinese ("問題なし", "没有问题", "良い点", "优点")
+    "\u554f\u984c\u306a\u3057|\u554f\u984c\u3042\u308a\u307e\u305b\u3093|"
+    "\u6ca1\u6709\u95ee\u9898|\u65e0\u95ee\u9898|\u6c92\u6709\u554f\u984c|"
+    "\u826f\u3044\u70b9|\u826f\u304b\u3063\u305f\u70b9|\u4f18\u70b9|\u4eae\u70b9", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
-    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
+    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
+    # fixed / resolved in Japanese and Chinese ("直った", "修正済み", "已修复")
+    "\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
+    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
@@ -140,7 +147,11 @@ _FINDINGS = re.compile(
     r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
     r"recommendations?|action\s+items|required\s+changes|improvements?|warnings?|"
     r"weaknesses|gaps?|flaws?|errors?|vulnerabilit(?:y|ies)|observations?|feedback|"
-    r"remarks?|points?|fixes)\b", re.I)
+    r"remarks?|points?|fixes)\b|"
+    # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
+    "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
+    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
+    re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
     "blocker", "blockers", "blocking", "non", "nonblocking", "nit", "nits", "nitpick",
@@ -429,9 +440,17 @@ def escalated(text: str) -> str | None:
     return last
 
 
+# a finding's id made of its priority and a number or letter: "P2-A", "P1-3", "P0.2"
+_PRIORITY_ID = re.compile(r"^[\s*_`\[]*(?P<w>P[0-4])[-.](?:[A-Z]{1,2}|\d{1,3})\b[\]*_`]*"
+                          r"(?=\s|[:\uff1a\u2014\u2013])")
+
+
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
+    pid = _PRIORITY_ID.match(_ITEM_NUMBER.sub("", text.lstrip()))
+    if pid:  # "P2-A title", "**P1-3:** title": an id that opens with its priority
+        return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
@@ -1797,6 +1816,15 @@ def _title_of(text: str) -> str:
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
 
 
+# an item that opens (after its id) by saying it was fixed, in Japanese or Chinese:
+# "P1-1 直った。…", "#3 修正済み", "N2 已修复", "P2-1 文書化で対応（…）"
+_CJK_DONE = re.compile(
+    "^[\\s\\W]*(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
+    "(?:\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
+    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
+    "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -1813,7 +1841,7 @@ def _skip_head(head: str) -> bool:
     if _PRAISE.search(first) and not _lead_tag(h):
         return True
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
-                 r"ADDRESSED|CLARIFIED)\b", h):
+                 r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
@@ -1991,6 +2019,9 @@ def _is_inventory(plain: str, text: str) -> bool:
 def _is_section_name(plain: str) -> bool:
     """A heading made of a findings word and at most one other ("Review Comment")."""
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", plain.lower()) if w]
+    if len(toks) == 1 and _CJK_RUN.fullmatch(toks[0]) and len(toks[0]) <= 12 \
+            and _FINDINGS.search(toks[0]):
+        return True  # "新しい指摘", "各指摘の確認", "发现的问题": a short heading naming findings
     return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
 
 
@@ -2095,7 +2126,12 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
     return None
 
 
-_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+_ASIDE = re.compile(r"\((?:[^()\n]|\([^()\n]{0,20}\)){0,80}\)|"
+                    r"\uff08(?:[^\uff08\uff09()\n]|\([^()\n]{0,20}\)){0,80}\uff09")
+_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?")
 
 
 def _field_places(value: str) -> list[Location]:
@@ -2112,9 +2148,16 @@ def _field_places(value: str) -> list[Location]:
         out.append(Location(loc.file, loc.line, loc.end_line))
         pos += max(loc.end, 1)
     glue.append(v[pos:])
-    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+    more: list[Location] = []
+    rest: list[str] = []
+    for i, g in enumerate(glue[1:]):
+        g = _ASIDE.sub(" ", g)  # "a.json:17（postinstall）、b.mjs:24": an aside is glue
+        for m in _LINE_AGAIN.finditer(g):  # "…, `:16`": another line of the same file
+            more.append(Location(out[i].file, int(m["l"])))
+        rest.append(_LINE_AGAIN.sub(" ", g))
+    if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
-    return out
+    return out + more if len(out) + len(more) > 1 else out
 
 
 def _no_code(text: str) -> str:
@@ -2454,7 +2497,10 @@ _REVIEWISH = re.compile(
     r"\b(?:review\w*|findings?|issues?|bugs?|problems?|concerns?|audit\w*|defects?|"
     r"vulnerabilit\w*|blockers?|critique\w*|feedback|regressions?|risks?|flaws?|nits?|"
     r"smells?|errors?|warnings?|suggestions?|recommendations?)\b|\u53d1\u73b0|\u95ee\u9898|"
-    r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677", re.I)
+    r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677|"
+    # Japanese and traditional Chinese: 指摘, 問題, レビュー, 監査, 審查, 評審
+    r"\u6307\u6458|\u554f\u984c|\u30ec\u30d3\u30e5\u30fc|\u76e3\u67fb|\u5be9\u67e5|"
+    r"\u8a55\u5be9", re.I)
 _REVIEWISH_SCAN = 64 * 1024
 
 
