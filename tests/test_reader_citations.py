@@ -225,3 +225,161 @@ def test_a_line_field_is_in_the_file_its_heading_names_whatever_its_prose_cites(
         ("store/lru.go", 88, "critical"),
         ("store/lru.go", 120, "minor"),
     ]
+
+
+CJK_LADDER = """\
+# 代码评审
+
+## 🔴 严重问题（必须修复）
+
+### A1. `svc/queue.py:40` — 任务在列表被修改时执行
+
+## 🟡 中等问题（建议修复）
+
+### B1. `svc/cache.py` — 缓存从不清理
+
+## 🟢 轻微问题（可选）
+
+### C1. `svc/log.py:7` — 日志级别写死
+"""
+
+
+def test_chinese_severity_headings_and_file_level_headings_are_read() -> None:
+    assert where(CJK_LADDER) == [
+        ("svc/queue.py", 40, "critical"),
+        ("svc/cache.py", None, "medium"),
+        ("svc/log.py", 7, "minor"),
+    ]
+
+
+PASTED_COMMENTS = """\
+# Review comments kept for the record
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_
+
+**The retry budget is shared by every request.**
+
+One slow caller drains it for all the others.
+
+<details>
+<summary>Tools</summary>
+
+[warning] 12-12: net/retry.py#L12
+Function has too many branches.
+
+</details>
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In net/retry.py around lines 30 to 41, give each request its own budget.
+```
+
+</details>
+````
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+**The token is logged at debug level.**
+
+<details>
+<summary>Proposed fix</summary>
+
+```diff
+-log.debug("token %s", token)
+```
+
+</details>
+````
+
+````markdown
+_\U0001f6e0\ufe0f Refactor suggestion_ | _\U0001f7e1 Minor_
+
+**Name the magic number.**
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+net/pool.py around lines 7 to 9: name the constant 64.
+```
+
+</details>
+````
+"""
+
+
+def test_comments_pasted_one_fence_each_are_read_each_at_its_prompts_place() -> None:
+    assert where(PASTED_COMMENTS) == [
+        ("net/retry.py", 30, "medium"),
+        (None, None, "critical"),
+        ("net/pool.py", 7, "minor"),
+    ]
+
+
+PLAN_AFTER_FINDINGS = """\
+# Turn handling fixes
+
+## Issues found
+
+### 1. The turn ends before the blast resolves (CRITICAL)
+The timer fires first.
+
+### 2. Fragments drift between clients (MEDIUM)
+Each client rolls its own seed.
+
+## Implementation todos
+
+### todo-1: Make the turn end after the blast resolves
+### todo-2: Share one seed for fragments
+"""
+
+
+CJK_RECAP = """\
+## 🔴 严重问题
+
+### S1. `api/stream.py:30` — 事件流重复推送相同的数据
+
+## 修复优先级建议
+
+| 优先级 | 问题 |
+|---|---|
+| P0 | 事件流重复推送 |
+"""
+
+
+def test_a_plan_of_work_after_the_findings_restates_them() -> None:
+    assert where(PLAN_AFTER_FINDINGS) == [(None, None, "critical"), (None, None, "medium")]
+    assert where(CJK_RECAP) == [("api/stream.py", 30, "critical")]
+
+
+JAPANESE_RECHECK = """\
+# 再レビュー
+
+## 各指摘の確認
+- P1-1 直った。ロックは解除時に必ず戻る。
+- P2-1 文書化で対応（README に記載）。
+- P2-2 修正済み。
+
+## 新しい指摘
+### P2-A キャッシュの上限が無い
+- 場所: `lib/cache.ts:30`（set）、`lib/store.ts:8-12`（flush(0)）、`:40`（init）。
+
+### P1-B 起動時の例外が握りつぶされる
+- 起き方: 設定の読み込みが失敗すると画面が白いままになる。
+
+### 確認して問題なしとしたもの
+- タイマーは解除される。
+"""
+
+
+def test_a_japanese_recheck_reads_new_findings_only_at_every_place() -> None:
+    assert where(JAPANESE_RECHECK) == [
+        ("lib/cache.ts", 30, "medium"),
+        ("lib/store.ts", 8, "medium"),
+        ("lib/store.ts", 40, "medium"),
+        (None, None, "critical"),
+    ]

@@ -151,8 +151,11 @@ def _from_document(text: str, origin: str) -> Reading:
         nl = text.rfind("\n", 0, TREE_CAP)
         text = text[: nl if nl > 0 else TREE_CAP]
     lines = text.split("\n")
-    span = _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
-    if span is not None:
+    parts = _markdown_fences(lines)
+    span = None if parts else _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
+    if parts:
+        text = "\n\n---\n\n".join(parts)  # comments pasted one fence each
+    elif span is not None:
         inner = "\n".join(lines[span[0]:span[1]])
         # a fenced template (placeholders such as {unit name}) is not an answer
         if len(document._PLACEHOLDER.findall(inner)) < 2:
@@ -178,6 +181,35 @@ def _from_document(text: str, origin: str) -> Reading:
     out.findings_text = doc.findings_text if doc.findings_text is not None else \
         "\n".join(_item_text(f) for f in doc.findings)
     return out
+
+
+_MD_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})\s*(?:md|markdown)\s*$", re.I)
+
+
+def _markdown_fences(lines: list[str]) -> list[str] | None:
+    """The insides of the ``md``/``markdown`` fences a text is made of, when it holds two
+    or more and nothing else but headings, rules and blank lines (review comments pasted
+    into a file one fence each); None otherwise."""
+    parts: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        m = _MD_FENCE.match(ln)
+        if m is None:
+            s = ln.strip()
+            if s and not s.startswith(("#", "---", "***", "<!--")):
+                return None
+            i += 1
+            continue
+        fence = m["f"]
+        j = i + 1
+        while j < n and lines[j].rstrip() != fence:
+            j += 1
+        if j >= n:
+            return None
+        parts.append("\n".join(lines[i + 1:j]))
+        i = j + 1
+    return parts if len(parts) >= 2 else None
 
 
 CONFLICT = "the answer states conflicting verdicts \u2014 marked UNKNOWN"
