@@ -648,6 +648,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.details = 0  # <details> blocks open around the reading
         self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
@@ -1634,9 +1635,13 @@ class _Reader:
                         self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
-                if not quoted:
-                    self.close_comment()
+                if not quoted and self.details <= 0:
+                    self.close_comment()  # (a rule inside a folded block is the block's)
             elif t in ("fence", "code_block", "html_block"):
+                if t == "html_block":  # <details> folds: how deep the reading is in them
+                    low = node.content.lower()
+                    self.details = max(0, self.details + low.count("<details")
+                                       - low.count("</details"))
                 if t == "fence" and not quoted:
                     self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):
