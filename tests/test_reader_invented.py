@@ -434,3 +434,11 @@ def test_a_deferred_row_is_not_an_open_finding() -> None:
             "| NOTE | Timing signoff is out of this change's reach. | DEFERRED |\n"
             "| HIGH | The reset line floats at power-up. | OPEN |\n")
     assert [s[:9] for s in summaries(text)] == ["The reset"]
+
+
+def test_section_severities_in_other_wordings() -> None:
+    text = ("## Required before merge\n\n- `cli/main.go:8` — the exit code is always zero\n\n"
+            "## Nice-to-haves\n\n- `cli/main.go:30` — the help text wraps badly\n\n"
+            "## Low-priority polish\n\n- `cli/flags.go:4` — two flags share a short name\n")
+    assert read(text) == [("cli/main.go", 8, "critical"), ("cli/main.go", 30, "minor"),
+                          ("cli/flags.go", 4, "minor")]

@@ -170,7 +170,8 @@ _LABEL_WORDS = frozenset((
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
-    "strongly", "suggested", "essential", "mandatory",
+    "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
+    "cleanups", "merging", "shipping", "address", "resolve",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
@@ -182,7 +183,7 @@ _POSITIVE_MARK = re.compile(
     re.I)
 # an item that praises ("Test isolation is good.", "Good: the check is now enforced")
 _PRAISE = re.compile(
-    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*[:!\u2014-]"
+    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
     r"[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
@@ -214,10 +215,12 @@ _PHRASES = (
     (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
                 re.I), "minor"),
     (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
-                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change)\b", re.I),
+                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change|required\s+"
+                r"(?:before|for|to)\s+(?:merg\w*|release|approval|ship\w*|ga)|"
+                r"must[\s-]+(?:address|resolve|have))\b", re.I),
      "critical"),
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
-    (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
+    (re.compile(r"\b(?:nice[\s-]+to[\s-]+haves?|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
