@@ -442,3 +442,19 @@ def test_section_severities_in_other_wordings() -> None:
             "## Low-priority polish\n\n- `cli/flags.go:4` — two flags share a short name\n")
     assert read(text) == [("cli/main.go", 8, "critical"), ("cli/main.go", 30, "minor"),
                           ("cli/flags.go", 4, "minor")]
+
+
+def test_a_change_of_severity_in_other_words() -> None:
+    text = ("## Open findings\n\n"
+            "- `jobs/sync.py:14` — retries never stop — ❌ still open (was 🟡, now 🔴)\n"
+            "- `jobs/sync.py:60` — the batch size is hard-coded; upgraded from low to medium.\n"
+            "- **Minor:** `jobs/sync.py:90` — we now use a lock here, but its name is vague\n")
+    assert read(text) == [("jobs/sync.py", 14, "critical"), ("jobs/sync.py", 60, "medium"),
+                          ("jobs/sync.py", 90, "minor")]
+
+
+def test_file_names_with_uncommon_types_are_still_files() -> None:
+    text = ("## Findings\n\n- **High:** `Makefile.am` drops the install target\n"
+            "- **Low:** `user.email` is logged in full\n- **Low:** `deploy.bicep` pins no version\n")
+    assert read(text) == [("Makefile.am", None, "critical"), (None, None, "minor"),
+                          ("deploy.bicep", None, "minor")]

@@ -402,7 +402,8 @@ def unbadge(text: str) -> tuple[str, str | None]:
 # "downgraded to minor"): the last severity it names is the item's current one
 _ESCALATION = re.compile(
     r"(?:\u2192|->|\u27f6|=>|\u21d2|\b(?:escalated|upgraded|raised|bumped|downgraded|lowered|"
-    r"promoted|demoted|re-?rated|reclassified|now)\s+(?:to|as)\b)[\s*_`~(\[]*"
+    r"promoted|demoted|re-?rated|reclassified|now)(?:\s+from\s+[^\s,;]{1,20})?\s+(?:to|as)\b"
+    r"|\bnow(?:\s+(?:is|at))?(?=[\s*_`(]))[\s*_`~(\[]*"
     r"(?:(?:now|still|escalated\s+to|upgraded\s+to|downgraded\s+to)[\s*_`~(\[]+)?"
     r"(?:(?P<e>[\U0001f534\U0001f7e0\U0001f7e1\U0001f7e2\u2757])|(?P<w>" + SEVERITY_WORD
     + r")(?=[\s*_`)\]]*(?:$|[.,;:()|\u2014\u2013-]|\b(?:severity|priority|still|now)\b)))", re.I)
@@ -465,7 +466,13 @@ _FILE_TYPES = frozenset((
     "jpeg", "gif", "webp", "ico", "csv", "tsv", "ipynb", "dockerfile", "example", "sample",
     "template", "dist", "local", "config", "rc", "editorconfig", "gitignore", "dockerignore",
     "npmrc", "nvmrc", "mod", "sum", "cabal", "gemspec", "podspec", "csproj", "sln", "vb",
-    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log"))
+    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log",
+    "twig", "liquid", "mustache", "razor", "cshtml", "xaml", "groovy", "fsx", "fsi", "jsonnet",
+    "libsonnet", "cue", "rego", "star", "gn", "ninja", "bicep", "psm1", "awk", "vhd", "vhdl",
+    "sv", "svh", "tcl", "f90", "cob", "adb", "ads", "pas", "cr", "rkt", "scm", "lisp", "cljs",
+    "cljc", "edn", "hx", "purs", "elm", "gleam", "odin", "mojo", "cu", "cuh", "metal", "glsl",
+    "hlsl", "wgsl", "ino", "tsbuildinfo", "webmanifest", "map", "snap", "patch", "diff",
+    "spec", "am", "in", "ac", "m4", "pyw", "pxd", "pth", "whl", "egg", "bzl", "workspace"))
 
 
 def _code_name(raw: str) -> bool:
