@@ -202,3 +202,119 @@ def test_a_location_field_listing_several_places_is_the_finding_once_a_place() -
         ("lib/tally.rs", 3, "medium"),
         ("app/run.py", 9, "medium"),
     ]
+
+
+FIELDS_UNDER_A_FILE_HEADING = """\
+# Review: the cache layer
+
+## store/lru.go
+
+### Finding 1
+- **Line 88:** [BUG] eviction skips the head; compare `list.go:12` where the same walk is right
+- **Severity:** High
+- **Type:** BUG
+
+### Finding 2
+- **Lines 120-131:** [QUESTION] the size is read without the lock, unlike `map.go:40`
+- **Severity:** Low
+"""
+
+
+def test_a_line_field_is_in_the_file_its_heading_names_whatever_its_prose_cites() -> None:
+    assert where(FIELDS_UNDER_A_FILE_HEADING) == [
+        ("store/lru.go", 88, "critical"),
+        ("store/lru.go", 120, "minor"),
+    ]
+
+
+CJK_LADDER = """\
+# 代码评审
+
+## 🔴 严重问题（必须修复）
+
+### A1. `svc/queue.py:40` — 任务在列表被修改时执行
+
+## 🟡 中等问题（建议修复）
+
+### B1. `svc/cache.py` — 缓存从不清理
+
+## 🟢 轻微问题（可选）
+
+### C1. `svc/log.py:7` — 日志级别写死
+"""
+
+
+def test_chinese_severity_headings_and_file_level_headings_are_read() -> None:
+    assert where(CJK_LADDER) == [
+        ("svc/queue.py", 40, "critical"),
+        ("svc/cache.py", None, "medium"),
+        ("svc/log.py", 7, "minor"),
+    ]
+
+
+PASTED_COMMENTS = """\
+# Review comments kept for the record
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_
+
+**The retry budget is shared by every request.**
+
+One slow caller drains it for all the others.
+
+<details>
+<summary>Tools</summary>
+
+[warning] 12-12: net/retry.py#L12
+Function has too many branches.
+
+</details>
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In net/retry.py around lines 30 to 41, give each request its own budget.
+```
+
+</details>
+````
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+**The token is logged at debug level.**
+
+<details>
+<summary>Proposed fix</summary>
+
+```diff
+-log.debug("token %s", token)
+```
+
+</details>
+````
+
+````markdown
+_\U0001f6e0\ufe0f Refactor suggestion_ | _\U0001f7e1 Minor_
+
+**Name the magic number.**
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+net/pool.py around lines 7 to 9: name the constant 64.
+```
+
+</details>
+````
+"""
+
+
+def test_comments_pasted_one_fence_each_are_read_each_at_its_prompts_place() -> None:
+    assert where(PASTED_COMMENTS) == [
+        ("net/retry.py", 30, "medium"),
+        (None, None, "critical"),
+        ("net/pool.py", 7, "minor"),
+    ]

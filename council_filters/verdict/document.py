@@ -83,18 +83,6 @@ _MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
 # Vocabulary of headings, markers and fields
 # --------------------------------------------------------------------------- #
 _STRONG_KEYS = frozenset(("verdict",))
-_WEAK_KEYS = (
-    "overall assessment", "assessment", "status", "recommendation", "decision",
-    "review decision", "result", "outcome", "overall correctness", "overall status",
-    "final decision", "final recommendation", "action", "review status", "gate", "approval",
-    "approval status",
-)
-_WEAK_RE = re.compile(
-    r"^[^\w]*?[*_`~]*\s*(?P<k>" + "|".join(re.escape(k) for k in _WEAK_KEYS) + r")\s*[*_`~]*"
-    r"\s*(?::|：|=|\u2014|\u2013)\s*[*_`~]*\s*(?P<v>.+)$", re.I)
-_GLUED = re.compile(
-    r"(?:^|[\s.;,|(])[*_`]*(?:final\s+|overall\s+|review\s+)?verdict[*_`]*\s*[:：]\s*[*_`]*"
-    r"(?P<v>[^\n]{1,120})", re.I)
 _ROUND = re.compile(
     r"^(?:review\s+)?(?:round|iteration|pass|attempt|cycle|r)\s*#?\s*(?P<n>\d{1,4})\b", re.I)
 
@@ -222,6 +210,14 @@ _PHRASES = (
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
     (re.compile(r"\b(?:nice[\s-]+to[\s-]+haves?|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
+    # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
+    # "轻微问题", "重大な問題", "軽微")
+    (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
+                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b"), "critical"),
+    (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
+                "\u5efa\u8bae\u4fee\u590d"), "medium"),
+    (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
+                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848"), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 # a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
@@ -230,6 +226,13 @@ _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+# an item that opens with only a line of the file its section or header names ("- :339 —
+# ...", "- Line 12: ...", "- Lines 3-9 -", "- L40-L44 ...", "- (L12) ...")
+_LINE_LEAD = re.compile(
+    r"^[\s*_`(\[]*(?::|(?:lines?|ln)\s*|L\s*(?=\d))(?P<l>\d{1,7})"
+    r"(?:\s*[-\u2013,]\s*L?\d{1,7})*[\s*_`)\]]*(?:[:\u2014\u2013-]|\s)", re.I)
+_BODY_LINE = re.compile(r"^(?:\W{0,3}|.{0,40}?\s)(?:at\s+|on\s+)?(?::|lines?\s+|L(?=\d))"
+                        r"(?P<l>\d{1,7})\b(?![.:/]\d)", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
 _BLOB = re.compile(
@@ -240,6 +243,7 @@ _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+_CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -249,6 +253,8 @@ class Vote:
     strong: bool
     round: int
     order: int
+    rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
+    # replaces earlier ones ("New verdict", "Final verdict")
 
 
 @dataclass
@@ -289,6 +295,7 @@ class _Cand:
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
+    code: Location | None | bool = None  # the place its first code block gives (False: none)
 
 
 @dataclass
@@ -314,10 +321,19 @@ def _plain(text: str) -> str:
     return " ".join(t.split())
 
 
+# a severity heading in Chinese or Japanese: "严重问题", "中等问题", "軽微な指摘"
+_CJK_LABEL = re.compile(
+    "^[\\W\\d_]*(?:" + "|".join(rx.pattern for rx, _ in _PHRASES[-3:]) + ")"
+    "(?:\u7684|\u306a|\u306e)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|"
+    "\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9)?(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
+
+
 def _is_label(text: str) -> bool:
     if _FINDING_ID.match(_plain(text)):
         return False
-    t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
+    t = re.sub(r"\([^)]*\)|\uff08[^\uff09]{0,40}\uff09", " ", _plain(text)).lower()
+    if _CJK_LABEL.match(t):
+        return True
     # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
@@ -613,7 +629,8 @@ class _Reader:
         self.para: _Para | None = None
         self.envelope = envelope
         self.want_summary_para = False
-        self.want_verdict_para = False
+        # a verdict key with no value: (strong, rank) of the value the next line may hold
+        self.want_verdict_para: tuple[bool, int] | None = None
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
         self.line = 0  # the source line being read
@@ -622,6 +639,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
@@ -659,6 +677,13 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only
 
+    def in_finding_heading(self) -> bool:
+        """The innermost section is a heading that is a finding by its look (a tag, a
+        location, a finding id): what is under it is that finding's."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and bool(
+            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+
     def sev(self) -> str | None:
         for s in reversed(self.sections):
             if s.sev:
@@ -692,7 +717,7 @@ class _Reader:
                      sev: str | None = None) -> None:
         self.close_comment()
         self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
-                                        hunk=self.hunk_quoted)
+                                        cand=self.in_finding_heading(), hunk=self.hunk_quoted)
         self.hunk_quoted = False
 
     def close_comment(self) -> None:
@@ -708,11 +733,13 @@ class _Reader:
                         _put_location(f, c.file)
                         f.update(_ordered(f))
             return
-        if not c.signed or c.file is None and not c.hunk or self.kind() in ("positive",
-                                                                             "resolved"):
-            return  # a placeless comment is one only under the hunk it quotes
+        if not c.signed or c.file is None and not c.hunk and not _badge_titled(c.lines) \
+                or self.kind() in ("positive", "resolved"):
+            # a placeless comment is one only under the hunk it quotes, or when it opens
+            # as a review bot's comment does: a badge line, then a bold title
+            return
         summary = _strip_decor(comments.summary_of(c.lines))
-        if not summary or _skip_head(summary):
+        if not summary or _skip_head(summary) or comments.no_finding(c.lines):
             return
         rec: dict[str, Any] = {"kind": "finding", "origin": self.origin}
         sev = c.sev or badge_severity("\n".join(c.lines[:8]))
@@ -738,28 +765,61 @@ class _Reader:
             else:
                 self.open_comment(loc, bot)
             return True
-        if c is None:
+        fm = _FIELD.match(ln) if self.para is None and not self.under_cand() else None
+        if fm and c is not None and c.file is not None and c.file.line is None \
+                and fm["k"].lower().startswith("line") and len(self.doc.findings) == c.count:
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", fm["v"])
+            if lm and int(lm.group(1)) >= 1:
+                c.file = Location(c.file.file, int(lm.group(1)))
+            return False  # the field line is read on as ever
+        if fm and fm["k"].lower() in ("file", "path", "location") and (c is None or c.file is None):
+            loc = locate(fm["v"])
+            f = loc.file if loc is not None else _first_file(fm["v"])
+            if f and (loc is None or loc.start <= 2):
+                # "**File:** `a.rb`" over a bot's comment (a comment dump's header)
+                self.open_comment(loc or Location(f))
             return False
         span = comments.lines_of(ln)
+        if span is not None and (c is None or c.file is None):
+            for sec in reversed(self.sections):  # "### a.go" then "Comment on lines +10 to +12"
+                if sec.file is not None:
+                    if sec.file.line is not None:
+                        break
+                    sec.file = Location(sec.file.file, span[0], span[1])
+                    if sec.cand is not None and sec.cand.file is not None \
+                            and sec.cand.file.file == sec.file.file:
+                        sec.cand.file = sec.file
+                    return True
+        if c is None:
+            return False
         if span is not None and c.file is not None and len(self.doc.findings) == c.count:
             c.file = Location(c.file.file, span[0], span[1])
+            c.signed = c.signed or comments.by_bot(ln)
             return True
         if comments.is_author(ln) and len(self.doc.findings) == c.count:
             c.signed = True
             return True
         return False
 
+    def author_lead(self, ln: str) -> str:
+        """``**cursor[bot]**: **Title**``: the comment is signed; the title is read on."""
+        c = self.comment
+        rest = comments.after_author(ln) if c is not None else None
+        if rest is None or c is None or len(self.doc.findings) > c.count:
+            return ln
+        c.signed = True
+        return rest
+
     # -- keys ------------------------------------------------------------------
-    def vote(self, value: str, strong: bool) -> bool:
+    def vote(self, value: str, strong: bool, rank: int = 1) -> bool:
         if words.is_enumeration(value):
-            if not re.search(r"\[[xX]\]", value):
-                self.doc.template = True
+            self.doc.template = True
             return False
-        v = words.vote_of(value)
+        v = words.vote_of(value, strong)
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order))
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank))
         self.doc.has_keys = True
         return True
 
@@ -769,10 +829,13 @@ class _Reader:
         if not s or s.startswith(("|", ">")):
             return False
         if self.want_verdict_para:
-            self.want_verdict_para = False
-            # the value under a "Verdict" heading: only a line that names one is it
-            # (prose or a list of counts there is the reviewer's reasoning)
-            if words.vote_of(s) is not None and self.vote(s, True):
+            strong, rank = self.want_verdict_para
+            self.want_verdict_para = None
+            # the value under a "Verdict" heading or label: only a line that names one is
+            # it (prose or a list of counts there is the reviewer's reasoning); under a
+            # weaker key ("## Recommendation") only a line that is the verdict phrase
+            if words.vote_of(s, strong, strict=not strong) is not None \
+                    and self.vote(s, strong, rank):
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -783,15 +846,22 @@ class _Reader:
                 self.pending_value = k.value
                 self.head_value[self.line + 1] = k.value
             return True
-        if k is not None and k.name in ("verdict", "confidence", "summary") and not heading:
+        vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
+        if k is not None and k.name == "verdict" and not vk:
+            vk = [(k.value, True, 1)]
+        strong_key = bool(vk) and vk[0][1]
+        if (strong_key or k is not None and k.name in ("confidence", "summary")) and not heading:
             self.close_sections(7)
             self.close_span(self.line)
-        if k is not None and k.name == "verdict":
-            if k.value:
-                self.vote(k.value, True)
-            elif heading:
-                self.want_verdict_para = True
-            return True
+        if vk:
+            voted = False
+            for value, strong, rank in vk:
+                if value:
+                    voted = self.vote(value, strong, rank) or voted
+                elif len(vk) == 1:
+                    self.want_verdict_para = (strong, rank)
+            if strong_key or voted:
+                return True
         if k is not None and k.name == "confidence":
             if k.value and not self.doc.confidence:
                 self.doc.confidence = confidence_word(k.value)
@@ -802,13 +872,11 @@ class _Reader:
             elif not k.value and not self.doc.summary:
                 self.want_summary_para = True
             return True
-        m = _WEAK_RE.match(s)
-        if m:
-            return self.vote(m["v"], False)
-        g = _GLUED.search(re.sub(r"`[^`\n]*`", " ", s))
-        if g and not re.match(r"^\W*verdict", s, re.I) and words.vote_of(g["v"]) in (
-                "APPROVE", "REVISE", "REJECT"):
-            self.vote(g["v"], True)
+        if vk:
+            return False
+        g = words.glued_verdict(s)
+        if g is not None and words.vote_of(g[0]) in words.VOTES:
+            self.vote(g[0], True, g[1])
         return False
 
     # -- findings --------------------------------------------------------------
@@ -951,6 +1019,11 @@ class _Reader:
                 self.emit(c.text, c.body, sev, c.file, at=c.at, ident=_ident(c.ident or ""),
                           number=_number(c.ident or ""))
                 continue
+            if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
+                # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
+                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                if want and severity_word(want["w"]):
+                    _put_severity(inner[0], want["w"])
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -959,7 +1032,12 @@ class _Reader:
                             f["severity"] = tag
                 continue
             if _qualifies(c):
-                self.emit(c.text, c.body, c.sev, c.file, at=c.at, ident=_ident(c.ident or ""),
+                text = c.text
+                if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
+                    # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
+                    text = comments.summary_of(c.body) or text
+                place = c.file or (c.code if isinstance(c.code, Location) else None)
+                self.emit(text, c.body, c.sev, place, at=c.at, ident=_ident(c.ident or ""),
                           number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
@@ -970,6 +1048,8 @@ class _Reader:
         text = _text(node)
         at = node.map[0] if node.map else self.line
         self.line = at
+        if node.markup in ("-", "=") and self.comment is not None:
+            self.feed(text)  # a comment's last line over a rule: a setext heading, not a title
         if self.span is not None and level <= self.span[1] and not (
                 _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))
                 or re.match(r"^(?:\*\*)?(?:finding\s*)?#?\d{1,3}(?:[.):]|\*\*|\s)", text.strip(),
@@ -984,7 +1064,7 @@ class _Reader:
         if level <= 2:
             self.close_comment()
         self.want_summary_para = False
-        self.want_verdict_para = False
+        self.want_verdict_para = None
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
@@ -1080,6 +1160,16 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
+                                               if ln.strip()), "")):
+            loc = locate(lines[0])
+            if loc is not None and loc.line is not None and loc.start <= 2 \
+                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
+                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                self.close_para()
+                self.open_comment(Location(loc.file, loc.line, loc.end_line))
+                return
         if not quoted and len(lines) == 1 and re.match(r"^\s*(?:\*\*|__).+(?:\*\*|__):?\s*$|"
                                                       r"^[^:]{1,40}:\s*$", lines[0]) \
                 and (label := _sev_label(lines[0])) is not None and self.kind() not in (
@@ -1087,6 +1177,16 @@ class _Reader:
             self.close_para()
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
+            return
+        if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
+                and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
+                and self.kind() not in ("positive", "resolved") \
+                and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
+                         or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
+                         or re.match(r"^\W*no\b", lines[0], re.I)):
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
             return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
@@ -1119,7 +1219,10 @@ class _Reader:
         if lines and _skip_head(lines[0]) and not _NONE_RE.match(lines[0].strip()) \
                 and not self.want_verdict_para and not self.keys(lines[0]):
             self.close_para()
-            for ln in lines:
+            for j, ln in enumerate(lines):
+                if j:
+                    self.line = base + j
+                    self.keys(ln)  # "Tests audited: 7 files" then "Verdict: PASS"
                 self.feed(ln)
             return
         # a paragraph that is only a severity badge (a bot's comment: the badge, then its
@@ -1141,6 +1244,7 @@ class _Reader:
                 boundary = True
                 i += 1
                 continue
+            ln = self.author_lead(ln)
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
@@ -1216,6 +1320,10 @@ class _Reader:
 
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
+        if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
         if self.asks and depth == 0:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
@@ -1224,10 +1332,10 @@ class _Reader:
         label, self.list_label = self.list_label, None
         if label is not None and not quoted and depth == 0:
             # "**Blocking**" then its list: a severity label over findings, not one
-            self.sections.append(_Section(8, "findings", label, None, 0))
+            self.sections.append(_Section(8, "findings", label or None, None, 0))
             for item in node.children:
                 if item.type == "list_item":
-                    self.item(item, quoted, depth, label)
+                    self.item(item, quoted, depth, label or None)
             self.sections.pop()
             return
         if self.para is not None and not quoted and not any(
@@ -1297,8 +1405,12 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        lead = _LINE_LEAD.match(head) if self.loose_file is not None else None
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or bool(lead)
+        ctx = self.file()
+        lead = _LINE_LEAD.match(head) if ctx is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+            lead is not None and ctx is not None and (
+                self.loose_file is not None
+                or ctx.line is None and kind not in ("positive", "resolved")))
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1320,10 +1432,12 @@ class _Reader:
                       number=item.info if item.info.isdigit() else None)
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
-                named = self.loose_file
-                if lead and named is not None and rec.get("file") == named.file \
-                        and "line" not in rec:
-                    rec["line"] = int(lead["l"])
+                if lead is not None and ctx is not None:
+                    # "Line 52: ..." is at line 52 of the file its context names, whatever
+                    # other files its prose cites
+                    for place_key in ("file", "line", "end_line", "column"):
+                        rec.pop(place_key, None)
+                    _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
@@ -1351,22 +1465,76 @@ class _Reader:
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
 
+    def fenced_keys(self, node: SyntaxTreeNode) -> None:
+        """A code block is never the reviewer's own key, but for two: a YAML/JSON/TOML
+        block of metadata at the head of the answer (read as front matter is), and a
+        codex review JSON (``overall_correctness``) anywhere, read as a weaker key."""
+        info = (node.info or "").strip().lower()
+        body = node.content[:20000]
+        if info in ("yaml", "yml", "toml", "json", "jsonc") and not self.blocks \
+                and self.headings <= 1:
+            for name, value in words.metadata_keys(body):
+                self.vote(value, name == "verdict")
+        got = words.overall_correctness(body) if "overall_correctness" in body else None
+        if got is not None:
+            self.vote(got, False)
+
+    def checkbox_verdict(self, node: SyntaxTreeNode) -> bool:
+        """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
+        the checked one is the verdict (under a Verdict key or heading, a Verdict key's;
+        else a weaker key's).  True when the list is such a list."""
+        heads = [_item_head(c) for c in node.children if c.type == "list_item"]
+        boxes = [h for h in heads if _CHECKBOX.match(h)]
+        pending = self.want_verdict_para
+        opts = [h for h in boxes
+                if words.vote_of(_CHECKBOX.sub("", h, count=1), True) in words.VOTES]
+        if len(opts) < 2 and not (pending and opts):
+            return False
+        self.want_verdict_para = None
+        ticked = [h for h in opts if not (m := _CHECKBOX.match(h)) or not m["x"].isspace()]
+        strong, rank = pending or (False, 1)
+        if len(ticked) == 1:
+            self.vote(_CHECKBOX.sub("", ticked[0], count=1), strong, rank)
+        elif not ticked:
+            self.doc.template = True  # the options, none chosen: a form to fill in
+        return True
+
     def also_at(self, rec: dict[str, Any], lead: list[str],
                 nested: list[SyntaxTreeNode]) -> None:
         """One finding at several places: "Same issue at:" and a list whose items each
         open with a location are that finding again, once a place."""
+        sev = rec.get("severity")
+        sev = sev if isinstance(sev, str) else None
+        for ln in [" ".join(x.strip() for x in lead[:8])]:  # "Same issue at `b.py:12`, `c.py:4`."
+            m = _ALSO_INLINE.search(ln)
+            tail = ln[m.end():m.end() + 600] if m else ""
+            while tail:
+                loc = locate(tail)
+                if loc is None or loc.line is None or re.search(r"[.;!?]\s", tail[:loc.start]):
+                    break
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+                tail = tail[loc.end:]
         if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
             return
         for sub in nested[0].children[:40]:
             if sub.type != "list_item":
                 continue
             shead = _item_head(sub)
-            t = re.sub(r"^[^\w\[(`*./~]+", "", shead.strip())
-            loc = locate(re.sub(r"^[*_`]+", "", t)[:300])
+            t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", shead.strip()))
+            loc = locate(t[:300])
             if loc is None or loc.start > 2:
+                f = _first_file(t)  # "- `docs/usage.md`": the same finding, file-level
+                if not f or _strip_decor(t.replace(f, "")).strip("`*_ "):
+                    continue
+                loc = Location(f)
+            if "file" not in rec:  # the finding named no place: its first one is its own
+                _put_location(rec, loc)
+                rec.update(_ordered(rec))
                 continue
-            sev = rec.get("severity")
-            self.emit(shead, [], sev if isinstance(sev, str) else None, None)
+            if loc.line is None:
+                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+            else:
+                self.emit(shead, [], sev, None)
 
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -1378,16 +1546,29 @@ class _Reader:
             for part in node.children:
                 for tr in part.children:
                     rows.append([_text(td) for td in tr.children])
+        pending, self.want_verdict_para = self.want_verdict_para, None
+        for row in rows:
+            if pending is None:
+                break
+            # right under a Verdict heading, a key row ("| **Decision** | REVISE |") states
+            # the verdict (elsewhere a table row is cited text, not the reviewer's key)
+            cells = [c for c in row if c.strip()]
+            kc = words.is_key_cell(cells[0]) if len(cells) == 2 else None
+            strong = pending[0] or kc is not None and kc[0]
+            if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
+                self.vote(cells[1], strong, max(kc[1], pending[1]))
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
             ref = rec.pop("_id", None)
+            col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
-            f = self.file() or (self.subject if lm else None)
+            line = col_line or (int(lm["l"]) if lm and int(lm["l"]) >= 1 else None)
+            f = self.file() or (self.subject if line else None)
             if "file" not in rec and f is not None:
                 _put_location(rec, Location(f.file))
-                if lm and int(lm["l"]) >= 1:
-                    rec["line"] = int(lm["l"])
+                if line:
+                    rec["line"] = line
                     rec = _ordered(rec)
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
@@ -1433,17 +1614,22 @@ class _Reader:
                 self.table(node)
             elif t == "blockquote":
                 self.close_para()
-                if not quoted and node.map and self.src and comments.is_quoted_hunk(
-                        self.src[node.map[0]]):
+                hunk, hfile = comments.quoted_hunk(
+                    self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                if hunk and not quoted:
                     self.close_comment()  # a notification's quoted hunk: the next comment's
-                    self.hunk_quoted = True
                 self.walk(node.children, quoted=True)
+                if hunk and not quoted:
+                    self.hunk_quoted = True
+                    if hfile is not None:
+                        self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
                 if not quoted:
                     self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
                 if t == "fence" and not quoted:
+                    self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):
                     # the badge on its first line is the severity of the finding it is under
                     first = next((ln for ln in node.content.split("\n", 8)[:8] if ln.strip()),
@@ -1452,8 +1638,19 @@ class _Reader:
                         self.feed(first)
                         if self.para is not None:
                             self.para.rest.append(first)
+                sec = self.sections[-1] if self.sections and not quoted else None
+                if sec is not None and sec.cand is not None and sec.cand.code is None \
+                        and sec.file is None:
+                    sec.cand.code = _code_comment_place([node]) or False
                 c = self.comment
-                if c is not None and c.file is not None and c.file.line is None:
+                if c is not None and c.file is None and t != "html_block" and \
+                        (loc := comments.prompt_place(node.content)) is not None:
+                    c.place(loc)  # the comment names its place only in its agent prompt
+                    for f in self.doc.findings[c.count:]:
+                        if "file" not in f:
+                            _put_location(f, loc)
+                            f.update(_ordered(f))
+                elif c is not None and c.file is not None and c.file.line is None:
                     loc = comments.prompt_line(node.content, c.file.file)
                     if loc is not None:
                         c.file = loc
@@ -1461,6 +1658,9 @@ class _Reader:
                             if f.get("file") == loc.file and "line" not in f:
                                 _put_location(f, loc)
                                 f.update(_ordered(f))
+            if t not in ("heading", "hr") and not (t == "paragraph" and re.fullmatch(
+                    r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
+                self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
@@ -1596,9 +1796,6 @@ def _title_of(text: str) -> str:
 # a paragraph that only names a file, the header of the comments or items under it:
 # `src/a.py`, **src/a.py:**, __`src/a.py`__
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
-# an item that opens with only a line of the file above it: "Line 12:", "Lines 3-9 -", "L40:"
-_LINE_LEAD = re.compile(r"^[\s*_`]*(?:lines?|ln|L)\s*(?P<l>\d{1,7})"
-                        r"(?:\s*[-\u2013,]\s*\d{1,7})*[*_`]*\s*(?::|\u2014|\u2013|-\s)", re.I)
 
 
 def _skip_head(head: str) -> bool:
@@ -1622,7 +1819,7 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h):
         return True
     return bool(_PLACEHOLDER.search(h))
 
@@ -1634,6 +1831,21 @@ _TALLY = re.compile(
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
     r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
+
+
+# a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
+# path#L43"): the tool's words, not a finding of the reviewer's
+_TOOL_NOTE = re.compile(r"^[\s*_`]*\[(?:warning|error|notice|failure|info)\]\s+\d{1,7}"
+                        r"(?:-\d{1,7})?\s*:", re.I)
+
+
+def _badge_titled(lines: list[str]) -> bool:
+    """A comment that opens with a severity badge line and a bold title under it."""
+    body = [ln for ln in lines[:12] if ln.strip()]
+    return len(body) >= 2 and _badge_only(body[0]) and badge_severity(body[0]) is not None \
+        and not re.match(r"^[\s*_]*[^\s*_:][^:\n]{0,40}?[*_]*[:\uff1a]", body[0]) \
+        and any(re.match(r"^\s*\*\*[^*\n]{3,300}[^*:\uff1a\n]\*\*\s*\.?\s*$", ln)
+                for ln in body[1:4])
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -1715,7 +1927,8 @@ _META_KEY = re.compile(
     r"required)?|required\s+fix|risk|description|details?|evidence|recommendations?|"
     r"suggestions?|cause|root\s+cause|why|solution|location|severity|effect|consequences?|"
     r"notes?|action|proposal|expected|actual|rationale|reason|concern|finding|"
-    r"mitigation|remediation|test|tests|status|result)$", re.I)
+    r"mitigation|remediation|test|tests|status|result|overall|bottom\s+line|takeaway|"
+    r"assessment|caveats?|assumptions?|praise|positives?|strengths?|next|outcome)$", re.I)
 
 
 def _titled_item(head: str) -> bool:
@@ -1782,6 +1995,11 @@ def _is_section_name(plain: str) -> bool:
     return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
 
 
+# a heading that opens (after an id) with a file in code and a dash or colon before its title
+_FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
+                        r"`(?P<p>[^`\s]{1,200})`[*_]*\s*(?:[\u2014\u2013:]|-\s)")
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     fields = _fields(c.body)
@@ -1798,6 +2016,9 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "### Feature flags" ... "No change request here.": a clean check
     if _lead_tag(text) or locate(text) is not None:
         return True
+    if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
+            and _pathlike(m["p"]):
+        return True  # "### M1. `api/app.py` — the cache is never cleared": file-level
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
         return True
     if fields.get("file") or fields.get("severity") or fields.get("risk"):
@@ -1808,6 +2029,11 @@ def _qualifies(c: _Cand) -> bool:
     return c.in_findings and bool(body)
 
 
+# a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+_LEAD_IN = re.compile(
+    r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
+    r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
+    r"(?:\s+[\w'-]+){0,4}\s*[*_]*:[*_]*\s*$", re.I)
 # "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
 _ALSO_AT = re.compile(
     r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"
@@ -1815,6 +2041,18 @@ _ALSO_AT = re.compile(
     r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
     r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
     r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+_ALSO_INLINE = re.compile(
+    r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
+    r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
+    """``rec`` again at another place."""
+    out = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line", "column")}
+    _put_location(out, loc)
+    return out
+
+
 _CODE_COMMENT = re.compile(
     r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
 
@@ -1953,7 +2191,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if "file" not in rec and ctx is not None:
         _put_location(rec, Location(ctx.file, ctx.line, ctx.end_line))
         if ctx.line is None:
-            lm = _LINE_ONLY.search(head)
+            lm = _LINE_LEAD.match(head) or _LINE_ONLY.search(head)
             if lm:
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
@@ -1981,6 +2219,12 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
+        elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
+                None, rec["file"]):
+            # "#### Timeout in `net/client.go`" then "At :88 the context is dropped"
+            bm = _BODY_LINE.search(rest[0][:300])
+            if bm and int(bm["l"]) >= 1:
+                rec["line"] = int(bm["l"])
     # severity: a change of severity, then fields, then the item's tags and badges, then
     # its section
     esc = escalated(" ".join((head, fields.get("severity", ""), fields.get("status", ""))))
@@ -2130,6 +2374,10 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 lm = re.search(r"\d{1,7}", vals[cols["line"]])
                 if lm and int(lm.group(0)) >= 1:
                     rec["line"] = int(lm.group(0))
+        elif "line" in cols:  # a line column with no file column: the section's file's line
+            lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
+            if lm and int(lm.group(1)) >= 1:
+                rec["_line"] = int(lm.group(1))
         rec["summary"] = text
         if idcol is not None and vals[idcol].strip():
             rec["_id"] = _unwrap(vals[idcol]).strip()
