@@ -455,6 +455,7 @@ def test_a_change_of_severity_in_other_words() -> None:
 
 def test_file_names_with_uncommon_types_are_still_files() -> None:
     text = ("## Findings\n\n- **High:** `Makefile.am` drops the install target\n"
-            "- **Low:** `user.email` is logged in full\n- **Low:** `deploy.bicep` pins no version\n")
+            "- **Low:** `user.email` is logged in full\n"
+            "- **Low:** `deploy.bicep` pins no version\n")
     assert read(text) == [("Makefile.am", None, "critical"), (None, None, "minor"),
                           ("deploy.bicep", None, "minor")]
