@@ -86,6 +86,9 @@ Two workers can both reach the close call.
 def test_a_badge_in_a_fenced_comment_is_the_severity_of_the_heading_above() -> None:
     assert read(FENCED_ARCHIVE) == [("pkg/queue/worker.go", 41, "critical"),
                                     ("pkg/queue/worker.go", 97, "minor")]
+    # the heading names only the comment's number: the fenced comment's bold title is its
+    # title, without the badge
+    assert summaries(FENCED_ARCHIVE) == ["Close the channel once", "Typo in log"]
 
 
 def test_a_severity_tag_with_a_category_in_parentheses() -> None:

@@ -900,6 +900,11 @@ class _Reader:
             return
         if badge and "severity" not in rec and "priority" not in rec:
             _put_severity(rec, badge)  # the item's own badge before its section's severity
+        if _ID_ONLY.match(str(rec.get("summary", ""))):
+            # "### PR #12: a.py:40" over a comment's badge and bold title: the title says it
+            title = next((t for ln in rest[:8] if (t := _bold_title(ln))), None)
+            if title:
+                rec["summary"] = title
         _finish(rec, head, rest, fields, sev, file)
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
@@ -1720,6 +1725,17 @@ _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
+_ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
+                      r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
+
+
+def _bold_title(line: str) -> str | None:
+    """The bold title of a comment's first line (its badge taken off), or None."""
+    t, _ = unbadge(line)
+    m = re.match(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*$", t)
+    return _strip_decor(m["t"]) if m and re.search(r"[^\W\d_]{3}", m["t"]) else None
+
+
 _ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
 _GROUP_NOUN = re.compile(
     r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
