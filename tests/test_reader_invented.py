@@ -462,3 +462,11 @@ def test_file_names_with_uncommon_types_are_still_files() -> None:
             "- **Low:** `deploy.bicep` pins no version\n")
     assert read(text) == [("Makefile.am", None, "critical"), (None, None, "minor"),
                           ("deploy.bicep", None, "minor")]
+
+
+def test_a_finding_that_starts_with_a_recap_word_is_still_a_finding() -> None:
+    text = ("## Findings\n\n### 1. Retry loop never sleeps\nThe loop spins at full speed.\n\n"
+            "### 2. Summary line is cut at 50 bytes\nLong titles lose their end.\n\n"
+            "## Findings summary\n\n| # | Issue |\n|---|---|\n| 1 | Retry loop spins |\n"
+            "| 2 | Summary line cut |\n")
+    assert [s[:12] for s in summaries(text)] == ["Retry loop n", "Summary line"]

@@ -1139,10 +1139,10 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
-        if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
-                                  or _RECAP_ACTION.match(recap_name)):
+        recap = _recap_kind(recap_name) if self.doc.findings else None
+        if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
-            sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
+            sec.summary_recap = recap == "summary"
         if names_findings:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
@@ -1701,7 +1701,10 @@ class _Reader:
 # sections that restate what was read before them: a summary, a status table or a
 # consensus (any item sharing two words with a finding read before restates it) ...
 _RECAP_SUMMARY = re.compile(
-    r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
+    r"(?:(?:findings?|issues?|review|problems?|concerns?|items?|comments?|fix(?:es)?)\s+"
+    r"(?:summary|status|overview|recap|tracker|table|at\s+a\s+glance)|at\s+a\s+glance|"
+    r"quick\s+reference|scoreboard|roll-?up|"
+    r"summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
     r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
     r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
     r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker|zusammenfassung|fazit|"
@@ -1721,6 +1724,23 @@ _RECAP_ACTION = re.compile(
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
     r"(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
+# what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
+# requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
+_RECAP_TAIL = re.compile(
+    r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
+    r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
+    r"points|changes|fixes|list|concerns)\b)", re.I)
+
+
+def _recap_kind(name: str) -> str | None:
+    """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+    for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
+        m = rx.match(name)
+        if m and _RECAP_TAIL.match(name[m.end():]):
+            return kind
+    return None
+
+
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
