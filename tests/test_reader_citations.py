@@ -318,3 +318,39 @@ def test_comments_pasted_one_fence_each_are_read_each_at_its_prompts_place() -> 
         (None, None, "critical"),
         ("net/pool.py", 7, "minor"),
     ]
+
+
+PLAN_AFTER_FINDINGS = """\
+# Turn handling fixes
+
+## Issues found
+
+### 1. The turn ends before the blast resolves (CRITICAL)
+The timer fires first.
+
+### 2. Fragments drift between clients (MEDIUM)
+Each client rolls its own seed.
+
+## Implementation todos
+
+### todo-1: Make the turn end after the blast resolves
+### todo-2: Share one seed for fragments
+"""
+
+
+CJK_RECAP = """\
+## 🔴 严重问题
+
+### S1. `api/stream.py:30` — 事件流重复推送相同的数据
+
+## 修复优先级建议
+
+| 优先级 | 问题 |
+|---|---|
+| P0 | 事件流重复推送 |
+"""
+
+
+def test_a_plan_of_work_after_the_findings_restates_them() -> None:
+    assert where(PLAN_AFTER_FINDINGS) == [(None, None, "critical"), (None, None, "medium")]
+    assert where(CJK_RECAP) == [("api/stream.py", 30, "critical")]

@@ -1715,14 +1715,16 @@ _RECAP_SUMMARY = re.compile(
 # ... or the answers to the concerns above (suggestions, required changes: an item
 # restates a finding when its title is mostly that finding's words)
 _RECAP_ACTION = re.compile(
-    r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|(?:minimum\s+)?"
+    r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|"
+    r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks)|(?:implementation|remediation|"
+    r"fix)\s+(?:plan|steps|order)|(?:minimum\s+)?"
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
     r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist|empfehlungen|"
     r"vorschl\u00e4ge|recommandations|recomendaciones|sugerencias|recomenda\u00e7\u00f5es|"
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
-    r"(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
+    r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
 # what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
 # requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
@@ -1797,12 +1799,19 @@ _STOP = frozenset((
 def _words(text: str) -> set[str]:
     """The content words of ``text`` (lower case, three letters or more, a crude stem)."""
     out: set[str] = set()
-    for w in re.findall(r"[^\W\d_][\w]{2,}", text[:600].lower()):
+    low = text[:600].lower()
+    for w in re.findall(r"[^\W\d_][\w]{2,}", _CJK_RUN.sub(" ", low)):
         if w in _STOP:
             continue
         w = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 4 else w
         out.add(w)
+    for run in _CJK_RUN.findall(low):  # no spaces between words: its pairs of characters
+        out.update(run[i:i + 2] for i in range(len(run) - 1))
     return out
+
+
+# a run of Chinese, Japanese or Korean characters
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
 
 
 def _same_words(a: set[str], b: set[str], loose: bool = False) -> int:
