@@ -383,3 +383,44 @@ def test_a_japanese_recheck_reads_new_findings_only_at_every_place() -> None:
         ("lib/store.ts", 40, "medium"),
         (None, None, "critical"),
     ]
+
+
+RULE_IN_A_FOLD = """\
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+<details>
+<summary>Analysis chain</summary>
+
+Script executed:
+
+```shell
+rg "open(" src/io
+```
+
+Length of output: 120
+
+---
+
+Script executed:
+
+```shell
+rg "close(" src/io
+```
+
+</details>
+
+**The file handle leaks on the error path.**
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In src/io/reader.py around lines 50 to 58, close the handle in a finally block.
+```
+
+</details>
+"""
+
+
+def test_a_rule_inside_a_folded_block_does_not_end_the_comment() -> None:
+    assert where(RULE_IN_A_FOLD) == [("src/io/reader.py", 50, "critical")]

@@ -169,7 +169,8 @@ _LABEL_WORDS = frozenset((
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
-    "strongly", "suggested", "essential", "mandatory",
+    "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
+    "cleanups", "merging", "shipping", "address", "resolve",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
@@ -181,7 +182,7 @@ _POSITIVE_MARK = re.compile(
     re.I)
 # an item that praises ("Test isolation is good.", "Good: the check is now enforced")
 _PRAISE = re.compile(
-    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*[:!\u2014-]"
+    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
     r"[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
@@ -213,10 +214,12 @@ _PHRASES = (
     (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
                 re.I), "minor"),
     (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
-                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change)\b", re.I),
+                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change|required\s+"
+                r"(?:before|for|to)\s+(?:merg\w*|release|approval|ship\w*|ga)|"
+                r"must[\s-]+(?:address|resolve|have))\b", re.I),
      "critical"),
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
-    (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
+    (re.compile(r"\b(?:nice[\s-]+to[\s-]+haves?|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
     # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
     # "轻微问题", "重大な問題", "軽微")
@@ -426,7 +429,8 @@ def unbadge(text: str) -> tuple[str, str | None]:
 # "downgraded to minor"): the last severity it names is the item's current one
 _ESCALATION = re.compile(
     r"(?:\u2192|->|\u27f6|=>|\u21d2|\b(?:escalated|upgraded|raised|bumped|downgraded|lowered|"
-    r"promoted|demoted|re-?rated|reclassified|now)\s+(?:to|as)\b)[\s*_`~(\[]*"
+    r"promoted|demoted|re-?rated|reclassified|now)(?:\s+from\s+[^\s,;]{1,20})?\s+(?:to|as)\b"
+    r"|\bnow(?:\s+(?:is|at))?(?=[\s*_`(]))[\s*_`~(\[]*"
     r"(?:(?:now|still|escalated\s+to|upgraded\s+to|downgraded\s+to)[\s*_`~(\[]+)?"
     r"(?:(?P<e>[\U0001f534\U0001f7e0\U0001f7e1\U0001f7e2\u2757])|(?P<w>" + SEVERITY_WORD
     + r")(?=[\s*_`)\]]*(?:$|[.,;:()|\u2014\u2013-]|\b(?:severity|priority|still|now)\b)))", re.I)
@@ -497,7 +501,13 @@ _FILE_TYPES = frozenset((
     "jpeg", "gif", "webp", "ico", "csv", "tsv", "ipynb", "dockerfile", "example", "sample",
     "template", "dist", "local", "config", "rc", "editorconfig", "gitignore", "dockerignore",
     "npmrc", "nvmrc", "mod", "sum", "cabal", "gemspec", "podspec", "csproj", "sln", "vb",
-    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log"))
+    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log",
+    "twig", "liquid", "mustache", "razor", "cshtml", "xaml", "groovy", "fsx", "fsi", "jsonnet",
+    "libsonnet", "cue", "rego", "star", "gn", "ninja", "bicep", "psm1", "awk", "vhd", "vhdl",
+    "sv", "svh", "tcl", "f90", "cob", "adb", "ads", "pas", "cr", "rkt", "scm", "lisp", "cljs",
+    "cljc", "edn", "hx", "purs", "elm", "gleam", "odin", "mojo", "cu", "cuh", "metal", "glsl",
+    "hlsl", "wgsl", "ino", "tsbuildinfo", "webmanifest", "map", "snap", "patch", "diff",
+    "spec", "am", "in", "ac", "m4", "pyw", "pxd", "pth", "whl", "egg", "bzl", "workspace"))
 
 
 def _code_name(raw: str) -> bool:
@@ -648,6 +658,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.details = 0  # <details> blocks open around the reading
         self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
@@ -909,6 +920,11 @@ class _Reader:
             return
         if badge and "severity" not in rec and "priority" not in rec:
             _put_severity(rec, badge)  # the item's own badge before its section's severity
+        if _ID_ONLY.match(str(rec.get("summary", ""))):
+            # "### PR #12: a.py:40" over a comment's badge and bold title: the title says it
+            title = next((t for ln in rest[:8] if (t := _bold_title(ln))), None)
+            if title:
+                rec["summary"] = title
         _finish(rec, head, rest, fields, sev, file)
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
@@ -1143,10 +1159,10 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
-        if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
-                                  or _RECAP_ACTION.match(recap_name)):
+        recap = _recap_kind(recap_name) if self.doc.findings else None
+        if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
-            sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
+            sec.summary_recap = recap == "summary"
         if names_findings:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
@@ -1634,9 +1650,13 @@ class _Reader:
                         self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
-                if not quoted:
-                    self.close_comment()
+                if not quoted and self.details <= 0:
+                    self.close_comment()  # (a rule inside a folded block is the block's)
             elif t in ("fence", "code_block", "html_block"):
+                if t == "html_block":  # <details> folds: how deep the reading is in them
+                    low = node.content.lower()
+                    self.details = max(0, self.details + low.count("<details")
+                                       - low.count("</details"))
                 if t == "fence" and not quoted:
                     self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):
@@ -1705,7 +1725,10 @@ class _Reader:
 # sections that restate what was read before them: a summary, a status table or a
 # consensus (any item sharing two words with a finding read before restates it) ...
 _RECAP_SUMMARY = re.compile(
-    r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
+    r"(?:(?:findings?|issues?|review|problems?|concerns?|items?|comments?|fix(?:es)?)\s+"
+    r"(?:summary|status|overview|recap|tracker|table|at\s+a\s+glance)|at\s+a\s+glance|"
+    r"quick\s+reference|scoreboard|roll-?up|"
+    r"summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
     r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
     r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
     r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker|zusammenfassung|fazit|"
@@ -1727,10 +1750,38 @@ _RECAP_ACTION = re.compile(
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
+# what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
+# requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
+_RECAP_TAIL = re.compile(
+    r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
+    r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
+    r"points|changes|fixes|list|concerns)\b)", re.I)
+
+
+def _recap_kind(name: str) -> str | None:
+    """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+    for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
+        m = rx.match(name)
+        if m and _RECAP_TAIL.match(name[m.end():]):
+            return kind
+    return None
+
+
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
+_ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
+                      r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
+
+
+def _bold_title(line: str) -> str | None:
+    """The bold title of a comment's first line (its badge taken off), or None."""
+    t, _ = unbadge(line)
+    m = re.match(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*$", t)
+    return _strip_decor(m["t"]) if m and re.search(r"[^\W\d_]{3}", m["t"]) else None
+
+
 _ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
 _GROUP_NOUN = re.compile(
     r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
