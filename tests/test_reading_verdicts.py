@@ -187,6 +187,20 @@ def test_codex_review_json_in_a_fence_after_a_long_preamble() -> None:
     assert verdict(text) == "APPROVE"
 
 
+@pytest.mark.parametrize("text,vote", [
+    ("My notes are above.\n\n<verdict>REVISE</verdict>\n", "REVISE"),
+    ("My notes are above.\n\n<verdict>\nREJECT\n</verdict>\n", "REJECT"),
+    ("<final_verdict>APPROVE</final_verdict>\n", "APPROVE"),
+    ("<decision>request changes</decision>\n", "REVISE"),
+    # the options in a tag, a quoted or fenced tag: none
+    ("Answer with <verdict>APPROVE|REVISE|REJECT</verdict>.\n", "UNKNOWN"),
+    ("> <verdict>REJECT</verdict>\n", "UNKNOWN"),
+    ("Seen in the log:\n\n```\n<verdict>REJECT</verdict>\n```\n\nNothing else.\n", "UNKNOWN"),
+])
+def test_verdicts_in_xml_style_tags(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
 # --------------------------------------------------------------------------- #
 # What must stay a non-verdict
 # --------------------------------------------------------------------------- #

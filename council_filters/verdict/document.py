@@ -1657,6 +1657,9 @@ class _Reader:
                     low = node.content.lower()
                     self.details = max(0, self.details + low.count("<details")
                                        - low.count("</details"))
+                if t == "html_block" and not quoted:
+                    for value, strong, rank in words.tag_verdicts(node.content):
+                        self.vote(value, strong, rank)  # "<verdict>\nREJECT\n</verdict>"
                 if t == "fence" and not quoted:
                     self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):

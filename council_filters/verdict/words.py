@@ -225,6 +225,19 @@ _GLUED_KEY = re.compile(
     + _MARKS + r"\s*[:\uff1a]\s*", re.I)
 
 
+_TAG = re.compile(
+    r"<(?P<t>(?:(?:final|overall|new|updated|original|initial)[_-]?)?(?:verdict|decision|"
+    r"judge?ment|recommendation|conclusion))(?:\s[^<>\n]{0,80})?>\s*(?P<v>[^<]{1,200}?)\s*"
+    r"</(?P=t)\s*>", re.I)
+
+
+def tag_verdicts(text: str) -> list[tuple[str, bool, int]]:
+    """Verdicts in XML-style tags (``<verdict>REVISE</verdict>``, ``<decision>…``), as
+    (value, strong, rank): ``verdict`` tags are Verdict keys, the others weaker."""
+    return [(m["v"], "verdict" in m["t"].lower(), key_rank(m["t"].replace("_", " ")))
+            for m in _TAG.finditer(text[:LINE_CAP])]
+
+
 def key_rank(words: str) -> int:
     """0 for a verdict a later one replaces ("Original verdict"), 2 for one that replaces
     earlier ones ("New verdict", "Final verdict"), 1 otherwise."""
@@ -243,6 +256,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
     runs to the next Verdict key.  A key with no value (``## Verdict``,
     ``**Recommendation:**``) is returned with an empty value: the value is on the next line.
     """
+    if line.lstrip().startswith("<"):
+        tags = tag_verdicts(line.strip())
+        if tags:
+            return tags
     m = _LINE_KEY.match(_STRUCK.sub(" ", line[:LINE_CAP]).strip())
     if not m:
         return []
