@@ -117,6 +117,14 @@ def test_a_heading_or_label_with_the_value_below() -> None:
         == "UNKNOWN"
 
 
+def test_a_one_row_table_whose_first_column_is_the_verdict() -> None:
+    assert verdict("| Verdict | Confidence |\n|---|---|\n| **REVISE** | HIGH |\n") == "REVISE"
+    # several rows are per-item verdicts or a legend, not the reviewer's one verdict
+    legend = "| Verdict | Meaning |\n|---|---|\n| APPROVE | fine |\n| REVISE | fix first |\n"
+    assert verdict(legend) == "UNKNOWN"
+    assert verdict("| Reviewer | Verdict |\n|---|---|\n| second | APPROVE |\n") == "UNKNOWN"
+
+
 def test_a_key_table_right_under_a_verdict_heading() -> None:
     text = ("## Verdict\n\n| Key | Value |\n|---|---|\n| Decision | REVISE |\n"
             "| Confidence | HIGH |\n")

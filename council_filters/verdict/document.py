@@ -1572,6 +1572,12 @@ class _Reader:
                 for tr in part.children:
                     rows.append([_text(td) for td in tr.children])
         pending, self.want_verdict_para = self.want_verdict_para, None
+        if len(rows) == 2 and rows[0] and rows[1]:
+            # a one-row table whose first column is the Verdict ("| Verdict | Confidence |"
+            # then "| REVISE | HIGH |"): that cell is the verdict
+            kc = words.is_key_cell(rows[0][0])
+            if kc is not None and kc[0] and words.vote_of(rows[1][0]) in words.VOTES:
+                self.vote(rows[1][0], True, kc[1])
         for row in rows:
             if pending is None:
                 break
