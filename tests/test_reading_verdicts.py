@@ -33,6 +33,8 @@ WORDS = [
     ("No Go", "REVISE"), ("\u274c NO-GO", "REVISE"), ("not ready to merge", "REVISE"),
     ("Not production-ready", "REVISE"), ("BLOCK", "REVISE"), ("Blocked.", "REVISE"),
     ("FAILED", "REVISE"), ("on hold", "REVISE"), ("request-for-changes", "REVISE"),
+    ("Minor changes needed", "REVISE"), ("Fixes required", "REVISE"),
+    ("PARTIAL PASS", "REVISE"), ("Revise and resubmit", "REVISE"),
     # will not merge
     ("DO NOT MERGE", "REJECT"), ("don't ship", "REJECT"), ("Rejected", "REJECT"),
     # approves (notes that do not block included)

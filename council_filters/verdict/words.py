@@ -62,9 +62,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"(?:changes?|work|revisions?|fix(?:es|ing)?|rework|attention|improvements?|"
      r"modifications?|iterations?|pass|round|review)", "REVISE"),
     (r"(?:major|minor|significant|substantial)" + _SEP + r"(?:revisions?|rework)", "REVISE"),
+    (r"(?:(?:some|minor|major|small|a|few|several|significant|substantial|critical|blocking|"
+     r"required|necessary)" + _SEP + r"){1,2}(?:changes?|fix(?:es)?|revisions?|corrections?)"
+     r"(?:" + _SEP + r"(?:needed|required|requested|necessary|first))?" + _END, "REVISE"),
+    (r"partial(?:ly)?" + _SEP + r"(?:pass(?:ed)?|approv\w*|accept\w*|go)|partial" + _END
+     + r"|(?:revise" + _SEP + r"and" + _SEP + r")?resubmit", "REVISE"),
     (r"no" + _SEP0 + r"go|not" + _SEP + r"(?:yet" + _SEP + r")?(?:ready|approved|mergeable"
      r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
-     + _SEP0 + r"ready|lgtm|passing)|fix" + _SEP + r"(?:required|needed|first)"
+     + _SEP0 + r"ready|lgtm|passing)|fix(?:es)?" + _SEP + r"(?:required|needed|first)"
      r"|unsatisfactory|insufficient", "REVISE"),
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
