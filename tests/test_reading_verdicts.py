@@ -211,6 +211,14 @@ def test_verdicts_in_xml_style_tags(text: str, vote: str) -> None:
     assert verdict(text) == vote
 
 
+@pytest.mark.parametrize("key", ["final_verdict", "overall_verdict", "review_verdict",
+                                 "judgment"])
+def test_json_review_verdict_keys(key: str) -> None:
+    findings = '"findings": [{"file": "a/b.py", "line": 3, "title": "x"}]'
+    assert verdict(f'{{"{key}": "NEEDS_CHANGES", {findings}}}\n') == "REVISE"
+    assert verdict(f'{{"{key}": "CLEAN"}}\n') == "APPROVE"
+
+
 # --------------------------------------------------------------------------- #
 # What must stay a non-verdict
 # --------------------------------------------------------------------------- #
