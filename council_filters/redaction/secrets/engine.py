@@ -103,13 +103,16 @@ def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
     """Literals (lower case) every match of a rule without keywords holds, if any."""
-    from council_filters.redaction.prefilter import required_literals
-
+    known: tuple[bytes, ...] | None = rule.__dict__.get("_derived")
+    if known is not None:
+        return known  # kept with a cached rule file
     pattern = rule.regex.pattern
     if isinstance(pattern, str):
-        from council_filters.redaction.secrets.gitleaks import translate
+        from council_filters.redaction.secrets.gitleaks import derived_keywords
 
-        pattern = translate(pattern)[0].encode("utf-8")
+        return derived_keywords(pattern)
+    from council_filters.redaction.prefilter import required_literals
+
     return required_literals(pattern) or ()
 
 
