@@ -3,9 +3,10 @@
 The option parser (typer) is built only when options are given: the plain
 ``council-redact [FILE]...`` form, the one pipes use most, starts without it,
 and without the shared kit too until something goes wrong (start-up is most
-of the time on small inputs), with ``--rules SPEC`` as well.  This module imports nothing at the top but
-``os`` and ``sys``: on the compiled path (:mod:`council_filters.redaction.native`) the
-plain form loads no other module of the package but the engine choice.  The modes
+of the time on small inputs), with ``--rules SPEC`` as well.  This module
+imports nothing at the top but ``os`` and ``sys``: on the compiled path
+(:mod:`council_filters.redaction.native`) the plain form loads no other module
+of the package but the engine choice.  The modes
 are ``council_filters.redaction.stream``; the option parser is ``_redact_app``.
 """
 

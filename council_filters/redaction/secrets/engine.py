@@ -116,6 +116,23 @@ def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
     return required_literals(pattern) or ()
 
 
+#: Terminal escape bytes (CSI and ESC), for the lines the rules also read without them.
+_ESCAPES = rb"[\x1b\x9b]"
+
+
+def _window(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
+    """The window of a file rule's regex to search by, when it beats its keywords
+    (RE2 rules only: the window is written for RE2's meaning)."""
+    from council_filters.redaction.secrets import gitleaks, window
+
+    if not rule.text or not gitleaks.line_mode_ok(rule.regex):
+        return None
+    found = rule.__dict__.get("_window", False)
+    if found is False:  # not kept with a cached rule file
+        found = window.search_window(gitleaks.translate(rule.regex.pattern)[0])
+    return window.better(found, words)
+
+
 @lru_cache(maxsize=16)
 def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     ids = {r.id: r for r in rules}
@@ -141,15 +158,30 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     # the literals its regex cannot match without), so a line runs only the
     # rules whose keyword it holds; rules with the same words share a search.
     by_words: dict[bytes, list[Rule]] = {}
+    by_window: dict[bytes, list[Rule]] = {}
     every: list[Rule] = []
+    # Without the extended set (its name/value pairs look at every candidate
+    # line), a rule from a file is searched for by a window of its own regex
+    # when that is more selective than its keywords (see window.py).
+    windows = not extended and builtin.BY_ID["secret-assignment"] not in rules
     for r in loaded:
         words = r.keyword_bytes or _derived_keywords(r)
-        if words:
+        win = _window(r, words) if windows else None
+        if win is not None:
+            by_window.setdefault(win, []).append(r)
+        elif words:
             by_words.setdefault(_keyword_scan([r], words), []).append(r)
         else:
             every.append(r)
     for pattern, group in by_words.items():
         scans.append(Scan(LazyRegex(pattern), b"", None, True, tuple(group), False))
+    for pattern, group in by_window.items():
+        scans.append(Scan(LazyRegex(pattern), b"", None, False, tuple(group), False))
+    if by_window:
+        # A line with terminal escapes is also read without them, where a match
+        # (or a keyword) may sit that the escapes split: such a line runs every
+        # rule of the file.
+        scans.append(Scan(LazyRegex(_ESCAPES), b"", None, False, tuple(loaded), False))
     pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
 

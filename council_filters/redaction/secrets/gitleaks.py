@@ -607,7 +607,7 @@ class LazyRE2:
 
 _CACHE_MAGIC = b"council-filters rules cache 1\n"
 #: The modules whose code decides what a loaded file becomes.
-_CACHE_CODE = ("gitleaks.py", "rules.py")
+_CACHE_CODE = ("gitleaks.py", "rules.py", "window.py")
 
 
 def _digest(data: bytes) -> str:
@@ -664,8 +664,15 @@ def _rule_record(r: Rule) -> dict[str, Any]:
         "allowlists": [_allow_record(a) for a in r.allowlists],
         "path": _rx_record(r.path) if r.path is not None else None,
         "prefilter": r.prefilter.decode("latin-1"), "description": r.description,
-        "source": r.source, "derived": derived,
+        "source": r.source, "derived": derived, "window": _window_record(r.regex.pattern),
     }
+
+
+def _window_record(pattern: str) -> list[Any] | None:
+    from council_filters.redaction.secrets.window import search_window
+
+    found = search_window(translate(pattern)[0])
+    return None if found is None else [found[0].decode("latin-1"), found[1]]
 
 
 def _cache_store(
@@ -709,6 +716,9 @@ def _rule_from(rec: Any) -> Rule:
         prefilter=rec["prefilter"].encode("latin-1"), description=rec["description"],
         source=rec["source"],
     )
+    win = rec["window"]
+    object.__setattr__(
+        rule, "_window", None if win is None else (win[0].encode("latin-1"), float(win[1])))
     if rec["derived"] is not None:
         object.__setattr__(rule, "_derived", tuple(w.encode("latin-1") for w in rec["derived"]))
     return rule
