@@ -589,7 +589,9 @@ class RuleCheck:
         if found is None:
             found = 0
             for k, sc in enumerate(self.plan.scans):
-                if any(_may_bulk(r) for r in sc.rules):
+                escapes = sc.regex is not None and sc.regex.pattern == _ESCAPES
+                if not escapes and any(_may_bulk(r) for r in sc.rules):
+                    # (lines with escapes are always checked one by one)
                     found |= 1 << k
             self._bulk = found
         return found

@@ -198,6 +198,28 @@ def line_mode_ok(compiled: Any) -> bool:
     )
 
 
+#: A pattern's leading element that may match nothing: flags, then one class (or
+#: a class escape) repeated from zero (``(?i)[\w.-]{0,50}?``, as generated rules
+#: start).  What follows matches somewhere exactly when the whole does.
+_OPTIONAL_LEAD = re.compile(
+    r"(\(\?[a-zA-Z]+\))?(?:\[(?:\\.|[^\]\\\[])+\]|\\[wdsWDS])(?:\{0,\d*\}|\*)\??"
+)
+
+
+def _without_optional_lead(pattern: str) -> str:
+    """``pattern`` less a leading element that may match nothing (its flags kept).
+
+    A line holds a match of one exactly when it holds a match of the other
+    (the element matches the empty string before any match of the rest);
+    RE2 runs a bounded repeat at the start of a search slowly, the rest fast.
+    Used only to prove lines hold no match, never to take a secret.
+    """
+    m = _OPTIONAL_LEAD.match(pattern)
+    if m is None or m.end() >= len(pattern) or pattern[m.end()] in "*+?{|)":
+        return pattern
+    return (m.group(1) or "") + pattern[m.end() :]
+
+
 def multiline_variant(compiled: Any) -> Any:
     """An RE2 rule's regex with ``^``/``$`` matching at line ends (``(?m)``), over
     UTF-8 bytes, for one search over many lines joined by newlines; None without the RE2
@@ -206,7 +228,7 @@ def multiline_variant(compiled: Any) -> Any:
     if not line_mode_ok(compiled):
         return None
     re2 = _re2()
-    pattern = compiled.pattern
+    pattern = _without_optional_lead(compiled.pattern)
     options = re2.Options()
     options.log_errors = False
     try:
