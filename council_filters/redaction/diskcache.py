@@ -25,6 +25,15 @@ def cache_dir() -> str | None:
     return os.path.join(base, "council-filters")
 
 
+def digest(data: bytes) -> str:
+    """The sha256 of ``data``, in hex (without loading OpenSSL when CPython has its own)."""
+    try:
+        from _sha256 import sha256
+    except ImportError:  # pragma: no cover - another interpreter or version
+        from hashlib import sha256
+    return sha256(data).hexdigest()  # type: ignore[no-any-return]
+
+
 def entry_path(name: str) -> str | None:
     """The path of entry ``name`` (None when the cache is off)."""
     directory = cache_dir()

@@ -820,6 +820,12 @@ def _takes_prev(rules: Any) -> bool:
     check = getattr(rules, "check", None)
     if check is None:
         return False
+    func = getattr(check, "__func__", None)  # a bound method: its self does not count
+    code = getattr(func or check, "__code__", None)
+    if code is not None:  # (without importing inspect, which costs more than a small run)
+        n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(
+            code.co_flags & 0x08)
+        return bool(n - (func is not None) >= 3)
     import inspect
 
     try:

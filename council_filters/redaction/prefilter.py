@@ -576,12 +576,10 @@ def cache_dir() -> str | None:
 
 
 def _hs_database(patterns: tuple[bytes, ...]) -> Any:
-    hs = _hyperscan()
-    import hashlib
+    from council_filters.redaction import diskcache
 
-    key = hashlib.sha256(
-        b"\0".join((getattr(hs, "__version__", "").encode(), *patterns))
-    ).hexdigest()[:32]
+    hs = _hyperscan()
+    key = diskcache.digest(b"\0".join((getattr(hs, "__version__", "").encode(), *patterns)))[:32]
     directory = cache_dir()
     path = os.path.join(directory, f"hs-{key}.db") if directory else None
     if path:

@@ -23,14 +23,12 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
@@ -74,8 +72,7 @@ def eleven_placeholders_only(line: bytes) -> bool:
 # --------------------------------------------------------------------------- #
 # The compiled searches of a rule set.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Scan:
+class Scan(NamedTuple):
     """One search for candidate lines and the rules it stands for."""
 
     regex: LazyRegex | None  # a regex search ...
@@ -86,8 +83,7 @@ class Scan:
     pem: bool  # the PEM machine looks at its lines too
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """Which searches find candidates, and which rules each stands for."""
 
     scans: tuple[Scan, ...]
@@ -269,8 +265,7 @@ def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
 # --------------------------------------------------------------------------- #
 # The rule set.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(NamedTuple):
     """What ``--rules`` selects: the eleven, the PEM machine, rules, allowlists.
 
     ``extended`` turns on the eleven patterns' placeholder exemption and the
@@ -282,7 +277,7 @@ class RuleSet:
     rules: tuple[Rule, ...] = ()
     allowlists: tuple[Allowlist, ...] = ()
     extended: bool = False
-    sources: tuple[str, ...] = field(default=())
+    sources: tuple[str, ...] = ()
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -291,6 +286,8 @@ class RuleSet:
     @property
     def fingerprint(self) -> str:
         """sha256 over the canonical definitions: equal sets, equal fingerprints."""
+        import hashlib
+
         h = hashlib.sha256()
         h.update(repr((self.extended, [r.canonical() for r in self.rules])).encode())
         for a in self.allowlists:
@@ -627,8 +624,7 @@ class RuleCheck:
 # --------------------------------------------------------------------------- #
 # Conveniences: the API other filters use.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """A line that a rule redacts: its 1-based number and the rule id, never the text."""
 
     line: int

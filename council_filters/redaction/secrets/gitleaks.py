@@ -633,9 +633,9 @@ _CACHE_CODE = ("gitleaks.py", "rules.py", "window.py")
 
 
 def _digest(data: bytes) -> str:
-    import hashlib
+    from council_filters.redaction import diskcache
 
-    return hashlib.sha256(data).hexdigest()
+    return diskcache.digest(data)
 
 
 def _cache_key(path: str, raw: bytes) -> str | None:

@@ -21,9 +21,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.
@@ -77,8 +76,7 @@ def is_placeholder(secret: str) -> bool:
 # --------------------------------------------------------------------------- #
 # Allowlists (gitleaks' shape: regexes, stopwords, paths, AND/OR).
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Allowlist:
+class Allowlist(NamedTuple):
     """Matches that are not credentials, as a gitleaks allowlist describes them.
 
     ``target`` is what the regexes test: ``"secret"`` (default), ``"match"``
@@ -124,19 +122,8 @@ class Allowlist:
 # --------------------------------------------------------------------------- #
 # Rules.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Rule:
-    """One detector.
-
-    ``regex`` is a compiled ``re`` bytes pattern (``text=False``) or a
-    compiled ``regex`` text pattern (``text=True``).  ``secret_group`` 0
-    means "the first non-empty group, else the whole match" (gitleaks'
-    rule).  ``entropy`` > 0 drops secrets whose Shannon entropy is not above
-    it.  ``keywords`` (lower case) must occur in the lower-cased line when
-    given.  ``prefilter`` is a bytes regex without lookaround or
-    back-references that every line the rule can fire on matches (what a
-    combined scan such as Hyperscan needs).
-    """
+class _RuleFields(NamedTuple):
+    """The fields of a :class:`Rule` (a record: equal fields, equal rules)."""
 
     id: str
     regex: Any
@@ -151,6 +138,20 @@ class Rule:
     prefilter: bytes = b""
     description: str = ""
     source: str = "extended"
+
+
+class Rule(_RuleFields):
+    """One detector.
+
+    ``regex`` is a compiled ``re`` bytes pattern (``text=False``) or a
+    compiled ``regex`` text pattern (``text=True``).  ``secret_group`` 0
+    means "the first non-empty group, else the whole match" (gitleaks'
+    rule).  ``entropy`` > 0 drops secrets whose Shannon entropy is not above
+    it.  ``keywords`` (lower case) must occur in the lower-cased line when
+    given.  ``prefilter`` is a bytes regex without lookaround or
+    back-references that every line the rule can fire on matches (what a
+    combined scan such as Hyperscan needs).
+    """
 
     def fires(
         self,
