@@ -38,10 +38,14 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
-from council_filters.verdict import words
+from council_filters.verdict import comments, words
 from council_filters.verdict.answer_lines import _unwrap, confidence_word, key_of
 from council_filters.verdict.finding_items import _NONE_RE, _finding, _Item, _strip_decor
 from council_filters.verdict.locations import (
+    LINE_KEY_RE,
+    LINE_KEYS,
+    PLACE_KEY_RE,
+    PLACE_KEYS,
     SEVERITY_WORD,
     Location,
     _pathlike,
@@ -109,7 +113,7 @@ _DISPOSITION = re.compile(
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
 # fields that define a check or rule (a catalogue entry), which a finding does not have
 _DEFINING = re.compile(
-    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+(?:when|by)|what\s+(?:it|this)\s+"
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+when|what\s+(?:it|this)\s+"
     r"(?:detects|checks|catches|flags|looks\s+for)|detects|detection(?:\s+logic)?|checks?\s+for|"
     r"applies\s+to|condition|when\s+to\s+(?:flag|use|apply|raise)|flag\s+when|meaning|indicates|"
     r"example\s+violation|good\s+example|bad\s+example)\s*[*_]*\s*[:=]", re.I)
@@ -152,7 +156,7 @@ _LABEL_WORDS = frozenset((
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
-    r"|[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)
+    r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
@@ -177,6 +181,10 @@ _BRACKET_TAG = re.compile(
     r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|block|" + SEVERITY_WORD
     + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
+# a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
+_ID_LEAD = re.compile(
+    r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
+    r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
     re.compile(r"\b(?P<w>P[0-4])\s+Badge\b"),
@@ -193,12 +201,20 @@ _PHRASES = (
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
     (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
+    # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
+    # "轻微问题", "重大な問題", "軽微")
+    (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
+                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b"), "critical"),
+    (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
+                "\u5efa\u8bae\u4fee\u590d"), "medium"),
+    (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
+                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848"), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state)\s*[*_]*\s*[:=]\s*[*_]*\s*"
-    r"(?P<v>.*)$", re.I)
+    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
+    + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?!\s*[:/])",
                         re.I)
 _BLOB = re.compile(
@@ -280,10 +296,22 @@ def _plain(text: str) -> str:
     return " ".join(t.split())
 
 
+# a severity heading in Chinese or Japanese: "严重问题", "中等问题", "軽微な指摘"
+_CJK_LABEL = re.compile(
+    "^[\\W\\d_]*(?:" + "|".join(rx.pattern for rx, _ in _PHRASES[-3:]) + ")"
+    "(?:\u7684|\u306a|\u306e)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|"
+    "\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9)?(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
+
+
 def _is_label(text: str) -> bool:
     if _FINDING_ID.match(_plain(text)):
         return False
-    t = re.sub(r"\([^)]*\)", " ", _plain(text)).lower()
+    t = re.sub(r"\([^)]*\)|\uff08[^\uff09]{0,40}\uff09", " ", _plain(text)).lower()
+    if _CJK_LABEL.match(t):
+        return True
+    # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
+    t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
+               r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() for w in toks)
 
@@ -322,7 +350,7 @@ def badge_severity(text: str) -> str | None:
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
-    t = _ITEM_NUMBER.sub("", text.lstrip())
+    t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
@@ -432,6 +460,11 @@ class _Reader:
         self.headings = 0
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
+        self.comment: comments.Comment | None = None  # a review comment placed around its prose
+        self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
+        self.subject: Location | None = None  # the one file a section's first lines name
+        self.list_label: str | None = None  # a paragraph that only names a severity, before a list
+        self.subject_open = False  # the block after a heading is being read
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -468,6 +501,8 @@ class _Reader:
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
+        if self.comment is not None and self.comment.file is not None:
+            return self.comment.file
         return self.loose_file or self.envelope
 
     def round(self) -> int:
@@ -481,6 +516,70 @@ class _Reader:
         for s in self.sections:
             if s.cand is not None and len(s.cand.body) < MAX_BODY:
                 s.cand.body.append(line)
+        if self.comment is not None and len(self.comment.lines) < MAX_BODY:
+            self.comment.lines.append(line)
+
+    # -- review comments placed around their prose (see ``comments``) -------------
+    def open_comment(self, file: Location | None, signed: bool = False,
+                     sev: str | None = None) -> None:
+        self.close_comment()
+        self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
+                                        hunk=self.hunk_quoted)
+        self.hunk_quoted = False
+
+    def close_comment(self) -> None:
+        self.close_para()
+        c, self.comment = self.comment, None
+        if c is None:
+            return
+        inner = self.doc.findings[c.count:]
+        if inner or c.cand:
+            if c.file is not None:
+                for f in inner:
+                    if "file" not in f:
+                        _put_location(f, c.file)
+                        f.update(_ordered(f))
+            return
+        if not c.signed or c.file is None and not c.hunk or self.kind() in ("positive",
+                                                                             "resolved"):
+            return  # a placeless comment is one only under the hunk it quotes
+        summary = _strip_decor(comments.summary_of(c.lines))
+        if not summary or _skip_head(summary):
+            return
+        rec: dict[str, Any] = {"kind": "finding", "origin": self.origin}
+        sev = c.sev or badge_severity("\n".join(c.lines[:8]))
+        if sev:
+            rec["severity"] = sev
+        _put_location(rec, c.file)
+        rec["summary"] = _cap(summary)
+        self.doc.findings.append(_ordered(rec))
+
+    def comment_line(self, ln: str) -> bool:
+        """A comment's metadata line (its place, its lines, its author): True when read."""
+        c = self.comment
+        fresh = c is not None and len(self.doc.findings) == c.count and not any(
+            re.search(r"[^\W\d_]{3,}", ln) and not _badge_only(ln) for ln in c.lines)
+        meta = comments.meta_location(ln) if comments.lines_of(ln) is None else None
+        if meta is not None:
+            loc, named = meta
+            bot = named and comments.by_bot(ln)
+            if c is not None and fresh and c.file is None:
+                if loc is not None:
+                    c.place(loc)
+                c.signed = c.signed or bot
+            else:
+                self.open_comment(loc, bot)
+            return True
+        if c is None:
+            return False
+        span = comments.lines_of(ln)
+        if span is not None and c.file is not None and len(self.doc.findings) == c.count:
+            c.file = Location(c.file.file, span[0], span[1])
+            return True
+        if comments.is_author(ln) and len(self.doc.findings) == c.count:
+            c.signed = True
+            return True
+        return False
 
     # -- keys ------------------------------------------------------------------
     def vote(self, value: str, strong: bool) -> bool:
@@ -567,6 +666,21 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        places = _field_places(fields.get("file", ""))
+        if len(places) > 1 and rec.get("file") == places[0].file:
+            # "File: a.py:3, b.py:9": one finding at several places, once a place
+            seen = {(places[0].file, places[0].line)}
+            for loc in places[1:]:
+                if (loc.file, loc.line) in seen:
+                    continue
+                seen.add((loc.file, loc.line))
+                again = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line")}
+                _put_location(again, loc)
+                if at is None:
+                    self.doc.findings.append(_ordered(again))
+                else:
+                    at += 1
+                    self.doc.findings.insert(at, _ordered(again))
 
     def close_para(self) -> None:
         p, self.para = self.para, None
@@ -590,6 +704,11 @@ class _Reader:
                 del self.doc.findings[c.count:]
                 self.emit(c.text, c.body, sev, c.file, at=c.at)
                 continue
+            if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
+                # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
+                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                if want and severity_word(want["w"]):
+                    _put_severity(inner[0], want["w"])
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -614,6 +733,13 @@ class _Reader:
                             re.I)):
             self.close_span(at)
         self.close_sections(level)
+        self.subject, self.subject_open = None, True
+        named = {f for m in _FILE_TOKEN.finditer(text[:600])
+                 if (f := _first_file(m.group(0))) and "/" in f}
+        if len(named) == 1:  # "## Review of `lib/parse.ts`": the section's one file
+            self.subject, self.subject_open = Location(named.pop()), False
+        if level <= 2:
+            self.close_comment()
         self.want_summary_para = False
         self.want_verdict_para = False
         self.pending_sev = None
@@ -694,10 +820,20 @@ class _Reader:
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
                                  plain), title=title)
+            if self.comment is not None:
+                self.comment.cand = True
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(lines) == 1 and re.match(r"^\s*(?:\*\*|__).+(?:\*\*|__):?\s*$|"
+                                                      r"^[^:]{1,40}:\s*$", lines[0]) \
+                and (label := _sev_label(lines[0])) is not None and self.kind() not in (
+                    "positive", "resolved"):
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = label  # the severity of the list that follows
+            return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
@@ -710,12 +846,13 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        if lines and re.fullmatch(r"`?[\w.][\w./\-]{0,200}`?", lines[0].strip()) \
-                and _pathlike(lines[0].strip().strip("`")) and locate(lines[0]) is None:
+        named = _FILE_HEADER.fullmatch(lines[0].strip()) if lines else None
+        if named and _pathlike(named["f"]) and locate(named["f"]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
             self.close_para()
-            self.loose_file = Location(clean_path(lines[0].strip().strip("`")))
+            self.loose_file = Location(clean_path(named["f"]))
+            self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
             if not lines:
                 return
@@ -743,6 +880,10 @@ class _Reader:
                     i += 1
                     continue
                 ln, self.pending_value = self.pending_value, None
+            if self.comment_line(ln):
+                boundary = True
+                i += 1
+                continue
             hm = _HEADERISH.match(ln.strip())
             probe = hm["t"] if hm else ln
             tm = _TITLE.match(ln)
@@ -760,6 +901,11 @@ class _Reader:
                 continue
             if _badge_only(ln):
                 self.pending_sev = badge_severity(ln)
+                c = self.comment
+                if c is None or c.sev is not None or len(self.doc.findings) > c.count:
+                    self.open_comment(None, True, self.pending_sev)
+                else:
+                    c.sev, c.signed = self.pending_sev, True
                 if self.para is not None and "severity" not in self.para.rest:
                     self.para.rest.append(ln)
                 self.feed(ln)
@@ -794,6 +940,15 @@ class _Reader:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
                 self.feed(ln)
+            return
+        label, self.list_label = self.list_label, None
+        if label is not None and not quoted and depth == 0:
+            # "**Blocking**" then its list: a severity label over findings, not one
+            self.sections.append(_Section(8, "findings", label, None, 0))
+            for item in node.children:
+                if item.type == "list_item":
+                    self.item(item, quoted, depth, label)
+            self.sections.pop()
             return
         if self.para is not None and not quoted and not any(
                 _opens_item(ln) for ln in _flat(node)):
@@ -850,7 +1005,10 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand())
+        ctx = self.file()
+        lead = _LINE_LEAD.match(head) if ctx is not None else None
+        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+            lead is not None and self.loose_file is not None)
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -867,7 +1025,25 @@ class _Reader:
                     break
             for ln in [head, *body]:
                 self.feed(ln)
+            before = len(self.doc.findings)
             self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file())
+            if len(self.doc.findings) > before:
+                rec = self.doc.findings[-1]
+                if lead is not None and ctx is not None:
+                    # "Line 52: ..." is at line 52 of the file its context names, whatever
+                    # other files its prose cites
+                    for place_key in ("file", "line", "end_line", "column"):
+                        rec.pop(place_key, None)
+                    _put_location(rec, Location(ctx.file, int(lead["l"])))
+                    self.doc.findings[-1] = rec = _ordered(rec)
+                if "file" not in rec:
+                    loc = _code_comment_place(others + nested)
+                    if loc is not None:
+                        _put_location(rec, loc)
+                        self.doc.findings[-1] = _ordered(rec)
+                self.also_at(rec, [head, *rest] + [
+                    ln for c in others if c.type == "paragraph" for ln in _text(c).split("\n")],
+                    nested)
             if tail:
                 self.para_lines(tail, self.line + 1)
                 self.close_para()
@@ -886,6 +1062,23 @@ class _Reader:
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
 
+    def also_at(self, rec: dict[str, Any], lead: list[str],
+                nested: list[SyntaxTreeNode]) -> None:
+        """One finding at several places: "Same issue at:" and a list whose items each
+        open with a location are that finding again, once a place."""
+        if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
+            return
+        for sub in nested[0].children[:40]:
+            if sub.type != "list_item":
+                continue
+            shead = _item_head(sub)
+            t = re.sub(r"^[^\w\[(`*./~]+", "", shead.strip())
+            loc = locate(re.sub(r"^[*_`]+", "", t)[:300])
+            if loc is None or loc.start > 2:
+                continue
+            sev = rec.get("severity")
+            self.emit(shead, [], sev if isinstance(sev, str) else None, None)
+
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
         rows: list[list[str]] = []
@@ -899,15 +1092,43 @@ class _Reader:
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
-            if "file" not in rec and (f := self.file()) is not None:
+            lm = _ROW_LINE.search(rec.get("summary", "")[:200])
+            f = self.file() or (self.subject if lm else None)
+            if "file" not in rec and f is not None:
                 _put_location(rec, Location(f.file))
+                if lm and int(lm["l"]) >= 1:
+                    rec["line"] = int(lm["l"])
+                    rec = _ordered(rec)
             self.doc.findings.append(rec)
 
+    def note_subject(self, node: SyntaxTreeNode) -> None:
+        """The block right after a heading that names one file (``> adds
+        `src/sandbox/example.ts` (4 lines)``): the file a row citing only a line is in."""
+        if not self.subject_open or node.type == "heading":
+            return
+        self.subject_open = False
+        if node.type not in ("paragraph", "blockquote") or not node.map or not self.src:
+            return
+        text = " ".join(self.src[node.map[0]:min(node.map[1], node.map[0] + 4)])
+        found = {f for m in _FILE_TOKEN.finditer(text[:1000])
+                 if (f := _first_file(m.group(0))) and "/" in f}
+        if len(found) == 1:
+            self.subject = Location(found.pop())
+
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
+        emitted = -1  # the findings the node before this one opened from
         for node in nodes:
             t = node.type
+            count = len(self.doc.findings)
+            if t == "fence" and not quoted and 0 <= emitted < count:
+                self.cite(node, emitted)
+            if not quoted:
+                self.note_subject(node)
             if t not in ("paragraph", "bullet_list", "ordered_list"):
                 self.asks = False
+            if t not in ("bullet_list", "ordered_list") and not (
+                    t == "paragraph" and self.list_label is None):
+                self.list_label = None
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -918,15 +1139,41 @@ class _Reader:
                 self.table(node)
             elif t == "blockquote":
                 self.close_para()
+                if not quoted and node.map and self.src and comments.is_quoted_hunk(
+                        self.src[node.map[0]]):
+                    self.close_comment()  # a notification's quoted hunk: the next comment's
+                    self.hunk_quoted = True
                 self.walk(node.children, quoted=True)
             elif t == "hr":
                 self.close_para()
+                if not quoted:
+                    self.close_comment()
             elif t in ("fence", "code_block", "html_block"):
-                continue
+                c = self.comment
+                if c is not None and c.file is not None and c.file.line is None:
+                    loc = comments.prompt_line(node.content, c.file.file)
+                    if loc is not None:
+                        c.file = loc
+                        for f in self.doc.findings[c.count:]:
+                            if f.get("file") == loc.file and "line" not in f:
+                                _put_location(f, loc)
+                                f.update(_ordered(f))
+            emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+
+    def cite(self, node: SyntaxTreeNode, first: int) -> None:
+        """A code citation right after the item that opened a finding is that finding's
+        place, when the item gave none (``- **title** ...`` then `` ```12:40:path ``)."""
+        loc = citation_place(node)
+        rec = self.doc.findings[-1]
+        if loc is None or "file" in rec or len(self.doc.findings) - first != 1:
+            return
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
 
     def finish(self, src: list[str] | None = None) -> Doc:
         self.close_para()
         self.close_sections(0)
+        self.close_comment()
         if src is not None:
             self.close_span(len(src))
             if self.spans:
@@ -943,6 +1190,14 @@ class _Reader:
 # --------------------------------------------------------------------------- #
 # Decisions
 # --------------------------------------------------------------------------- #
+# a paragraph that only names a file, the header of the comments or items under it:
+# `src/a.py`, **src/a.py:**, __`src/a.py`__
+_FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
+# an item that opens with only a line of the file above it: "Line 12:", "Lines 3-9 -", "L40:"
+_LINE_LEAD = re.compile(r"^[\s*_`]*(?:lines?|ln|L)\s*(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013,]\s*\d{1,7})*[*_`]*\s*(?::|\u2014|\u2013|-\s)", re.I)
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -964,7 +1219,18 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
+    if _TALLY.match(h):
+        return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
+# "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
+_TALLY = re.compile(
+    r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+    r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
+    r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
+    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -982,7 +1248,7 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
         return True  # "**2.** text (a.py:3)": an enumerated finding
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
-    t = re.sub(r"^[*_`]+", "", t)
+    t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
@@ -1004,7 +1270,7 @@ def _opens_item(head: str) -> bool:
     if _lead_tag(_no_code(head)):
         return True
     t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip())))
-    loc = locate(t[:300])
+    loc = locate(_ID_LEAD.sub("", t, count=1)[:300])
     return loc is not None and loc.line is not None and loc.start <= 2
 
 
@@ -1039,6 +1305,32 @@ def _field_item(head: str) -> bool:
     return bool(_FIELD_ITEM.match(head)) and not _lead_tag(head)
 
 
+_META_KEY = re.compile(
+    r"^(?:author|date|time|reviewer|reviewed\s+by|version|commit|branch|pr|url|link|id|title|"
+    r"scope|files?|model|mode|owner|assignee|labels?|created|updated|total|count|score|"
+    r"estimate|effort|eta|phase|target|type|category|tags?|issue|problem|impact|fix(?:\s+"
+    r"required)?|required\s+fix|risk|description|details?|evidence|recommendations?|"
+    r"suggestions?|cause|root\s+cause|why|solution|location|severity|effect|consequences?|"
+    r"notes?|action|proposal|expected|actual|rationale|reason|concern|finding|"
+    r"mitigation|remediation|test|tests|status|result)$", re.I)
+
+
+def _titled_item(head: str) -> bool:
+    """``**Scope collision:** the plan says ...``: a finding's title and its prose, in a
+    findings section (a field would be a known key, or a short value)."""
+    m = _FIELD_ITEM.match(head)
+    if not m:
+        return False
+    key = _plain(head[:m.end()]).strip(" :")
+    value = head[m.end():]
+    if re.match(r"^(?:for|re|about|regarding|on|to)\b", key, re.I):
+        return False  # "**For the race condition:** ...": an answer to a finding above
+    other = _OTHER.match(key)
+    return len(re.findall(r"[^\W\d_]{2,}", value)) >= 6 and not (
+        _META_KEY.match(key) or other and other.end() == len(key) or _BODY_PART.match(key + ":")
+        or _FIELD.match(head) or _POSITIVE.search(key) or _QUESTIONS.search(key))
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -1052,11 +1344,11 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
     if _skip_head(head) or not head.strip():
         return False
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
-        return False
+        return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
         return True
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", head.strip()))
-    t = re.sub(r"^[*_`]+", "", t)
+    t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
     if loc is not None:
         words_left = _strip_decor(t[:loc.start] + t[loc.end:])
@@ -1087,6 +1379,11 @@ def _is_section_name(plain: str) -> bool:
     return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
 
 
+# a heading that opens (after an id) with a file in code and a dash or colon before its title
+_FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
+                        r"`(?P<p>[^`\s]{1,200})`[*_]*\s*(?:[\u2014\u2013:]|-\s)")
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     fields = _fields(c.body)
@@ -1100,6 +1397,9 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if _lead_tag(text) or locate(text) is not None:
         return True
+    if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
+            and _pathlike(m["p"]):
+        return True  # "### M1. `api/app.py` — the cache is never cleared": file-level
     if _FINDING_ID.match(_plain(text)) and (c.level > 1 or c.in_findings):
         return True
     if fields.get("file") or fields.get("severity") or fields.get("risk"):
@@ -1108,6 +1408,78 @@ def _qualifies(c: _Cand) -> bool:
         return True
     body = [ln for ln in c.body if ln.strip()]
     return c.in_findings and bool(body)
+
+
+# "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
+_ALSO_AT = re.compile(
+    r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"
+    r"[^:\n]{0,30}|\balso\s+(?:at|in|on|occurs|appears|affects|applies|present|found|seen)\b"
+    r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
+    r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
+    r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+_CODE_COMMENT = re.compile(
+    r"^\s*(?://+|#+|--|/\*+|<!--|;+|%)\s*(?P<loc>[^\s].{0,300}?)\s*(?:\*+/|-->)?\s*$")
+
+
+# a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
+# assistants cite code in: `` ```12:40:src/app/main.py ``)
+_CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+
+
+def citation_place(node: SyntaxTreeNode) -> Location | None:
+    """The place a code citation's info string names, or None."""
+    if node.type != "fence":
+        return None
+    m = _CITATION.match(node.info.strip())
+    if not m:
+        return None
+    path = clean_path(m["p"])
+    if not _pathlike(path):
+        return None
+    a, b = int(m["a"]), int(m["b"])
+    return Location(path, a if a >= 1 else None, b if b > a else None)
+
+
+def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
+    """The place a code block gives: a citation's info string, or as its first line a
+    comment that is only a location (``// src/db/client.ts:6``)."""
+    for n in nodes:
+        if n.type not in ("fence", "code_block"):
+            continue
+        cited = citation_place(n)
+        if cited is not None:
+            return cited
+        first = next((ln for ln in n.content.split("\n", 8)[:8] if ln.strip()), "")
+        m = _CODE_COMMENT.match(first)
+        if not m:
+            return None
+        loc = locate(m["loc"])
+        if loc is not None and loc.start == 0 and not m["loc"][loc.end:].strip(" `*_:-"):
+            return loc
+        return None
+    return None
+
+
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+def _field_places(value: str) -> list[Location]:
+    """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
+    when it holds nothing but places; otherwise at most the first."""
+    v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
+    out: list[Location] = []
+    pos, glue = 0, []
+    while len(out) < 16:
+        loc = locate(v[pos:])
+        if loc is None:
+            break
+        glue.append(v[pos:pos + loc.start])
+        out.append(Location(loc.file, loc.line, loc.end_line))
+        pos += max(loc.end, 1)
+    glue.append(v[pos:])
+    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+        return out[:1]  # prose between them: one place, named with others
+    return out
 
 
 def _no_code(text: str) -> str:
@@ -1130,7 +1502,10 @@ def _fields(lines: list[str]) -> dict[str, str]:
             if k in ("location", "file", "files", "path", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
-            elif k.startswith("line"):
+            elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place
+                if locate(v) is not None or _first_file(v):
+                    out.setdefault("file", v)
+            elif k.startswith("line") or LINE_KEY_RE.match(k):
                 out.setdefault("line", v)
             elif k in ("severity", "priority", "risk", "impact", "level"):
                 out.setdefault(k if k in ("risk", "impact") else "severity", v)
@@ -1253,13 +1628,48 @@ _COLUMNS = (
               "details", "comment", "message", "concern", "blocker", "defect", "bug", "gap",
               "risk description", "observation")),
 )
+# the same columns named in other languages (Chinese, Japanese, Korean, German, French,
+# Spanish, Portuguese, Italian, Russian)
+_COLUMNS_INTL = (
+    ("file", ("\u6587\u4ef6", "\u4f4d\u7f6e", "\u8def\u5f84", "\u30d5\u30a1\u30a4\u30eb",
+              "\u5834\u6240", "\u7b87\u6240", "\ud30c\uc77c", "\uc704\uce58", "datei", "ort",
+              "fichier", "emplacement", "archivo", "ubicaci\u00f3n", "arquivo", "posizione",
+              "\u0444\u0430\u0439\u043b")),
+    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
+              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
+    ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
+                  "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",
+                  "\u6df1\u523b\u5ea6", "\u91cd\u5927\u5ea6", "\u512a\u5148\u5ea6",
+                  "\uc2ec\uac01\ub3c4", "\uc6b0\uc120\uc21c\uc704", "schweregrad",
+                  "priorit\u00e4t", "s\u00e9v\u00e9rit\u00e9", "gravit\u00e9",
+                  "priorit\u00e9", "severidad", "prioridad", "gravedad", "gravidade",
+                  "gravit\u00e0", "priorit\u00e0", "\u0441\u0435\u0440\u044c\u0435\u0437"
+                  "\u043d\u043e\u0441\u0442\u044c", "\u043f\u0440\u0438\u043e\u0440\u0438"
+                  "\u0442\u0435\u0442")),
+    ("status", ("\u72b6\u6001", "\u72b6\u614b", "\uc0c1\ud0dc", "statut", "estado", "stato",
+                "\u0441\u0442\u0430\u0442\u0443\u0441")),
+    ("text", ("\u95ee\u9898", "\u53d1\u73b0", "\u63cf\u8ff0", "\u8bf4\u660e",
+              "\u8be6\u60c5", "\u6307\u6458", "\u554f\u984c", "\u8a73\u7d30",
+              "\u8aac\u660e", "\ubb38\uc81c", "\ubc1c\uacac", "\uc124\uba85", "problem",
+              "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
+              "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
+              "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435")),
+)
+# a severity cell that says the row passed, or is only an emoji
+_PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"
+                        r"good|n/?a|none|-|\u2014)[\s*_`.]*$", re.I)
+_CELL_EMOJI = (("\U0001f534", "critical"), ("\u2757", "critical"), ("\U0001f7e0", "medium"),
+               ("\u26a0", "medium"), ("\U0001f7e1", "minor"))
+# a row citing a line of the file its section names ("L3: ...", "line 12", ":40")
+_ROW_LINE = re.compile(r"(?:^|[\s(`*])(?:L|lines?\s*|ln\s*|:)(?P<l>\d{1,7})\b(?![/:.]\d)")
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                     origin: str) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
     cols: dict[str, int] = {}
-    for name, names in _COLUMNS:
+    for name, names in _COLUMNS + _COLUMNS_INTL:
         for idx, c in enumerate(header):
             if c in names and name not in cols and idx not in cols.values():
                 cols[name] = idx
@@ -1284,8 +1694,12 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             continue
         rec: dict[str, Any] = {"kind": "finding", "origin": origin}
         if "severity" in cols:
-            w = _SEV_WORD_RE.search(vals[cols["severity"]])
-            _put_severity(rec, w.group(0) if w else None)
+            cell = vals[cols["severity"]]
+            if cell.strip() and _PASS_CELL.match(cell):
+                continue  # a dimension rated as passing
+            w = _SEV_WORD_RE.search(cell)
+            _put_severity(rec, w.group(0) if w else next(
+                (sv for e, sv in _CELL_EMOJI if e in cell), None))
         elif sev:
             rec["severity"] = sev
         if "file" in cols:

@@ -23,6 +23,10 @@ from council_filters.verdict.locations import (
     _SEV_EMOJI,
     _SEV_LEAD,
     _SEV_TAG,
+    LINE_KEY_RE,
+    LINE_KEYS,
+    PLACE_KEY_RE,
+    PLACE_KEYS,
     SEVERITY_WORD,
     Location,
     _pathlike,
@@ -35,7 +39,8 @@ from council_filters.verdict.locations import (
 
 _FIELD_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*(?P<k>severity|priority|level|location|file|path|where|lines?|"
-    r"evidence|finding|issue|problem|description|details?|title)[*_]*\s*[:=][*_]*\s*(?P<v>.*)$",
+    r"evidence|finding|issue|problem|description|details?|title|" + PLACE_KEYS + r"|" + LINE_KEYS
+    + r")[*_]*\s*[:=\uff1a][*_]*\s*(?P<v>.*)$",
     re.I,
 )
 _NONE_RE = re.compile(
@@ -218,6 +223,7 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
         fm = _FIELD_RE.match(ln)
         if fm:
             k, v = fm["k"].lower(), fm["v"].strip()
+            k = "location" if PLACE_KEY_RE.match(k) else "line" if LINE_KEY_RE.match(k) else k
             if k in ("severity", "priority", "level"):
                 sv = re.search(SEVERITY_WORD, v, re.I)
                 if sv and sev_raw is None:

@@ -47,7 +47,8 @@ _LOC_PATTERNS = (
     re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
     re.compile(_PW + r":L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"
                r"(?::(?P<c>" + _NUM + r")?" + _W),
-    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.)\s*(?P<l>" + _NUM
+    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.|zeilen?|lignes?|"
+               r"l[i\u00ed]neas?|linhas?|righe|riga|\u884c)\s*(?P<l>" + _NUM
                + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*\)?", re.I),
     re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
     re.compile(_PW + _W + r"\s*@\s*(?P<l>" + _NUM + r"\b"),
@@ -59,6 +60,23 @@ _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile", "procfile",
                     "readme", "license", "vagrantfile", "justfile"))
 _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
+
+
+# "Location" and "Line" as reviewers write the key in other languages (Chinese, Japanese,
+# Korean, German, French, Spanish, Portuguese, Italian, Russian)
+PLACE_KEYS = (
+    r"\u4f4d\u7f6e|\u6587\u4ef6(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
+    r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|\u5bfe\u8c61\u30d5\u30a1\u30a4\u30eb|"
+    r"\u5834\u6240|\u8a72\u5f53\u7b87\u6240|\u7b87\u6240|\uc704\uce58|\ud30c\uc77c|"
+    r"ort|datei|fundstelle|fichier|emplacement|archivo|ubicaci[o\u00f3]n|"
+    r"localiza[c\u00e7][a\u00e3]o|arquivo|posizione|"
+    r"\u0444\u0430\u0439\u043b|\u043c\u0435\u0441\u0442\u043e(?:\u043f\u043e\u043b"
+    r"\u043e\u0436\u0435\u043d\u0438\u0435)?")
+LINE_KEYS = (
+    r"\u884c(?:\u53f7|\u756a\u53f7)?|\uc904|zeilen?|lignes?|l[i\u00ed]neas?|linhas?|righe|riga|"
+    r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]")
+PLACE_KEY_RE = re.compile(r"(?:" + PLACE_KEYS + r")$", re.I)
+LINE_KEY_RE = re.compile(r"(?:" + LINE_KEYS + r")$", re.I)
 
 
 def clean_path(raw: str) -> str:

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters.verdict import document, formats, layers, words
+from council_filters.verdict import document, formats, layers, review_body, words
 from council_filters.verdict.answer_lines import (
     _HEADING_RE,
     OTHER_SECTIONS,
@@ -158,6 +158,9 @@ def _from_document(text: str, origin: str) -> Reading:
         if len(document._PLACEHOLDER.findall(inner)) < 2:
             text = inner
     doc = document.read_document(text, origin)
+    body = review_body.read_body(text, origin, document.badge_severity)
+    if body is not None:  # a bot's folded summary body: its lists are the findings
+        doc.findings, doc.findings_text = body, None
     out = Reading()
     if cut:
         out.warnings.append(CUT)
