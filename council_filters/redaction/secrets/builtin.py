@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from council_filters.redaction.secrets.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
 from council_filters.redaction.secrets.validators import (
     KEY_SUFFIXES,

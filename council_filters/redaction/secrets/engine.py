@@ -30,10 +30,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
+from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 from council_filters.redaction.secrets import builtin
-from council_filters.redaction.secrets.lazy import LazyRegex
 from council_filters.redaction.secrets.pem import PemMachine
 from council_filters.redaction.secrets.rules import (
     _ANSI,

@@ -18,11 +18,12 @@ difference.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
+
+from council_filters.redaction.lazy import LazyRegex
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.
@@ -43,18 +44,18 @@ def shannon_entropy(text: str) -> float:
 
 
 #: Terminal escapes (colours, cursor moves, titles), removed before rules look.
-_ANSI = re.compile(
+_ANSI = LazyRegex(
     rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
 )
 
 #: A quote escaped once or more (``\\"``, ``\\\\\\"``), as JSON inside a string writes it.
-_ESCAPED_QUOTE = re.compile(rb"\\+([\"'])")
+_ESCAPED_QUOTE = LazyRegex(rb"\\+([\"'])")
 
 # --------------------------------------------------------------------------- #
 # Placeholders: what documentation writes where a credential would go.
 # --------------------------------------------------------------------------- #
-_PLACEHOLDER_RUN = re.compile(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
-_PLACEHOLDER_WORDS = re.compile(
+_PLACEHOLDER_RUN = LazyRegex(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
+_PLACEHOLDER_WORDS = LazyRegex(
     r"(?i:example|placeholder|redacted|changeme|change_me|your[_-]?(?:own[_-]?)?"
     r"(?:api[_-]?)?(?:key|token|secret|pass|password)|insert[_-]|replace[_-]?me|dummy|"
     r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[^>]*>|\$\{|\{\{|%\(|\$[A-Z_]{3,}\b"
