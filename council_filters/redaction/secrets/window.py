@@ -74,6 +74,17 @@ class _Stop(Exception):
     """The element cannot be part of a window."""
 
 
+def _alternation(parts: list[tuple[bytes, float]]) -> tuple[bytes, float]:
+    return (b"(?:" + b"|".join(p for p, _ in parts) + b")",
+            min(b for _, b in parts) - math.log2(len(parts)))
+
+
+def _copies(part: tuple[bytes, float], lo: int) -> tuple[bytes, float]:
+    """The first (or last) ``lo`` copies of a repeated part, at most _MAX_REPEAT."""
+    lo = min(lo, _MAX_REPEAT)
+    return b"(?:" + part[0] + b"){%d}" % lo, part[1] * lo
+
+
 class _Builder:
     def __init__(self) -> None:
         import re._parser as sre
@@ -183,9 +194,7 @@ class _Builder:
             inner, b = self.seq_exact(sub, self.flags(ic, add, drop))
             return b"(?:" + inner + b")", b
         if op is c.BRANCH:
-            parts = [self.seq_exact(branch, ic) for branch in av[1]]
-            return (b"(?:" + b"|".join(p for p, _ in parts) + b")",
-                    min(b for _, b in parts) - math.log2(len(parts)))
+            return _alternation([self.seq_exact(branch, ic) for branch in av[1]])
         raise _Stop
 
     def flags(self, ic: bool, add: int, drop: int) -> bool:
@@ -215,9 +224,7 @@ class _Builder:
             if lo == 0:
                 return b"", 0.0
             try:
-                inner, b = self.seq_exact(sub, ic)
-                lo = min(lo, _MAX_REPEAT)
-                return b"(?:" + inner + b"){%d}" % lo, b * lo
+                return _copies(self.seq_exact(sub, ic), lo)
             except _Stop:
                 return self.seq_head(sub, ic)
         if op is c.SUBPATTERN:
@@ -228,8 +235,7 @@ class _Builder:
             parts = [self.seq_head(branch, ic) for branch in av[1]]
             if any(not p for p, _ in parts):
                 return b"", 0.0
-            return (b"(?:" + b"|".join(p for p, _ in parts) + b")",
-                    min(b for _, b in parts) - math.log2(len(parts)))
+            return _alternation(parts)
         return b"", 0.0
 
     def seq_head(self, seq: Any, ic: bool) -> tuple[bytes, float]:
@@ -255,11 +261,9 @@ class _Builder:
         op, av = item
         if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] > 0:
             try:
-                inner, b = self.seq_exact(av[2], ic)
+                return _copies(self.seq_exact(av[2], ic), av[0])
             except _Stop:
                 return b"", 0.0
-            lo = min(av[0], _MAX_REPEAT)
-            return b"(?:" + inner + b"){%d}" % lo, b * lo
         return b"", 0.0
 
     # -- the best window ---------------------------------------------------- #
