@@ -18,9 +18,21 @@ scorer FILE``), and the record it prints is compared with the label:
 - a finding is at the right place when its file names the labelled file (the same
   path, or one ends with the other at a ``/``) and its line is within 2 of the
   labelled line (both absent for a file-level finding); a labelled finding without
-  a file is matched by a finding without a file;
+  a file is matched by a finding without a file (see *matching* below);
 - invented: findings read that match no labelled finding, over all findings read;
 - severity right: among matched findings whose label has a severity.
+
+Matching: labels are matched one to one with the findings read.  A located label takes
+the first unused finding at its place (labels in the order of the file).  Every
+fileless finding read matches every fileless label, so the order alone would decide
+their pairs, and one finding read at a wrong place (a fileless finding given a file)
+would shift every later pair and count severity errors that are not there.  By default
+(``--match severity``) fileless labels are therefore paired in two passes: first each
+labelled severity with an unused fileless finding of that same severity (in order),
+then the labels left with the fileless findings left (in order).  Findings of one
+severity are interchangeable, so this is an optimal assignment: the most severity
+agreements for the same number of matches (the match counts are the same either
+way).  ``--match order`` gives the plain in-order pairing, for comparison.
 
 Usage:
 
@@ -29,6 +41,7 @@ Usage:
     python bench/score_reader.py CORPUS_DIR --json     # the figures as one JSON object
     python bench/score_reader.py CORPUS_DIR --in-process   # the same reading without a process
                                                            # per text (quicker; same code path)
+    python bench/score_reader.py CORPUS_DIR --match order  # fileless labels paired in order
 
 The corpus is data, not part of the repository: pass any directory of that shape.
 """
@@ -105,7 +118,31 @@ def matches(rec: dict[str, Any], lab: dict[str, Any]) -> bool:
     return isinstance(line, int) and abs(line - lab["line"]) <= SLACK
 
 
-def score_one(record: dict[str, Any], label: dict[str, Any]) -> tuple[Tally, list[str]]:
+def pair(found: list[dict[str, Any]], labels: list[dict[str, Any]],
+         by_severity: bool = True) -> list[int | None]:
+    """The index of the finding read that each label is matched with (None: missed);
+    see *Matching* in the module docstring."""
+    used: set[int] = set()
+    hits: list[int | None] = [None] * len(labels)
+    passes = (True, False) if by_severity else (False,)
+    for same_severity in passes:
+        for j, lab in enumerate(labels):
+            if hits[j] is not None:
+                continue
+            fileless = lab.get("file") is None
+            if same_severity and (not fileless or lab.get("severity") is None):
+                continue
+            hit = next((i for i, rec in enumerate(found) if i not in used and matches(rec, lab)
+                        and (not same_severity or read_severity(rec) == lab["severity"])),
+                       None)
+            if hit is not None:
+                used.add(hit)
+                hits[j] = hit
+    return hits
+
+
+def score_one(record: dict[str, Any], label: dict[str, Any],
+              by_severity: bool = True) -> tuple[Tally, list[str]]:
     t = Tally(texts=1)
     why: list[str] = []
     got = record.get("verdict")
@@ -124,22 +161,20 @@ def score_one(record: dict[str, Any], label: dict[str, Any]) -> tuple[Tally, lis
             why.append(f"verdict {got} != {want}")
     found = [f for f in record.get("findings") or [] if isinstance(f, dict)]
     t.read = len(found)
-    used: set[int] = set()
     # located labels first (a fileless finding read must not take a located label's place)
     labels = sorted(label.get("findings") or [], key=lambda x: x.get("file") is None)
-    for lab in labels:
+    hits = pair(found, labels, by_severity)
+    used = {h for h in hits if h is not None}
+    for lab, hit in zip(labels, hits, strict=True):
         located = lab.get("file") is not None
         if located:
             t.located += 1
         else:
             t.fileless += 1
-        hit = next((i for i, rec in enumerate(found) if i not in used and matches(rec, lab)),
-                   None)
         if hit is None:
             where = f"{lab.get('file')}:{lab.get('line')}" if located else "(no file)"
             why.append(f"missed {where}")
             continue
-        used.add(hit)
         if located:
             t.located_right += 1
         else:
@@ -205,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the reader to run (default: council-parse-verdict beside this Python)")
     ap.add_argument("--misses", action="store_true", help="list what each text got wrong")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--match", choices=("severity", "order"), default="severity",
+                    help="pair fileless labels by severity agreement (default) or in order")
     ap.add_argument("--in-process", action="store_true",
                     help="call the reader's functions instead of running the command per text")
     args = ap.parse_args(argv)
@@ -229,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             t = Tally(texts=1, errors=1)
             why = ["the reader failed"]
         else:
-            t, why = score_one(record, label)
+            t, why = score_one(record, label, args.match == "severity")
         if why:
             t.misses.append(f"{label['id']}: " + "; ".join(why))
         families[label.get("family") or "-"].add(t)

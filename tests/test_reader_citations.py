@@ -250,3 +250,107 @@ def test_chinese_severity_headings_and_file_level_headings_are_read() -> None:
         ("svc/cache.py", None, "medium"),
         ("svc/log.py", 7, "minor"),
     ]
+
+
+PASTED_COMMENTS = """\
+# Review comments kept for the record
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_
+
+**The retry budget is shared by every request.**
+
+One slow caller drains it for all the others.
+
+<details>
+<summary>Tools</summary>
+
+[warning] 12-12: net/retry.py#L12
+Function has too many branches.
+
+</details>
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In net/retry.py around lines 30 to 41, give each request its own budget.
+```
+
+</details>
+````
+
+````md
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+**The token is logged at debug level.**
+
+<details>
+<summary>Proposed fix</summary>
+
+```diff
+-log.debug("token %s", token)
+```
+
+</details>
+````
+
+````markdown
+_\U0001f6e0\ufe0f Refactor suggestion_ | _\U0001f7e1 Minor_
+
+**Name the magic number.**
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+net/pool.py around lines 7 to 9: name the constant 64.
+```
+
+</details>
+````
+"""
+
+
+def test_comments_pasted_one_fence_each_are_read_each_at_its_prompts_place() -> None:
+    assert where(PASTED_COMMENTS) == [
+        ("net/retry.py", 30, "medium"),
+        (None, None, "critical"),
+        ("net/pool.py", 7, "minor"),
+    ]
+
+
+PLAN_AFTER_FINDINGS = """\
+# Turn handling fixes
+
+## Issues found
+
+### 1. The turn ends before the blast resolves (CRITICAL)
+The timer fires first.
+
+### 2. Fragments drift between clients (MEDIUM)
+Each client rolls its own seed.
+
+## Implementation todos
+
+### todo-1: Make the turn end after the blast resolves
+### todo-2: Share one seed for fragments
+"""
+
+
+CJK_RECAP = """\
+## 🔴 严重问题
+
+### S1. `api/stream.py:30` — 事件流重复推送相同的数据
+
+## 修复优先级建议
+
+| 优先级 | 问题 |
+|---|---|
+| P0 | 事件流重复推送 |
+"""
+
+
+def test_a_plan_of_work_after_the_findings_restates_them() -> None:
+    assert where(PLAN_AFTER_FINDINGS) == [(None, None, "critical"), (None, None, "medium")]
+    assert where(CJK_RECAP) == [("api/stream.py", 30, "critical")]

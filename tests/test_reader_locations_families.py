@@ -414,3 +414,270 @@ def test_a_bold_severity_label_over_a_list_is_the_items_severity() -> None:
     assert where(LABEL_OVER_A_LIST) == [
         ("src/importer/csv.py", None, "critical"), ("docs/IMPORT.md", None, "critical"),
         (None, None, "minor")]
+
+
+# the same family in other dumps' markup
+BOT_VARIANTS = {
+    "location-line-over-hunk": ("""\
+src/cache/store.py:88
+```diff
++    self.items[key] = value
+```
+**sourcery-ai[bot]**:
+**issue (bug_risk):** The write is not guarded by the lock taken in `get`.
+""", [("src/cache/store.py", 88, None)]),
+    "commented-on-path-line-n": ("""\
+Comment by greptile-apps[bot] on `api/users.ts` line 42
+
+Missing await on the save call; errors are swallowed.
+---
+""", [("api/users.ts", 42, None)]),
+    "path-then-bare-line": ("""\
+lib/retry.go
+Line 17
+
+![medium](https://example.invalid/medium-priority.svg)
+
+The backoff never resets after a success.
+""", [("lib/retry.go", 17, "medium")]),
+    "path-heading-over-hunk": ("""\
+### pkg/db/conn.go
+
+```diff
+@@ -10,4 +10,6 @@
++ db.SetMaxOpenConns(0)
+```
+
+**coderabbitai[bot]** commented:
+
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+**Zero means unlimited connections.**
+
+Set a bound.
+""", [("pkg/db/conn.go", None, "critical")]),
+    "file-field-and-commented-on-lines": ("""\
+**File:** `app/models/user.rb`
+**Copilot** commented on lines +30 to +31:
+
+The regex allows a trailing newline; use \\A and \\z.
+""", [("app/models/user.rb", 30, None)]),
+    "comment-on-lines-under-a-path-heading": ("""\
+### internal/sync/copy.go
+
+![medium](https://example.invalid/medium-priority.svg)
+
+Comment on lines +10 to +12
+
+The error from the second copy is dropped.
+""", [("internal/sync/copy.go", 10, "medium")]),
+    "bot-commented-on-line-under-a-file-heading": ("""\
+## Review comments
+
+#### `web/app.js`
+
+**gemini-code-assist[bot]** commented on line +33:
+
+![high](https://example.invalid/high-priority.svg)
+
+The click handler is registered twice.
+""", [("web/app.js", 33, "critical")]),
+    "quoted-hunk-naming-its-file": ("""\
+> **src/app.ts**
+> ```diff
+> + app.listen(port)
+> ```
+
+**cursor[bot]**: **Port is read before the config loads**
+
+`port` is undefined at this point.
+""", [("src/app.ts", None, None)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOT_VARIANTS))
+def test_bot_comment_places_in_other_dumps_markup(name: str) -> None:
+    text, found = BOT_VARIANTS[name]
+    got = read(text).findings
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == found
+    assert all(not f["summary"].startswith(("File:", "**", "sourcery", "pkg/")) for f in got)
+
+
+# --------------------------------------------------------------------------- #
+# Location spellings seen around those families
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("item", [
+    "`pkg/io/reader.go`:42 — the buffer is reused after return",
+    "[P1] the buffer is reused after return, at `pkg/io/reader.go`:42",
+    "`pkg/io/reader.go` (L42) — the buffer is reused after return",
+    "pkg/io/reader.go, L42: the buffer is reused after return",
+    "[P2] pkg/io/reader.go @ L42 the buffer is reused after return",
+    "pkg/io/reader.go\uff1a42 缓冲区在返回后被复用",
+    "pkg/io/reader.go 第42行：缓冲区在返回后被复用",
+    "pkg/io/reader.go 42行目: バッファが返却後に再利用される",
+])
+def test_a_location_spelling_places_the_item(item: str) -> None:
+    got = where("## Findings\n\n- " + item + "\n")
+    assert [(f, ln) for f, ln, _ in got] == [("pkg/io/reader.go", 42)]
+
+
+# --------------------------------------------------------------------------- #
+# 3c. A lead-in line over a plain list of findings
+# --------------------------------------------------------------------------- #
+LEAD_IN_LISTS = """\
+## Plan review
+
+Open findings so far:
+
+- F-1: the cache has no size bound, so memory grows without limit.
+- F-2: the retry loop has no backoff and hammers the API.
+
+Top concerns:
+
+1. **Scope** — the plan mixes the auth rewrite with the billing change.
+2. **Testing** — no load test is planned for the new queue.
+
+Resolved issues:
+
+- the typo in the config key.
+
+Suggestions:
+
+- rename the queue to something shorter.
+"""
+
+
+def test_a_lead_in_line_makes_the_list_under_it_findings() -> None:
+    got = read(LEAD_IN_LISTS).findings
+    # a "Suggestions:" lead-in names a severity (minor) over new items of its own
+    assert [(f["summary"][:6], f.get("severity")) for f in got] == [
+        ("F-1: t", None), ("F-2: t", None), ("Scope ", None), ("Testin", None),
+        ("rename", "minor")]
+    assert all("file" not in f for f in got)
+
+
+# more of families 5, 6 and 7, in other markup
+MORE_PLACES = {
+    "same-issue-inline": ("""\
+## Issues
+
+- `lib/pool.py:10` — the lock is not released on error. The same issue occurs in
+  `lib/queue.py:22` and `lib/cache.py:31`.
+""", [("lib/pool.py", 10), ("lib/queue.py", 22), ("lib/cache.py", 31)]),
+    "also-in-files": ("""\
+## Issues
+
+- **The old flag name is still documented.** Also in:
+  - `docs/install.md`
+  - `docs/usage.md`
+""", [("docs/install.md", None), ("docs/usage.md", None)]),
+    "line-items-under-a-file-heading": ("""\
+## Findings
+
+### `src/app.py`
+
+- :339 — the handler swallows errors
+- Line 12: the import is unused
+- L40-L44 duplicated retry block
+""", [("src/app.py", 339), ("src/app.py", 12), ("src/app.py", 40)]),
+    "line-items-under-a-bold-file-line": ("""\
+## Findings
+
+**src/app.py**
+- line 339: the handler swallows errors
+- (L12) unused import
+""", [("src/app.py", 339), ("src/app.py", 12)]),
+    "body-line-under-a-heading-naming-the-file": ("""\
+## Review
+
+#### 2. \U0001f7e1 Timeout handling in `net/client.go`
+
+At :88 the context is dropped, so the timeout never applies.
+""", [("net/client.go", 88)]),
+    "line-column-under-a-file-heading": ("""\
+### web/auth.ts
+
+| Line | Severity | Issue |
+|---|---|---|
+| 12 | high | token compared with == |
+| 40 | low | stray console.log |
+""", [("web/auth.ts", 12), ("web/auth.ts", 40)]),
+    "code-comment-under-a-finding-heading": ("""\
+## Concerns
+
+### Global state in the plugin
+
+```ts
+// plugin/main.ts:14
+let current = null;
+```
+
+This leaks between requests.
+""", [("plugin/main.ts", 14)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_PLACES))
+def test_more_places_in_other_markup(name: str) -> None:
+    text, found = MORE_PLACES[name]
+    assert [(f, ln) for f, ln, _ in where(text)] == found
+
+
+# --------------------------------------------------------------------------- #
+# Nothing invented by those rules
+# --------------------------------------------------------------------------- #
+NOT_FINDINGS = {
+    "bot-approves-under-a-hunk": ("src/a.py\n```diff\n+x = 1\n```\n**copilot**:\n"
+                                  "Looks good to me.\n"),
+    "bot-only-asks": ("src/a.py\n```diff\n+x = 1\n```\n**coderabbitai[bot]**:\n"
+                      "Should this be configurable?\n"),
+    "a-person-in-a-comment-dump": ("Comment #4 by alice on src/a.py:12\n\n"
+                                   "Can we rename this?\n\n---\n"),
+    "a-file-name-over-a-code-sample": ("# Setup\n\nconfig/app.yaml\n```yaml\nport: 80\n```\n"
+                                       "The port can be changed here.\n"),
+    "a-lead-in-over-none": "## Review\n\nCurrent findings:\n\n- None.\n",
+    "also-in-outside-a-finding": ("## Notes\n\nThe same naming is also used in:\n- `docs/a.md`\n"
+                                  "- `docs/b.md`\n"),
+    "a-resolved-bot-comment": ("src/a.py:3\n```diff\n+x\n```\n**cursor[bot]**:\n"
+                               "~~**Off-by-one in loop**~~ \u2705 Fixed in abc123\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FINDINGS))
+def test_the_place_rules_invent_no_finding(name: str) -> None:
+    assert read(NOT_FINDINGS[name]).findings == []
+
+
+# --------------------------------------------------------------------------- #
+# 4. Markdown link lists whose text or target holds the path and lines
+# --------------------------------------------------------------------------- #
+LINK_LIST = """\
+## Action items
+
+### Priority: High
+
+- [ ] [session-store.adapter.ts:64-65](#session-store-adapter-ts-l64-65) wrap the parse in a try
+- [ ] [src/jobs/retry.ts](https://github.com/o/r/blob/main/src/jobs/retry.ts#L79-L89) - return \
+the result directly
+
+### Priority: Medium
+
+- [ ] [L88-L90 of api/handlers.py](https://gitlab.com/o/r/-/blob/abc/api/handlers.py#L88-L90): \
+missing auth check
+"""
+
+
+def test_a_link_list_places_each_item_and_keeps_its_words() -> None:
+    got = read(LINK_LIST).findings
+    assert [(f.get("file"), f.get("line"), f.get("end_line"), f.get("severity")) for f in got] == [
+        ("session-store.adapter.ts", 64, 65, "critical"), ("src/jobs/retry.ts", 79, 89, "critical"),
+        ("api/handlers.py", 88, 90, "medium")]
+    assert [f["summary"] for f in got] == [
+        "wrap the parse in a try", "return the result directly", "missing auth check"]
+
+
+def test_a_titled_item_whose_key_is_a_verdict_word_is_no_finding() -> None:
+    text = ("## Issues\n\n- **Overall:** the change is mostly fine but needs two small follow-ups "
+            "later on.\n- **Race on shutdown:** the pool is closed before the queue drains, "
+            "dropping jobs.\n")
+    assert [f["summary"][:16] for f in read(text).findings] == ["Race on shutdown"]

@@ -33,15 +33,18 @@ from council_filters.verdict.locations import Location, _pathlike, clean_path
 # "Comment #2778 by gemini-code-assist[bot] on tsconfig.json:N/A",
 # "_Review comment by @bot on `src/a.rs`:178 on 2025-11-15 01:11_"
 _META = re.compile(
-    r"^[\s*_]*(?:review\s+)?comment\b[^\n`]{0,120}?\bon\s+[`*_]*"
-    r"(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*(?::(?P<l>\d{1,7})(?:\s*-\s*(?P<e>\d{1,7}))?|:N/?A)?"
-    r"(?=[\s_*,]|$)", re.I)
+    r"^[\s*_]*(?:@?[\w.\-]{1,60}(?:\[bot\])?[\s*_]+)?(?:review\s+)?comment(?:ed)?\b[^\n`]{0,120}?"
+    r"\bon\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*(?::(?P<l>\d{1,7})(?:\s*-\s*(?P<e>\d{1,7}))?"
+    r"|:N/?A|\s*,?\s*\(?(?:line|L)\s*(?P<l2>\d{1,7})(?:\s*(?:-|to|\u2013)\s*L?(?P<e2>\d{1,7}))?"
+    r"\)?)?(?=[\s_*,:]|$)", re.I)
 # Gemini's "in `path`" line, alone
-_IN_PATH = re.compile(r"^[\s*_]*in\s+`(?P<p>[^`\s]{1,300})`[\s*_]*$", re.I)
-# "Comment on lines +455 to +458", "Comment on line +12", "on lines 3 to 5"
+_IN_PATH = re.compile(r"^[\s*_]*in\s+`?(?P<p>[^`\s]{1,300})`?[\s*_]*$", re.I)
+# "Comment on lines +455 to +458", "Comment on line +12", "on lines 3 to 5", "Line 17",
+# "**Copilot** commented on lines +30 to +31:"
 _LINES = re.compile(
-    r"^[\s*_]*(?:comment(?:ed)?\s+)?on\s+lines?\s+[+-]?(?P<l>\d{1,7})"
-    r"(?:\s*(?:to|-|\u2013)\s*[+-]?(?P<e>\d{1,7}))?[\s*_]*$", re.I)
+    r"^[\s*_]*(?:@?[\w.\-]{1,60}(?:\[bot\])?[\s*_]+(?=comment))?(?:(?:comment(?:ed)?\s+)?on\s+)?"
+    r"(?:lines?\s+|L)[+-]?(?P<l>\d{1,7})(?:\s*(?:to|-|\u2013)\s*[+-]?L?(?P<e>\d{1,7}))?[\s*_:]*$",
+    re.I)
 # "**coderabbitai[bot]**:", "**Copilot**:", "cursor[bot] commented:"
 _BOTS = (r"copilot|coderabbit(?:ai)?|cursor|gemini-code-assist|chatgpt-codex-connector|codex|"
          r"sourcery-ai|greptile(?:-apps)?|qodo-merge(?:-pro)?|sonarqubecloud|deepsource|"
@@ -53,7 +56,10 @@ _AUTHOR = re.compile(
 _PROMPT = re.compile(
     r"\bIn\s+`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
     r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
-_HUNK_QUOTE = re.compile(r"^\s*>\s*(?:[+\-](?![+\-])|@@\s)")
+_HUNK_QUOTE = re.compile(r"^\s*>\s*(?:[+\-](?![+\-])|@@\s|```\s*diff\b)")
+_AUTHOR_LEAD = re.compile(
+    r"^[\s*_]*@?(?P<n>[\w.\-]{1,60}\[bot\]|(?:" + _BOTS + r"))[\s*_]*"
+    r"(?:commented|wrote|said)?[\s*_]*:[\s*_]*(?=\S)", re.I)
 _TITLE = re.compile(r"^\s*\*\*(?P<t>[^*\n]{3,300})\*\*\s*[.:]?\s*$")
 
 
@@ -90,7 +96,7 @@ def meta_location(line: str) -> tuple[Location | None, bool] | None:
     None when the line is no such line."""
     m = _META.match(line)
     if m:
-        return _loc(m["p"], m["l"], m["e"]), True
+        return _loc(m["p"], m["l"] or m["l2"], m["e"] or m["e2"]), True
     m = _IN_PATH.match(line)
     if m:
         loc = _loc(m["p"], None)
@@ -113,6 +119,12 @@ def is_author(line: str) -> bool:
     return bool(_AUTHOR.match(line))
 
 
+def after_author(line: str) -> str | None:
+    """What follows a review bot's name on its line (``**cursor[bot]**: **Title**``)."""
+    m = _AUTHOR_LEAD.match(line)
+    return line[m.end():] if m else None
+
+
 def prompt_line(text: str, file: str) -> Location | None:
     """The line an agent prompt gives for ``file`` (``In @path around lines 58 - 70``)."""
     base = file.rsplit("/", 1)[-1]
@@ -123,15 +135,40 @@ def prompt_line(text: str, file: str) -> Location | None:
     return None
 
 
-def is_quoted_hunk(first_line: str) -> bool:
-    """A block quote that copies a diff hunk (a notification e-mail's context)."""
-    return bool(_HUNK_QUOTE.match(first_line))
+def quoted_hunk(lines: list[str]) -> tuple[bool, Location | None]:
+    """Whether a block quote copies a diff hunk (a notification e-mail's context), and the
+    file its first line names when it is only a path (``> **src/app.ts**``)."""
+    if not any(_HUNK_QUOTE.match(ln) for ln in lines[:4]):
+        return False, None
+    first = re.sub(r"^\s*>\s*", "", lines[0]).strip().strip("*_`")
+    if re.fullmatch(r"[\w.@~+\-/\\]{1,300}", first):
+        return True, _loc(first, None)
+    return True, None
+
+
+# the prompt's opening when the comment names no file of its own: "In path around lines
+# 41 to 46:", or the path alone at the start of the prompt's first line
+_PROMPT_OPEN = re.compile(
+    r"^\s*(?:In\s+)?`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
+    r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
+
+
+def prompt_place(text: str) -> Location | None:
+    """The place an agent prompt opens with (``In src/a.py around lines 41 to 46: ...``),
+    for a comment that names no file of its own."""
+    first = next((ln for ln in text[:2000].split("\n") if ln.strip()), "")
+    m = _PROMPT_OPEN.match(first)
+    if m is None or not _pathlike(clean_path(m["p"]).lstrip("@")):
+        return None
+    return _loc(clean_path(m["p"]).lstrip("@"), m["l"], m["e"])
+
+
 
 
 _SEV_BOLD = re.compile(r"^(?:critical|high|medium|low|minor|major)\s+(?:severity|priority)$", re.I)
 _META_FIELDS = re.compile(
     r"^[\s*_]*(?:state|created|updated|author|date|status|outdated|resolved|url|id|"
-    r"comment\s+id|reviewer|commit)[\s*_]*:", re.I)
+    r"comment\s+id|reviewer|commit|file|path|location|lines?)[\s*_]*:", re.I)
 
 
 def summary_of(lines: list[str]) -> str:
@@ -144,7 +181,7 @@ def summary_of(lines: list[str]) -> str:
         s = ln.strip()
         if s and re.search(r"[^\W\d_]{3,}", s) and not is_author(s) \
                 and not s.startswith(("![", "<", "_")) and not _META_FIELDS.match(s) \
-                and not _TITLE.match(s):
+                and not _TITLE.match(s) and lines_of(s) is None and not _META.match(s):
             return s
     return ""
 
@@ -155,3 +192,20 @@ _BY_BOT = re.compile(r"\[bot\]|\b(?:" + _BOTS + r")\b", re.I)
 def by_bot(line: str) -> bool:
     """A metadata line that names a review bot as the comment's author."""
     return bool(_BY_BOT.search(line))
+
+
+_APPROVING = re.compile(
+    r"^\W*(?:lgtm|looks\s+good|looks\s+fine|no\s+(?:further\s+)?(?:issues|problems|concerns|"
+    r"comments|findings)|nothing\s+to\s+(?:add|report|flag)|ship\s+it|\U0001f44d)", re.I)
+
+
+def no_finding(lines: list[str]) -> bool:
+    """A comment that approves (``LGTM``, ``Looks good to me``) or only asks a question."""
+    prose = [ln.strip() for ln in lines
+             if ln.strip() and re.search(r"[^\W\d_]{2,}", ln) and not is_author(ln.strip())
+             and not ln.lstrip().startswith(("![", "<", "_"))]
+    if not prose:
+        return True
+    if _APPROVING.match(prose[0].strip("*_ ")):
+        return True
+    return len(prose) == 1 and prose[0].rstrip("*_ ").endswith("?")

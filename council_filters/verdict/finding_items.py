@@ -34,6 +34,7 @@ from council_filters.verdict.locations import (
     _put_severity,
     _sev_only,
     clean_path,
+    emoji_severity,
     find_location,
 )
 
@@ -44,8 +45,9 @@ _FIELD_RE = re.compile(
     re.I,
 )
 _NONE_RE = re.compile(
-    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+)*|no\s+(?:issues?|findings?|problems?|concerns?)"
-    r"(?:\s+\w+)*)[.!]?[\s*_`]*$", re.I,
+    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+)*|no\s+(?:issues?|findings?|problems?|concerns?|"
+    r"blockers?|(?:further\s+)?change\s+requests?|changes?\s+(?:needed|required|requested))"
+    r"(?:\s+[\w-]+)*)[.!]?[\s*_`]*$", re.I,
 )
 
 
@@ -180,9 +182,9 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
     # severity: an emoji, a tag anywhere near the start, or a leading word
     junk = _LEAD_JUNK.match(head)
     if junk:
-        for emoji, sev in _SEV_EMOJI.items():
+        for emoji in _SEV_EMOJI:
             if emoji in junk.group(0):
-                sev_raw = sev
+                sev_raw = emoji_severity(emoji)
         head = head[junk.end():]
     m = _SEV_TAG.search(head)
     if m and m.start() <= max(40, len(head) // 2) or m and m.end() >= len(head.rstrip()) - 1:

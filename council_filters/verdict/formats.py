@@ -318,6 +318,12 @@ _REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall
                           "verdict", "decision", "recommendation", "review_decision"))
 
 
+_MARKER_LINES = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t][^\n]{0,200}|-{3,}[ \t]*[\w .:-]{0,40}?[ \t]*-{3,}|={3,}[^\n]{0,40}"
+    r"|</?[A-Za-z][\w-]{0,30}>|(?:BEGIN|END)[ _-]?[A-Z_ -]{0,30}|`{3,}[\w-]*|~{3,}[\w-]*)[ \t]*$",
+    re.M)
+
+
 def review_json(text: str) -> dict[str, Any] | None:
     """A review document: the whole text, one ``json`` fence, or the outermost braces."""
     s = text.strip()
@@ -330,8 +336,9 @@ def review_json(text: str) -> dict[str, Any] | None:
         first, last = s.find("{"), s.rfind("}")
         if last > first:
             inner = loads(s[first:last + 1])
-            outside = s[:first] + s[last + 1:]
-            # the outer text is a short preamble, not a document of its own
+            # the outer text is a short preamble (a title, review markers such as
+            # "---review-start---" or "<review>", a fence), not a document of its own
+            outside = _MARKER_LINES.sub("", s[:first] + "\n" + s[last + 1:], count=8)
             if isinstance(inner, dict) and len(outside) < 300 and not re.search(
                     r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner

@@ -6,6 +6,7 @@ Nothing here raises on any input.
 
 from __future__ import annotations
 
+import contextvars
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,19 @@ _SEV_TAG = re.compile(
 _SEV_LEAD = re.compile(r"^(?P<w>" + SEVERITY_WORD + r")\s*(?::|\u2014|\u2013|-)\s+", re.I)
 _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "minor",
               "\U0001f7e2": "minor", "\u26aa": "minor", "\u2757": "critical"}
+# 🟡 is the middle of a traffic light (🔴 / 🟡 / 🟢: medium) but the lowest colour of the
+# four-colour scale (🔴 / 🟠 / 🟡: minor).  The document reader sets which one an answer
+# uses: a traffic light when it has 🟡 and no 🟠.
+TRAFFIC_LIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("traffic_light",
+                                                                     default=False)
+
+
+def emoji_severity(emoji: str) -> str | None:
+    """The severity of a coloured-circle (or ❗) severity mark, on the answer's scale."""
+    if emoji == "\U0001f7e1" and TRAFFIC_LIGHT.get():
+        return "medium"
+    return _SEV_EMOJI.get(emoji)
+
 
 # --------------------------------------------------------------------------- #
 # Locations
@@ -45,13 +59,17 @@ _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
     re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
-    re.compile(_PW + r":L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"
-               r"(?::(?P<c>" + _NUM + r")?" + _W),
-    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.|zeilen?|lignes?|"
+    # `path`:12 too (the wrappers closed before the colon), and a full-width colon
+    re.compile(_PW + _W + r"[:\uff1a]L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
+               + r")?(?::(?P<c>" + _NUM + r")?" + _W),
+    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.|L(?=\d)|zeilen?|lignes?|"
                r"l[i\u00ed]neas?|linhas?|righe|riga|\u884c)\s*(?P<l>" + _NUM
-               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*\)?", re.I),
+               + r"(?:" + _DASH + r"L?(?P<e>" + _NUM + r")?\s*\)?", re.I),
     re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
-    re.compile(_PW + _W + r"\s*@\s*(?P<l>" + _NUM + r"\b"),
+    re.compile(_PW + _W + r"\s*@\s*L?(?P<l>" + _NUM + r"\b"),
+    # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）"
+    re.compile(_PW + _W + r"\s*[,\uff0c(\uff08]?\s*\u7b2c?\s*(?P<l>" + _NUM
+               + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?\s*\u884c"),
     re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
                + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )
@@ -59,6 +77,8 @@ _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
 _NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile", "procfile",
                     "readme", "license", "vagrantfile", "justfile"))
+_BLOB_PATH = re.compile(r"^https?://[^/\s]{1,200}/[^\s]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
+                        r"([^\s?]{1,400})")
 _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 
 
@@ -112,7 +132,10 @@ def find_location(text: str) -> Location | None:
     """The first cited location in ``text`` (a markdown link counts by its text or URL)."""
     best: Location | None = None
     for m in _LINK.finditer(text):
-        inner = find_location(m["t"]) or find_location(m["u"].replace("#L", ":"))
+        url = m["u"]
+        blob = _BLOB_PATH.search(url)  # a GitHub/GitLab blob URL: the path after the ref
+        inner = find_location(m["t"]) or find_location(
+            (blob.group(1) if blob else url).replace("#L", ":").replace("-L", "-"))
         if inner is not None:
             best = Location(inner.file, inner.line, inner.end_line, inner.column,
                             m.start(), m.end())
@@ -165,8 +188,8 @@ def _sev_only(text: str) -> str | None:
     t = text.strip()
     if not t or len(t) > 60:
         return None
-    for emoji, sev in _SEV_EMOJI.items():
+    for emoji in _SEV_EMOJI:
         if t.replace("*", "").strip() == emoji:
-            return sev
+            return emoji_severity(emoji)
     m = _SEV_ONLY.match(t)
     return severity_word(m["w"]) if m else None

@@ -151,8 +151,11 @@ def _from_document(text: str, origin: str) -> Reading:
         nl = text.rfind("\n", 0, TREE_CAP)
         text = text[: nl if nl > 0 else TREE_CAP]
     lines = text.split("\n")
-    span = _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
-    if span is not None:
+    parts = _markdown_fences(lines)
+    span = None if parts else _wrapper(lines, whole=True) or _wrapper(lines, whole=False)
+    if parts:
+        text = "\n\n---\n\n".join(parts)  # comments pasted one fence each
+    elif span is not None:
         inner = "\n".join(lines[span[0]:span[1]])
         # a fenced template (placeholders such as {unit name}) is not an answer
         if len(document._PLACEHOLDER.findall(inner)) < 2:
@@ -180,6 +183,35 @@ def _from_document(text: str, origin: str) -> Reading:
     return out
 
 
+_MD_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})\s*(?:md|markdown)\s*$", re.I)
+
+
+def _markdown_fences(lines: list[str]) -> list[str] | None:
+    """The insides of the ``md``/``markdown`` fences a text is made of, when it holds two
+    or more and nothing else but headings, rules and blank lines (review comments pasted
+    into a file one fence each); None otherwise."""
+    parts: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        m = _MD_FENCE.match(ln)
+        if m is None:
+            s = ln.strip()
+            if s and not s.startswith(("#", "---", "***", "<!--")):
+                return None
+            i += 1
+            continue
+        fence = m["f"]
+        j = i + 1
+        while j < n and lines[j].rstrip() != fence:
+            j += 1
+        if j >= n:
+            return None
+        parts.append("\n".join(lines[i + 1:j]))
+        i = j + 1
+    return parts if len(parts) >= 2 else None
+
+
 CONFLICT = "the answer states conflicting verdicts \u2014 marked UNKNOWN"
 
 
@@ -187,13 +219,18 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     """(verdict or None, warning or None, whether a verdict key was found).
 
     The ``Verdict`` keys decide; the weaker keys (Decision, Status...) only when there
-    is none.  Keys that agree give their vote; keys that disagree give UNKNOWN with a
+    is none.  Among them, a key that replaces others ("New verdict", "Final verdict")
+    decides over plain ones, and those over a key a later one replaces ("Original
+    verdict").  Keys that agree give their vote; keys that disagree give UNKNOWN with a
     warning, unless they sit in successive rounds, when the last round's vote counts.
     """
     strong = [v for v in votes if v.strong]
     pool = strong or [v for v in votes if not v.strong and v.vote in VOTES]
     if not pool:
         return None, None, False
+    # "Original verdict: REJECT" then "New verdict: ACCEPT": the replacing key decides
+    top = max(v.rank for v in pool)
+    pool = [v for v in pool if v.rank == top]
     voted = [v for v in pool if v.vote in VOTES]
     if not voted or len(voted) < len(pool):
         # a Verdict key naming no verdict (or a status such as TIMEOUT): the reviewer's
@@ -387,6 +424,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     items = _get(doc, "findings", "issues", "comments", "problems", "review_comments")
     for item in items[:10_000] if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
+                and _CLOSED.match(st):
+            continue  # a finding annotated resolved later is not an open one
         rec = _json_finding(item, origin)
         if rec is not None:
             out.findings.append(rec)
@@ -395,6 +435,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
 
 
 _MAX_LINE = 10_000_000
+_CLOSED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
+                     r"invalid|duplicate|false[\s_-]positive)\b", re.I)
 
 
 def _int(v: Any) -> int | None:

@@ -1,55 +1,96 @@
-"""The verdict-word table: reviewers' vocabulary to APPROVE / REVISE / REJECT.
+"""The verdict-word table: reviewers' vocabulary to APPROVE / REVISE / REJECT, and the keys
+reviewers state a verdict under.
 
 One table, read by the tolerant reader for every key value (``Verdict: LGTM``,
 ``**Decision:** REQUEST CHANGES``, ``## Verdict`` then ``**APPROVE_WITH_CHANGES**``,
-JSON ``overall_correctness``...).  Only the *leading* phrase of a value counts
-(after emphasis, backticks, quotes and emoji), so a sentence that merely mentions a
-word ("approve once the tests pass") is not a verdict; the rows are tried in order
-and the first that matches wins.  The table is reproduced in docs/parse-verdict.md.
+``结论：不通过``, JSON ``overall_correctness``...).  Only the *leading* phrase of a value
+counts (after emphasis, backticks, quotes and emoji; words joined by spaces, ``_`` or
+``-`` alike), so a sentence that merely mentions a word ("we could approve once the tests
+pass") is not a verdict; the rows are tried in order and the first that matches wins.  The
+table is reproduced in docs/parse-verdict.md.
 
 A value that enumerates choices (``APPROVE | REVISE | REJECT``, ``approve / bounce``,
 ``LGTM or CHANGES``) or is a placeholder (``<verdict>``, ``[GO / MODIFY / BLOCK]``)
-is never a verdict.
+is never a verdict; in a checkbox list only the checked ``[x]`` option is; in a value that
+moves from one verdict to another (``REJECT → APPROVE``, ``~~REVISE~~ APPROVE``) the last
+one is.
 """
 
 from __future__ import annotations
 
 import re
 
+VOTES = ("APPROVE", "REVISE", "REJECT")
+
 # A short word counts only when the value ends there or punctuation follows ("GO.",
 # "PASS — 37 checks"), not when a sentence goes on ("go with option A").
-_END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`]))"
+_END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09]))"
+_SEP = r"[\s_-]+"
+_SEP0 = r"[\s_-]*"
+# the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
+_YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|lgtm|ok)"
+_FEW = r"(?:(?:the|some|a|few|minor|major|small|required|requested|necessary|suggested|" \
+       r"several|critical|mandatory|blocking|following|listed)" + _SEP + r"){0,3}"
+_CHANGES = r"(?:changes?|modifications?|conditions?|fix(?:es)?|revisions?|tweaks?|edits?|" \
+           r"amendments?|rework|corrections?|required\s+changes|reservations?)"
+_NOTES = r"(?:suggestions?|comments?|nits?|nitpicks?|notes?|caveats?|observations?|" \
+         r"recommendations?|remarks?|warnings?|follow[\s_-]?ups?|minor\s+issues|" \
+         r"minor\s+concerns|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
 
 # (pattern on the leading phrase, vote).  "BAD" marks a status a reviewer cannot give
-# itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.
+# itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.  A vote
+# ending in "!" is read only under a Verdict key (and its kin), never under a weaker key
+# such as Status (``Status: clean`` may be a working tree's).
 VERDICT_TABLE: tuple[tuple[str, str], ...] = (
-    # asks for changes, whatever it starts with
-    (r"approved?[\s_-]+with[\s_-]+(?:changes|modifications|conditions|fixes|required\s+changes)",
+    # approves, but only with changes made first: it asks for changes
+    (_YES + _SEP + r"(?:with|after|pending|once|subject\s+to|upon)" + _SEP + _FEW + _CHANGES,
      "REVISE"),
-    (r"conditional(?:ly)?[\s_-]+(?:pass(?:ed)?|approved?|approval|go|accept(?:ed)?)", "REVISE"),
+    (r"conditional(?:ly)?" + _SEP + r"(?:pass(?:ed)?|approved?|approval|go|accept(?:ed)?"
+     r"|merge)", "REVISE"),
+    (_YES + _SEP + r"(?:\(?\s*)?conditional(?:ly)?", "REVISE"),
     (r"conditional" + _END, "REVISE"),
-    (r"pass(?:ed)?[\s_-]+with[\s_-]+(?:fixes|changes|conditions|comments\s+to\s+address)",
+    (r"pass(?:ed)?" + _SEP + r"with" + _SEP + r"comments\s+to\s+address", "REVISE"),
+    # approves, with notes that do not block
+    (_YES + _SEP + r"(?:with|but|plus|and)" + _SEP + _FEW + _NOTES, "APPROVE"),
+    (r"request(?:s|ed|ing)?" + _SEP + r"(?:for" + _SEP + r")?changes?"
+     r"|changes?" + _SEP + r"(?:requested|required|needed|requires?)", "REVISE"),
+    (r"(?:needs?|requires?|required|requiring)" + _SEP
+     + r"(?:(?:some|more|minor|major|significant|substantial|further|small|a|few|additional|"
+       r"another|critical)" + _SEP + r"){0,3}"
+     r"(?:changes?|work|revisions?|fix(?:es|ing)?|rework|attention|improvements?|"
+     r"modifications?|iterations?|pass|round|review)", "REVISE"),
+    (r"(?:major|minor|significant|substantial)" + _SEP + r"(?:revisions?|rework)", "REVISE"),
+    (r"no" + _SEP0 + r"go|not" + _SEP + r"(?:yet" + _SEP + r")?(?:ready|approved|mergeable"
+     r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
+     + _SEP0 + r"ready|lgtm|passing)|fix" + _SEP + r"(?:required|needed|first)"
+     r"|unsatisfactory|insufficient", "REVISE"),
+    (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
-    (r"request(?:s|ed|ing)?[\s_-]+changes?|changes?[\s_-]+(?:requested|required|needed)",
-     "REVISE"),
-    (r"needs?[\s_-]+(?:changes?|work|revision|fix(?:es)?|rework|attention)", "REVISE"),
-    (r"no[\s_-]?go|not[\s_-]+ready|not[\s_-]+approved|fix[\s_-]+(?:required|needed)", "REVISE"),
-    (r"revise[sd]?|revision(?:s)?(?:[\s_-]+(?:required|needed|requested))?|rework|iterate",
-     "REVISE"),
-    (r"patch[\s_-]+is[\s_-]+incorrect", "REVISE"),
-    (r"fail(?:ed|s)?" + _END, "REVISE"),
+    (r"patch" + _SEP + r"is" + _SEP + r"incorrect", "REVISE"),
+    (r"(?:fail(?:ed|s|ing|ure)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|(?:has|with|some|minor|"
+     r"major|open)?" + _SEP0 + r"concerns?)" + _END, "REVISE"),
     # does not merge
-    (r"do[\s_-]+not[\s_-]+merge|don'?t[\s_-]+merge|dnm|reject(?:s|ed)?|rejection"
-     r"|(?:block(?:ed|s)?|blocker|blocking)" + _END, "REJECT"),
+    (r"do" + _SEP + r"not" + _SEP + r"(?:merge|ship)|don'?t" + _SEP + r"(?:merge|ship)|dnm"
+     r"|reject(?:s|ed)?|rejection|(?:blocker|blocking)" + _END, "REJECT"),
     # approves
-    (r"approved?[\s_-]+with[\s_-]+(?:suggestions|comments|nits?|minor(?:\s+\w+)?|notes)",
+    (r"approve[sd]?|approval|lgtm|looks" + _SEP + r"good(?:" + _SEP + r"to" + _SEP + r"me)?"
+     r"|accept(?:ed|s|able)?(?:" + _SEP + r"as" + _SEP0 + r"is)?|ship" + _SEP + r"it"
+     r"|(?:ready|safe|good|ok|okay)" + _SEP
+     + r"(?:to|for)" + _SEP + r"(?:merge|ship|land|go|release|deploy|production)"
+     r"|(?:production|merge|release|ship)" + _SEP0 + r"ready|mergeable"
+     r"|patch" + _SEP + r"is" + _SEP + r"correct|green" + _SEP + r"light"
+     r"|(?:go|pass(?:ed|es)?|ship)" + _END, "APPROVE"),
+    (r"(?:clean|ok|okay|sound|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
+     r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
+    # other languages: Chinese, Japanese, Korean
+    (r"(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
+     r"需要?修改|需要?修正|需改进|建议修改|要修正|修正が必要|差し戻し|不合格|"
+     r"不可合并|暂不合并|수정\s*필요|보류", "REVISE"),
+    (r"拒绝|驳回|否决|却下|拒否|거부|반려", "REJECT"),
+    (r"通过|通過|批准|同意合并|可以合并|可合并|合格|承認|承认|問題なし|无问题|没有问题|승인|통과",
      "APPROVE"),
-    (r"approve[sd]?|approval|lgtm|looks[\s_-]+good(?:[\s_-]+to[\s_-]+me)?|accept(?:ed|s)?"
-     r"|ship[\s_-]+it|ready[\s_-]+to[\s_-]+(?:merge|ship)|patch[\s_-]+is[\s_-]+correct"
-     r"|green[\s_-]+light"
-     r"|(?:go|pass(?:ed|es)?)" + _END, "APPROVE"),
     # a reviewer cannot declare itself failed
-    (r"timeout|timed[\s_-]+out|error|unavailable|unknown", "BAD"),
+    (r"timeout|timed" + _SEP + r"out|error|unavailable|unknown", "BAD"),
 )
 
 _LEAD = re.compile(r"^[\W_]+", re.U)
@@ -61,11 +102,30 @@ _ANY_WORD = re.compile(
     r"(?![A-Za-z])", re.I)
 _CHOICE_SEP = re.compile(r"\s*(?:\||/|\bor\b|,)\s*", re.I)
 _PLACEHOLDER = re.compile(r"^\s*(?:<[^>\n]{1,80}>|\[[^\]\n]{1,80}\]|\{[^}\n]{1,80}\})\s*$")
+_BOX = re.compile(r"\[(?P<x>[ xX\u2713\u2714])\]")
+_STRUCK = re.compile(r"~~[^~\n]{0,200}~~")
+_ARROW = re.compile(r"\s*(?:\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c)\s*")
+
+
+def checked(value: str) -> str | None:
+    """In a value of checkbox options (``[ ] APPROVE [x] REVISE``), the text of the one
+    checked option; None when the value has no box, no checked box or several."""
+    boxes = list(_BOX.finditer(value))
+    if not boxes:
+        return None
+    ticked = [i for i, b in enumerate(boxes) if b["x"] != " "]
+    if len(ticked) != 1:
+        return None
+    i = ticked[0]
+    end = boxes[i + 1].start() if i + 1 < len(boxes) else len(value)
+    return value[boxes[i].end():end]
 
 
 def is_enumeration(value: str) -> bool:
     """True for a list of choices or a placeholder, not a verdict."""
     v = value.strip().strip("*_`\"'")
+    if _BOX.search(v):
+        return checked(v) is None
     if _PLACEHOLDER.match(v):
         return True
     head = v[:160]
@@ -78,15 +138,178 @@ def is_enumeration(value: str) -> bool:
     return False
 
 
-def vote_of(value: str) -> str | None:
-    """APPROVE, REVISE or REJECT for the value's leading phrase; "BAD" for a status word;
-    None when the value does not start with a verdict (or enumerates choices)."""
-    if is_enumeration(value):
-        return None
-    v = _LEAD.sub("", value.strip())
+def _lookup(v: str, strong: bool, strict: bool) -> str | None:
+    v = _LEAD.sub("", v.strip())
     v = v.replace("**", "").replace("__", "").replace("`", "")
     v = _LEAD.sub("", v)[:120]
     for rx, vote in _TABLE:
-        if rx.match(v):
+        m = rx.match(v)
+        if m:
+            if strict and not re.match(r"\s*(?:$|[^\w\s])", v[m.end():]) \
+                    and not v[:m.end()].isupper():
+                return None  # "Approve once the tests pass": a sentence, not a value
+            if vote.endswith("!"):
+                return vote[:-1] if strong else None
             return vote
     return None
+
+
+def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None:
+    """APPROVE, REVISE or REJECT for the value's leading phrase; "BAD" for a status word;
+    None when the value does not start with a verdict (or enumerates choices).
+
+    ``strong``: the value is a Verdict key's (the words marked ``!`` in the table count);
+    ``strict``: the phrase must end the value or be followed by punctuation, or be
+    written in capitals (a line under a heading, not a key's value)."""
+    value = _STRUCK.sub(" ", value)
+    box = checked(value)
+    if box is not None:
+        value = box
+    elif _BOX.search(value):
+        return None  # unchecked options, or several checked: no choice made
+    if is_enumeration(value):
+        return None
+    parts = _ARROW.split(value)
+    if len(parts) > 1:
+        # "REJECT → APPROVE": the verdict it moved to (when what follows names one)
+        for part in reversed(parts[1:]):
+            got = _lookup(part, strong, False)
+            if got is not None:
+                return got
+        value = parts[0]
+    return _lookup(value, strong, strict)
+
+
+# --------------------------------------------------------------------------- #
+# The keys a verdict is stated under
+# --------------------------------------------------------------------------- #
+# Verdict (with any short qualifier: "Final verdict", "Governance Verdict", "Codex's
+# verdict") is a Verdict key; the weaker keys count only when their value names a verdict,
+# and only when no Verdict key is there.  A qualifier such as "Original"/"Initial" marks a
+# verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
+_WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
+               r"conclusion|gate|evaluation|approval|call|correctness|overall|action")
+_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality\s+gate|plan|"
+               r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
+               r"recommended|current|new|updated|revised|original|initial|"
+               r"previous|prior|re-?review|second|third|last|latest|summary|readiness|"
+               r"overall\s+review|final\s+review|test\s+audit|audit\s+verdict")
+_KNOWN_MOD = re.compile(r"(?:(?:" + _QUALIFIERS + r")\s*){1,3}", re.I)
+_OLD = re.compile(r"\b(?:original|initial|previous|prior|old|first|earlier|pre-?fix|before)\b",
+                  re.I)
+_NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post-?fix|latest|"
+                  r"second|third|last|amended)\b", re.I)
+_CJK_STRONG = r"结论|結論|判定|裁定|评审结论|审查结论|審査結果|判定結果|판정|결론|最终结论|最終判定"
+_CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
+             r"结果|結果|意见|意見|建议|평가|결과|상태|状态|状態")
+_MARKS = r"[*_`~]*"
+_KEY = re.compile(
+    r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?)"
+    r"(?:\s*\((?P<par>[^)\n]{1,30})\))?"
+    r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:\s+(?:" + _QUALIFIERS + r"))?)\s+)?"
+    r"(?P<w>" + _WEAK_HEADS + r")"
+    r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_STRONG + r"))"
+    r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_WEAK + r")))", re.I)
+_LINE_KEY = re.compile(
+    r"^[^\w]*?" + _MARKS + r"\s*" + _KEY.pattern + r"\s*[*_`~\"']*"
+    + r"\s*(?P<sep>[:\uff1a=\u2014\u2013]|\s-\s|$)\s*" + _MARKS + r"\s*(?P<value>.*)$", re.I)
+_GLUED_KEY = re.compile(
+    r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?verdict)"
+    + _MARKS + r"\s*[:\uff1a]\s*", re.I)
+
+
+def key_rank(words: str) -> int:
+    """0 for a verdict a later one replaces ("Original verdict"), 2 for one that replaces
+    earlier ones ("New verdict", "Final verdict"), 1 otherwise."""
+    if _OLD.search(words):
+        return 0
+    if _NEW.search(words):
+        return 2
+    return 1
+
+
+def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
+    """The verdict keys a line states, in order, each as (value, strong, rank).
+
+    The line is a heading's or a paragraph line's text (list bullet taken off).  A line
+    may state two ("**Original verdict:** REJECT → **New verdict:** ACCEPT"): each value
+    runs to the next Verdict key.  A key with no value (``## Verdict``,
+    ``**Recommendation:**``) is returned with an empty value: the value is on the next line.
+    """
+    m = _LINE_KEY.match(_STRUCK.sub(" ", line).strip())
+    if not m:
+        return []
+    value = m["value"]
+    if m["sep"] == "" and value:
+        return []  # "Status of the build is ...": a sentence
+    if m["v"] is not None:
+        if m["mod"] and (len(m["mod"]) > 40 or not _KNOWN_MOD.fullmatch(m["mod"])) and (
+                not value or vote_of(value) not in VOTES):
+            return []  # "# Reviewer Verdict — fader r1": a title, not a verdict key
+        strong, rank = True, key_rank((m["mod"] or "") + " " + (m["par"] or ""))
+    elif m["cs"] is not None:
+        strong, rank = True, 1
+    else:
+        strong, rank = False, key_rank(m["wmod"] or "")
+    out: list[tuple[str, bool, int]] = []
+    while True:
+        nxt = next((g for g in _GLUED_KEY.finditer(value) if g.start() > 0), None)
+        if nxt is None:
+            out.append((_trim(value), strong, rank))
+            return out
+        out.append((_trim(_ARROW.sub(" ", value[:nxt.start()])), strong, rank))
+        strong, rank = True, key_rank(nxt["mod"] or "")
+        value = value[nxt.end():]
+
+
+def _trim(value: str) -> str:
+    v = value.strip()
+    v = re.sub(r"(?:\s*(?:[*_`~|;,]|\u2192|->|=>))+$", "", v) if v else v
+    return v.strip()
+
+
+def glued_verdict(line: str) -> tuple[str, int] | None:
+    """A Verdict key glued after other text on the line (``… **Verdict:** APPROVE …``),
+    outside code spans: (value, rank)."""
+    s = re.sub(r"`[^`\n]*`", " ", line)
+    found = None
+    for g in _GLUED_KEY.finditer(s):
+        if g.start() == 0 and not s[:1].isspace():
+            continue
+        found = g
+    if found is None:
+        return None
+    return s[found.end():found.end() + 120], key_rank(found["mod"] or "")
+
+
+def is_key_cell(cell: str) -> tuple[bool, int] | None:
+    """A table cell that is only a verdict key ("Verdict", "**Final decision**"):
+    (strong, rank), or None."""
+    c = cell.strip().strip("*_`: ").strip()
+    got = verdict_keys(c + ":") if c and len(c) <= 40 else []
+    if len(got) == 1 and not got[0][0]:
+        return got[0][1], got[0][2]
+    return None
+
+
+_META = re.compile(r"^\s*[\"']?(?P<k>verdict|decision|recommendation|status|review_decision|"
+                   r"overall_verdict|final_verdict)[\"']?\s*[:=]\s*(?P<v>.{1,120}?)[\s,]*$",
+                   re.I | re.M)
+_CORRECTNESS = re.compile(r"[\"']overall_correctness[\"']\s*:\s*[\"'](?P<v>[^\"'\n]{1,60})[\"']")
+
+
+def metadata_keys(block: str) -> list[tuple[str, str]]:
+    """The verdict keys of a YAML/JSON/TOML metadata block at the head of an answer, as
+    (key, value): ``verdict:`` (or ``final_verdict``) is a Verdict key, the others weaker."""
+    out = []
+    for m in _META.finditer(block[:8000]):
+        k = m["k"].lower()
+        out.append(("verdict" if "verdict" in k else k, m["v"].strip().strip("\"'")))
+    return out
+
+
+def overall_correctness(block: str) -> str | None:
+    """codex's review JSON verdict (``"overall_correctness": "patch is correct"``) in a
+    block of text, when it states one."""
+    m = _CORRECTNESS.search(block)
+    return m["v"] if m and vote_of(m["v"], False) in VOTES else None
