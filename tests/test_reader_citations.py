@@ -424,3 +424,11 @@ In src/io/reader.py around lines 50 to 58, close the handle in a finally block.
 
 def test_a_rule_inside_a_folded_block_does_not_end_the_comment() -> None:
     assert where(RULE_IN_A_FOLD) == [("src/io/reader.py", 50, "critical")]
+
+
+def test_an_item_opening_with_several_places_is_the_finding_once_a_place() -> None:
+    text = ("## Findings\n"
+            "- `pkg/run_test.go:40-44`, `pkg/run.go:40-44` \u2014 the helper is dead code.\n"
+            "- `pkg/a.go:3` \u2014 calls `pkg/b.go:9` with the wrong flag.\n")
+    assert [w[:2] for w in where(text)] == [
+        ("pkg/run_test.go", 40), ("pkg/run.go", 40), ("pkg/a.go", 3)]

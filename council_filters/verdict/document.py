@@ -938,6 +938,9 @@ class _Reader:
         else:
             self.doc.findings.insert(at, rec)
         places = _field_places(fields.get("file", ""))
+        if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
+            lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
+            places = _field_places(lead["p"]) if lead else []
         if len(places) > 1 and rec.get("file") == places[0].file:
             # "File: a.py:3, b.py:9": one finding at several places, once a place
             seen = {(places[0].file, places[0].line)}
@@ -2189,6 +2192,9 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# a head that opens with its places, then a dash or colon before its words
+_PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u3001)\s*"
+                          r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
 _ASIDE = re.compile(r"\((?:[^()\n]|\([^()\n]{0,20}\)){0,80}\)|"
                     r"\uff08(?:[^\uff08\uff09()\n]|\([^()\n]{0,20}\)){0,80}\uff09")
 _LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?")
