@@ -354,3 +354,81 @@ CJK_RECAP = """\
 def test_a_plan_of_work_after_the_findings_restates_them() -> None:
     assert where(PLAN_AFTER_FINDINGS) == [(None, None, "critical"), (None, None, "medium")]
     assert where(CJK_RECAP) == [("api/stream.py", 30, "critical")]
+
+
+JAPANESE_RECHECK = """\
+# 再レビュー
+
+## 各指摘の確認
+- P1-1 直った。ロックは解除時に必ず戻る。
+- P2-1 文書化で対応（README に記載）。
+- P2-2 修正済み。
+
+## 新しい指摘
+### P2-A キャッシュの上限が無い
+- 場所: `lib/cache.ts:30`（set）、`lib/store.ts:8-12`（flush(0)）、`:40`（init）。
+
+### P1-B 起動時の例外が握りつぶされる
+- 起き方: 設定の読み込みが失敗すると画面が白いままになる。
+
+### 確認して問題なしとしたもの
+- タイマーは解除される。
+"""
+
+
+def test_a_japanese_recheck_reads_new_findings_only_at_every_place() -> None:
+    assert where(JAPANESE_RECHECK) == [
+        ("lib/cache.ts", 30, "medium"),
+        ("lib/store.ts", 8, "medium"),
+        ("lib/store.ts", 40, "medium"),
+        (None, None, "critical"),
+    ]
+
+
+RULE_IN_A_FOLD = """\
+_\u26a0\ufe0f Potential issue_ | _\U0001f534 Critical_
+
+<details>
+<summary>Analysis chain</summary>
+
+Script executed:
+
+```shell
+rg "open(" src/io
+```
+
+Length of output: 120
+
+---
+
+Script executed:
+
+```shell
+rg "close(" src/io
+```
+
+</details>
+
+**The file handle leaks on the error path.**
+
+<details>
+<summary>Prompt for AI Agents</summary>
+
+```
+In src/io/reader.py around lines 50 to 58, close the handle in a finally block.
+```
+
+</details>
+"""
+
+
+def test_a_rule_inside_a_folded_block_does_not_end_the_comment() -> None:
+    assert where(RULE_IN_A_FOLD) == [("src/io/reader.py", 50, "critical")]
+
+
+def test_an_item_opening_with_several_places_is_the_finding_once_a_place() -> None:
+    text = ("## Findings\n"
+            "- `pkg/run_test.go:40-44`, `pkg/run.go:40-44` \u2014 the helper is dead code.\n"
+            "- `pkg/a.go:3` \u2014 calls `pkg/b.go:9` with the wrong flag.\n")
+    assert [w[:2] for w in where(text)] == [
+        ("pkg/run_test.go", 40), ("pkg/run.go", 40), ("pkg/a.go", 3)]

@@ -86,6 +86,9 @@ Two workers can both reach the close call.
 def test_a_badge_in_a_fenced_comment_is_the_severity_of_the_heading_above() -> None:
     assert read(FENCED_ARCHIVE) == [("pkg/queue/worker.go", 41, "critical"),
                                     ("pkg/queue/worker.go", 97, "minor")]
+    # the heading names only the comment's number: the fenced comment's bold title is its
+    # title, without the badge
+    assert summaries(FENCED_ARCHIVE) == ["Close the channel once", "Typo in log"]
 
 
 def test_a_severity_tag_with_a_category_in_parentheses() -> None:
@@ -434,3 +437,36 @@ def test_a_deferred_row_is_not_an_open_finding() -> None:
             "| NOTE | Timing signoff is out of this change's reach. | DEFERRED |\n"
             "| HIGH | The reset line floats at power-up. | OPEN |\n")
     assert [s[:9] for s in summaries(text)] == ["The reset"]
+
+
+def test_section_severities_in_other_wordings() -> None:
+    text = ("## Required before merge\n\n- `cli/main.go:8` — the exit code is always zero\n\n"
+            "## Nice-to-haves\n\n- `cli/main.go:30` — the help text wraps badly\n\n"
+            "## Low-priority polish\n\n- `cli/flags.go:4` — two flags share a short name\n")
+    assert read(text) == [("cli/main.go", 8, "critical"), ("cli/main.go", 30, "minor"),
+                          ("cli/flags.go", 4, "minor")]
+
+
+def test_a_change_of_severity_in_other_words() -> None:
+    text = ("## Open findings\n\n"
+            "- `jobs/sync.py:14` — retries never stop — ❌ still open (was 🟡, now 🔴)\n"
+            "- `jobs/sync.py:60` — the batch size is hard-coded; upgraded from low to medium.\n"
+            "- **Minor:** `jobs/sync.py:90` — we now use a lock here, but its name is vague\n")
+    assert read(text) == [("jobs/sync.py", 14, "critical"), ("jobs/sync.py", 60, "medium"),
+                          ("jobs/sync.py", 90, "minor")]
+
+
+def test_file_names_with_uncommon_types_are_still_files() -> None:
+    text = ("## Findings\n\n- **High:** `Makefile.am` drops the install target\n"
+            "- **Low:** `user.email` is logged in full\n"
+            "- **Low:** `deploy.bicep` pins no version\n")
+    assert read(text) == [("Makefile.am", None, "critical"), (None, None, "minor"),
+                          ("deploy.bicep", None, "minor")]
+
+
+def test_a_finding_that_starts_with_a_recap_word_is_still_a_finding() -> None:
+    text = ("## Findings\n\n### 1. Retry loop never sleeps\nThe loop spins at full speed.\n\n"
+            "### 2. Summary line is cut at 50 bytes\nLong titles lose their end.\n\n"
+            "## Findings summary\n\n| # | Issue |\n|---|---|\n| 1 | Retry loop spins |\n"
+            "| 2 | Summary line cut |\n")
+    assert [s[:12] for s in summaries(text)] == ["Retry loop n", "Summary line"]

@@ -33,6 +33,8 @@ WORDS = [
     ("No Go", "REVISE"), ("\u274c NO-GO", "REVISE"), ("not ready to merge", "REVISE"),
     ("Not production-ready", "REVISE"), ("BLOCK", "REVISE"), ("Blocked.", "REVISE"),
     ("FAILED", "REVISE"), ("on hold", "REVISE"), ("request-for-changes", "REVISE"),
+    ("Minor changes needed", "REVISE"), ("Fixes required", "REVISE"),
+    ("PARTIAL PASS", "REVISE"), ("Revise and resubmit", "REVISE"),
     # will not merge
     ("DO NOT MERGE", "REJECT"), ("don't ship", "REJECT"), ("Rejected", "REJECT"),
     # approves (notes that do not block included)
@@ -89,6 +91,8 @@ KEYS = [
     "**\u7ed3\u8bba**\uff1a\u4e0d\u901a\u8fc7",
     "\u5224\u5b9a: \u8981\u4fee\u6b63",
     "\u7dcf\u5408\u8a55\u4fa1\uff1a\u5dee\u3057\u623b\u3057",
+    "Quality gate: FAILED",
+    '"overall_correctness": "patch is incorrect",',
 ]
 
 
@@ -113,6 +117,14 @@ def test_a_heading_or_label_with_the_value_below() -> None:
     # under a weaker key, a sentence is the reviewer's reasoning, not a value
     assert verdict("## Recommendation\n\nApprove once the flaky test is understood.\n") \
         == "UNKNOWN"
+
+
+def test_a_one_row_table_whose_first_column_is_the_verdict() -> None:
+    assert verdict("| Verdict | Confidence |\n|---|---|\n| **REVISE** | HIGH |\n") == "REVISE"
+    # several rows are per-item verdicts or a legend, not the reviewer's one verdict
+    legend = "| Verdict | Meaning |\n|---|---|\n| APPROVE | fine |\n| REVISE | fix first |\n"
+    assert verdict(legend) == "UNKNOWN"
+    assert verdict("| Reviewer | Verdict |\n|---|---|\n| second | APPROVE |\n") == "UNKNOWN"
 
 
 def test_a_key_table_right_under_a_verdict_heading() -> None:
@@ -185,6 +197,28 @@ def test_codex_review_json_in_a_fence_after_a_long_preamble() -> None:
     assert verdict(text) == "APPROVE"
 
 
+@pytest.mark.parametrize("text,vote", [
+    ("My notes are above.\n\n<verdict>REVISE</verdict>\n", "REVISE"),
+    ("My notes are above.\n\n<verdict>\nREJECT\n</verdict>\n", "REJECT"),
+    ("<final_verdict>APPROVE</final_verdict>\n", "APPROVE"),
+    ("<decision>request changes</decision>\n", "REVISE"),
+    # the options in a tag, a quoted or fenced tag: none
+    ("Answer with <verdict>APPROVE|REVISE|REJECT</verdict>.\n", "UNKNOWN"),
+    ("> <verdict>REJECT</verdict>\n", "UNKNOWN"),
+    ("Seen in the log:\n\n```\n<verdict>REJECT</verdict>\n```\n\nNothing else.\n", "UNKNOWN"),
+])
+def test_verdicts_in_xml_style_tags(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("key", ["final_verdict", "overall_verdict", "review_verdict",
+                                 "judgment"])
+def test_json_review_verdict_keys(key: str) -> None:
+    findings = '"findings": [{"file": "a/b.py", "line": 3, "title": "x"}]'
+    assert verdict(f'{{"{key}": "NEEDS_CHANGES", {findings}}}\n') == "REVISE"
+    assert verdict(f'{{"{key}": "CLEAN"}}\n') == "APPROVE"
+
+
 # --------------------------------------------------------------------------- #
 # What must stay a non-verdict
 # --------------------------------------------------------------------------- #
@@ -199,6 +233,11 @@ def test_codex_review_json_in_a_fence_after_a_long_preamble() -> None:
     "Looks fine.\n\n```\nverdict: APPROVE\n```\n\nDone.\n",
     "| Field | Value |\n|---|---|\n| Verdict | APPROVE |\n",
     "- **Recommendation**: Add a unit test for the empty case\n",
+    "Conclusion: the approach is sound but the tests are thin.\n",
+    "- Status: done\n- Result: 12 passed\n",
+    # 通过 also means "by means of", 拒绝 begins "denial of service"
+    "**\u7ed3\u8bba**\uff1a\u901a\u8fc7\u5f15\u5165\u9501\u6765\u89e3\u51b3\u7ade\u4e89\u3002\n",
+    "\u7ed3\u8bba\uff1a\u62d2\u7edd\u670d\u52a1\u98ce\u9669\u5df2\u6392\u9664\n",
 ])
 def test_no_verdict_is_invented(text: str) -> None:
     assert verdict(text) == "UNKNOWN"

@@ -3,9 +3,10 @@
 The option parser (typer) is built only when options are given: the plain
 ``council-redact [FILE]...`` form, the one pipes use most, starts without it,
 and without the shared kit too until something goes wrong (start-up is most
-of the time on small inputs).  This module imports nothing at the top but
-``os`` and ``sys``: on the compiled path (:mod:`council_filters.redaction.native`) the
-plain form loads no other module of the package but the engine choice.  The modes
+of the time on small inputs), with ``--rules SPEC`` as well.  This module
+imports nothing at the top but ``os`` and ``sys``: on the compiled path
+(:mod:`council_filters.redaction.native`) the plain form loads no other module
+of the package but the engine choice.  The modes
 are ``council_filters.redaction.stream``; the option parser is ``_redact_app``.
 """
 
@@ -140,9 +141,13 @@ def main(
     plain = _plain(args)
     if plain is not None:
         files, spec = plain
-        if stdin is None and stdout is None and stderr is None and spec is None:
+        if stdin is None and stdout is None and stderr is None:
             try:
-                return _redact_plain_fds(files)
+                if spec is None:
+                    return _redact_plain_fds(files)
+                from council_filters.redaction.records import load_rules
+
+                return _redact_plain_fds(files, load_rules(spec))
             except BaseException as exc:  # noqa: BLE001 - handed to the kit's error mapping
                 return _plain_failure(exc)
         from council_filters.cli import _shell as kit
@@ -184,8 +189,7 @@ def _plain_failure(exc: BaseException) -> int:
 
 
 def entry() -> None:
-    plain = _plain(sys.argv[1:])
-    if plain is not None and plain[1] is None:
+    if _plain(sys.argv[1:]) is not None:
         # Output went straight to the descriptors: nothing is buffered to flush.
         sys.exit(main())
     from council_filters.cli import _shell as kit

@@ -19,10 +19,11 @@ machine only at trigger lines and while a PEM block or watch window is open.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
+
+from council_filters.redaction.lazy import LazyRegex
 
 # The patterns are the machine's public vocabulary too (re-exported).
 from council_filters.redaction.patterns import BEGIN_REGEX as BEGIN_REGEX
@@ -31,38 +32,38 @@ from council_filters.redaction.patterns import PATTERN_NAMES as PATTERN_NAMES
 from council_filters.redaction.patterns import PEM_PATTERN as PEM_PATTERN
 from council_filters.redaction.patterns import CredentialPattern as CredentialPattern
 
-_CRED_RES = tuple((p.name, re.compile(p.regex)) for p in CREDENTIAL_PATTERNS)
-_CRED_ANY = re.compile(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
+_CRED_RES = tuple((p.name, LazyRegex(p.regex)) for p in CREDENTIAL_PATTERNS)
+_CRED_ANY = LazyRegex(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
 
 # PEM markers.  [[:space:]] in the C locale is exactly these six bytes.
 _WS = rb"[ \t\n\v\f\r]"
 _BEGIN_RE = BEGIN_REGEX
-_BEGIN = re.compile(_BEGIN_RE)
-_END = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----")
-_END_AT_TAIL = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
-_BEGIN_ALONE = re.compile(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchored start)
+_BEGIN = LazyRegex(_BEGIN_RE)
+_END = LazyRegex(rb"-----END [A-Z ]*PRIVATE KEY-----")
+_END_AT_TAIL = LazyRegex(rb"-----END [A-Z ]*PRIVATE KEY-----" + _WS + rb"*\Z")
+_BEGIN_ALONE = LazyRegex(_BEGIN_RE + _WS + rb"*\Z")  # used with .match (anchored start)
 #: The next line that _END_AT_TAIL matches, searched for in a buffer of whole
 #: lines (a line's own bytes hold no newline, so [[:space:]]*$ on the line is
 #: "no bytes but spaces other than newline, then the newline" here).
-_END_LINE_IN_BUF = re.compile(rb"-----END [A-Z ]*PRIVATE KEY-----[ \t\v\f\r]*\n")
+_END_LINE_IN_BUF = LazyRegex(rb"-----END [A-Z ]*PRIVATE KEY-----[ \t\v\f\r]*\n")
 
-_B64_LINE = re.compile(rb"[A-Za-z0-9+/=]+\Z")
-_HAS_LETTER_G_Z = re.compile(rb"[G-Zg-z+/=]")
-_HAS_DIGIT_OR_SYM = re.compile(rb"[0-9+/=]")
-_HAS_SYM = re.compile(rb"[+/=]")
-_ONE_WORD = re.compile(rb"[A-Z]?[a-z]+\Z")
+_B64_LINE = LazyRegex(rb"[A-Za-z0-9+/=]+\Z")
+_HAS_LETTER_G_Z = LazyRegex(rb"[G-Zg-z+/=]")
+_HAS_DIGIT_OR_SYM = LazyRegex(rb"[0-9+/=]")
+_HAS_SYM = LazyRegex(rb"[+/=]")
+_ONE_WORD = LazyRegex(rb"[A-Z]?[a-z]+\Z")
 #: Key material inside a window: base64 of 20+ bytes with a letter past F or a
 #: symbol, or of 12-19 bytes that also holds a digit or a symbol.
-_KEYISH = re.compile(
+_KEYISH = LazyRegex(
     rb"(?=[A-Za-z0-9+/=]*[G-Zg-z+/=])"
     rb"(?:[A-Za-z0-9+/=]{20,}|(?=[A-Za-z0-9+/=]*[0-9+/=])[A-Za-z0-9+/=]{12,19})\Z"
 )
 #: What re-arms a block in the watch window without the width chain: base64
 #: of 12+ bytes with a letter past F or a symbol, and a digit or a symbol.
-_REARM = re.compile(
+_REARM = LazyRegex(
     rb"(?=[A-Za-z0-9+/=]*[G-Zg-z+/=])(?=[A-Za-z0-9+/=]*[0-9+/=])[A-Za-z0-9+/=]{12,}\Z"
 )
-_PEM_HEADER = re.compile(rb"Proc-Type:|DEK-Info:")
+_PEM_HEADER = LazyRegex(rb"Proc-Type:|DEK-Info:")
 
 # --------------------------------------------------------------------------- #
 # Decoration stripping, as an advancing index.
@@ -93,15 +94,15 @@ _PEM_HEADER = re.compile(rb"Proc-Type:|DEK-Info:")
 # text by at least one byte, so at most len rounds change and the bound is
 # never reached: the flag is computed here for fidelity and is always false.
 # --------------------------------------------------------------------------- #
-_ROUND = re.compile(
+_ROUND = LazyRegex(
     rb"(?:" + _WS + rb"*(?:[>|]" + _WS + rb"*)*)"
     rb"(?:(?:[-*+]|[0-9]+[.)])" + _WS + rb"+)?"
     rb"(?:[0-9]+" + _WS + rb"*\|" + _WS + rb"*)?"
     rb"\+*"
     rb"(?P<g>" + _WS + rb"*)"
 )
-_DASHES = re.compile(rb"-+")
-_SPACES = re.compile(_WS + rb"+")
+_DASHES = LazyRegex(rb"-+")
+_SPACES = LazyRegex(_WS + rb"+")
 _WS_BYTES = b" \t\n\v\f\r"
 #: A round can change the text only when it starts with one of these bytes.
 _DECO_FIRST = frozenset(_WS_BYTES + b">|-*+0123456789")
@@ -129,10 +130,10 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
     while pos < n and line[pos] in _DECO_FIRST and not line.startswith(_MARKERS, pos):
         start = pos
         m = _ROUND.match(line, pos)
-        pos = m.end()  # type: ignore[union-attr]  # every part is optional
-        if pos < n and line[pos] == _DASH and m.start("g") == pos:  # type: ignore[union-attr]
+        pos = m.end()  # every part is optional
+        if pos < n and line[pos] == _DASH and m.start("g") == pos:
             if line.startswith(b"------", pos):
-                pos = _DASHES.match(line, pos).end() - 5  # type: ignore[union-attr]
+                pos = _DASHES.match(line, pos).end() - 5
             if not line.startswith(_MARKERS, pos):
                 pos += 1  # the byte at pos is '-' here
             sp = _SPACES.match(line, pos)
@@ -159,7 +160,7 @@ def strip_decoration(line: bytes) -> tuple[bytes, bool]:
 # _SETTLED matches, its end is exactly where the reference's loop stops;
 # other lines take the general loop above.
 _MARKER_AHEAD = rb"(?=-----(?:BEGIN|END))"
-_SETTLED = re.compile(
+_SETTLED = LazyRegex(
     rb"[ \t\n\v\f\r>|]*+"  # a: spaces, blockquote and table bars
     rb"(?:(?:[-*+]|[0-9]++[.)])" + _WS + rb"++)?"  # b: a list marker
     rb"(?:[0-9]++" + _WS + rb"*+\|" + _WS + rb"*+)?"  # c: a gutter
@@ -820,6 +821,12 @@ def _takes_prev(rules: Any) -> bool:
     check = getattr(rules, "check", None)
     if check is None:
         return False
+    func = getattr(check, "__func__", None)  # a bound method: its self does not count
+    code = getattr(func or check, "__code__", None)
+    if code is not None:  # (without importing inspect, which costs more than a small run)
+        n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(
+            code.co_flags & 0x08)
+        return bool(n - (func is not None) >= 3)
     import inspect
 
     try:

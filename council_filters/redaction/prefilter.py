@@ -246,6 +246,7 @@ def required_literals(pattern: bytes) -> tuple[bytes, ...] | None:
     no literal of two bytes or more is certain (the pattern then runs as a
     regex over the whole buffer).
     """
+    import re
     import re._parser as sre
     from re import _constants as c  # type: ignore[attr-defined]
 
@@ -568,24 +569,17 @@ def get(extra: Sequence[tuple[str, bytes]] = ()) -> Prefilter:
 # Hyperscan databases, compiled once and cached on disk.
 # --------------------------------------------------------------------------- #
 def cache_dir() -> str | None:
-    """Where compiled databases are kept (``COUNCIL_CACHE_DIR`` or the XDG cache).
+    """Where compiled databases are kept (see :mod:`council_filters.redaction.diskcache`)."""
+    from council_filters.redaction import diskcache
 
-    An empty ``COUNCIL_CACHE_DIR`` turns the disk cache off.
-    """
-    env = os.environ.get("COUNCIL_CACHE_DIR")
-    if env is not None:
-        return env or None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "council-filters")
+    return diskcache.cache_dir()
 
 
 def _hs_database(patterns: tuple[bytes, ...]) -> Any:
-    hs = _hyperscan()
-    import hashlib
+    from council_filters.redaction import diskcache
 
-    key = hashlib.sha256(
-        b"\0".join((getattr(hs, "__version__", "").encode(), *patterns))
-    ).hexdigest()[:32]
+    hs = _hyperscan()
+    key = diskcache.digest(b"\0".join((getattr(hs, "__version__", "").encode(), *patterns)))[:32]
     directory = cache_dir()
     path = os.path.join(directory, f"hs-{key}.db") if directory else None
     if path:
@@ -607,21 +601,11 @@ def _hs_database(patterns: tuple[bytes, ...]) -> Any:
 
 def _load(hs: Any, path: str) -> Any:
     """A database from the cache, or None (missing, foreign, or not loadable)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    from council_filters.redaction import diskcache
+
+    data = diskcache.read(path)
+    if data is None:
         return None
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_mode & 0o077 or st.st_size > 1 << 24:
-            return None
-        data = b""
-        while chunk := os.read(fd, 1 << 20):
-            data += chunk
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     try:
         db = hs.loadb(data, hs.HS_MODE_BLOCK)
         db.scratch = hs.Scratch(db)
@@ -632,22 +616,10 @@ def _load(hs: Any, path: str) -> Any:
 
 def _store(hs: Any, db: Any, path: str) -> None:
     """Write the database atomically, 0600 in a 0700 directory; failures are ignored."""
-    import tempfile
+    from council_filters.redaction import diskcache
 
-    directory = os.path.dirname(path)
     try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        st = os.stat(directory)
-        if st.st_uid != os.getuid() or st.st_mode & 0o077:
-            return
         data = hs.dumpb(db)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".hs-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
     except Exception:  # noqa: BLE001 - the cache is an optimisation only
         return
+    diskcache.write(path, data)

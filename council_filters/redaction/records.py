@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from council_filters.redaction.machine import Redactor, redact_text
 from council_filters.redaction.patterns import PATTERN_NAMES
@@ -191,8 +190,7 @@ def check_report(counts: Counter[str], rules: RuleSet | None = None) -> list[str
     return report
 
 
-@dataclass(frozen=True)
-class BatchOptions:
+class BatchOptions(NamedTuple):
     out_dir: str | None = None
     jobs: int | None = None
     scheduler: str | None = None

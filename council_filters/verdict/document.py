@@ -91,10 +91,17 @@ _POSITIVE = re.compile(
     r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
     r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
-    r"implemented|done\s+well|things\s+done\s+right)\b", re.I)
+    r"implemented|done\s+well|things\s+done\s+right)\b|"
+    # no problem / strengths in Japanese and Chinese ("問題なし", "没有问题", "良い点", "优点")
+    "\u554f\u984c\u306a\u3057|\u554f\u984c\u3042\u308a\u307e\u305b\u3093|"
+    "\u6ca1\u6709\u95ee\u9898|\u65e0\u95ee\u9898|\u6c92\u6709\u554f\u984c|"
+    "\u826f\u3044\u70b9|\u826f\u304b\u3063\u305f\u70b9|\u4f18\u70b9|\u4eae\u70b9", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
-    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]", re.I)
+    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
+    # fixed / resolved in Japanese and Chinese ("直った", "修正済み", "已修复")
+    "\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
+    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
@@ -140,7 +147,11 @@ _FINDINGS = re.compile(
     r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
     r"recommendations?|action\s+items|required\s+changes|improvements?|warnings?|"
     r"weaknesses|gaps?|flaws?|errors?|vulnerabilit(?:y|ies)|observations?|feedback|"
-    r"remarks?|points?|fixes)\b", re.I)
+    r"remarks?|points?|fixes)\b|"
+    # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
+    "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
+    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
+    re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
     "blocker", "blockers", "blocking", "non", "nonblocking", "nit", "nits", "nitpick",
@@ -158,7 +169,8 @@ _LABEL_WORDS = frozenset((
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
-    "strongly", "suggested", "essential", "mandatory",
+    "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
+    "cleanups", "merging", "shipping", "address", "resolve",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
@@ -170,7 +182,7 @@ _POSITIVE_MARK = re.compile(
     re.I)
 # an item that praises ("Test isolation is good.", "Good: the check is now enforced")
 _PRAISE = re.compile(
-    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*[:!\u2014-]"
+    r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
     r"[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
@@ -202,10 +214,12 @@ _PHRASES = (
     (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
                 re.I), "minor"),
     (re.compile(r"\b(?:must[\s-]+fix|blocking|blockers?|show[\s-]?stoppers?|"
-                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change)\b", re.I),
+                r"fix\s+immediately|(?:minimum\s+)?required\s+changes|must[\s-]+change|required\s+"
+                r"(?:before|for|to)\s+(?:merg\w*|release|approval|ship\w*|ga)|"
+                r"must[\s-]+(?:address|resolve|have))\b", re.I),
      "critical"),
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
-    (re.compile(r"\b(?:nice[\s-]+to[\s-]+have|could[\s-]+fix|consider|optional|nits?|"
+    (re.compile(r"\b(?:nice[\s-]+to[\s-]+haves?|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
     # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
     # "轻微问题", "重大な問題", "軽微")
@@ -415,7 +429,8 @@ def unbadge(text: str) -> tuple[str, str | None]:
 # "downgraded to minor"): the last severity it names is the item's current one
 _ESCALATION = re.compile(
     r"(?:\u2192|->|\u27f6|=>|\u21d2|\b(?:escalated|upgraded|raised|bumped|downgraded|lowered|"
-    r"promoted|demoted|re-?rated|reclassified|now)\s+(?:to|as)\b)[\s*_`~(\[]*"
+    r"promoted|demoted|re-?rated|reclassified|now)(?:\s+from\s+[^\s,;]{1,20})?\s+(?:to|as)\b"
+    r"|\bnow(?:\s+(?:is|at))?(?=[\s*_`(]))[\s*_`~(\[]*"
     r"(?:(?:now|still|escalated\s+to|upgraded\s+to|downgraded\s+to)[\s*_`~(\[]+)?"
     r"(?:(?P<e>[\U0001f534\U0001f7e0\U0001f7e1\U0001f7e2\u2757])|(?P<w>" + SEVERITY_WORD
     + r")(?=[\s*_`)\]]*(?:$|[.,;:()|\u2014\u2013-]|\b(?:severity|priority|still|now)\b)))", re.I)
@@ -429,9 +444,17 @@ def escalated(text: str) -> str | None:
     return last
 
 
+# a finding's id made of its priority and a number or letter: "P2-A", "P1-3", "P0.2"
+_PRIORITY_ID = re.compile(r"^[\s*_`\[]*(?P<w>P[0-4])[-.](?:[A-Z]{1,2}|\d{1,3})\b[\]*_`]*"
+                          r"(?=\s|[:\uff1a\u2014\u2013])")
+
+
 def _lead_tag(text: str) -> str | None:
     """A severity tag that opens ``text`` (``[P1]``, ``[BLOCKING:scope]``, ``**HIGH**:``,
     🔴, ``CRITICAL:``)."""
+    pid = _PRIORITY_ID.match(_ITEM_NUMBER.sub("", text.lstrip()))
+    if pid:  # "P2-A title", "**P1-3:** title": an id that opens with its priority
+        return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
@@ -478,7 +501,13 @@ _FILE_TYPES = frozenset((
     "jpeg", "gif", "webp", "ico", "csv", "tsv", "ipynb", "dockerfile", "example", "sample",
     "template", "dist", "local", "config", "rc", "editorconfig", "gitignore", "dockerignore",
     "npmrc", "nvmrc", "mod", "sum", "cabal", "gemspec", "podspec", "csproj", "sln", "vb",
-    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log"))
+    "wasm", "wat", "el", "vim", "asm", "s", "ld", "service", "desktop", "pem", "crt", "log",
+    "twig", "liquid", "mustache", "razor", "cshtml", "xaml", "groovy", "fsx", "fsi", "jsonnet",
+    "libsonnet", "cue", "rego", "star", "gn", "ninja", "bicep", "psm1", "awk", "vhd", "vhdl",
+    "sv", "svh", "tcl", "f90", "cob", "adb", "ads", "pas", "cr", "rkt", "scm", "lisp", "cljs",
+    "cljc", "edn", "hx", "purs", "elm", "gleam", "odin", "mojo", "cu", "cuh", "metal", "glsl",
+    "hlsl", "wgsl", "ino", "tsbuildinfo", "webmanifest", "map", "snap", "patch", "diff",
+    "spec", "am", "in", "ac", "m4", "pyw", "pxd", "pth", "whl", "egg", "bzl", "workspace"))
 
 
 def _code_name(raw: str) -> bool:
@@ -629,6 +658,7 @@ class _Reader:
         self.spans: list[tuple[int, int]] = []
         self.head_value: dict[int, str] = {}
         self.headings = 0
+        self.details = 0  # <details> blocks open around the reading
         self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
@@ -903,6 +933,11 @@ class _Reader:
             return
         if badge and "severity" not in rec and "priority" not in rec:
             _put_severity(rec, badge)  # the item's own badge before its section's severity
+        if _ID_ONLY.match(str(rec.get("summary", ""))):
+            # "### PR #12: a.py:40" over a comment's badge and bold title: the title says it
+            title = next((t for ln in rest[:8] if (t := _bold_title(ln))), None)
+            if title:
+                rec["summary"] = title
         _finish(rec, head, rest, fields, sev, file)
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
@@ -916,6 +951,9 @@ class _Reader:
         else:
             self.doc.findings.insert(at, rec)
         places = _field_places(fields.get("file", ""))
+        if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
+            lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
+            places = _field_places(lead["p"]) if lead else []
         if len(places) > 1 and rec.get("file") == places[0].file:
             # "File: a.py:3, b.py:9": one finding at several places, once a place
             seen = {(places[0].file, places[0].line)}
@@ -1137,10 +1175,10 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
-        if self.doc.findings and (_RECAP_SUMMARY.match(recap_name)
-                                  or _RECAP_ACTION.match(recap_name)):
+        recap = _recap_kind(recap_name) if self.doc.findings else None
+        if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
-            sec.summary_recap = bool(_RECAP_SUMMARY.match(recap_name))
+            sec.summary_recap = recap == "summary"
         if names_findings:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
@@ -1552,6 +1590,12 @@ class _Reader:
                 for tr in part.children:
                     rows.append([_text(td) for td in tr.children])
         pending, self.want_verdict_para = self.want_verdict_para, None
+        if len(rows) == 2 and rows[0] and rows[1]:
+            # a one-row table whose first column is the Verdict ("| Verdict | Confidence |"
+            # then "| REVISE | HIGH |"): that cell is the verdict
+            kc = words.is_key_cell(rows[0][0])
+            if kc is not None and kc[0] and words.vote_of(rows[1][0]) in words.VOTES:
+                self.vote(rows[1][0], True, kc[1])
         for row in rows:
             if pending is None:
                 break
@@ -1633,9 +1677,16 @@ class _Reader:
                         self.open_comment(hfile)
             elif t == "hr":
                 self.close_para()
-                if not quoted:
-                    self.close_comment()
+                if not quoted and self.details <= 0:
+                    self.close_comment()  # (a rule inside a folded block is the block's)
             elif t in ("fence", "code_block", "html_block"):
+                if t == "html_block":  # <details> folds: how deep the reading is in them
+                    low = node.content.lower()
+                    self.details = max(0, self.details + low.count("<details")
+                                       - low.count("</details"))
+                if t == "html_block" and not quoted:
+                    for value, strong, rank in words.tag_verdicts(node.content):
+                        self.vote(value, strong, rank)  # "<verdict>\nREJECT\n</verdict>"
                 if t == "fence" and not quoted:
                     self.fenced_keys(node)
                     # a review comment kept verbatim in a fence (an archive of bot comments):
@@ -1704,7 +1755,10 @@ class _Reader:
 # sections that restate what was read before them: a summary, a status table or a
 # consensus (any item sharing two words with a finding read before restates it) ...
 _RECAP_SUMMARY = re.compile(
-    r"(?:summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
+    r"(?:(?:findings?|issues?|review|problems?|concerns?|items?|comments?|fix(?:es)?)\s+"
+    r"(?:summary|status|overview|recap|tracker|table|at\s+a\s+glance)|at\s+a\s+glance|"
+    r"quick\s+reference|scoreboard|roll-?up|"
+    r"summary|executive\s+summary|tl;?dr|overview|recap|consensus|agreed\s+\w+|"
     r"risk\s+assessment|overall\s+(?:risk|assessment)|headline\s+findings?|key\s+(?:findings?|"
     r"issues|takeaways)|(?:issue\s+|finding\s+|r\d\s+)?status(?:\s+table)?|scorecard|"
     r"conclusions?|final\s+\w+|verdict|bottom\s+line|tracker|zusammenfassung|fazit|"
@@ -1726,10 +1780,38 @@ _RECAP_ACTION = re.compile(
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
+# what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
+# requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
+_RECAP_TAIL = re.compile(
+    r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
+    r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
+    r"points|changes|fixes|list|concerns)\b)", re.I)
+
+
+def _recap_kind(name: str) -> str | None:
+    """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+    for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
+        m = rx.match(name)
+        if m and _RECAP_TAIL.match(name[m.end():]):
+            return kind
+    return None
+
+
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
+_ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
+                      r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
+
+
+def _bold_title(line: str) -> str | None:
+    """The bold title of a comment's first line (its badge taken off), or None."""
+    t, _ = unbadge(line)
+    m = re.match(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*$", t)
+    return _strip_decor(m["t"]) if m and re.search(r"[^\W\d_]{3}", m["t"]) else None
+
+
 _ADDRESSES = re.compile(r"^\W*(?:for|re|regarding|about|on|to\s+(?:address|fix|resolve))\b", re.I)
 _GROUP_NOUN = re.compile(
     r"\b(?:issues|findings|bugs|concerns|problems|blockers|fixes|items|nits|nitpicks|"
@@ -1815,6 +1897,15 @@ def _title_of(text: str) -> str:
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
 
 
+# an item that opens (after its id) by saying it was fixed, in Japanese or Chinese:
+# "P1-1 直った。…", "#3 修正済み", "N2 已修复", "P2-1 文書化で対応（…）"
+_CJK_DONE = re.compile(
+    "^[\\s\\W]*(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
+    "(?:\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
+    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
+    "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -1831,7 +1922,7 @@ def _skip_head(head: str) -> bool:
     if _PRAISE.search(first) and not _lead_tag(h):
         return True
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
-                 r"ADDRESSED|CLARIFIED)\b", h):
+                 r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
@@ -2009,6 +2100,9 @@ def _is_inventory(plain: str, text: str) -> bool:
 def _is_section_name(plain: str) -> bool:
     """A heading made of a findings word and at most one other ("Review Comment")."""
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", plain.lower()) if w]
+    if len(toks) == 1 and _CJK_RUN.fullmatch(toks[0]) and len(toks[0]) <= 12 \
+            and _FINDINGS.search(toks[0]):
+        return True  # "新しい指摘", "各指摘の確認", "发现的问题": a short heading naming findings
     return len(toks) <= 2 and any(_FINDINGS.fullmatch(w) for w in toks)
 
 
@@ -2113,7 +2207,15 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
     return None
 
 
-_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]()\u3001\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+_PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
+
+
+# a head that opens with its places, then a dash or colon before its words
+_PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u3001)\s*"
+                          r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
+_ASIDE = re.compile(r"\((?:[^()\n]|\([^()\n]{0,20}\)){0,80}\)|"
+                    r"\uff08(?:[^\uff08\uff09()\n]|\([^()\n]{0,20}\)){0,80}\uff09")
+_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?")
 
 
 def _field_places(value: str) -> list[Location]:
@@ -2130,9 +2232,16 @@ def _field_places(value: str) -> list[Location]:
         out.append(Location(loc.file, loc.line, loc.end_line))
         pos += max(loc.end, 1)
     glue.append(v[pos:])
-    if len(out) > 1 and any(_PLACE_GLUE.sub("", g) for g in glue[1:]):
+    more: list[Location] = []
+    rest: list[str] = []
+    for i, g in enumerate(glue[1:]):
+        g = _ASIDE.sub(" ", g)  # "a.json:17（postinstall）、b.mjs:24": an aside is glue
+        for m in _LINE_AGAIN.finditer(g):  # "…, `:16`": another line of the same file
+            more.append(Location(out[i].file, int(m["l"])))
+        rest.append(_LINE_AGAIN.sub(" ", g))
+    if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
-    return out
+    return out + more if len(out) + len(more) > 1 else out
 
 
 def _no_code(text: str) -> str:
@@ -2474,7 +2583,10 @@ _REVIEWISH = re.compile(
     r"\b(?:review\w*|findings?|issues?|bugs?|problems?|concerns?|audit\w*|defects?|"
     r"vulnerabilit\w*|blockers?|critique\w*|feedback|regressions?|risks?|flaws?|nits?|"
     r"smells?|errors?|warnings?|suggestions?|recommendations?)\b|\u53d1\u73b0|\u95ee\u9898|"
-    r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677", re.I)
+    r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677|"
+    # Japanese and traditional Chinese: 指摘, 問題, レビュー, 監査, 審查, 評審
+    r"\u6307\u6458|\u554f\u984c|\u30ec\u30d3\u30e5\u30fc|\u76e3\u67fb|\u5be9\u67e5|"
+    r"\u8a55\u5be9", re.I)
 _REVIEWISH_SCAN = 64 * 1024
 
 

@@ -315,7 +315,9 @@ def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
 # Review JSON documents
 # --------------------------------------------------------------------------- #
 _REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall_correctness",
-                          "verdict", "decision", "recommendation", "review_decision"))
+                          "verdict", "decision", "recommendation", "review_decision",
+                          "final_verdict", "overall_verdict", "review_verdict", "judgment",
+                          "judgement"))
 
 
 _MARKER_LINES = re.compile(

@@ -397,8 +397,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     """A review document: a verdict (or codex's ``overall_correctness``, a quality gate's
     ``status``/``passed``), a summary, and findings under their usual names."""
     out = Reading()
-    v = _get(doc, "verdict", "decision", "review_decision", "recommendation",
-             "overall_correctness", "status", "result")
+    v = _get(doc, "final_verdict", "verdict", "overall_verdict", "review_verdict", "judgment",
+             "judgement", "decision", "review_decision", "final_decision", "recommendation",
+             "overall_correctness", "conclusion", "outcome", "status", "result")
     word: str | None = None
     if isinstance(v, dict):
         v = _get(v, "verdict", "decision", "status")

@@ -25,6 +25,8 @@ VOTES = ("APPROVE", "REVISE", "REJECT")
 # A short word counts only when the value ends there or punctuation follows ("GO.",
 # "PASS — 37 checks"), not when a sentence goes on ("go with option A").
 _END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09]))"
+_CJK_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3001\u3002\uff01\uff0c\uff1a"
+            r"\uff1b\uff08\uff09\u3010\u3011]|但))")
 _SEP = r"[\s_-]+"
 _SEP0 = r"[\s_-]*"
 # the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
@@ -60,9 +62,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"(?:changes?|work|revisions?|fix(?:es|ing)?|rework|attention|improvements?|"
      r"modifications?|iterations?|pass|round|review)", "REVISE"),
     (r"(?:major|minor|significant|substantial)" + _SEP + r"(?:revisions?|rework)", "REVISE"),
+    (r"(?:(?:some|minor|major|small|a|few|several|significant|substantial|critical|blocking|"
+     r"required|necessary)" + _SEP + r"){1,2}(?:changes?|fix(?:es)?|revisions?|corrections?)"
+     r"(?:" + _SEP + r"(?:needed|required|requested|necessary|first))?" + _END, "REVISE"),
+    (r"partial(?:ly)?" + _SEP + r"(?:pass(?:ed)?|approv\w*|accept\w*|go)|partial" + _END
+     + r"|(?:revise" + _SEP + r"and" + _SEP + r")?resubmit", "REVISE"),
     (r"no" + _SEP0 + r"go|not" + _SEP + r"(?:yet" + _SEP + r")?(?:ready|approved|mergeable"
      r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
-     + _SEP0 + r"ready|lgtm|passing)|fix" + _SEP + r"(?:required|needed|first)"
+     + _SEP0 + r"ready|lgtm|passing)|fix(?:es)?" + _SEP + r"(?:required|needed|first)"
      r"|unsatisfactory|insufficient", "REVISE"),
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
@@ -83,12 +90,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:clean|ok|okay|sound|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
-    (r"(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
-     r"需要?修改|需要?修正|需改进|建议修改|要修正|修正が必要|差し戻し|不合格|"
-     r"不可合并|暂不合并|수정\s*필요|보류", "REVISE"),
-    (r"拒绝|驳回|否决|却下|拒否|거부|반려", "REJECT"),
-    (r"通过|通過|批准|同意合并|可以合并|可合并|合格|承認|承认|問題なし|无问题|没有问题|승인|통과",
-     "APPROVE"),
+    # (a single word only alone or before punctuation: 通过 is also "by means of", 拒绝
+    # begins 拒绝服务, "denial of service")
+    (r"(?:(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
+     r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
+     r"修正が必要|不可合并|暂不合并|수정\s*필요", "REVISE"),
+    (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
+    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
+     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题", "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed" + _SEP + r"out|error|unavailable|unknown", "BAD"),
 )
@@ -104,7 +113,9 @@ _CHOICE_SEP = re.compile(r"\s*(?:\||/|\bor\b|,)\s*", re.I)
 _PLACEHOLDER = re.compile(r"^\s*(?:<[^>\n]{1,80}>|\[[^\]\n]{1,80}\]|\{[^}\n]{1,80}\})\s*$")
 _BOX = re.compile(r"\[(?P<x>[ xX\u2713\u2714])\]")
 _STRUCK = re.compile(r"~~[^~\n]{0,200}~~")
-_ARROW = re.compile(r"\s*(?:\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c)\s*")
+_ARROW = re.compile(r"\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c")
+LINE_CAP = 4000  # characters of a line read for keys (a verdict is near a key's start)
+VALUE_CAP = 400  # characters of a value read for its verdict
 
 
 def checked(value: str) -> str | None:
@@ -161,7 +172,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strong``: the value is a Verdict key's (the words marked ``!`` in the table count);
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
-    value = _STRUCK.sub(" ", value)
+    value = _STRUCK.sub(" ", value[:VALUE_CAP])
     box = checked(value)
     if box is not None:
         value = box
@@ -189,7 +200,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action")
-_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality\s+gate|plan|"
+_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
                r"previous|prior|re-?review|second|third|last|latest|summary|readiness|"
@@ -201,21 +212,35 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
                   r"second|third|last|amended)\b", re.I)
 _CJK_STRONG = r"结论|結論|判定|裁定|评审结论|审查结论|審査結果|判定結果|판정|결론|最终结论|最終判定"
 _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
-             r"结果|結果|意见|意見|建议|평가|결과|상태|状态|状態")
+             r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
     r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?)"
     r"(?:\s*\((?P<par>[^)\n]{1,30})\))?"
-    r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:\s+(?:" + _QUALIFIERS + r"))?)\s+)?"
+    r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:[\s_]+(?:" + _QUALIFIERS + r"))?)[\s_]+)?"
     r"(?P<w>" + _WEAK_HEADS + r")"
     r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_STRONG + r"))"
     r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_WEAK + r")))", re.I)
+# possessive runs: a line of 10 000 "*" or spaces is read in linear time
 _LINE_KEY = re.compile(
-    r"^[^\w]*?" + _MARKS + r"\s*" + _KEY.pattern + r"\s*[*_`~\"']*"
-    + r"\s*(?P<sep>[:\uff1a=\u2014\u2013]|\s-\s|$)\s*" + _MARKS + r"\s*(?P<value>.*)$", re.I)
+    r"^[^\w]*+" + _KEY.pattern + r"\s*+[*_`~\"']*+\s*+"
+    r"(?P<sep>[:\uff1a=\u2014\u2013]|(?<=\s)-(?=\s)|$)\s*+[*_`~]*+\s*+(?P<value>.*)$", re.I)
 _GLUED_KEY = re.compile(
     r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?verdict)"
     + _MARKS + r"\s*[:\uff1a]\s*", re.I)
+
+
+_TAG = re.compile(
+    r"<(?P<t>(?:(?:final|overall|new|updated|original|initial)[_-]?)?(?:verdict|decision|"
+    r"judge?ment|recommendation|conclusion))(?:\s[^<>\n]{0,80})?>\s*(?P<v>[^<]{1,200}?)\s*"
+    r"</(?P=t)\s*>", re.I)
+
+
+def tag_verdicts(text: str) -> list[tuple[str, bool, int]]:
+    """Verdicts in XML-style tags (``<verdict>REVISE</verdict>``, ``<decision>…``), as
+    (value, strong, rank): ``verdict`` tags are Verdict keys, the others weaker."""
+    return [(m["v"], "verdict" in m["t"].lower(), key_rank(m["t"].replace("_", " ")))
+            for m in _TAG.finditer(text[:LINE_CAP])]
 
 
 def key_rank(words: str) -> int:
@@ -236,7 +261,11 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
     runs to the next Verdict key.  A key with no value (``## Verdict``,
     ``**Recommendation:**``) is returned with an empty value: the value is on the next line.
     """
-    m = _LINE_KEY.match(_STRUCK.sub(" ", line).strip())
+    if line.lstrip().startswith("<"):
+        tags = tag_verdicts(line.strip())
+        if tags:
+            return tags
+    m = _LINE_KEY.match(_STRUCK.sub(" ", line[:LINE_CAP]).strip())
     if not m:
         return []
     value = m["value"]
@@ -253,7 +282,8 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         strong, rank = False, key_rank(m["wmod"] or "")
     out: list[tuple[str, bool, int]] = []
     while True:
-        nxt = next((g for g in _GLUED_KEY.finditer(value) if g.start() > 0), None)
+        nxt = None if len(out) >= 7 else next(
+            (g for g in _GLUED_KEY.finditer(value) if g.start() > 0), None)
         if nxt is None:
             out.append((_trim(value), strong, rank))
             return out
@@ -271,7 +301,7 @@ def _trim(value: str) -> str:
 def glued_verdict(line: str) -> tuple[str, int] | None:
     """A Verdict key glued after other text on the line (``… **Verdict:** APPROVE …``),
     outside code spans: (value, rank)."""
-    s = re.sub(r"`[^`\n]*`", " ", line)
+    s = re.sub(r"`[^`\n]*`", " ", line[:LINE_CAP])
     found = None
     for g in _GLUED_KEY.finditer(s):
         if g.start() == 0 and not s[:1].isspace():

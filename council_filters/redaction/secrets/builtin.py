@@ -21,10 +21,9 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
-from council_filters.redaction.secrets.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
 from council_filters.redaction.secrets.validators import (
     KEY_SUFFIXES,
@@ -438,7 +437,7 @@ _TIGHT: dict[str, bytes] = {
     + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _LITERAL_START,
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
-RULES = tuple(replace(r, prefilter=_TIGHT[r.id]) for r in RULES)
+RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)
 BY_ID = {r.id: r for r in RULES}
 
 # One search per distinct pattern, in rule order.

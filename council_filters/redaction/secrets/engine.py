@@ -23,19 +23,17 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
+from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 from council_filters.redaction.secrets import builtin
-from council_filters.redaction.secrets.lazy import LazyRegex
 from council_filters.redaction.secrets.pem import PemMachine
 from council_filters.redaction.secrets.rules import (
     _ANSI,
@@ -74,8 +72,7 @@ def eleven_placeholders_only(line: bytes) -> bool:
 # --------------------------------------------------------------------------- #
 # The compiled searches of a rule set.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Scan:
+class Scan(NamedTuple):
     """One search for candidate lines and the rules it stands for."""
 
     regex: LazyRegex | None  # a regex search ...
@@ -86,8 +83,7 @@ class Scan:
     pem: bool  # the PEM machine looks at its lines too
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """Which searches find candidates, and which rules each stands for."""
 
     scans: tuple[Scan, ...]
@@ -103,14 +99,34 @@ def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
     """Literals (lower case) every match of a rule without keywords holds, if any."""
-    from council_filters.redaction.prefilter import required_literals
-
+    known: tuple[bytes, ...] | None = rule.__dict__.get("_derived")
+    if known is not None:
+        return known  # kept with a cached rule file
     pattern = rule.regex.pattern
     if isinstance(pattern, str):
-        from council_filters.redaction.secrets.gitleaks import translate
+        from council_filters.redaction.secrets.gitleaks import derived_keywords
 
-        pattern = translate(pattern)[0].encode("utf-8")
+        return derived_keywords(pattern)
+    from council_filters.redaction.prefilter import required_literals
+
     return required_literals(pattern) or ()
+
+
+#: Terminal escape bytes (CSI and ESC), for the lines the rules also read without them.
+_ESCAPES = rb"[\x1b\x9b]"
+
+
+def _window(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
+    """The window of a file rule's regex to search by, when it beats its keywords
+    (RE2 rules only: the window is written for RE2's meaning)."""
+    from council_filters.redaction.secrets import gitleaks, window
+
+    if not rule.text or not gitleaks.line_mode_ok(rule.regex):
+        return None
+    found = rule.__dict__.get("_window", False)
+    if found is False:  # not kept with a cached rule file
+        found = window.search_window(gitleaks.translate(rule.regex.pattern)[0])
+    return window.better(found, words)
 
 
 @lru_cache(maxsize=16)
@@ -138,15 +154,30 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     # the literals its regex cannot match without), so a line runs only the
     # rules whose keyword it holds; rules with the same words share a search.
     by_words: dict[bytes, list[Rule]] = {}
+    by_window: dict[bytes, list[Rule]] = {}
     every: list[Rule] = []
+    # Without the extended set (its name/value pairs look at every candidate
+    # line), a rule from a file is searched for by a window of its own regex
+    # when that is more selective than its keywords (see window.py).
+    windows = not extended and builtin.BY_ID["secret-assignment"] not in rules
     for r in loaded:
         words = r.keyword_bytes or _derived_keywords(r)
-        if words:
+        win = _window(r, words) if windows else None
+        if win is not None:
+            by_window.setdefault(win, []).append(r)
+        elif words:
             by_words.setdefault(_keyword_scan([r], words), []).append(r)
         else:
             every.append(r)
     for pattern, group in by_words.items():
         scans.append(Scan(LazyRegex(pattern), b"", None, True, tuple(group), False))
+    for pattern, group in by_window.items():
+        scans.append(Scan(LazyRegex(pattern), b"", None, False, tuple(group), False))
+    if by_window:
+        # A line with terminal escapes is also read without them, where a match
+        # (or a keyword) may sit that the escapes split: such a line runs every
+        # rule of the file.
+        scans.append(Scan(LazyRegex(_ESCAPES), b"", None, False, tuple(loaded), False))
     pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
@@ -234,8 +265,7 @@ def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
 # --------------------------------------------------------------------------- #
 # The rule set.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(NamedTuple):
     """What ``--rules`` selects: the eleven, the PEM machine, rules, allowlists.
 
     ``extended`` turns on the eleven patterns' placeholder exemption and the
@@ -247,7 +277,7 @@ class RuleSet:
     rules: tuple[Rule, ...] = ()
     allowlists: tuple[Allowlist, ...] = ()
     extended: bool = False
-    sources: tuple[str, ...] = field(default=())
+    sources: tuple[str, ...] = ()
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -256,6 +286,8 @@ class RuleSet:
     @property
     def fingerprint(self) -> str:
         """sha256 over the canonical definitions: equal sets, equal fingerprints."""
+        import hashlib
+
         h = hashlib.sha256()
         h.update(repr((self.extended, [r.canonical() for r in self.rules])).encode())
         for a in self.allowlists:
@@ -554,7 +586,9 @@ class RuleCheck:
         if found is None:
             found = 0
             for k, sc in enumerate(self.plan.scans):
-                if any(_may_bulk(r) for r in sc.rules):
+                escapes = sc.regex is not None and sc.regex.pattern == _ESCAPES
+                if not escapes and any(_may_bulk(r) for r in sc.rules):
+                    # (lines with escapes are always checked one by one)
                     found |= 1 << k
             self._bulk = found
         return found
@@ -590,8 +624,7 @@ class RuleCheck:
 # --------------------------------------------------------------------------- #
 # Conveniences: the API other filters use.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """A line that a rule redacts: its 1-based number and the rule id, never the text."""
 
     line: int

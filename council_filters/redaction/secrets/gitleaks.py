@@ -33,16 +33,19 @@ in one error.
 from __future__ import annotations
 
 import os
-import tomllib
+import re
 from collections.abc import Iterable
 from typing import Any
-
-import regex
 
 from council_filters.base.errors import UsageError
 from council_filters.redaction.secrets.rules import Allowlist, Rule
 
-_FLAGS = regex.V1 | regex.ASCII
+
+def _regex() -> Any:
+    """The regex module (loaded only when a file is read without a cached copy)."""
+    import regex
+
+    return regex
 
 
 class ConfigProblem(Exception):
@@ -96,7 +99,7 @@ def translate(pattern: str) -> tuple[str, list[str]]:
                 j = pattern.find("\\E", i + 2)
                 lit = pattern[i + 2 : n if j < 0 else j]
                 out.append(
-                    regex.escape(lit)
+                    _regex().escape(lit)
                     if not in_class
                     else "".join("\\" + ch if not ch.isalnum() else ch for ch in lit)
                 )
@@ -181,7 +184,7 @@ def _re2() -> Any:
     return re2
 
 
-_TEXT_ANCHOR = regex.compile(r"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
+_TEXT_ANCHOR = re.compile(r"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
 
 
 def line_mode_ok(compiled: Any) -> bool:
@@ -189,9 +192,32 @@ def line_mode_ok(compiled: Any) -> bool:
     re2 = _re2()
     pattern = getattr(compiled, "pattern", None)
     return (
-        re2 is not None and isinstance(compiled, re2._Regexp) and isinstance(pattern, str)
+        re2 is not None and isinstance(compiled, (re2._Regexp, LazyRE2))
+        and isinstance(pattern, str)
         and _TEXT_ANCHOR.search(pattern) is None
     )
+
+
+#: A pattern's leading element that may match nothing: flags, then one class (or
+#: a class escape) repeated from zero (``(?i)[\w.-]{0,50}?``, as generated rules
+#: start).  What follows matches somewhere exactly when the whole does.
+_OPTIONAL_LEAD = re.compile(
+    r"(\(\?[a-zA-Z]+\))?(?:\[(?:\\.|[^\]\\\[])+\]|\\[wdsWDS])(?:\{0,\d*\}|\*)\??"
+)
+
+
+def _without_optional_lead(pattern: str) -> str:
+    """``pattern`` less a leading element that may match nothing (its flags kept).
+
+    A line holds a match of one exactly when it holds a match of the other
+    (the element matches the empty string before any match of the rest);
+    RE2 runs a bounded repeat at the start of a search slowly, the rest fast.
+    Used only to prove lines hold no match, never to take a secret.
+    """
+    m = _OPTIONAL_LEAD.match(pattern)
+    if m is None or m.end() >= len(pattern) or pattern[m.end()] in "*+?{|)":
+        return pattern
+    return (m.group(1) or "") + pattern[m.end() :]
 
 
 def multiline_variant(compiled: Any) -> Any:
@@ -202,7 +228,7 @@ def multiline_variant(compiled: Any) -> Any:
     if not line_mode_ok(compiled):
         return None
     re2 = _re2()
-    pattern = compiled.pattern
+    pattern = _without_optional_lead(compiled.pattern)
     options = re2.Options()
     options.log_errors = False
     try:
@@ -240,8 +266,9 @@ def compile_re2(pattern: str) -> Any:
             "a repeat inside a repeat (such as (a+)+) can take super-linear time without "
             "the RE2 engine; install google-re2"
         )
+    regex = _regex()
     try:
-        return regex.compile(translated, _FLAGS)
+        return regex.compile(translated, regex.V1 | regex.ASCII)
     except regex.error as exc:
         raise ConfigProblem(f"invalid regex: {exc}") from None
 
@@ -398,7 +425,9 @@ def _rule(spec: Any, source: str, problems: list[ConfigProblem]) -> Rule | None:
         got = _allowlist(a, rule_id, problems)
         if got is not None:
             allows.append(got)
-    prefilter = b"(?i)" + b"|".join(regex.escape(k).encode() for k in keywords) if keywords else b""
+    prefilter = (
+        b"(?i)" + b"|".join(_regex().escape(k).encode() for k in keywords) if keywords else b""
+    )
     return Rule(
         id=rule_id,
         regex=compiled,
@@ -426,19 +455,49 @@ def _line_of(text: str, rule_id: str | None) -> int | None:
     return None
 
 
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read rules: {exc.strerror or type(exc).__name__}", source=path
+        ) from None
+
+
 def load_file(path: str, *, _depth: int = 0) -> tuple[list[Rule], list[Allowlist]]:
     """The rules and file-wide allowlists of one gitleaks file.
 
     Raises :class:`UsageError` (``path:line: message``) for a file that
     cannot be read or parsed, or with every unsupported construct named.
+
+    A file that loaded without a problem is kept in the private disk cache
+    (see :mod:`council_filters.redaction.diskcache`), keyed by its name, its
+    bytes, this reader's code and the RE2 bindings' version; a later load of
+    the same bytes (and of the same files it extends) reads that copy and
+    compiles each regex only when it is first run (:class:`LazyRE2`): every
+    one compiled when the file was first read.
     """
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise UsageError(
-            f"cannot read rules: {exc.strerror or type(exc).__name__}", source=path
-        ) from None
+    raw = _read(path)
+    if _depth or _re2() is None:
+        return _load_file(path, raw, _depth, [])
+    key = _cache_key(path, raw)
+    got = _cached_load(key) if key else None
+    if got is not None:
+        return got
+    deps: list[tuple[str, str]] = []
+    rules, allows = _load_file(path, raw, 0, deps)
+    if key:
+        _cache_store(key, rules, allows, deps)
+    return rules, allows
+
+
+def _load_file(
+    path: str, raw: bytes, _depth: int, deps: list[tuple[str, str]]
+) -> tuple[list[Rule], list[Allowlist]]:
+    """:func:`load_file` without the cache (``deps`` collects the extended files)."""
+    import tomllib
+
     try:
         text = raw.decode("utf-8")
         doc = tomllib.loads(text)
@@ -479,7 +538,9 @@ def load_file(path: str, *, _depth: int = 0) -> tuple[list[Rule], list[Allowlist
                     problems.append(ConfigProblem("extend: nested too deeply (at most 2)"))
                 else:
                     full = os.path.join(os.path.dirname(path), str(base_path))
-                    base_rules, base_allows = load_file(full, _depth=_depth + 1)
+                    base_raw = _read(full)
+                    deps.append((full, _digest(base_raw)))
+                    base_rules, base_allows = _load_file(full, base_raw, _depth + 1, deps)
                     disabled = set(_strings(extend.get("disabledRules"), "disabledRules", None))
                     rules.extend(r for r in base_rules if r.id not in disabled)
                     allows.extend(base_allows)
@@ -528,3 +589,184 @@ def _one_error(path: str, text: str, problems: Iterable[ConfigProblem]) -> Usage
     return UsageError(
         "unsupported rules" + more + ": " + "; ".join(parts), source=path, line=first_line
     )
+
+
+# --------------------------------------------------------------------------- #
+# The loaded file, cached.
+# --------------------------------------------------------------------------- #
+class LazyRE2:
+    """An RE2 regex compiled on first use; duck-types the bindings' compiled regex.
+
+    Only for patterns that compiled when their file was first loaded (the
+    cache holds nothing else), so compiling later cannot fail on the pattern.
+    """
+
+    def __init__(self, pattern: str, groups: int) -> None:
+        self.pattern = pattern
+        self.groups = groups
+
+    def compiled(self) -> Any:
+        rx = self.__dict__.get("_rx")
+        if rx is None:
+            re2 = _re2()
+            options = re2.Options()
+            options.log_errors = False
+            rx = self.__dict__["_rx"] = re2.compile(self.pattern, options)
+        return rx
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for what the instance does not hold yet (search,
+        # finditer, ...): kept, so later look-ups find it directly.
+        if name.startswith("__") or name == "_rx":
+            raise AttributeError(name)
+        value = getattr(self.compiled(), name)
+        self.__dict__[name] = value
+        return value
+
+    def __repr__(self) -> str:
+        return f"LazyRE2({self.pattern!r})"
+
+
+_CACHE_MAGIC = b"council-filters rules cache 1\n"
+#: The modules whose code decides what a loaded file becomes.
+_CACHE_CODE = ("gitleaks.py", "rules.py", "window.py")
+
+
+def _digest(data: bytes) -> str:
+    from council_filters.redaction import diskcache
+
+    return diskcache.digest(data)
+
+
+def _cache_key(path: str, raw: bytes) -> str | None:
+    """The cache entry's path for this file's name and bytes (None: no cache)."""
+    from council_filters.redaction import diskcache, prefilter
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = [_CACHE_MAGIC, str(getattr(_re2(), "__version__", "")).encode()]
+    try:
+        for name in _CACHE_CODE:
+            with open(os.path.join(here, name), "rb") as fh:
+                parts.append(fh.read())
+        with open(prefilter.__file__, "rb") as fh:  # the derived literals
+            parts.append(fh.read())
+    except OSError:
+        return None
+    parts += [os.fsencode(path), raw]
+    key = _digest(b"\0".join(_digest(p).encode() for p in parts))[:40]
+    return diskcache.entry_path(f"rules-{key}.json")
+
+
+def _rx_record(rx: Any) -> list[Any]:
+    return [rx.pattern, rx.groups]
+
+
+def _allow_record(a: Allowlist) -> dict[str, Any]:
+    return {
+        "regexes": [_rx_record(r) for r in a.regexes], "stopwords": list(a.stopwords),
+        "paths": [_rx_record(p) for p in a.paths], "target": a.target,
+        "condition": a.condition, "rule_ids": list(a.rule_ids),
+    }
+
+
+def derived_keywords(pattern: str) -> tuple[bytes, ...]:
+    """Literals (lower case) every match of an RE2 pattern holds, if any."""
+    from council_filters.redaction.prefilter import required_literals
+
+    return required_literals(translate(pattern)[0].encode("utf-8")) or ()
+
+
+def _rule_record(r: Rule) -> dict[str, Any]:
+    derived = None
+    if not r.keywords:
+        derived = [w.decode("latin-1") for w in derived_keywords(r.regex.pattern)]
+    return {
+        "id": r.id, "regex": _rx_record(r.regex), "group": r.secret_group,
+        "entropy": r.entropy, "keywords": list(r.keywords),
+        "allowlists": [_allow_record(a) for a in r.allowlists],
+        "path": _rx_record(r.path) if r.path is not None else None,
+        "prefilter": r.prefilter.decode("latin-1"), "description": r.description,
+        "source": r.source, "derived": derived, "window": _window_record(r.regex.pattern),
+    }
+
+
+def _window_record(pattern: str) -> list[Any] | None:
+    from council_filters.redaction.secrets.window import search_window
+
+    found = search_window(translate(pattern)[0])
+    return None if found is None else [found[0].decode("latin-1"), found[1]]
+
+
+def _cache_store(
+    key: str, rules: list[Rule], allows: list[Allowlist], deps: list[tuple[str, str]]
+) -> None:
+    import json
+
+    from council_filters.redaction import diskcache
+
+    try:
+        payload = json.dumps({
+            "deps": deps, "rules": [_rule_record(r) for r in rules],
+            "allowlists": [_allow_record(a) for a in allows],
+        }, ensure_ascii=True, sort_keys=True).encode("ascii")
+    except (AttributeError, TypeError, ValueError):
+        return  # a rule the cache cannot describe: loaded afresh each time
+    diskcache.write(key, _CACHE_MAGIC + _digest(payload).encode() + b"\n" + payload)
+
+
+def _lazy(rec: Any) -> LazyRE2:
+    pattern, groups = rec
+    if not isinstance(pattern, str) or not isinstance(groups, int):
+        raise ValueError("bad regex record")
+    return LazyRE2(pattern, groups)
+
+
+def _allow_from(rec: Any) -> Allowlist:
+    return Allowlist(
+        tuple(_lazy(r) for r in rec["regexes"]), tuple(rec["stopwords"]),
+        tuple(_lazy(p) for p in rec["paths"]), rec["target"], rec["condition"],
+        tuple(rec["rule_ids"]),
+    )
+
+
+def _rule_from(rec: Any) -> Rule:
+    rule = Rule(
+        id=rec["id"], regex=_lazy(rec["regex"]), text=True, secret_group=int(rec["group"]),
+        entropy=float(rec["entropy"]), keywords=tuple(rec["keywords"]),
+        allowlists=tuple(_allow_from(a) for a in rec["allowlists"]),
+        path=_lazy(rec["path"]) if rec["path"] is not None else None, placeholders=False,
+        prefilter=rec["prefilter"].encode("latin-1"), description=rec["description"],
+        source=rec["source"],
+    )
+    win = rec["window"]
+    object.__setattr__(
+        rule, "_window", None if win is None else (win[0].encode("latin-1"), float(win[1])))
+    if rec["derived"] is not None:
+        object.__setattr__(rule, "_derived", tuple(w.encode("latin-1") for w in rec["derived"]))
+    return rule
+
+
+def _cached_load(key: str) -> tuple[list[Rule], list[Allowlist]] | None:
+    """The rules of a cache entry, or None (missing, damaged, or a dependency changed)."""
+    from council_filters.redaction import diskcache
+
+    data = diskcache.read(key)
+    if data is None or not data.startswith(_CACHE_MAGIC):
+        return None
+    head, _, payload = data[len(_CACHE_MAGIC) :].partition(b"\n")
+    if head != _digest(payload).encode():
+        return None
+    import json
+
+    try:
+        doc = json.loads(payload)
+        for full, digest in doc["deps"]:
+            try:
+                with open(full, "rb") as fh:
+                    if _digest(fh.read()) != digest:
+                        return None
+            except OSError:
+                return None
+        return [_rule_from(r) for r in doc["rules"]], [_allow_from(a) for a in doc["allowlists"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from council_filters.redaction.lazy import LazyRegex
+
 #: Dash-likes: Unicode's dash punctuation, minus signs, the hyphen bullet,
 #: full-width and small forms, and box-drawing horizontals.
 DASHES = (
@@ -89,13 +91,13 @@ def _table() -> dict[int, str | None]:
     return _TABLE
 
 
-_ANSI = re.compile(
+_ANSI = LazyRegex(
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?"
     r"|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]|\x1b"
 )
-_BEGIN = re.compile(r"-{3,}begin[a-z0-9]{0,40}?privatekey")
-_END = re.compile(r"-{3,}end[a-z0-9]{0,40}?privatekey")
-_HEADER = re.compile(
+_BEGIN = LazyRegex(r"-{3,}begin[a-z0-9]{0,40}?privatekey")
+_END = LazyRegex(r"-{3,}end[a-z0-9]{0,40}?privatekey")
+_HEADER = LazyRegex(
     r"(?:proc-type|dek-info|comment|version|hash|subject|putty-user-key-file-\d|encryption|"
     r"public-lines|private-lines|private-mac|key-derivation|argon2-[a-z]+)\s*:",
     re.I,
@@ -127,15 +129,15 @@ def begin_marker(line: bytes) -> bool:
 # --------------------------------------------------------------------------- #
 # Body lines.
 # --------------------------------------------------------------------------- #
-_TOKEN = re.compile(r"[A-Za-z0-9+/]+=*")
-_COMMENT = re.compile(r"\s(?:#|//|/\*|<!--|--|;|%|<-|←)(?:\s|$)")
-_PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+\Z|[A-Z]+\Z|[0-9]+\Z")
-_PADDING = re.compile(r"[\s>|+*\"'`,-]*={1,2}[\s|\"'`,]*")
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
-_GREP_PREFIX = re.compile(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
-_TITLE_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
-_DIGIT = re.compile(r"[0-9]")
-_B64_RUN = re.compile(rb"[A-Za-z0-9+/]{4,}=*")
+_TOKEN = LazyRegex(r"[A-Za-z0-9+/]+=*")
+_COMMENT = LazyRegex(r"\s(?:#|//|/\*|<!--|--|;|%|<-|←)(?:\s|$)")
+_PLAIN_WORD = LazyRegex(r"[A-Z]?[a-z]+\Z|[A-Z]+\Z|[0-9]+\Z")
+_PADDING = LazyRegex(r"[\s>|+*\"'`,-]*={1,2}[\s|\"'`,]*")
+_TAG = LazyRegex(r"</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>")
+_GREP_PREFIX = LazyRegex(r"\A\s*(?:[\w.@~+/-]*[/.][\w.@~+/-]*[:-])?\d{1,9}[:-]")
+_TITLE_WORD = LazyRegex(r"[A-Z]?[a-z]+\Z")
+_DIGIT = LazyRegex(r"[0-9]")
+_B64_RUN = LazyRegex(rb"[A-Za-z0-9+/]{4,}=*")
 
 
 def _openssh_padding(token: str) -> bool:
@@ -156,7 +158,7 @@ def _openssh_padding(token: str) -> bool:
     return False
 
 
-_FENCE = re.compile(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
+_FENCE = LazyRegex(r"\s*(?:```|~~~)[\w+-]*\s*\Z")
 
 
 def _lone_token(s: str, toks: list[str], big: str) -> bool:
@@ -193,7 +195,7 @@ def der_body_length(token: str | bytes) -> int:
 
 
 def _clean(line: bytes) -> str:
-    s = line.decode("utf-8", "replace")
+    s: str = line.decode("utf-8", "replace")
     if "\x1b" in s or "\x9b" in s:
         s = _ANSI.sub("", s)
     if not s.isascii():

@@ -18,12 +18,12 @@ difference.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
+
+from council_filters.redaction.lazy import LazyRegex
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.
@@ -44,18 +44,18 @@ def shannon_entropy(text: str) -> float:
 
 
 #: Terminal escapes (colours, cursor moves, titles), removed before rules look.
-_ANSI = re.compile(
+_ANSI = LazyRegex(
     rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
 )
 
 #: A quote escaped once or more (``\\"``, ``\\\\\\"``), as JSON inside a string writes it.
-_ESCAPED_QUOTE = re.compile(rb"\\+([\"'])")
+_ESCAPED_QUOTE = LazyRegex(rb"\\+([\"'])")
 
 # --------------------------------------------------------------------------- #
 # Placeholders: what documentation writes where a credential would go.
 # --------------------------------------------------------------------------- #
-_PLACEHOLDER_RUN = re.compile(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
-_PLACEHOLDER_WORDS = re.compile(
+_PLACEHOLDER_RUN = LazyRegex(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
+_PLACEHOLDER_WORDS = LazyRegex(
     r"(?i:example|placeholder|redacted|changeme|change_me|your[_-]?(?:own[_-]?)?"
     r"(?:api[_-]?)?(?:key|token|secret|pass|password)|insert[_-]|replace[_-]?me|dummy|"
     r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[^>]*>|\$\{|\{\{|%\(|\$[A-Z_]{3,}\b"
@@ -77,8 +77,7 @@ def is_placeholder(secret: str) -> bool:
 # --------------------------------------------------------------------------- #
 # Allowlists (gitleaks' shape: regexes, stopwords, paths, AND/OR).
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Allowlist:
+class Allowlist(NamedTuple):
     """Matches that are not credentials, as a gitleaks allowlist describes them.
 
     ``target`` is what the regexes test: ``"secret"`` (default), ``"match"``
@@ -124,19 +123,8 @@ class Allowlist:
 # --------------------------------------------------------------------------- #
 # Rules.
 # --------------------------------------------------------------------------- #
-@dataclass(frozen=True)
-class Rule:
-    """One detector.
-
-    ``regex`` is a compiled ``re`` bytes pattern (``text=False``) or a
-    compiled ``regex`` text pattern (``text=True``).  ``secret_group`` 0
-    means "the first non-empty group, else the whole match" (gitleaks'
-    rule).  ``entropy`` > 0 drops secrets whose Shannon entropy is not above
-    it.  ``keywords`` (lower case) must occur in the lower-cased line when
-    given.  ``prefilter`` is a bytes regex without lookaround or
-    back-references that every line the rule can fire on matches (what a
-    combined scan such as Hyperscan needs).
-    """
+class _RuleFields(NamedTuple):
+    """The fields of a :class:`Rule` (a record: equal fields, equal rules)."""
 
     id: str
     regex: Any
@@ -151,6 +139,20 @@ class Rule:
     prefilter: bytes = b""
     description: str = ""
     source: str = "extended"
+
+
+class Rule(_RuleFields):
+    """One detector.
+
+    ``regex`` is a compiled ``re`` bytes pattern (``text=False``) or a
+    compiled ``regex`` text pattern (``text=True``).  ``secret_group`` 0
+    means "the first non-empty group, else the whole match" (gitleaks'
+    rule).  ``entropy`` > 0 drops secrets whose Shannon entropy is not above
+    it.  ``keywords`` (lower case) must occur in the lower-cased line when
+    given.  ``prefilter`` is a bytes regex without lookaround or
+    back-references that every line the rule can fire on matches (what a
+    combined scan such as Hyperscan needs).
+    """
 
     def fires(
         self,

@@ -8,10 +8,10 @@ expression, a type name or prose (token-like keys also need entropy).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
+from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
 
@@ -164,13 +164,13 @@ _CODE_WORDS = frozenset(
         "type",
     ]
 )
-_ROW_START = re.compile(rb"[ \t>+-]*\|")
-_TYPE_NAME = re.compile(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
-_WIN_VAR = re.compile(r"%[A-Z_][A-Z0-9_]*%\Z")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
-_PATH = re.compile(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
-_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
+_ROW_START = LazyRegex(rb"[ \t>+-]*\|")
+_TYPE_NAME = LazyRegex(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
+_WIN_VAR = LazyRegex(r"%[A-Z_][A-Z0-9_]*%\Z")
+_IDENT = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DOTTED = LazyRegex(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
+_PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
+_CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
 #: What may follow the short words "pass" and "pw" in a key.
@@ -210,8 +210,8 @@ def _key_kind(key: str) -> str | None:
     return None
 
 
-_FOLLOW_OK = re.compile(r"[ \t]*(?:\Z|[,;&)\]}|\"'`]|#|//|/\*|<!--|--\s|\\[nr]|[A-Za-z_][\w.-]*=)")
-_SCHEME = re.compile(r"(?i)(?:basic|bearer|token|digest|apikey|key)\s+(?=\S)")
+_FOLLOW_OK = LazyRegex(r"[ \t]*(?:\Z|[,;&)\]}|\"'`]|#|//|/\*|<!--|--\s|\\[nr]|[A-Za-z_][\w.-]*=)")
+_SCHEME = LazyRegex(r"(?i)(?:basic|bearer|token|digest|apikey|key)\s+(?=\S)")
 
 
 def assignment_ok(secret: str, m: Any) -> bool:

@@ -1,4 +1,4 @@
-"""A regex compiled on first use (the built-in rules and their searches).
+"""A regex compiled on first use (the built-in rules, their searches, the machines).
 
 ``--rules extended`` declares some eighty bytes regexes (rules, candidate
 searches, their ``re`` fallbacks); compiling all of them costs more than
@@ -16,14 +16,14 @@ from typing import Any
 
 
 class LazyRegex:
-    """Duck-types a compiled ``re.Pattern[bytes]``; compiles on first use."""
+    """Duck-types a compiled ``re.Pattern`` (bytes or text); compiles on first use."""
 
-    def __init__(self, pattern: bytes, flags: int = 0) -> None:
+    def __init__(self, pattern: Any, flags: int = 0) -> None:
         self.pattern = pattern
         self.flags_ = flags
-        self._compiled: re.Pattern[bytes] | None = None
+        self._compiled: re.Pattern[Any] | None = None
 
-    def compiled(self) -> re.Pattern[bytes]:
+    def compiled(self) -> re.Pattern[Any]:
         rx = self._compiled
         if rx is None:
             rx = self._compiled = re.compile(self.pattern, self.flags_)
