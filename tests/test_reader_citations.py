@@ -33,7 +33,7 @@ while True:
 
 - **Timeouts are in milliseconds, not seconds.** The client multiplies again.
 
-```12:14:C:\\work\\svc\\net\\client.py
+```12:14:D:\\src\\svc\\net\\client.py
 timeout = cfg.timeout * 1000
 ```
 
@@ -44,7 +44,7 @@ timeout = cfg.timeout * 1000
 def test_a_code_citation_after_an_item_is_its_place() -> None:
     got = where(CITED)
     assert got[0][:2] == ("/home/dev/checkout/svc/net/fetch.py", 88)
-    assert got[1][:2] == ("C:/work/svc/net/client.py", 12)
+    assert got[1][:2] == ("D:/src/svc/net/client.py", 12)
     assert got[2][:2] == (None, None)
     assert len(got) == 3
 

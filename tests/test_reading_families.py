@@ -51,7 +51,7 @@ def test_machine_formats_are_unwrapped(name: str, kind: str, verdict: str,
                                        found: list[tuple]) -> None:
     raw = (DATA / name).read_text()
     assert formats.unwrap(raw).kind == kind
-    got = read(name, root="/work/checkout")
+    got = read(name, root="/srv/checkout")
     assert got.verdict == verdict, got.warnings
     assert where(got) == found
 
@@ -65,7 +65,7 @@ def test_a_stream_cut_inside_its_last_event_is_still_read() -> None:
 
 
 def test_codex_plain_review_output() -> None:
-    got = read("codex-review-plain.txt", root="/work/checkout")
+    got = read("codex-review-plain.txt", root="/srv/checkout")
     assert where(got) == [("fmt/writer.go", 118, "critical"), ("fmt/parser.go", 77, "minor")]
     assert got.findings[0]["end_line"] == 121
     assert got.findings[1]["summary"] == "Reject the trailing comma"
