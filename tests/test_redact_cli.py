@@ -57,6 +57,20 @@ def test_missing_file_is_exit_2_after_earlier_files(tmp_path: Path) -> None:
     assert err == f"council-redact: {missing}: cannot open: No such file or directory\n"
 
 
+@pytest.mark.parametrize("rules", [[], ["--rules", "extended"]])
+def test_a_directory_is_exit_2_after_earlier_files_not_an_internal_error(
+        tmp_path: Path, rules: list[str]) -> None:
+    # the plain form runs on descriptors, where opening a directory succeeds and reading
+    # it fails: it is refused as an input that cannot be read, as mawk refuses it (exit 2)
+    (tmp_path / "a.txt").write_bytes(b"first\n")
+    res = subprocess.run(
+        [str(ROOT / "bin" / "council-redact"), *rules, str(tmp_path / "a.txt"), str(tmp_path)],
+        capture_output=True, check=False)
+    assert res.returncode == kit.EXIT_USAGE, res.stderr
+    assert res.stdout == b"first\n"
+    assert res.stderr == f"council-redact: {tmp_path}: cannot open: Is a directory\n".encode()
+
+
 def test_empty_input_gives_empty_output() -> None:
     assert run_filter("redact", []) == (0, b"", "")
 

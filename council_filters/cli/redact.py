@@ -60,6 +60,7 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
             native.redact_paths(m, paths, 1)
             return 0
     from council_filters.redaction.machine import Redactor, run_input, writer
+    from council_filters.redaction.native import open_input
 
     if rules is None:
         r = Redactor()
@@ -74,7 +75,7 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         if path == "-":
             run_input(r, 0, write)
             continue
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_input(path)
         try:
             run_input(r, fd, write)
         finally:

@@ -82,8 +82,23 @@ def redact_paths(m: Any, paths: list[str], out_fd: int) -> None:
         if path == "-":
             m.redact_fd(0, out_fd, state, CHUNK)
             continue
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_input(path)
         try:
             m.redact_fd(fd, out_fd, state, CHUNK)
         finally:
             os.close(fd)
+
+
+def open_input(path: str) -> int:
+    """A descriptor open for reading ``path``; ``OSError`` with ``filename`` set when it
+    cannot be read, a directory included (opening one succeeds, reading it would not)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        is_dir = (os.fstat(fd).st_mode & 0o170000) == 0o040000
+    except OSError:
+        os.close(fd)
+        raise
+    if is_dir:
+        os.close(fd)
+        raise IsADirectoryError(21, "Is a directory", path)
+    return fd
