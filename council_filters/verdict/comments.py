@@ -65,9 +65,10 @@ _AUTHOR = re.compile(
     r"^[\s*_]*@?(?P<n>[\w.\-]{1,60}\[bot\]|(?:" + _BOTS + r"))[\s*_]*"
     r"(?:\([^)\n]{0,40}\)\s*)?(?:commented|reviewed|wrote|said)?[\s*_]*:?[\s*_]*$", re.I)
 # the agent prompt: "In @path around lines 58 - 70," / "In `path` at line 101"
-_PROMPT = re.compile(
-    r"\bIn\s+`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
+_PROMPT_PLACE = (
+    r"`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
     r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
+_PROMPT = re.compile(r"\bIn\s+" + _PROMPT_PLACE)
 _HUNK_QUOTE = re.compile(r"^\s*>\s*(?:[+\-](?![+\-])|@@\s|```\s*diff\b)")
 _AUTHOR_LEAD = re.compile(
     r"^[\s*_]*@?(?P<n>[\w.\-]{1,60}\[bot\]|(?:" + _BOTS + r"))[\s*_]*"
@@ -160,9 +161,7 @@ def quoted_hunk(lines: list[str]) -> tuple[bool, Location | None]:
 
 # the prompt's opening when the comment names no file of its own: "In path around lines
 # 41 to 46:", or the path alone at the start of the prompt's first line
-_PROMPT_OPEN = re.compile(
-    r"^\s*(?:In\s+)?`?@?(?P<p>[\w.@~+\-/\\]{1,300}?)`?\s*,?\s+(?:at|around|near|on)\s+lines?\s+"
-    r"(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?")
+_PROMPT_OPEN = re.compile(r"^\s*(?:In\s+)?" + _PROMPT_PLACE)
 
 
 def prompt_place(text: str) -> Location | None:

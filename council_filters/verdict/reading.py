@@ -34,6 +34,7 @@ from typing import Any
 
 from council_filters.verdict import document, formats, layers, review_body, words
 from council_filters.verdict.answer_lines import (
+    _FENCE_RE,
     _HEADING_RE,
     OTHER_SECTIONS,
     Key,
@@ -183,9 +184,6 @@ def _from_document(text: str, origin: str) -> Reading:
     return out
 
 
-_MD_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})\s*(?:md|markdown)\s*$", re.I)
-
-
 def _markdown_fences(lines: list[str]) -> list[str] | None:
     """The insides of the ``md``/``markdown`` fences a text is made of, when it holds two
     or more and nothing else but headings, rules and blank lines (review comments pasted
@@ -194,14 +192,14 @@ def _markdown_fences(lines: list[str]) -> list[str] | None:
     i, n = 0, len(lines)
     while i < n:
         ln = lines[i]
-        m = _MD_FENCE.match(ln)
-        if m is None:
+        m = _FENCE_RE.match(ln)
+        if m is None or m.group(2).lower() not in ("md", "markdown"):
             s = ln.strip()
             if s and not s.startswith(("#", "---", "***", "<!--")):
                 return None
             i += 1
             continue
-        fence = m["f"]
+        fence = m.group(1)
         j = i + 1
         while j < n and lines[j].rstrip() != fence:
             j += 1

@@ -47,7 +47,7 @@ _READ = ("outside", "duplicate", "nitpick", "actionable", "potential", "refactor
 def read_body(text: str, origin: str, badge: Any = None) -> list[dict[str, Any]] | None:
     """The findings a bot's folded summary body lists, or None when ``text`` holds no
     such list.  ``badge``: a function giving the severity a line's badge names."""
-    if "<summary>" not in text.lower():
+    if _SUMMARY.search(text) is None:  # no fold at all: nothing to walk
         return None
     stack: list[str] = []  # the summary titles of the open <details> blocks
     out: list[dict[str, Any]] = []
