@@ -112,8 +112,10 @@ def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
     return required_literals(pattern) or ()
 
 
-#: Terminal escape bytes (CSI and ESC), for the lines the rules also read without them.
-_ESCAPES = rb"[\x1b\x9b]"
+#: Lines every rule of a file searched for by windows runs on: terminal escape
+#: bytes (CSI and ESC: the rules also read the line without them), and the
+#: non-ASCII letters RE2 folds ``k`` and ``s`` with (windows are ASCII).
+_ESCAPES = rb"[\x1b\x9b]|\xe2\x84\xaa|\xc5\xbf"
 
 
 def _window(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
@@ -175,8 +177,9 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         scans.append(Scan(LazyRegex(pattern), b"", None, False, tuple(group), False))
     if by_window:
         # A line with terminal escapes is also read without them, where a match
-        # (or a keyword) may sit that the escapes split: such a line runs every
-        # rule of the file.
+        # (or a keyword) may sit that the escapes split; a line with a letter
+        # RE2 folds k or s with may match where no ASCII window does: such a
+        # line runs every rule of the file.
         scans.append(Scan(LazyRegex(_ESCAPES), b"", None, False, tuple(loaded), False))
     pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
     return Plan(tuple(scans), pem_non_ascii, tuple(every))

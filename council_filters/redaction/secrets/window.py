@@ -13,11 +13,17 @@ which reads the line's bytes while the rule reads it as text (UTF-8, bad
 bytes as U+FFFD) with RE2's meaning, so only what reads the same way in
 both is kept: ASCII literals and ASCII classes (``\\d \\w \\s`` as RE2 has
 them, ASCII only; a newline never, a line holds none), word boundaries,
-groups, alternations and repeats of those.  Under ``(?i)`` a letter stands
-for both cases, and ``k``/``s`` also for the non-ASCII letters RE2 folds
-them with (U+212A KELVIN SIGN, U+017F LATIN SMALL LETTER LONG S), as bytes.
-A repeat ``X{m,n}`` at the window's edge is kept as ``X{m}`` (its first, or
-its last, ``m`` copies).  Anything else (a negated class, ``.``, an anchor,
+groups, alternations and repeats of those.  Groups are opened (their
+elements join the sequence), flags set inside a pattern (``SG\\.(?i)...``)
+are read with RE2's scope, and a pattern that is an alternation at the top
+gets the alternation of its alternatives' windows.  Under ``(?i)`` a letter
+stands for both cases; the non-ASCII letters RE2 also folds ``k`` and ``s``
+with are left to a search of their own (:data:`FOLDED`).  A class that holds
+a quote also takes backslashes before it (``\\"``): the rules read a line
+with its escaped quotes unescaped too.  A repeat ``X{m,n}`` at the window's
+edge is kept as ``X{m}`` (its first, or its last, ``m`` copies), and an
+optional element at its end is dropped, so that a run of the class ends one
+match, not one per byte.  Anything else (a negated class, ``.``, an anchor,
 a non-ASCII literal) ends a window.
 """
 
@@ -26,13 +32,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-#: Bytes RE2 folds an ASCII letter with under (?i), beyond the other case.
-_FOLDS = {ord("k"): b"\xe2\x84\xaa", ord("s"): b"\xc5\xbf"}
+#: The UTF-8 of the non-ASCII letters RE2 folds ``k`` and ``s`` with under
+#: ``(?i)`` (U+212A KELVIN SIGN, U+017F LATIN SMALL LETTER LONG S).  Windows
+#: are written without them (alternatives of several bytes in every letter
+#: slow the scan and its compile); a line holding one is searched for by this
+#: pattern and runs every rule of its file.
+FOLDED = rb"\xe2\x84\xaa|\xc5\xbf"
 _WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _DIGIT = frozenset(b"0123456789")
 _SPACE = frozenset(b"\t\f\r ")  # RE2's \s less the newline
+_QUOTES = frozenset(b"\"'")
 #: A window must be at least this selective (estimated bits) to replace keywords.
-_MIN_BITS = 24.0
+_MIN_BITS = 20.0
 #: How much more selective than the keywords (bits) a window must be to replace them.
 _GAIN_BITS = 6.0
 
@@ -70,6 +81,67 @@ def _byte(ch: int) -> bytes:
     return _CONTROL.get(ch) or b"\\x%02x" % ch
 
 
+def scoped_flags(pattern: str) -> str:
+    """``pattern`` with each flag group after its start, ``(?i)``, written as a
+    scoped group ``(?i:...)`` over the rest of its alternative, as RE2 reads it
+    (a flag holds to the end of the group it is set in, in every alternative
+    after it); Python's parser takes flags without a scope at the start only."""
+    out: list[str] = []
+    stack: list[list[str]] = [[]]  # per open group: the flags opened in its alternative
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if c == "]" and not (out and out[-1] in ("[", "[^")):
+                in_class = False
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            if pattern.startswith("[^", i):
+                out.append("[^")
+                i += 2
+            else:
+                out.append("[")
+                i += 1
+            if i < n and pattern[i] == "]":
+                out.append("]")
+                i += 1
+            continue
+        if c == "(" and pattern.startswith("(?", i):
+            j = i + 2
+            while j < n and (pattern[j].isalpha() or pattern[j] == "-"):
+                j += 1
+            if j < n and pattern[j] == ")" and j > i + 2:
+                flags = pattern[i + 2 : j]
+                if i == 0:
+                    out.append(pattern[: j + 1])  # global: Python reads it so
+                else:
+                    out.append(f"(?{flags}:")
+                    stack[-1].append(flags)
+                i = j + 1
+                continue
+        if c == "(":
+            stack.append([])
+        elif c == "|":
+            opened = stack[-1]
+            out.append(")" * len(opened) + "|" + "".join(f"(?{f}:" for f in opened))
+            i += 1
+            continue
+        elif c == ")" and len(stack) > 1:
+            out.append(")" * len(stack.pop()))
+        out.append(c)
+        i += 1
+    out.append(")" * len(stack[0]))
+    return "".join(out)
+
+
 class _Stop(Exception):
     """The element cannot be part of a window."""
 
@@ -94,8 +166,8 @@ class _Builder:
         self.c = c
 
     # -- one element, exactly -------------------------------------------- #
-    def charset(self, item: Any, ic: bool) -> tuple[frozenset[int], bool]:
-        """The byte set of a literal or a class, and whether k or s folds in."""
+    def charset(self, item: Any, ic: bool) -> frozenset[int]:
+        """The byte set of a literal or a class (both cases under ``(?i)``)."""
         c = self.c
         op, av = item
         chars: set[int] = set()
@@ -123,19 +195,15 @@ class _Builder:
         chars.discard(10)  # a line holds no newline
         if any(ch >= 128 or (ch < 32 and ch not in _CONTROL) for ch in chars):
             raise _Stop
-        if 34 in chars or 39 in chars:
-            # A quote: the rules also read a line with its escaped quotes
-            # unescaped, where the backslash before a quote is gone.
-            raise _Stop
-        folds = False
         if ic:
+            # (k and s also fold with non-ASCII letters: lines holding those are
+            # searched for apart, see FOLDED)
             for ch in list(chars):
                 if 65 <= ch <= 90 or 97 <= ch <= 122:
                     chars.add(ch ^ 0x20)
-            folds = any(ch in chars for ch in _FOLDS)
         if not chars:
             raise _Stop
-        return frozenset(chars), folds
+        return frozenset(chars)
 
     @staticmethod
     def bits(chars: frozenset[int]) -> float:
@@ -144,35 +212,39 @@ class _Builder:
         return -math.log2(min(1.0, sum(_FREQ[ch] for ch in chars)))
 
     @staticmethod
-    def klass(chars: frozenset[int], folds: bool) -> bytes:
+    def klass(chars: frozenset[int]) -> bytes:
+        text = _Builder.plain_klass(chars)
+        quotes = chars & _QUOTES
+        if quotes:
+            # The rules also read a line with its escaped quotes unescaped
+            # (``\\"`` as ``"``): there a quote may stand for backslashes and it.
+            text = b"(?:" + text + b"|\\\\+" + _Builder.plain_klass(quotes) + b")"
+        return text
+
+    @staticmethod
+    def plain_klass(chars: frozenset[int]) -> bytes:
         if len(chars) == 1:
             (ch,) = chars
-            text = bytes([ch]) if chr(ch).isalnum() else _byte(ch)
-        else:
-            parts = []
-            run = sorted(chars)
-            i = 0
-            while i < len(run):
-                j = i
-                while j + 1 < len(run) and run[j + 1] == run[j] + 1 and run[j] >= 0x20:
-                    j += 1
-                a, b = run[i], run[j]
-                parts.append(_byte(a) if a == b else _byte(a) + b"-" + _byte(b))
-                i = j + 1
-            text = b"[" + b"".join(parts) + b"]"
-        if folds:
-            extra = [_FOLDS[ch] for ch in sorted(_FOLDS) if ch in chars]
-            text = b"(?:" + b"|".join([text] + [b"".join(b"\\x%02x" % x for x in e)
-                                               for e in extra]) + b")"
-        return text
+            return bytes([ch]) if chr(ch).isalnum() else _byte(ch)
+        parts = []
+        run = sorted(chars)
+        i = 0
+        while i < len(run):
+            j = i
+            while j + 1 < len(run) and run[j + 1] == run[j] + 1 and run[j] >= 0x20:
+                j += 1
+            a, b = run[i], run[j]
+            parts.append(_byte(a) if a == b else _byte(a) + b"-" + _byte(b))
+            i = j + 1
+        return b"[" + b"".join(parts) + b"]"
 
     def exact(self, item: Any, ic: bool) -> tuple[bytes, float]:
         """The element as a byte regex with its meaning, and its estimated bits."""
         c = self.c
         op, av = item
         if op in (c.LITERAL, c.IN):
-            chars, folds = self.charset(item, ic)
-            return self.klass(chars, folds), self.bits(chars)
+            chars = self.charset(item, ic)
+            return self.klass(chars), self.bits(chars)
         if op is c.AT:
             if av is c.AT_BOUNDARY:
                 return b"\\b", 0.5
@@ -239,21 +311,59 @@ class _Builder:
         return b"", 0.0
 
     def seq_head(self, seq: Any, ic: bool) -> tuple[bytes, float]:
-        out = []
+        return self.pairs_head([(item, ic) for item in seq])
+
+    def pairs_head(self, pairs: list[tuple[Any, bool]]) -> tuple[bytes, float]:
+        """What every match of a sequence (elements with their case flag) starts with."""
+        out: list[tuple[bytes, Any, bool]] = []  # (text, item when exact, its flag)
         total = 0.0
-        for item in seq:
+        for item, ic in pairs:
             if total >= _ENOUGH_BITS:
                 break
             try:
                 text, b = self.exact(item, ic)
             except _Stop:
                 text, b = self.head(item, ic)
-                out.append(text)
+                out.append((text, None, ic))
                 total += b
                 break
-            out.append(text)
+            out.append((text, item, ic))
             total += b
-        return b"".join(out), total
+        # The window ends in its last exact elements: their shortest forms end
+        # fewer matches (a repeat ``X{m,n}`` there is cut to ``X{m}``, an
+        # optional one dropped).
+        while out and out[-1][1] is not None:
+            text, item, ic = out.pop()
+            short = self.shortest(item, ic)
+            if short:
+                out.append((short, None, ic))
+                break
+        return b"".join(t for t, _, _ in out), total
+
+    def shortest(self, item: Any, ic: bool) -> bytes:
+        """An exact element as the shortest prefix every match of it has, when it
+        ends a window: a repeat cut to its first ``m`` copies, groups and
+        alternations looked into (their last element)."""
+        c = self.c
+        op, av = item
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[1] != av[0]:
+            return _copies(self.seq_exact(av[2], ic), av[0])[0] if av[0] else b""
+        if op is c.SUBPATTERN:
+            _group, add, drop, sub = av
+            sub_ic = self.flags(ic, add, drop)
+            items = list(sub)
+            if not items:
+                return self.exact(item, ic)[0]
+            head = self.seq_exact(items[:-1], sub_ic)[0]
+            return b"(?:" + head + self.shortest(items[-1], sub_ic) + b")"
+        if op is c.BRANCH:
+            parts = []
+            for branch in av[1]:
+                items = list(branch)
+                parts.append(self.seq_exact(items[:-1], ic)[0] + self.shortest(items[-1], ic)
+                             if items else b"")
+            return b"(?:" + b"|".join(parts) + b")"
+        return self.exact(item, ic)[0]
 
     def tail(self, item: Any, ic: bool) -> tuple[bytes, float]:
         """What every match of a repeat ends with, when that is simple (b"" else)."""
@@ -267,6 +377,19 @@ class _Builder:
         return b"", 0.0
 
     # -- the best window ---------------------------------------------------- #
+    def flatten(self, seq: Any, ic: bool) -> list[tuple[Any, bool]]:
+        """The top-level elements with groups opened (each with its case flag): a
+        match of the sequence is a match of the elements of its groups in turn."""
+        out: list[tuple[Any, bool]] = []
+        for item in seq:
+            op, av = item
+            if op is self.c.SUBPATTERN:
+                _group, add, drop, sub = av
+                out += self.flatten(list(sub), self.flags(ic, add, drop))
+            else:
+                out.append((item, ic))
+        return out
+
     def best(self, pattern: str) -> tuple[bytes, float] | None:
         sre = self.sre
         import warnings
@@ -276,18 +399,28 @@ class _Builder:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")  # a nested set: read otherwise by RE2
-                parsed = sre.parse(pattern)
+                parsed = sre.parse(scoped_flags(pattern))
         except Exception:  # noqa: BLE001 - a pattern this parser refuses: no window
             return None
         ic = bool(parsed.state.flags & self.c.SRE_FLAG_IGNORECASE)
-        seq = list(parsed)
+        return self.best_seq(self.flatten(list(parsed), ic))
+
+    def best_seq(self, seq: list[tuple[Any, bool]]) -> tuple[bytes, float] | None:
+        """The most selective window of a sequence (elements with their case flag)."""
+        if len(seq) == 1 and seq[0][0][0] is self.c.BRANCH:
+            # Alternatives (``A|B`` at the top): a window of each, either found.
+            (_op, av), ic = seq[0]
+            parts = [self.best_seq(self.flatten(list(branch), ic)) for branch in av[1]]
+            if any(p is None for p in parts):
+                return None
+            return _alternation([p for p in parts if p is not None])
         found: tuple[bytes, float] | None = None
         for i in range(len(seq)):
-            op, av = seq[i]
+            op, av = seq[i][0]
             if op in (self.c.MAX_REPEAT, self.c.MIN_REPEAT) and av[0] == 0:
                 continue  # an optional element adds nothing at a window's start
-            lead, lead_bits = self.tail(seq[i - 1], ic) if i else (b"", 0.0)
-            body, bits = self.seq_head(seq[i:], ic)
+            lead, lead_bits = self.tail(*seq[i - 1]) if i else (b"", 0.0)
+            body, bits = self.pairs_head(seq[i:])
             text, total = lead + body, lead_bits + bits
             if text and (found is None or total > found[1]):
                 found = (text, total)
