@@ -11,6 +11,7 @@ colours (such a line is now found).
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,8 @@ def variants(line: str, rng: random.Random) -> list[str]:
         line.upper(),
         line.lower(),
         line.replace('"', '\\"'),
+        line.replace('"', '\\\\\\"'),  # escaped twice: \\\"
+        line.replace('"', "'").replace("'", "\\'"),
         "é " + line + " ü",
         "\x1b[31m" + line[:half] + "\x1b[0m" + line[half:],
         line.replace("k", "\u212a").replace("s", "\u017f"),
@@ -115,7 +118,7 @@ def rule_file(tmp_path: Path, regex: str, keywords: list[str]) -> RuleSet:
     import json
 
     path = tmp_path / "r.toml"
-    path.write_text(f'[[rules]]\nid = "r"\nregex = """{regex}"""\n'
+    path.write_text(f"[[rules]]\nid = \"r\"\nregex = '''{regex}'''\n"
                     f"keywords = {json.dumps(keywords)}\n")
     got = load_rules(str(path))
     assert got is not None
@@ -146,3 +149,65 @@ def test_windows_stop_at_what_reads_otherwise(regex: str) -> None:
     found = window.search_window(gl.translate(regex)[0])
     if found is not None:
         assert b"[^" not in found[0] and b"{,3}" not in found[0] and b"alpha" not in found[0]
+
+
+def test_escaped_quotes_are_searched_for(tmp_path: Path) -> None:
+    # A quote inside the window: the rules also read the line unescaped.
+    regex = r"""(?i)passcode["']?\s*[:=]\s*["']([a-z0-9]{16})["'](?:\s|,|}|$)"""
+    rules = rule_file(tmp_path, regex, ["passcode"])
+    check = RuleCheck(rules)
+    assert any(not s.lower for s in check.plan.scans)  # searched by its window
+    secret = "q7w8e9r0t1y2u3i4"
+    for line in (f'"passcode": "{secret}"', f'{{\\"passcode\\": \\"{secret}\\"}}',
+                 f'\\\\\\"passcode\\\\\\":\\\\\\"{secret}\\\\\\"',
+                 f"'passcode' = \\'{secret}\\'"):
+        data = line.encode()
+        assert rules.line_rule(data) == "r", line
+        assert "r" in hits(check, data), line
+        assert redact_value(data + b"\n", rules)[1] == [1], line
+    assert not hits(check, b"passcode is asked for at the door")
+
+
+def test_flags_set_inside_a_pattern_keep_their_scope() -> None:
+    assert window.scoped_flags(r"\b(SG\.(?i)[a-z]{4})x") == r"\b(SG\.(?i:[a-z]{4}))x"
+    assert window.scoped_flags(r"a(?i)b|c") == r"a(?i:b)|(?i:c)"
+    assert window.scoped_flags(r"(?i)a[(?i)]b") == r"(?i)a[(?i)]b"
+    found = window.search_window(gl.translate(r"\b(SG\.(?i)[a-z0-9]{22}\.[a-z0-9]{43})")[0])
+    assert found is not None
+    rx = re.compile(found[0])
+    tail = b"." + b"x1Y2" * 11
+    assert rx.search(b"SG.ABCDEFGHIJKLMNOPQRSTUV" + tail)
+    assert rx.search(b"SG.abcdefghijklmnopqrstuv" + tail)
+    assert not rx.search(b"sg.abcdefghijklmnopqrstuv" + tail)  # the flag does not reach back
+
+
+def test_alternatives_at_the_top_each_get_a_window(tmp_path: Path) -> None:
+    rules = rule_file(tmp_path, r"(?i)\btok_[a-z0-9]{24}\b|\bTKN-[0-9]{20}\b", ["tok_", "tkn-"])
+    check = RuleCheck(rules)
+    win = next(s for s in check.plan.scans if not s.lower)
+    assert win.regex is not None and b"|" in win.regex.pattern
+    for line in (b"a = tok_" + b"ab12" * 6, b"x TKN-" + b"12345" * 4 + b" y"):
+        assert rules.line_rule(line) == "r"
+        assert "r" in hits(check, line)
+    assert not hits(check, b"tok_ is a prefix and TKN- another")
+
+
+def test_a_window_ends_at_the_first_copies_of_its_last_repeat() -> None:
+    # One match per run of the class (Hyperscan reports every end), not one per byte.
+    found = window.search_window(gl.translate(r"zz_key_[a-f0-9]{20,64}(?:\s|$)")[0])
+    assert found is not None and found[0].endswith(b"{20}")
+    found = window.search_window(gl.translate(r"zz_key_[a-f0-9]{20,}[ \t]{0,3}")[0])
+    assert found is not None and found[0].endswith(b"{20}")
+
+
+def test_generic_api_key_is_searched_for_with_its_assignment() -> None:
+    rules = load_rules(DEFAULT_TOML)
+    assert rules is not None
+    check = RuleCheck(rules)
+    scan = next(s for s in check.plan.scans if any(r.id == "generic-api-key" for r in s.rules))
+    assert not scan.lower  # a window, not the bare keywords
+    assert "generic-api-key" not in hits(check, b"def get_token(self, key):")
+    assert "generic-api-key" not in hits(check, b"the api key is read at start")
+    line = b'api_key = "Zm9vYmFyYmF6cXV4MTIzNDU2"'
+    assert rules.line_rule(line) == "generic-api-key"
+    assert "generic-api-key" in hits(check, line)

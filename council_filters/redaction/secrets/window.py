@@ -30,6 +30,7 @@ a non-ASCII literal) ends a window.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 #: The UTF-8 of the non-ASCII letters RE2 folds ``k`` and ``s`` with under
@@ -140,6 +141,10 @@ def scoped_flags(pattern: str) -> str:
         i += 1
     out.append(")" * len(stack[0]))
     return "".join(out)
+
+
+#: A POSIX class (``[[:alpha:]]``), which Python's parser reads otherwise.
+_POSIX_CLASS = re.compile(r"\[:\^?[A-Za-z]+:\]")
 
 
 class _Stop(Exception):
@@ -394,7 +399,7 @@ class _Builder:
         sre = self.sre
         import warnings
 
-        if "[:" in pattern or "{," in pattern:
+        if _POSIX_CLASS.search(pattern) or "{," in pattern:
             return None  # read otherwise by RE2 (a POSIX class, a literal brace)
         try:
             with warnings.catch_warnings():
