@@ -96,7 +96,8 @@ def test_lazy_compile_equals_eager_compile_on_every_rule(
         assert "_rx" in got.regex.__dict__
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty", "wrong-shape"])
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty", "wrong-shape",
+                                    "wrong-type", "code", "json"])
 def test_a_damaged_entry_is_never_used(
     cache: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
@@ -115,8 +116,22 @@ def test_a_damaged_entry_is_never_used(
         data = b""
     else:
         import hashlib
+        import marshal
 
-        payload = b'{"rules": 7}'
+        head, _, payload = data[len(gl._CACHE_MAGIC) :].partition(b"\n")
+        doc = marshal.loads(payload)
+        if damage == "wrong-shape":
+            payload = marshal.dumps((doc[0], 7, doc[2]))
+        elif damage == "wrong-type":  # a rule's entropy as a string, well formed otherwise
+            rule = list(doc[1][0])
+            rule[3] = str(rule[3])
+            payload = marshal.dumps((doc[0], (tuple(rule), *doc[1][1:]), doc[2]))
+        elif damage == "code":  # a code object where a pattern goes: never run, refused
+            rule = list(doc[1][0])
+            rule[1] = (compile("raise SystemExit(9)", "x", "exec"), 0)
+            payload = marshal.dumps((doc[0], (tuple(rule), *doc[1][1:]), doc[2]))
+        else:  # an entry of the format before (JSON)
+            payload = b'{"rules": 7}'
         data = gl._CACHE_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     entry.write_bytes(data)
     entry.chmod(0o600)
@@ -172,3 +187,22 @@ def test_the_cache_can_be_turned_off(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     for _ in range(2):
         assert not is_cached(gl.load_file(DEFAULT_TOML)[0])
     assert not (tmp_path / "xdg").exists()
+
+
+def test_a_cached_load_needs_no_parser(cache: Path) -> None:
+    # The entry is read without a TOML or JSON parser, a regex parser or a compile.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from council_filters.redaction.secrets import gitleaks as gl\n"
+        f"rules, _ = gl.load_file({DEFAULT_TOML!r})\n"
+        "assert all(isinstance(r.regex, gl.LazyRE2) for r in rules), 'not cached'\n"
+        "print(sorted(m for m in ('json', 'tomllib', 'regex') if m in sys.modules))\n"
+    )
+    env = {**os.environ, "COUNCIL_CACHE_DIR": str(cache)}
+    gl.load_file(DEFAULT_TOML)  # stored
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -318,13 +318,27 @@ class RuleSet(NamedTuple):
         """``(id, regex)`` pairs finding every line a rule can fire on (see RuleCheck)."""
         return self.fresh().prefilter  # type: ignore[no-any-return]
 
-    def input_allowed(self, rule: Rule, path: str | None) -> bool:
-        """The rule is switched off for this input by a path allowlist."""
+    def input_allowed(
+        self, rule: Rule, path: str | None, global_hits: Sequence[bool] | None = None
+    ) -> bool:
+        """The rule is switched off for this input by a path allowlist.
+
+        ``global_hits`` (one per allowlist of the set, in order) are the set's
+        own allowlists' answers for ``path`` when known (:meth:`global_path_hits`).
+        """
         if not path:
             return False
-        return any(a.path_allows(path) for a in rule.allowlists) or any(
-            a.path_allows(path) for a in self.allowlists if a.applies_to(rule.id)
-        )
+        if any(a.path_allows(path) for a in rule.allowlists):
+            return True
+        if global_hits is None:
+            global_hits = self.global_path_hits(path)
+        return any(hit and a.applies_to(rule.id)
+                   for a, hit in zip(self.allowlists, global_hits, strict=True))
+
+    def global_path_hits(self, path: str | None) -> tuple[bool, ...]:
+        """Per allowlist of the set: whether its paths allow ``path`` (asked once
+        per input, not once per rule)."""
+        return tuple(bool(path) and a.path_allows(path) for a in self.allowlists)
 
     def line_rule(
         self, line: bytes, rules: Sequence[Rule] | None = None, path: str | None = None
@@ -404,7 +418,8 @@ class RuleCheck:
         """Name the input that follows (rules and allowlists may look at paths)."""
         self.path = path
         rules = self.rules
-        active = tuple(r for r in rules.rules if not rules.input_allowed(r, path))
+        hits = rules.global_path_hits(path) if path else ()
+        active = tuple(r for r in rules.rules if not rules.input_allowed(r, path, hits))
         self.active_rules = active
         self._order = {(r.source, r.id): i for i, r in enumerate(active)}
         self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
