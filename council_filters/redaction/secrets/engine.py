@@ -181,7 +181,11 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
         # RE2 folds k or s with may match where no ASCII window does: such a
         # line runs every rule of the file.
         scans.append(Scan(LazyRegex(_ESCAPES), b"", None, False, tuple(loaded), False))
-    pem_non_ascii = LazyRegex(builtin.PEM_NON_ASCII) if extended else None
+    pem_non_ascii = None
+    if extended:
+        from council_filters.redaction.secrets import pemscan
+
+        pem_non_ascii = LazyRegex(pemscan.SEARCH)
     return Plan(tuple(scans), pem_non_ascii, tuple(every))
 
 
@@ -543,12 +547,16 @@ class RuleCheck:
         line; :meth:`check` then skips the rule on the lines proven clean.
         Returns the candidates still to be checked when that drops some (a
         line every rule of its hits is proven clean on, under a set without
-        the PEM machine or the name/value pairs), else None.
+        the PEM machine or the name/value pairs, or a line found only by the
+        PEM machine's non-ASCII search that holds no dash run), else None.
         """
         self._clean = {}
+        kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
+        if kept is not None:
+            cands = kept
         bulk = self._bulk_scans()
         if not bulk:
-            return None
+            return kept
         groups: dict[int, list[bytes]] = {}
         index = buf.index
         for start, mask in cands:
@@ -568,8 +576,24 @@ class RuleCheck:
                 if clean:
                     self._clean[id(rule)] = clean
         if not self._clean or self.pem is not None or self._pairs is not None:
-            return None
-        return self._still_to_check(buf, cands, bulk)
+            return kept
+        fewer = self._still_to_check(buf, cands, bulk)
+        return kept if fewer is None else fewer
+
+    def _pem_candidates(
+        self, buf: bytes, cands: list[tuple[int, int]]
+    ) -> list[tuple[int, int]] | None:
+        """``cands`` without the lines found only by the PEM machine's non-ASCII
+        search on which no marker's dash run can be (see :mod:`.pemscan`);
+        None when none is dropped.  While a block or watch is open every line
+        is looked at whatever the candidates, so dropping them is safe then too."""
+        from council_filters.redaction.secrets.pemscan import may_hold_marker
+
+        only = 1 << (len(self.plan.scans) + 1)  # the @pem search's bit, alone
+        index = buf.index
+        keep = [c for c in cands
+                if c[1] != only or may_hold_marker(buf[c[0] : index(b"\n", c[0])])]
+        return keep if len(keep) < len(cands) else None
 
     def _still_to_check(
         self, buf: bytes, cands: list[tuple[int, int]], bulk: int
