@@ -206,3 +206,21 @@ def test_a_cached_load_needs_no_parser(cache: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_cached_file_is_searched_for_as_a_fresh_one(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from council_filters.redaction.secrets.engine import RuleCheck
+
+    def searches(rules: list) -> list[tuple[bytes | None, bool, tuple[str, ...]]]:  # type: ignore[type-arg]
+        plan = RuleCheck(RuleSet("f", tuple(rules))).plan
+        return [(s.regex.pattern if s.regex is not None else None, s.lower,
+                 tuple(r.id for r in s.rules)) for s in plan.scans]
+
+    fresh, _ = eager(DEFAULT_TOML, monkeypatch)
+    gl.load_file(DEFAULT_TOML)
+    cached, _ = gl.load_file(DEFAULT_TOML)
+    assert is_cached(cached)
+    assert searches(cached) == searches(fresh)
+    assert sum(not lower for _, lower, _ in searches(cached)) > 100

@@ -121,6 +121,9 @@ _ESCAPES = rb"[\x1b\x9b]|\xe2\x84\xaa|\xc5\xbf"
 def _window(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
     """The window of a file rule's regex to search by, when it beats its keywords
     (RE2 rules only: the window is written for RE2's meaning)."""
+    if "_search" in rule.__dict__:
+        chosen: bytes | None = rule.__dict__["_search"]
+        return chosen  # decided when a cached rule file was stored
     from council_filters.redaction.secrets import gitleaks, window
 
     if not rule.text or not gitleaks.line_mode_ok(rule.regex):

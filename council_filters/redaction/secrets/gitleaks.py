@@ -627,9 +627,9 @@ class LazyRE2:
         return f"LazyRE2({self.pattern!r})"
 
 
-_CACHE_MAGIC = b"council-filters rules cache 2\n"
+_CACHE_MAGIC = b"council-filters rules cache 3\n"
 #: The modules whose code decides what a loaded file becomes.
-_CACHE_CODE = ("gitleaks.py", "rules.py", "window.py")
+_CACHE_CODE = ("gitleaks.py", "rules.py", "window.py", "engine.py")
 
 
 def _digest(data: bytes) -> str:
@@ -679,12 +679,17 @@ def derived_keywords(pattern: str) -> tuple[bytes, ...]:
 
 
 def _rule_record(r: Rule) -> tuple[Any, ...]:
+    from council_filters.redaction.secrets import engine
+
     derived = None if r.keywords else tuple(derived_keywords(r.regex.pattern))
+    # The search a rule set without the extended set uses for it (its window,
+    # or None: its keywords), decided once here rather than at every start.
+    search = engine._window(r, r.keyword_bytes or derived or ())
     return (
         r.id, _rx_record(r.regex), r.secret_group, float(r.entropy), tuple(r.keywords),
         tuple(_allow_record(a) for a in r.allowlists),
         _rx_record(r.path) if r.path is not None else None,
-        r.prefilter, r.description, r.source, derived, _window_record(r.regex.pattern),
+        r.prefilter, r.description, r.source, derived, _window_record(r.regex.pattern), search,
     )
 
 
@@ -748,7 +753,7 @@ def _allow_from(rec: Any) -> Allowlist:
 
 def _rule_from(rec: Any) -> Rule:
     (rid, regex, group, entropy, keywords, allows, path, prefilter, description, source,
-     derived, win) = _items(rec, object, 12)
+     derived, win, search) = _items(rec, object, 13)
     rule = Rule(
         id=_of(rid, str), regex=_lazy(regex), text=True, secret_group=_of(group, int),
         entropy=_of(entropy, float), keywords=_items(keywords, str),
@@ -761,6 +766,7 @@ def _rule_from(rec: Any) -> Rule:
         text, bits = _items(win, object, 2)
         win = (_of(text, bytes), _of(bits, float))
     object.__setattr__(rule, "_window", win)
+    object.__setattr__(rule, "_search", None if search is None else _of(search, bytes))
     if derived is not None:
         object.__setattr__(rule, "_derived", _items(derived, bytes))
     return rule
