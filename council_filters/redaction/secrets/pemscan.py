@@ -6,12 +6,13 @@ line as the machine reads markers (:func:`.pem.marker_text`: NFKC, dash-likes
 read as ``-``, invisibles and spaces and the escapes ``\\n \\r \\t``
 removed).  On an ASCII line the scan's dash-run search finds that (``-``
 then ``BEGIN`` or ``END``, see :data:`.builtin.SCANS`).  A non-ASCII line is
-found in two steps: the scan finds the lines holding a lead byte of a
-dash-like or of a character read as nothing (:data:`LEAD_BYTES`), then
+found in two steps: the scan's :data:`SEARCH` finds the lines holding a
+non-ASCII dash-like, or an ASCII dash followed by something non-ASCII, and
 :func:`may_hold_marker` keeps those where three dash-likes follow each other
-with only such characters between.  Prose with an em dash, or text in
-another script, is then no candidate: before, every line holding one of
-those lead bytes was.
+with only removed characters between.  Prose with an em dash, or text in
+another script, is then no candidate: before, every line holding a lead byte
+of a dash-like or a space was one (and a run of dashes split by a format
+character outside those lead bytes was not found at all).
 
 :data:`DASH_LIKES` and :data:`REMOVED` are the code points read as ``-`` and
 those read as nothing or as a letter of an escape (``\\``, ``n``, ``r``,
