@@ -241,3 +241,84 @@ def test_json_review_verdict_keys(key: str) -> None:
 ])
 def test_no_verdict_is_invented(text: str) -> None:
     assert verdict(text) == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# Checkbox options as lines of one paragraph; rounds told by their headings; keys named
+# by their choices; a CJK key with a qualifier that makes it a summary
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("## Verdict\n[ ] **APPROVED** - ready as it is\n[x] **REVISE** - fix the gaps first\n"
+     "[ ] **DISCUSS** - needs a decision\n", "REVISE"),
+    ("### Decision\n\n[X] Approve\n[ ] Request changes\n", "APPROVE"),
+    ("**Verdict:**\n[ ] ACCEPT\n[ ] REVISE\n[x] REJECT - the schema change is unsafe\n",
+     "REJECT"),
+])
+def test_checkbox_options_written_as_paragraph_lines(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("text", [
+    "## Verdict\n[ ] APPROVED - fine\n[ ] REVISE - not fine\n",
+    "## Verdict\n[x] APPROVED - fine\n[x] REVISE - not fine\n",
+])
+def test_paragraph_checkbox_options_with_no_single_choice_are_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
+ROUNDS_BY_HEADING = """\
+# Review log
+
+## B3 final review (commit 1a2b3c4)
+
+- **Gate**: `No-Go`
+
+### Findings
+1. The upload path returns 422 for the default session.
+
+---
+
+## B4 final review (target `9f8e7d6`)
+
+### Findings
+- none
+
+### Conclusion
+- **Go/No-Go**: `Go`
+"""
+
+
+def test_sibling_review_headings_that_differ_by_an_id_are_rounds() -> None:
+    got = reading.read(ROUNDS_BY_HEADING.encode())
+    assert got.verdict == "APPROVE", got.warnings
+    # the last round approves: what the first round found is settled
+    assert got.findings == []
+    jp = ROUNDS_BY_HEADING.replace("final review", "\u6700\u7ec8\u8bc4\u5ba1")
+    assert reading.read(jp.encode()).verdict == "APPROVE"
+
+
+def test_headings_naming_different_reviewers_are_not_rounds() -> None:
+    text = ("## Codex review\n\n**Status**: No-Go\n\n## Gemini review\n\n**Status**: Go\n")
+    assert verdict(text) == "UNKNOWN"
+
+
+def test_a_last_round_that_asks_for_changes_keeps_the_earlier_findings() -> None:
+    text = ROUNDS_BY_HEADING.replace("`Go`", "`No-Go`")
+    got = reading.read(text.encode())
+    assert got.verdict == "REVISE"
+    assert len(got.findings) == 1
+
+
+@pytest.mark.parametrize("line,vote", [
+    ("**Go/No-Go**: Go", "APPROVE"), ("Go / No-Go: NO-GO", "REVISE"),
+    ("**Go-No-Go:** `No Go`", "REVISE"),
+])
+def test_a_key_named_by_its_choices(line: str, vote: str) -> None:
+    assert verdict(line + "\n") == vote
+
+
+def test_a_cjk_conclusion_key_with_an_unknown_qualifier_is_a_summary() -> None:
+    # "the conclusion in one sentence: ..." is prose, and the gate key still decides
+    text = ("- **Gate**: `No-Go`\n- **\u4e00\u53e5\u8bdd\u7ed3\u8bba**: "
+            "`\u4fee\u590d\u5df2\u843d\u5730\uff0c\u4f46\u4ecd\u6709\u56de\u5f52`\n")
+    assert verdict(text) == "REVISE"

@@ -254,6 +254,8 @@ _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+# a heading that names a dimension: one to three words, no number, id or sentence
+_CATEGORY = re.compile(r"^\s*[^\W\d_][^\W\d_'-]*(?:(?:\s+|\s*[&/]\s*|-)[^\W\d_]+){0,2}\s*$")
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
@@ -277,6 +279,7 @@ class Doc:
     has_keys: bool = False
     findings_text: str | None = None  # the findings sections' own lines, when there are any
     template: bool = False  # a verdict key offers a choice: the text is a form, not a review
+    round_starts: list[int] = field(default_factory=list)  # findings read before each round
 
 
 @dataclass
@@ -672,6 +675,7 @@ class _Reader:
         self.subject: Location | None = None  # the one file a section's first lines name
         self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
+        self.shapes: set[tuple[int, str]] = set()  # review headings seen, by their words
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -704,6 +708,15 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+
+    def in_category(self) -> bool:
+        """The innermost section is a heading that only names a dimension of a rubric or a
+        scorecard ("### Security", "### Code quality", "#### Cost"), under findings: the
+        checkbox items under it are its findings, not parts of one."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and c.in_findings and not c.name_only and bool(
+            _CATEGORY.match(_plain(c.text))) and not _lead_tag(c.text) \
+            and locate(c.text) is None
 
     def sev(self) -> str | None:
         for s in reversed(self.sections):
@@ -1115,9 +1128,16 @@ class _Reader:
                 r"fix(?:es)?|update[sd]?|second|third|final|rerun|re-?run)\b",
                 plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
             rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
-        if rm:
+        again = False
+        shape = _round_shape(text) if level <= 3 and not rm else None
+        if shape is not None:
+            # "## B4 final review" after "## B3 final review": the next round
+            again = (level, shape) in self.shapes
+            self.shapes.add((level, shape))
+        if rm or again:
             self.rounds += 1
             rnd = self.rounds
+            self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
@@ -1167,6 +1187,10 @@ class _Reader:
                 r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
                 re.I):
             kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
+        if title and kind == "findings" and not names_findings and not _FINDINGS.search(
+                re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
+                       plain, flags=re.I)):
+            kind = "neutral"  # "# Issue Review: ...": the review of an issue, a title
         if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
                 s.cand is not None and not s.cand.name_only and (
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
@@ -1201,6 +1225,19 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        lead = 1 if len(lines) >= 3 and not _CHECKBOX.match(lines[0]) else 0
+        if not quoted and len(lines) >= 2 and sum(
+                1 for ln in lines[lead:12] if (b := _CHECKBOX.match(ln))
+                and words.vote_of(ln[b.end():], True) in words.VOTES) >= 2:
+            # "**Verdict:**" then "[ ] APPROVED - ..." / "[x] REVISE - ..." in one paragraph
+            self.close_para()
+            if lead:
+                self.line = node.map[0] if node.map else self.line
+                self.keys(lines[0])
+            self.checkbox_options(lines[lead:12])
+            for ln in lines:
+                self.feed(ln)
+            return
         if not quoted and not self.bot_sender and any(comments.bot_sender(ln) for ln in lines[:4]):
             self.bot_sender = True  # a bot's notification: every comment in it is the bot's
         if not quoted and len(lines) == 1 and node.map and self.src and re.match(
@@ -1448,9 +1485,18 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
+        box = _CHECKBOX.match(head)
+        if box is not None and box["x"].isspace() and head[box.end():].strip():
+            head = head[box.end():]  # "- [ ] **Budget missing:** ...": an open item
+        if not rest and not nested and not others and _bare_place(head):
+            self.feed(head)  # "- `a.py:204-209`" alone: the place of what the text says
+            return
+        under = self.under_cand()
+        if under and box is not None and self.in_category():
+            under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
         ctx = self.file()
         lead = _LINE_LEAD.match(head) if ctx is not None else None
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+        finding = _is_item_finding(head, rest, kind, depth, under) or (
             lead is not None and ctx is not None and (
                 self.loose_file is not None
                 or ctx.line is None and kind not in ("positive", "resolved")))
@@ -1526,7 +1572,12 @@ class _Reader:
         """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
         the checked one is the verdict (under a Verdict key or heading, a Verdict key's;
         else a weaker key's).  True when the list is such a list."""
-        heads = [_item_head(c) for c in node.children if c.type == "list_item"]
+        return self.checkbox_options([_item_head(c) for c in node.children
+                                      if c.type == "list_item"])
+
+    def checkbox_options(self, heads: list[str]) -> bool:
+        """The checked one of verdict options written as checkboxes, list items or lines
+        of one paragraph (``[ ] **APPROVED** - ...`` / ``[x] **REVISE** - ...``)."""
         boxes = [h for h in heads if _CHECKBOX.match(h)]
         pending = self.want_verdict_para
         opts = [h for h in boxes
@@ -1906,12 +1957,44 @@ _CJK_DONE = re.compile(
     "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
 
 
+_REVIEW_WORD = re.compile(
+    r"\b(?:review|re-?review|audit|re-?audit|re-?check|verification|assessment|evaluation)\b|"
+    "\u8bc4\u5ba1|\u8a55\u5be9|\u5ba1\u67e5|\u5be9\u67e5|\u5be9\u67fb|\u590d\u6838|"
+    "\u8907\u6838|\u30ec\u30d3\u30e5\u30fc|\uac80\ud1a0", re.I)
+_SHAPE_DROP = re.compile(
+    r"\([^()\n]{0,120}\)|\uff08[^\uff08\uff09\n]{0,120}\uff09|`[^`\n]{0,120}`|@\S+|"
+    r"[^\W\d_]*\d[\w.-]*|[^\w\s]+")
+
+
+def _round_shape(plain: str) -> str | None:
+    """The words of a heading that names a review once its ids, numbers, dates, commits
+    and asides are set aside ("R05-b3 final review (commit 5e1ac3e)" -> "final review"):
+    two sibling headings of one shape are two rounds of one review.  None when the
+    heading names no review."""
+    if not _REVIEW_WORD.search(plain[:200]):
+        return None
+    shape = " ".join(_SHAPE_DROP.sub(" ", plain[:200].lower()).split())
+    return shape or None
+
+
+# "none" in other words: a checkbox before it, other languages ("无", "なし", "없음"), a
+# first sentence saying nothing was found ("No blocking issues found. The section ...")
+_NONE_MORE = re.compile(
+    r"^[\s*_`(\-]*(?:\[[ xX]\]\s*)?[*_`]*(?:"
+    r"(?:none|n/?a|nothing)[\s*_`]*(?:$|[.!;:,\u3002]|\s[\u2014\u2013-])"
+    r"|no\s+(?:[\w-]+\s+){0,2}(?:issues?|findings?|problems?|concerns?|blockers?|regressions?)"
+    r"(?:\s+(?:found|identified|noted|detected|observed|remain(?:ing)?))?[*_`]*\s*(?:$|[.!;(]))"
+    "|^[\\s*_`(\\-]*(?:\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
+    "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
+    "[\\s*_`\u3002.\uff0e]*$", re.I)
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
     if not h:
         return True
-    if _NONE_RE.match(h) or re.match(
+    if _NONE_RE.match(h) or _NONE_MORE.match(h) or re.match(
             r"^[\s*_`(]*(?:none|n/?a)\b(?:[\s*_`).]*(?:$|[\u2014:-])|[*_`]*\.\s|\s+(?:found|"
             r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
@@ -2019,6 +2102,15 @@ def _location_only(head: str) -> bool:
     return not rest.strip() or "::" in head
 
 
+def _bare_place(head: str) -> bool:
+    """An item that is only a place (``- `a.py:204-209` ``), no words of its own."""
+    loc = locate(head)
+    if loc is None or loc.line is None:
+        return False
+    rest = _ITEM_NUMBER.sub("", (head[:loc.start] + " " + head[loc.end:]).strip())
+    return not re.sub(r"[\W_]+|\b(?:lines?|at|in|see|cf)\b", "", rest, flags=re.I)
+
+
 _FIELD_ITEM = re.compile(
     r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
 
@@ -2123,7 +2215,8 @@ def _qualifies(c: _Cand) -> bool:
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if not _lead_tag(text) and not fields.get("severity") and any(
-            _NONE_RE.match(_strip_decor(ln)) for ln in c.body[:MAX_BODY] if ln.strip()):
+            _NONE_RE.match(_strip_decor(ln)) or _NONE_MORE.match(ln)
+            for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
     if _lead_tag(text) or locate(text) is not None:
         return True

@@ -169,6 +169,11 @@ def _from_document(text: str, origin: str) -> Reading:
     if cut:
         out.warnings.append(CUT)
     vote, warn, found = resolve_votes(doc.votes)
+    last = max((v.round for v in doc.votes), default=0)
+    if vote == "APPROVE" and last and len(doc.round_starts) >= last and any(
+            v.round == last and v.vote == "APPROVE" for v in doc.votes):
+        # the last round approves: what earlier rounds found is settled by it
+        doc.findings = doc.findings[doc.round_starts[last - 1]:]
     out.found_verdict = found
     if vote is not None:
         out.verdict = vote

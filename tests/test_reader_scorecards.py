@@ -1,0 +1,96 @@
+"""What is not a finding in rubric- and gate-style reviews (issue: read what real reviewers
+print): a dimension heading over checkbox items is their group, a "none" in any words or
+behind a checkbox is no finding, an item that is only a place is evidence, and a title
+naming the review of an issue is no findings section.  Fixtures written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def summaries(text: str) -> list[str]:
+    return [f.get("summary", "") for f in reading.read(text.encode(), "tester").findings]
+
+
+def severities(text: str) -> list[str | None]:
+    return [f.get("severity") for f in reading.read(text.encode(), "tester").findings]
+
+
+RUBRIC = """\
+# Design Review: Nightly export job
+
+## Pre-Flight Gate
+PASSED
+
+## Tier 1: BLOCKING Issues
+
+### Security
+- [ ] **Token scope:** the export token can read every tenant, not only the one exported.
+
+### Cost
+- [ ] No issues found.
+
+### Legal
+- [ ] No blocking issues found. The retention note covers it.
+
+## Tier 2: HIGH PRIORITY Issues
+
+#### Observability
+- [ ] **Silent retries:** a failed upload is retried without a log line or a metric.
+
+#### Quality
+- [ ] None.
+
+## Tier 3: SUGGESTIONS
+- **Naming:** call the job `export-nightly` so it sorts with the others.
+"""
+
+
+def test_a_dimension_heading_over_checkbox_items_is_their_group() -> None:
+    got = summaries(RUBRIC)
+    assert [s.split(":")[0] for s in got] == ["Token scope", "Silent retries", "Naming"]
+    assert severities(RUBRIC) == ["critical", "critical", "minor"]
+
+
+@pytest.mark.parametrize("bullet", ["-", "*", "1."])
+def test_rubric_in_other_bullets_and_heading_levels(bullet: str) -> None:
+    text = RUBRIC.replace("- [ ]", bullet + " [ ]").replace("### ", "#### ")
+    assert len(summaries(text)) == 3
+
+
+def test_a_heading_whose_only_items_say_none_is_no_finding() -> None:
+    text = "## Findings\n\n### Safety\n- [ ] No issues found.\n\n### Cost\n- [ ] None\n"
+    assert summaries(text) == []
+
+
+@pytest.mark.parametrize("none", [
+    "\u65e0", "\u65e0\u3002", "\u306a\u3057", "\u7279\u306b\u306a\u3057", "\uc5c6\uc74c",
+    "N/A", "None.", "[ ] None", "No issues found.", "No new findings.",
+    "No high-priority issues found. The criteria are testable.",
+])
+def test_none_items_under_severity_headings_in_any_words(none: str) -> None:
+    text = f"## Findings\n\n### P0\n- {none}\n\n### P1\n- {none}\n\n### P2\n" \
+           "1. The retry loop never backs off.\n"
+    assert summaries(text) == ["The retry loop never backs off."]
+
+
+def test_an_item_that_is_only_a_place_is_evidence() -> None:
+    text = ("## Findings\n\n- The importer drops the last row.\n\n"
+            "## Consistency checks\n\n1. The download test opts in per session:\n"
+            "   - `tests/e2e/test_download.py:20-31`\n   - `tests/e2e/test_download.py:40`\n"
+            "2. Audit tests follow the new default:\n   - `tests/test_audit.py:7-19`\n")
+    assert summaries(text) == ["The importer drops the last row."]
+
+
+def test_a_place_with_words_is_still_a_finding() -> None:
+    text = "## Findings\n\n- `src/io/read.py:12` drops the last row\n- `src/io/read.py:40`\n"
+    got = reading.read(text.encode(), "tester").findings
+    assert [(f.get("file"), f.get("line")) for f in got] == [("src/io/read.py", 12)]
+
+
+def test_a_title_naming_the_review_of_an_issue_is_no_findings_section() -> None:
+    text = ("# Issue Review: Retry policy for uploads\n\n## Identity\nI am the reviewer.\n\n"
+            "## Blocking Issues\n- The retry cap is never read from the config.\n")
+    assert summaries(text) == ["The retry cap is never read from the config."]
