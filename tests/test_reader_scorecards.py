@@ -94,3 +94,42 @@ def test_a_title_naming_the_review_of_an_issue_is_no_findings_section() -> None:
     text = ("# Issue Review: Retry policy for uploads\n\n## Identity\nI am the reviewer.\n\n"
             "## Blocking Issues\n- The retry cap is never read from the config.\n")
     assert summaries(text) == ["The retry cap is never read from the config."]
+
+
+def test_a_verdict_heading_with_its_value_below_is_no_finding() -> None:
+    text = ("## Findings\n\n### P0: Stale daemon\nThe running daemon predates the fix.\n\n"
+            "## Go/No-Go Recommendation\n**No-Go**\n\n**Reasoning**:\n1. The fix cannot be "
+            "verified.\n")
+    got = reading.read(text.encode(), "tester")
+    assert got.verdict == "REVISE"
+    assert [f["summary"] for f in got.findings] == ["P0: Stale daemon"]
+
+
+@pytest.mark.parametrize("bullets", [
+    "- **Docs**: Significantly improved.\n- **SDK**: The client methods are correctly "
+    "updated to match the API.\n- **CLI**: Help text and options are aligned.\n",
+    "- Good: the retry cap is read from the config.\n- [OK] the schema is versioned.\n",
+])
+def test_a_severity_heading_whose_bullets_all_praise_is_no_finding(bullets: str) -> None:
+    text = "## Findings\n\n### P0: Broken upload\nUploads fail with 400.\n\n" \
+           "### P1: Consistency\n" + bullets
+    assert summaries(text) == ["P0: Broken upload"]
+
+
+def test_a_file_cited_as_evidence_is_not_the_place() -> None:
+    text = ("## Findings\n\n### Issue 7: downloads need an opt-in\n* **Status:** FAILED\n"
+            "* **Verification:** the test in `tests/e2e/test_downloads.py` failed.\n")
+    got = reading.read(text.encode(), "tester").findings
+    assert [f.get("file") for f in got] == [None]
+
+
+@pytest.mark.parametrize("label", ["**Critical Failure Modes**", "__Top risks__",
+                                   "**Open Problems:**"])
+def test_a_bold_label_naming_problems_makes_its_list_findings(label: str) -> None:
+    text = f"Verdict: REVISE\n\n{label}\n- The lock file is never removed after a crash.\n" \
+           "- Two runs can copy the database at once.\n\n**Workflow tips**\n" \
+           "- Keep a lock file per worktree.\n"
+    got = summaries(text)
+    assert len(got) == 2 and got[0].startswith("The lock file")
+    if "Critical" in label:
+        assert severities(text) == ["critical", "critical"]

@@ -322,3 +322,65 @@ def test_a_cjk_conclusion_key_with_an_unknown_qualifier_is_a_summary() -> None:
     text = ("- **Gate**: `No-Go`\n- **\u4e00\u53e5\u8bdd\u7ed3\u8bba**: "
             "`\u4fee\u590d\u5df2\u843d\u5730\uff0c\u4f46\u4ecd\u6709\u56de\u5f52`\n")
     assert verdict(text) == "REVISE"
+
+
+# --------------------------------------------------------------------------- #
+# A summary heading or label over the verdict phrase alone; a codex transcript
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("# Plan check\n\n## Summary\n**CONDITIONAL PASS**\n\nThe plan is sound but two paths "
+     "are wrong.\n", "REVISE"),
+    ("**Gate Summary**  \n- Conditional Pass \u2013 close, but it needs rollback steps.\n",
+     "REVISE"),
+    ("## Executive summary\n\nLGTM.\n", "APPROVE"),
+])
+def test_a_summary_over_the_verdict_phrase_alone(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("text", [
+    "## Summary\n\nApproved the approach in principle, but the tests are missing.\n",
+    "## Summary\n\nThe change passes the linters and adds two flags.\n",
+])
+def test_a_summary_sentence_is_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
+CODEX_TRANSCRIPT = """\
+OpenAI Codex v0.61.0 (research preview)
+--------
+workdir: /srv/checkout
+model: gpt-5-codex
+--------
+user
+Review the migration plan. Answer with one of:
+- Verdict: Approve / Request changes
+- Confidence: High / Medium / Low
+
+thinking
+**Weighing the rollback story**
+codex
+**Verdict**
+- Request changes \u2013 the rollback is missing.
+
+**Blocking risks**
+- The backfill runs in one transaction and locks the table for minutes.
+
+**Confidence**
+- Medium \u2013 the plan may cover this elsewhere.
+tokens used
+1,204
+**Verdict**
+- Request changes \u2013 the rollback is missing.
+"""
+
+
+def test_a_codex_transcript_is_read_from_its_last_message_only() -> None:
+    got = reading.read(CODEX_TRANSCRIPT.encode())
+    assert got.verdict == "REVISE", got.warnings
+    assert got.confidence == "MEDIUM"
+    assert [f.get("severity") for f in got.findings] == ["critical"]
+    assert got.findings[0]["summary"].startswith("The backfill runs")
+    # the prompt's own option line is never the verdict, whatever the answer says
+    approve = CODEX_TRANSCRIPT.replace("Request changes \u2013", "Approve \u2013")
+    assert reading.read(approve.encode()).verdict == "APPROVE"

@@ -184,7 +184,12 @@ _POSITIVE_MARK = re.compile(
 _PRAISE = re.compile(
     r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
-    r"[.!]?$", re.I)
+    r"[.!]?$"
+    # "README: significantly improved.", "The methods are correctly updated to match the
+    # API.", "Help text and options are aligned."
+    r"|(?:^|:\s*)(?:(?:significantly|much|greatly|clearly)\s+)?improved[.!]?$"
+    r"|\b(?:is|are)\s+(?:now\s+)?(?:correctly|properly)\s+\w+(?:\s+to\s+match\b[^.!?]{0,80})?"
+    r"[.!]?$|\b(?:is|are)\s+(?:now\s+)?(?:aligned|consistent|in\s+sync)[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
@@ -256,6 +261,8 @@ _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
 # a heading that names a dimension: one to three words, no number, id or sentence
 _CATEGORY = re.compile(r"^\s*[^\W\d_][^\W\d_'-]*(?:(?:\s+|\s*[&/]\s*|-)[^\W\d_]+){0,2}\s*$")
+# a bold label naming a summary, alone on its line ("**Stress Pass Summary**")
+_SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
@@ -676,6 +683,8 @@ class _Reader:
         self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
         self.shapes: set[tuple[int, str]] = set()  # review headings seen, by their words
+        self.key_section: _Section | None = None  # a heading that is a key with no value
+        self.want_confidence = False  # a Confidence key with no value: the next line's
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -874,6 +883,14 @@ class _Reader:
         s = line.strip()
         if not s or s.startswith(("|", ">")):
             return False
+        if self.want_confidence:
+            self.want_confidence = False
+            word = confidence_word(s)
+            if word in ("HIGH", "MEDIUM", "LOW"):
+                # "**Confidence Level**" then "- Medium – ...": the value, not a finding
+                if not self.doc.confidence:
+                    self.doc.confidence = word
+                return True
         if self.want_verdict_para:
             strong, rank = self.want_verdict_para
             self.want_verdict_para = None
@@ -882,6 +899,11 @@ class _Reader:
             # weaker key ("## Recommendation") only a line that is the verdict phrase
             if words.vote_of(s, strong, strict=not strong) is not None \
                     and self.vote(s, strong, rank):
+                held, self.key_section = self.key_section, None
+                if held is not None and self.sections and self.sections[-1] is held:
+                    # "## Go/No-Go Recommendation" then "**No-Go**": a verdict's heading,
+                    # neither a finding nor a findings section
+                    held.cand, held.kind = None, "other"
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -911,7 +933,17 @@ class _Reader:
         if k is not None and k.name == "confidence":
             if k.value and not self.doc.confidence:
                 self.doc.confidence = confidence_word(k.value)
+            elif not k.value:
+                self.want_confidence = True
             return True
+        if k is not None and k.name == "summary" and not k.value \
+                or _SUMMARY_LABEL.match(s) and not heading:
+            # "## Summary" / "**Stress Pass Summary**" then "**CONDITIONAL PASS**": the
+            # line below may be the verdict phrase itself (read as a weaker key's value)
+            if self.want_verdict_para is None:
+                self.want_verdict_para = (False, 1)
+            if k is None:
+                return True
         if k is not None and k.name == "summary":
             if k.value and not self.doc.summary:
                 self.doc.summary = _cap(_unwrap(k.value) or k.value)
@@ -1119,6 +1151,7 @@ class _Reader:
             self.close_comment()
         self.want_summary_para = False
         self.want_verdict_para = None
+        self.want_confidence = False
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
@@ -1222,6 +1255,7 @@ class _Reader:
             if self.comment is not None:
                 self.comment.cand = True
         self.sections.append(sec)
+        self.key_section = sec if self.want_verdict_para is not None else None
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
@@ -1257,6 +1291,16 @@ class _Reader:
             self.close_para()
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
+            return
+        if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
+                and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
+                and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
+                         or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
+            # "**Critical Failure Modes**" alone over a list: the list is its findings, of
+            # the severity it names
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = heading_severity(m["t"]) or ""
             return
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
@@ -2015,6 +2059,16 @@ def _skip_head(head: str) -> bool:
     return bool(_PLACEHOLDER.search(h))
 
 
+def _says_nothing_wrong(line: str) -> bool:
+    """A line that praises, passes a check or says none (no template, no tally)."""
+    h = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", line.strip())
+    if _NONE_RE.match(h) or _NONE_MORE.match(h) or _POSITIVE_MARK.match(h) \
+            or _TRAILING_CHECK.search(h):
+        return True
+    first = re.split(r"(?<=[.!])\s", _plain(h), maxsplit=1)[0].strip()
+    return bool(_PRAISE.search(first)) and not _lead_tag(h)
+
+
 # a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
 # "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
 _TALLY = re.compile(
@@ -2218,6 +2272,9 @@ def _qualifies(c: _Cand) -> bool:
             _NONE_RE.match(_strip_decor(ln)) or _NONE_MORE.match(ln)
             for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
+    body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
+    if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
+        return False  # "### P1: Docs" over bullets that all praise or say none: no finding
     if _lead_tag(text) or locate(text) is not None:
         return True
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
@@ -2234,6 +2291,12 @@ def _qualifies(c: _Cand) -> bool:
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+# a bold label alone that names problems ("**Critical Failure Modes**", "**Top risks**")
+_PROBLEM_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)(?P<t>(?:[\w'/-]+\s+){0,4}?(?:findings?|issues?|concerns?|problems?|"
+    r"blockers?|bugs?|defects?|risks?|gaps?|flaws?|weaknesses|vulnerabilit(?:y|ies)|"
+    r"failure\s+modes?|pitfalls?)(?:\s+[\w'-]+){0,3})\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?\s*$",
+    re.I)
 _LEAD_IN = re.compile(
     r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
     r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
@@ -2380,6 +2443,13 @@ def _ordered(rec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# a field that cites what shows the finding ("Verification: the test in `t/a.py` failed"):
+# the file it names is evidence, not the finding's place
+_EVIDENCE_FIELD = re.compile(
+    r"^\W*(?:verification|verified\s+by|evidence|proof|tested\s+by|tests?|test\s+run|"
+    r"reproduc\w*|confirmed\s+by|observed\s+in)\s*[*_]*\s*[:\uff1a]", re.I)
+
+
 def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, str],
             sev: str | None, ctx: Location | None) -> None:
     """Location and severity by precedence (see the module docstring)."""
@@ -2416,7 +2486,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if "file" not in rec:
         prev = ""
         for ln in [head, *rest[:6]]:
-            if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
+            if ln is not head and (re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln)
+                                   or _EVIDENCE_FIELD.match(ln)):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _prose_file(ln, prev if ln is not head else "")
             prev = ln

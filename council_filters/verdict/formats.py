@@ -382,7 +382,7 @@ def cut_echo(text: str) -> str:
     ``codex`` label, up to its ``tokens used`` trailer)."""
     if "Verdict: APPROVE | REVISE | REJECT" not in text and "## Required Output Format" \
             not in text:
-        return text
+        return _codex_transcript(text)
     lines = text.split("\n")
     hits = [i for i, ln in enumerate(lines) if ln.strip() in _TEMPLATE]
     if len({lines[i].strip() for i in hits}) < 3:
@@ -395,4 +395,28 @@ def cut_echo(text: str) -> str:
             if ln.strip() == "tokens used" or ln.strip().startswith("tokens used:"):
                 rest = rest[:i]
                 break
+    return "\n".join(rest)
+
+
+# the banner a codex CLI run prints before the session's messages
+_CODEX_BANNER = re.compile(r"\A\s*(?:\[[^\]\n]{0,40}\]\s*)?OpenAI Codex v\d[^\n]{0,60}\n")
+
+
+def _codex_transcript(text: str) -> str:
+    """A codex CLI transcript (its banner, the ``user`` prompt, ``thinking`` and ``exec``
+    blocks, ``codex`` messages, ``tokens used``): the answer is the last ``codex``
+    message, up to the ``tokens used`` trailer; the prompt it echoes and the final
+    message printed again after the trailer are not read.  Any other text is returned
+    as it is."""
+    if not _CODEX_BANNER.match(text[:200]):
+        return text
+    lines = text.split("\n")
+    labels = [i for i, ln in enumerate(lines) if ln.strip() == "codex"]
+    if not labels:
+        return text
+    rest = lines[labels[-1] + 1:]
+    for i, ln in enumerate(rest):
+        if ln.strip() == "tokens used" or ln.strip().startswith("tokens used:"):
+            rest = rest[:i]
+            break
     return "\n".join(rest)
