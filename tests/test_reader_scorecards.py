@@ -133,3 +133,53 @@ def test_a_bold_label_naming_problems_makes_its_list_findings(label: str) -> Non
     assert len(got) == 2 and got[0].startswith("The lock file")
     if "Critical" in label:
         assert severities(text) == ["critical", "critical"]
+
+
+SESSION = [
+    {"role": "user", "content": "Review the rollout plan in plan.md and list its risks."},
+    {"role": "assistant", "content": (
+        "I read the plan.\n\n### Gaps and risks\n\n"
+        "* **Risk: One region only:** every replica sits in the same region, so an outage "
+        "takes the service down.\n"
+        "* **Gap: No rollback drill:** the plan never rehearses the rollback it promises.\n")},
+    {"role": "user", "content": "Which one first? And sketch the rollback drill."},
+    {"role": "assistant", "content": (
+        "Start with the drill.\n\n- Requirement: a staging copy.\n"
+        "- Requirement: a script that restores yesterday's snapshot.\n")},
+]
+
+
+@pytest.mark.parametrize("shape", ["list", "messages", "parts"])
+def test_a_saved_chat_session_is_read_from_the_reply_to_its_first_prompt(shape: str) -> None:
+    import json
+    msgs: object = SESSION
+    if shape == "messages":
+        msgs = {"sessionId": "s1", "messages": [
+            {"type": "gemini" if m["role"] == "assistant" else "user",
+             "content": m["content"]} for m in SESSION]}
+    elif shape == "parts":
+        msgs = [{"role": "model" if m["role"] == "assistant" else "user",
+                 "parts": [{"text": m["content"]}]} for m in SESSION]
+    got = summaries(json.dumps(msgs, indent=2))
+    assert [s.split(":")[0] for s in got] == ["Risk", "Gap"]
+
+
+def test_a_review_title_over_dense_critiques_makes_each_a_finding() -> None:
+    text = ("**Plan Review (rollout.md)**  \n"
+            "- Feasibility: the six-week schedule is aggressive for one engineer, and the "
+            "migration step assumes a quiet database that production never has.\n"
+            "- Testing: broad on paper but no order of gates; nothing says which suite blocks "
+            "a merge or how long a run may take.\n"
+            "- Scope: two services.\n\n"
+            "Recommendations\n1) Stage the migration.\n2) Order the gates.\n")
+    got = summaries(text)
+    assert [s.split(":")[0] for s in got] == ["Feasibility", "Testing"]
+
+
+@pytest.mark.parametrize("line", [
+    "\u23f3 Gemini: Pending final verification", "Codex: API key issue (skipped for now)",
+    "\u2705 Claude \u2014 APPROVE", "OpenCode: timed out after 600 s",
+])
+def test_a_line_about_a_reviewers_run_is_no_finding(line: str) -> None:
+    text = f"## Findings\n\n- The cache never expires.\n\n**Council status**:\n- {line}\n"
+    assert summaries(text) == ["The cache never expires."]

@@ -685,6 +685,7 @@ class _Reader:
         self.shapes: set[tuple[int, str]] = set()  # review headings seen, by their words
         self.key_section: _Section | None = None  # a heading that is a key with no value
         self.want_confidence = False  # a Confidence key with no value: the next line's
+        self.review_list = False  # a bold review title: the list after it is its critiques
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -1292,6 +1293,13 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
             return
+        if not quoted and len(lines) == 1 and _REVIEW_LABEL.match(lines[0]) \
+                and not self.doc.findings and key_of(lines[0]) is None \
+                and self.kind() not in ("positive", "resolved"):
+            self.close_para()
+            self.feed(lines[0])
+            self.review_list = True  # a review's title over its list of critiques
+            return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
@@ -1454,6 +1462,24 @@ class _Reader:
                 self.feed(ln)
             return
         label, self.list_label = self.list_label, None
+        review, self.review_list = self.review_list, False
+        if review and not quoted and depth == 0:
+            # "**Plan Review (plan.md)**" over "- Feasibility: the scope is ...": each
+            # dimension's critique is a finding; short items are notes
+            self.sections.append(_Section(8, "findings", None, None, 0))
+            for item in node.children:
+                if item.type != "list_item":
+                    continue
+                head = _item_head(item)
+                if len(re.findall(r"[^\W\d_]{2,}", head)) >= 12 and _PROBLEM_WORDS.search(head) \
+                        and not _says_nothing_wrong(head):
+                    self.item(item, quoted, depth)
+                else:
+                    self.keys(head)  # "- Verdict: REVISE" among the critiques
+                    for ln in _flat(item):
+                        self.feed(ln)
+            self.sections.pop()
+            return
         if label is not None and not quoted and depth == 0:
             # "**Blocking**" then its list: a severity label over findings, not one
             self.sections.append(_Section(8, "findings", label or None, None, 0))
@@ -1748,6 +1774,8 @@ class _Reader:
             if t not in ("bullet_list", "ordered_list") and not (
                     t == "paragraph" and self.list_label is None):
                 self.list_label = None
+            if t not in ("bullet_list", "ordered_list"):
+                self.review_list = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -2054,9 +2082,20 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h) or _TOOL_NOTE.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h):
         return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a line about a reviewer's run, not about the code ("Gemini: pending", "Codex: API key
+# issue (skipped)", "Claude — APPROVE")
+_REVIEWER_STATUS = re.compile(
+    r"^[\W_]*(?:claude|gemini|codex|opencode|copilot|chatgpt|gpt[\w.-]*|grok|deepseek|qwen|"
+    r"cursor|coderabbit)(?:\s+[\w.()-]+){0,2}[*_`]*\s*(?:[:\u2014\u2013]|\s-)\s*[*_`]*\s*"
+    r"(?:pending|approved?|rejected?|revise|request(?:ed)?\s+changes|skipped|not\s+run|running|"
+    r"waiting|queued|timed?\s*out|timeout|errored|error|failed\s+to\s+run|unavailable|n/a|"
+    r"done|complete[d]?|ok|passed|pass|go|no-?go|api\s+key|quota|rate[\s-]limit\w*)\b"
+    r"[^\n]{0,80}$", re.I)
 
 
 def _says_nothing_wrong(line: str) -> bool:
@@ -2209,10 +2248,19 @@ def _sev_label(head: str) -> str | None:
     return heading_severity(t)
 
 
+# an item whose bold lead names a problem's kind and its title ("**Risk: Vendor lock-in:**",
+# "**Gap: No rollback**:"): a finding, not a field
+_KIND_TITLE = re.compile(
+    r"^[\s*_]*(?:\*\*|__)(?:risk|gap|issue|concern|problem|weakness|flaw|bug|defect)\s*[:\uff1a]"
+    r"\s*[^*_:\n]{3,120}?(?:[:\uff1a]\s*(?:\*\*|__)|(?:\*\*|__)\s*[:\uff1a])", re.I)
+
+
 def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
                      under_cand: bool = False) -> bool:
     if _skip_head(head) or not head.strip():
         return False
+    if _KIND_TITLE.match(head):
+        return True  # "**Risk: Vendor lock-in:** the plan ...": a finding by its kind
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
         return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
@@ -2291,6 +2339,14 @@ def _qualifies(c: _Cand) -> bool:
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+# a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
+_REVIEW_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)
+# words that state a problem in a critique
+_PROBLEM_WORDS = re.compile(
+    r"\b(?:no|not|lacks?|lacking|missing|without|risks?|risky|brittle|fragile|aggressive|"
+    r"unclear|unrealistic|gaps?|fails?|breaks?|blocks?|bloat|over-?reliance|unpinned|"
+    r"inconsistent|incorrect|wrong|undefined|unbounded|too)\b|n't\b", re.I)
 # a bold label alone that names problems ("**Critical Failure Modes**", "**Top risks**")
 _PROBLEM_LABEL = re.compile(
     r"^\s*(?:\*\*|__)(?P<t>(?:[\w'/-]+\s+){0,4}?(?:findings?|issues?|concerns?|problems?|"

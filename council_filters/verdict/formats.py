@@ -195,10 +195,55 @@ def _cli_envelope(text: str) -> Unwrapped | None:
         msgs = [m for m in value if isinstance(m, dict) and isinstance(m.get("type"), str)]
         if msgs and any(m["type"] == "result" for m in msgs):
             return _claude_messages(msgs, "claude-json")
-        return None
+        return _session(value)
     if isinstance(value, dict):
-        return _single(value)
+        return _single(value) or (_session(value["messages"]) if isinstance(
+            value.get("messages"), list) else None)
     return None
+
+
+_USER_ROLES = frozenset(("user", "human"))
+_ANSWER_ROLES = frozenset(("assistant", "model", "gemini", "ai", "bot", "agent"))
+
+
+def _part_text(msg: dict[str, Any]) -> str:
+    content = msg.get("content", msg.get("parts"))
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content
+                         if isinstance(p, dict) and isinstance(p.get("text"), str)
+                         and not p.get("thought"))
+    return ""
+
+
+def _session(msgs: list[Any]) -> Unwrapped | None:
+    """A chat session saved as a list of messages (``role``/``type`` with ``content`` or
+    ``parts``: a gemini session file or checkpoint, a chat log): the answer is the last
+    reply to the first prompt, up to the next prompt; later turns are a conversation
+    about the review, not the review.  None unless every item is such a message and the
+    list has a prompt and a reply."""
+    if not msgs or not all(isinstance(m, dict) for m in msgs):
+        return None
+    roles = [str(m.get("role", m.get("type", ""))).lower() for m in msgs]
+    if not all(r in _USER_ROLES or r in _ANSWER_ROLES or r in ("system", "info", "tool",
+                                                              "error", "function")
+               for r in roles) or not any(r in _ANSWER_ROLES for r in roles):
+        return None
+    answer = ""
+    prompts = 0
+    for m, r in zip(msgs, roles, strict=True):
+        text = _part_text(m)
+        if r in _USER_ROLES and text.strip():
+            prompts += 1
+            if prompts > 1 and answer:
+                break  # a follow-up question: the review was the reply before it
+        elif r in _ANSWER_ROLES and text.strip():
+            answer = text
+    meta: dict[str, Any] = {}
+    if "error" in roles:
+        meta["error"] = "error"
+    return Unwrapped("session-json", answer, meta)
 
 
 def _single(obj: dict[str, Any]) -> Unwrapped | None:
