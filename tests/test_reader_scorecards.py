@@ -183,3 +183,49 @@ def test_a_review_title_over_dense_critiques_makes_each_a_finding() -> None:
 def test_a_line_about_a_reviewers_run_is_no_finding(line: str) -> None:
     text = f"## Findings\n\n- The cache never expires.\n\n**Council status**:\n- {line}\n"
     assert summaries(text) == ["The cache never expires."]
+
+
+REVALIDATION = """\
+# Re-review after fixes
+
+**Verdict:** ACCEPT
+
+## Bug Fix Validation
+
+### \u2705 Bug #1 (paths): **FIXED CORRECTLY**
+Paths now resolve from the main checkout (`scripts/setup.ps1:126`).
+
+### \u2705 Bug #2 (cleanup): **FIXED CORRECTLY**
+The cleanup removes the worktree by its path (`scripts/cleanup.ps1:96`).
+
+## Before vs after
+
+### Before (REJECT)
+**Critical issues:**
+- Environment cloning silently broken
+- Cleanup hangs forever
+
+## Should-fix items (deferred)
+- Warn when tests are skipped
+"""
+
+
+def test_a_heading_over_fixed_items_an_earlier_state_or_deferred_work_is_none() -> None:
+    assert summaries(REVALIDATION) == []
+
+
+def test_a_before_heading_that_is_still_open_keeps_its_findings() -> None:
+    text = REVALIDATION.replace("### Before (REJECT)", "### Before: issues still open")
+    assert len(summaries(text)) == 2
+
+
+@pytest.mark.parametrize("sep", ["\n   ", "\n"])
+def test_an_item_written_as_fields_with_a_place_and_a_description(sep: str) -> None:
+    text = ("# Spec review (round 2)\n\n"
+            f"1. **Classification:** Factual error{sep}**Location:** `guide.md` \u2192 the status "
+            f"labels{sep}**Description:** The guide says blocking is not wired yet; it is.\n\n"
+            f"2. **Classification:** Gap{sep}**Location:** `api.md` \u00a75{sep}**Description:** "
+            "The error codes are never listed.\n")
+    got = reading.read(text.encode(), "tester").findings
+    assert [(f.get("file"), f["summary"][:12]) for f in got] == [
+        ("guide.md", "The guide sa"), ("api.md", "The error co")]

@@ -317,6 +317,7 @@ class _Cand:
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
     code: Location | None | bool = None  # the place its first code block gives (False: none)
+    subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
 
 @dataclass
@@ -1230,6 +1231,14 @@ class _Reader:
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
                     or locate(s.cand.text) is not None) for s in self.sections):
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
+        if kind in ("neutral", "findings") and _SETTLED_HEAD.match(plain) \
+                and not _STILL_OPEN.search(plain):
+            # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
+            # earlier state, or set aside: none is open
+            kind = "resolved"
+        for s_up in self.sections:
+            if s_up.cand is not None:
+                s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
@@ -1564,9 +1573,16 @@ class _Reader:
         under = self.under_cand()
         if under and box is not None and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
+        top = self.sections[-1].cand if self.sections else None
+        record = _record_item(head, rest) if depth == 0 and (
+            not under or top is not None and top.title) else None
+        if record is not None:
+            # "1. **Classification:** x / **Location:** `a.md` / **Description:** ...": a
+            # finding written as fields; its description is its text
+            head, rest = record
         ctx = self.file()
         lead = _LINE_LEAD.match(head) if ctx is not None else None
-        finding = _is_item_finding(head, rest, kind, depth, under) or (
+        finding = record is not None or _is_item_finding(head, rest, kind, depth, under) or (
             lead is not None and ctx is not None and (
                 self.loose_file is not None
                 or ctx.line is None and kind not in ("positive", "resolved")))
@@ -2038,6 +2054,16 @@ _SHAPE_DROP = re.compile(
     r"[^\W\d_]*\d[\w.-]*|[^\w\s]+")
 
 
+# a heading over findings of an earlier state or set aside ("Before (REJECT)" in a before /
+# after comparison, "Deferred items", "Should-fix (deferred)", "Out of scope")
+_SETTLED_HEAD = re.compile(
+    r"^(?:before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
+    r"(?!.{0,40}\bafter\b)"
+    r"|.{0,60}\b(?:deferred|won'?t\s+fix|out\s+of\s+scope|postponed)\b)", re.I)
+_STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
+                         r"(?:fixed|addressed|resolved))\b", re.I)
+
+
 def _round_shape(plain: str) -> str | None:
     """The words of a heading that names a review once its ids, numbers, dates, commits
     and asides are set aside ("R05-b3 final review (commit 5e1ac3e)" -> "final review"):
@@ -2195,6 +2221,28 @@ def _location_only(head: str) -> bool:
     return not rest.strip() or "::" in head
 
 
+_DESCRIBE = re.compile(
+    r"^\s*[*_]*\s*(?:description|issue|problem|finding|summary|details?|claim|concern)\s*[*_]*"
+    r"\s*[:\uff1a]\s*[*_]*\s*(?P<v>\S.*)$", re.I)
+
+
+def _record_item(head: str, rest: list[str]) -> tuple[str, list[str]] | None:
+    """An item made only of fields, among them a place and a description: the finding's
+    text (the description) and its other lines; None for any other item."""
+    lines = [head, *rest[:12]]
+    if not (_FIELD.match(head) or _field_item(head)) or len(lines) < 2:
+        return None
+    place = any((m := _FIELD.match(ln)) and m["k"].lower() in ("location", "file", "files",
+                                                                "path", "where")
+                and (locate(m["v"]) is not None or _first_file(m["v"])) for ln in lines)
+    desc = next(((i, m["v"]) for i, ln in enumerate(lines) if (m := _DESCRIBE.match(ln))),
+                None)
+    if not place or desc is None:
+        return None
+    i, text = desc
+    return text, [ln for j, ln in enumerate(lines) if j != i] + rest[12:]
+
+
 def _bare_place(head: str) -> bool:
     """An item that is only a place (``- `a.py:204-209` ``), no words of its own."""
     loc = locate(head)
@@ -2307,6 +2355,9 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
 
 def _qualifies(c: _Cand) -> bool:
     text = c.text
+    if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
+            _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))):
+        return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
     if c.name_only:
