@@ -20,7 +20,10 @@ docs/parse-verdict.md ("Machine formats"):
 - ``review-json``: a review document (codex's ``findings[]`` + ``overall_correctness``,
   or any object with a verdict or a findings list), whole, in one ``json`` fence, or
   between the first ``{`` and the last ``}``; ``meta["doc"]`` holds it;
-- ``text``: anything else.
+- ``session-json``: a saved chat session (a list of ``role``/``content`` or ``parts``
+  messages, or an object with a ``messages`` list of ``type``/``content``); the answer
+  is the last reply to the first prompt;
+- ``text``: anything else (a codex CLI transcript is cut to its last ``codex`` message).
 
 Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) and the
 other C0/C1 control characters except newline and tab are removed.  After it, an
