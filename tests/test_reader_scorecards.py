@@ -229,3 +229,13 @@ def test_an_item_written_as_fields_with_a_place_and_a_description(sep: str) -> N
     got = reading.read(text.encode(), "tester").findings
     assert [(f.get("file"), f["summary"][:12]) for f in got] == [
         ("guide.md", "The guide sa"), ("api.md", "The error co")]
+
+
+@pytest.mark.parametrize("title,sev", [
+    ("**The batch table lists no dates (minor documentation gap).**", "minor"),
+    ("The cleanup step has no safety gate (High risk)", "critical"),
+    ("1. Guardrails could be more concrete (nit).", "minor"),
+])
+def test_a_severity_in_parentheses_closing_the_title(title: str, sev: str) -> None:
+    text = f"## Issues Found\n\n1. {title.lstrip('1. ')}\n   - The plan says so twice.\n"
+    assert severities(text) == [sev]

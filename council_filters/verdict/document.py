@@ -980,6 +980,9 @@ class _Reader:
             return
         if badge and "severity" not in rec and "priority" not in rec:
             _put_severity(rec, badge)  # the item's own badge before its section's severity
+        if "severity" not in rec and "priority" not in rec and (
+                tm := _TITLE_SEV.search(_plain(head)[:400])) and severity_word(tm["w"]):
+            _put_severity(rec, tm["w"])  # "... safety gate (minor execution gap).": minor
         if _ID_ONLY.match(str(rec.get("summary", ""))):
             # "### PR #12: a.py:40" over a comment's badge and bold title: the title says it
             title = next((t for ln in rest[:8] if (t := _bold_title(ln))), None)
@@ -2062,6 +2065,10 @@ _SETTLED_HEAD = re.compile(
     r"|.{0,60}\b(?:deferred|won'?t\s+fix|out\s+of\s+scope|postponed)\b)", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
+
+
+# a title that ends with its severity in parentheses ("(minor documentation gap).")
+_TITLE_SEV = re.compile(r"\((?P<w>" + SEVERITY_WORD + r")\b[^()\n]{0,60}\)[\W_]*$", re.I)
 
 
 def _round_shape(plain: str) -> str | None:
