@@ -239,3 +239,14 @@ def test_an_item_written_as_fields_with_a_place_and_a_description(sep: str) -> N
 def test_a_severity_in_parentheses_closing_the_title(title: str, sev: str) -> None:
     text = f"## Issues Found\n\n1. {title.lstrip('1. ')}\n   - The plan says so twice.\n"
     assert severities(text) == [sev]
+
+
+def test_a_key_files_list_and_a_benefits_list_are_no_findings() -> None:
+    text = ("# Turn flow fixes\n\n## Critical issues found\n\n### 1. Race in the bomb timer "
+            "(CRITICAL)\n**Location:** `onExplode()` lines 20-31\n\nThe turn ends twice.\n\n"
+            "### 2. No timeout for the firing phase (LOW)\n**Location:** `update()`\n\n"
+            "The phase can hang.\n\n## Key files\n- `src/main.js` - the turn logic\n\n"
+            "### Benefits delivered\n- **Safer turns** for every weapon\n")
+    got = reading.read(text.encode(), "tester").findings
+    assert [(f.get("file"), f.get("severity")) for f in got] == [
+        (None, "critical"), (None, "minor")]

@@ -91,7 +91,8 @@ _POSITIVE = re.compile(
     r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
     r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
-    r"implemented|done\s+well|things\s+done\s+right)\b|"
+    r"implemented|done\s+well|things\s+done\s+right|(?:strategic\s+)?value\s+delivered|"
+    r"benefits|achievements|accomplishments)\b|"
     # no problem / strengths in Japanese and Chinese ("問題なし", "没有问题", "良い点", "优点")
     "\u554f\u984c\u306a\u3057|\u554f\u984c\u3042\u308a\u307e\u305b\u3093|"
     "\u6ca1\u6709\u95ee\u9898|\u65e0\u95ee\u9898|\u6c92\u6709\u554f\u984c|"
@@ -117,7 +118,9 @@ _INVENTORY = re.compile(
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
-    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied))\b", re.I)
+    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch)))\b",
+    re.I)
 # sections that say what became of findings already given (a response, a disposition)
 _DISPOSITION = re.compile(
     r"^(?:what\s+i\s+did|disposition|(?:author'?s?\s+)?responses?\s+to|remediation\s+(?:log|"
@@ -1099,7 +1102,9 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and not (c.name_only and len(inner) > 1) and _fields(c.body).get("file") \
+            if inner and not (c.name_only and len(inner) > 1) \
+                    and not any(k in ("findings", "neutral") for k in c.subs) \
+                    and _fields(c.body).get("file") \
                     and all(
                     f.get("file") is None or c.file is not None and f.get("file") == c.file.file
                     for f in inner):
