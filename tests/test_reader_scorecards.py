@@ -250,3 +250,20 @@ def test_a_key_files_list_and_a_benefits_list_are_no_findings() -> None:
     got = reading.read(text.encode(), "tester").findings
     assert [(f.get("file"), f.get("severity")) for f in got] == [
         (None, "critical"), (None, "minor")]
+
+
+def test_a_chat_log_as_json_lines_is_a_saved_session() -> None:
+    import json
+    text = "\n".join(json.dumps(m) for m in SESSION)
+    assert [s.split(":")[0] for s in summaries(text)] == ["Risk", "Gap"]
+
+
+def test_the_list_under_a_findings_fix_paragraph_is_its_detail() -> None:
+    text = ("## Major Issues\n\n### 5. The plan deletes files that do not exist\n\n"
+            "The removal phase lists two services that were never created.\n\n"
+            "**Fix**: note that the only references are:\n"
+            "- `core/chat.ts:2276` \u2014 a stub comment (remove)\n"
+            "- `ui/stream.test.tsx:59` \u2014 a test mock (update)\n\n"
+            "### 6. The export list is stale\n\nTwo exports moved.\n")
+    got = summaries(text)
+    assert [s[:10] for s in got] == ["The plan d", "The export"]

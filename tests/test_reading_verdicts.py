@@ -384,3 +384,25 @@ def test_a_codex_transcript_is_read_from_its_last_message_only() -> None:
     # the prompt's own option line is never the verdict, whatever the answer says
     approve = CODEX_TRANSCRIPT.replace("Request changes \u2013", "Approve \u2013")
     assert reading.read(approve.encode()).verdict == "APPROVE"
+
+
+@pytest.mark.parametrize("head", [
+    "## Re-review after fixes", "## Follow-up review (commit 9f8e7d6)", "## Second review",
+    "## \u590d\u6838"])
+def test_a_re_review_heading_opens_the_current_round(head: str) -> None:
+    text = ("## Initial review\n\n**Decision**: REVISE\n\n### Findings\n- The retry loop "
+            f"never backs off.\n\n{head}\n\n**Decision**: APPROVE\n\nThe loop backs off now.\n")
+    got = reading.read(text.encode())
+    assert got.verdict == "APPROVE", got.warnings
+    assert got.findings == []
+
+
+def test_a_codex_transcript_with_timestamped_labels() -> None:
+    text = ("[2025-09-01T10:00:00] OpenAI Codex v0.30.0 (research preview)\n--------\n"
+            "workdir: /srv/checkout\n--------\n[2025-09-01T10:00:01] User instructions:\n"
+            "Reply with Verdict: APPROVE or Verdict: REVISE\n\n"
+            "[2025-09-01T10:00:09] codex\n\nVerdict: REVISE\n\n- [P1] The lock is never "
+            "released \u2014 src/lock.py:40\n[2025-09-01T10:00:10] tokens used: 900\n")
+    got = reading.read(text.encode())
+    assert got.verdict == "REVISE"
+    assert [(f.get("file"), f.get("line")) for f in got.findings] == [("src/lock.py", 40)]

@@ -690,6 +690,7 @@ class _Reader:
         self.key_section: _Section | None = None  # a heading that is a key with no value
         self.want_confidence = False  # a Confidence key with no value: the next line's
         self.review_list = False  # a bold review title: the list after it is its critiques
+        self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -1171,11 +1172,11 @@ class _Reader:
                 r"fix(?:es)?|update[sd]?|second|third|final|rerun|re-?run)\b",
                 plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
             rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
-        again = False
+        again = bool(level <= 3 and not rm and _REREVIEW_HEAD.match(plain))
         shape = _round_shape(text) if level <= 3 and not rm else None
         if shape is not None:
             # "## B4 final review" after "## B3 final review": the next round
-            again = (level, shape) in self.shapes
+            again = again or (level, shape) in self.shapes
             self.shapes.add((level, shape))
         if rm or again:
             self.rounds += 1
@@ -1339,6 +1340,10 @@ class _Reader:
             return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
+        # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
+        # is a finding: the list after it is that finding's detail, not findings
+        self.fix_lead = not quoted and self.under_cand() and bool(
+            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip().endswith((":", "\uff1a"))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -1470,6 +1475,12 @@ class _Reader:
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
         if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
+        if self.fix_lead and depth == 0 and not quoted and not any(
+                _lead_tag(_no_code(h)) for h in (_item_head(c) for c in node.children)):
+            self.fix_lead = False
             for ln in _flat(node):
                 self.feed(ln)
             return
@@ -1800,6 +1811,8 @@ class _Reader:
                 self.list_label = None
             if t not in ("bullet_list", "ordered_list"):
                 self.review_list = False
+                if t != "paragraph":
+                    self.fix_lead = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -2053,6 +2066,14 @@ _CJK_DONE = re.compile(
     "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
 
 
+# a heading that opens a later round of one review ("## Re-review after fixes", "## Second
+# review", "## Follow-up review (commit abc)", "## 复核", "## 再レビュー")
+_REREVIEW_HEAD = re.compile(
+    r"^(?:(?:re-?review|re-?audit|re-?check|re-?verification|follow[\s-]?up\s+review|"
+    r"(?:second|third|final|updated)\s+(?:review|pass|round)|review\s+(?:after|of)\s+(?:the\s+)?"
+    r"fix(?:es)?)\b"
+    "|\u590d\u6838|\u8907\u6838|\u518d\u5ba1|\u518d\u30ec\u30d3\u30e5\u30fc|\u518d\u691c\u8a3c)",
+    re.I)
 _REVIEW_WORD = re.compile(
     r"\b(?:review|re-?review|audit|re-?audit|re-?check|verification|assessment|evaluation)\b|"
     "\u8bc4\u5ba1|\u8a55\u5be9|\u5ba1\u67e5|\u5be9\u67e5|\u5be9\u67fb|\u590d\u6838|"
@@ -2402,6 +2423,11 @@ def _qualifies(c: _Cand) -> bool:
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+# a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
+_FIX_LEAD = re.compile(
+    r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
+    r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
+    r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
 # a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
 _REVIEW_LABEL = re.compile(
     r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)

@@ -178,6 +178,10 @@ def _cli_envelope(text: str) -> Unwrapped | None:
             return None
         s = s[m.start():]
     events = _json_lines(s)
+    if events is None and s[0] == "{" and "\n" in s.strip():
+        rows = [loads(ln) for ln in s.split("\n") if ln.strip()]
+        if len(rows) >= 2 and all(isinstance(r, dict) for r in rows):
+            return _session(rows)  # a chat log as JSON Lines, one message a line
     if events:
         types = {e["type"] for e in events}
         if types & _CODEX_TYPES:
@@ -459,12 +463,16 @@ def _codex_transcript(text: str) -> str:
     if not _CODEX_BANNER.match(text[:200]):
         return text
     lines = text.split("\n")
-    labels = [i for i, ln in enumerate(lines) if ln.strip() == "codex"]
+    labels = [i for i, ln in enumerate(lines) if _STAMP.sub("", ln.strip(), 1) == "codex"]
     if not labels:
         return text
     rest = lines[labels[-1] + 1:]
     for i, ln in enumerate(rest):
-        if ln.strip() == "tokens used" or ln.strip().startswith("tokens used:"):
+        t = _STAMP.sub("", ln.strip(), 1)
+        if t == "tokens used" or t.startswith("tokens used:"):
             rest = rest[:i]
             break
     return "\n".join(rest)
+
+
+_STAMP = re.compile(r"^\[[^\]\n]{1,40}\]\s*")  # "[2025-09-01T12:00:00] codex"
