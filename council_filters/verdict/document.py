@@ -2111,7 +2111,7 @@ def _round_shape(plain: str) -> str | None:
 # "none" in other words: a checkbox before it, other languages ("无", "なし", "없음"), a
 # first sentence saying nothing was found ("No blocking issues found. The section ...")
 _NONE_MORE = re.compile(
-    r"^[\s*_`(\-]*(?:\[[ xX]\]\s*)?[*_`]*(?:"
+    r"^[\s*_`(\-]*+(?:\[[ xX]\]\s*+[*_`]*+)?(?:"
     r"(?:none|n/?a|nothing)[\s*_`]*(?:$|[.!;:,\u3002]|\s[\u2014\u2013-])"
     r"|no\s+(?:[\w-]+\s+){0,2}(?:issues?|findings?|problems?|concerns?|blockers?|regressions?)"
     r"(?:\s+(?:found|identified|noted|detected|observed|remain(?:ing)?))?[*_`]*\s*(?:$|[.!;(]))"
@@ -2150,7 +2150,7 @@ def _skip_head(head: str) -> bool:
 # issue (skipped)", "Claude — APPROVE")
 _REVIEWER_STATUS = re.compile(
     r"^[\W_]*(?:claude|gemini|codex|opencode|copilot|chatgpt|gpt[\w.-]*|grok|deepseek|qwen|"
-    r"cursor|coderabbit)(?:\s+[\w.()-]+){0,2}[*_`]*\s*(?:[:\u2014\u2013]|\s-)\s*[*_`]*\s*"
+    r"cursor|coderabbit)(?:\s++[\w.()-]++){0,2}[*_`]*+\s*+(?:[:\u2014\u2013]|\s-)\s*+[*_`]*+\s*+"
     r"(?:pending|approved?|rejected?|revise|request(?:ed)?\s+changes|skipped|not\s+run|running|"
     r"waiting|queued|timed?\s*out|timeout|errored|error|failed\s+to\s+run|unavailable|n/a|"
     r"done|complete[d]?|ok|passed|pass|go|no-?go|api\s+key|quota|rate[\s-]limit\w*)\b"
