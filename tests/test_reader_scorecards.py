@@ -267,3 +267,18 @@ def test_the_list_under_a_findings_fix_paragraph_is_its_detail() -> None:
             "### 6. The export list is stale\n\nTwo exports moved.\n")
     got = summaries(text)
     assert [s[:10] for s in got] == ["The plan d", "The export"]
+
+
+def test_a_scored_dimension_heading_is_a_finding_only_when_its_text_states_a_problem() -> None:
+    text = ("# Code Review\n\n## Findings\n\n### Quality: 8/10\nReadable code.\n\n"
+            "### Tests: 6/10\nNo test covers the retry path.\n\n### Docs (92%)\nClear.\n\n"
+            "Verdict: REVISE\n")
+    assert summaries(text) == ["Tests: 6/10"]
+
+
+def test_titled_items_that_state_a_problem_under_a_dimension_heading() -> None:
+    text = ("## Tier 1: Blocking issues\n\n### Security\n- **Path check:** the flag accepts "
+            "any path without a check on `../` leaving the tree.\n\n### Cost\n"
+            "- No issues found.\n")
+    got = summaries(text)
+    assert [s.split(":")[0] for s in got] == ["Path check"]

@@ -1590,7 +1590,8 @@ class _Reader:
             self.feed(head)  # "- `a.py:204-209`" alone: the place of what the text says
             return
         under = self.under_cand()
-        if under and box is not None and self.in_category():
+        if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
+                head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
         top = self.sections[-1].cand if self.sections else None
         record = _record_item(head, rest) if depth == 0 and (
@@ -2093,6 +2094,10 @@ _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
 
+# a score a scorecard gives a dimension ("8/10", "4.5 / 5", "92%", "✅", "Grade: B+")
+_SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]\d)|"
+                    r"(?<![\w.])\d{1,3}\s*%|\u2705|\u2714|\bgrade\s*[:=]?\s*[A-F][+-]?(?!\w)",
+                    re.I)
 # a title that ends with its severity in parentheses ("(minor documentation gap).")
 _TITLE_SEV = re.compile(r"\((?P<w>" + SEVERITY_WORD + r")\b[^()\n]{0,60}\)[\W_]*$", re.I)
 
@@ -2407,6 +2412,9 @@ def _qualifies(c: _Cand) -> bool:
     body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
         return False  # "### P1: Docs" over bullets that all praise or say none: no finding
+    if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
+            and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
+        return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
     if _lead_tag(text) or locate(text) is not None:
         return True
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
