@@ -282,3 +282,13 @@ def test_titled_items_that_state_a_problem_under_a_dimension_heading() -> None:
             "- No issues found.\n")
     got = summaries(text)
     assert [s.split(":")[0] for s in got] == ["Path check"]
+
+
+def test_a_coverage_audit_and_passed_assessments_hold_no_findings() -> None:
+    text = ("## Critical Issues\n\n### 1. The resume flow calls the wrong API\n\nIt seeds the "
+            "history directly.\n\n## Issue Coverage Audit\n\n### #12 \u2014 Core types\n"
+            "**Phases**: P03, P04\n**Coverage**: [OK] Complete\n\n### #13 \u2014 Replay\n"
+            "**Coverage**: WARNING: mostly complete, see issue 1\n\n## Module Assessment\n\n"
+            "### `replay.md` (#13)\n**Assessment**: [OK] Sound\n\nThe streaming read is right.\n"
+            "\n### `lock.md` (#14)\n**Status**: \u2705 PASS\n")
+    assert summaries(text) == ["The resume flow calls the wrong API"]

@@ -119,7 +119,8 @@ _INVENTORY = re.compile(
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
-    r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch)))\b",
+    r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
+    r"(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|table))?\s*$)\b",
     re.I)
 # sections that say what became of findings already given (a response, a disposition)
 _DISPOSITION = re.compile(
@@ -2094,6 +2095,12 @@ _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
 
+# a heading's field saying its check passed ("**Assessment**: [OK] Sound", "Status: ✅ PASS",
+# "**Coverage**: Complete")
+_PASSED_FIELD = re.compile(
+    r"^\W*(?:assessment|coverage|status|result|verdict|outcome|check)\s*[*_]*\s*[:\uff1a]\s*[*_`]*"
+    r"\s*(?:\[(?:ok|pass(?:ed)?)\]|\u2705|\u2714|\u2713|(?:ok|pass(?:ed)?|sound|complete|correct|"
+    r"verified|clean|fine)\b(?!\s+(?:but|except|with\s+(?:issues|gaps|concerns))))", re.I)
 # a score a scorecard gives a dimension ("8/10", "4.5 / 5", "92%", "✅", "Grade: B+")
 _SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]\d)|"
                     r"(?<![\w.])\d{1,3}\s*%|\u2705|\u2714|\bgrade\s*[:=]?\s*[A-F][+-]?(?!\w)",
@@ -2410,6 +2417,8 @@ def _qualifies(c: _Cand) -> bool:
             for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
     body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
+    if any(_PASSED_FIELD.match(ln) for ln in body[:6]) and not _lead_tag(text):
+        return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
         return False  # "### P1: Docs" over bullets that all praise or say none: no finding
     if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
