@@ -406,3 +406,13 @@ def test_a_codex_transcript_with_timestamped_labels() -> None:
     got = reading.read(text.encode())
     assert got.verdict == "REVISE"
     assert [(f.get("file"), f.get("line")) for f in got.findings] == [("src/lock.py", 40)]
+
+
+@pytest.mark.parametrize("text,vote", [
+    ("## Verdict\n\u2610 APPROVE\n\u2611 REVISE\n\u2610 REJECT\n", "REVISE"),
+    ("## Decision\n\n- \u2612 Approve\n- \u2610 Request changes\n", "APPROVE"),
+    ("Verdict: \u2610 APPROVE \u2611 REQUEST CHANGES\n", "REVISE"),
+    ("## Verdict\n\u2610 APPROVE\n\u2610 REVISE\n", "UNKNOWN"),
+])
+def test_ballot_box_characters_are_checkboxes(text: str, vote: str) -> None:
+    assert verdict(text) == vote

@@ -2925,7 +2925,14 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
         TRAFFIC_LIGHT.reset(token)
 
 
+# ballot boxes written as characters are the checkboxes they stand for ("☐ APPROVE",
+# "☑ REVISE", "☒ REJECT")
+_BALLOT = str.maketrans({"\u2610": "[ ]", "\u2611": "[x]", "\u2612": "[x]"})
+
+
 def _read_document(text: str, origin: str) -> Doc:
+    if "\u2610" in text or "\u2611" in text or "\u2612" in text:
+        text = text.translate(_BALLOT)
     keys, body = front_matter(text)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
