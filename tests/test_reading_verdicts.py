@@ -297,8 +297,11 @@ def test_sibling_review_headings_that_differ_by_an_id_are_rounds() -> None:
     assert reading.read(jp.encode()).verdict == "APPROVE"
 
 
-def test_headings_naming_different_reviewers_are_not_rounds() -> None:
-    text = ("## Codex review\n\n**Status**: No-Go\n\n## Gemini review\n\n**Status**: Go\n")
+@pytest.mark.parametrize("a,b", [("Codex review", "Gemini review"),
+                                 ("Review (claude)", "Review (codex)"),
+                                 ("Review by `gpt-5`", "Review by `gemini-2.5`")])
+def test_headings_naming_different_reviewers_are_not_rounds(a: str, b: str) -> None:
+    text = f"## {a}\n\n**Status**: No-Go\n\n## {b}\n\n**Status**: Go\n"
     assert verdict(text) == "UNKNOWN"
 
 

@@ -2109,6 +2109,11 @@ _SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]
 _TITLE_SEV = re.compile(r"\((?P<w>" + SEVERITY_WORD + r")\b[^()\n]{0,60}\)[\W_]*$", re.I)
 
 
+_REVIEWER_NAME = re.compile(
+    r"\b(?:claude|gemini|codex|opencode|copilot|chatgpt|gpt[\w.-]*|grok|deepseek|qwen|cursor|"
+    r"coderabbit|sonnet|opus|haiku)\b", re.I)
+
+
 def _round_shape(plain: str) -> str | None:
     """The words of a heading that names a review once its ids, numbers, dates, commits
     and asides are set aside ("R05-b3 final review (commit 5e1ac3e)" -> "final review"):
@@ -2117,7 +2122,9 @@ def _round_shape(plain: str) -> str | None:
     if not _REVIEW_WORD.search(plain[:200]):
         return None
     shape = " ".join(_SHAPE_DROP.sub(" ", plain[:200].lower()).split())
-    return shape or None
+    # "## Review (claude)" and "## Review (codex)": two reviewers, not two rounds
+    who = sorted({m.group(0).lower() for m in _REVIEWER_NAME.finditer(plain[:200])})
+    return " ".join([shape, *who]).strip() or None
 
 
 # "none" in other words: a checkbox before it, other languages ("无", "なし", "없음"), a
