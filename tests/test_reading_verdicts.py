@@ -344,6 +344,8 @@ def test_a_summary_over_the_verdict_phrase_alone(text: str, vote: str) -> None:
 @pytest.mark.parametrize("text", [
     "## Summary\n\nApproved the approach in principle, but the tests are missing.\n",
     "## Summary\n\nThe change passes the linters and adds two flags.\n",
+    "## Summary\n\nPASS: 12, FAIL: 0\n", "## Test summary\n\nPassed: 12 tests\n",
+    "**Run Summary**\n- PASS (12/12)\n",
 ])
 def test_a_summary_sentence_is_no_verdict(text: str) -> None:
     assert verdict(text) == "UNKNOWN"

@@ -265,6 +265,8 @@ _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
 # a heading that names a dimension: one to three words, no number, id or sentence
 _CATEGORY = re.compile(r"^\s*[^\W\d_][^\W\d_'-]*(?:(?:\s+|\s*[&/]\s*|-)[^\W\d_]+){0,2}\s*$")
+# a line of counts, not a verdict ("PASS: 12, FAIL: 0", "Passed: 12 tests", "PASS (12/12)")
+_TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*\d)")
 # a bold label naming a summary, alone on its line ("**Stress Pass Summary**")
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
@@ -692,6 +694,7 @@ class _Reader:
         self.want_confidence = False  # a Confidence key with no value: the next line's
         self.review_list = False  # a bold review title: the list after it is its critiques
         self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
+        self.summary_value = False  # the verdict expected below is a summary's
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -898,6 +901,10 @@ class _Reader:
                 if not self.doc.confidence:
                     self.doc.confidence = word
                 return True
+        if self.want_verdict_para and self.summary_value:
+            self.summary_value = False
+            if _TALLY_VALUE.match(s):
+                self.want_verdict_para = None  # "PASS: 12, FAIL: 0" under a summary: a tally
         if self.want_verdict_para:
             strong, rank = self.want_verdict_para
             self.want_verdict_para = None
@@ -949,6 +956,7 @@ class _Reader:
             # line below may be the verdict phrase itself (read as a weaker key's value)
             if self.want_verdict_para is None:
                 self.want_verdict_para = (False, 1)
+                self.summary_value = True
             if k is None:
                 return True
         if k is not None and k.name == "summary":
@@ -1163,7 +1171,7 @@ class _Reader:
             self.close_comment()
         self.want_summary_para = False
         self.want_verdict_para = None
-        self.want_confidence = False
+        self.want_confidence = self.summary_value = False
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
