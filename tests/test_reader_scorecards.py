@@ -85,7 +85,8 @@ def test_an_item_that_is_only_a_place_is_evidence() -> None:
 
 
 def test_a_place_with_words_is_still_a_finding() -> None:
-    text = "## Findings\n\n- `src/io/read.py:12` drops the last row\n- `src/io/read.py:40`\n"
+    text = ("## Findings\n\n- `src/io/read.py:12` drops the last row\n"
+            "  - `src/io/read.py:40`\n")
     got = reading.read(text.encode(), "tester").findings
     assert [(f.get("file"), f.get("line")) for f in got] == [("src/io/read.py", 12)]
 
@@ -292,3 +293,9 @@ def test_a_coverage_audit_and_passed_assessments_hold_no_findings() -> None:
             "### `replay.md` (#13)\n**Assessment**: [OK] Sound\n\nThe streaming read is right.\n"
             "\n### `lock.md` (#14)\n**Status**: \u2705 PASS\n")
     assert summaries(text) == ["The resume flow calls the wrong API"]
+
+
+def test_bare_places_listed_at_the_top_of_a_findings_section_are_findings() -> None:
+    text = "## Findings\n\n- `src/a.py:3`\n- `src/b.py:7`\n"
+    got = reading.read(text.encode(), "tester").findings
+    assert [(f.get("file"), f.get("line")) for f in got] == [("src/a.py", 3), ("src/b.py", 7)]

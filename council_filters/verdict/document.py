@@ -1595,7 +1595,8 @@ class _Reader:
         box = _CHECKBOX.match(head)
         if box is not None and box["x"].isspace() and head[box.end():].strip():
             head = head[box.end():]  # "- [ ] **Budget missing:** ...": an open item
-        if not rest and not nested and not others and _bare_place(head):
+        if not rest and not nested and not others and _bare_place(head) and (
+                depth > 0 or kind != "findings" or self.under_cand()):
             self.feed(head)  # "- `a.py:204-209`" alone: the place of what the text says
             return
         under = self.under_cand()
