@@ -299,3 +299,10 @@ def test_bare_places_listed_at_the_top_of_a_findings_section_are_findings() -> N
     text = "## Findings\n\n- `src/a.py:3`\n- `src/b.py:7`\n"
     got = reading.read(text.encode(), "tester").findings
     assert [(f.get("file"), f.get("line")) for f in got] == [("src/a.py", 3), ("src/b.py", 7)]
+
+
+def test_a_session_that_opens_with_an_acknowledgement_reads_the_next_reply() -> None:
+    import json
+    msgs = [{"role": "user", "content": "You will review a plan. Say ready."},
+            {"role": "assistant", "content": "Ready."}] + SESSION
+    assert [s.split(":")[0] for s in summaries(json.dumps(msgs))] == ["Risk", "Gap"]

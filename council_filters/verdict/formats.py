@@ -209,6 +209,7 @@ def _cli_envelope(text: str) -> Unwrapped | None:
     return None
 
 
+SESSION_ACK = 160  # a first reply shorter than this is an acknowledgement; the next counts
 _USER_ROLES = frozenset(("user", "human"))
 _ANSWER_ROLES = frozenset(("assistant", "model", "gemini", "ai", "bot", "agent"))
 
@@ -227,8 +228,9 @@ def _part_text(msg: dict[str, Any]) -> str:
 def _session(msgs: list[Any]) -> Unwrapped | None:
     """A chat session saved as a list of messages (``role``/``type`` with ``content`` or
     ``parts``: a gemini session file or checkpoint, a chat log): the answer is the last
-    reply to the first prompt, up to the next prompt; later turns are a conversation
-    about the review, not the review.  None unless every item is such a message and the
+    reply to the first prompt, up to the next prompt (or, when that reply is only an
+    acknowledgement of fewer than SESSION_ACK characters, to the next prompt); later
+    turns are a conversation about the review, not the review.  None unless every item is such a message and the
     list has a prompt and a reply."""
     if not msgs or not all(isinstance(m, dict) for m in msgs):
         return None
@@ -243,7 +245,7 @@ def _session(msgs: list[Any]) -> Unwrapped | None:
         text = _part_text(m)
         if r in _USER_ROLES and text.strip():
             prompts += 1
-            if prompts > 1 and answer:
+            if prompts > 1 and len(answer.strip()) >= SESSION_ACK:
                 break  # a follow-up question: the review was the reply before it
         elif r in _ANSWER_ROLES and text.strip():
             answer = text
