@@ -230,8 +230,8 @@ def _session(msgs: list[Any]) -> Unwrapped | None:
     ``parts``: a gemini session file or checkpoint, a chat log): the answer is the last
     reply to the first prompt, up to the next prompt (or, when that reply is only an
     acknowledgement of fewer than SESSION_ACK characters, to the next prompt); later
-    turns are a conversation about the review, not the review.  None unless every item is such a message and the
-    list has a prompt and a reply."""
+    turns are a conversation about the review, not the review.  None unless every item
+    is such a message and the list has a reply."""
     if not msgs or not all(isinstance(m, dict) for m in msgs):
         return None
     roles = [str(m.get("role", m.get("type", ""))).lower() for m in msgs]
