@@ -306,3 +306,20 @@ def test_a_session_that_opens_with_an_acknowledgement_reads_the_next_reply() -> 
     msgs = [{"role": "user", "content": "You will review a plan. Say ready."},
             {"role": "assistant", "content": "Ready."}] + SESSION
     assert [s.split(":")[0] for s in summaries(json.dumps(msgs))] == ["Risk", "Gap"]
+
+
+@pytest.mark.parametrize("item,sev", [
+    ("\u274c **Tests**: no test covers the retry path.", None),
+    ("\u26a0\ufe0f Error handling: the retry loop swallows the timeout.", "medium"),
+    ("**Testing** \u26a0\ufe0f needs work: the parser has no fuzz cases.", "medium"),
+    ("\u2717 The rollback step is missing.", None),
+])
+def test_an_item_marked_failing_or_warned_is_a_finding(item: str, sev: str | None) -> None:
+    text = f"## Checklist\n\n- {item}\n- \u2705 **Docs**: clear.\n\nVerdict: REVISE\n"
+    assert severities(text) == [sev]
+
+
+def test_marked_items_under_a_verdict_heading_restate_and_are_none() -> None:
+    text = ("## Findings\n\n- The key is not rotated.\n\n## Final verdict: NO-GO\n\n"
+            "- \u274c Key rotation not verified\n- \u274c No staging target\n")
+    assert summaries(text) == ["The key is not rotated."]

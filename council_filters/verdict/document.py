@@ -1617,6 +1617,9 @@ class _Reader:
                 self.loose_file is not None
                 or ctx.line is None and kind not in ("positive", "resolved")))
         if finding:
+            if sev is None and self.sev() is None and (pm := _PROBLEM_MARK.match(head)) \
+                    and "\u26a0" in pm.group(0):
+                sev = "medium"  # a warning sign is the middle of the scale, as in a table
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
@@ -2357,6 +2360,11 @@ def _sev_label(head: str) -> str | None:
     return heading_severity(t)
 
 
+# an item marked as failing or warned (a checklist's cross, a warning sign), before or after
+# a bold dimension: "❌ **Tests**: ...", "**Testing** ⚠️ Needs work: ...", "✗ no rollback"
+_PROBLEM_MARK = re.compile(
+    r"^[\s*_`]*(?:(?:\*\*|__)[^*_\n]{1,40}(?:\*\*|__)\s*)?(?:\u274c|\u26a0\ufe0f?|\U0001f6ab|"
+    r"\u26d4|\u2717|\u2718)\s*")
 # an item whose bold lead names a problem's kind and its title ("**Risk: Vendor lock-in:**",
 # "**Gap: No rollback**:"): a finding, not a field
 _KIND_TITLE = re.compile(
@@ -2370,6 +2378,9 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
         return False
     if _KIND_TITLE.match(head):
         return True  # "**Risk: Vendor lock-in:** the plan ...": a finding by its kind
+    if kind != "other" and _PROBLEM_MARK.match(head) and re.search(
+            r"[^\W\d_]{3,}", _PROBLEM_MARK.sub("", head, 1)):
+        return True  # "- ❌ **Tests**: no test covers ...", "- ⚠️ Error handling: ...": marked
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
         return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
