@@ -323,3 +323,9 @@ def test_marked_items_under_a_verdict_heading_restate_and_are_none() -> None:
     text = ("## Findings\n\n- The key is not rotated.\n\n## Final verdict: NO-GO\n\n"
             "- \u274c Key rotation not verified\n- \u274c No staging target\n")
     assert summaries(text) == ["The key is not rotated."]
+
+
+@pytest.mark.parametrize("line", ["Gemini: pass the timeout through to the client",
+                                  "Codex: error handling in the loader is missing"])
+def test_a_finding_attributed_to_a_reviewer_is_still_a_finding(line: str) -> None:
+    assert summaries(f"## Findings\n\n- {line}\n") == [line]

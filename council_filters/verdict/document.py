@@ -2185,7 +2185,7 @@ _REVIEWER_STATUS = re.compile(
     r"(?:pending|approved?|rejected?|revise|request(?:ed)?\s+changes|skipped|not\s+run|running|"
     r"waiting|queued|timed?\s*out|timeout|errored|error|failed\s+to\s+run|unavailable|n/a|"
     r"done|complete[d]?|ok|passed|pass|go|no-?go|api\s+key|quota|rate[\s-]limit\w*)\b"
-    r"[^\n]{0,80}$", re.I)
+    r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
 
 
 def _says_nothing_wrong(line: str) -> bool:
