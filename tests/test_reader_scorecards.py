@@ -329,3 +329,10 @@ def test_marked_items_under_a_verdict_heading_restate_and_are_none() -> None:
                                   "Codex: error handling in the loader is missing"])
 def test_a_finding_attributed_to_a_reviewer_is_still_a_finding(line: str) -> None:
     assert summaries(f"## Findings\n\n- {line}\n") == [line]
+
+
+@pytest.mark.parametrize("head", ["### Deferred validation loses rows",
+                                  "### Before merging, the schema check is skipped"])
+def test_a_finding_titled_with_deferred_or_before_is_still_a_finding(head: str) -> None:
+    text = f"## Issues\n\n{head}\nThe importer writes rows before it validates them.\n"
+    assert len(summaries(text)) == 1

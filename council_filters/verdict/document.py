@@ -2102,7 +2102,10 @@ _SHAPE_DROP = re.compile(
 _SETTLED_HEAD = re.compile(
     r"^(?:before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
     r"(?!.{0,40}\bafter\b)"
-    r"|.{0,60}\b(?:deferred|won'?t\s+fix|out\s+of\s+scope|postponed)\b)", re.I)
+    r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
+    r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
+    r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
+    r"won'?t\s+fix)\s*\)?\s*$)", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
