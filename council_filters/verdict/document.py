@@ -2115,7 +2115,8 @@ _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\
 _PASSED_FIELD = re.compile(
     r"^\W*(?:assessment|coverage|status|result|verdict|outcome|check)\s*[*_]*\s*[:\uff1a]\s*[*_`]*"
     r"\s*(?:\[(?:ok|pass(?:ed)?)\]|\u2705|\u2714|\u2713|(?:ok|pass(?:ed)?|sound|complete|correct|"
-    r"verified|clean|fine)\b(?!\s+(?:but|except|with\s+(?:issues|gaps|concerns))))", re.I)
+    r"verified|clean|fine)\b(?![,;]?\s+(?:but|except|however|mostly|partly|with\s+(?:issues|gaps|"
+    r"concerns))))", re.I)
 # a score a scorecard gives a dimension ("8/10", "4.5 / 5", "92%", "✅", "Grade: B+")
 _SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]\d)|"
                     r"(?<![\w.])\d{1,3}\s*%|\u2705|\u2714|\bgrade\s*[:=]?\s*[A-F][+-]?(?!\w)",
