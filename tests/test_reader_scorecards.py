@@ -336,3 +336,9 @@ def test_a_finding_attributed_to_a_reviewer_is_still_a_finding(line: str) -> Non
 def test_a_finding_titled_with_deferred_or_before_is_still_a_finding(head: str) -> None:
     text = f"## Issues\n\n{head}\nThe importer writes rows before it validates them.\n"
     assert len(summaries(text)) == 1
+
+
+def test_a_review_titles_plain_statements_are_not_critiques() -> None:
+    text = ("**Code review**\n- The change does not touch the public API, so no migration is "
+            "needed for any caller of the module at all.\n")
+    assert summaries(text) == []

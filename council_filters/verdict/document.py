@@ -1508,8 +1508,9 @@ class _Reader:
                 if item.type != "list_item":
                     continue
                 head = _item_head(item)
-                if len(re.findall(r"[^\W\d_]{2,}", head)) >= 12 and _PROBLEM_WORDS.search(head) \
-                        and not _says_nothing_wrong(head):
+                if re.match(r"^[\s*_]*[^\W\d_][^:\n]{1,40}?[*_]*:\s", head) \
+                        and len(re.findall(r"[^\W\d_]{2,}", head)) >= 12 \
+                        and _PROBLEM_WORDS.search(head) and not _says_nothing_wrong(head):
                     self.item(item, quoted, depth)
                 else:
                     self.keys(head)  # "- Verdict: REVISE" among the critiques
