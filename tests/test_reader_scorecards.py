@@ -342,3 +342,15 @@ def test_a_review_titles_plain_statements_are_not_critiques() -> None:
     text = ("**Code review**\n- The change does not touch the public API, so no migration is "
             "needed for any caller of the module at all.\n")
     assert summaries(text) == []
+
+
+def test_dense_critique_paragraphs_under_a_review_title() -> None:
+    text = ("**Plan review (rollout.md)**\n\n"
+            "Feasibility: the six-week schedule is aggressive for one engineer, and the "
+            "migration assumes a quiet database that production never has.\n\n"
+            "Testing: broad on paper but no order of gates; nothing says which suite blocks a "
+            "merge or how long a run may take.\n\n"
+            "Recommendations\n\n"
+            "Ordering: add a gate order so that no suite runs without the smoke tests first.\n")
+    got = summaries(text)
+    assert [s.split(":")[0] for s in got] == ["Feasibility", "Testing"]

@@ -693,6 +693,7 @@ class _Reader:
         self.key_section: _Section | None = None  # a heading that is a key with no value
         self.want_confidence = False  # a Confidence key with no value: the next line's
         self.review_list = False  # a bold review title: the list after it is its critiques
+        self.review_paras = False  # ... and the paragraphs right after it
         self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
         self.summary_value = False  # the verdict expected below is a summary's
 
@@ -1287,6 +1288,8 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if self.review_paras and (quoted or not _is_critique(" ".join(lines[:40]))):
+            self.review_paras = False  # the critiques under a review title end here
         lead = 1 if len(lines) >= 3 and not _CHECKBOX.match(lines[0]) else 0
         if not quoted and len(lines) >= 2 and sum(
                 1 for ln in lines[lead:12] if (b := _CHECKBOX.match(ln))
@@ -1326,6 +1329,16 @@ class _Reader:
             self.close_para()
             self.feed(lines[0])
             self.review_list = True  # a review's title over its list of critiques
+            self.review_paras = True  # ... or over paragraphs of them
+            return
+        if self.review_paras:
+            # "Feasibility: the scope is aggressive ..." as a paragraph under the title
+            self.close_para()
+            for ln in lines:
+                self.feed(ln)
+            self.sections.append(_Section(8, "findings", None, None, 0))
+            self.emit(" ".join(ln.strip() for ln in lines), [], None, self.file())
+            self.sections.pop()
             return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
@@ -1508,9 +1521,7 @@ class _Reader:
                 if item.type != "list_item":
                     continue
                 head = _item_head(item)
-                if re.match(r"^[\s*_]*[^\W\d_][^:\n]{1,40}?[*_]*:\s", head) \
-                        and len(re.findall(r"[^\W\d_]{2,}", head)) >= 12 \
-                        and _PROBLEM_WORDS.search(head) and not _says_nothing_wrong(head):
+                if _is_critique(head):
                     self.item(item, quoted, depth)
                 else:
                     self.keys(head)  # "- Verdict: REVISE" among the critiques
@@ -1828,6 +1839,7 @@ class _Reader:
                 self.review_list = False
                 if t != "paragraph":
                     self.fix_lead = False
+                    self.review_paras = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -2480,6 +2492,13 @@ _FIX_LEAD = re.compile(
 # a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
 _REVIEW_LABEL = re.compile(
     r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)
+def _is_critique(text: str) -> bool:
+    """``Dimension: critique`` of twelve words or more that states a problem."""
+    return bool(re.match(r"^[\s*_]*[^\W\d_][^:\n]{1,40}?[*_]*:\s", text)) \
+        and len(re.findall(r"[^\W\d_]{2,}", text[:2000])) >= 12 \
+        and bool(_PROBLEM_WORDS.search(text[:2000])) and not _says_nothing_wrong(text)
+
+
 # words that state a problem in a critique
 _PROBLEM_WORDS = re.compile(
     r"\b(?:no|not|lacks?|lacking|missing|without|risks?|risky|brittle|fragile|aggressive|"
