@@ -107,7 +107,7 @@ def test_a_verdict_heading_with_its_value_below_is_no_finding() -> None:
 
 
 @pytest.mark.parametrize("bullets", [
-    "- **Docs**: Significantly improved.\n- **SDK**: The client methods are correctly "
+    "- **Docs**: Much improved.\n- **SDK**: The client methods are correctly "
     "updated to match the API.\n- **CLI**: Help text and options are aligned.\n",
     "- Good: the retry cap is read from the config.\n- [OK] the schema is versioned.\n",
 ])
@@ -178,7 +178,7 @@ def test_a_review_title_over_dense_critiques_makes_each_a_finding() -> None:
 
 
 @pytest.mark.parametrize("line", [
-    "\u23f3 Gemini: Pending final verification", "Codex: API key issue (skipped for now)",
+    "\u23f3 Gemini: Pending a second look", "Codex: quota reached (skipped this run)",
     "\u2705 Claude \u2014 APPROVE", "OpenCode: timed out after 600 s",
 ])
 def test_a_line_about_a_reviewers_run_is_no_finding(line: str) -> None:
@@ -193,10 +193,10 @@ REVALIDATION = """\
 
 ## Bug Fix Validation
 
-### \u2705 Bug #1 (paths): **FIXED CORRECTLY**
+### \u2705 Bug #1 (paths): **FIXED AS ASKED**
 Paths now resolve from the main checkout (`scripts/setup.ps1:126`).
 
-### \u2705 Bug #2 (cleanup): **FIXED CORRECTLY**
+### \u2705 Bug #2 (cleanup): **FIXED AS ASKED**
 The cleanup removes the worktree by its path (`scripts/cleanup.ps1:96`).
 
 ## Before vs after
@@ -223,7 +223,7 @@ def test_a_before_heading_that_is_still_open_keeps_its_findings() -> None:
 @pytest.mark.parametrize("sep", ["\n   ", "\n"])
 def test_an_item_written_as_fields_with_a_place_and_a_description(sep: str) -> None:
     text = ("# Spec review (round 2)\n\n"
-            f"1. **Classification:** Factual error{sep}**Location:** `guide.md` \u2192 the status "
+            f"1. **Category:** Wrong claim{sep}**Location:** `guide.md` \u2192 the status "
             f"labels{sep}**Description:** The guide says blocking is not wired yet; it is.\n\n"
             f"2. **Classification:** Gap{sep}**Location:** `api.md` \u00a75{sep}**Description:** "
             "The error codes are never listed.\n")
@@ -263,7 +263,7 @@ def test_the_list_under_a_findings_fix_paragraph_is_its_detail() -> None:
     text = ("## Major Issues\n\n### 5. The plan deletes files that do not exist\n\n"
             "The removal phase lists two services that were never created.\n\n"
             "**Fix**: note that the only references are:\n"
-            "- `core/chat.ts:2276` \u2014 a stub comment (remove)\n"
+            "- `core/chat.ts:880` \u2014 a stub comment (remove)\n"
             "- `ui/stream.test.tsx:59` \u2014 a test mock (update)\n\n"
             "### 6. The export list is stale\n\nTwo exports moved.\n")
     got = summaries(text)

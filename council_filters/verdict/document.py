@@ -189,7 +189,7 @@ _PRAISE = re.compile(
     r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
     r"[.!]?$"
-    # "README: significantly improved.", "The methods are correctly updated to match the
+    # "README: much improved.", "The methods are now correctly wired to match the
     # API.", "Help text and options are aligned."
     r"|(?:^|:\s*)(?:(?:significantly|much|greatly|clearly)\s+)?improved[.!]?$"
     r"|\b(?:is|are)\s+(?:now\s+)?(?:correctly|properly)\s+\w+(?:\s+to\s+match\b[^.!?]{0,80})?"
@@ -267,7 +267,7 @@ _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
 _CATEGORY = re.compile(r"^\s*[^\W\d_][^\W\d_'-]*(?:(?:\s+|\s*[&/]\s*|-)[^\W\d_]+){0,2}\s*$")
 # a line of counts, not a verdict ("PASS: 12, FAIL: 0", "Passed: 12 tests", "PASS (12/12)")
 _TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*\d)")
-# a bold label naming a summary, alone on its line ("**Stress Pass Summary**")
+# a bold label naming a summary, alone on its line ("**Gate Summary**")
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
@@ -953,7 +953,7 @@ class _Reader:
             return True
         if k is not None and k.name == "summary" and not k.value \
                 or _SUMMARY_LABEL.match(s) and not heading:
-            # "## Summary" / "**Stress Pass Summary**" then "**CONDITIONAL PASS**": the
+            # "## Summary" / "**Gate Summary**" then "**CONDITIONAL PASS**": the
             # line below may be the verdict phrase itself (read as a weaker key's value)
             if self.want_verdict_para is None:
                 self.want_verdict_para = (False, 1)
