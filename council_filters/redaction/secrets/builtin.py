@@ -79,6 +79,8 @@ _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?)
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
+VALUE = _VALUE  # (for the proof patterns)
+
 RULES: tuple[Rule, ...] = (
     _r(
         "aws-access-key-id",
@@ -377,6 +379,8 @@ def _alternation(words: tuple[str, ...]) -> bytes:
     return b"(?:" + emit(trie) + b")"
 
 
+alternation = _alternation
+
 # The end of a key that names a secret, as the validator reads keys: a key word
 # followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
 # ``token_count``, ``secret_name``, a bare ``key``).
@@ -385,6 +389,7 @@ _KEY_END = (
 )
 # The start of a value the validator can accept: six characters, not a
 # variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
+KEY_END = _KEY_END  # (for the proof patterns)
 _LITERAL_START = (
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{]{6})"
 )
