@@ -135,7 +135,10 @@ def _missed(rule_id: str, rx: re.Pattern[bytes] | None = None) -> list[bytes]:
 
 @pytest.mark.parametrize("rule_id", [r.id for r in builtin.RULES])
 def test_a_proof_finds_every_line_its_rule_fires_on(rule_id: str) -> None:
-    assert proof.proof_regex(builtin.BY_ID[rule_id]) is not None  # every rule is served
+    rule = builtin.BY_ID[rule_id]
+    assert proof.proof_regex(rule) is not None  # every rule is served
+    source = proof._proof_source(rule)
+    assert proof.newline_safe(source) and proof.takes_a_byte(source)
     missed = _missed(rule_id)
     assert missed == [], missed[:10]
 
@@ -156,6 +159,7 @@ def test_proofs_refuse_what_reads_otherwise_over_joined_lines() -> None:
                 rb"(?>[^ ]+)", rb"(?=a\s)x"):
         assert not safe(bad), bad
     assert proof.joinable(rb"a\Z|b\\Z") == rb"a$|b\\Z"
+    assert not proof.takes_a_byte(rb"x?") and proof.takes_a_byte(rb"(?=a)b?c")
 
 
 def _exact(data: bytes) -> bytes:

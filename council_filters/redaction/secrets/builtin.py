@@ -79,7 +79,7 @@ _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?)
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
-VALUE = _VALUE  # (for the proof patterns)
+VALUE, OP = _VALUE, _OP  # (for the proof patterns)
 
 RULES: tuple[Rule, ...] = (
     _r(

@@ -291,18 +291,7 @@ def _no_placeholder(least: int) -> bytes:
 #: found exactly once.
 _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     "stripe-key": ((rb"\b((?:sk|rk|pk)_", rb"\b(" + _DIGIT_AHEAD + rb"(?:sk|rk|pk)_"),),
-    "secret-assignment": (
-        (rb"""(?P<key>["'`]?""", rb"""(?P<key>["'`]?""" + _key_ahead(_NAME)),
-        (builtin.VALUE, _PROOF_VALUE),
-    ),
-    "secret-table-cell": (
-        (rb"(?P<key>`?", rb"(?P<key>`?" + _key_ahead(_NAME)),
-        (builtin.VALUE, _PROOF_VALUE),
-    ),
-    "secret-name-value": (
-        (rb"(?P<key>", rb"(?P<key>" + _key_ahead(rb"[A-Za-z0-9_.-]", b"")),
-        (builtin.VALUE, _PROOF_VALUE),
-    ),
+
     "secret-xml": (
         (rb"<(?P<key>", rb"<(?P<key>" + _key_ahead(_XML_NAME, b":*")),
         (rb"(?P<v>", rb"(?P<v>" + _XML_OK),
@@ -346,8 +335,32 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
 }
 
 
+# Key/value rules whose proof starts at the key's end, not its start: the
+# secret word and suffix that end the key, then what follows the key in the
+# rule.  A match of the rule whose key names a secret holds one of these at
+# the key's end, on the same line (so the line is found all the same), and
+# the search no longer tries the key's possible starts at every word.
+def _key_end(name: bytes, tail: bytes) -> bytes:
+    return rb"(?i:" + _KEY_KIND + rb")" + tail + rb"(?!" + name + rb")"
+
+
+_WHOLE: dict[str, bytes] = {
+    # (?<!NAME)(?P<key>["'`]?NAME{1,80}+["'`]?\]?) OP VALUE
+    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?"""
+    + builtin.OP + _PROOF_VALUE,
+    # \|[ \t]*(?P<key>`?NAME{1,80}`?)[ \t]*(?P<op>\|)[ \t]* VALUE
+    "secret-table-cell": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"`?[ \t]*(?P<op>\|)[ \t]*"
+    + _PROOF_VALUE,
+    # \bname ... (?P<key>[A-Za-z0-9_.-]{1,80})["']?[ \t]*,[ \t]*["']?value ... VALUE
+    "secret-name-value": rb"(?i)" + _key_end(rb"[A-Za-z0-9_.-]", b"")
+    + rb"""["']?[ \t]*,[ \t]*["']?value["']?[ \t]*(?P<op>[:=])[ \t]*""" + _PROOF_VALUE,
+}
+
+
 def _proof_source(rule: Rule) -> bytes:
     pattern = rule.regex.pattern
+    if rule.id in _WHOLE and builtin.BY_ID.get(rule.id) == rule:
+        return _WHOLE[rule.id]
     if builtin.BY_ID.get(rule.id) == rule:
         for old, new in _CONDITIONS.get(rule.id, ()):
             assert pattern.count(old) >= 1, (rule.id, old)
@@ -360,10 +373,15 @@ def proof_regex(rule: Rule) -> re.Pattern[bytes] | None:
     """The compiled proof pattern of a built-in rule (None: not served in bulk)."""
     if rule.text or builtin.BY_ID.get(rule.id) != rule:
         return None
-    source = _proof_source(rule)
-    if not newline_safe(source) or _p.parse(source, re.M).getwidth()[0] == 0:
-        return None  # (a match must take a byte of its line: see maybe_lines)
-    return re.compile(source, re.M)
+    # (every proof is newline-safe and takes a byte of its line: the tests
+    # check both with newline_safe and takes_a_byte; parsing them again here
+    # would cost each run as much as compiling them)
+    return re.compile(_proof_source(rule), re.M)
+
+
+def takes_a_byte(pattern: bytes) -> bool:
+    """Every match of ``pattern`` is at least one byte long (see maybe_lines)."""
+    return bool(_p.parse(pattern, re.M).getwidth()[0] > 0)
 
 
 def servable(rule: Rule) -> bool:
