@@ -38,6 +38,8 @@ search goes on from the next line.
 from __future__ import annotations
 
 import re
+import re._constants as _c  # the parser of the re module (Python 3.11+)
+import re._parser as _p
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
@@ -45,9 +47,6 @@ from typing import Any
 
 from council_filters.redaction.secrets import builtin, validators
 from council_filters.redaction.secrets.rules import Rule
-
-import re._constants as _c  # the parser of the re module (Python 3.11+)
-import re._parser as _p
 
 _NL = 10
 # Categories that hold a newline.
