@@ -23,6 +23,7 @@ import secret_families as sf
 
 from council_filters.redaction.secrets import builtin, load_rules, proof, redact_value
 from council_filters.redaction.secrets.engine import RuleCheck
+from council_filters.redaction.secrets.rules import _ESCAPED_QUOTE
 
 EXT = load_rules("extended")
 
@@ -104,11 +105,14 @@ def all_lines() -> list[bytes]:
     lines += [ln.encode() for ln in secret_corpus.benign_lines(seed=3, n=3000)]
     lines += [ln.encode() for ln in near_misses.near_miss_lines(seed=9, n=6000)]
     lines += list(validator_lines(rng, 12000))
-    # the same lines cut, upper-cased and with bytes that are no UTF-8 around
+    # the same lines cut, upper-cased, with bytes that are no UTF-8 around, and
+    # with their quotes escaped (JSON inside a string)
     more = []
     for ln in rng.sample(lines, 4000):
         cut = rng.randrange(len(ln) + 1)
-        more += [ln[:cut], ln.upper(), b"\xff" + ln + b"\xc3", b"x" + ln]
+        esc = b"\\" * rng.randint(1, 5)
+        more += [ln[:cut], ln.upper(), b"\xff" + ln + b"\xc3", b"x" + ln,
+                 ln.replace(b'"', esc + b'"').replace(b"'", esc + b"'")]
     return lines + more
 
 
@@ -140,6 +144,21 @@ def test_a_proof_finds_every_line_its_rule_fires_on(rule_id: str) -> None:
     source = proof._proof_source(rule)
     assert proof.newline_safe(source) and proof.takes_a_byte(source)
     missed = _missed(rule_id)
+    assert missed == [], missed[:10]
+
+
+@pytest.mark.parametrize("rule_id", [r.id for r in builtin.RULES])
+def test_a_rules_search_finds_every_line_it_fires_on(rule_id: str) -> None:
+    """The candidate search of each rule (builtin.SCANS, as the ``re`` engine runs
+    it) hits every line the rule fires on, read as it is or with its escaped
+    quotes read unescaped (terminal escapes send a line to every rule)."""
+    rule = builtin.BY_ID[rule_id]
+    search = re.compile(rule.prefilter)
+    missed = [
+        ln for ln in LINES
+        if not search.search(ln)
+        and (rule.fires(ln) or rule.fires(_ESCAPED_QUOTE.sub(rb"\1", ln)))
+    ]
     assert missed == [], missed[:10]
 
 
