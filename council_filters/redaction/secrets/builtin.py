@@ -454,7 +454,8 @@ _TIGHT: dict[str, bytes] = {
     "authorization-header": _AUTHORIZATION,
     "redis-credentials": rb"(?i:requirepass|masterauth)[ \t]+" + _QQ + rb"?[^ \t\n\"']{4}"
     rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli",
-    "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}|mysql|mariadb|"
+    "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
+    rb"|mysql|mariadb|"
     rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4})",
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
