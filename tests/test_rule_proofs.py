@@ -120,19 +120,11 @@ LINES = all_lines()
 
 
 def _missed(rule_id: str, rx: re.Pattern[bytes] | None = None) -> list[bytes]:
-    """Lines the rule fires on that the proof does not send on (must be none)."""
+    """Lines the rule fires on that its proof (or ``rx``) does not send on (must be none)."""
     rule = builtin.BY_ID[rule_id]
     lines = list(LINES)
     random.Random(rule_id).shuffle(lines)
-    if rx is None:
-        found = proof.maybe_lines(rule, lines)
-    else:
-        saved = proof.proof_regex
-        proof.proof_regex = lambda _r: rx  # type: ignore[assignment]
-        try:
-            found = proof.maybe_lines(rule, lines)
-        finally:
-            proof.proof_regex = saved  # type: ignore[assignment]
+    found = proof.maybe_lines(rule, lines) if rx is None else proof.lines_matching(rx, lines)
     assert found is not None
     return [ln for ln in lines if ln not in found and rule.fires(ln)]
 
@@ -140,9 +132,11 @@ def _missed(rule_id: str, rx: re.Pattern[bytes] | None = None) -> list[bytes]:
 @pytest.mark.parametrize("rule_id", [r.id for r in builtin.RULES])
 def test_a_proof_finds_every_line_its_rule_fires_on(rule_id: str) -> None:
     rule = builtin.BY_ID[rule_id]
-    assert proof.proof_regex(rule) is not None  # every rule is served
-    source = proof._proof_source(rule)
-    assert proof.newline_safe(source) and proof.takes_a_byte(source)
+    assert proof.proof_regexes(rule) is not None  # every rule is served
+    for source in proof.proof_sources(rule):  # each stage on its own, then all
+        assert proof.newline_safe(source) and proof.takes_a_byte(source)
+        missed = _missed(rule_id, re.compile(source, re.M))
+        assert missed == [], missed[:10]
     missed = _missed(rule_id)
     assert missed == [], missed[:10]
 

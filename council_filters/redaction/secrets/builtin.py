@@ -468,8 +468,13 @@ _TIGHT: dict[str, bytes] = {
     + rb"?[ \t]*[:=][ \t]*" + _LITERAL_START,
     "secret-table-cell": rb"(?i)\|[ \t]*`?[A-Za-z0-9_.\x24@-]{0,80}" + _KEYWORDS
     + rb"[A-Za-z0-9_.\x24@-]{0,80}`?[ \t]*\|",
-    "secret-assignment": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q
-    + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _LITERAL_START,
+    # A key ending in a password word takes six bytes; any other key an unquoted
+    # value of twelve (assignment_ok), or a quoted one of six (a scheme word
+    # may lead it: "Bearer abc...", which makes it a password).
+    "secret-assignment": rb"(?i)(?:" + _alternation(PASSWORD_WORDS) + rb"[_.-]*"
+    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{11}))",
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)

@@ -218,27 +218,34 @@ def _secret_kind(ch: bytes) -> bytes:
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
-_QUOTED_OK = (
-    rb"(?![$<{])(?=" + _QCH + rb"{6})"
-    rb"(?!" + _QCH + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
-    rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
-    rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
-    rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
-)
-_UNQUOTED_OK = (
-    rb"(?![$<{])(?=" + _RUN + rb"{6})"
-    rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
-    + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb")|"
-    + _RUN + rb"*[.:](?!" + _RUN + rb")))"
-    rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
-    + _CAMEL + rb"(?!" + _RUN + rb")))"
-    rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
-    rb"(?(pw)|" + _secret_kind(_RUN) + rb")"
-)
-_PROOF_VALUE = (
-    rb"""(?P<q>["'`])?(?P<v>(?(q)""" + _QUOTED_OK + rb"""[^"'`\s][^"'`]{0,300}?|"""
-    + _UNQUOTED_OK + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
-)
+def _proof_value(kind: bool) -> bytes:
+    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
+    has set group ``pw`` when the key ends in a password word."""
+    quoted = (
+        rb"(?![$<{])(?=" + _QCH + rb"{6})"
+        rb"(?!" + _QCH + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+        rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
+        rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
+    )
+    unquoted = (
+        rb"(?![$<{])(?=" + _RUN + rb"{6})"
+        rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
+        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER
+        + rb")|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
+        rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
+        + _CAMEL + rb"(?!" + _RUN + rb")))"
+        rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
+    )
+    if kind:
+        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
+        unquoted += rb"(?(pw)|" + _secret_kind(_RUN) + rb")"
+    return (
+        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + quoted + rb"""[^"'`\s][^"'`]{0,300}?|"""
+        + unquoted + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
+    )
+
+
+_PROOF_VALUE = _proof_value(True)
 assert builtin.VALUE.startswith(b"(?P<q>")
 
 
@@ -356,6 +363,25 @@ _WHOLE: dict[str, bytes] = {
 }
 
 
+# A first, cheaper stage for them: from the operator on (a byte the search can
+# skip to), without the key; only the lines it finds go through the whole proof.
+_OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)"
+assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
+_FIRST: dict[str, bytes] = {
+    "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),
+    "secret-table-cell": rb"(?i)(?P<op>\|)[ \t]*" + _proof_value(False),
+    "secret-name-value": rb"(?i)(?-i:[Vv])alue[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _proof_value(False),
+}
+
+
+def proof_sources(rule: Rule) -> tuple[bytes, ...]:
+    """The proof patterns of a built-in rule, run one after the other (each on the
+    lines the one before found): every one matches every line the rule fires on."""
+    whole = _proof_source(rule)
+    first = _FIRST.get(rule.id) if builtin.BY_ID.get(rule.id) == rule else None
+    return (first, whole) if first is not None else (whole,)
+
+
 def _proof_source(rule: Rule) -> bytes:
     pattern = rule.regex.pattern
     if rule.id in _WHOLE and builtin.BY_ID.get(rule.id) == rule:
@@ -368,14 +394,14 @@ def _proof_source(rule: Rule) -> bytes:
 
 
 @lru_cache(maxsize=64)
-def proof_regex(rule: Rule) -> re.Pattern[bytes] | None:
-    """The compiled proof pattern of a built-in rule (None: not served in bulk)."""
+def proof_regexes(rule: Rule) -> tuple[re.Pattern[bytes], ...] | None:
+    """The compiled proof patterns of a built-in rule (None: not served in bulk)."""
     if rule.text or builtin.BY_ID.get(rule.id) != rule:
         return None
     # (every proof is newline-safe and takes a byte of its line: the tests
     # check both with newline_safe and takes_a_byte; parsing them again here
     # would cost each run as much as compiling them)
-    return re.compile(_proof_source(rule), re.M)
+    return tuple(re.compile(src, re.M) for src in proof_sources(rule))
 
 
 def takes_a_byte(pattern: bytes) -> bool:
@@ -392,9 +418,22 @@ def maybe_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes] | None:
     """The lines among ``lines`` on which the rule may fire (a superset), in one
     pass of its proof pattern over them joined by newlines; None when the rule
     cannot be served so."""
-    rx = proof_regex(rule)
-    if rx is None:
+    stages = proof_regexes(rule)
+    if stages is None:
         return None
+    found: set[bytes] | None = None
+    for rx in stages:
+        if found is not None:
+            lines = [ln for ln in lines if ln in found]
+            if not lines:
+                break
+        found = lines_matching(rx, lines)
+    return found
+
+
+def lines_matching(rx: re.Pattern[bytes], lines: Sequence[bytes]) -> set[bytes]:
+    """The lines among ``lines`` where ``rx`` (newline-safe, a byte long at
+    least) may match, from one search of them joined by newlines."""
     joined = b"\n".join(lines)
     search = rx.search
     m = search(joined)
