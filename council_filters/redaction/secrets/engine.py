@@ -187,9 +187,22 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
 _BULK_MIN = 16
 #: Lines the rules also read another way (escaped quotes, terminal escapes).
 _REREAD = re.compile(rb"[\\\x1b\x9b]")
-#: Candidate lines that stay whatever the proofs say: read another way, or a
+#: Candidate lines that stay whatever the proofs say: read another way by the
+#: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
 #: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
-_HOLD = re.compile(rb"[\\\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M)
+_HOLD = re.compile(
+    rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M
+)
+
+
+def _pem_idle_on(line: bytes) -> bool:
+    """A line the PEM machine, when idle, steps over without a change: plain
+    ASCII (no escapes) whose markers, read as the machine reads them, name no
+    private key (see ``PemMachine._markers``).  While a block or watch is open
+    every line is shown to the machine anyway."""
+    from council_filters.redaction.secrets.pem import marker_text
+
+    return line.isascii() and b"\x1b" not in line and "privatekey" not in marker_text(line)
 
 
 def _may_bulk(rule: Rule) -> bool:
@@ -668,7 +681,8 @@ class RuleCheck:
                 cleaned = clean_lines(rule, group)
                 if cleaned:
                     clean[key] = cleaned
-        if not maybe and not clean:
+        pem_only = self._pem_only_scans()
+        if not maybe and not clean and not pem_only:
             return None
         joined = b"\n".join(lines)
         starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
@@ -680,26 +694,32 @@ class RuleCheck:
         for i, cand in enumerate(cands):
             mask = cand[1]
             if mask in memo:
-                rules = memo[mask]
+                found = memo[mask]
             else:
-                rules = memo[mask] = self._drop_rules(mask, served)
-            if rules is None or i in held:
+                found = memo[mask] = self._drop_rules(mask, served, pem_only)
+            if found is None or i in held:
                 keep.append(cand)
                 continue
+            rules, pem = found
             line = lines[i]
-            if any(
+            if (pem and not _pem_idle_on(line)) or any(
                 line in union if key in maybe else line not in clean.get(key, ())
                 for key in map(id, rules)
             ):
                 keep.append(cand)
         return keep if len(keep) < len(cands) else None
 
-    def _drop_rules(self, mask: int, served: int) -> tuple[Rule, ...] | None:
+    def _drop_rules(
+        self, mask: int, served: int, pem_only: int
+    ) -> tuple[tuple[Rule, ...], bool] | None:
         """The rules a candidate with hit ``mask`` must be proven silent for to
-        leave the list (None: it stays, whatever the proofs say)."""
+        leave the list, and whether the PEM machine's search hit it (None: it
+        stays, whatever the proofs say)."""
         m = mask >> 1
-        if mask & 1 or not m or m & ~served:
+        if mask & 1 or not m or m & ~(served | pem_only):
             return None
+        pem = bool(m & pem_only)
+        m &= ~pem_only
         rules: list[Rule] = []
         while m:
             low = m & -m
@@ -708,7 +728,16 @@ class RuleCheck:
         keys = self._maybe.keys() | self._clean.keys()
         if self.plan.every_line or any(id(r) not in keys for r in rules):
             return None
-        return tuple(rules)
+        return tuple(rules), pem
+
+    def _pem_only_scans(self) -> int:
+        """The searches that stand for the PEM machine alone (its dash runs)."""
+        found = 0
+        if self.pem is not None:
+            for k, sc in enumerate(self.plan.scans):
+                if sc.pem and not sc.rules:
+                    found |= 1 << k
+        return found
 
     def _bulk_scans(self) -> int:
         """The searches (bit ``k`` for ``@k``) that stand for a rule a pass can serve."""
