@@ -226,3 +226,25 @@ def test_most_near_misses_never_reach_a_rule() -> None:
     finally:
         RuleCheck.check = saved  # type: ignore[method-assign]
     assert len(ran) < 20000 * 0.15, len(ran)
+
+
+def test_values_and_escapes_that_hid_a_line_from_its_search() -> None:
+    """Lines the rules fire on that their searches used to miss: a ``$`` inside a
+    value (only a leading one marks a variable), and quotes escaped more than
+    three times deep (JSON in a string in a string) or in an XML attribute."""
+    rng = random.Random(3)
+    alnum = string.ascii_letters + string.digits
+    lines = []
+    for _ in range(40):
+        core = "".join(rng.choice(alnum) for _ in range(rng.randint(14, 30)))
+        at = rng.randint(1, 5)
+        value = core[:at] + "$" + core[at:] + "9Z"
+        key = rng.choice(("password", "DB_PASSWORD", "api_key", "client_secret", "authToken"))
+        lines.append(rng.choice((f"{key}={value}", f"{key}: {value}", f"export {key}={value}")))
+        esc = "\\" * rng.randint(4, 9)
+        lines.append(f'{{{esc}"{key}{esc}": {esc}"{core}9Z{esc}"}}')
+        esc = "\\" * rng.randint(1, 6)
+        lines.append(f'<add key={esc}"{key}{esc}" value={esc}"{core}9Z{esc}" />')
+    doc = "".join(f"note {i}\n{line}\n" for i, line in enumerate(lines)).encode()
+    _, redacted = redact_value(doc, EXT)
+    assert redacted == [2 * i + 2 for i in range(len(lines))]
