@@ -428,7 +428,7 @@ class RuleCheck:
         self._maybe: dict[int, set[bytes]] = {}  # per built-in rule proven: lines it may fire on
         self._bulk: int | None = None
         self._proven: int | None = None
-        self._droppable: dict[int, tuple[Rule, ...] | None] = {}
+        self._droppable: dict[int, tuple[tuple[Rule, ...], bool] | None] = {}
         self._wants: dict[int, bool] = {}
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
@@ -694,13 +694,13 @@ class RuleCheck:
         for i, cand in enumerate(cands):
             mask = cand[1]
             if mask in memo:
-                found = memo[mask]
+                drop = memo[mask]
             else:
-                found = memo[mask] = self._drop_rules(mask, served, pem_only)
-            if found is None or i in held:
+                drop = memo[mask] = self._drop_rules(mask, served, pem_only)
+            if drop is None or i in held:
                 keep.append(cand)
                 continue
-            rules, pem = found
+            rules, pem = drop
             line = lines[i]
             if (pem and not _pem_idle_on(line)) or any(
                 line in union if key in maybe else line not in clean.get(key, ())
