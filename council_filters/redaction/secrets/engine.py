@@ -428,7 +428,7 @@ class RuleCheck:
         self._maybe: dict[int, set[bytes]] = {}  # per built-in rule proven: lines it may fire on
         self._bulk: int | None = None
         self._proven: int | None = None
-        self._droppable: dict[int, tuple[tuple[Rule, ...], bool] | None] = {}
+        self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
         self._wants: dict[int, bool] = {}
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
@@ -700,9 +700,14 @@ class RuleCheck:
             if drop is None or i in held:
                 keep.append(cand)
                 continue
-            rules, pem = drop
+            rules, pem, one_look = drop
             line = lines[i]
-            if (pem and not _pem_idle_on(line)) or any(
+            if pem and not _pem_idle_on(line):
+                keep.append(cand)
+            elif one_look:  # built-in rules only, all proven
+                if line in union:
+                    keep.append(cand)
+            elif any(
                 line in union if key in maybe else line not in clean.get(key, ())
                 for key in map(id, rules)
             ):
@@ -711,10 +716,11 @@ class RuleCheck:
 
     def _drop_rules(
         self, mask: int, served: int, pem_only: int
-    ) -> tuple[tuple[Rule, ...], bool] | None:
+    ) -> tuple[tuple[Rule, ...], bool, bool] | None:
         """The rules a candidate with hit ``mask`` must be proven silent for to
-        leave the list, and whether the PEM machine's search hit it (None: it
-        stays, whatever the proofs say)."""
+        leave the list, whether the PEM machine's search hit it, and whether
+        all those rules are built-in ones with proofs (one look at the lines
+        any proof matched will do); None: it stays, whatever the proofs say."""
         m = mask >> 1
         if mask & 1 or not m or m & ~(served | pem_only):
             return None
@@ -728,7 +734,7 @@ class RuleCheck:
         keys = self._maybe.keys() | self._clean.keys()
         if self.plan.every_line or any(id(r) not in keys for r in rules):
             return None
-        return tuple(rules), pem
+        return tuple(rules), pem, all(id(r) in self._maybe for r in rules)
 
     def _pem_only_scans(self) -> int:
         """The searches that stand for the PEM machine alone (its dash runs)."""
