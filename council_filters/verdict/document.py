@@ -1390,10 +1390,15 @@ class _Reader:
                 self.feed(ln)
             return
         self.close_para()
+        placed = sum(1 for item in node.children[:64]
+                     if item.type == "list_item" and _own_place(item) is not None)
+        # items that each carry their own place field are findings, even under a heading
+        # that might itself be one: with two or more, the heading is their group
+        own = placed >= 2 or placed == 1 and not self.under_cand()
         for item in node.children:
             if item.type != "list_item":
                 continue
-            self.item(item, quoted, depth, sev)
+            self.item(item, quoted, depth, sev, own)
             first = item.children[0] if item.children else None
             tail = _text(first).rsplit("\n", 1)[-1] if first is not None and \
                 first.type == "paragraph" and "\n" in _text(first) else ""
@@ -1403,7 +1408,7 @@ class _Reader:
                 self.label(_sev_label(tail))
 
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
-             sev: str | None = None) -> None:
+             sev: str | None = None, own: bool = False) -> None:
         children = item.children
         if item.map:
             self.line = item.map[0]
@@ -1453,7 +1458,8 @@ class _Reader:
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
             lead is not None and ctx is not None and (
                 self.loose_file is not None
-                or ctx.line is None and kind not in ("positive", "resolved")))
+                or ctx.line is None and kind not in ("positive", "resolved"))) or (
+            own and kind not in ("positive", "resolved") and _own_place(item) is not None)
         if finding:
             body = list(rest)
             for c in others + nested:
@@ -1482,6 +1488,13 @@ class _Reader:
                         rec.pop(place_key, None)
                     _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
+                if own and (_FIELD.match(head) or _field_item(head)):
+                    # "**Classification:** x" / "**Location:** y" / "**Description:** z":
+                    # a record of fields, its text in the one that says what is wrong
+                    said = next((m["v"].strip() for ln in body[:MAX_BODY]
+                                 if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), None)
+                    if said:
+                        rec["summary"] = _cap(_strip_decor(said))
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -2155,6 +2168,41 @@ _ALSO_AT = re.compile(
 _ALSO_INLINE = re.compile(
     r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+# the field of a record of fields that says what is wrong
+_TEXT_FIELD = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:description|issue|problem|finding|claim|summary|details|"
+    r"concern|observation|defect|bug|what)\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+
+
+def _own_place(item: SyntaxTreeNode) -> Location | None:
+    """The place a list item's own location field gives (``**Location:** `a.md` → §5``,
+    ``- File: a.py:12`` as a line of its paragraph or of its nested list), when the item
+    is more than that field: a title or other fields beside it."""
+    children = item.children
+    first = children[0] if children and children[0].type == "paragraph" else None
+    if first is None:
+        return None
+    lines = _text(first).split("\n")[:MAX_BODY]
+    for c in children[1:4]:
+        if c.type in ("bullet_list", "ordered_list"):
+            lines += [_item_head(sub) for sub in c.children[:MAX_BODY]]
+    if len(lines) < 2:
+        return None
+    for ln in lines:
+        m = _FIELD.match(ln)
+        if not m or not m["v"].strip():
+            continue
+        k = m["k"].lower()
+        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+            continue
+        loc = locate(m["v"][:400])
+        if loc is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        f = _first_file(m["v"][:400])
+        return Location(f) if f else None
+    return None
 
 
 def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
