@@ -98,3 +98,103 @@ def test_one_field_record_under_a_finding_heading_stays_that_findings_field() ->
   **Severity:** high
 """
     assert where(text) == [("cache/store.go", 41, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# 2. A file named by the section heading gives its file to the findings under it
+# --------------------------------------------------------------------------- #
+HEADING_FILES = {
+    "file-in-parentheses-then-bold-labels": """\
+# Security review
+
+## 1. Token scanner (`core/scan/tokens.py`)
+
+### Strengths
+
+1. **Broad coverage**
+   - many kinds of keys
+
+### Areas for improvement
+
+**MINOR - Speed**:
+- Every pattern is compiled again for each text
+- **Recommendation**: compile them once
+
+## 2. Audit trail (`core/audit/trail.py`)
+
+### Areas for improvement
+
+**MINOR - Rotation**:
+- The log file grows without a bound
+""",
+    "numbered-heading-file-then-dash": """\
+## Findings
+
+#### 1. `billing/invoice.rb` — rounding
+
+- Line 40: totals are rounded before the tax is added
+- Line 52: the currency is taken from the first item only
+
+#### 2. `billing/refund.rb` — notes
+
+- The refund path has no test at all
+""",
+    "file-heading-with-line-items-in-parentheses": """\
+### Review notes: server/http/router.go
+
+* (L12) the route table is rebuilt on every request
+* (L30) a panic in a handler takes the server down
+""",
+}
+
+HEADING_FILE_PLACES = {
+    "file-in-parentheses-then-bold-labels": [
+        ("core/scan/tokens.py", None, "minor"), ("core/audit/trail.py", None, "minor")],
+    "numbered-heading-file-then-dash": [
+        ("billing/invoice.rb", 40, None), ("billing/invoice.rb", 52, None),
+        ("billing/refund.rb", None, None)],
+    "file-heading-with-line-items-in-parentheses": [
+        ("server/http/router.go", 12, None), ("server/http/router.go", 30, None)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(HEADING_FILES))
+def test_the_file_a_section_heading_names_is_the_file_of_its_findings(name: str) -> None:
+    assert where(HEADING_FILES[name]) == HEADING_FILE_PLACES[name]
+
+
+def test_a_heading_naming_several_files_or_a_missing_one_gives_none() -> None:
+    text = """\
+# Review
+
+## Comparing `a/x.py` with `a/y.py`
+
+- **[P2]** the two copies of the parser drift apart
+"""
+    assert where(text) == [(None, None, "medium")]
+    text = """\
+# Review
+
+## Missing `docs/upgrade.md`
+
+- **[P3]** users get no upgrade path
+"""
+    assert where(text) == [(None, None, "minor")]
+
+
+def test_a_per_file_pass_over_findings_given_above_adds_none_at_their_place() -> None:
+    text = """\
+## Issues
+
+1. **No rollback step** (CRITICAL)
+   - **File**: PLAN.md:76-88
+   - **Issue**: the plan drops the old table before the new one is checked
+
+## Detailed analysis by file
+
+### PLAN.md - all issues
+
+- Lines 76-88: the plan drops the old table with no rollback step
+- Lines 120-125: the cut-over date is not set anywhere
+"""
+    assert places(text) == [("PLAN.md", 76), ("PLAN.md", 120)]

@@ -1027,6 +1027,31 @@ class _Reader:
         target.update(fixed)
         return True
 
+    def said_there(self, rec: dict[str, Any]) -> bool:
+        """A finding read before at ``rec``'s place (its file, a line within the other's
+        range) whose words ``rec``'s title restates: ``rec`` is that finding again."""
+        line = rec.get("line")
+        if not isinstance(line, int) or self.restate_budget <= 0:
+            return False
+        text = str(rec.get("summary", ""))
+        lead = _LINE_LEAD.match(text)
+        words = _words(_title_of(text[lead.end():] if lead else text))
+        for f in self.doc.findings[-RECAP_PRIOR - 1:-1]:
+            self.restate_budget -= 1
+            fl = f.get("line")
+            if f.get("file") != rec["file"] or not isinstance(fl, int):
+                continue
+            end = f.get("end_line") if isinstance(f.get("end_line"), int) else fl
+            if not fl <= line <= max(end, fl):
+                continue
+            fw = self.words_of.get(id(f))
+            if fw is None:
+                fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
+                    f.get("discussion", ""))[:300])
+            if _same_words(words, fw, True):
+                return True
+        return False
+
     def label(self, sev: str | None) -> None:
         """A label line's group (``**Blocking**``, ``blocking:``) opens; the one before
         ends.  ``sev`` None only ends it."""
@@ -1197,6 +1222,11 @@ class _Reader:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
+        if sec.file is None and kind not in ("positive", "resolved") and not title:
+            # "## 1. Scanner review (`core/scan.py`)", "#### 2. `x.py` — notes": the one
+            # file the heading names is the file of the findings read under it (the
+            # heading itself, when it is one, keeps its own reading)
+            sec.file = _heading_file(text)
         self.sections.append(sec)
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
@@ -1488,6 +1518,13 @@ class _Reader:
                         rec.pop(place_key, None)
                     _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
+                    own_head = self.sections[-1].cand if self.sections else None
+                    if not (own_head is not None and _FINDING_ID.match(_plain(own_head.text))) \
+                            and self.said_there(rec):
+                        # "Lines 76-88: the plan lacks an impact analysis" in a per-file
+                        # pass over findings given above at that place: the same again
+                        self.doc.findings.pop()
+                        return
                 if own and (_FIELD.match(head) or _field_item(head)):
                     # "**Classification:** x" / "**Location:** y" / "**Description:** z":
                     # a record of fields, its text in the one that says what is wrong
@@ -2168,6 +2205,19 @@ _ALSO_AT = re.compile(
 _ALSO_INLINE = re.compile(
     r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+def _heading_file(text: str) -> Location | None:
+    """The one file a heading names (in code, or a name with a file type), not one it says
+    is missing or to be created; none when it names several."""
+    named: list[str] = []
+    for f, a, b in _file_tokens(text[:600]):
+        if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
+                text[b:b + 40]):
+            return None
+        if f not in named:
+            named.append(f)
+    return Location(named[0]) if len(named) == 1 else None
 
 
 # the field of a record of fields that says what is wrong
