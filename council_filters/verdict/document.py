@@ -1041,8 +1041,8 @@ class _Reader:
             fl = f.get("line")
             if f.get("file") != rec["file"] or not isinstance(fl, int):
                 continue
-            end = f.get("end_line") if isinstance(f.get("end_line"), int) else fl
-            if not fl <= line <= max(end, fl):
+            end = f.get("end_line")
+            if not fl <= line <= (max(end, fl) if isinstance(end, int) else fl):
                 continue
             fw = self.words_of.get(id(f))
             if fw is None:
