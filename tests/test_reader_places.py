@@ -198,3 +198,52 @@ def test_a_per_file_pass_over_findings_given_above_adds_none_at_their_place() ->
 - Lines 120-125: the cut-over date is not set anywhere
 """
     assert places(text) == [("PLAN.md", 76), ("PLAN.md", 120)]
+
+
+# --------------------------------------------------------------------------- #
+# 3. A table with no file column: the cell that opens with the place
+# --------------------------------------------------------------------------- #
+TABLES_WITHOUT_A_FILE_COLUMN = {
+    "description-cell-opens-with-the-place": """\
+## Low priority - nice to have
+
+| Issue | Source | Description |
+|-------|--------|-------------|
+| List cloned each frame | lint | `ui/main_view.rs:267` - iterate by index instead |
+| Cache never pruned | lint | `ui/device_cache.rs` — keep only the live ids |
+| Enum forces one choice | design | Consider a repeated field instead |
+""",
+    "issue-cell-opens-with-a-bare-place": """\
+### Findings
+
+| # | Problem | Severity |
+|---|---|---|
+| 1 | src/api/users.ts:88-90 the id is never checked | high |
+| 2 | retries are unbounded | low |
+""",
+}
+
+TABLE_PLACES = {
+    "description-cell-opens-with-the-place": [
+        ("ui/main_view.rs", 267, "minor"), ("ui/device_cache.rs", None, "minor"),
+        (None, None, "minor")],
+    "issue-cell-opens-with-a-bare-place": [
+        ("src/api/users.ts", 88, "critical"), (None, None, "minor")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES_WITHOUT_A_FILE_COLUMN))
+def test_a_row_takes_the_place_a_cell_opens_with(name: str) -> None:
+    assert where(TABLES_WITHOUT_A_FILE_COLUMN[name]) == TABLE_PLACES[name]
+
+
+def test_a_cell_that_is_only_a_file_or_cites_one_later_is_no_place() -> None:
+    text = """\
+### Wrong paths [ERROR]
+
+| Plan reference | Reality | Issue |
+|---|---|---|
+| `src/types/` for the model | `src/models/user.ts` | the plan points at the wrong folder |
+| the old loader | gone | removed earlier, see `src/load.ts:12` for the new one |
+"""
+    assert places(text) == [(None, None), (None, None)]

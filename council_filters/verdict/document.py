@@ -2604,11 +2604,33 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
             if lm and int(lm.group(1)) >= 1:
                 rec["_line"] = int(lm.group(1))
+        else:
+            _put_location(rec, _cell_place(vals))
         rec["summary"] = text
         if idcol is not None and vals[idcol].strip():
             rec["_id"] = _unwrap(vals[idcol]).strip()
         out.append(rec)
     return out
+
+
+def _cell_place(vals: list[str]) -> Location | None:
+    """With no file column: the place a cell opens with (`` `a.rs:267` - reuse the
+    buffer``, `` `a.rs` — keep only … ``, a cell that is only a ``path:line``), the first
+    such cell.  A cell that is only a file names what the row is about or what is right
+    (a "Reality" column), not where the finding is."""
+    for v in vals:
+        t = v.strip()[:400]
+        loc = locate(t)
+        if loc is not None and loc.start <= 2 and loc.line is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        m = _CELL_FILE.match(t)
+        if m and (f := _first_file(m["p"])) and not _code_name(f):
+            return Location(f)
+    return None
+
+
+# a cell that opens with a file in code, then a dash or colon and its words
+_CELL_FILE = re.compile(r"^[*_]*(?P<p>`[^`\s]{1,200}`)[*_]*\s*(?:[\u2014\u2013:]|-\s)\s*\w")
 
 
 def _cells(line: str) -> list[str]:
