@@ -183,7 +183,7 @@ docs: $(STAMP)
 	$(PY) tests/docs.py --write
 
 ## bench: benchmarks against the reference tools, ratios from one run
-bench: $(STAMP)
+bench: $(STAMP) $(VALIDATORS)
 	@# Fresh bytecode for the checkout's sources: start-up is part of every timing, and an
 	@# environment with PYTHONDONTWRITEBYTECODE would otherwise compile them on every run.
 	@$(PY) -m compileall -q council_filters
