@@ -247,3 +247,33 @@ def test_a_cell_that_is_only_a_file_or_cites_one_later_is_no_place() -> None:
 | the old loader | gone | removed earlier, see `src/load.ts:12` for the new one |
 """
     assert places(text) == [(None, None), (None, None)]
+
+
+# --------------------------------------------------------------------------- #
+# 4. An item that ends with its places: one finding a place
+# --------------------------------------------------------------------------- #
+TRAILING_PLACES = {
+    "parenthesis-of-code-places": (
+        "- 1. [Critical] The copy step resolves the path against the wrong root, so the "
+        "environment is never cloned (`setup/clone.ps1:126`, `setup/clone.ps1:150`).\n",
+        [("setup/clone.ps1", 126), ("setup/clone.ps1", 150)]),
+    "after-a-dash-two-files": (
+        "* [WARNING] the claim has no check and no fallback task \u2014 "
+        "`plans/lint/tasks.md:5`, `specs/lint/spec.md:14-17`\n",
+        [("plans/lint/tasks.md", 5), ("specs/lint/spec.md", 14)]),
+    "bare-places-with-and": (
+        "1. **[P2]** retries are never capped (net/retry.go:30 and net/pool.go:71)\n",
+        [("net/retry.go", 30), ("net/pool.go", 71)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRAILING_PLACES))
+def test_an_item_ending_with_its_places_is_one_finding_a_place(name: str) -> None:
+    text, want = TRAILING_PLACES[name]
+    assert places("## Issues\n\n" + text) == want
+
+
+def test_places_cited_as_evidence_at_the_end_stay_one_finding() -> None:
+    text = ("## Issues\n\n- [High] the token is logged in clear "
+            "(see also `log/fmt.py:12`, `log/fmt.py:40` for the right way)\n")
+    assert len(places(text)) == 1

@@ -954,6 +954,9 @@ class _Reader:
         if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
             lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
             places = _field_places(lead["p"]) if lead else []
+            if not lead:  # "… the script hangs (`a.ps1:68`, `b.ps1:95`)." / "… — `a:5`, `b:9`"
+                end = _PLACES_TAIL.search(head.rstrip()[-500:])
+                places = _field_places(end["a"] or end["b"]) if end else []
         if len(places) > 1 and rec.get("file") == places[0].file:
             # "File: a.py:3, b.py:9": one finding at several places, once a place
             seen = {(places[0].file, places[0].line)}
@@ -2308,6 +2311,9 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# a head that ends with its places: in a parenthesis, or after a dash
+_PLACES_TAIL = re.compile(r"(?:\((?P<a>[^()\n]{1,400})\)|[\u2014\u2013]\s*(?P<b>[^\u2014\u2013\n]"
+                          r"{1,400}))[\s.*_]*$")
 # a head that opens with its places, then a dash or colon before its words
 _PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u3001)\s*"
                           r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
