@@ -277,3 +277,42 @@ def test_places_cited_as_evidence_at_the_end_stay_one_finding() -> None:
     text = ("## Issues\n\n- [High] the token is logged in clear "
             "(see also `log/fmt.py:12`, `log/fmt.py:40` for the right way)\n")
     assert len(places(text)) == 1
+
+
+# --------------------------------------------------------------------------- #
+# 5. A review thread's envelope line, then the place, then the diff hunk
+# --------------------------------------------------------------------------- #
+THREADS = {
+    "badge-title-under-the-hunk": """\
+lintbot[bot] \u00b7 review thread \u00b7 2031-03-04
+tools/agents/reviewer.md:7
+```diff
+@@ -0,0 +1,20 @@
++name: reviewer
++tools: Read, Grep
+```
+**lintbot[bot]**:
+**![P1 Badge](https://img.shields.io/badge/P1-orange)  Give the agent the Write tool**
+
+The agent is told to save its report but cannot write files, so the report is lost.
+""",
+    "plain-comment-with-author-reply": """\
+Copilot | review thread | 2031-03-05
+.github/workflows/release.yml:22
+~~~diff
++      - run: npm publish
+~~~
+**Copilot**:
+The publish step runs on every push, not only on tags, so each merge to main publishes.
+
+**maintainer** (author):
+fixed
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(THREADS))
+def test_a_thread_envelope_then_the_place_above_the_hunk(name: str) -> None:
+    want = {"badge-title-under-the-hunk": [("tools/agents/reviewer.md", 7, "critical")],
+            "plain-comment-with-author-reply": [(".github/workflows/release.yml", 22, None)]}
+    assert where(THREADS[name]) == want[name]

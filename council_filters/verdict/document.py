@@ -1236,13 +1236,16 @@ class _Reader:
         lines = _text(node).split("\n")
         if not quoted and not self.bot_sender and any(comments.bot_sender(ln) for ln in lines[:4]):
             self.bot_sender = True  # a bot's notification: every comment in it is the bot's
-        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+        if not quoted and len(lines) <= 3 and node.map and self.src and re.match(
                 r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
                                                if ln.strip()), "")):
-            loc = locate(lines[0])
+            loc = locate(lines[-1])
             if loc is not None and loc.line is not None and loc.start <= 2 \
-                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
-                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                    and not _strip_decor(lines[-1][loc.end:]) and _location_only(lines[-1]):
+                # "src/a.py:88" above the hunk a comment is on (after the thread's envelope
+                # line, "bot · review thread · date"): that comment's place
+                if len(lines) > 1:
+                    self.para_lines(lines[:-1], node.map[0])
                 self.close_para()
                 self.open_comment(Location(loc.file, loc.line, loc.end_line))
                 return
