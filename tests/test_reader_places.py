@@ -316,3 +316,33 @@ def test_a_thread_envelope_then_the_place_above_the_hunk(name: str) -> None:
     want = {"badge-title-under-the-hunk": [("tools/agents/reviewer.md", 7, "critical")],
             "plain-comment-with-author-reply": [(".github/workflows/release.yml", 22, None)]}
     assert where(THREADS[name]) == want[name]
+
+
+# --------------------------------------------------------------------------- #
+# 6. A file and a list of its lines: one finding a line
+# --------------------------------------------------------------------------- #
+LINE_LISTS = {
+    "bold-file-then-lines": (
+        "## Critical style issues\n\n### Missing braces (5 violations)\n\n"
+        "**Billing/Invoice.cs violations at lines:** 12, 30, 31 and 88\n",
+        [("Billing/Invoice.cs", 12), ("Billing/Invoice.cs", 30), ("Billing/Invoice.cs", 31),
+         ("Billing/Invoice.cs", 88)]),
+    "finding-at-one-of-the-listed-lines": (
+        "## Issues\n\n- [Low] `web/form.tsx:8` leftover debug probes (lines 8 and 34)\n",
+        [("web/form.tsx", 8), ("web/form.tsx", 34)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINE_LISTS))
+def test_a_file_and_a_list_of_its_lines_is_one_finding_a_line(name: str) -> None:
+    text, want = LINE_LISTS[name]
+    assert places(text) == want
+
+
+def test_a_list_of_lines_that_is_not_the_findings_place_adds_none() -> None:
+    # the finding is at line 5; the lines listed are other code it compares with
+    text = "## Issues\n\n- [Low] `web/form.tsx:5` differs from the helpers at lines 40 and 52\n"
+    assert places(text) == [("web/form.tsx", 5)]
+    # a range is one place, not two lines
+    text = "## Issues\n\n- [Low] `web/form.tsx` lines 40-52, the loop is unbounded\n"
+    assert places(text) == [("web/form.tsx", 40)]

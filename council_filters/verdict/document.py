@@ -971,9 +971,37 @@ class _Reader:
                 else:
                     at += 1
                     self.doc.findings.insert(at, _ordered(again))
+        if len(places) < 2 and isinstance(rec.get("file"), str):
+            self.at_lines(rec, head, at)
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
+
+    def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
+        """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
+        a finding in that file (at one of those lines, or at none): one finding a line."""
+        m = _LINE_LIST.search(head[:600])
+        if m is None:
+            return
+        nums = [int(n) for n in re.findall(r"\d{1,7}", m["n"])][:32]
+        line = rec.get("line")
+        if line is not None and line not in nums or any(n < 1 for n in nums):
+            return
+        if line is None:
+            rec["line"] = nums[0]
+            rec.update(_ordered(rec))
+        seen = {rec["line"]}
+        for n in nums:
+            if n in seen:
+                continue
+            seen.add(n)
+            again = {k: v for k, v in rec.items() if k not in ("line", "end_line", "column")}
+            again["line"] = n
+            if at is None:
+                self.doc.findings.append(_ordered(again))
+            else:
+                at += 1
+                self.doc.findings.insert(at, _ordered(again))
 
     def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
         """In a recap section (a summary, status table, suggestions, required changes...
@@ -2031,6 +2059,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
+    if _FILE_LINES.match(t[:300]):
+        return True  # "**Billing.cs violations at lines:** 41, 44, 101"
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
@@ -2314,6 +2344,13 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# a list of lines ("lines 8 and 34", "at lines: 41, 44, 101"): two numbers or more
+_LINE_LIST = re.compile(r"\blines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*(?P<n>\d{1,7}(?:\s*(?:,|;|\band\b|"
+                        r"&|\u3001)\s*\d{1,7}(?![\d.:\-\u2013]\d))+)(?![\d\-\u2013])", re.I)
+# a head that opens with a file, then its lines listed ("**a.cs violations at lines:** 41, 44")
+_FILE_LINES = re.compile(r"^[*_`]*(?P<p>[\w./\\\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})[*_`]*\s+"
+                         r"(?:[\w-]+\s+){0,3}?(?:at\s+|on\s+)?lines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*"
+                         r"\d{1,7}\s*(?:,|\band\b)", re.I)
 # a head that ends with its places: in a parenthesis, or after a dash
 _PLACES_TAIL = re.compile(r"(?:\((?P<a>[^()\n]{1,400})\)|[\u2014\u2013]\s*(?P<b>[^\u2014\u2013\n]"
                           r"{1,400}))[\s.*_]*$")
