@@ -346,3 +346,74 @@ def test_a_list_of_lines_that_is_not_the_findings_place_adds_none() -> None:
     # a range is one place, not two lines
     text = "## Issues\n\n- [Low] `web/form.tsx` lines 40-52, the loop is unbounded\n"
     assert places(text) == [("web/form.tsx", 40)]
+
+
+# --------------------------------------------------------------------------- #
+# 7. A file given above the items (a heading, a `File:` line), the line in the item
+# --------------------------------------------------------------------------- #
+FILE_ABOVE_LINE_IN_ITEM = {
+    "heading-then-line-at-the-end": """\
+# Review
+
+## Issues
+
+### worker/queue.py
+
+- The queue is never drained on shutdown (line 40)
+- Jobs are retried forever, Line 88
+- the lock is held across the await (L12)
+""",
+    "file-field-paragraph-then-line-items": """\
+## Findings
+
+### Handlers
+
+**File:** `api/handlers.py`
+
+- Line 7: the handler swallows every error
+- (line 19) there is no auth check on the delete route
+
+**Path**: `api/routes.py`
+
+* L3 - the route table is built twice
+""",
+}
+
+FILE_ABOVE_PLACES = {
+    "heading-then-line-at-the-end": [
+        ("worker/queue.py", 40), ("worker/queue.py", 88), ("worker/queue.py", 12)],
+    "file-field-paragraph-then-line-items": [
+        ("api/handlers.py", 7), ("api/handlers.py", 19), ("api/routes.py", 3)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILE_ABOVE_LINE_IN_ITEM))
+def test_the_file_above_and_the_line_in_the_item(name: str) -> None:
+    assert places(FILE_ABOVE_LINE_IN_ITEM[name]) == FILE_ABOVE_PLACES[name]
+
+
+def test_a_file_field_of_a_finding_heading_stays_its_field() -> None:
+    text = """\
+## Findings
+
+### Finding 2: the session never expires
+
+**File:** `auth/session.py`
+**Line:** 41
+
+The expiry is computed but never checked.
+"""
+    assert places(text) == [("auth/session.py", 41)]
+
+
+def test_strengths_under_a_file_heading_with_lines_are_no_findings() -> None:
+    text = """\
+# Review
+
+## `core/cache.py`
+
+### Strengths
+
+- The eviction is correct (line 40)
+"""
+    assert places(text) == []

@@ -712,6 +712,8 @@ class _Reader:
         return None
 
     def file(self) -> Location | None:
+        if self.loose_file is not None:  # named after the innermost heading: nearer
+            return self.loose_file
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
@@ -1295,6 +1297,18 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
             return
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:[-*+]|\d{1,3}[.)])\s", next(
+                    (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")):
+            fm = _FIELD.match(lines[0])
+            if fm and fm["k"].lower() in ("file", "path", "location") and locate(fm["v"]) is None \
+                    and (f := _first_file(fm["v"])) and not _strip_decor(fm["v"].replace(
+                        f, "", 1)).strip("`*_ ./"):
+                # "**File:** `api/handlers.py`" over a list: the file of the items under it
+                # (its "Line 7: …" items are findings there), not a field of the heading
+                self.close_para()
+                self.loose_file = Location(f)
+                return
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
@@ -1519,6 +1533,9 @@ class _Reader:
             return
         ctx = self.file()
         lead = _LINE_LEAD.match(head) if ctx is not None else None
+        if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
+            # "- The queue is never drained (line 40)", "- …, Line 88" under the file
+            lead = _LINE_TAIL.search(head[-200:])
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
             lead is not None and ctx is not None and (
                 self.loose_file is not None
@@ -2344,6 +2361,10 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# an item that ends with only a line of the file its section names: "(line 40)", "(L12)",
+# ", line 88"
+_LINE_TAIL = re.compile(r"(?:\(\s*(?:lines?\s*|L)|,\s*lines?\s+)(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013]\s*L?\d{1,7})?\s*\)?[\s.]*$", re.I)
 # a list of lines ("lines 8 and 34", "at lines: 41, 44, 101"): two numbers or more
 _LINE_LIST = re.compile(r"\blines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*(?P<n>\d{1,7}(?:\s*(?:,|;|\band\b|"
                         r"&|\u3001)\s*\d{1,7}(?![\d.:\-\u2013]\d))+)(?![\d\-\u2013])", re.I)
