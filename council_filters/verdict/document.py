@@ -713,7 +713,8 @@ class _Reader:
 
     def file(self) -> Location | None:
         if self.loose_file is not None:  # named after the innermost heading: nearer
-            return self.loose_file
+            c = self.comment.file if self.comment is not None else None
+            return c if c is not None and c.file == self.loose_file.file else self.loose_file
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
