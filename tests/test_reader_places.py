@@ -417,3 +417,18 @@ def test_strengths_under_a_file_heading_with_lines_are_no_findings() -> None:
 - The eviction is correct (line 40)
 """
     assert places(text) == []
+
+
+# --------------------------------------------------------------------------- #
+# 8. Severity from an aside that ends the title
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("title,want", [
+    ("**No dates per batch in the plan (minor documentation gap).**", "minor"),
+    ("**The guard is missing (critical: data loss on retry)**", "critical"),
+    ("Retry budget is shared across tenants (low priority)", "minor"),
+    ("**The cache key ignores the locale (major)**", "medium"),
+    ("Slow path on big inputs (high traffic pages)", None),
+])
+def test_a_title_ending_with_its_severity_in_an_aside(title: str, want: str | None) -> None:
+    text = f"# Review\n\n## Issues found\n\n1. {title}\n   - more words about it\n"
+    assert [f.get("severity") for f in read(text).findings] == [want]

@@ -2543,8 +2543,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if "severity" in rec or "priority" in rec:
         return
-    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I)
-    if pm and (s := severity_word(pm["w"])):
+    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I) or \
+        _SEV_ASIDE.search(head[-160:])
+    if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
         return
     lead = _lead_tag(head)
@@ -2559,6 +2560,14 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if sev:
         rec["severity"] = sev
+
+
+# a title ending with an aside that opens with its severity: "(minor documentation gap)",
+# "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
+_SEV_ASIDE = re.compile(
+    r"\((?:(?P<w>critical|blocker|blocking|major|minor|nit|trivial|medium|moderate)\b[\s:,-]*"
+    r"(?:[\w-]+\s*){0,4}|(?P<w2>high|low)[\s-]+(?:priority|severity|risk|impact)\b[^()\n]{0,30})"
+    r"\)[*_.\s]*$", re.I)
 
 
 _COLUMNS = (
