@@ -432,3 +432,17 @@ def test_strengths_under_a_file_heading_with_lines_are_no_findings() -> None:
 def test_a_title_ending_with_its_severity_in_an_aside(title: str, want: str | None) -> None:
     text = f"# Review\n\n## Issues found\n\n1. {title}\n   - more words about it\n"
     assert [f.get("severity") for f in read(text).findings] == [want]
+
+
+# --------------------------------------------------------------------------- #
+# 9. Location spellings: a dash before the line, an approximate line
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("item,want", [
+    ("`core/h.py` \u2014 L19: the error is swallowed", ("core/h.py", 19)),
+    ("core/h.py - line 19: the error is swallowed", ("core/h.py", 19)),
+    ("core/m.py (~L24): the flag is ignored", ("core/m.py", 24)),
+    ("`core/m.py` (~line 24) the flag is ignored", ("core/m.py", 24)),
+])
+def test_a_dash_or_a_tilde_before_the_line(item: str, want: tuple) -> None:
+    assert places(f"## Issues\n\n- {item}\n") == [want]
+
