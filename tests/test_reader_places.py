@@ -446,3 +446,24 @@ def test_a_title_ending_with_its_severity_in_an_aside(title: str, want: str | No
 def test_a_dash_or_a_tilde_before_the_line(item: str, want: tuple) -> None:
     assert places(f"## Issues\n\n- {item}\n") == [want]
 
+
+
+# --------------------------------------------------------------------------- #
+# 10. A one-line record: its place field, then what is wrong
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("item,want", [
+    ("File: core/e.py | Line: 16 | the lock is never released",
+     ("core/e.py", 16, "the lock is never released")),
+    ("Location: core/g.py (function load, ~line 18) \u2014 the cache is bypassed",
+     ("core/g.py", 18, "the cache is bypassed")),
+    ("**Where:** `core/k.py`, `parse()` around line 22 \u2014 wrong encoding",
+     ("core/k.py", 22, "wrong encoding")),
+])
+def test_a_one_line_record_is_a_finding_at_its_place(item: str, want: tuple) -> None:
+    found = read(f"# Review\n\n## Issues\n\n1. {item}\n").findings
+    assert [(f.get("file"), f.get("line"), f.get("summary")) for f in found] == [want]
+
+
+def test_a_place_field_alone_under_a_finding_heading_is_no_record() -> None:
+    text = "## Issues\n\n### Cache race (high)\n\n- **File:** `core/cache.py`\n- stale reads\n"
+    assert places(text) == [("core/cache.py", None)]

@@ -1582,6 +1582,9 @@ class _Reader:
                     # a record of fields, its text in the one that says what is wrong
                     said = next((m["v"].strip() for ln in body[:MAX_BODY]
                                  if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), None)
+                    if said is None and not body and (
+                            tm := _PLACE_THEN_WORDS.search(head[:600])):
+                        said = tm["t"]  # "File: a.py | Line: 3 | the lock is never released"
                     if said:
                         rec["summary"] = _cap(_strip_decor(said))
                 if "file" not in rec:
@@ -2274,6 +2277,12 @@ def _heading_file(text: str) -> Location | None:
     return Location(named[0]) if len(named) == 1 else None
 
 
+# a one-line record: its place, then a separator and the words that say what is wrong
+_PLACE_THEN_WORDS = re.compile(r"(?:\s\|\s*|\s[\u2014\u2013]\s*|\s-\s+|;\s*)"
+                               r"(?:[*_`]*[A-Za-z]+[*_`]*:\s*[^|\n]{0,40}\|\s*)?"
+                               r"(?P<t>(?:[^\W\d_][\w'-]*\s+)+[^\W\d_].*)$")
+
+
 # the field of a record of fields that says what is wrong
 _TEXT_FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:description|issue|problem|finding|claim|summary|details|"
@@ -2292,8 +2301,9 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
     for c in children[1:4]:
         if c.type in ("bullet_list", "ordered_list"):
             lines += [_item_head(sub) for sub in c.children[:MAX_BODY]]
-    if len(lines) < 2:
-        return None
+    if len(lines) < 2 and not _PLACE_THEN_WORDS.search(lines[0][:600]):
+        return None  # "- **File:** a.py" alone is a field; "- File: a.py | Line: 3 | the
+        # lock is never released" and "- Where: a.py — the cache is bypassed" are records
     for ln in lines:
         m = _FIELD.match(ln)
         if not m or not m["v"].strip():
@@ -2508,7 +2518,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             rec.pop("line", None)
             rec.pop("end_line", None)
     if "file" in rec and "line" not in rec:
-        lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
+        lm = re.search(r"\blines?\s*+(?:[:=]\s*+)?~?\s*+(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
         elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
