@@ -467,3 +467,58 @@ def test_a_one_line_record_is_a_finding_at_its_place(item: str, want: tuple) -> 
 def test_a_place_field_alone_under_a_finding_heading_is_no_record() -> None:
     text = "## Issues\n\n### Cache race (high)\n\n- **File:** `core/cache.py`\n- stale reads\n"
     assert places(text) == [("core/cache.py", None)]
+
+
+# --------------------------------------------------------------------------- #
+# 11. Places in the envelope: a notification's "In path:" line, a comment's JSON
+# --------------------------------------------------------------------------- #
+NOTIFICATION = """\
+@reviewer-bot[bot] commented on this pull request.
+
+In lib/store/cache.rb:
+
+> +  def flush
+> +  end
+
+![medium](https://example.invalid/icons/medium-priority.svg)
+
+Flushing does nothing, so old entries are served for ever.
+
+---
+
+In `lib/store/pool.rb`:
+
+> +POOL = Pool.new
+
+![high](https://example.invalid/icons/high-priority.svg)
+
+The pool is opened when the file loads and is never closed.
+"""
+
+
+def test_a_notification_names_the_file_above_each_quoted_hunk() -> None:
+    assert where(NOTIFICATION) == [("lib/store/cache.rb", None, "medium"),
+                                   ("lib/store/pool.rb", None, "critical")]
+
+
+def test_an_in_line_that_is_prose_names_no_file() -> None:
+    text = "# Review\n\nIn general:\n\n> +x = 1\n\nThe names are fine.\n"
+    assert places(text) == []
+
+
+COMMENTS_JSON = (
+    '[{"path": "src/app/cache.py", "line": null, "original_line": 42, '
+    '"body": "![medium](https://example.invalid/medium-priority.svg)\\n\\n'
+    'The cache is never cleared.", "user": {"login": "some-bot[bot]"}},\n'
+    ' {"path": "src/app/db.py", "line": 10, "original_line": 7, '
+    '"body": "**P1** the pool leaks"},\n'
+    ' {"path": "README.md", "body": "_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_'
+    '\\n\\n**Typo in the install step.**\\n\\nIt says pip instal."}]\n')
+
+
+def test_a_review_comment_record_keeps_its_envelope_place_and_its_badge() -> None:
+    found = read(COMMENTS_JSON).findings
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in found] == [
+        ("src/app/cache.py", 42, "medium"), ("src/app/db.py", 10, "critical"),
+        ("README.md", None, "medium")]
+    assert found[2]["summary"] == "Typo in the install step."

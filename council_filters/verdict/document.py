@@ -1770,7 +1770,12 @@ class _Reader:
                 self.close_para()
                 hunk, hfile = comments.quoted_hunk(
                     self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                carry = None
                 if hunk and not quoted:
+                    c = self.comment
+                    if c is not None and c.file is not None and not any(
+                            ln.strip() for ln in c.lines) and len(self.doc.findings) == c.count:
+                        carry = (c.file, c.signed)  # "In src/a.py:" right over the hunk
                     self.close_comment()  # a notification's quoted hunk: the next comment's
                 held, self.comment = self.comment, None  # a quote is no comment's own words
                 self.walk(node.children, quoted=True)
@@ -1780,6 +1785,8 @@ class _Reader:
                     self.hunk_quoted = True
                     if hfile is not None:
                         self.open_comment(hfile)
+                    elif carry is not None:
+                        self.open_comment(carry[0], carry[1])
             elif t == "hr":
                 self.close_para()
                 if not quoted and self.details <= 0:
@@ -2112,6 +2119,10 @@ def _badge_only(line: str) -> bool:
                line)
     t = re.sub(r"(?i)potential\s+issue|\*\*(?:critical|high|medium|low)\s+severity\*\*", " ", t)
     return not re.search(r"[A-Za-z]{3,}", t)
+
+
+badge_only = _badge_only  # for the JSON reader: a comment body's badge line
+lead_tag = _lead_tag  # and its leading tag ("**P1** the pool is leaked")
 
 
 def _location_only(head: str) -> bool:
