@@ -522,3 +522,54 @@ def test_a_review_comment_record_keeps_its_envelope_place_and_its_badge() -> Non
         ("src/app/cache.py", 42, "medium"), ("src/app/db.py", 10, "critical"),
         ("README.md", None, "medium")]
     assert found[2]["summary"] == "Typo in the install step."
+
+
+# --------------------------------------------------------------------------- #
+# 12. The reviewed document is the file of the items that cite only its lines
+# --------------------------------------------------------------------------- #
+REVIEWED_DOCUMENTS = {
+    "reviewed-plan-key-windows-path": """\
+# Plan review
+
+**Reviewed plan**: D:\\work\\repo\\docs\\plans\\MIGRATION_PLAN.md
+**Verdict**: REVISE
+
+## Issues
+
+- Lines 34-38: phase one is marked done but nothing was run
+- L57: the rollback has no owner
+- The timeline is too short overall
+""",
+    "title-names-the-spec": """\
+# Review of `specs/storage.md`
+
+## Concerns
+
+1. Line 12 \u2014 the retention rule contradicts section 4
+2. The glossary is missing
+""",
+    "reviewing-line": """\
+Reviewing: design/rfc-7.md
+
+### Findings
+* L3: the goal is stated twice with different numbers
+""",
+}
+
+REVIEWED_PLACES = {
+    "reviewed-plan-key-windows-path": [("MIGRATION_PLAN.md", 34), ("MIGRATION_PLAN.md", 57),
+                                       (None, None)],
+    "title-names-the-spec": [("specs/storage.md", 12), (None, None)],
+    "reviewing-line": [("design/rfc-7.md", 3)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(REVIEWED_DOCUMENTS))
+def test_the_reviewed_document_is_the_file_of_an_item_citing_only_its_line(name: str) -> None:
+    assert places(REVIEWED_DOCUMENTS[name]) == REVIEWED_PLACES[name]
+
+
+def test_a_review_of_several_documents_gives_no_file() -> None:
+    text = ("**Reviewed plans**: the 29 files of docs/plans\n\n## Issues\n\n"
+            "- L3: the goal is vague\n")
+    assert places(text) == [(None, None)]

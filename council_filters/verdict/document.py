@@ -672,6 +672,9 @@ class _Reader:
         self.subject: Location | None = None  # the one file a section's first lines name
         self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
+        # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
+        # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
+        self.reviewed: Location | None = None
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -1256,6 +1259,8 @@ class _Reader:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
+        if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
+            self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
             # "## 1. Scanner review (`core/scan.py`)", "#### 2. `x.py` — notes": the one
             # file the heading names is the file of the findings read under it (the
@@ -1310,6 +1315,13 @@ class _Reader:
                 self.close_para()
                 self.loose_file = Location(f)
                 return
+        if not quoted and self.reviewed is None:
+            for ln in lines[:8]:
+                rm = _REVIEWED.match(ln)
+                if rm and (got := _heading_file(rm["v"])) is not None \
+                        and _EXT_RE.search(got.file):
+                    self.reviewed = got  # "**Reviewed Plan**: C:\docs\PLAN.md"
+                    break
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
 
@@ -1533,13 +1545,15 @@ class _Reader:
                 self.feed(ln)
             return
         ctx = self.file()
+        if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
+            ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
         lead = _LINE_LEAD.match(head) if ctx is not None else None
         if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
             # "- The queue is never drained (line 40)", "- …, Line 88" under the file
             lead = _LINE_TAIL.search(head[-200:])
         finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
             lead is not None and ctx is not None and (
-                self.loose_file is not None
+                self.loose_file is not None or ctx is self.reviewed
                 or ctx.line is None and kind not in ("positive", "resolved"))) or (
             own and kind not in ("positive", "resolved") and _own_place(item) is not None)
         if finding:
@@ -2286,6 +2300,15 @@ def _heading_file(text: str) -> Location | None:
         if f not in named:
             named.append(f)
     return Location(named[0]) if len(named) == 1 else None
+
+
+_EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+# the line that names the document under review: "**Reviewed plan**: docs/plan.md",
+# "Reviewing: spec.md", "Document under review: x.md", "Target file: a.py"
+_REVIEWED = re.compile(
+    r"^[\s*_>-]*(?:reviewed\s+(?:plan|document|doc|spec(?:ification)?|file|design|rfc|proposal)s?"
+    r"|reviewing|(?:document|plan|spec|file)\s+under\s+review|target\s+(?:file|document)|"
+    r"under\s+review)[*_\s]*[:\uff1a][*_\s]*(?P<v>.{1,400})$", re.I)
 
 
 # a one-line record: its place, then a separator and the words that say what is wrong
