@@ -573,3 +573,22 @@ def test_a_review_of_several_documents_gives_no_file() -> None:
     text = ("**Reviewed plans**: the 29 files of docs/plans\n\n## Issues\n\n"
             "- L3: the goal is vague\n")
     assert places(text) == [(None, None)]
+
+
+# --------------------------------------------------------------------------- #
+# 13. A location field listing several files: one finding a file
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("value,want", [
+    ("`guide.md` vs `api.md` vs `faq.md` (status wording)",
+     [("guide.md", None), ("api.md", None), ("faq.md", None)]),
+    ("`docs/a.md`, `docs/b.md` and `docs/c.md`",
+     [("docs/a.md", None), ("docs/b.md", None), ("docs/c.md", None)]),
+    # two files compared: the place and what it contradicts
+    ("`web/layout.tsx` (block 1) vs `web/seo.tsx` (block 6)", [("web/layout.tsx", None)]),
+    # a file after a semicolon is evidence
+    ("`compose.yml` (line 29); `docs/log.txt` (2024-03-01)", [("compose.yml", 29)]),
+])
+def test_a_location_field_listing_files_is_one_finding_a_file(value: str, want: list) -> None:
+    text = (f"# Review\n\n1. **Category:** consistency\n   **Location:** {value}\n"
+            "   **Description:** the pages disagree on the default size.\n")
+    assert places(text) == want

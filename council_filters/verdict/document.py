@@ -957,6 +957,8 @@ class _Reader:
         else:
             self.doc.findings.insert(at, rec)
         places = _field_places(fields.get("file", ""))
+        if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
+            places = _compared_places(fields.get("file", "")) or places
         if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
             lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
             places = _field_places(lead["p"]) if lead else []
@@ -2452,6 +2454,30 @@ def _field_places(value: str) -> list[Location]:
     if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
     return out + more if len(out) + len(more) > 1 else out
+
+
+def _compared_places(value: str) -> list[Location]:
+    """A location field listing several files (`` `a.md`, `b.md` and `c.md` ``) or
+    comparing three or more (`` `a.md` vs `b.md` vs `c.md` (status) ``): each part opens
+    with a file; its place (with a line when it gives one).  Two files compared (`` `a.tsx`
+    (block 1) vs `b.tsx` ``) are the place and what it contradicts: one place; a file
+    after a semicolon is evidence."""
+    v = value[:600]
+    versus = re.split(r"\s+(?:vs\.?|versus)\s+", v)
+    if len(versus) == 2 or ";" in v:
+        return []
+    parts = re.split(r"\s+(?:vs\.?|versus|and|&)\s+|\s*[,\u3001]\s*", v)
+    if not 2 <= len(parts) <= 8:
+        return []
+    out: list[Location] = []
+    for part in parts:
+        toks = _file_tokens(part)
+        if not toks or toks[0][1] > 2:
+            return []
+        loc = locate(part)
+        out.append(Location(loc.file, loc.line, loc.end_line) if loc is not None
+                   and loc.file == toks[0][0] else Location(toks[0][0]))
+    return out if len({p.file for p in out}) == len(out) else []
 
 
 def _no_code(text: str) -> str:
