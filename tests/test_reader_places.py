@@ -592,3 +592,24 @@ def test_a_location_field_listing_files_is_one_finding_a_file(value: str, want: 
     text = (f"# Review\n\n1. **Category:** consistency\n   **Location:** {value}\n"
             "   **Description:** the pages disagree on the default size.\n")
     assert places(text) == want
+
+
+def test_the_items_own_tag_outranks_its_impact_field() -> None:
+    text = """\
+# Security review
+
+## Areas for improvement
+
+**MINOR - Rotation**:
+- The log grows without a bound
+- **Impact**: Medium - but not critical for v1
+
+## Other issues
+
+- [P1] The key is logged in clear
+  - **Impact**: low, only in debug builds
+"""
+    assert [f.get("severity") for f in read(text).findings] == ["minor", "critical"]
+    # with no tag of its own, an Impact field still gives the severity
+    text = "# Review\n\n## Issues\n\n1. **Slow scan**\n   - **Impact**: High on big repositories\n"
+    assert [f.get("severity") for f in read(text).findings] == ["critical"]

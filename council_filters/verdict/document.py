@@ -2595,7 +2595,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = esc
         return
     want = None
-    for key in ("severity", "risk", "impact"):
+    # an "Impact:" field is weaker than the item's own severity tag ("**MINOR - Log
+    # rotation**:" over "- **Impact**: Medium - but not critical for v1")
+    keys = ("severity", "risk") if _lead_tag(head) else ("severity", "risk", "impact")
+    for key in keys:
         if fields.get(key):
             m = _SEV_WORD_RE.search(fields[key])
             if m and (s := severity_word(m["w"])):
