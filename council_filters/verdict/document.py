@@ -696,6 +696,9 @@ class _Reader:
         self.review_paras = False  # ... and the paragraphs right after it
         self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
         self.summary_value = False  # the verdict expected below is a summary's
+        # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
+        # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
+        self.reviewed: Location | None = None
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -745,6 +748,9 @@ class _Reader:
         return None
 
     def file(self) -> Location | None:
+        if self.loose_file is not None:  # named after the innermost heading: nearer
+            c = self.comment.file if self.comment is not None else None
+            return c if c is not None and c.file == self.loose_file.file else self.loose_file
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
@@ -994,9 +1000,6 @@ class _Reader:
             return
         if badge and "severity" not in rec and "priority" not in rec:
             _put_severity(rec, badge)  # the item's own badge before its section's severity
-        if "severity" not in rec and "priority" not in rec and (
-                tm := _TITLE_SEV.search(_plain(head)[:400])) and severity_word(tm["w"]):
-            _put_severity(rec, tm["w"])  # "... safety gate (minor execution gap).": minor
         if _ID_ONLY.match(str(rec.get("summary", ""))):
             # "### PR #12: a.py:40" over a comment's badge and bold title: the title says it
             title = next((t for ln in rest[:8] if (t := _bold_title(ln))), None)
@@ -1015,9 +1018,14 @@ class _Reader:
         else:
             self.doc.findings.insert(at, rec)
         places = _field_places(fields.get("file", ""))
+        if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
+            places = _compared_places(fields.get("file", "")) or places
         if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
             lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
             places = _field_places(lead["p"]) if lead else []
+            if not lead:  # "… the script hangs (`a.ps1:68`, `b.ps1:95`)." / "… — `a:5`, `b:9`"
+                end = _PLACES_TAIL.search(head.rstrip()[-500:])
+                places = _field_places(end["a"] or end["b"]) if end else []
         if len(places) > 1 and rec.get("file") == places[0].file:
             # "File: a.py:3, b.py:9": one finding at several places, once a place
             seen = {(places[0].file, places[0].line)}
@@ -1032,9 +1040,37 @@ class _Reader:
                 else:
                     at += 1
                     self.doc.findings.insert(at, _ordered(again))
+        if len(places) < 2 and isinstance(rec.get("file"), str):
+            self.at_lines(rec, head, at)
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
+
+    def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
+        """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
+        a finding in that file (at one of those lines, or at none): one finding a line."""
+        m = _LINE_LIST.search(head[:600])
+        if m is None:
+            return
+        nums = [int(n) for n in re.findall(r"\d{1,7}", m["n"])][:32]
+        line = rec.get("line")
+        if line is not None and line not in nums or any(n < 1 for n in nums):
+            return
+        if line is None:
+            rec["line"] = nums[0]
+            rec.update(_ordered(rec))
+        seen = {rec["line"]}
+        for n in nums:
+            if n in seen:
+                continue
+            seen.add(n)
+            again = {k: v for k, v in rec.items() if k not in ("line", "end_line", "column")}
+            again["line"] = n
+            if at is None:
+                self.doc.findings.append(_ordered(again))
+            else:
+                at += 1
+                self.doc.findings.insert(at, _ordered(again))
 
     def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
         """In a recap section (a summary, status table, suggestions, required changes...
@@ -1090,6 +1126,31 @@ class _Reader:
         target.clear()
         target.update(fixed)
         return True
+
+    def said_there(self, rec: dict[str, Any]) -> bool:
+        """A finding read before at ``rec``'s place (its file, a line within the other's
+        range) whose words ``rec``'s title restates: ``rec`` is that finding again."""
+        line = rec.get("line")
+        if not isinstance(line, int) or self.restate_budget <= 0:
+            return False
+        text = str(rec.get("summary", ""))
+        lead = _LINE_LEAD.match(text)
+        words = _words(_title_of(text[lead.end():] if lead else text))
+        for f in self.doc.findings[-RECAP_PRIOR - 1:-1]:
+            self.restate_budget -= 1
+            fl = f.get("line")
+            if f.get("file") != rec["file"] or not isinstance(fl, int):
+                continue
+            end = f.get("end_line")
+            if not fl <= line <= (max(end, fl) if isinstance(end, int) else fl):
+                continue
+            fw = self.words_of.get(id(f))
+            if fw is None:
+                fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
+                    f.get("discussion", ""))[:300])
+            if _same_words(words, fw, True):
+                return True
+        return False
 
     def label(self, sev: str | None) -> None:
         """A label line's group (``**Blocking**``, ``blocking:``) opens; the one before
@@ -1283,6 +1344,13 @@ class _Reader:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
+        if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
+            self.reviewed = named_one  # "# Review of `docs/plan.md`"
+        if sec.file is None and kind not in ("positive", "resolved") and not title:
+            # "## 1. Scanner review (`core/scan.py`)", "#### 2. `x.py` — notes": the one
+            # file the heading names is the file of the findings read under it (the
+            # heading itself, when it is one, keeps its own reading)
+            sec.file = _heading_file(text)
         self.sections.append(sec)
         self.key_section = sec if self.want_verdict_para is not None else None
 
@@ -1305,13 +1373,16 @@ class _Reader:
             return
         if not quoted and not self.bot_sender and any(comments.bot_sender(ln) for ln in lines[:4]):
             self.bot_sender = True  # a bot's notification: every comment in it is the bot's
-        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+        if not quoted and len(lines) <= 3 and node.map and self.src and re.match(
                 r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
                                                if ln.strip()), "")):
-            loc = locate(lines[0])
+            loc = locate(lines[-1])
             if loc is not None and loc.line is not None and loc.start <= 2 \
-                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
-                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                    and not _strip_decor(lines[-1][loc.end:]) and _location_only(lines[-1]):
+                # "src/a.py:88" above the hunk a comment is on (after the thread's envelope
+                # line, "bot · review thread · date"): that comment's place
+                if len(lines) > 1:
+                    self.para_lines(lines[:-1], node.map[0])
                 self.close_para()
                 self.open_comment(Location(loc.file, loc.line, loc.end_line))
                 return
@@ -1360,6 +1431,25 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
             return
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:[-*+]|\d{1,3}[.)])\s", next(
+                    (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")):
+            fm = _FIELD.match(lines[0])
+            if fm and fm["k"].lower() in ("file", "path", "location") and locate(fm["v"]) is None \
+                    and (f := _first_file(fm["v"])) and not _strip_decor(fm["v"].replace(
+                        f, "", 1)).strip("`*_ ./"):
+                # "**File:** `api/handlers.py`" over a list: the file of the items under it
+                # (its "Line 7: …" items are findings there), not a field of the heading
+                self.close_para()
+                self.loose_file = Location(f)
+                return
+        if not quoted and self.reviewed is None:
+            for ln in lines[:8]:
+                rm = _REVIEWED.match(ln)
+                if rm and (got := _heading_file(rm["v"])) is not None \
+                        and _EXT_RE.search(got.file):
+                    self.reviewed = got  # "**Reviewed Plan**: C:\docs\PLAN.md"
+                    break
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
@@ -1546,10 +1636,15 @@ class _Reader:
                 self.feed(ln)
             return
         self.close_para()
+        placed = sum(1 for item in node.children[:64]
+                     if item.type == "list_item" and _own_place(item) is not None)
+        # items that each carry their own place field are findings, even under a heading
+        # that might itself be one: with two or more, the heading is their group
+        own = placed >= 2 or placed == 1 and not self.under_cand()
         for item in node.children:
             if item.type != "list_item":
                 continue
-            self.item(item, quoted, depth, sev)
+            self.item(item, quoted, depth, sev, own)
             first = item.children[0] if item.children else None
             tail = _text(first).rsplit("\n", 1)[-1] if first is not None and \
                 first.type == "paragraph" and "\n" in _text(first) else ""
@@ -1559,7 +1654,7 @@ class _Reader:
                 self.label(_sev_label(tail))
 
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
-             sev: str | None = None) -> None:
+             sev: str | None = None, own: bool = False) -> None:
         children = item.children
         if item.map:
             self.line = item.map[0]
@@ -1615,19 +1710,18 @@ class _Reader:
         if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
                 head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
-        top = self.sections[-1].cand if self.sections else None
-        record = _record_item(head, rest) if depth == 0 and (
-            not under or top is not None and top.title) else None
-        if record is not None:
-            # "1. **Classification:** x / **Location:** `a.md` / **Description:** ...": a
-            # finding written as fields; its description is its text
-            head, rest = record
         ctx = self.file()
+        if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
+            ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
         lead = _LINE_LEAD.match(head) if ctx is not None else None
-        finding = record is not None or _is_item_finding(head, rest, kind, depth, under) or (
+        if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
+            # "- The queue is never drained (line 40)", "- …, Line 88" under the file
+            lead = _LINE_TAIL.search(head[-200:])
+        finding = _is_item_finding(head, rest, kind, depth, under) or (
             lead is not None and ctx is not None and (
-                self.loose_file is not None
-                or ctx.line is None and kind not in ("positive", "resolved")))
+                self.loose_file is not None or ctx is self.reviewed
+                or ctx.line is None and kind not in ("positive", "resolved"))) or (
+            own and kind not in ("positive", "resolved") and _own_place(item) is not None)
         if finding:
             if sev is None and self.sev() is None and (pm := _PROBLEM_MARK.match(head)) \
                     and "\u26a0" in pm.group(0):
@@ -1659,6 +1753,23 @@ class _Reader:
                         rec.pop(place_key, None)
                     _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
+                    own_head = self.sections[-1].cand if self.sections else None
+                    if not (own_head is not None and _FINDING_ID.match(_plain(own_head.text))) \
+                            and self.said_there(rec):
+                        # "Lines 76-88: the plan lacks an impact analysis" in a per-file
+                        # pass over findings given above at that place: the same again
+                        self.doc.findings.pop()
+                        return
+                if own and (_FIELD.match(head) or _field_item(head)):
+                    # "**Classification:** x" / "**Location:** y" / "**Description:** z":
+                    # a record of fields, its text in the one that says what is wrong
+                    said = next((m["v"].strip() for ln in body[:MAX_BODY]
+                                 if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), None)
+                    if said is None and not body and (
+                            tm := _PLACE_THEN_WORDS.search(head[:600])):
+                        said = tm["t"]  # "File: a.py | Line: 3 | the lock is never released"
+                    if said:
+                        rec["summary"] = _cap(_strip_decor(said))
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -1852,7 +1963,12 @@ class _Reader:
                 self.close_para()
                 hunk, hfile = comments.quoted_hunk(
                     self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                carry = None
                 if hunk and not quoted:
+                    c = self.comment
+                    if c is not None and c.file is not None and not any(
+                            ln.strip() for ln in c.lines) and len(self.doc.findings) == c.count:
+                        carry = (c.file, c.signed)  # "In src/a.py:" right over the hunk
                     self.close_comment()  # a notification's quoted hunk: the next comment's
                 held, self.comment = self.comment, None  # a quote is no comment's own words
                 self.walk(node.children, quoted=True)
@@ -1862,6 +1978,8 @@ class _Reader:
                     self.hunk_quoted = True
                     if hfile is not None:
                         self.open_comment(hfile)
+                    elif carry is not None:
+                        self.open_comment(carry[0], carry[1])
             elif t == "hr":
                 self.close_para()
                 if not quoted and self.details <= 0:
@@ -2134,8 +2252,6 @@ _PASSED_FIELD = re.compile(
 _SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]\d)|"
                     r"(?<![\w.])\d{1,3}\s*%|\u2705|\u2714|\bgrade\s*[:=]?\s*[A-F][+-]?(?!\w)",
                     re.I)
-# a title that ends with its severity in parentheses ("(minor documentation gap).")
-_TITLE_SEV = re.compile(r"\((?P<w>" + SEVERITY_WORD + r")\b[^()\n]{0,60}\)[\W_]*$", re.I)
 
 
 _REVIEWER_NAME = re.compile(
@@ -2258,6 +2374,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
+    if _FILE_LINES.match(t[:300]):
+        return True  # "**Billing.cs violations at lines:** 41, 44, 101"
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
@@ -2290,6 +2408,10 @@ def _badge_only(line: str) -> bool:
     return not re.search(r"[A-Za-z]{3,}", t)
 
 
+badge_only = _badge_only  # for the JSON reader: a comment body's badge line
+lead_tag = _lead_tag  # and its leading tag ("**P1** the pool is leaked")
+
+
 def _location_only(head: str) -> bool:
     loc = locate(head)
     if loc is None:
@@ -2300,28 +2422,6 @@ def _location_only(head: str) -> bool:
     rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:,\-\u2014\u2013]+|\[bot\]|\b(?:lines?|at|in)\b", "",
                   rest)
     return not rest.strip() or "::" in head
-
-
-_DESCRIBE = re.compile(
-    r"^\s*[*_]*\s*(?:description|issue|problem|finding|summary|details?|claim|concern)\s*[*_]*"
-    r"\s*[:\uff1a]\s*[*_]*\s*(?P<v>\S.*)$", re.I)
-
-
-def _record_item(head: str, rest: list[str]) -> tuple[str, list[str]] | None:
-    """An item made only of fields, among them a place and a description: the finding's
-    text (the description) and its other lines; None for any other item."""
-    lines = [head, *rest[:12]]
-    if not (_FIELD.match(head) or _field_item(head)) or len(lines) < 2:
-        return None
-    place = any((m := _FIELD.match(ln)) and m["k"].lower() in ("location", "file", "files",
-                                                                "path", "where")
-                and (locate(m["v"]) is not None or _first_file(m["v"])) for ln in lines)
-    desc = next(((i, m["v"]) for i, ln in enumerate(lines) if (m := _DESCRIBE.match(ln))),
-                None)
-    if not place or desc is None:
-        return None
-    i, text = desc
-    return text, [ln for j, ln in enumerate(lines) if j != i] + rest[12:]
 
 
 def _bare_place(head: str) -> bool:
@@ -2526,6 +2626,70 @@ _ALSO_INLINE = re.compile(
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
 
 
+def _heading_file(text: str) -> Location | None:
+    """The one file a heading names (in code, or a name with a file type), not one it says
+    is missing or to be created; none when it names several."""
+    named: list[str] = []
+    for f, a, b in _file_tokens(text[:600]):
+        if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
+                text[b:b + 40]):
+            return None
+        if f not in named:
+            named.append(f)
+    return Location(named[0]) if len(named) == 1 else None
+
+
+_EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+# the line that names the document under review: "**Reviewed plan**: docs/plan.md",
+# "Reviewing: spec.md", "Document under review: x.md", "Target file: a.py"
+_REVIEWED = re.compile(
+    r"^[\s*_>-]*(?:reviewed\s+(?:plan|document|doc|spec(?:ification)?|file|design|rfc|proposal)s?"
+    r"|reviewing|(?:document|plan|spec|file)\s+under\s+review|target\s+(?:file|document)|"
+    r"under\s+review)[*_\s]*[:\uff1a][*_\s]*(?P<v>.{1,400})$", re.I)
+
+
+# a one-line record: its place, then a separator and the words that say what is wrong
+_PLACE_THEN_WORDS = re.compile(r"(?:\s\|\s*|\s[\u2014\u2013]\s*|\s-\s+|;\s*)"
+                               r"(?:[*_`]*[A-Za-z]+[*_`]*:\s*[^|\n]{0,40}\|\s*)?"
+                               r"(?P<t>(?:[^\W\d_][\w'-]*\s+)+[^\W\d_].*)$")
+
+
+# the field of a record of fields that says what is wrong
+_TEXT_FIELD = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:description|issue|problem|finding|claim|summary|details|"
+    r"concern|observation|defect|bug|what)\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+
+
+def _own_place(item: SyntaxTreeNode) -> Location | None:
+    """The place a list item's own location field gives (``**Location:** `a.md` → §5``,
+    ``- File: a.py:12`` as a line of its paragraph or of its nested list), when the item
+    is more than that field: a title or other fields beside it."""
+    children = item.children
+    first = children[0] if children and children[0].type == "paragraph" else None
+    if first is None:
+        return None
+    lines = _text(first).split("\n")[:MAX_BODY]
+    for c in children[1:4]:
+        if c.type in ("bullet_list", "ordered_list"):
+            lines += [_item_head(sub) for sub in c.children[:MAX_BODY]]
+    if len(lines) < 2 and not _PLACE_THEN_WORDS.search(lines[0][:600]):
+        return None  # "- **File:** a.py" alone is a field; "- File: a.py | Line: 3 | the
+        # lock is never released" and "- Where: a.py — the cache is bypassed" are records
+    for ln in lines:
+        m = _FIELD.match(ln)
+        if not m or not m["v"].strip():
+            continue
+        k = m["k"].lower()
+        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+            continue
+        loc = locate(m["v"][:400])
+        if loc is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        f = _first_file(m["v"][:400])
+        return Location(f) if f else None
+    return None
+
+
 def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
     """``rec`` again at another place."""
     out = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line", "column")}
@@ -2579,6 +2743,20 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# an item that ends with only a line of the file its section names: "(line 40)", "(L12)",
+# ", line 88"
+_LINE_TAIL = re.compile(r"(?:\(\s*(?:lines?\s*|L)|,\s*lines?\s+)(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013]\s*L?\d{1,7})?\s*\)?[\s.]*$", re.I)
+# a list of lines ("lines 8 and 34", "at lines: 41, 44, 101"): two numbers or more
+_LINE_LIST = re.compile(r"\blines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*(?P<n>\d{1,7}(?:\s*(?:,|;|\band\b|"
+                        r"&|\u3001)\s*\d{1,7}(?![\d.:\-\u2013]\d))+)(?![\d\-\u2013])", re.I)
+# a head that opens with a file, then its lines listed ("**a.cs violations at lines:** 41, 44")
+_FILE_LINES = re.compile(r"^[*_`]*(?P<p>[\w./\\\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})[*_`]*\s+"
+                         r"(?:[\w-]+\s+){0,3}?(?:at\s+|on\s+)?lines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*"
+                         r"\d{1,7}\s*(?:,|\band\b)", re.I)
+# a head that ends with its places: in a parenthesis, or after a dash
+_PLACES_TAIL = re.compile(r"(?:\((?P<a>[^()\n]{1,400})\)|[\u2014\u2013]\s*(?P<b>[^\u2014\u2013\n]"
+                          r"{1,400}))[\s.*_]*$")
 # a head that opens with its places, then a dash or colon before its words
 _PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u3001)\s*"
                           r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
@@ -2611,6 +2789,30 @@ def _field_places(value: str) -> list[Location]:
     if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
     return out + more if len(out) + len(more) > 1 else out
+
+
+def _compared_places(value: str) -> list[Location]:
+    """A location field listing several files (`` `a.md`, `b.md` and `c.md` ``) or
+    comparing three or more (`` `a.md` vs `b.md` vs `c.md` (status) ``): each part opens
+    with a file; its place (with a line when it gives one).  Two files compared (`` `a.tsx`
+    (block 1) vs `b.tsx` ``) are the place and what it contradicts: one place; a file
+    after a semicolon is evidence."""
+    v = value[:600]
+    versus = re.split(r"\s+(?:vs\.?|versus)\s+", v)
+    if len(versus) == 2 or ";" in v:
+        return []
+    parts = re.split(r"\s+(?:vs\.?|versus|and|&)\s+|\s*[,\u3001]\s*", v)
+    if not 2 <= len(parts) <= 8:
+        return []
+    out: list[Location] = []
+    for part in parts:
+        toks = _file_tokens(part)
+        if not toks or toks[0][1] > 2:
+            return []
+        loc = locate(part)
+        out.append(Location(loc.file, loc.line, loc.end_line) if loc is not None
+                   and loc.file == toks[0][0] else Location(toks[0][0]))
+    return out if len({p.file for p in out}) == len(out) else []
 
 
 def _no_code(text: str) -> str:
@@ -2719,7 +2921,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             rec.pop("line", None)
             rec.pop("end_line", None)
     if "file" in rec and "line" not in rec:
-        lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
+        lm = re.search(r"\blines?\s*+(?:[:=]\s*+)?~?\s*+(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
         elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
@@ -2736,7 +2938,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = esc
         return
     want = None
-    for key in ("severity", "risk", "impact"):
+    # an "Impact:" field is weaker than the item's own severity tag ("**MINOR - Log
+    # rotation**:" over "- **Impact**: Medium - but not critical for v1")
+    keys = ("severity", "risk") if _lead_tag(head) else ("severity", "risk", "impact")
+    for key in keys:
         if fields.get(key):
             m = _SEV_WORD_RE.search(fields[key])
             if m and (s := severity_word(m["w"])):
@@ -2754,8 +2959,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if "severity" in rec or "priority" in rec:
         return
-    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I)
-    if pm and (s := severity_word(pm["w"])):
+    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I) or \
+        _SEV_ASIDE.search(head[-160:])
+    if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
         return
     lead = _lead_tag(head)
@@ -2770,6 +2976,14 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if sev:
         rec["severity"] = sev
+
+
+# a title ending with an aside that opens with its severity: "(minor documentation gap)",
+# "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
+_SEV_ASIDE = re.compile(
+    r"\((?:(?P<w>critical|blocker|blocking|major|minor|nit|trivial|medium|moderate)\b[\s:,-]*"
+    r"(?:[\w-]+\s*){0,4}|(?P<w2>high|low)[\s-]+(?:priority|severity|risk|impact)\b[^()\n]{0,30})"
+    r"\)[*_.\s]*$", re.I)
 
 
 _COLUMNS = (
@@ -2883,11 +3097,33 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
             if lm and int(lm.group(1)) >= 1:
                 rec["_line"] = int(lm.group(1))
+        else:
+            _put_location(rec, _cell_place(vals))
         rec["summary"] = text
         if idcol is not None and vals[idcol].strip():
             rec["_id"] = _unwrap(vals[idcol]).strip()
         out.append(rec)
     return out
+
+
+def _cell_place(vals: list[str]) -> Location | None:
+    """With no file column: the place a cell opens with (`` `a.rs:267` - reuse the
+    buffer``, `` `a.rs` — keep only … ``, a cell that is only a ``path:line``), the first
+    such cell.  A cell that is only a file names what the row is about or what is right
+    (a "Reality" column), not where the finding is."""
+    for v in vals:
+        t = v.strip()[:400]
+        loc = locate(t)
+        if loc is not None and loc.start <= 2 and loc.line is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        m = _CELL_FILE.match(t)
+        if m and (f := _first_file(m["p"])) and not _code_name(f):
+            return Location(f)
+    return None
+
+
+# a cell that opens with a file in code, then a dash or colon and its words
+_CELL_FILE = re.compile(r"^[*_]*(?P<p>`[^`\s]{1,200}`)[*_]*\s*(?:[\u2014\u2013:]|-\s)\s*\w")
 
 
 def _cells(line: str) -> list[str]:
