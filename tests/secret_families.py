@@ -14,6 +14,8 @@ import random
 import string
 from collections.abc import Callable, Iterator
 
+from council_filters.redaction.secrets.validators import case_changes
+
 ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
 
@@ -225,8 +227,7 @@ def dotted_password(rng: random.Random) -> str:
     def part(n: int) -> str:
         while True:
             s = _rand(rng, n)
-            letters = [c for c in s if c.isalpha()]
-            if sum(a.isupper() != b.isupper() for a, b in zip(letters, letters[1:])) >= 5:
+            if case_changes(s) >= 5:
                 return s
     return _rand(rng, rng.randrange(4, 8)) + "." + part(rng.randrange(9, 14))
 

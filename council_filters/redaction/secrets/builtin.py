@@ -558,7 +558,8 @@ _TIGHT: dict[str, bytes] = {
     "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*[\"'][A-Za-z0-9_.:\x24@-]{0,80}" + _KEYWORDS
     + rb"[A-Za-z0-9_.:\x24@-]{0,80}[\"'][^<>\n]{0,200}>[^<> \t\n]",
     # (a value the validator can take has a digit or a sign in it)
-    "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*[^A-Za-z_ \t\n]",
+    "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
+    rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _KEY_ASSIGNED,
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)

@@ -313,13 +313,15 @@ def _random_part(value: str) -> bool:
     """A part of a dotted value reads as random, not as a name: digits, both
     cases and at least five changes of case (``hzCu.eQpBenQtYh5X``)."""
     for part in _PARTS.split(value):
-        letters = [c for c in part if c.isalpha()]
-        if len(part) < 6 or not _has_digit(part) or len(set(c.isupper() for c in letters)) < 2:
-            continue
-        changes = sum(a.isupper() != b.isupper() for a, b in zip(letters, letters[1:]))
-        if changes >= 5:
+        if len(part) >= 6 and _has_digit(part) and case_changes(part) >= 5:
             return True
     return False
+
+
+def case_changes(s: str) -> int:
+    """How often the letters of ``s`` change between upper and lower case."""
+    letters = [c.isupper() for c in s if c.isalpha()]
+    return sum(a != b for a, b in zip(letters, letters[1:], strict=False))
 
 
 _PARTS = LazyRegex(r"\.|::|->")
