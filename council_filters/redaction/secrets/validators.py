@@ -164,6 +164,7 @@ _CODE_WORDS = frozenset(
         "type",
     ]
 )
+CODE_WORDS = _CODE_WORDS
 _ROW_START = LazyRegex(rb"[ \t>+-]*\|")
 _TYPE_NAME = LazyRegex(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
 _WIN_VAR = LazyRegex(r"%[A-Z_][A-Z0-9_]*%\Z")
