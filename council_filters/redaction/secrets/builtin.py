@@ -391,7 +391,7 @@ RULES: tuple[Rule, ...] = (
         "secret-url-encoded",
         rb"(?i)(?:(?<=%[0-9A-F]{2})|(?<![A-Za-z0-9_.$@%-]))(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
         rb"(?P<op>%3D|%22%3A%22|%22%3A%20%22|%3A)(?P<q>)"
-        rb"(?P<v>(?:(?!%2[26]|%2[cC]|%3[bB]|%7[dD])(?:[^\s%&\"'`<>#;,|]|%[0-9A-Fa-f]{2})){6,300}+)",
+        rb"(?P<v>(?:(?!%2[26]|%2[cC]|%3[bB]|%7[dD])(?:[^\s%&\"'`<>#;,|]|%[0-9A-Fa-f]{2}|%(?![0-9A-Fa-f]{2}))){6,300}+)",
         rb"",
         group=4,
         validator=url_encoded_ok,
@@ -493,15 +493,16 @@ _LITERAL_START = (
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{5})"
 )
 _QQ = rb"(?:\\*[\"'])"  # a quote, maybe escaped
-# A key that names a secret and its value apart by blanks (``ENV KEY value``), said (``the KEY is "..."``), a YAML
-# tag between (``KEY: !!str ...``), or URL-encoded (``KEY%3D...``).
+# A key that names a secret and its value apart by blanks (``ENV KEY value``),
+# said (``the KEY is "..."``), a YAML tag between (``KEY: !!str ...``), or
+# URL-encoded (``KEY%3D...``).
 _KEY_APART = (
     rb"(?i)" + _KEY_END + rb"(?:[ \t]+(?:is|was|will[ \t]+be|should[ \t]+be)[ \t]*:?[ \t]+"
-    + rb"(?:" + _Q + rb"[^\"'` \t\n]|[^ \t\n\"'`]{0,40}[0-9])"  # said: quoted, or with a digit
+    + rb"(?:" + _Q + rb"[^\"'` \t\n]|[^ \t\n\"'`]*[0-9\x80-\xff])"  # said: quoted, or a digit
     # apart by blanks (the key is not quoted; a value the validator takes is
     # not a word: it has a digit, a sign or a change of case)
-    + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{][^ \t\n\"'`]{0,40}"
-    + rb"(?:[0-9!#%\x5e*+~@&\x24]|(?-i:[a-z][A-Z])))"
+    + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{][^ \t\n\"'`]*"
+    + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
     + rb"|" + _Q + rb"?[ \t]*:[ \t]*!|%3d|%22%3a|%3a)"
 )
 # An Authorization header with a value either rule can take (Basic and six
@@ -510,6 +511,15 @@ _AUTHORIZATION = (
     rb"(?i)authorization" + _Q + rb"?[ \t]*[:=][ \t]*" + _Q + rb"?(?:basic[ \t]+[A-Za-z0-9+/]{6}"
     rb"|(?:token|digest|negotiate|ntlm|apikey|sso-key|key|bot|sharedkey|splunk|gitlab|"
     rb"[a-z0-9-]*-hmac-sha256)?[ \t]*[A-Za-z0-9._~+/=:-]{16})"
+)
+# A key ending in a password word takes six bytes; any other key an unquoted
+# value of eight (assignment_ok), or a quoted one of six (a scheme word
+# may lead it: "Bearer abc...", which makes it a password).
+_ASSIGNED = (
+    rb"(?i)(?:" + _alternation(PASSWORD_WORDS) + rb"[_.-]*"
+    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
 _ALL = tuple(r.id for r in RULES)
 
@@ -583,21 +593,15 @@ _TIGHT: dict[str, bytes] = {
     "secret-said": _KEY_APART,
     "secret-tagged-yaml": _KEY_APART,
     "secret-url-encoded": _KEY_APART,
-    "secret-enclosed-pair": rb"(?i)" + _KEY_END + _Q + rb"?[ \t]*[:=][ \t]*" + _Q
-    + rb"?[^ \t\n\"'`,;|\[\](){}]{6}[^ \t\n\"'`,;|\[\](){}]*" + _Q + rb"?[ \t]*[\])}]",
+    # (an enclosed pair is an assignment: it takes the assignment's search)
+    "secret-enclosed-pair": _ASSIGNED,
     "secret-system-property": rb"-D[A-Za-z0-9_.\x24-]{0,80}(?i:" + _KEY_END + rb")=",
-    "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*[\"'][A-Za-z0-9_.:\x24@-]{0,80}" + _KEYWORDS
-    + rb"[A-Za-z0-9_.:\x24@-]{0,80}[\"'][^<>\n]{0,200}>[^<> \t\n]",
+    "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ + rb"[A-Za-z0-9_.:\x24@-]{0,80}"
+    + _KEYWORDS + rb"[A-Za-z0-9_.:\x24@-]{0,80}" + _QQ + rb"[^<>\n]{0,200}>[^<> \t\n]",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
-    # A key ending in a password word takes six bytes; any other key an unquoted
-    # value of eight (assignment_ok), or a quoted one of six (a scheme word
-    # may lead it: "Bearer abc...", which makes it a password).
-    "secret-assignment": rb"(?i)(?:" + _alternation(PASSWORD_WORDS) + rb"[_.-]*"
-    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
-    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
-    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))",
+    "secret-assignment": _ASSIGNED,
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)

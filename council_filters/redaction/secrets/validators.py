@@ -339,15 +339,27 @@ def _plain_word(value: str) -> bool:
     )
 
 
+#: What marks an unquoted value apart by blanks as no word: a digit, a sign, a
+#: byte beyond ASCII, or a lower-case letter before an upper-case one (the
+#: rule's search asks the same).
+_MARKED = LazyRegex(r"[^ \t\n\"'`$<{][^ \t\n\"'`]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a-z][A-Z])")
+
+
 def spaced_pair_ok(secret: str, m: Any) -> bool:
     """``KEY value`` on a line of its own: an assignment's value that is not a word."""
+    quoted = m.group("q") is not None and m.group("q") != b""
+    if not quoted and not _MARKED.match(secret):
+        return False
     return not _plain_word(secret) and assignment_ok(secret, m)
+
+
+_DIGIT_LIKE = LazyRegex(r"[0-9\x80-\xff]")  # (what the rule's search asks of the value)
 
 
 def said_ok(secret: str, m: Any) -> bool:
     """Prose giving a value (``the password is ...``): quoted, or letters and digits."""
     quoted = m.group("q") is not None and m.group("q") != b""
-    if not quoted and not (_has_digit(secret) and any(c.isalpha() for c in secret)):
+    if not quoted and not (_DIGIT_LIKE.search(secret) and any(c.isalpha() for c in secret)):
         return False
     return not _plain_word(secret) and assignment_ok(secret, m)
 
