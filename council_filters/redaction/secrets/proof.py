@@ -186,9 +186,11 @@ _PLACEHOLDER = (
     rb"|example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
     rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password)|\$\{|\{\{)"
 )
-#: An ASCII dotted name (validators._DOTTED reads \w, which holds these).
+#: An ASCII dotted name with no digit (validators._DOTTED reads \w, which holds
+#: these; a dotted value with a digit may have a random part, which the
+#: validator takes, so only digit-free names are refused here).
 _DOTTED = (
-    rb"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+(?:\(\)?)?"
+    rb"[A-Za-z_$][A-Za-z_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z_$]*)+(?:\(\)?)?"
 )
 _CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
 # What str.isdigit and str.isupper accept in a value read as latin-1.
@@ -211,10 +213,11 @@ _KEY_KIND = (
 #   naming a secret;
 # - unquoted (the value is the run, at most 300 bytes): the same, and no
 #   brackets (code), no dotted name, no trailing "." or ":", no bare camelCase
-#   word; for a key of the secret kind, twelve bytes and a digit or two capitals.
+#   word; for a key of the secret kind, eight bytes and a digit or two capitals.
 def _secret_kind(ch: bytes) -> bytes:
-    """A value of the secret kind: twelve bytes, a digit or two capitals."""
-    return (rb"(?=" + ch + rb"{12})(?=" + ch + rb"{0,300}?(?:" + _DIGIT + rb"|" + _CAPITAL + ch
+    """A value of the secret kind: eight bytes, a digit or two capitals (under
+    twelve, the validator asks every class of character, so a digit too)."""
+    return (rb"(?=" + ch + rb"{8})(?=" + ch + rb"{0,300}?(?:" + _DIGIT + rb"|" + _CAPITAL + ch
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
