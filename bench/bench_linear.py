@@ -136,6 +136,9 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: codex events",
      lambda n: rep(b'{"type":"item.completed","item":{"type":"agent_message","text":"x"}}\n',
                    n // 128), reading.read),
+    # a location's spelling after a path: no run of blanks may split several ways
+    ("tolerant reader: paths before blank runs",
+     lambda n: (b"- a.py" + b" " * (n // 2048) + b"x ") * 2 + b"\n", reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
 ]

@@ -9,6 +9,7 @@ Further rows, each the median of per-run CPU ratios against mawk in one run,
 with secretlint (recommended preset, from package.json) timed on the same
 file beside: --rules extended on real code and docs (this interpreter's
 standard library sources plus Markdown; goal 10x), on near misses (goal 3x),
+on near misses drawn fresh line by line (tests/near_misses.py; goal 3x),
 and a gitleaks file named by COUNCIL_GITLEAKS_CONFIG (gitleaks' default
 config; goal 3x; skipped, saying why, without it).
 The linearity row times an adversarial single line at two sizes.  The
@@ -33,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 import bench_redact as br  # noqa: E402
+import near_misses  # noqa: E402
 import secret_corpus  # noqa: E402
 
 from council_filters.redaction.machine import Redactor  # noqa: E402
@@ -114,6 +116,19 @@ def gen_near_misses(path: Path, size: int, seed: int = 5) -> None:
         lines.append(line)
         n += len(line) + 1
     path.write_text("\n".join(lines) + "\n")
+
+
+def gen_fresh_near_misses(path: Path, size: int, seed: int = 43) -> None:
+    """Near misses drawn fresh line by line (tests/near_misses.py: new names, values,
+    spacing and quoting each line, the same families): the shapes do not repeat."""
+    out = []
+    n = 0
+    for line in near_misses.near_miss_lines(seed=seed, n=size):  # (stops at the size)
+        out.append(line)
+        n += len(line) + 1
+        if n >= size:
+            break
+    path.write_text("\n".join(out) + "\n")
 
 
 def secretlint_command(path: Path) -> list[str] | None:
@@ -233,9 +248,13 @@ def main() -> int:
     near = out_dir / f"rules-near-misses-{8 if not args.quick else 2}m.txt"
     if not near.exists():
         gen_near_misses(near, (8 if not args.quick else 2) << 20)
+    fresh = out_dir / f"rules-fresh-near-misses-{8 if not args.quick else 2}m.txt"
+    if not fresh.exists():
+        gen_fresh_near_misses(fresh, (8 if not args.quick else 2) << 20)
     rows: list[tuple[str, Path, list[str], float]] = [
         ("extended, real code and docs", real, ["--rules", "extended"], 10.0),
         ("extended, near misses", near, ["--rules", "extended"], 3.0),
+        ("extended, fresh near misses", fresh, ["--rules", "extended"], 3.0),
     ]
     gl = os.environ.get(GITLEAKS_ENV, "")
     if gl and Path(gl).is_file():

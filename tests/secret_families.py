@@ -14,6 +14,8 @@ import random
 import string
 from collections.abc import Callable, Iterator
 
+from council_filters.redaction.secrets.validators import case_changes
+
 ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
 
@@ -188,8 +190,81 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
             yield "spring-prop", f'<property name="password" value="{pw}"/>'
             yield "conn-string", f"Server=db;Database=app;User Id=sa;Password={pw};"
             yield "kubectl", f"kubectl create secret generic db --from-literal=password={pw}"
+    elif family == "assignment-contexts":
+        # Where the key and the value are apart by blanks, enclosed, said in
+        # prose, tagged, encoded once more, or given to a command.
+        for k in _password_keys(rng):
+            for name, c in more_contexts().items():
+                for _ in range(per_shape):
+                    yield f"{name}/{k}", c(k, _value_for(rng, k))
+        for _ in range(per_shape):
+            user = rng.choice(["admin", "svc-deploy", "ci@corp.example"])
+            pw = password(rng)
+            yield "az-login", f"az login -u {user} -p {pw}"
+            yield "docker-login", f"docker login registry.example.io -u {user} -p '{pw}'"
+            yield "sqlcmd", f'sqlcmd -S db01 -U {user} -P "{pw}" -Q "select 1"'
+            yield "oc-login", f"oc login https://api.cluster:6443 -u {user} -p {pw}"
+    elif family == "assignment-values":
+        # Values a chosen secret has: a dot inside, or eight to eleven mixed signs.
+        for k in _password_keys(rng):
+            for name in ("env", "env-dq", "yaml-dq", "json", "json-compact", "toml", "export",
+                         "docker-env", "cmd-set", "log-kv", "query"):
+                for _ in range(per_shape):
+                    yield f"{name}/{k}/dotted", contexts()[name](k, dotted_password(rng))
+                    yield f"{name}/{k}/short", contexts()[name](k, short_secret(rng))
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
 
-FAMILIES = ("aws-secret-json", "aws-session-token", "redis-url", "assignment")
+def _value_for(rng: random.Random, key: str) -> str:
+    if "pass" in key.lower() or "pwd" in key.lower():
+        return password(rng)
+    return _rand(rng, rng.randrange(16, 40))
+
+
+def dotted_password(rng: random.Random) -> str:
+    """A password with a dot in it, the part after it random (``hzCu.eQpBe7QtY``)."""
+    def part(n: int) -> str:
+        while True:
+            s = _rand(rng, n)
+            if case_changes(s) >= 5:
+                return s
+    return _rand(rng, rng.randrange(4, 8)) + "." + part(rng.randrange(9, 14))
+
+
+def short_secret(rng: random.Random) -> str:
+    """Eight to eleven characters mixing both cases, digits and a sign."""
+    core = _rand(rng, rng.randrange(7, 11))
+    pos = rng.randrange(1, len(core))
+    return core[:pos] + rng.choice("!#%^*_-+~@&") + core[pos:]
+
+
+def more_contexts() -> dict[str, Context]:
+    return {
+        "dockerfile-env": lambda k, v: f"ENV {k.upper()} {v}",
+        "dockerfile-arg": lambda k, v: f"ARG {k.upper()}={v}",
+        "fish-set": lambda k, v: f"set -gx {k.upper()} {v}",
+        "setx": lambda k, v: f'setx {k.upper()} "{v}"',
+        "tab-separated": lambda k, v: f"{k.lower()}\t{v}",
+        "space-aligned": lambda k, v: f"{k.lower()}      {v}",
+        "bracketed": lambda k, v: f"[{k.lower()}={v}]",
+        "braced": lambda k, v: f"{{{k}: {v}}}",
+        "parenthesised": lambda k, v: f"login failed ({k.lower()}={v})",
+        "prose-quoted": lambda k, v: f'The {k.lower()} is "{v}" for now.',
+        "prose-backticks": lambda k, v: f"- the {k.lower()} was `{v}`",
+        "prose-bare": lambda k, v: f"{k} is {v}",
+        "yaml-tag": lambda k, v: f"  {k}: !!str {v}",
+        "form-encoded-twice": lambda k, v: "body=user%3Dops%26" + k.lower() + "%3D"
+        + v.replace("%", "%25").replace("#", "%23").replace("&", "%26").replace("+", "%2B"),
+        "json-url-encoded": lambda k, v: "q=%7B%22" + k + "%22%3A%22"
+        + v.replace("%", "%25").replace("#", "%23").replace("&", "%26") + "%22%7D",
+        "jvm-property": lambda k, v: f"java -D{k.lower()}={v} -jar app.jar",
+        "xml-entry": lambda k, v: f'  <entry key="{k}">{v}</entry>',
+        "xml-named": lambda k, v: f'<parameter name="{k.lower()}">{v}</parameter>',
+    }
+
+
+FAMILIES = (
+    "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
+    "assignment-values",
+)

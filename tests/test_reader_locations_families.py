@@ -386,9 +386,10 @@ ROWS_ZH_UNDER_A_QUOTE = """\
 def test_a_row_citing_only_a_line_takes_the_file_named_above_the_table() -> None:
     assert where(ROWS_UNDER_A_FILE_HEADING) == [
         ("lib/parse/date.ts", 14, "critical"), ("lib/parse/date.ts", 30, "minor")]
-    # a line the row's prose mentions is a reference, not the row's place
+    # a line the row's prose mentions is a reference, not the row's place: the row is
+    # in the file its heading names, at no line
     text = ROWS_UNDER_A_FILE_HEADING.replace("L14: months", "months (see L14)")
-    assert where(text)[0] == (None, None, "critical")
+    assert where(text)[0] == ("lib/parse/date.ts", None, "critical")
 
 
 def test_a_table_in_another_language_skips_passing_rows_and_places_the_cited_line() -> None:

@@ -241,3 +241,183 @@ def test_json_review_verdict_keys(key: str) -> None:
 ])
 def test_no_verdict_is_invented(text: str) -> None:
     assert verdict(text) == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# Checkbox options as lines of one paragraph; rounds told by their headings; keys named
+# by their choices; a CJK key with a qualifier that makes it a summary
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("## Verdict\n[ ] **APPROVED** - ready as it is\n[x] **REVISE** - fix the gaps first\n"
+     "[ ] **DISCUSS** - needs a decision\n", "REVISE"),
+    ("### Decision\n\n[X] Approve\n[ ] Request changes\n", "APPROVE"),
+    ("**Verdict:**\n[ ] ACCEPT\n[ ] REVISE\n[x] REJECT - the schema change is unsafe\n",
+     "REJECT"),
+])
+def test_checkbox_options_written_as_paragraph_lines(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("text", [
+    "## Verdict\n[ ] APPROVED - fine\n[ ] REVISE - not fine\n",
+    "## Verdict\n[x] APPROVED - fine\n[x] REVISE - not fine\n",
+])
+def test_paragraph_checkbox_options_with_no_single_choice_are_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
+ROUNDS_BY_HEADING = """\
+# Review log
+
+## B3 final review (commit 1a2b3c4)
+
+- **Gate**: `No-Go`
+
+### Findings
+1. The upload path returns 422 for the default session.
+
+---
+
+## B4 final review (target `9f8e7d6`)
+
+### Findings
+- none
+
+### Conclusion
+- **Go/No-Go**: `Go`
+"""
+
+
+def test_sibling_review_headings_that_differ_by_an_id_are_rounds() -> None:
+    got = reading.read(ROUNDS_BY_HEADING.encode())
+    assert got.verdict == "APPROVE", got.warnings
+    # the last round approves: what the first round found is settled
+    assert got.findings == []
+    jp = ROUNDS_BY_HEADING.replace("final review", "\u6700\u7ec8\u8bc4\u5ba1")
+    assert reading.read(jp.encode()).verdict == "APPROVE"
+
+
+@pytest.mark.parametrize("a,b", [("Codex review", "Gemini review"),
+                                 ("Review (claude)", "Review (codex)"),
+                                 ("Review by `gpt-5`", "Review by `gemini-2.5`")])
+def test_headings_naming_different_reviewers_are_not_rounds(a: str, b: str) -> None:
+    text = f"## {a}\n\n**Status**: No-Go\n\n## {b}\n\n**Status**: Go\n"
+    assert verdict(text) == "UNKNOWN"
+
+
+def test_a_last_round_that_asks_for_changes_keeps_the_earlier_findings() -> None:
+    text = ROUNDS_BY_HEADING.replace("`Go`", "`No-Go`")
+    got = reading.read(text.encode())
+    assert got.verdict == "REVISE"
+    assert len(got.findings) == 1
+
+
+@pytest.mark.parametrize("line,vote", [
+    ("**Go/No-Go**: Go", "APPROVE"), ("Go / No-Go: NO-GO", "REVISE"),
+    ("**Go-No-Go:** `No Go`", "REVISE"),
+])
+def test_a_key_named_by_its_choices(line: str, vote: str) -> None:
+    assert verdict(line + "\n") == vote
+
+
+def test_a_cjk_conclusion_key_with_an_unknown_qualifier_is_a_summary() -> None:
+    # "the conclusion in one sentence: ..." is prose, and the gate key still decides
+    text = ("- **Gate**: `No-Go`\n- **\u4e00\u53e5\u8bdd\u7ed3\u8bba**: "
+            "`\u4fee\u590d\u5df2\u843d\u5730\uff0c\u4f46\u4ecd\u6709\u56de\u5f52`\n")
+    assert verdict(text) == "REVISE"
+
+
+# --------------------------------------------------------------------------- #
+# A summary heading or label over the verdict phrase alone; a codex transcript
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("# Plan check\n\n## Summary\n**CONDITIONAL PASS**\n\nThe plan is sound but two paths "
+     "are wrong.\n", "REVISE"),
+    ("**Gate Summary**  \n- Conditional Pass \u2013 close, but it needs rollback steps.\n",
+     "REVISE"),
+    ("## Executive summary\n\nLGTM.\n", "APPROVE"),
+])
+def test_a_summary_over_the_verdict_phrase_alone(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("text", [
+    "## Summary\n\nApproved the approach in principle, but the tests are missing.\n",
+    "## Summary\n\nThe change passes the linters and adds two flags.\n",
+    "## Summary\n\nPASS: 12, FAIL: 0\n", "## Test summary\n\nPassed: 12 tests\n",
+    "**Run Summary**\n- PASS (12/12)\n",
+])
+def test_a_summary_sentence_is_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
+CODEX_TRANSCRIPT = """\
+OpenAI Codex v0.61.0 (research preview)
+--------
+workdir: /srv/checkout
+model: gpt-5-codex
+--------
+user
+Review the migration plan. Answer with one of:
+- Verdict: Approve / Request changes
+- Confidence: High / Medium / Low
+
+thinking
+**Weighing the rollback story**
+codex
+**Verdict**
+- Request changes \u2013 the rollback is missing.
+
+**Blocking risks**
+- The backfill runs in one transaction and locks the table for minutes.
+
+**Confidence**
+- Medium \u2013 the plan may cover this elsewhere.
+tokens used
+1,204
+**Verdict**
+- Request changes \u2013 the rollback is missing.
+"""
+
+
+def test_a_codex_transcript_is_read_from_its_last_message_only() -> None:
+    got = reading.read(CODEX_TRANSCRIPT.encode())
+    assert got.verdict == "REVISE", got.warnings
+    assert got.confidence == "MEDIUM"
+    assert [f.get("severity") for f in got.findings] == ["critical"]
+    assert got.findings[0]["summary"].startswith("The backfill runs")
+    # the prompt's own option line is never the verdict, whatever the answer says
+    approve = CODEX_TRANSCRIPT.replace("Request changes \u2013", "Approve \u2013")
+    assert reading.read(approve.encode()).verdict == "APPROVE"
+
+
+@pytest.mark.parametrize("head", [
+    "## Re-review after fixes", "## Follow-up review (commit 9f8e7d6)", "## Second review",
+    "## \u590d\u6838"])
+def test_a_re_review_heading_opens_the_current_round(head: str) -> None:
+    text = ("## Initial review\n\n**Decision**: REVISE\n\n### Findings\n- The retry loop "
+            f"never backs off.\n\n{head}\n\n**Decision**: APPROVE\n\nThe loop backs off now.\n")
+    got = reading.read(text.encode())
+    assert got.verdict == "APPROVE", got.warnings
+    assert got.findings == []
+
+
+def test_a_codex_transcript_with_timestamped_labels() -> None:
+    text = ("[2025-09-01T10:00:00] OpenAI Codex v0.30.0 (research preview)\n--------\n"
+            "workdir: /srv/checkout\n--------\n[2025-09-01T10:00:01] User instructions:\n"
+            "Reply with Verdict: APPROVE or Verdict: REVISE\n\n"
+            "[2025-09-01T10:00:09] codex\n\nVerdict: REVISE\n\n- [P1] The lock is never "
+            "released \u2014 src/lock.py:40\n[2025-09-01T10:00:10] tokens used: 900\n")
+    got = reading.read(text.encode())
+    assert got.verdict == "REVISE"
+    assert [(f.get("file"), f.get("line")) for f in got.findings] == [("src/lock.py", 40)]
+
+
+@pytest.mark.parametrize("text,vote", [
+    ("## Verdict\n\u2610 APPROVE\n\u2611 REVISE\n\u2610 REJECT\n", "REVISE"),
+    ("## Decision\n\n- \u2612 Approve\n- \u2610 Request changes\n", "APPROVE"),
+    ("Verdict: \u2610 APPROVE \u2611 REQUEST CHANGES\n", "REVISE"),
+    ("## Verdict\n\u2610 APPROVE\n\u2610 REVISE\n", "UNKNOWN"),
+])
+def test_ballot_box_characters_are_checkboxes(text: str, vote: str) -> None:
+    assert verdict(text) == vote

@@ -37,10 +37,10 @@ _META = re.compile(
     r"\bon\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*(?::(?P<l>\d{1,7})(?:\s*-\s*(?P<e>\d{1,7}))?"
     r"|:N/?A|\s*,?\s*\(?(?:line|L)\s*(?P<l2>\d{1,7})(?:\s*(?:-|to|\u2013)\s*L?(?P<e2>\d{1,7}))?"
     r"\)?)?(?=[\s_*,:]|$)", re.I)
-# a notification's file line: "On src/app/routes.rb:", "File src/cache.py:",
+# a notification's file line: "On src/app/routes.rb:", "File src/cache.py:", "In src/a.py:",
 # "On `lib/parse.ts`, line 12:"
 _ON_FILE = re.compile(
-    r"^[\s*_]*(?:on|file|in\s+file)\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*"
+    r"^[\s*_]*(?:on|file|in(?:\s+file)?)\s+[`*_]*(?P<p>[\w.@~+\-/\\]{1,300}+)[`*_]*"
     r"(?:\s*,?\s*lines?\s+(?P<l>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<e>\d{1,7}))?)?\s*:[\s*_]*$",
     re.I)
 # Gerrit's line of a patch set: "PS1, Line 40: <the code line>"

@@ -91,7 +91,8 @@ _POSITIVE = re.compile(
     r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
     r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
-    r"implemented|done\s+well|things\s+done\s+right)\b|"
+    r"implemented|done\s+well|things\s+done\s+right|(?:strategic\s+)?value\s+delivered|"
+    r"benefits|achievements|accomplishments)\b|"
     # no problem / strengths in Japanese and Chinese ("問題なし", "没有问题", "良い点", "优点")
     "\u554f\u984c\u306a\u3057|\u554f\u984c\u3042\u308a\u307e\u305b\u3093|"
     "\u6ca1\u6709\u95ee\u9898|\u65e0\u95ee\u9898|\u6c92\u6709\u554f\u984c|"
@@ -117,7 +118,10 @@ _INVENTORY = re.compile(
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
-    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied))\b", re.I)
+    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
+    r"(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|table))?\s*$)\b",
+    re.I)
 # sections that say what became of findings already given (a response, a disposition)
 _DISPOSITION = re.compile(
     r"^(?:what\s+i\s+did|disposition|(?:author'?s?\s+)?responses?\s+to|remediation\s+(?:log|"
@@ -184,7 +188,12 @@ _POSITIVE_MARK = re.compile(
 _PRAISE = re.compile(
     r"^(?:good|great|nice|excellent|solid|well[\s-]done|kudos|positive)\s*(?:[:!\u2014]|-(?![\w-]))"
     r"|\b(?:is|are|looks?|remains?)\s+(?:good|great|fine|solid|excellent|clean|well[\s-]done)"
-    r"[.!]?$", re.I)
+    r"[.!]?$"
+    # "README: much improved.", "The methods are now correctly wired to match the
+    # API.", "Help text and options are aligned."
+    r"|(?:^|:\s*)(?:(?:significantly|much|greatly|clearly)\s+)?improved[.!]?$"
+    r"|\b(?:is|are)\s+(?:now\s+)?(?:correctly|properly)\s+\w+(?:\s+to\s+match\b[^.!?]{0,80})?"
+    r"[.!]?$|\b(?:is|are)\s+(?:now\s+)?(?:aligned|consistent|in\s+sync)[.!]?$", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
@@ -254,6 +263,12 @@ _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
+# a heading that names a dimension: one to three words, no number, id or sentence
+_CATEGORY = re.compile(r"^\s*[^\W\d_][^\W\d_'-]*(?:(?:\s+|\s*[&/]\s*|-)[^\W\d_]+){0,2}\s*$")
+# a line of counts, not a verdict ("PASS: 12, FAIL: 0", "Passed: 12 tests", "PASS (12/12)")
+_TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*\d)")
+# a bold label naming a summary, alone on its line ("**Gate Summary**")
+_SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
@@ -277,6 +292,7 @@ class Doc:
     has_keys: bool = False
     findings_text: str | None = None  # the findings sections' own lines, when there are any
     template: bool = False  # a verdict key offers a choice: the text is a form, not a review
+    round_starts: list[int] = field(default_factory=list)  # findings read before each round
 
 
 @dataclass
@@ -307,6 +323,7 @@ class _Cand:
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
     code: Location | None | bool = None  # the place its first code block gives (False: none)
+    subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
 
 @dataclass
@@ -672,6 +689,16 @@ class _Reader:
         self.subject: Location | None = None  # the one file a section's first lines name
         self.list_label: str | None = None  # a paragraph that only names a severity, before a list
         self.subject_open = False  # the block after a heading is being read
+        self.shapes: set[tuple[int, str]] = set()  # review headings seen, by their words
+        self.key_section: _Section | None = None  # a heading that is a key with no value
+        self.want_confidence = False  # a Confidence key with no value: the next line's
+        self.review_list = False  # a bold review title: the list after it is its critiques
+        self.review_paras = False  # ... and the paragraphs right after it
+        self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
+        self.summary_value = False  # the verdict expected below is a summary's
+        # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
+        # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
+        self.reviewed: Location | None = None
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -705,6 +732,15 @@ class _Reader:
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
 
+    def in_category(self) -> bool:
+        """The innermost section is a heading that only names a dimension of a rubric or a
+        scorecard ("### Security", "### Code quality", "#### Cost"), under findings: the
+        checkbox items under it are its findings, not parts of one."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and c.in_findings and not c.name_only and bool(
+            _CATEGORY.match(_plain(c.text))) and not _lead_tag(c.text) \
+            and locate(c.text) is None
+
     def sev(self) -> str | None:
         for s in reversed(self.sections):
             if s.sev:
@@ -712,6 +748,9 @@ class _Reader:
         return None
 
     def file(self) -> Location | None:
+        if self.loose_file is not None:  # named after the innermost heading: nearer
+            c = self.comment.file if self.comment is not None else None
+            return c if c is not None and c.file == self.loose_file.file else self.loose_file
         for s in reversed(self.sections):
             if s.file is not None:
                 return s.file
@@ -861,6 +900,18 @@ class _Reader:
         s = line.strip()
         if not s or s.startswith(("|", ">")):
             return False
+        if self.want_confidence:
+            self.want_confidence = False
+            word = confidence_word(s)
+            if word in ("HIGH", "MEDIUM", "LOW"):
+                # "**Confidence Level**" then "- Medium – ...": the value, not a finding
+                if not self.doc.confidence:
+                    self.doc.confidence = word
+                return True
+        if self.want_verdict_para and self.summary_value:
+            self.summary_value = False
+            if _TALLY_VALUE.match(s):
+                self.want_verdict_para = None  # "PASS: 12, FAIL: 0" under a summary: a tally
         if self.want_verdict_para:
             strong, rank = self.want_verdict_para
             self.want_verdict_para = None
@@ -869,6 +920,11 @@ class _Reader:
             # weaker key ("## Recommendation") only a line that is the verdict phrase
             if words.vote_of(s, strong, strict=not strong) is not None \
                     and self.vote(s, strong, rank):
+                held, self.key_section = self.key_section, None
+                if held is not None and self.sections and self.sections[-1] is held:
+                    # "## Go/No-Go Recommendation" then "**No-Go**": a verdict's heading,
+                    # neither a finding nor a findings section
+                    held.cand, held.kind = None, "other"
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
         if k is not None and k.name == "findings" and not heading:
@@ -898,7 +954,18 @@ class _Reader:
         if k is not None and k.name == "confidence":
             if k.value and not self.doc.confidence:
                 self.doc.confidence = confidence_word(k.value)
+            elif not k.value:
+                self.want_confidence = True
             return True
+        if k is not None and k.name == "summary" and not k.value \
+                or _SUMMARY_LABEL.match(s) and not heading:
+            # "## Summary" / "**Gate Summary**" then "**CONDITIONAL PASS**": the
+            # line below may be the verdict phrase itself (read as a weaker key's value)
+            if self.want_verdict_para is None:
+                self.want_verdict_para = (False, 1)
+                self.summary_value = True
+            if k is None:
+                return True
         if k is not None and k.name == "summary":
             if k.value and not self.doc.summary:
                 self.doc.summary = _cap(_unwrap(k.value) or k.value)
@@ -951,9 +1018,14 @@ class _Reader:
         else:
             self.doc.findings.insert(at, rec)
         places = _field_places(fields.get("file", ""))
+        if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
+            places = _compared_places(fields.get("file", "")) or places
         if len(places) < 2:  # "`a_test.go:119`, `a.go:119` — the helper is dead": its head
             lead = _PLACES_LEAD.match(_ITEM_NUMBER.sub("", head.strip()))
             places = _field_places(lead["p"]) if lead else []
+            if not lead:  # "… the script hangs (`a.ps1:68`, `b.ps1:95`)." / "… — `a:5`, `b:9`"
+                end = _PLACES_TAIL.search(head.rstrip()[-500:])
+                places = _field_places(end["a"] or end["b"]) if end else []
         if len(places) > 1 and rec.get("file") == places[0].file:
             # "File: a.py:3, b.py:9": one finding at several places, once a place
             seen = {(places[0].file, places[0].line)}
@@ -968,9 +1040,37 @@ class _Reader:
                 else:
                     at += 1
                     self.doc.findings.insert(at, _ordered(again))
+        if len(places) < 2 and isinstance(rec.get("file"), str):
+            self.at_lines(rec, head, at)
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
+
+    def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
+        """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
+        a finding in that file (at one of those lines, or at none): one finding a line."""
+        m = _LINE_LIST.search(head[:600])
+        if m is None:
+            return
+        nums = [int(n) for n in re.findall(r"\d{1,7}", m["n"])][:32]
+        line = rec.get("line")
+        if line is not None and line not in nums or any(n < 1 for n in nums):
+            return
+        if line is None:
+            rec["line"] = nums[0]
+            rec.update(_ordered(rec))
+        seen = {rec["line"]}
+        for n in nums:
+            if n in seen:
+                continue
+            seen.add(n)
+            again = {k: v for k, v in rec.items() if k not in ("line", "end_line", "column")}
+            again["line"] = n
+            if at is None:
+                self.doc.findings.append(_ordered(again))
+            else:
+                at += 1
+                self.doc.findings.insert(at, _ordered(again))
 
     def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
         """In a recap section (a summary, status table, suggestions, required changes...
@@ -1027,6 +1127,31 @@ class _Reader:
         target.update(fixed)
         return True
 
+    def said_there(self, rec: dict[str, Any]) -> bool:
+        """A finding read before at ``rec``'s place (its file, a line within the other's
+        range) whose words ``rec``'s title restates: ``rec`` is that finding again."""
+        line = rec.get("line")
+        if not isinstance(line, int) or self.restate_budget <= 0:
+            return False
+        text = str(rec.get("summary", ""))
+        lead = _LINE_LEAD.match(text)
+        words = _words(_title_of(text[lead.end():] if lead else text))
+        for f in self.doc.findings[-RECAP_PRIOR - 1:-1]:
+            self.restate_budget -= 1
+            fl = f.get("line")
+            if f.get("file") != rec["file"] or not isinstance(fl, int):
+                continue
+            end = f.get("end_line")
+            if not fl <= line <= (max(end, fl) if isinstance(end, int) else fl):
+                continue
+            fw = self.words_of.get(id(f))
+            if fw is None:
+                fw = self.words_of[id(f)] = _words(str(f.get("summary", "")) + " " + str(
+                    f.get("discussion", ""))[:300])
+            if _same_words(words, fw, True):
+                return True
+        return False
+
     def label(self, sev: str | None) -> None:
         """A label line's group (``**Blocking**``, ``blocking:``) opens; the one before
         ends.  ``sev`` None only ends it."""
@@ -1049,7 +1174,9 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and not (c.name_only and len(inner) > 1) and _fields(c.body).get("file") \
+            if inner and not (c.name_only and len(inner) > 1) \
+                    and not any(k in ("findings", "neutral") for k in c.subs) \
+                    and _fields(c.body).get("file") \
                     and all(
                     f.get("file") is None or c.file is not None and f.get("file") == c.file.file
                     for f in inner):
@@ -1106,6 +1233,7 @@ class _Reader:
             self.close_comment()
         self.want_summary_para = False
         self.want_verdict_para = None
+        self.want_confidence = self.summary_value = False
         self.pending_sev = None
         plain = _plain(text)
         rnd = 0
@@ -1115,9 +1243,16 @@ class _Reader:
                 r"fix(?:es)?|update[sd]?|second|third|final|rerun|re-?run)\b",
                 plain[rm.end():], re.I) and plain[rm.end():].strip(" :.()\u2014\u2013-"):
             rm = None  # "R1 — Rollup passed with failures": a finding's id, not round 1
-        if rm:
+        again = bool(level <= 3 and not rm and _REREVIEW_HEAD.match(plain))
+        shape = _round_shape(text) if level <= 3 and not rm else None
+        if shape is not None:
+            # "## B4 final review" after "## B3 final review": the next round
+            again = again or (level, shape) in self.shapes
+            self.shapes.add((level, shape))
+        if rm or again:
             self.rounds += 1
             rnd = self.rounds
+            self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
@@ -1167,11 +1302,23 @@ class _Reader:
                 r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
                 re.I):
             kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
+        if title and kind == "findings" and not names_findings and not _FINDINGS.search(
+                re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
+                       plain, flags=re.I)):
+            kind = "neutral"  # "# Issue Review: ...": the review of an issue, a title
         if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
                 s.cand is not None and not s.cand.name_only and (
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
                     or locate(s.cand.text) is not None) for s in self.sections):
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
+        if kind in ("neutral", "findings") and _SETTLED_HEAD.match(plain) \
+                and not _STILL_OPEN.search(plain):
+            # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
+            # earlier state, or set aside: none is open
+            kind = "resolved"
+        for s_up in self.sections:
+            if s_up.cand is not None:
+                s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
@@ -1197,19 +1344,45 @@ class _Reader:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
+        if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
+            self.reviewed = named_one  # "# Review of `docs/plan.md`"
+        if sec.file is None and kind not in ("positive", "resolved") and not title:
+            # "## 1. Scanner review (`core/scan.py`)", "#### 2. `x.py` — notes": the one
+            # file the heading names is the file of the findings read under it (the
+            # heading itself, when it is one, keeps its own reading)
+            sec.file = _heading_file(text)
         self.sections.append(sec)
+        self.key_section = sec if self.want_verdict_para is not None else None
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if self.review_paras and (quoted or not _is_critique(" ".join(lines[:40]))):
+            self.review_paras = False  # the critiques under a review title end here
+        lead = 1 if len(lines) >= 3 and not _CHECKBOX.match(lines[0]) else 0
+        if not quoted and len(lines) >= 2 and sum(
+                1 for ln in lines[lead:12] if (b := _CHECKBOX.match(ln))
+                and words.vote_of(ln[b.end():], True) in words.VOTES) >= 2:
+            # "**Verdict:**" then "[ ] APPROVED - ..." / "[x] REVISE - ..." in one paragraph
+            self.close_para()
+            if lead:
+                self.line = node.map[0] if node.map else self.line
+                self.keys(lines[0])
+            self.checkbox_options(lines[lead:12])
+            for ln in lines:
+                self.feed(ln)
+            return
         if not quoted and not self.bot_sender and any(comments.bot_sender(ln) for ln in lines[:4]):
             self.bot_sender = True  # a bot's notification: every comment in it is the bot's
-        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+        if not quoted and len(lines) <= 3 and node.map and self.src and re.match(
                 r"^\s*(?:```|~~~|@@\s)", next((ln for ln in self.src[node.map[1]:node.map[1] + 2]
                                                if ln.strip()), "")):
-            loc = locate(lines[0])
+            loc = locate(lines[-1])
             if loc is not None and loc.line is not None and loc.start <= 2 \
-                    and not _strip_decor(lines[0][loc.end:]) and _location_only(lines[0]):
-                # "src/a.py:88" above the hunk a comment is on: that comment's place
+                    and not _strip_decor(lines[-1][loc.end:]) and _location_only(lines[-1]):
+                # "src/a.py:88" above the hunk a comment is on (after the thread's envelope
+                # line, "bot · review thread · date"): that comment's place
+                if len(lines) > 1:
+                    self.para_lines(lines[:-1], node.map[0])
                 self.close_para()
                 self.open_comment(Location(loc.file, loc.line, loc.end_line))
                 return
@@ -1221,6 +1394,33 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = label  # the severity of the list that follows
             return
+        if not quoted and len(lines) == 1 and _REVIEW_LABEL.match(lines[0]) \
+                and not self.doc.findings and key_of(lines[0]) is None \
+                and self.kind() not in ("positive", "resolved"):
+            self.close_para()
+            self.feed(lines[0])
+            self.review_list = True  # a review's title over its list of critiques
+            self.review_paras = True  # ... or over paragraphs of them
+            return
+        if self.review_paras:
+            # "Feasibility: the scope is aggressive ..." as a paragraph under the title
+            self.close_para()
+            for ln in lines:
+                self.feed(ln)
+            self.sections.append(_Section(8, "findings", None, None, 0))
+            self.emit(" ".join(ln.strip() for ln in lines), [], None, self.file())
+            self.sections.pop()
+            return
+        if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
+                and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
+                and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
+                         or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
+            # "**Critical Failure Modes**" alone over a list: the list is its findings, of
+            # the severity it names
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = heading_severity(m["t"]) or ""
+            return
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
                 and self.kind() not in ("positive", "resolved") \
@@ -1231,8 +1431,31 @@ class _Reader:
             self.feed(lines[0])
             self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
             return
+        if not quoted and len(lines) == 1 and node.map and self.src and re.match(
+                r"^\s*(?:[-*+]|\d{1,3}[.)])\s", next(
+                    (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")):
+            fm = _FIELD.match(lines[0])
+            if fm and fm["k"].lower() in ("file", "path", "location") and locate(fm["v"]) is None \
+                    and (f := _first_file(fm["v"])) and not _strip_decor(fm["v"].replace(
+                        f, "", 1)).strip("`*_ ./"):
+                # "**File:** `api/handlers.py`" over a list: the file of the items under it
+                # (its "Line 7: …" items are findings there), not a field of the heading
+                self.close_para()
+                self.loose_file = Location(f)
+                return
+        if not quoted and self.reviewed is None:
+            for ln in lines[:8]:
+                rm = _REVIEWED.match(ln)
+                if rm and (got := _heading_file(rm["v"])) is not None \
+                        and _EXT_RE.search(got.file):
+                    self.reviewed = got  # "**Reviewed Plan**: C:\docs\PLAN.md"
+                    break
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
+        # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
+        # is a finding: the list after it is that finding's detail, not findings
+        self.fix_lead = not quoted and self.under_cand() and bool(
+            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip().endswith((":", "\uff1a"))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -1367,12 +1590,35 @@ class _Reader:
             for ln in _flat(node):
                 self.feed(ln)
             return
+        if self.fix_lead and depth == 0 and not quoted and not any(
+                _lead_tag(_no_code(h)) for h in (_item_head(c) for c in node.children)):
+            self.fix_lead = False
+            for ln in _flat(node):
+                self.feed(ln)
+            return
         if self.asks and depth == 0:
             self.asks = False
             for ln in _flat(node):  # what a reviewer is asked to write, not what it found
                 self.feed(ln)
             return
         label, self.list_label = self.list_label, None
+        review, self.review_list = self.review_list, False
+        if review and not quoted and depth == 0:
+            # "**Plan Review (plan.md)**" over "- Feasibility: the scope is ...": each
+            # dimension's critique is a finding; short items are notes
+            self.sections.append(_Section(8, "findings", None, None, 0))
+            for item in node.children:
+                if item.type != "list_item":
+                    continue
+                head = _item_head(item)
+                if _is_critique(head):
+                    self.item(item, quoted, depth)
+                else:
+                    self.keys(head)  # "- Verdict: REVISE" among the critiques
+                    for ln in _flat(item):
+                        self.feed(ln)
+            self.sections.pop()
+            return
         if label is not None and not quoted and depth == 0:
             # "**Blocking**" then its list: a severity label over findings, not one
             self.sections.append(_Section(8, "findings", label or None, None, 0))
@@ -1390,10 +1636,15 @@ class _Reader:
                 self.feed(ln)
             return
         self.close_para()
+        placed = sum(1 for item in node.children[:64]
+                     if item.type == "list_item" and _own_place(item) is not None)
+        # items that each carry their own place field are findings, even under a heading
+        # that might itself be one: with two or more, the heading is their group
+        own = placed >= 2 or placed == 1 and not self.under_cand()
         for item in node.children:
             if item.type != "list_item":
                 continue
-            self.item(item, quoted, depth, sev)
+            self.item(item, quoted, depth, sev, own)
             first = item.children[0] if item.children else None
             tail = _text(first).rsplit("\n", 1)[-1] if first is not None and \
                 first.type == "paragraph" and "\n" in _text(first) else ""
@@ -1403,7 +1654,7 @@ class _Reader:
                 self.label(_sev_label(tail))
 
     def item(self, item: SyntaxTreeNode, quoted: bool, depth: int,
-             sev: str | None = None) -> None:
+             sev: str | None = None, own: bool = False) -> None:
         children = item.children
         if item.map:
             self.line = item.map[0]
@@ -1448,13 +1699,33 @@ class _Reader:
             for ln in _flat(item):  # "**#3 - title**: fix": a reference to finding 3
                 self.feed(ln)
             return
+        box = _CHECKBOX.match(head)
+        if box is not None and box["x"].isspace() and head[box.end():].strip():
+            head = head[box.end():]  # "- [ ] **Budget missing:** ...": an open item
+        if not rest and not nested and not others and _bare_place(head) and (
+                depth > 0 or kind != "findings" or self.under_cand()):
+            self.feed(head)  # "- `a.py:204-209`" alone: the place of what the text says
+            return
+        under = self.under_cand()
+        if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
+                head[:400]) and not _FIELD.match(head)) and self.in_category():
+            under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
         ctx = self.file()
+        if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
+            ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
         lead = _LINE_LEAD.match(head) if ctx is not None else None
-        finding = _is_item_finding(head, rest, kind, depth, self.under_cand()) or (
+        if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
+            # "- The queue is never drained (line 40)", "- …, Line 88" under the file
+            lead = _LINE_TAIL.search(head[-200:])
+        finding = _is_item_finding(head, rest, kind, depth, under) or (
             lead is not None and ctx is not None and (
-                self.loose_file is not None
-                or ctx.line is None and kind not in ("positive", "resolved")))
+                self.loose_file is not None or ctx is self.reviewed
+                or ctx.line is None and kind not in ("positive", "resolved"))) or (
+            own and kind not in ("positive", "resolved") and _own_place(item) is not None)
         if finding:
+            if sev is None and self.sev() is None and (pm := _PROBLEM_MARK.match(head)) \
+                    and "\u26a0" in pm.group(0):
+                sev = "medium"  # a warning sign is the middle of the scale, as in a table
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
@@ -1482,6 +1753,23 @@ class _Reader:
                         rec.pop(place_key, None)
                     _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
+                    own_head = self.sections[-1].cand if self.sections else None
+                    if not (own_head is not None and _FINDING_ID.match(_plain(own_head.text))) \
+                            and self.said_there(rec):
+                        # "Lines 76-88: the plan lacks an impact analysis" in a per-file
+                        # pass over findings given above at that place: the same again
+                        self.doc.findings.pop()
+                        return
+                if own and (_FIELD.match(head) or _field_item(head)):
+                    # "**Classification:** x" / "**Location:** y" / "**Description:** z":
+                    # a record of fields, its text in the one that says what is wrong
+                    said = next((m["v"].strip() for ln in body[:MAX_BODY]
+                                 if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), None)
+                    if said is None and not body and (
+                            tm := _PLACE_THEN_WORDS.search(head[:600])):
+                        said = tm["t"]  # "File: a.py | Line: 3 | the lock is never released"
+                    if said:
+                        rec["summary"] = _cap(_strip_decor(said))
                 if "file" not in rec:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
@@ -1526,7 +1814,12 @@ class _Reader:
         """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
         the checked one is the verdict (under a Verdict key or heading, a Verdict key's;
         else a weaker key's).  True when the list is such a list."""
-        heads = [_item_head(c) for c in node.children if c.type == "list_item"]
+        return self.checkbox_options([_item_head(c) for c in node.children
+                                      if c.type == "list_item"])
+
+    def checkbox_options(self, heads: list[str]) -> bool:
+        """The checked one of verdict options written as checkboxes, list items or lines
+        of one paragraph (``[ ] **APPROVED** - ...`` / ``[x] **REVISE** - ...``)."""
         boxes = [h for h in heads if _CHECKBOX.match(h)]
         pending = self.want_verdict_para
         opts = [h for h in boxes
@@ -1653,6 +1946,11 @@ class _Reader:
             if t not in ("bullet_list", "ordered_list") and not (
                     t == "paragraph" and self.list_label is None):
                 self.list_label = None
+            if t not in ("bullet_list", "ordered_list"):
+                self.review_list = False
+                if t != "paragraph":
+                    self.fix_lead = False
+                    self.review_paras = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
@@ -1665,7 +1963,12 @@ class _Reader:
                 self.close_para()
                 hunk, hfile = comments.quoted_hunk(
                     self.src[node.map[0]:node.map[0] + 4] if node.map and self.src else [])
+                carry = None
                 if hunk and not quoted:
+                    c = self.comment
+                    if c is not None and c.file is not None and not any(
+                            ln.strip() for ln in c.lines) and len(self.doc.findings) == c.count:
+                        carry = (c.file, c.signed)  # "In src/a.py:" right over the hunk
                     self.close_comment()  # a notification's quoted hunk: the next comment's
                 held, self.comment = self.comment, None  # a quote is no comment's own words
                 self.walk(node.children, quoted=True)
@@ -1675,6 +1978,8 @@ class _Reader:
                     self.hunk_quoted = True
                     if hfile is not None:
                         self.open_comment(hfile)
+                    elif carry is not None:
+                        self.open_comment(carry[0], carry[1])
             elif t == "hr":
                 self.close_para()
                 if not quoted and self.details <= 0:
@@ -1906,12 +2211,85 @@ _CJK_DONE = re.compile(
     "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
 
 
+# a heading that opens a later round of one review ("## Re-review after fixes", "## Second
+# review", "## Follow-up review (commit abc)", "## 复核", "## 再レビュー")
+_REREVIEW_HEAD = re.compile(
+    r"^(?:(?:re-?review|re-?audit|re-?check|re-?verification|follow[\s-]?up\s+review|"
+    r"(?:second|third|final|updated)\s+(?:review|pass|round)|review\s+(?:after|of)\s+(?:the\s+)?"
+    r"fix(?:es)?)\b"
+    "|\u590d\u6838|\u8907\u6838|\u518d\u5ba1|\u518d\u30ec\u30d3\u30e5\u30fc|\u518d\u691c\u8a3c)",
+    re.I)
+_REVIEW_WORD = re.compile(
+    r"\b(?:review|re-?review|audit|re-?audit|re-?check|verification|assessment|evaluation)\b|"
+    "\u8bc4\u5ba1|\u8a55\u5be9|\u5ba1\u67e5|\u5be9\u67e5|\u5be9\u67fb|\u590d\u6838|"
+    "\u8907\u6838|\u30ec\u30d3\u30e5\u30fc|\uac80\ud1a0", re.I)
+_SHAPE_DROP = re.compile(
+    r"\([^()\n]{0,120}\)|\uff08[^\uff08\uff09\n]{0,120}\uff09|`[^`\n]{0,120}`|@\S+|"
+    r"[^\W\d_]*\d[\w.-]*|[^\w\s]+")
+
+
+# a heading over findings of an earlier state or set aside ("Before (REJECT)" in a before /
+# after comparison, "Deferred items", "Should-fix (deferred)", "Out of scope")
+_SETTLED_HEAD = re.compile(
+    r"^(?:before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
+    r"(?!.{0,40}\bafter\b)"
+    r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
+    r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
+    r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
+    r"won'?t\s+fix)\s*\)?\s*$)", re.I)
+_STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
+                         r"(?:fixed|addressed|resolved))\b", re.I)
+
+
+# a heading's field saying its check passed ("**Assessment**: [OK] Sound", "Status: ✅ PASS",
+# "**Coverage**: Complete")
+_PASSED_FIELD = re.compile(
+    r"^\W*(?:assessment|coverage|status|result|verdict|outcome|check)\s*[*_]*\s*[:\uff1a]\s*[*_`]*"
+    r"\s*(?:\[(?:ok|pass(?:ed)?)\]|\u2705|\u2714|\u2713|(?:ok|pass(?:ed)?|sound|complete|correct|"
+    r"verified|clean|fine)\b(?![,;]?\s+(?:but|except|however|mostly|partly|with\s+(?:issues|gaps|"
+    r"concerns))))", re.I)
+# a score a scorecard gives a dimension ("8/10", "4.5 / 5", "92%", "✅", "Grade: B+")
+_SCORE = re.compile(r"(?<![\w/.])\d{1,3}(?:\.\d)?\s*/\s*(?:5|10|20|100)\b(?![/.]\d)|"
+                    r"(?<![\w.])\d{1,3}\s*%|\u2705|\u2714|\bgrade\s*[:=]?\s*[A-F][+-]?(?!\w)",
+                    re.I)
+
+
+_REVIEWER_NAME = re.compile(
+    r"\b(?:claude|gemini|codex|opencode|copilot|chatgpt|gpt[\w.-]*|grok|deepseek|qwen|cursor|"
+    r"coderabbit|sonnet|opus|haiku)\b", re.I)
+
+
+def _round_shape(plain: str) -> str | None:
+    """The words of a heading that names a review once its ids, numbers, dates, commits
+    and asides are set aside ("R05-b3 final review (commit 5e1ac3e)" -> "final review"):
+    two sibling headings of one shape are two rounds of one review.  None when the
+    heading names no review."""
+    if not _REVIEW_WORD.search(plain[:200]):
+        return None
+    shape = " ".join(_SHAPE_DROP.sub(" ", plain[:200].lower()).split())
+    # "## Review (claude)" and "## Review (codex)": two reviewers, not two rounds
+    who = sorted({m.group(0).lower() for m in _REVIEWER_NAME.finditer(plain[:200])})
+    return " ".join([shape, *who]).strip() or None
+
+
+# "none" in other words: a checkbox before it, other languages ("无", "なし", "없음"), a
+# first sentence saying nothing was found ("No blocking issues found. The section ...")
+_NONE_MORE = re.compile(
+    r"^[\s*_`(\-]*+(?:\[[ xX]\]\s*+[*_`]*+)?(?:"
+    r"(?:none|n/?a|nothing)[\s*_`]*(?:$|[.!;:,\u3002]|\s[\u2014\u2013-])"
+    r"|no\s+(?:[\w-]+\s+){0,2}(?:issues?|findings?|problems?|concerns?|blockers?|regressions?)"
+    r"(?:\s+(?:found|identified|noted|detected|observed|remain(?:ing)?))?[*_`]*\s*(?:$|[.!;(]))"
+    "|^[\\s*_`(\\-]*(?:\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
+    "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
+    "[\\s*_`\u3002.\uff0e]*$", re.I)
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
     if not h:
         return True
-    if _NONE_RE.match(h) or re.match(
+    if _NONE_RE.match(h) or _NONE_MORE.match(h) or re.match(
             r"^[\s*_`(]*(?:none|n/?a)\b(?:[\s*_`).]*(?:$|[\u2014:-])|[*_`]*\.\s|\s+(?:found|"
             r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
@@ -1927,9 +2305,30 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h) or _TOOL_NOTE.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h):
         return True
     return bool(_PLACEHOLDER.search(h))
+
+
+# a line about a reviewer's run, not about the code ("Gemini: pending", "Codex: API key
+# issue (skipped)", "Claude — APPROVE")
+_REVIEWER_STATUS = re.compile(
+    r"^[\W_]*(?:claude|gemini|codex|opencode|copilot|chatgpt|gpt[\w.-]*|grok|deepseek|qwen|"
+    r"cursor|coderabbit)(?:\s++[\w.()-]++){0,2}[*_`]*+\s*+(?:[:\u2014\u2013]|\s-)\s*+[*_`]*+\s*+"
+    r"(?:pending|approved?|rejected?|revise|request(?:ed)?\s+changes|skipped|not\s+run|running|"
+    r"waiting|queued|timed?\s*out|timeout|errored|error|failed\s+to\s+run|unavailable|n/a|"
+    r"done|complete[d]?|ok|passed|pass|go|no-?go|api\s+key|quota|rate[\s-]limit\w*)\b"
+    r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
+
+
+def _says_nothing_wrong(line: str) -> bool:
+    """A line that praises, passes a check or says none (no template, no tally)."""
+    h = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", line.strip())
+    if _NONE_RE.match(h) or _NONE_MORE.match(h) or _POSITIVE_MARK.match(h) \
+            or _TRAILING_CHECK.search(h):
+        return True
+    first = re.split(r"(?<=[.!])\s", _plain(h), maxsplit=1)[0].strip()
+    return bool(_PRAISE.search(first)) and not _lead_tag(h)
 
 
 # a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
@@ -1975,6 +2374,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     loc = locate(t[:300])
     if loc is not None and loc.line is not None and loc.start <= 2:
         return True
+    if _FILE_LINES.match(t[:300]):
+        return True  # "**Billing.cs violations at lines:** 41, 44, 101"
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
@@ -2007,6 +2408,10 @@ def _badge_only(line: str) -> bool:
     return not re.search(r"[A-Za-z]{3,}", t)
 
 
+badge_only = _badge_only  # for the JSON reader: a comment body's badge line
+lead_tag = _lead_tag  # and its leading tag ("**P1** the pool is leaked")
+
+
 def _location_only(head: str) -> bool:
     loc = locate(head)
     if loc is None:
@@ -2017,6 +2422,15 @@ def _location_only(head: str) -> bool:
     rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:,\-\u2014\u2013]+|\[bot\]|\b(?:lines?|at|in)\b", "",
                   rest)
     return not rest.strip() or "::" in head
+
+
+def _bare_place(head: str) -> bool:
+    """An item that is only a place (``- `a.py:204-209` ``), no words of its own."""
+    loc = locate(head)
+    if loc is None or loc.line is None:
+        return False
+    rest = _ITEM_NUMBER.sub("", (head[:loc.start] + " " + head[loc.end:]).strip())
+    return not re.sub(r"[\W_]+|\b(?:lines?|at|in|see|cf)\b", "", rest, flags=re.I)
 
 
 _FIELD_ITEM = re.compile(
@@ -2063,10 +2477,27 @@ def _sev_label(head: str) -> str | None:
     return heading_severity(t)
 
 
+# an item marked as failing or warned (a checklist's cross, a warning sign), before or after
+# a bold dimension: "❌ **Tests**: ...", "**Testing** ⚠️ Needs work: ...", "✗ no rollback"
+_PROBLEM_MARK = re.compile(
+    r"^[\s*_`]*(?:(?:\*\*|__)[^*_\n]{1,40}(?:\*\*|__)\s*)?(?:\u274c|\u26a0\ufe0f?|\U0001f6ab|"
+    r"\u26d4|\u2717|\u2718)\s*")
+# an item whose bold lead names a problem's kind and its title ("**Risk: Vendor lock-in:**",
+# "**Gap: No rollback**:"): a finding, not a field
+_KIND_TITLE = re.compile(
+    r"^[\s*_]*(?:\*\*|__)(?:risk|gap|issue|concern|problem|weakness|flaw|bug|defect)\s*[:\uff1a]"
+    r"\s*[^*_:\n]{3,120}?(?:[:\uff1a]\s*(?:\*\*|__)|(?:\*\*|__)\s*[:\uff1a])", re.I)
+
+
 def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
                      under_cand: bool = False) -> bool:
     if _skip_head(head) or not head.strip():
         return False
+    if _KIND_TITLE.match(head):
+        return True  # "**Risk: Vendor lock-in:** the plan ...": a finding by its kind
+    if kind != "other" and _PROBLEM_MARK.match(head) and re.search(
+            r"[^\W\d_]{3,}", _PROBLEM_MARK.sub("", head, 1)):
+        return True  # "- ❌ **Tests**: no test covers ...", "- ⚠️ Error handling: ...": marked
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
         return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
@@ -2113,6 +2544,9 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
 
 def _qualifies(c: _Cand) -> bool:
     text = c.text
+    if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
+            _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))):
+        return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
     if c.name_only:
@@ -2123,8 +2557,17 @@ def _qualifies(c: _Cand) -> bool:
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
     if not _lead_tag(text) and not fields.get("severity") and any(
-            _NONE_RE.match(_strip_decor(ln)) for ln in c.body[:MAX_BODY] if ln.strip()):
+            _NONE_RE.match(_strip_decor(ln)) or _NONE_MORE.match(ln)
+            for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
+    body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
+    if any(_PASSED_FIELD.match(ln) for ln in body[:6]) and not _lead_tag(text):
+        return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
+    if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
+        return False  # "### P1: Docs" over bullets that all praise or say none: no finding
+    if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
+            and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
+        return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
     if _lead_tag(text) or locate(text) is not None:
         return True
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
@@ -2141,6 +2584,32 @@ def _qualifies(c: _Cand) -> bool:
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
+# a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
+_FIX_LEAD = re.compile(
+    r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
+    r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
+    r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
+# a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
+_REVIEW_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)
+def _is_critique(text: str) -> bool:
+    """``Dimension: critique`` of twelve words or more that states a problem."""
+    return bool(re.match(r"^[\s*_]*[^\W\d_][^:\n]{1,40}?[*_]*:\s", text)) \
+        and len(re.findall(r"[^\W\d_]{2,}", text[:2000])) >= 12 \
+        and bool(_PROBLEM_WORDS.search(text[:2000])) and not _says_nothing_wrong(text)
+
+
+# words that state a problem in a critique
+_PROBLEM_WORDS = re.compile(
+    r"\b(?:no|not|lacks?|lacking|missing|without|risks?|risky|brittle|fragile|aggressive|"
+    r"unclear|unrealistic|gaps?|fails?|breaks?|blocks?|bloat|over-?reliance|unpinned|"
+    r"inconsistent|incorrect|wrong|undefined|unbounded|too)\b|n't\b", re.I)
+# a bold label alone that names problems ("**Critical Failure Modes**", "**Top risks**")
+_PROBLEM_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)(?P<t>(?:[\w'/-]+\s+){0,4}?(?:findings?|issues?|concerns?|problems?|"
+    r"blockers?|bugs?|defects?|risks?|gaps?|flaws?|weaknesses|vulnerabilit(?:y|ies)|"
+    r"failure\s+modes?|pitfalls?)(?:\s+[\w'-]+){0,3})\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?\s*$",
+    re.I)
 _LEAD_IN = re.compile(
     r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
     r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
@@ -2155,6 +2624,70 @@ _ALSO_AT = re.compile(
 _ALSO_INLINE = re.compile(
     r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
+
+
+def _heading_file(text: str) -> Location | None:
+    """The one file a heading names (in code, or a name with a file type), not one it says
+    is missing or to be created; none when it names several."""
+    named: list[str] = []
+    for f, a, b in _file_tokens(text[:600]):
+        if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
+                text[b:b + 40]):
+            return None
+        if f not in named:
+            named.append(f)
+    return Location(named[0]) if len(named) == 1 else None
+
+
+_EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+# the line that names the document under review: "**Reviewed plan**: docs/plan.md",
+# "Reviewing: spec.md", "Document under review: x.md", "Target file: a.py"
+_REVIEWED = re.compile(
+    r"^[\s*_>-]*(?:reviewed\s+(?:plan|document|doc|spec(?:ification)?|file|design|rfc|proposal)s?"
+    r"|reviewing|(?:document|plan|spec|file)\s+under\s+review|target\s+(?:file|document)|"
+    r"under\s+review)[*_\s]*[:\uff1a][*_\s]*(?P<v>.{1,400})$", re.I)
+
+
+# a one-line record: its place, then a separator and the words that say what is wrong
+_PLACE_THEN_WORDS = re.compile(r"(?:\s\|\s*|\s[\u2014\u2013]\s*|\s-\s+|;\s*)"
+                               r"(?:[*_`]*[A-Za-z]+[*_`]*:\s*[^|\n]{0,40}\|\s*)?"
+                               r"(?P<t>(?:[^\W\d_][\w'-]*\s+)+[^\W\d_].*)$")
+
+
+# the field of a record of fields that says what is wrong
+_TEXT_FIELD = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:description|issue|problem|finding|claim|summary|details|"
+    r"concern|observation|defect|bug|what)\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+
+
+def _own_place(item: SyntaxTreeNode) -> Location | None:
+    """The place a list item's own location field gives (``**Location:** `a.md` → §5``,
+    ``- File: a.py:12`` as a line of its paragraph or of its nested list), when the item
+    is more than that field: a title or other fields beside it."""
+    children = item.children
+    first = children[0] if children and children[0].type == "paragraph" else None
+    if first is None:
+        return None
+    lines = _text(first).split("\n")[:MAX_BODY]
+    for c in children[1:4]:
+        if c.type in ("bullet_list", "ordered_list"):
+            lines += [_item_head(sub) for sub in c.children[:MAX_BODY]]
+    if len(lines) < 2 and not _PLACE_THEN_WORDS.search(lines[0][:600]):
+        return None  # "- **File:** a.py" alone is a field; "- File: a.py | Line: 3 | the
+        # lock is never released" and "- Where: a.py — the cache is bypassed" are records
+    for ln in lines:
+        m = _FIELD.match(ln)
+        if not m or not m["v"].strip():
+            continue
+        k = m["k"].lower()
+        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+            continue
+        loc = locate(m["v"][:400])
+        if loc is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        f = _first_file(m["v"][:400])
+        return Location(f) if f else None
+    return None
 
 
 def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
@@ -2210,6 +2743,20 @@ def _code_comment_place(nodes: list[SyntaxTreeNode]) -> Location | None:
 _PLACE_GLUE = re.compile(r"[\s,;/&+*_`\[\]().\u3001\u3002\uff0c]+|\b(?:and|or|also|plus)\b", re.I)
 
 
+# an item that ends with only a line of the file its section names: "(line 40)", "(L12)",
+# ", line 88"
+_LINE_TAIL = re.compile(r"(?:\(\s*(?:lines?\s*|L)|,\s*lines?\s+)(?P<l>\d{1,7})"
+                        r"(?:\s*[-\u2013]\s*L?\d{1,7})?\s*\)?[\s.]*$", re.I)
+# a list of lines ("lines 8 and 34", "at lines: 41, 44, 101"): two numbers or more
+_LINE_LIST = re.compile(r"\blines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*(?P<n>\d{1,7}(?:\s*(?:,|;|\band\b|"
+                        r"&|\u3001)\s*\d{1,7}(?![\d.:\-\u2013]\d))+)(?![\d\-\u2013])", re.I)
+# a head that opens with a file, then its lines listed ("**a.cs violations at lines:** 41, 44")
+_FILE_LINES = re.compile(r"^[*_`]*(?P<p>[\w./\\\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})[*_`]*\s+"
+                         r"(?:[\w-]+\s+){0,3}?(?:at\s+|on\s+)?lines?\b[*_`]*\s*[:\uff1a]?[*_`]*\s*"
+                         r"\d{1,7}\s*(?:,|\band\b)", re.I)
+# a head that ends with its places: in a parenthesis, or after a dash
+_PLACES_TAIL = re.compile(r"(?:\((?P<a>[^()\n]{1,400})\)|[\u2014\u2013]\s*(?P<b>[^\u2014\u2013\n]"
+                          r"{1,400}))[\s.*_]*$")
 # a head that opens with its places, then a dash or colon before its words
 _PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u3001)\s*"
                           r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
@@ -2242,6 +2789,30 @@ def _field_places(value: str) -> list[Location]:
     if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
     return out + more if len(out) + len(more) > 1 else out
+
+
+def _compared_places(value: str) -> list[Location]:
+    """A location field listing several files (`` `a.md`, `b.md` and `c.md` ``) or
+    comparing three or more (`` `a.md` vs `b.md` vs `c.md` (status) ``): each part opens
+    with a file; its place (with a line when it gives one).  Two files compared (`` `a.tsx`
+    (block 1) vs `b.tsx` ``) are the place and what it contradicts: one place; a file
+    after a semicolon is evidence."""
+    v = value[:600]
+    versus = re.split(r"\s+(?:vs\.?|versus)\s+", v)
+    if len(versus) == 2 or ";" in v:
+        return []
+    parts = re.split(r"\s+(?:vs\.?|versus|and|&)\s+|\s*[,\u3001]\s*", v)
+    if not 2 <= len(parts) <= 8:
+        return []
+    out: list[Location] = []
+    for part in parts:
+        toks = _file_tokens(part)
+        if not toks or toks[0][1] > 2:
+            return []
+        loc = locate(part)
+        out.append(Location(loc.file, loc.line, loc.end_line) if loc is not None
+                   and loc.file == toks[0][0] else Location(toks[0][0]))
+    return out if len({p.file for p in out}) == len(out) else []
 
 
 def _no_code(text: str) -> str:
@@ -2287,6 +2858,13 @@ def _ordered(rec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# a field that cites what shows the finding ("Verification: the test in `t/a.py` failed"):
+# the file it names is evidence, not the finding's place
+_EVIDENCE_FIELD = re.compile(
+    r"^\W*(?:verification|verified\s+by|evidence|proof|tested\s+by|tests?|test\s+run|"
+    r"reproduc\w*|confirmed\s+by|observed\s+in)\s*[*_]*\s*[:\uff1a]", re.I)
+
+
 def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, str],
             sev: str | None, ctx: Location | None) -> None:
     """Location and severity by precedence (see the module docstring)."""
@@ -2323,7 +2901,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if "file" not in rec:
         prev = ""
         for ln in [head, *rest[:6]]:
-            if ln is not head and re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln):
+            if ln is not head and (re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln)
+                                   or _EVIDENCE_FIELD.match(ln)):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _prose_file(ln, prev if ln is not head else "")
             prev = ln
@@ -2342,7 +2921,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             rec.pop("line", None)
             rec.pop("end_line", None)
     if "file" in rec and "line" not in rec:
-        lm = re.search(r"\blines?\s*~?\s*(\d{1,7})(?!\d)", head, re.I)
+        lm = re.search(r"\blines?\s*+(?:[:=]\s*+)?~?\s*+(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
             rec["line"] = int(lm.group(1))
         elif rest and _first_file(head) == rec["file"] and _first_file(rest[0]) in (
@@ -2359,7 +2938,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = esc
         return
     want = None
-    for key in ("severity", "risk", "impact"):
+    # an "Impact:" field is weaker than the item's own severity tag ("**MINOR - Log
+    # rotation**:" over "- **Impact**: Medium - but not critical for v1")
+    keys = ("severity", "risk") if _lead_tag(head) else ("severity", "risk", "impact")
+    for key in keys:
         if fields.get(key):
             m = _SEV_WORD_RE.search(fields[key])
             if m and (s := severity_word(m["w"])):
@@ -2377,8 +2959,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if "severity" in rec or "priority" in rec:
         return
-    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I)
-    if pm and (s := severity_word(pm["w"])):
+    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I) or \
+        _SEV_ASIDE.search(head[-160:])
+    if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
         return
     lead = _lead_tag(head)
@@ -2393,6 +2976,14 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if sev:
         rec["severity"] = sev
+
+
+# a title ending with an aside that opens with its severity: "(minor documentation gap)",
+# "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
+_SEV_ASIDE = re.compile(
+    r"\((?:(?P<w>critical|blocker|blocking|major|minor|nit|trivial|medium|moderate)\b[\s:,-]*"
+    r"(?:[\w-]+\s*){0,4}|(?P<w2>high|low)[\s-]+(?:priority|severity|risk|impact)\b[^()\n]{0,30})"
+    r"\)[*_.\s]*$", re.I)
 
 
 _COLUMNS = (
@@ -2506,11 +3097,33 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             lm = re.match(r"\s*[`*_]*L?(\d{1,7})\b", vals[cols["line"]])
             if lm and int(lm.group(1)) >= 1:
                 rec["_line"] = int(lm.group(1))
+        else:
+            _put_location(rec, _cell_place(vals))
         rec["summary"] = text
         if idcol is not None and vals[idcol].strip():
             rec["_id"] = _unwrap(vals[idcol]).strip()
         out.append(rec)
     return out
+
+
+def _cell_place(vals: list[str]) -> Location | None:
+    """With no file column: the place a cell opens with (`` `a.rs:267` - reuse the
+    buffer``, `` `a.rs` — keep only … ``, a cell that is only a ``path:line``), the first
+    such cell.  A cell that is only a file names what the row is about or what is right
+    (a "Reality" column), not where the finding is."""
+    for v in vals:
+        t = v.strip()[:400]
+        loc = locate(t)
+        if loc is not None and loc.start <= 2 and loc.line is not None:
+            return Location(loc.file, loc.line, loc.end_line)
+        m = _CELL_FILE.match(t)
+        if m and (f := _first_file(m["p"])) and not _code_name(f):
+            return Location(f)
+    return None
+
+
+# a cell that opens with a file in code, then a dash or colon and its words
+_CELL_FILE = re.compile(r"^[*_]*(?P<p>`[^`\s]{1,200}`)[*_]*\s*(?:[\u2014\u2013:]|-\s)\s*\w")
 
 
 def _cells(line: str) -> list[str]:
@@ -2599,7 +3212,14 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
         TRAFFIC_LIGHT.reset(token)
 
 
+# ballot boxes written as characters are the checkboxes they stand for ("☐ APPROVE",
+# "☑ REVISE", "☒ REJECT")
+_BALLOT = str.maketrans({"\u2610": "[ ]", "\u2611": "[x]", "\u2612": "[x]"})
+
+
 def _read_document(text: str, origin: str) -> Doc:
+    if "\u2610" in text or "\u2611" in text or "\u2612" in text:
+        text = text.translate(_BALLOT)
     keys, body = front_matter(text)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")

@@ -20,7 +20,10 @@ docs/parse-verdict.md ("Machine formats"):
 - ``review-json``: a review document (codex's ``findings[]`` + ``overall_correctness``,
   or any object with a verdict or a findings list), whole, in one ``json`` fence, or
   between the first ``{`` and the last ``}``; ``meta["doc"]`` holds it;
-- ``text``: anything else.
+- ``session-json``: a saved chat session (a list of ``role``/``content`` or ``parts``
+  messages, or an object with a ``messages`` list of ``type``/``content``); the answer
+  is the last reply to the first prompt;
+- ``text``: anything else (a codex CLI transcript is cut to its last ``codex`` message).
 
 Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) and the
 other C0/C1 control characters except newline and tab are removed.  After it, an
@@ -175,6 +178,10 @@ def _cli_envelope(text: str) -> Unwrapped | None:
             return None
         s = s[m.start():]
     events = _json_lines(s)
+    if events is None and s[0] == "{" and "\n" in s.strip():
+        rows = [loads(ln) for ln in s.split("\n") if ln.strip()]
+        if len(rows) >= 2 and all(isinstance(r, dict) for r in rows):
+            return _session(rows)  # a chat log as JSON Lines, one message a line
     if events:
         types = {e["type"] for e in events}
         if types & _CODEX_TYPES:
@@ -195,10 +202,57 @@ def _cli_envelope(text: str) -> Unwrapped | None:
         msgs = [m for m in value if isinstance(m, dict) and isinstance(m.get("type"), str)]
         if msgs and any(m["type"] == "result" for m in msgs):
             return _claude_messages(msgs, "claude-json")
-        return None
+        return _session(value)
     if isinstance(value, dict):
-        return _single(value)
+        return _single(value) or (_session(value["messages"]) if isinstance(
+            value.get("messages"), list) else None)
     return None
+
+
+SESSION_ACK = 160  # a first reply shorter than this is an acknowledgement; the next counts
+_USER_ROLES = frozenset(("user", "human"))
+_ANSWER_ROLES = frozenset(("assistant", "model", "gemini", "ai", "bot", "agent"))
+
+
+def _part_text(msg: dict[str, Any]) -> str:
+    content = msg.get("content", msg.get("parts"))
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content
+                         if isinstance(p, dict) and isinstance(p.get("text"), str)
+                         and not p.get("thought"))
+    return ""
+
+
+def _session(msgs: list[Any]) -> Unwrapped | None:
+    """A chat session saved as a list of messages (``role``/``type`` with ``content`` or
+    ``parts``: a gemini session file or checkpoint, a chat log): the answer is the last
+    reply to the first prompt, up to the next prompt (or, when that reply is only an
+    acknowledgement of fewer than SESSION_ACK characters, to the next prompt); later
+    turns are a conversation about the review, not the review.  None unless every item
+    is such a message and the list has a reply."""
+    if not msgs or not all(isinstance(m, dict) for m in msgs):
+        return None
+    roles = [str(m.get("role", m.get("type", ""))).lower() for m in msgs]
+    if not all(r in _USER_ROLES or r in _ANSWER_ROLES or r in ("system", "info", "tool",
+                                                              "error", "function")
+               for r in roles) or not any(r in _ANSWER_ROLES for r in roles):
+        return None
+    answer = ""
+    prompts = 0
+    for m, r in zip(msgs, roles, strict=True):
+        text = _part_text(m)
+        if r in _USER_ROLES and text.strip():
+            prompts += 1
+            if prompts > 1 and len(answer.strip()) >= SESSION_ACK:
+                break  # a follow-up question: the review was the reply before it
+        elif r in _ANSWER_ROLES and text.strip():
+            answer = text
+    meta: dict[str, Any] = {}
+    if "error" in roles:
+        meta["error"] = "error"
+    return Unwrapped("session-json", answer, meta)
 
 
 def _single(obj: dict[str, Any]) -> Unwrapped | None:
@@ -382,7 +436,7 @@ def cut_echo(text: str) -> str:
     ``codex`` label, up to its ``tokens used`` trailer)."""
     if "Verdict: APPROVE | REVISE | REJECT" not in text and "## Required Output Format" \
             not in text:
-        return text
+        return _codex_transcript(text)
     lines = text.split("\n")
     hits = [i for i, ln in enumerate(lines) if ln.strip() in _TEMPLATE]
     if len({lines[i].strip() for i in hits}) < 3:
@@ -396,3 +450,31 @@ def cut_echo(text: str) -> str:
                 rest = rest[:i]
                 break
     return "\n".join(rest)
+
+
+# the banner a codex CLI run prints before the session's messages
+_CODEX_BANNER = re.compile(r"\A\s*(?:\[[^\]\n]{0,40}\]\s*)?OpenAI Codex v\d[^\n]{0,60}\n")
+
+
+def _codex_transcript(text: str) -> str:
+    """A codex CLI transcript (its banner, the ``user`` prompt, ``thinking`` and ``exec``
+    blocks, ``codex`` messages, ``tokens used``): the answer is the last ``codex``
+    message, up to the ``tokens used`` trailer; the prompt it echoes and the final
+    message printed again after the trailer are not read.  Any other text is returned
+    as it is."""
+    if not _CODEX_BANNER.match(text[:200]):
+        return text
+    lines = text.split("\n")
+    labels = [i for i, ln in enumerate(lines) if _STAMP.sub("", ln.strip(), 1) == "codex"]
+    if not labels:
+        return text
+    rest = lines[labels[-1] + 1:]
+    for i, ln in enumerate(rest):
+        t = _STAMP.sub("", ln.strip(), 1)
+        if t == "tokens used" or t.startswith("tokens used:"):
+            rest = rest[:i]
+            break
+    return "\n".join(rest)
+
+
+_STAMP = re.compile(r"^\[[^\]\n]{1,40}\]\s*")  # "[2025-09-01T12:00:00] codex"

@@ -62,14 +62,16 @@ _LOC_PATTERNS = (
     # `path`:12 too (the wrappers closed before the colon), and a full-width colon
     re.compile(_PW + _W + r"[:\uff1a]L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
                + r")?(?::(?P<c>" + _NUM + r")?" + _W),
-    re.compile(_PW + _W + r"\s*,?\s*\(?\s*(?:at\s+)?(?:lines?|ln|l\.|L(?=\d)|zeilen?|lignes?|"
-               r"l[i\u00ed]neas?|linhas?|righe|riga|\u884c)\s*(?P<l>" + _NUM
+    # "path, line 12", "path (lines 12-15)", "path (~L24)", "`path` — L19:", "path - line 3"
+    re.compile(_PW + _W + r"\s*+(?:,|[\u2014\u2013]|-(?=\s))?\s*+\(?\s*+~?\s*+(?:at\s++)?(?:lines?|"
+               r"ln|l\.|L(?=\d)|zeilen?|lignes?|l[i\u00ed]neas?|linhas?|righe|riga|\u884c)\s*+~?\s*+"
+               r"(?P<l>" + _NUM
                + r"(?:" + _DASH + r"L?(?P<e>" + _NUM + r")?\s*\)?", re.I),
     re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
     re.compile(_PW + _W + r"\s*@\s*L?(?P<l>" + _NUM + r"\b"),
     # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）"
-    re.compile(_PW + _W + r"\s*[,\uff0c(\uff08]?\s*\u7b2c?\s*(?P<l>" + _NUM
-               + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?\s*\u884c"),
+    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+\u7b2c?\s*+(?P<l>" + _NUM
+               + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
     re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
                + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )

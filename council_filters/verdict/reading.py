@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters.verdict import document, formats, layers, review_body, words
+from council_filters.verdict import comments, document, formats, layers, review_body, words
 from council_filters.verdict.answer_lines import (
     _FENCE_RE,
     _HEADING_RE,
@@ -169,6 +169,11 @@ def _from_document(text: str, origin: str) -> Reading:
     if cut:
         out.warnings.append(CUT)
     vote, warn, found = resolve_votes(doc.votes)
+    last = max((v.round for v in doc.votes), default=0)
+    if vote == "APPROVE" and last and len(doc.round_starts) >= last and any(
+            v.round == last and v.vote == "APPROVE" for v in doc.votes):
+        # the last round approves: what earlier rounds found is settled by it
+        doc.findings = doc.findings[doc.round_starts[last - 1]:]
     out.found_verdict = found
     if vote is not None:
         out.verdict = vote
@@ -474,8 +479,10 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     where = _get(item, "code_location", "location", "position")
     path: Any = _get(item, "file", "path", "file_path", "filename", "filepath",
                      "absolute_file_path")
+    # a pull-request review comment's envelope: "line" is null once the diff moved on,
+    # "original_line" keeps where it was written
     line: Any = _get(item, "line", "start_line", "line_start", "startline", "line_number",
-                     "linenumber", "lines", "begin")
+                     "linenumber", "lines", "begin", "original_line", "original_start_line")
     end: Any = _get(item, "end_line", "endline", "line_end")
     if isinstance(where, dict):
         path = path or _get(where, "absolute_file_path", "file_path", "path", "file")
@@ -505,9 +512,13 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if e is not None and "line" in rec and e > rec["line"]:
         rec["end_line"] = e
     if "severity" not in rec and "priority" not in rec:
-        b = document.badge_severity(text)
+        b = document.badge_severity(text) or document.lead_tag(text.lstrip()[:200])
         if b:
             rec["severity"] = b
+    head = text.lstrip().split("\n", 1)
+    if len(head) == 2 and document.badge_only(head[0]):
+        # a bot's comment body: its badge line, then its (bold) title and prose
+        text = comments.summary_of(head[1].split("\n")) or head[1]
     text = re.sub(r"!\[[^\]\n]{0,40}\]\([^)\s]{0,400}\)|</?sub>", " ", text)
     rec["summary"] = " ".join(text.split())
     disc = _get(item, "body", "details", "explanation", "rationale", "suggestion",

@@ -199,7 +199,9 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # and only when no Verdict key is there.  A qualifier such as "Original"/"Initial" marks a
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
-               r"conclusion|gate|evaluation|approval|call|correctness|overall|action")
+               r"conclusion|gate|evaluation|approval|call|correctness|overall|action|"
+               # a key named by its choices: "Go/No-Go: Go", "Ship / No-ship: ship"
+               r"go\s*/\s*no[\s-]?go|go[\s-]no[\s-]go|ship\s*/\s*no[\s-]?ship")
 _QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
@@ -213,6 +215,11 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
 _CJK_STRONG = r"结论|結論|判定|裁定|评审结论|审查结论|審査結果|判定結果|판정|결론|最终结论|最終判定"
 _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
              r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
+# the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
+# one makes it a Verdict key only when its value names a verdict
+_CJK_HEAD = re.compile(r"(?:" + _CJK_STRONG + r")$")
+_CJK_MOD = re.compile(r"(?:最终|最終|总体|總體|整体|整體|综合|総合|本次|评审|評審|审查|審查|審査|"
+                      r"复核|複核|代码审查|代碼審查|レビュー|最终评审|最終評審)")
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
     r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?)"
@@ -277,6 +284,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
             return []  # "# Reviewer Verdict — fader r1": a title, not a verdict key
         strong, rank = True, key_rank((m["mod"] or "") + " " + (m["par"] or ""))
     elif m["cs"] is not None:
+        head = _CJK_HEAD.search(m["cs"])
+        mod = m["cs"][:head.start()] if head else ""
+        if mod and not _CJK_MOD.fullmatch(mod) and (not value or vote_of(value) not in VOTES):
+            return []  # "一句话结论" (the conclusion in one sentence): a summary, not a key
         strong, rank = True, 1
     else:
         strong, rank = False, key_rank(m["wmod"] or "")

@@ -35,10 +35,14 @@ from council_filters.redaction.secrets.validators import (
     digit_in,
     flag_ok,
     jwt_shape,
+    login_password_ok,
+    said_ok,
     sas_ok,
+    spaced_pair_ok,
     stripe_ok,
     token_shape,
     twilio_ok,
+    url_encoded_ok,
     url_password_ok,
 )
 
@@ -78,6 +82,8 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?)"""
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
+
+VALUE, OP = _VALUE, _OP  # (for the proof patterns)
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -328,6 +334,101 @@ RULES: tuple[Rule, ...] = (
         description="password/secret/token/api_key-style assignments (key names the "
         "secret; the value is a literal, and token-like values pass an entropy gate)",
     ),
+    _r(
+        "secret-spaced-pair",
+        # A line that is only a key and its value, apart by blanks: Dockerfile
+        # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
+        # config files that take ``key value`` (``password\tS3cr3t!``).
+        rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2})[ \t]+)?"
+        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+)"
+        rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
+        rb"[ \t]*(?:[#;].*)?$",
+        rb"",
+        group=4,
+        validator=spaced_pair_ok,
+        placeholders=False,
+        description="KEY value on a line of its own (ENV KEY value, setx KEY value)",
+    ),
+    _r(
+        "secret-enclosed-pair",
+        # A pair inside brackets or braces, the closer right after the value:
+        # ``[password=...]``, ``{token: ...}``, ``(secret=...)``.
+        rb"(?i)[\[({][ \t]*(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?)"
+        rb"(?P<op>[ \t]*(?:=|:)[ \t]*)"
+        rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`,;|\[\](){}]{1,300}))"
+        rb"(?(q)(?P=q))[ \t]*[\])},]",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="[key=value], {key: value}, (key=value): the closer ends the value",
+    ),
+    _r(
+        "secret-said",
+        # Prose that gives the value: ``the password is "..."``, ``token was `...```.
+        rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
+        rb"(?P<op>[ \t]+(?:is|was|will[ \t]+be|should[ \t]+be)[ \t]*:?[ \t]+)"
+        rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`,;|]{0,299}[^\s\"'`,;|.:!?)]))"
+        rb"(?(q)(?P=q))",
+        rb"",
+        group=4,
+        validator=said_ok,
+        placeholders=False,
+        description='the password is "..." (a quoted value, or one with digits and letters)',
+    ),
+    _r(
+        "secret-tagged-yaml",
+        rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[\"']?[A-Za-z0-9_.$@-]{1,80}+[\"']?)"
+        rb"(?P<op>[ \t]*:)[ \t]*!!?[A-Za-z0-9_:-]{1,40}[ \t]+"
+        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?|[^\s\"'`,;|]{1,300}))(?(q)(?P=q))",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="key: !!str value (a YAML tag between the key and its value)",
+    ),
+    _r(
+        "secret-url-encoded",
+        rb"(?i)(?:(?<=%[0-9A-F]{2})|(?<![A-Za-z0-9_.$@%-]))(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
+        rb"(?P<op>%3D|%22%3A%22|%22%3A%20%22|%3A)(?P<q>)"
+        rb"(?P<v>(?:(?!%2[26]|%2[cC]|%3[bB]|%7[dD])(?:[^\s%&\"'`<>#;,|]|%[0-9A-Fa-f]{2}|%(?![0-9A-Fa-f]{2}))){6,300}+)",
+        rb"",
+        group=4,
+        validator=url_encoded_ok,
+        placeholders=False,
+        description="password%3D... (a form or query string URL-encoded once more)",
+    ),
+    _r(
+        "secret-system-property",
+        rb"(?:^|[\s\"'])-D(?P<key>[A-Za-z0-9_.$-]{1,80}+)(?P<op>=)"
+        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?|[^\s\"'`,;|]{1,300}))(?(q)(?P=q))",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="-Dkey=value (a JVM system property on a command line)",
+    ),
+    _r(
+        "secret-xml-keyed",
+        rb"(?i)<(?P<tag>[A-Za-z_][A-Za-z0-9_.:-]{0,80})\b[^<>]{0,200}?\b(?:key|name)[ \t]*=[ \t]*"
+        rb"[\"'](?P<key>[A-Za-z0-9_.:$@-]{1,80})[\"'][^<>]{0,200}>(?P<op>)(?P<q>)"
+        rb"(?P<v>[^<>\s][^<>]{0,299}?)</(?P=tag)>",
+        rb"",
+        group=5,
+        validator=assignment_ok,
+        placeholders=False,
+        description='<entry key="password">...</entry>: the key named in an attribute',
+    ),
+    _r(
+        "login-credentials",
+        # -u USER ... -p PASSWORD (az, docker, oc, cf, sqlcmd, ...)
+        rb"(?:^|[\s;|&(`])-[uU][ \t]+[\"']?[^\s\"'-][^\s\"']{0,127}[\"']?[ \t]+"
+        rb"(?:[^\n]{0,256}?[ \t])?-[pP][ \t]+[\"']?([^\s\"'`;|&]{4,256})",
+        rb"",
+        validator=login_password_ok,
+        placeholders=False,
+        description="-u user -p password on a command line",
+    ),
 )
 
 #: The rule objects by id.
@@ -349,7 +450,7 @@ PEM = "@pem"
 #: markers through (``- - -BEGIN``, ``-\\n--``).
 _SPACED = b"[ \t\x0b\x0c\r\x1c-\x1f\\\\nrt]*"
 _KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
-_Q = rb"(?:\\{0,3}[\"'`])"  # a quote, maybe escaped (JSON inside a string)
+_Q = rb"(?:\\*[\"'`])"  # a quote, maybe escaped (JSON inside a string, any depth)
 _OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-)"
 _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 
@@ -377,6 +478,8 @@ def _alternation(words: tuple[str, ...]) -> bytes:
     return b"(?:" + emit(trie) + b")"
 
 
+alternation = _alternation
+
 # The end of a key that names a secret, as the validator reads keys: a key word
 # followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
 # ``token_count``, ``secret_name``, a bare ``key``).
@@ -385,25 +488,69 @@ _KEY_END = (
 )
 # The start of a value the validator can accept: six characters, not a
 # variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
+KEY_END = _KEY_END  # (for the proof patterns)
 _LITERAL_START = (
-    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{]{6})"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{5})"
 )
 _QQ = rb"(?:\\*[\"'])"  # a quote, maybe escaped
+# A key that names a secret and its value apart by blanks (``ENV KEY value``),
+# said (``the KEY is "..."``), a YAML tag between (``KEY: !!str ...``), or
+# URL-encoded (``KEY%3D...``).
+_KEY_APART = (
+    rb"(?i)" + _KEY_END + rb"(?:[ \t]+(?:is|was|will[ \t]+be|should[ \t]+be)[ \t]*:?[ \t]+"
+    + rb"(?:" + _Q + rb"[^\"'` \t\n]|[^ \t\n\"'`]*[0-9\x80-\xff])"  # said: quoted, or a digit
+    # apart by blanks (the key is not quoted; a value the validator takes is
+    # not a word: it has a digit, a sign or a change of case)
+    + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{][^ \t\n\"'`]*"
+    + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
+    + rb"|" + _Q + rb"?[ \t]*:[ \t]*!|%3d|%22%3a|%3a)"
+)
+# An Authorization header with a value either rule can take (Basic and six
+# bytes, or an optional scheme word and sixteen bytes).
+_AUTHORIZATION = (
+    rb"(?i)authorization" + _Q + rb"?[ \t]*[:=][ \t]*" + _Q + rb"?(?:basic[ \t]+[A-Za-z0-9+/]{6}"
+    rb"|(?:token|digest|negotiate|ntlm|apikey|sso-key|key|bot|sharedkey|splunk|gitlab|"
+    rb"[a-z0-9-]*-hmac-sha256)?[ \t]*[A-Za-z0-9._~+/=:-]{16})"
+)
+# A key ending in a password word takes six bytes; any other key an unquoted
+# value of eight (assignment_ok), or a quoted one of six (a scheme word
+# may lead it: "Bearer abc...", which makes it a password).
+_ASSIGNED = (
+    rb"(?i)(?:" + _alternation(PASSWORD_WORDS) + rb"[_.-]*"
+    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
+)
 _ALL = tuple(r.id for r in RULES)
+
+
+def _provider_search() -> bytes:
+    """The provider tokens' alternation, each shape to its least length."""
+    pattern = BY_ID["provider-token"].regex.pattern
+    assert pattern.startswith(rb"\b((?:") and pattern.endswith(rb"))" + _TAIL)
+    inner = pattern[len(rb"\b(") : -len(rb")" + _TAIL)]
+    return re.sub(rb"\{(\d+),\}", rb"{\1}", inner)
+
+
 _TIGHT: dict[str, bytes] = {
     "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
     rb"[A-Z2-7]{16}",
-    "aws-secret-access-key": rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key",
+    "aws-secret-access-key": rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key(?:[ _.-]?id)?"
+    rb"(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*)"
+    rb"[\\\"'`]*[A-Za-z0-9/+]{40}",
     "aws-session-token": rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz"
-    rb"|(?i:(?:session|security)[ _.-]?token)",
+    rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]+)"
+    rb"[\\\"'`]*(?:[A-Za-z0-9+/]|%2[BbFf]){60}",
     "github-token": rb"gh[rsuop]_[A-Za-z0-9]{36}",
     "github-fine-grained-pat": rb"github_pat_[A-Za-z0-9_]{36}",
     "gitlab-token": rb"gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas|wt)-[A-Za-z0-9_-]{20}"
     rb"|GR1348941[A-Za-z0-9_-]{20}",
     "slack-token": rb"xox[abposre]-[A-Za-z0-9-]{10}|xapp-[0-9]-|xoxe\.xox",
     "slack-webhook": rb"hooks\.slack\.com/",
-    "stripe-key": rb"[srp]k_(?:live|test|prod)_[A-Za-z0-9]{10}|whsec_[A-Za-z0-9+/]{24}",
-    "openai-key": rb"sk-(?:svcacct|admin|proj|None|or-v1|ant-)",
+    # (stripe_ok: a digit in the key)
+    "stripe-key": rb"[srp]k_(?:live|test|prod)_[A-Za-z]*[0-9]|whsec_[A-Za-z0-9+/]{24}",
+    "openai-key": rb"sk-(?:svcacct|admin|proj|None|or-v1|ant-[a-z]{3,6}[0-9]{0,3})-"
+    rb"[A-Za-z0-9_-]{20}",
     "google-oauth-token": rb"ya29\.[0-9A-Za-z_-]{20}",
     "google-oauth-client-secret": rb"GOCSPX-[A-Za-z0-9_-]{20}",
     "jwt": rb"eyJ[A-Za-z0-9_-]{8}",
@@ -414,27 +561,47 @@ _TIGHT: dict[str, bytes] = {
     "azure-storage-key": rb"(?i)(?:accountkey|sharedaccesskey)[ \t]*=",
     "azure-sas-token": rb"sig=[A-Za-z0-9%+/]{30}",
     "huggingface-token": rb"hf_[A-Za-z0-9]{34}",
-    "provider-token": BY_ID["provider-token"].prefilter,
+    "provider-token": _provider_search(),
     "telegram-bot-token": rb"[0-9]:AA[A-Za-z0-9_-]{33}",
-    "cli-credentials": rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
+    "cli-credentials": rb"(?:curl|wget|http|xh|svn|ftp|smbclient)[^\n]*"
+    rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
     "flag-credentials": rb"(?i)-(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
     rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
-    "authorization-basic": rb"(?i)authorization[\"'`]?[ \t]*[:=]",
-    "authorization-header": rb"(?i)authorization[\"'`]?[ \t]*[:=]",
-    "redis-credentials": BY_ID["redis-credentials"].prefilter,
-    "database-credentials": BY_ID["database-credentials"].prefilter,
-    "secret-xml": BY_ID["secret-xml"].prefilter,
-    "secret-xml-attribute": BY_ID["secret-xml-attribute"].prefilter,
+    "authorization-basic": _AUTHORIZATION,
+    "authorization-header": _AUTHORIZATION,
+    "redis-credentials": rb"(?i:requirepass|masterauth)[ \t]+" + _QQ + rb"?[^ \t\n\"']{4}"
+    rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli",
+    "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
+    rb"|mysql|mariadb|"
+    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4})",
+    # (the value: six bytes, not led by $ or {, as the validator wants)
+    "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
+    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n \t\x24{][^<>\n]{5}",
+    "secret-xml-attribute": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ
+    + rb"[A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
+    rb"[^<>\n]*value[ \t]*=[ \t]*" + _QQ + rb"[^\"'<>\n\x24{]",
     "secret-name-value": rb"(?i)name" + _QQ + rb"?[ \t]*[:=][ \t]*" + _QQ
     + rb"?[A-Za-z0-9_.-]{0,80}" + _KEY_END + _QQ + rb"?[ \t]*,[ \t]*" + _QQ + rb"?value" + _QQ
     + rb"?[ \t]*[:=][ \t]*" + _LITERAL_START,
     "secret-table-cell": rb"(?i)\|[ \t]*`?[A-Za-z0-9_.\x24@-]{0,80}" + _KEYWORDS
     + rb"[A-Za-z0-9_.\x24@-]{0,80}`?[ \t]*\|",
-    "secret-assignment": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q
-    + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*" + _LITERAL_START,
+    # The forms apart by blanks, said in prose, tagged or encoded: one search.
+    "secret-spaced-pair": _KEY_APART,
+    "secret-said": _KEY_APART,
+    "secret-tagged-yaml": _KEY_APART,
+    "secret-url-encoded": _KEY_APART,
+    # (an enclosed pair is an assignment: it takes the assignment's search)
+    "secret-enclosed-pair": _ASSIGNED,
+    "secret-system-property": rb"-D[A-Za-z0-9_.\x24-]{0,80}(?i:" + _KEY_END + rb")=",
+    "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ + rb"[A-Za-z0-9_.:\x24@-]{0,80}"
+    + _KEYWORDS + rb"[A-Za-z0-9_.:\x24@-]{0,80}" + _QQ + rb"[^<>\n]{0,200}>[^<> \t\n]",
+    # (a value the validator can take has a digit or a sign in it)
+    "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
+    rb"[^A-Za-z_ \t\n]",
+    "secret-assignment": _ASSIGNED,
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)

@@ -28,6 +28,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, NamedTuple, cast
 
 from council_filters.redaction.lazy import LazyRegex
@@ -196,6 +197,22 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
 _BULK_MIN = 16
 #: Lines the rules also read another way (escaped quotes, terminal escapes).
 _REREAD = re.compile(rb"[\\\x1b\x9b]")
+#: Candidate lines that stay whatever the proofs say: read another way by the
+#: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
+#: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
+_HOLD = re.compile(
+    rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M
+)
+
+
+def _pem_idle_on(line: bytes) -> bool:
+    """A line the PEM machine, when idle, steps over without a change: plain
+    ASCII (no escapes) whose markers, read as the machine reads them, name no
+    private key (see ``PemMachine._markers``).  While a block or watch is open
+    every line is shown to the machine anyway."""
+    from council_filters.redaction.secrets.pem import marker_text
+
+    return line.isascii() and b"\x1b" not in line and "privatekey" not in marker_text(line)
 
 
 def _may_bulk(rule: Rule) -> bool:
@@ -419,6 +436,7 @@ class RuleCheck:
         # The searches cover every rule (the combined scan is built once); the
         # rules a path switches off are dropped per line.
         self.plan = plan_for(rules.rules, rules.extended)
+        self._pf: Any = None  # the combined scan, for a line on its own
         self.set_path(path)
 
     def set_path(self, path: str | None) -> None:
@@ -432,7 +450,10 @@ class RuleCheck:
         self._by_hits: dict[frozenset[str], list[Rule]] = {}  # searches hit -> rules to run
         self._pem_hits: dict[frozenset[str], bool] = {}
         self._clean: dict[int, set[bytes]] = {}  # per rule (by id()): lines proven clean
+        self._maybe: dict[int, set[bytes]] = {}  # per built-in rule proven: lines it may fire on
         self._bulk: int | None = None
+        self._proven: int | None = None
+        self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
         self._wants: dict[int, bool] = {}
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
@@ -465,9 +486,11 @@ class RuleCheck:
     def _line_hits(self, line: bytes) -> frozenset[str]:
         """The ids of the searches that hit ``line`` (one scan of that line alone):
         only their rules can fire on it."""
-        from council_filters.redaction import prefilter
+        pf = self._pf
+        if pf is None:
+            from council_filters.redaction import prefilter
 
-        pf = prefilter.get(self.prefilter)
+            pf = self._pf = prefilter.get(self.prefilter)
         found = pf.candidates(line + b"\n", 0, len(line) + 1)
         mask = found[0][1] >> 1 if found else 0
         return frozenset(pf.ids[k] for k in range(len(pf.ids)) if mask >> k & 1)
@@ -534,6 +557,10 @@ class RuleCheck:
         if clean and rules and not _REREAD.search(line):
             # (a line read another way, escapes or colours out, is not the line proven clean)
             rules = [r for r in rules if line not in clean.get(id(r), ())]
+        maybe = self._maybe
+        if maybe and rules and not _REREAD.search(line):
+            # built-in rules proven in bulk (see proof.py): only where their proof matched
+            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
@@ -554,10 +581,16 @@ class RuleCheck:
         PEM machine's non-ASCII search that holds no dash run), else None.
         """
         self._clean = {}
+        self._maybe = {}
         kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
         if kept is not None:
             cands = kept
         bulk = self._bulk_scans()
+        proven = self._proof_scans()
+        if proven:
+            # the built-in rules (--rules extended): proof patterns, see _prove_builtin
+            fewer = self._prove_builtin(buf, cands, proven, bulk)
+            return kept if fewer is None else fewer
         if not bulk:
             return kept
         groups: dict[int, list[bytes]] = {}
@@ -624,6 +657,139 @@ class RuleCheck:
             else:
                 dropped += 1
         return keep if dropped else None
+
+    # -- the built-in rules in bulk (proof patterns) ------------------------ #
+    def _proof_scans(self) -> int:
+        """The searches (bit ``k`` for ``@k``) whose rules are all built-in rules
+        a proof pattern serves, and whose lines the PEM machine does not need."""
+        found = self._proven
+        if found is None:
+            from council_filters.redaction.secrets import proof
+
+            found = 0
+            for k, sc in enumerate(self.plan.scans):
+                if sc.rules and not sc.pem and all(proof.servable(r) for r in sc.rules):
+                    found |= 1 << k
+            self._proven = found
+        return found
+
+    def _prove_builtin(
+        self, buf: bytes, cands: list[tuple[int, int]], proven: int, bulk: int
+    ) -> list[tuple[int, int]] | None:
+        """Prove the built-in rules silent on most candidate lines at once.
+
+        Each built-in rule with at least ``_BULK_MIN`` candidate lines here
+        runs its proof pattern once over them joined (:func:`proof.maybe_lines`);
+        :attr:`_maybe` keeps the lines it may fire on, and :meth:`check` runs
+        it on those only.  Rules from a file are proven as :meth:`prepare`
+        does.  A candidate line leaves the list when every rule its searches
+        stand for is proven silent on it, it holds no built-in trigger, no
+        search the PEM machine looks at hit it, and it is not read another way
+        (escapes, colours) nor a ``value:`` line (a name/value pair with the
+        line before).  Returns the candidates still to check, or None (all).
+        """
+        from council_filters.redaction.secrets import proof
+
+        index = buf.index
+        lines = [buf[start : index(b"\n", start)] for start, _ in cands]
+        scans = self.plan.scans
+        served = proven | bulk
+        by_mask: dict[int, list[bytes]] = {}
+        for line, (_, mask) in zip(lines, cands, strict=True):
+            m = (mask >> 1) & served
+            if m:
+                group = by_mask.get(m)
+                if group is None:
+                    by_mask[m] = [line]
+                else:
+                    group.append(line)
+        per_rule: dict[int, tuple[Rule, list[bytes]]] = {}
+        for m, group in by_mask.items():
+            while m:
+                low = m & -m
+                m ^= low
+                for r in scans[low.bit_length() - 1].rules:
+                    entry = per_rule.get(id(r))
+                    if entry is None:
+                        per_rule[id(r)] = (r, list(group))
+                    else:
+                        entry[1].extend(group)
+        maybe = self._maybe
+        clean = self._clean
+        for key, (rule, group) in per_rule.items():
+            if len(group) < _BULK_MIN:
+                continue
+            if proof.servable(rule):
+                found = proof.maybe_lines(rule, group)
+                if found is not None:
+                    maybe[key] = found
+            elif _may_bulk(rule):
+                cleaned = clean_lines(rule, group)
+                if cleaned:
+                    clean[key] = cleaned
+        pem_only = self._pem_only_scans()
+        if not maybe and not clean and not pem_only:
+            return None
+        joined = b"\n".join(lines)
+        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
+        held = {bisect_right(starts, m.start()) - 1 for m in _HOLD.finditer(joined)}
+        union: set[bytes] = set().union(*maybe.values())
+        keep = []
+        memo = self._droppable
+        memo.clear()
+        for i, cand in enumerate(cands):
+            mask = cand[1]
+            if mask in memo:
+                drop = memo[mask]
+            else:
+                drop = memo[mask] = self._drop_rules(mask, served, pem_only)
+            if drop is None or i in held:
+                keep.append(cand)
+                continue
+            rules, pem, one_look = drop
+            line = lines[i]
+            if pem and not _pem_idle_on(line):
+                keep.append(cand)
+            elif one_look:  # built-in rules only, all proven
+                if line in union:
+                    keep.append(cand)
+            elif any(
+                line in union if key in maybe else line not in clean.get(key, ())
+                for key in map(id, rules)
+            ):
+                keep.append(cand)
+        return keep if len(keep) < len(cands) else None
+
+    def _drop_rules(
+        self, mask: int, served: int, pem_only: int
+    ) -> tuple[tuple[Rule, ...], bool, bool] | None:
+        """The rules a candidate with hit ``mask`` must be proven silent for to
+        leave the list, whether the PEM machine's search hit it, and whether
+        all those rules are built-in ones with proofs (one look at the lines
+        any proof matched will do); None: it stays, whatever the proofs say."""
+        m = mask >> 1
+        if mask & 1 or not m or m & ~(served | pem_only):
+            return None
+        pem = bool(m & pem_only)
+        m &= ~pem_only
+        rules: list[Rule] = []
+        while m:
+            low = m & -m
+            m ^= low
+            rules.extend(self.plan.scans[low.bit_length() - 1].rules)
+        keys = self._maybe.keys() | self._clean.keys()
+        if self.plan.every_line or any(id(r) not in keys for r in rules):
+            return None
+        return tuple(rules), pem, all(id(r) in self._maybe for r in rules)
+
+    def _pem_only_scans(self) -> int:
+        """The searches that stand for the PEM machine alone (its dash runs)."""
+        found = 0
+        if self.pem is not None:
+            for k, sc in enumerate(self.plan.scans):
+                if sc.pem and not sc.rules:
+                    found |= 1 << k
+        return found
 
     def _bulk_scans(self) -> int:
         """The searches (bit ``k`` for ``@k``) that stand for a rule a pass can serve."""

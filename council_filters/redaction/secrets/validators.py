@@ -164,6 +164,7 @@ _CODE_WORDS = frozenset(
         "type",
     ]
 )
+CODE_WORDS = _CODE_WORDS
 _ROW_START = LazyRegex(rb"[ \t>+-]*\|")
 _TYPE_NAME = LazyRegex(r"(?:[A-Z]{1,6}[0-9]?)?(?:[A-Z][a-z]{2,}){1,6}[A-Z]{0,4}\Z")
 _WIN_VAR = LazyRegex(r"%[A-Z_][A-Z0-9_]*%\Z")
@@ -252,7 +253,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
             return False  # calls, indexing, literals: code
         if not env_style and _TYPE_NAME.match(value):
             return False  # an annotation: password: SecretStr, key: PKCS7PrivateKeyTypes
-        if _DOTTED.match(value):
+        if _DOTTED.match(value) and not _random_part(value):
             return False  # self.password, os.environ.get, args.token
         bare = key.strip("\"'`[]{}<> \t$@:").lower()
         if _IDENT.match(value):
@@ -284,9 +285,12 @@ def assignment_ok(secret: str, m: Any) -> bool:
         if value.isdigit() and len(value) < 8:
             return False
         return not is_placeholder(value)
-    # token-like keys: long, random-looking values only
-    if len(value) < 12 or is_placeholder(value):
+    # token-like keys: long, random-looking values only (or shorter ones that
+    # mix letters of both cases, digits and signs, as a chosen secret does)
+    if len(value) < 8 or is_placeholder(value):
         return False
+    if len(value) < 12:
+        return _classes(value) == 4 and len(set(value)) >= 6 and " " not in value
     if value.isalpha() and (value.islower() or value.isupper()):
         return False  # a word
     if " " in value.strip():
@@ -294,6 +298,85 @@ def assignment_ok(secret: str, m: Any) -> bool:
     return shannon_entropy(value) > 3.0 and (
         _has_digit(value) or sum(c.isupper() for c in value) >= 2
     )
+
+
+def _classes(value: str) -> int:
+    """How many of lower case, upper case, digits and other signs ``value`` mixes."""
+    return (
+        any(c.islower() for c in value)
+        + any(c.isupper() for c in value)
+        + any(c.isdigit() for c in value)
+        + any(not c.isalnum() for c in value)
+    )
+
+
+def _random_part(value: str) -> bool:
+    """A part of a dotted value reads as random, not as a name: digits, both
+    cases and at least five changes of case (``hzCu.eQpBenQtYh5X``)."""
+    for part in _PARTS.split(value):
+        if len(part) >= 6 and _has_digit(part) and case_changes(part) >= 5:
+            return True
+    return False
+
+
+def case_changes(s: str) -> int:
+    """How often the letters of ``s`` change between upper and lower case."""
+    letters = [c.isupper() for c in s if c.isalpha()]
+    return sum(a != b for a, b in zip(letters, letters[1:], strict=False))
+
+
+_PARTS = LazyRegex(r"\.|::|->")
+
+
+def _plain_word(value: str) -> bool:
+    """A word or a snake/kebab run of words with no digit: prose, not a secret."""
+    core = value.strip(".,;:!?")
+    if _has_digit(core):
+        return False
+    words = [w for w in core.replace("-", "_").split("_") if w]
+    return bool(words) and all(
+        w.isalpha() and (w.islower() or w.isupper() or w.istitle()) for w in words
+    )
+
+
+#: What marks an unquoted value apart by blanks as no word: a digit, a sign, a
+#: byte beyond ASCII, or a lower-case letter before an upper-case one (the
+#: rule's search asks the same).
+_MARKED = LazyRegex(r"[^ \t\n\"'`$<{][^ \t\n\"'`]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a-z][A-Z])")
+
+
+def spaced_pair_ok(secret: str, m: Any) -> bool:
+    """``KEY value`` on a line of its own: an assignment's value that is not a word."""
+    quoted = m.group("q") is not None and m.group("q") != b""
+    if not quoted and not _MARKED.match(secret):
+        return False
+    return not _plain_word(secret) and assignment_ok(secret, m)
+
+
+_DIGIT_LIKE = LazyRegex(r"[0-9\x80-\xff]")  # (what the rule's search asks of the value)
+
+
+def said_ok(secret: str, m: Any) -> bool:
+    """Prose giving a value (``the password is ...``): quoted, or letters and digits."""
+    quoted = m.group("q") is not None and m.group("q") != b""
+    if not quoted and not (_DIGIT_LIKE.search(secret) and any(c.isalpha() for c in secret)):
+        return False
+    return not _plain_word(secret) and assignment_ok(secret, m)
+
+
+def url_encoded_ok(secret: str, m: Any) -> bool:
+    """The value of ``password%3D...``, judged as the value it encodes."""
+    from urllib.parse import unquote
+
+    return assignment_ok(unquote(secret), m)
+
+
+_NETWORK_ONLY = LazyRegex(r"[0-9.:/\[\]-]+\Z")
+
+
+def login_password_ok(secret: str, m: Any = None) -> bool:
+    """``-u user -p X``: X is a password, not a port or an address."""
+    return not _NETWORK_ONLY.match(secret) and flag_ok(secret, m)
 
 
 _URL_PLACEHOLDERS = frozenset(

@@ -1,0 +1,464 @@
+"""Proving built-in rules silent on many lines at once (``--rules extended`` in bulk).
+
+On text dense in near misses nearly every line is a candidate of some rule,
+and running each rule and its validator in Python per line is the cost.  A
+*proof pattern* stands for a rule: a ``re`` bytes pattern that matches every
+line on which the rule fires (a superset), run once over a rule's candidate
+lines joined by newlines.  Only the lines where it matches go to the rule
+itself (and its validator); every other line is proven silent for that rule,
+with no Python per line.
+
+A proof pattern is the rule's own regex, made safe for the newline join, and
+for the rules whose validators refuse common near misses, with lookaheads
+that say what every accepted match holds (a digit in a Stripe key, a value
+that does not start with ``$``, ``<`` or ``{``, ...): each such condition is
+implied by the validator accepting that match, so adding it never loses a
+line the rule fires on.
+
+Why a match inside one line is still a match of the joined text at the same
+place (:func:`newline_safe` checks the conditions on the parsed pattern, and
+a rule that fails them is not served in bulk):
+
+* ``^`` and ``$`` run in multi-line mode (line starts and ends); the rules'
+  ``\\Z`` ("end of the line") is written ``$``; ``\\A`` is refused;
+* ``\\b``/``\\B``: a newline is no word character, as the line's edge is not;
+* every lookaround's body cannot match a newline, so at a line's edge it sees
+  what it saw at the edge of the line alone (nothing it can match);
+* every possessive repeat and atomic group cannot match a newline, so it
+  takes the same bytes as on the line alone;
+* the rest of the pattern may match a newline: that only adds matches across
+  lines (lines sent to the exact check for nothing), never removes one, as a
+  backtracking search explores every path at a position.
+
+So the leftmost match of the joined text from a line's start starts at or
+before any match of that line; the line where it starts is sent on, and the
+search goes on from the next line.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as _c  # the parser of the re module (Python 3.11+)
+import re._parser as _p
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from council_filters.redaction.secrets import builtin, validators
+from council_filters.redaction.secrets.rules import Rule
+
+_NL = 10
+# Categories that hold a newline.
+_NL_CATEGORIES = {_c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD,
+                  _c.CATEGORY_LINEBREAK, _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT,
+                  _c.CATEGORY_UNI_NOT_WORD, _c.CATEGORY_UNI_LINEBREAK}
+
+
+def _set_has_newline(items: Any) -> bool:
+    negate = False
+    found = False
+    for op, av in items:
+        if op is _c.NEGATE:
+            negate = True
+        elif op is _c.LITERAL:
+            found = found or av == _NL
+        elif op is _c.RANGE:
+            found = found or av[0] <= _NL <= av[1]
+        elif op is _c.CATEGORY:
+            found = found or av in _NL_CATEGORIES
+        else:  # anything unknown: assume it may
+            found = True
+    return found != negate
+
+
+def _may_match_newline(items: Any) -> bool:
+    """Whether a parsed (sub)pattern can consume a newline (conservative: unknown is yes)."""
+    for op, av in items:
+        if op is _c.LITERAL:
+            if av == _NL:
+                return True
+        elif op is _c.NOT_LITERAL:
+            if av != _NL:
+                return True
+        elif op is _c.ANY:
+            continue  # "." without DOTALL (refused below when DOTALL is on)
+        elif op is _c.IN:
+            if _set_has_newline(av):
+                return True
+        elif op is _c.CATEGORY:
+            if av in _NL_CATEGORIES:
+                return True
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+            if _may_match_newline(av[2]):
+                return True
+        elif op is _c.SUBPATTERN:
+            if _may_match_newline(av[-1]):
+                return True
+        elif op is _c.ATOMIC_GROUP:
+            if _may_match_newline(av):
+                return True
+        elif op is _c.BRANCH:
+            if any(_may_match_newline(b) for b in av[1]):
+                return True
+        elif op is _c.GROUPREF_EXISTS:
+            if _may_match_newline(av[1]) or (av[2] is not None and _may_match_newline(av[2])):
+                return True
+        elif op in (_c.ASSERT, _c.ASSERT_NOT, _c.AT):
+            continue  # consumes nothing
+        else:  # back-references and anything else: may
+            return True
+    return False
+
+
+def _safe(items: Any) -> bool:
+    for op, av in items:
+        if op is _c.AT:
+            if av in (_c.AT_BEGINNING_STRING, _c.AT_END_STRING):
+                return False
+        elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            if _may_match_newline(av[1]):
+                return False
+        elif op is _c.POSSESSIVE_REPEAT:
+            if _may_match_newline(av[2]):
+                return False
+        elif op is _c.ATOMIC_GROUP:
+            if _may_match_newline(av) or not _safe(av):
+                return False
+            continue
+        if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+            if not _safe(av[2]):
+                return False
+        elif op is _c.SUBPATTERN:
+            if not _safe(av[-1]):
+                return False
+        elif op is _c.BRANCH:
+            if not all(_safe(b) for b in av[1]):
+                return False
+        elif op is _c.GROUPREF_EXISTS:
+            if not _safe(av[1]) or (av[2] is not None and not _safe(av[2])):
+                return False
+        elif op in (_c.ASSERT, _c.ASSERT_NOT) and not _safe(av[1]):
+            return False
+    return True
+
+
+def newline_safe(pattern: bytes) -> bool:
+    """Whether ``pattern`` (compiled with ``re.M``) finds, over lines joined by
+    newlines, a match at every place it finds one in a line alone (see above)."""
+    parsed = _p.parse(pattern, re.M)
+    if parsed.state.flags & re.S:
+        return False
+    return _safe(parsed)
+
+
+def joinable(pattern: bytes) -> bytes:
+    """A line pattern written for the join: ``\\Z`` (the line's end) as ``$``."""
+    return re.sub(rb"(?<!\\)((?:\\\\)*)\\Z", rb"\1$", pattern)
+
+
+# --------------------------------------------------------------------------- #
+# Proof patterns: a rule's regex plus what its validator needs of an accepted match.
+# --------------------------------------------------------------------------- #
+# Each condition below holds of every match the rule accepts (the comments say
+# why, from the validator); a match that fails one is refused by the validator
+# anyway, so the proof pattern still matches every line the rule fires on.
+# Negative lookaheads only refuse what lies inside the secret as the rule
+# takes it (the bounds below); positive ones may look further (weaker).
+def _words(words: tuple[str, ...]) -> bytes:
+    longest_first = sorted(words, key=len, reverse=True)
+    return b"(?:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
+
+
+_RUN = rb"""[^\s"'`,;|]"""  # a byte of an unquoted value (the rules' class)
+_QCH = rb"""[^"'`\n]"""  # a byte of a quoted value (it ends at the first quote)
+#: Words of at least four letters whose presence in a value that is a bare
+#: identifier (no digit) makes it a name, not a secret (validators.assignment_ok).
+_NAME_WORDS = _words(tuple(
+    w for w in validators.PASSWORD_WORDS + validators.SECRET_WORDS
+    if len(w) >= 4 and re.fullmatch(r"[a-z_]+", w)
+))
+#: Values that are code words (``None``, ``str``, ``required``, ...).
+_CODE = _words(tuple(validators.CODE_WORDS))
+#: A subset of what rules.is_placeholder finds in a value (case as it reads it).
+_PLACEHOLDER = (
+    rb"(?:(?-i:xxxx|XXXX|x{6}|X{6}|\*{6}|\#{6}|\.{6}|_{6}|-{6}|0{8}|\$[A-Z_]{3,}\b)"
+    rb"|example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
+    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password)|\$\{|\{\{)"
+)
+#: An ASCII dotted name with no digit (validators._DOTTED reads \w, which holds
+#: these; a dotted value with a digit may have a random part, which the
+#: validator takes, so only digit-free names are refused here).
+_DOTTED = (
+    rb"[A-Za-z_$][A-Za-z_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z_$]*)+(?:\(\)?)?"
+)
+_CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
+# What str.isdigit and str.isupper accept in a value read as latin-1.
+_DIGIT = rb"[0-9\xb2\xb3\xb9]"
+_CAPITAL = rb"(?-i:[A-Z\xc0-\xd6\xd8-\xde])"
+_WIN_VAR = rb"(?-i:%[A-Z_][A-Z0-9_]*%)"  # validators._WIN_VAR
+# A scheme word the validator strips from a quoted value (it then reads a password).
+_SCHEME = rb"(?=(?:basic|bearer|token|digest|apikey|key)[ \t\r\f\v]+[^\s\"'`])"
+#: A key's end that names a secret (the validator's word and suffix lists);
+#: ``pw`` is set when it ends in a password word, so the value needs less.
+_KEY_KIND = (
+    rb"(?:(?P<pw>)" + builtin.alternation(validators.PASSWORD_WORDS) + rb"[_.-]*"
+    + builtin.alternation(validators.KEY_SUFFIXES) + rb"?|" + builtin.KEY_END + rb")"
+)
+
+# The value of a key/value pair (builtin._VALUE), with what assignment_ok needs:
+# - quoted: not led by $ < { (no scheme word starts so), at least six bytes
+#   (both kinds need six; a scheme word only shortens what is looked at), no
+#   template or placeholder inside, not a code word, not a bare identifier
+#   naming a secret;
+# - unquoted (the value is the run, at most 300 bytes): the same, and no
+#   brackets (code), no dotted name, no trailing "." or ":", no bare camelCase
+#   word; for a key of the secret kind, eight bytes and a digit or two capitals.
+def _secret_kind(ch: bytes) -> bytes:
+    """A value of the secret kind: eight bytes, a digit or two capitals (under
+    twelve, the validator asks every class of character, so a digit too)."""
+    return (rb"(?=" + ch + rb"{8})(?=" + ch + rb"{0,300}?(?:" + _DIGIT + rb"|" + _CAPITAL + ch
+            + rb"{0,300}?" + _CAPITAL + rb"))")
+
+
+def _proof_value(kind: bool) -> bytes:
+    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
+    has set group ``pw`` when the key ends in a password word."""
+    quoted = (
+        rb"(?![$<{])(?=" + _QCH + rb"{6})"
+        rb"(?!" + _QCH + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+        rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
+        rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
+    )
+    unquoted = (
+        rb"(?![$<{])(?=" + _RUN + rb"{6})"
+        rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
+        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER
+        + rb")|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
+        rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
+        + _CAMEL + rb"(?!" + _RUN + rb")))"
+        rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
+    )
+    if kind:
+        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
+        unquoted += rb"(?(pw)|" + _secret_kind(_RUN) + rb")"
+    return (
+        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + quoted + rb"""[^"'`\s][^"'`]{0,300}?|"""
+        + unquoted + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
+    )
+
+
+_PROOF_VALUE = _proof_value(True)
+assert builtin.VALUE.startswith(b"(?P<q>")
+
+
+def _key_ahead(name: bytes, tail: bytes = rb"[$@]*") -> bytes:
+    """A lookahead at a key's name run: it ends in a secret word and suffix."""
+    return rb"(?=" + name + rb"{0,80}?(?i:" + _KEY_KIND + rb")" + tail + rb"(?!" + name + rb"))"
+
+
+_NAME = rb"[A-Za-z0-9_.$@-]"
+_XML_NAME = rb"[A-Za-z0-9_.:-]"
+_XMLV = rb"[^<>\n]"
+# secret-xml: the value is the text up to the first "<" (at most 300 bytes),
+# read unquoted: the same gates as an unquoted value.
+_XML_OK = (
+    rb"(?![$<{])(?=" + _XMLV + rb"{6})"
+    rb"(?!" + _XMLV + rb"{0,300}?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _XMLV + rb"{0,299}[.:]<)"
+    rb"(?!" + _CODE + rb"[,;]*<)(?!" + _DOTTED + rb"<)"
+    rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
+    rb"(?!" + _WIN_VAR + rb"<)(?(pw)|" + _secret_kind(_XMLV) + rb")"
+)
+# flag_ok: not led by - $ < { @, and not a bare word (a byte that is no letter
+# or "_": the first such byte of the secret's class lies inside it).
+_FLAG_OK = rb"(?![-$<{@])"
+_DIGIT_AHEAD = rb"(?=[A-Za-z_]*[0-9])"  # stripe_ok: the key holds a digit (keys are
+# runs of [A-Za-z0-9_], so the first byte that is no letter or "_" is a digit)
+
+_ATTRV = rb"[^\"'<>\n]"
+# secret-xml-attribute: a quoted value up to the first quote or bracket.
+_ATTR_OK = (
+    rb"(?![$<{])(?=" + _ATTRV + rb"{6})"
+    rb"(?!" + _ATTRV + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
+    rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
+)
+
+
+def _no_placeholder(least: int) -> bytes:
+    """Not a placeholder (rules.is_placeholder) within the first ``least`` bytes of a
+    secret that holds at least that many (so what is found lies inside it)."""
+    fixed = (b"XXXX", b"xxxx", b"x" * 6, b"X" * 6, b"*" * 6, b"0" * 8, b"EXAMPLE", b"example",
+             b"Example", b"PLACEHOLDER", b"placeholder", b"REDACTED", b"redacted", b"CHANGEME",
+             b"changeme", b"dummy", b"DUMMY")
+    alts = [rb"[^\n]{0,%d}" % (least - len(w)) + re.escape(w) for w in fixed if len(w) <= least]
+    return b"(?!" + b"|".join(alts) + b")"
+
+
+#: Per rule: (what to find in the rule's pattern, what to put in its place), each
+#: found exactly once.
+_CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
+    "stripe-key": ((rb"\b((?:sk|rk|pk)_", rb"\b(" + _DIGIT_AHEAD + rb"(?:sk|rk|pk)_"),),
+
+    "secret-xml": (
+        (rb"<(?P<key>", rb"<(?P<key>" + _key_ahead(_XML_NAME, b":*")),
+        (rb"(?P<v>", rb"(?P<v>" + _XML_OK),
+    ),
+    # flag_ok's first checks, on each secret group
+    "redis-credentials": tuple(
+        (rb"([^\s\"']{%d,256})" % n, rb"(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])"
+         + rb"[^\s\"']{%d,256})" % n) for n in (4, 6)
+    ),
+    "flag-credentials": (
+        (rb"([^\s\"'`;|&]{6,256})",
+         rb"(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'`;|&])[^\s\"'`;|&]{6,256})"),
+    ),
+    "secret-xml-attribute": (
+        (rb"(?P<key>[A-Za-z0-9_.:$@-]{1,80})",
+         rb"(?P<key>" + _key_ahead(rb"[A-Za-z0-9_.:$@-]", rb"[$@:]*")
+         + rb"[A-Za-z0-9_.:$@-]{1,80})"),
+        (rb"(?P<v>", rb"(?P<v>" + _ATTR_OK),
+    ),
+    "database-credentials": (
+        (rb"'([^'\s]{6,256})'", rb"'(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_'\s])[^'\s]{6,256})'"),
+        (rb"-p([^\s\"'-]", rb"-p(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])[^\s\"'-]"),
+        (rb"password[ \t]+([^\s]{4,256})",
+         rb"password[ \t]+(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s])[^\s]{4,256})"),
+    ),
+    # digit_in / token_shape: a digit (the secrets are runs of their class, so the
+    # first byte that is no letter or "-" lies inside one that holds a digit)
+    "slack-token": ((rb"\b(xox[abposre]-", rb"\b((?=[A-Za-z-]*[0-9])xox[abposre]-"),),
+    # placeholders: within the shortest secret each rule takes
+    "aws-access-key-id": ((rb"\b((?:A3T", rb"\b(" + _no_placeholder(20) + rb"(?:A3T"),),
+    "google-oauth-token": ((rb"\b(ya29", rb"\b(" + _no_placeholder(25) + rb"ya29"),),
+    "gitlab-token": ((rb"\b(gl(?:pat", rb"\b(" + _no_placeholder(23) + rb"gl(?:pat"),),
+    "sendgrid-api-key": ((rb"\b(SG\.", rb"\b(" + _no_placeholder(36) + rb"SG\."),),
+    "github-token": ((rb"\b(gh[rsuop]_", rb"\b(" + _no_placeholder(40) + rb"gh[rsuop]_"),),
+    "bearer-token": (
+        (rb"([A-Za-z0-9._~+/-]{12,}=*)", rb"((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{12,}=*)"),
+    ),
+    "authorization-header": (
+        (rb"([A-Za-z0-9._~+/=:-]{16,})", rb"((?=[A-Za-z._~+/=:-]*[0-9])[A-Za-z0-9._~+/=:-]{16,})"),
+    ),
+}
+
+
+# Key/value rules whose proof starts at the key's end, not its start: the
+# secret word and suffix that end the key, then what follows the key in the
+# rule.  A match of the rule whose key names a secret holds one of these at
+# the key's end, on the same line (so the line is found all the same), and
+# the search no longer tries the key's possible starts at every word.
+def _key_end(name: bytes, tail: bytes) -> bytes:
+    return rb"(?i:" + _KEY_KIND + rb")" + tail + rb"(?!" + name + rb")"
+
+
+_WHOLE: dict[str, bytes] = {
+    # (?<!NAME)(?P<key>["'`]?NAME{1,80}+["'`]?\]?) OP VALUE
+    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?"""
+    + builtin.OP + _PROOF_VALUE,
+    # \|[ \t]*(?P<key>`?NAME{1,80}`?)[ \t]*(?P<op>\|)[ \t]* VALUE
+    "secret-table-cell": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"`?[ \t]*(?P<op>\|)[ \t]*"
+    + _PROOF_VALUE,
+    # \bname ... (?P<key>[A-Za-z0-9_.-]{1,80})["']?[ \t]*,[ \t]*["']?value ... VALUE
+    "secret-name-value": rb"(?i)" + _key_end(rb"[A-Za-z0-9_.-]", b"")
+    + rb"""["']?[ \t]*,[ \t]*["']?value["']?[ \t]*(?P<op>[:=])[ \t]*""" + _PROOF_VALUE,
+}
+
+
+# A first, cheaper stage for them: from the operator on (a byte the search can
+# skip to), without the key; only the lines it finds go through the whole proof.
+_OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)"
+assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
+_FIRST: dict[str, bytes] = {
+    "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),
+    "secret-table-cell": rb"(?i)(?P<op>\|)[ \t]*" + _proof_value(False),
+    "secret-name-value": rb"(?i)(?-i:[Vv])alue[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _proof_value(False),
+}
+
+
+def proof_sources(rule: Rule) -> tuple[bytes, ...]:
+    """The proof patterns of a built-in rule, run one after the other (each on the
+    lines the one before found): every one matches every line the rule fires on."""
+    whole = _proof_source(rule)
+    first = _FIRST.get(rule.id) if builtin.BY_ID.get(rule.id) == rule else None
+    return (first, whole) if first is not None else (whole,)
+
+
+def _proof_source(rule: Rule) -> bytes:
+    pattern = rule.regex.pattern
+    if rule.id in _WHOLE and builtin.BY_ID.get(rule.id) == rule:
+        return _WHOLE[rule.id]
+    if builtin.BY_ID.get(rule.id) == rule:
+        for old, new in _CONDITIONS.get(rule.id, ()):
+            assert pattern.count(old) >= 1, (rule.id, old)
+            pattern = pattern.replace(old, new)
+    return joinable(pattern)
+
+
+@lru_cache(maxsize=64)
+def proof_regexes(rule: Rule) -> tuple[re.Pattern[bytes], ...] | None:
+    """The compiled proof patterns of a built-in rule (None: not served in bulk)."""
+    if rule.text or builtin.BY_ID.get(rule.id) != rule:
+        return None
+    # (every proof is newline-safe and takes a byte of its line: the tests
+    # check both with newline_safe and takes_a_byte; parsing them again here
+    # would cost each run as much as compiling them)
+    return tuple(re.compile(src, re.M) for src in proof_sources(rule))
+
+
+def takes_a_byte(pattern: bytes) -> bool:
+    """Every match of ``pattern`` is at least one byte long (see maybe_lines)."""
+    return bool(_p.parse(pattern, re.M).getwidth()[0] > 0)
+
+
+def servable(rule: Rule) -> bool:
+    """Whether a built-in rule can be proven silent in bulk (without compiling it)."""
+    return not rule.text and builtin.BY_ID.get(rule.id) == rule
+
+
+def maybe_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes] | None:
+    """The lines among ``lines`` on which the rule may fire (a superset), in one
+    pass of its proof pattern over them joined by newlines; None when the rule
+    cannot be served so."""
+    stages = proof_regexes(rule)
+    if stages is None:
+        return None
+    found: set[bytes] | None = None
+    for rx in stages:
+        if found is not None:
+            lines = [ln for ln in lines if ln in found]
+            if not lines:
+                break
+        found = lines_matching(rx, lines)
+    return found
+
+
+def lines_matching(rx: re.Pattern[bytes], lines: Sequence[bytes]) -> set[bytes]:
+    """The lines among ``lines`` where ``rx`` (newline-safe, a byte long at
+    least) may match, from one search of them joined by newlines."""
+    joined = b"\n".join(lines)
+    search = rx.search
+    m = search(joined)
+    if m is None:
+        return set()
+    starts = []
+    at = 0
+    for ln in lines:
+        starts.append(at)
+        at += len(ln) + 1
+    maybe: set[bytes] = set()
+    n = len(starts)
+    while m is not None:
+        i = bisect_right(starts, m.start()) - 1
+        if i + 1 < n and m.start() == starts[i + 1] - 1:
+            # A match from the newline after line i (``[\s;]AUTH``): line i holds
+            # none (a match of its own takes a byte of it, and would start
+            # earlier); the next line is searched from its start.
+            m = search(joined, starts[i + 1])
+            continue
+        maybe.add(lines[i])
+        if i + 1 >= n:
+            break
+        m = search(joined, starts[i + 1])
+    return maybe
