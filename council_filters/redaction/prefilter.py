@@ -254,8 +254,8 @@ def required_literals(pattern: bytes) -> tuple[bytes, ...] | None:
     regex over the whole buffer).
     """
     import re
+    import re._constants as c
     import re._parser as sre
-    from re import _constants as c  # type: ignore[attr-defined]
 
     def fixed(item: Any) -> set[bytes] | None:
         """The strings an element matches when it is fixed text (a small set)."""

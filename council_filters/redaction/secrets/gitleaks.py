@@ -276,8 +276,8 @@ def compile_re2(pattern: str) -> Any:
 def _nested_repeat(pattern: str) -> bool:
     """Whether an unbounded or wide repeat holds another repeat (star height 2)."""
     import re
+    import re._constants as c
     import re._parser as sre
-    from re import _constants as c  # type: ignore[attr-defined, unused-ignore]
 
     try:
         parsed = sre.parse(pattern)

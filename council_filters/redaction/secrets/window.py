@@ -164,8 +164,8 @@ def _copies(part: tuple[bytes, float], lo: int) -> tuple[bytes, float]:
 
 class _Builder:
     def __init__(self) -> None:
+        import re._constants as c
         import re._parser as sre
-        from re import _constants as c  # type: ignore[attr-defined]
 
         self.sre = sre
         self.c = c
