@@ -498,10 +498,11 @@ _QQ = rb"(?:\\*[\"'])"  # a quote, maybe escaped
 # URL-encoded (``KEY%3D...``).
 _KEY_APART = (
     rb"(?i)" + _KEY_END + rb"(?:[ \t]+(?:is|was|will[ \t]+be|should[ \t]+be)[ \t]*:?[ \t]+"
-    + rb"(?:" + _Q + rb"[^\"'` \t\n]|[^ \t\n\"'`]*[0-9\x80-\xff])"  # said: quoted, or a digit
+    # said: quoted, or a digit before any bracket (a bracket makes it code)
+    + rb"(?:" + _Q + rb"[^\"'` \t\n]|[^ \t\n\"'`()\[\]{}]*[0-9\x80-\xff])"
     # apart by blanks (the key is not quoted; a value the validator takes is
     # not a word: it has a digit, a sign or a change of case)
-    + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{][^ \t\n\"'`]*"
+    + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{()\[\]}][^ \t\n\"'`()\[\]{}]*"
     + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
     + rb"|" + _Q + rb"?[ \t]*:[ \t]*!|%3d|%22%3a|%3a)"
 )
@@ -593,9 +594,9 @@ _TIGHT: dict[str, bytes] = {
     "secret-said": _KEY_APART,
     "secret-tagged-yaml": _KEY_APART,
     "secret-url-encoded": _KEY_APART,
-    # (an enclosed pair is an assignment: it takes the assignment's search)
+    # (an enclosed pair and a -D property are assignments: the assignment's search)
     "secret-enclosed-pair": _ASSIGNED,
-    "secret-system-property": rb"-D[A-Za-z0-9_.\x24-]{0,80}(?i:" + _KEY_END + rb")=",
+    "secret-system-property": _ASSIGNED,
     "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ + rb"[A-Za-z0-9_.:\x24@-]{0,80}"
     + _KEYWORDS + rb"[A-Za-z0-9_.:\x24@-]{0,80}" + _QQ + rb"[^<>\n]{0,200}>[^<> \t\n]",
     # (a value the validator can take has a digit or a sign in it)
