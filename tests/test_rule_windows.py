@@ -98,7 +98,7 @@ def test_windows_redact_as_keywords_do(monkeypatch: pytest.MonkeyPatch) -> None:
     got = redact_value(data, rules)
     with monkeypatch.context() as m:
         m.setattr(window, "better", lambda found, words: None)
-        m.setattr(eng, "_window", lambda rule, words: None)  # (a cached file's choice too)
+        m.setattr(eng, "_chosen_search", lambda rule, words: None)  # (a cached file's choice too)
         eng.plan_for.cache_clear()
         assert not [s for s in RuleCheck(rules).plan.scans if not s.lower]
         want = redact_value(data, rules)

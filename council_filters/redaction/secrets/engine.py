@@ -119,20 +119,10 @@ def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
 _ESCAPES = rb"[\x1b\x9b]|\xe2\x84\xaa|\xc5\xbf"
 
 
-def _window(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
-    """The window of a file rule's regex to search by, when it beats its keywords
-    (RE2 rules only: the window is written for RE2's meaning)."""
-    if "_search" in rule.__dict__:
-        chosen: bytes | None = rule.__dict__["_search"]
-        return chosen  # decided when a cached rule file was stored
-    from council_filters.redaction.secrets import gitleaks, window
+def _chosen_search(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
+    from council_filters.redaction.secrets import gitleaks  # only for rules from a file
 
-    if not rule.text or not gitleaks.line_mode_ok(rule.regex):
-        return None
-    found = rule.__dict__.get("_window", False)
-    if found is False:  # not kept with a cached rule file
-        found = window.search_window(gitleaks.translate(rule.regex.pattern)[0])
-    return window.better(found, words)
+    return gitleaks.chosen_search(rule, words)
 
 
 @lru_cache(maxsize=16)
@@ -168,7 +158,7 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     windows = not extended and builtin.BY_ID["secret-assignment"] not in rules
     for r in loaded:
         words = r.keyword_bytes or _derived_keywords(r)
-        win = _window(r, words) if windows else None
+        win = _chosen_search(r, words) if windows else None
         if win is not None:
             by_window.setdefault(win, []).append(r)
         elif words:

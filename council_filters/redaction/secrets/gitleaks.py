@@ -678,13 +678,27 @@ def derived_keywords(pattern: str) -> tuple[bytes, ...]:
     return required_literals(translate(pattern)[0].encode("utf-8")) or ()
 
 
-def _rule_record(r: Rule) -> tuple[Any, ...]:
-    from council_filters.redaction.secrets import engine
+def chosen_search(rule: Rule, words: tuple[bytes, ...]) -> bytes | None:
+    """The window of a file rule's regex to search by, when it beats its keywords
+    (RE2 rules only: the window is written for RE2's meaning)."""
+    if "_search" in rule.__dict__:
+        chosen: bytes | None = rule.__dict__["_search"]
+        return chosen  # decided when a cached rule file was stored
+    from council_filters.redaction.secrets import window
 
+    if not rule.text or not line_mode_ok(rule.regex):
+        return None
+    found = rule.__dict__.get("_window", False)
+    if found is False:  # not kept with a cached rule file
+        found = window.search_window(translate(rule.regex.pattern)[0])
+    return window.better(found, words)
+
+
+def _rule_record(r: Rule) -> tuple[Any, ...]:
     derived = None if r.keywords else tuple(derived_keywords(r.regex.pattern))
     # The search a rule set without the extended set uses for it (its window,
     # or None: its keywords), decided once here rather than at every start.
-    search = engine._window(r, r.keyword_bytes or derived or ())
+    search = chosen_search(r, r.keyword_bytes or derived or ())
     return (
         r.id, _rx_record(r.regex), r.secret_group, float(r.entropy), tuple(r.keywords),
         tuple(_allow_record(a) for a in r.allowlists),
