@@ -42,6 +42,7 @@ from council_filters.redaction.secrets.rules import (
     Allowlist,
     Rule,
     is_placeholder,
+    joined_hits,
 )
 
 _NAME_LINE = LazyRegex(
@@ -243,26 +244,7 @@ def clean_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes]:
     # Each line as the rule reads it (bad bytes replaced), back in UTF-8.
     texts = [ln if ln.isascii() else ln.decode("utf-8", "replace").encode("utf-8")
              for ln in lines]
-    joined = b"\n".join(texts)
-    starts = []
-    at = 0
-    for t in texts:
-        starts.append(at)
-        at += len(t) + 1
-    maybe: set[int] = set()
-    pos = 0
-    search = rx.search
-    n = len(starts)
-    while pos < at:
-        m = search(joined, pos)
-        if m is None:
-            break
-        i = bisect_right(starts, m.start()) - 1
-        maybe.add(i)
-        if i + 1 >= n:
-            break
-        pos = starts[i + 1]
-    seen = {lines[i] for i in maybe}
+    seen = {lines[i] for i in joined_hits(rx, texts)}
     return {ln for ln in lines if ln not in seen}
 
 

@@ -40,13 +40,12 @@ from __future__ import annotations
 import re
 import re._constants as _c  # the parser of the re module (Python 3.11+)
 import re._parser as _p
-from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from council_filters.redaction.secrets import builtin, validators
-from council_filters.redaction.secrets.rules import Rule
+from council_filters.redaction.secrets.rules import Rule, joined_hits
 
 _NL = 10
 # Categories that hold a newline.
@@ -436,29 +435,6 @@ def maybe_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes] | None:
 
 def lines_matching(rx: re.Pattern[bytes], lines: Sequence[bytes]) -> set[bytes]:
     """The lines among ``lines`` where ``rx`` (newline-safe, a byte long at
-    least) may match, from one search of them joined by newlines."""
-    joined = b"\n".join(lines)
-    search = rx.search
-    m = search(joined)
-    if m is None:
-        return set()
-    starts = []
-    at = 0
-    for ln in lines:
-        starts.append(at)
-        at += len(ln) + 1
-    maybe: set[bytes] = set()
-    n = len(starts)
-    while m is not None:
-        i = bisect_right(starts, m.start()) - 1
-        if i + 1 < n and m.start() == starts[i + 1] - 1:
-            # A match from the newline after line i (``[\s;]AUTH``): line i holds
-            # none (a match of its own takes a byte of it, and would start
-            # earlier); the next line is searched from its start.
-            m = search(joined, starts[i + 1])
-            continue
-        maybe.add(lines[i])
-        if i + 1 >= n:
-            break
-        m = search(joined, starts[i + 1])
-    return maybe
+    least) may match, from one search of them joined by newlines (a match from
+    the newline after a line, ``[\\s;]AUTH``, belongs to neither)."""
+    return {lines[i] for i in joined_hits(rx, lines, byte_long=True)}

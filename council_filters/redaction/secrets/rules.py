@@ -18,6 +18,7 @@ difference.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -297,3 +298,32 @@ class Rule(_RuleFields):
                 ],
             )
         )
+
+
+def joined_hits(rx: Any, lines: Sequence[bytes], *, byte_long: bool = False) -> set[int]:
+    """The indices of the lines where ``rx`` may match, from searching them
+    joined by newlines: the line each leftmost match starts in, the search
+    going on from the next line's start (a later line's own match starts at
+    or after it).  With ``byte_long`` (every match of ``rx`` takes a byte of
+    its line), a match that starts at the newline after a line counts for
+    neither line, and the next one is searched from its start."""
+    if not lines:
+        return set()
+    joined = b"\n".join(lines)
+    starts = []
+    at = 0
+    for ln in lines:
+        starts.append(at)
+        at += len(ln) + 1
+    hits: set[int] = set()
+    n = len(starts)
+    search = rx.search
+    m = search(joined)
+    while m is not None:
+        i = bisect_right(starts, m.start()) - 1
+        if not (byte_long and i + 1 < n and m.start() == starts[i + 1] - 1):
+            hits.add(i)
+        if i + 1 >= n:
+            break
+        m = search(joined, starts[i + 1])
+    return hits
