@@ -22,6 +22,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from council_filters.redaction.lazy import LazyRegex
@@ -310,13 +311,9 @@ def joined_hits(rx: Any, lines: Sequence[bytes], *, byte_long: bool = False) -> 
     if not lines:
         return set()
     joined = b"\n".join(lines)
-    starts = []
-    at = 0
-    for ln in lines:
-        starts.append(at)
-        at += len(ln) + 1
+    starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
     hits: set[int] = set()
-    n = len(starts)
+    n = len(lines)
     search = rx.search
     m = search(joined)
     while m is not None:
