@@ -10,9 +10,12 @@ docs/parse-verdict.md ("Machine formats"):
   is the last completed ``agent_message`` item (``item_type`` in early builds);
 - ``claude-json``: ``claude -p --output-format json`` (one ``result`` object, or with
   ``--verbose`` an array of messages ending with it; Qwen Code and the Cursor agent
-  print the same shape); the answer is ``result``, else the last assistant text;
+  print the same shape); the answer is ``result``, else the last assistant text, else
+  (a ``--json-schema`` run) the review object in ``structured_output``, which
+  ``meta["structured"]`` also holds when the result names no verdict;
 - ``claude-stream-json``: the same messages as JSON Lines;
-- ``gemini-json``: ``gemini --output-format json``; the answer is ``response``;
+- ``gemini-json``: ``gemini --output-format json``; the answer is ``response`` (an
+  error object with no response is an error with no answer);
 - ``gemini-stream-json``: ``init``/``message``/``result`` lines; the answer is the
   concatenated assistant ``message`` content;
 - ``opencode-json``: ``opencode run --format json``; the answer is the text parts of
@@ -84,6 +87,8 @@ def unwrap(raw: str) -> Unwrapped:
         got.meta["echo_cut"] = True
         got.text = cut
     doc = review_json(got.text)
+    if doc is None and not got.text.strip() and "structured" in got.meta:
+        doc = got.meta["structured"]  # an empty result: the schema's object is the answer
     if doc is not None:
         got.meta["doc"] = doc
         if got.kind == "text":
@@ -255,14 +260,22 @@ def _session(msgs: list[Any]) -> Unwrapped | None:
     return Unwrapped("session-json", answer, meta)
 
 
+_GEMINI_KEYS = frozenset(("session_id", "response", "stats", "error", "warnings"))
+
+
 def _single(obj: dict[str, Any]) -> Unwrapped | None:
     if obj.get("type") == "result" and ("result" in obj or "subtype" in obj):
         return _claude_messages([obj], "claude-json")
-    if isinstance(obj.get("response"), str) and ("stats" in obj or "session_id" in obj):
+    err = obj.get("error")
+    gemini_error = isinstance(err, dict) and isinstance(err.get("message"), str) \
+        and isinstance(err.get("type"), str) and set(obj) <= _GEMINI_KEYS
+    if (isinstance(obj.get("response"), str) and ("stats" in obj or "session_id" in obj)) \
+            or gemini_error:
+        # gemini's error object (its formatError) has no response and no stats
         meta: dict[str, Any] = {}
-        if isinstance(obj.get("error"), dict):
-            meta["error"] = _s(obj["error"].get("type")) or "error"
-        return Unwrapped("gemini-json", obj["response"], meta)
+        if isinstance(err, dict):
+            meta["error"] = _s(err.get("type")) or "error"
+        return Unwrapped("gemini-json", _s(obj.get("response")), meta)
     return None
 
 
@@ -324,6 +337,9 @@ def _claude_messages(msgs: list[dict[str, Any]], kind: str) -> Unwrapped:
         for key in ("usage", "total_cost_usd"):
             if key in result:
                 meta[key] = result[key]
+        structured = result.get("structured_output")  # a --json-schema run's object
+        if isinstance(structured, dict) and {str(k).lower() for k in structured} & _REVIEW_KEYS:
+            meta["structured"] = structured
     return Unwrapped(kind, answer, meta)
 
 

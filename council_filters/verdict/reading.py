@@ -121,12 +121,28 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
                         f"{_safe_word(str(got.meta['error']))})")
     doc = got.meta.get("doc")
     out = _from_json(doc, origin) if isinstance(doc, dict) else _from_document(got.text, origin)
+    structured = got.meta.get("structured")
+    if not out.found_verdict and isinstance(structured, dict) and doc is not structured:
+        _take_structured(out, _from_json(structured, origin))
     out.warnings[:0] = warnings
     if root:  # the structured findings; the findings text keeps the reviewer's words
         for f in out.findings:
             if isinstance(f.get("file"), str):
                 f["file"] = relative_to(f["file"], root)
     return out
+
+
+def _take_structured(out: Reading, schema: Reading) -> None:
+    """A CLI's structured answer (claude's ``structured_output``) beside a result text that
+    names no verdict: its verdict field is the verdict, and its findings stand when the
+    text gave none."""
+    if schema.found_verdict:
+        out.found_verdict = True
+        out.verdict = schema.verdict
+        out.warnings = [w for w in out.warnings if w != NO_VERDICT] + [
+            w for w in schema.warnings if w == NOT_A_VOTE]
+    if not out.findings and schema.findings:
+        out.findings, out.findings_text = schema.findings, schema.findings_text
 
 
 def _safe_word(s: str) -> str:

@@ -87,7 +87,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|(?:production|merge|release|ship)" + _SEP0 + r"ready|mergeable"
      r"|patch" + _SEP + r"is" + _SEP + r"correct|green" + _SEP + r"light"
      r"|(?:go|pass(?:ed|es)?|ship)" + _END, "APPROVE"),
-    (r"(?:clean|ok|okay|sound|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
+    (r"(?:clean|ok|okay|sound|verified|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
     # (a single word only alone or before punctuation: 通过 is also "by means of", 拒绝
@@ -212,7 +212,8 @@ _OLD = re.compile(r"\b(?:original|initial|previous|prior|old|first|earlier|pre-?
                   re.I)
 _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post-?fix|latest|"
                   r"second|third|last|amended)\b", re.I)
-_CJK_STRONG = r"结论|結論|判定|裁定|评审结论|审查结论|審査結果|判定結果|판정|결론|最终结论|最終判定"
+_CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
+               r"最终结论|最終判定")
 _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
              r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another

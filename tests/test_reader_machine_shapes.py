@@ -1,0 +1,162 @@
+"""The reviewer CLIs' output shapes as their current sources write them, and the verdict
+keys and words met in reviewers' own texts this round (issue: read what real reviewers
+print).  Every answer below is written for these tests; none is a reviewer's text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from council_filters.verdict import formats, reading, words
+
+
+def read(raw: str) -> reading.Reading:
+    return reading.read(raw.encode(), "tester")
+
+
+def where(got: reading.Reading) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]
+
+
+# --------------------------------------------------------------------------- #
+# claude -p --json-schema: the structured answer is in structured_output
+# --------------------------------------------------------------------------- #
+def _claude(result: str, structured: object, **extra: object) -> str:
+    obj = {"type": "result", "subtype": "success", "is_error": False, "duration_ms": 812,
+           "num_turns": 3, "result": result, "session_id": "0b1c", "total_cost_usd": 0.04,
+           "usage": {"input_tokens": 9, "output_tokens": 120}, "structured_output": structured,
+           **extra}
+    return json.dumps(obj, ensure_ascii=False)
+
+
+SCHEMA_ANSWER = {"verdict": "FAIL", "issues": [
+    {"severity": "P1", "file": "ledger/post.py", "line": 58,
+     "description": "a posting is written twice when the retry fires after the commit"}]}
+
+
+def test_an_empty_result_reads_the_structured_output() -> None:
+    # with --json-schema the text result may be empty: the object is the answer
+    raw = _claude("", SCHEMA_ANSWER)
+    got = read(raw)
+    assert formats.unwrap(raw).kind == "claude-json"
+    assert got.verdict == "REVISE", got.warnings
+    assert where(got) == [("ledger/post.py", 58, "critical")]
+
+
+def test_a_result_without_a_verdict_takes_the_structured_verdict() -> None:
+    # the prose result says what was checked but names no verdict; the schema's field does
+    raw = _claude("Checked the posting path and the retry wrapper; see the issue list.",
+                  SCHEMA_ANSWER)
+    got = read(raw)
+    assert got.verdict == "REVISE", got.warnings
+    assert where(got) == [("ledger/post.py", 58, "critical")]
+    assert not any("no verdict" in w.lower() for w in got.warnings)
+
+
+def test_a_result_with_its_own_verdict_is_read_as_written() -> None:
+    # the text states the verdict and a finding at its line: the text is the answer
+    raw = _claude("**Verdict: APPROVE**\n\n- [P3] ledger/post.py:12 — a log line repeats "
+                  "the amount", {"verdict": "PASS", "issues": []})
+    got = read(raw)
+    assert got.verdict == "APPROVE"
+    assert where(got) == [("ledger/post.py", 12, "minor")]
+
+
+def test_structured_output_that_is_not_a_review_is_not_read() -> None:
+    raw = _claude("", {"title": "standup", "notes": ["shipped the parser"]})
+    got = read(raw)
+    assert got.verdict == "UNKNOWN" and got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# gemini --output-format json: an error object has no response and no stats
+# --------------------------------------------------------------------------- #
+def test_a_gemini_error_object_is_an_error_not_a_review() -> None:
+    raw = json.dumps({"session_id": "9f2e", "error": {
+        "type": "FatalAuthenticationError", "code": 41,
+        "message": "No auth method set; src/settings.json:3 names none"}}, indent=2)
+    got = read(raw)
+    assert formats.unwrap(raw).kind == "gemini-json"
+    assert got.verdict == "UNKNOWN"
+    assert got.findings == []
+    assert any("reported an error" in w for w in got.warnings)
+
+
+def test_a_gemini_answer_with_a_warning_list_is_unwrapped() -> None:
+    raw = json.dumps({"session_id": "9f2e", "response": "Verdict: REJECT\n\n- [P1] "
+                      "cli/main.ts:4 — the token is logged", "warnings": ["slow disk"],
+                      "stats": {"models": {}}})
+    got = read(raw)
+    assert got.verdict == "REJECT"
+    assert where(got) == [("cli/main.ts", 4, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# codex exec --json as current builds print it
+# --------------------------------------------------------------------------- #
+def test_a_codex_stream_after_a_stdin_notice_with_the_newer_usage_keys() -> None:
+    # a prompt given as an argument and on stdin makes codex print a notice first;
+    # items may come without ids and usage now carries reasoning tokens
+    lines = [
+        "Reading additional input from stdin...",
+        json.dumps({"type": "thread.started", "thread_id": "0198"}),
+        json.dumps({"type": "turn.started"}),
+        json.dumps({"type": "item.completed", "item": {"type": "reasoning", "text": "diff"}}),
+        json.dumps({"type": "item.completed", "item": {
+            "type": "agent_message", "text": "## Verdict\nREQUEST CHANGES\n\n- [P2] "
+            "jobs/sweep.py:77 — the lock is never released on the error path"}}),
+        json.dumps({"type": "turn.completed", "usage": {
+            "input_tokens": 4000, "cached_input_tokens": 100, "output_tokens": 60,
+            "reasoning_output_tokens": 20}}),
+    ]
+    raw = "\n".join(lines) + "\n"
+    got_kind = formats.unwrap(raw)
+    assert got_kind.kind == "codex-exec-json"
+    assert got_kind.meta["usage"]["reasoning_output_tokens"] == 20
+    got = read(raw)
+    assert got.verdict == "REVISE"
+    assert where(got) == [("jobs/sweep.py", 77, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# Verdict keys and words
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("answer,vote", [
+    ("**裁决：PASS**\n\n全部检查项通过。\n", "APPROVE"),
+    ("## 裁决：FAIL\n\n### 阻塞原因\n\n- 缺少回滚测试\n", "REVISE"),
+    ("**总裁决：PASS（8/8）**\n", "APPROVE"),
+    ("## 最终裁决：**PASS**\n", "APPROVE"),
+    ("裁決: 却下\n", "REJECT"),
+])
+def test_the_ruling_key_in_chinese(answer: str, vote: str) -> None:
+    # 裁决 ("ruling") is how a judge-style reviewer states its verdict
+    assert read(answer).verdict == vote
+
+
+def test_a_sentence_about_a_ruling_is_not_a_key() -> None:
+    got = read("本次裁决参考了上一轮的意见，结论见下文讨论。\n")
+    assert got.verdict == "UNKNOWN"
+
+
+@pytest.mark.parametrize("answer", [
+    "Verdict: VERIFIED\n\nThe report matches the repository state.\n",
+    "VERIFIED\n\n# Verification of the migration inventory\n\n**Verdict:** VERIFIED\n",
+    "## Verdict\n\nVERIFIED.\n\nThe inventory matches the repository.\n",
+])
+def test_verified_under_a_verdict_key_approves(answer: str) -> None:
+    assert read(answer).verdict == "APPROVE"
+
+
+@pytest.mark.parametrize("answer", [
+    "Status: VERIFIED\n",
+    "All claims verified against the code.\n",
+    "Verdict: UNVERIFIED\n",
+])
+def test_verified_elsewhere_is_no_verdict(answer: str) -> None:
+    assert read(answer).verdict == "UNKNOWN"
+
+
+def test_verified_is_a_verdict_key_word_only() -> None:
+    assert words.vote_of("VERIFIED", strong=True) == "APPROVE"
+    assert words.vote_of("VERIFIED", strong=False) is None
