@@ -369,6 +369,15 @@ READ_CASES = {
     # colour codes around the verdict and the path
     "ansi": ("\\033[1;31mVerdict: REJECT\\033[0m\\nFindings:\\n"
              "- [P1] \\033[36mapp.py\\033[0m:2 \\342\\200\\224 the return value changed\\n", False),
+    # codex exec --json: the verdict is inside the final agent_message event
+    "codex-json": ('{"type":"thread.started","thread_id":"t"}\\n'
+                   '{"type":"item.completed","item":{"id":"item_0","type":"reasoning",'
+                   '"text":"Verdict: APPROVE"}}\\n'
+                   '{"type":"item.completed","item":{"id":"item_1","type":"agent_message",'
+                   '"text":"Verdict: REJECT\\\\nFindings:\\\\n- [P1] app.py:2 \\342\\200\\224 '
+                   'the return value changed\\\\n"}}\\n'
+                   '{"type":"turn.completed","usage":{"input_tokens":9,"output_tokens":3}}\\n',
+                   False),
 }
 
 

@@ -160,3 +160,24 @@ def test_verified_elsewhere_is_no_verdict(answer: str) -> None:
 def test_verified_is_a_verdict_key_word_only() -> None:
     assert words.vote_of("VERIFIED", strong=True) == "APPROVE"
     assert words.vote_of("VERIFIED", strong=False) is None
+
+
+# --------------------------------------------------------------------------- #
+# Review-comment records (the pull-request review comments API)
+# --------------------------------------------------------------------------- #
+def test_a_reply_in_a_comment_thread_is_not_a_finding() -> None:
+    records = [
+        {"id": 501, "path": "sync/pull.go", "line": 90, "original_line": 90, "side": "RIGHT",
+         "user": {"login": "review-bot[bot]", "type": "Bot"},
+         "body": "![high](https://example.invalid/badges/high-priority.svg)\n\n"
+                 "The cursor is saved before the page is applied, so a crash skips a page."},
+        {"id": 502, "path": "sync/pull.go", "line": 90, "in_reply_to_id": 501,
+         "user": {"login": "maintainer", "type": "User"}, "body": "Good catch, fixed in a1b2c3."},
+        {"id": 503, "path": ".github/workflows/nightly.yml", "line": None, "original_line": 7,
+         "user": {"login": "review-bot[bot]", "type": "Bot"},
+         "body": "**<sub><sub>![P2 Badge](https://img.shields.io/badge/P2-yellow)</sub></sub>"
+                 "  Cache key ignores the lock file**\n\nEvery run restores a stale cache."},
+    ]
+    got = read(json.dumps(records, indent=1))
+    assert where(got) == [("sync/pull.go", 90, "critical"),
+                          (".github/workflows/nightly.yml", 7, "medium")]

@@ -447,6 +447,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
                 and _CLOSED.match(st):
             continue  # a finding annotated resolved later is not an open one
+        if isinstance(item, dict) and item.get("in_reply_to_id") not in (None, "", 0):
+            continue  # a reply in a review comment's thread answers it: no new finding
         rec = _json_finding(item, origin)
         if rec is not None:
             out.findings.append(rec)
