@@ -181,3 +181,46 @@ def test_a_reply_in_a_comment_thread_is_not_a_finding() -> None:
     got = read(json.dumps(records, indent=1))
     assert where(got) == [("sync/pull.go", 90, "critical"),
                           (".github/workflows/nightly.yml", 7, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# Do not deploy / release until fixed; a Verdict key used for a remark
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("answer", [
+    "Recommendation: **Do not deploy to production until the two high issues are fixed.**\n",
+    "**Verdict:** do not release before the migration is reversible\n",
+    "Decision: Don't land this until the lock order is settled.\n",
+])
+def test_do_not_deploy_until_fixed_rejects(answer: str) -> None:
+    # "do not merge" is a reject in the table; deploying, releasing, landing likewise
+    assert read(answer).verdict == "REJECT"
+
+
+def test_deploy_words_in_a_sentence_are_not_a_verdict() -> None:
+    assert read("Recommendation: deploy behind a flag first.\n").verdict == "UNKNOWN"
+
+
+def test_a_verdict_key_used_for_a_remark_does_not_cancel_the_verdict() -> None:
+    answer = ("# Review of the importer\n\n**Verdict:** CONDITIONAL PASS (two items open)\n\n"
+              "## What holds up\n\n- Parsing is covered by its tests.\n\n"
+              "**Verdict:** The storage layer is well covered by its own tests.\n\n"
+              "## Open items\n\n1. The retry loop has no ceiling.\n")
+    assert read(answer).verdict == "REVISE"
+
+
+@pytest.mark.parametrize("second", [
+    "**Verdict:** TIMEOUT\n",
+    "**Verdict:** We still need to discuss the migration before deciding.\n",
+    "**Verdict:** see below\n",
+])
+def test_a_verdict_key_naming_no_verdict_still_makes_it_unknown(second: str) -> None:
+    answer = "**Verdict:** APPROVE\n\n## Notes\n\n" + second
+    got = read(answer)
+    assert got.verdict == "UNKNOWN"
+
+
+def test_a_remark_before_the_verdict_still_makes_it_unknown() -> None:
+    # only a remark after the stated verdict is set aside
+    answer = ("**Verdict:** The storage layer is well covered by its tests.\n\n"
+              "**Verdict:** APPROVE\n")
+    assert read(answer).verdict == "UNKNOWN"

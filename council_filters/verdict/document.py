@@ -281,6 +281,7 @@ class Vote:
     order: int
     rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
     # replaces earlier ones ("New verdict", "Final verdict")
+    remark: bool = False  # a Verdict key whose value is a sentence naming no decision
 
 
 @dataclass
@@ -891,7 +892,8 @@ class _Reader:
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank))
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank,
+                                   remark=v is None and words.is_remark(value)))
         self.doc.has_keys = True
         return True
 

@@ -251,6 +251,9 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     top = max(v.rank for v in pool)
     pool = [v for v in pool if v.rank == top]
     voted = [v for v in pool if v.vote in VOTES]
+    if voted:  # a remark under a Verdict label after a stated verdict is not a vote
+        first = min(v.order for v in voted)
+        pool = [v for v in pool if not (v.remark and v.order > first)]
     if not voted or len(voted) < len(pool):
         # a Verdict key naming no verdict (or a status such as TIMEOUT): the reviewer's
         # own word is not a vote, whatever another key says

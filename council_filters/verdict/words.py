@@ -77,7 +77,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:fail(?:ed|s|ing|ure)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|(?:has|with|some|minor|"
      r"major|open)?" + _SEP0 + r"concerns?)" + _END, "REVISE"),
     # does not merge
-    (r"do" + _SEP + r"not" + _SEP + r"(?:merge|ship)|don'?t" + _SEP + r"(?:merge|ship)|dnm"
+    (r"(?:do" + _SEP + r"not|don'?t)" + _SEP + r"(?:merge|ship|deploy|release|land)|dnm"
      r"|reject(?:s|ed)?|rejection|(?:blocker|blocking)" + _END, "REJECT"),
     # approves
     (r"approve[sd]?|approval|lgtm|looks" + _SEP + r"good(?:" + _SEP + r"to" + _SEP + r"me)?"
@@ -116,6 +116,23 @@ _STRUCK = re.compile(r"~~[^~\n]{0,200}~~")
 _ARROW = re.compile(r"\u2192|->|=>|\u21d2|\u27f6|\u2794|\u279c")
 LINE_CAP = 4000  # characters of a line read for keys (a verdict is near a key's start)
 VALUE_CAP = 400  # characters of a value read for its verdict
+
+
+_DECIDING = re.compile(
+    r"(?<![A-Za-z])(?:approv\w*|lgtm|revis\w*|reject\w*|block\w*|pass\w*|fail\w*|merg\w*|"
+    r"ship\w*|chang\w*|needs?|required?|ready|go|discuss\w*|hold|accept\w*|decid\w*|"
+    r"verdict|undecided|pending|blocker|conditional\w*|fix\w*|"
+    # doubt about the verdict is about the verdict: "I am not sure", "it depends"
+    r"not|no|sure|unsure|uncertain|unclear|maybe|perhaps|depends|cannot|can't|tbd)"
+    r"(?![A-Za-z])", re.I)
+
+
+def is_remark(value: str) -> bool:
+    """A Verdict key's value that is a sentence about something else and names no
+    decision at all ("The storage layer is well covered by its tests."): a remark a
+    reviewer put under a Verdict label, not a statement of the verdict."""
+    v = value.strip().strip("*_` ")
+    return len(v.split()) >= 4 and vote_of(v) is None and _DECIDING.search(v) is None
 
 
 def checked(value: str) -> str | None:
