@@ -224,3 +224,72 @@ def test_a_remark_before_the_verdict_still_makes_it_unknown() -> None:
     answer = ("**Verdict:** The storage layer is well covered by its tests.\n\n"
               "**Verdict:** APPROVE\n")
     assert read(answer).verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# Saved pull-request data: minified JSON, review threads, a PR's reviews and comments
+# --------------------------------------------------------------------------- #
+def test_a_minified_json_review_keeps_its_escapes() -> None:
+    # one line of JSON whose strings hold \n escapes is JSON, not an answer to unescape
+    doc = {"findings": [{"title": "[P1] The quota is checked after the write",
+                         "body": "First line.\nSecond line.\nThird line.", "priority": 1,
+                         "code_location": {"absolute_file_path": "/w/quota/check.py",
+                                           "line_range": {"start": 19, "end": 22}}}],
+           "overall_correctness": "patch is incorrect", "overall_explanation": "One bug."}
+    raw = json.dumps(doc)
+    assert "\n" not in raw and raw.count("\\n") >= 2
+    got = reading.read(raw.encode(), "tester", "/w")
+    assert got.verdict == "REVISE"
+    assert where(got) == [("quota/check.py", 19, "critical")]
+
+
+def _thread(path: str, line: object, resolved: bool, *bodies: str, **extra: object) -> dict:
+    return {"isResolved": resolved, "isOutdated": False, "path": path, "line": line, **extra,
+            "comments": {"nodes": [{"author": {"login": f"who{i}"}, "body": b}
+                                   for i, b in enumerate(bodies)]}}
+
+
+THREADS = [
+    _thread("api/upload.py", 41, False,
+            "![critical](https://example.invalid/critical.svg)\n\nThe size check runs after "
+            "the whole body is read into memory."),
+    _thread("api/auth.py", 12, True,
+            "![medium](https://example.invalid/medium-priority.svg)\n\nThe token compare "
+            "is not constant time."),
+    _thread("web/form.tsx", None, False,
+            "**<sub><sub>![P3 Badge](https://img.shields.io/badge/P3-blue)</sub></sub>  "
+            "The label is not tied to its input**\n\nScreen readers cannot name the field.",
+            "Will do.", originalLine=88),
+]
+
+
+@pytest.mark.parametrize("shape", ["graphql", "nodes", "minified"])
+def test_review_threads_are_read_one_finding_each(shape: str) -> None:
+    # `gh api graphql` over reviewThreads: a thread's place is its envelope's, its first
+    # comment is the finding, a resolved thread is none, replies are discussion
+    if shape == "nodes":
+        raw = json.dumps(THREADS, indent=1)
+    else:
+        data = {"data": {"repository": {"pullRequest": {"reviewThreads": {"nodes": THREADS}}}}}
+        raw = json.dumps(data, indent=None if shape == "minified" else 2)
+    got = read(raw)
+    assert where(got) == [("api/upload.py", 41, "critical"), ("web/form.tsx", 88, "minor")]
+    assert "Will do" not in got.findings_text
+
+
+def test_a_pull_requests_reviews_and_comments_are_read_as_reviews() -> None:
+    # `gh pr view --json reviews,comments`: each body is a review in Markdown; a
+    # bot's notice and a thank-you are no findings
+    view = {"number": 7, "state": "OPEN",
+            "reviews": [{"author": {"login": "review-bot"}, "state": "CHANGES_REQUESTED",
+                         "body": "Two problems block this.\n\n- [P1] `sync/pull.go:90` — "
+                                 "the cursor is saved before the page is applied.\n- [P2] "
+                                 "`sync/push.go:14` — retries ignore Retry-After."}],
+            "comments": [{"author": {"login": "notice-bot"},
+                          "body": "> [!IMPORTANT]\n> Review skipped: the pull request is a "
+                                  "draft.\n\nThanks for trying the bot!"},
+                         {"author": {"login": "dev"}, "body": "Thanks, on it."}]}
+    got = read(json.dumps(view, indent=2))
+    assert where(got) == [("sync/pull.go", 90, "critical"), ("sync/push.go", 14, "medium")]
+    # the review's state is GitHub's, not a verdict the reviewer wrote
+    assert got.verdict == "UNKNOWN"

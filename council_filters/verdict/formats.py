@@ -30,8 +30,10 @@ docs/parse-verdict.md ("Machine formats"):
 
 Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) and the
 other C0/C1 control characters except newline and tab are removed.  After it, an
-answer written as one line with literal ``\\n`` escapes gets its line ends back, and
-an echoed prompt is cut: only what follows the pack's template is the answer.
+answer written as one line with literal ``\\n`` escapes gets its line ends back (unless
+the line is JSON), and an echoed prompt is cut: only what follows the pack's template
+is the answer.  Saved pull-request data (GraphQL review threads, ``gh pr view --json``
+reviews and comments) is turned into review comments (``review_json``).
 
 Nothing here raises on any input; every scan is linear and every JSON value is read
 to a bounded depth.
@@ -420,11 +422,64 @@ def review_json(text: str) -> dict[str, Any] | None:
                 isinstance(c, dict) and ("body" in c or "message" in c)
                 and ("path" in c or "file" in c) for c in arr[:50]):
             doc = {"comments": arr}  # review comments, each with its envelope's location
+        elif isinstance(arr, list) and arr and all(_is_thread(t) for t in arr[:50]):
+            doc = {"comments": [_thread_comment(t) for t in arr[:10_000]]}
     if not isinstance(doc, dict):
         return None
+    doc = _pull_request_records(doc)
     keys = {str(k).lower() for k in doc}
     if not keys & _REVIEW_KEYS:
         return None
+    return doc
+
+
+# GitHub's review states: a review record of `gh pr view --json reviews` carries one
+_REVIEW_STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED",
+                            "PENDING"))
+
+
+def _is_thread(t: Any) -> bool:
+    """A review thread node (GitHub's GraphQL ``reviewThreads``): a path and its
+    comments under ``comments.nodes``."""
+    return isinstance(t, dict) and isinstance(t.get("path"), str) and isinstance(
+        t.get("comments"), dict) and isinstance(t["comments"].get("nodes"), list)
+
+
+def _thread_comment(t: dict[str, Any]) -> dict[str, Any]:
+    """A review thread as one review comment: its envelope's place (``line``, else
+    ``originalLine``), its first comment's body (the replies are discussion), and
+    "resolved" when the thread is."""
+    nodes = [c for c in t["comments"]["nodes"] if isinstance(c, dict)]
+    line = next((t.get(k) for k in ("line", "originalLine", "startLine", "originalStartLine")
+                 if isinstance(t.get(k), int)), None)
+    out: dict[str, Any] = {"path": t["path"], "line": line,
+                           "body": _s(nodes[0].get("body")) if nodes else ""}
+    if t.get("isResolved") is True:
+        out["status"] = "resolved"
+    return out
+
+
+def _pull_request_records(doc: dict[str, Any]) -> dict[str, Any]:
+    """Saved pull-request data as review comments: GraphQL review threads (under
+    ``data.repository.pullRequest.reviewThreads.nodes`` or ``reviewThreads.nodes``),
+    and the ``reviews`` of ``gh pr view --json`` (records with a GitHub review state)
+    beside its ``comments``; any other document is returned as it is."""
+    node: Any = doc
+    for key in ("data", "repository", "pullRequest"):
+        if isinstance(node, dict) and isinstance(node.get(key), dict):
+            node = node[key]
+    threads = node.get("reviewThreads") if isinstance(node, dict) else None
+    if isinstance(threads, dict) and isinstance(threads.get("nodes"), list):
+        return {"comments": [_thread_comment(t) for t in threads["nodes"][:10_000]
+                             if _is_thread(t)]}
+    reviews = doc.get("reviews")
+    if isinstance(reviews, list) and reviews and all(
+            isinstance(r, dict) and r.get("state") in _REVIEW_STATES for r in reviews[:50]):
+        records = [r for r in reviews if isinstance(r.get("body"), str)]
+        comments = doc.get("comments")
+        records += [c for c in comments if isinstance(c, dict)] \
+            if isinstance(comments, list) else []
+        return {"comments": records}
     return doc
 
 
@@ -434,6 +489,8 @@ def review_json(text: str) -> dict[str, Any] | None:
 def _unescape_one_line(text: str) -> str:
     if text.count("\n") > 1 or text.count("\\n") < 2:
         return text
+    if text.lstrip()[:1] in ("{", "[") and loads(text) is not None:
+        return text  # minified JSON (what `gh api` prints): its escapes are JSON's
     return (text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
             .replace('\\"', '"'))
 

@@ -452,11 +452,26 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
             continue  # a finding annotated resolved later is not an open one
         if isinstance(item, dict) and item.get("in_reply_to_id") not in (None, "", 0):
             continue  # a reply in a review comment's thread answers it: no new finding
+        if _posted_review(item):
+            # a review or comment posted on a pull request, with no place of its own: its
+            # body is a review in Markdown, read for the findings it states (none for a
+            # notice or a thank-you)
+            out.findings.extend(_from_document(item["body"], origin).findings)
+            continue
         rec = _json_finding(item, origin)
         if rec is not None:
             out.findings.append(rec)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
+
+
+def _posted_review(item: Any) -> bool:
+    """A pull request's posted comment or review (an ``author``/``user`` and a ``body``)
+    with no place in its envelope."""
+    return isinstance(item, dict) and isinstance(item.get("body"), str) \
+        and isinstance(item.get("author", item.get("user")), dict) \
+        and not any(item.get(k) for k in ("path", "file", "file_path", "filename",
+                                          "location", "code_location"))
 
 
 _MAX_LINE = 10_000_000
