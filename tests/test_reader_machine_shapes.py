@@ -293,3 +293,46 @@ def test_a_pull_requests_reviews_and_comments_are_read_as_reviews() -> None:
     assert where(got) == [("sync/pull.go", 90, "critical"), ("sync/push.go", 14, "medium")]
     # the review's state is GitHub's, not a verdict the reviewer wrote
     assert got.verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# codex's review as its TUI prints it; the Cursor agent's stream
+# --------------------------------------------------------------------------- #
+def test_codex_tui_review_checkboxes_are_selections_not_fixes() -> None:
+    # the TUI puts a selection box before each comment: checked or not, each is a finding
+    answer = ("The pager drops a row.\n\nFull review comments:\n\n"
+              "- [x] [P1] Cursor skips the first row of a page — /srv/co/api/page.py:30-31\n"
+              "  The offset is added twice.\n\n"
+              "- [ ] [P3] Docstring names the wrong unit — /srv/co/api/page.py:2-2\n"
+              "  Says seconds, means ms.\n")
+    got = reading.read(answer.encode(), "tester", "/srv/co")
+    assert where(got) == [("api/page.py", 30, "critical"), ("api/page.py", 2, "minor")]
+
+
+def test_a_checked_item_without_a_codex_place_is_still_a_done_item() -> None:
+    answer = "## Findings\n\n- [x] [P1] Cursor skips the first row (fixed in 4d2e1a)\n"
+    assert read(answer).findings == []
+
+
+def test_the_cursor_agent_stream_with_tool_calls_is_unwrapped() -> None:
+    # cursor-agent -p --output-format stream-json: claude's shapes plus tool_call events
+    events = [
+        {"type": "system", "subtype": "init", "session_id": "c1", "model": "m"},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "text", "text": "Verdict: APPROVE | REVISE | REJECT"}]}},
+        {"type": "tool_call", "subtype": "started", "call_id": "t1",
+         "tool_call": {"readToolCall": {"args": {"path": "ui/menu.ts"}}}},
+        {"type": "tool_call", "subtype": "completed", "call_id": "t1",
+         "tool_call": {"readToolCall": {"result": {"success": {}}}}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "Verdict: REVISE\n\n- [P2] ui/menu.ts:31 — the menu "
+                                     "closes before the click lands"}]}},
+        {"type": "result", "subtype": "success", "is_error": False, "duration_ms": 9,
+         "result": "Verdict: REVISE\n\n- [P2] ui/menu.ts:31 — the menu closes before the "
+                   "click lands", "session_id": "c1"},
+    ]
+    raw = "\n".join(json.dumps(e) for e in events) + "\n"
+    assert formats.unwrap(raw).kind == "claude-stream-json"
+    got = read(raw)
+    assert got.verdict == "REVISE"
+    assert where(got) == [("ui/menu.ts", 31, "medium")]

@@ -2286,6 +2286,11 @@ _NONE_MORE = re.compile(
     "[\\s*_`\u3002.\uff0e]*$", re.I)
 
 
+# codex's review as its TUI prints it: a selection box before each comment, checked or
+# not ("[x] [P1] title — /abs/path:30-31"): the box is a selection, not a fix
+_CODEX_TUI_ITEM = re.compile(r"^\[[xX ]\]\s+\[P[0-3]\]\s[^\n]*\s\u2014\s+\S+:\d+-\d+\s*$")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -2296,6 +2301,8 @@ def _skip_head(head: str) -> bool:
             r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
         return True
+    if _CODEX_TUI_ITEM.match(h):
+        return False
     if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()

@@ -195,8 +195,11 @@ def _cli_envelope(text: str) -> Unwrapped | None:
             return _codex(events)
         claude_result = any(e["type"] == "result" and ("subtype" in e or "is_error" in e)
                             for e in events)
-        if types <= _CLAUDE_TYPES and (types & {"system", "assistant", "user"}
-                                       or claude_result):
+        claude_message = any(e["type"] in ("assistant", "user") and isinstance(
+            e.get("message"), dict) for e in events)
+        # other types are ignored: the Cursor agent adds tool_call, newer builds add more
+        if claude_result or claude_message or (
+                types <= _CLAUDE_TYPES and types & {"system", "assistant", "user"}):
             return _claude_messages(events, "claude-json" if len(events) == 1
                                     else "claude-stream-json")
         if types <= _GEMINI_TYPES and types & {"init", "message"}:
