@@ -336,3 +336,54 @@ def test_the_cursor_agent_stream_with_tool_calls_is_unwrapped() -> None:
     got = read(raw)
     assert got.verdict == "REVISE"
     assert where(got) == [("ui/menu.ts", 31, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# Other JSON review shapes: groups named by severity, a wrapper key, a lone boolean,
+# a linter's severity scale
+# --------------------------------------------------------------------------- #
+def test_findings_grouped_under_severity_keys() -> None:
+    doc = {"verdict": "revise",
+           "must_fix": [{"file": "ledger/post.py", "line": 4, "issue": "double posting"}],
+           "should_fix": [{"file": "ledger/fees.py", "line": 5, "issue": "rounding"}],
+           "nits": ["ledger/fees.py:9 rename the helper"]}
+    got = read(json.dumps(doc, indent=2))
+    assert got.verdict == "REVISE"
+    assert where(got) == [("ledger/post.py", 4, "critical"), ("ledger/fees.py", 5, "medium"),
+                          ("ledger/fees.py", 9, "minor")]
+
+
+def test_blockers_alone_make_a_review_document() -> None:
+    doc = {"blockers": [{"path": "auth/jwt.py", "line": 30, "description": "expiry unchecked",
+                         "severity": "medium"}],
+           "suggestions": [{"path": "auth/jwt.py", "line": 2, "description": "sort imports"}]}
+    got = read(json.dumps(doc))
+    # an item's own severity outranks its group's
+    assert where(got) == [("auth/jwt.py", 30, "medium"), ("auth/jwt.py", 2, "minor")]
+    assert got.verdict == "UNKNOWN"
+
+
+def test_a_review_wrapped_in_one_key_is_read() -> None:
+    doc = {"review": {"verdict": "approve_with_comments", "findings": [
+        {"file": "cli/main.go", "line": 12, "severity": "low", "title": "flag help typo"}]}}
+    got = read(json.dumps(doc))
+    assert got.verdict == "APPROVE"
+    assert where(got) == [("cli/main.go", 12, "minor")]
+
+
+@pytest.mark.parametrize("doc,vote", [({"lgtm": True}, "APPROVE"), ({"approved": False},
+                                                                      "REVISE")])
+def test_a_lone_approval_boolean_is_a_verdict(doc: dict, vote: str) -> None:
+    assert read(json.dumps(doc)).verdict == vote
+
+
+def test_a_count_of_passed_checks_is_no_verdict() -> None:
+    assert read(json.dumps({"passed": 12, "failed": 0})).verdict == "UNKNOWN"
+
+
+def test_a_linters_severity_scale_in_json() -> None:
+    doc = {"findings": [{"path": "src/a.ts", "line": 1, "severity": "error", "message": "m"},
+                        {"path": "src/b.ts", "line": 2, "severity": "warning", "message": "m"},
+                        {"path": "src/c.ts", "line": 3, "severity": "note", "message": "m"}]}
+    assert where(read(json.dumps(doc))) == [("src/a.ts", 1, "critical"),
+                                            ("src/b.ts", 2, "medium"), ("src/c.ts", 3, "minor")]

@@ -392,7 +392,13 @@ def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
 _REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall_correctness",
                           "verdict", "decision", "recommendation", "review_decision",
                           "final_verdict", "overall_verdict", "review_verdict", "judgment",
-                          "judgement"))
+                          "judgement",
+                          # a gate's boolean ("approved": false), findings grouped by severity
+                          "approved", "lgtm", "passes", "passed", "blockers",
+                          "blocking_issues", "must_fix", "should_fix", "nits",
+                          "critical_issues", "required_changes"))
+# keys a tool wraps its review object in ({"review": {...}})
+_WRAPPERS = ("review", "result", "output", "data")
 
 
 _MARKER_LINES = re.compile(
@@ -432,7 +438,11 @@ def review_json(text: str) -> dict[str, Any] | None:
     doc = _pull_request_records(doc)
     keys = {str(k).lower() for k in doc}
     if not keys & _REVIEW_KEYS:
-        return None
+        inner: dict[str, Any] | None = next(
+            (doc[k] for k in _WRAPPERS if isinstance(doc.get(k), dict)), None)
+        if inner is None or not {str(k).lower() for k in inner} & _REVIEW_KEYS:
+            return None
+        return inner
     return doc
 
 

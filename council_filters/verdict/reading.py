@@ -447,22 +447,43 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     items = _get(doc, "findings", "issues", "comments", "problems", "review_comments")
     for item in items[:10_000] if isinstance(items, list) else []:
-        if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
-                and _CLOSED.match(st):
-            continue  # a finding annotated resolved later is not an open one
-        if isinstance(item, dict) and item.get("in_reply_to_id") not in (None, "", 0):
-            continue  # a reply in a review comment's thread answers it: no new finding
-        if _posted_review(item):
-            # a review or comment posted on a pull request, with no place of its own: its
-            # body is a review in Markdown, read for the findings it states (none for a
-            # notice or a thank-you)
-            out.findings.extend(_from_document(item["body"], origin).findings)
-            continue
-        rec = _json_finding(item, origin)
-        if rec is not None:
-            out.findings.append(rec)
+        _add_json_item(out, item, origin, None)
+    for key, sev in _GROUPS:  # findings grouped under a key that names their severity
+        group = _get(doc, key)
+        for item in group[:10_000] if isinstance(group, list) else []:
+            _add_json_item(out, item, origin, sev)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
+
+
+# keys a review object groups its findings under, with the severity each names (an
+# item's own severity outranks its group's)
+_GROUPS = (("blockers", "critical"), ("blocking_issues", "critical"),
+           ("blocking", "critical"), ("must_fix", "critical"), ("critical_issues", "critical"),
+           ("required_changes", "critical"), ("critical", "critical"), ("high", "critical"),
+           ("should_fix", "medium"), ("major", "medium"), ("medium", "medium"),
+           ("important", "medium"), ("nits", "minor"), ("nitpicks", "minor"),
+           ("suggestions", "minor"), ("minor", "minor"), ("low", "minor"),
+           ("nice_to_have", "minor"))
+
+
+def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | None) -> None:
+    if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
+            and _CLOSED.match(st):
+        return  # a finding annotated resolved later is not an open one
+    if isinstance(item, dict) and item.get("in_reply_to_id") not in (None, "", 0):
+        return  # a reply in a review comment's thread answers it: no new finding
+    if _posted_review(item):
+        # a review or comment posted on a pull request, with no place of its own: its
+        # body is a review in Markdown, read for the findings it states (none for a
+        # notice or a thank-you)
+        out.findings.extend(_from_document(item["body"], origin).findings)
+        return
+    rec = _json_finding(item, origin)
+    if rec is not None:
+        if group_severity is not None and "severity" not in rec:
+            rec["severity"] = group_severity
+        out.findings.append(rec)
 
 
 def _posted_review(item: Any) -> bool:
@@ -475,6 +496,9 @@ def _posted_review(item: Any) -> bool:
 
 
 _MAX_LINE = 10_000_000
+# a linter's scale in a JSON severity field (reviewdog's ERROR / WARNING / INFO, SARIF's
+# error / warning / note): only there, since "error" in prose is no severity
+_LINT_SEVERITY = {"error": "critical", "fatal": "critical", "note": "minor", "notice": "minor"}
 _CLOSED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
                      r"invalid|duplicate|false[\s_-]positive)\b", re.I)
 
@@ -510,6 +534,8 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         sev = f"P{sev}"
     if isinstance(sev, str):
         _put_severity(rec, sev)
+        if "severity" not in rec and sev.strip().lower() in _LINT_SEVERITY:
+            rec["severity"] = _LINT_SEVERITY[sev.strip().lower()]
     elif tag:
         _put_severity(rec, tag.group(1))
     where = _get(item, "code_location", "location", "position")
