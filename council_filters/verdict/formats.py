@@ -438,11 +438,11 @@ def review_json(text: str) -> dict[str, Any] | None:
     doc = _pull_request_records(doc)
     keys = {str(k).lower() for k in doc}
     if not keys & _REVIEW_KEYS:
-        inner: dict[str, Any] | None = next(
-            (doc[k] for k in _WRAPPERS if isinstance(doc.get(k), dict)), None)
-        if inner is None or not {str(k).lower() for k in inner} & _REVIEW_KEYS:
-            return None
-        return inner
+        for k in _WRAPPERS:
+            wrapped = doc.get(k)
+            if isinstance(wrapped, dict):
+                return wrapped if {str(w).lower() for w in wrapped} & _REVIEW_KEYS else None
+        return None
     return doc
 
 
