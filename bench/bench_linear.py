@@ -139,6 +139,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     # a location's spelling after a path: no run of blanks may split several ways
     ("tolerant reader: paths before blank runs",
      lambda n: (b"- a.py" + b" " * (n // 2048) + b"x ") * 2 + b"\n", reading.read),
+    ("tolerant reader: verdict keys holding remarks",
+     lambda n: rep(b"**Verdict:** the store is covered by tests\n\n", n // 128), reading.read),
+    # saved pull-request data on one minified line: threads, and posted comments
+    ("tolerant reader: minified review threads",
+     lambda n: b'{"data":{"repository":{"pullRequest":{"reviewThreads":{"nodes":['
+     + rep(b'{"path":"a.py","line":1,"isResolved":false,"comments":{"nodes":[{"body":"x\\ny"}]}},',
+           n // 128) + b'{"path":"a.py","line":2,"comments":{"nodes":[]}}]}}}}}', reading.read),
+    ("tolerant reader: posted comments",
+     lambda n: b'{"comments":[' + rep(b'{"author":{"login":"b"},"body":"- [P1] a.py:1 x"},',
+                                      n // 128) + b'{"author":{},"body":""}]}', reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
 ]
