@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
+from council_filters.verdict import pr_records
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
 
@@ -414,7 +415,15 @@ def review_json(text: str) -> dict[str, Any] | None:
                      re.S | re.I)
     if m:
         s = m.group(2).strip()
-    doc = loads(s) if s.startswith("{") else None
+    value = loads(s) if s[:1] in ("{", "[") else None
+    if value is None and s.startswith("{"):
+        value = _objects_a_line(s)
+    if value is not None:
+        verdict_doc = isinstance(value, dict) and {str(k).lower() for k in value} & _VERDICT_KEYS
+        records = None if verdict_doc else pr_records.comment_records(value)
+        if records is not None:
+            return {"comments": records}  # saved pull-request review data, in any nesting
+    doc = value if isinstance(value, dict) else None
     if doc is None and "{" in s and not s.startswith("{"):
         first, last = s.find("{"), s.rfind("}")
         if last > first:
@@ -425,17 +434,8 @@ def review_json(text: str) -> dict[str, Any] | None:
             if isinstance(inner, dict) and len(outside) < 300 and not re.search(
                     r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner
-    if doc is None and s.startswith("["):
-        arr = loads(s)
-        if isinstance(arr, list) and arr and all(
-                isinstance(c, dict) and ("body" in c or "message" in c)
-                and ("path" in c or "file" in c) for c in arr[:50]):
-            doc = {"comments": arr}  # review comments, each with its envelope's location
-        elif isinstance(arr, list) and arr and all(_is_thread(t) for t in arr[:50]):
-            doc = {"comments": [_thread_comment(t) for t in arr[:10_000]]}
     if not isinstance(doc, dict):
         return None
-    doc = _pull_request_records(doc)
     keys = {str(k).lower() for k in doc}
     if not keys & _REVIEW_KEYS:
         for k in _WRAPPERS:
@@ -446,54 +446,21 @@ def review_json(text: str) -> dict[str, Any] | None:
     return doc
 
 
-# GitHub's review states: a review record of `gh pr view --json reviews` carries one
-_REVIEW_STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED",
-                            "PENDING"))
+# a review document's own verdict keys: such a document is read as one, not as review data
+_VERDICT_KEYS = _REVIEW_KEYS - {"findings", "issues", "comments", "problems"}
 
 
-def _is_thread(t: Any) -> bool:
-    """A review thread node (GitHub's GraphQL ``reviewThreads``): a path and its
-    comments under ``comments.nodes``."""
-    return isinstance(t, dict) and isinstance(t.get("path"), str) and isinstance(
-        t.get("comments"), dict) and isinstance(t["comments"].get("nodes"), list)
-
-
-def _thread_comment(t: dict[str, Any]) -> dict[str, Any]:
-    """A review thread as one review comment: its envelope's place (``line``, else
-    ``originalLine``), its first comment's body (the replies are discussion), and
-    "resolved" when the thread is."""
-    nodes = [c for c in t["comments"]["nodes"] if isinstance(c, dict)]
-    line = next((t.get(k) for k in ("line", "originalLine", "startLine", "originalStartLine")
-                 if isinstance(t.get(k), int)), None)
-    out: dict[str, Any] = {"path": t["path"], "line": line,
-                           "body": _s(nodes[0].get("body")) if nodes else ""}
-    if t.get("isResolved") is True:
-        out["status"] = "resolved"
-    return out
-
-
-def _pull_request_records(doc: dict[str, Any]) -> dict[str, Any]:
-    """Saved pull-request data as review comments: GraphQL review threads (under
-    ``data.repository.pullRequest.reviewThreads.nodes`` or ``reviewThreads.nodes``),
-    and the ``reviews`` of ``gh pr view --json`` (records with a GitHub review state)
-    beside its ``comments``; any other document is returned as it is."""
-    node: Any = doc
-    for key in ("data", "repository", "pullRequest"):
-        if isinstance(node, dict) and isinstance(node.get(key), dict):
-            node = node[key]
-    threads = node.get("reviewThreads") if isinstance(node, dict) else None
-    if isinstance(threads, dict) and isinstance(threads.get("nodes"), list):
-        return {"comments": [_thread_comment(t) for t in threads["nodes"][:10_000]
-                             if _is_thread(t)]}
-    reviews = doc.get("reviews")
-    if isinstance(reviews, list) and reviews and all(
-            isinstance(r, dict) and r.get("state") in _REVIEW_STATES for r in reviews[:50]):
-        records = [r for r in reviews if isinstance(r.get("body"), str)]
-        comments = doc.get("comments")
-        records += [c for c in comments if isinstance(c, dict)] \
-            if isinstance(comments, list) else []
-        return {"comments": records}
-    return doc
+def _objects_a_line(s: str) -> list[dict[str, Any]] | None:
+    """JSON Lines of two or more objects (records saved one a line), or None."""
+    rows: list[dict[str, Any]] = []
+    for ln in s.split("\n"):
+        if not ln.strip():
+            continue
+        row = loads(ln)
+        if not isinstance(row, dict):
+            return None
+        rows.append(row)
+    return rows if len(rows) >= 2 else None
 
 
 # --------------------------------------------------------------------------- #

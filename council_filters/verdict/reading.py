@@ -32,7 +32,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters.verdict import comments, document, formats, layers, review_body, words
+from council_filters.verdict import (
+    comments,
+    document,
+    formats,
+    layers,
+    pr_records,
+    review_body,
+    words,
+)
 from council_filters.verdict.answer_lines import (
     _FENCE_RE,
     _HEADING_RE,
@@ -477,13 +485,24 @@ def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | N
         # a review or comment posted on a pull request, with no place of its own: its
         # body is a review in Markdown, read for the findings it states (none for a
         # notice or a thank-you)
-        out.findings.extend(_from_document(item["body"], origin).findings)
+        out.findings.extend(_posted_findings(item["body"], origin))
         return
     rec = _json_finding(item, origin)
     if rec is not None:
         if group_severity is not None and "severity" not in rec:
             rec["severity"] = group_severity
         out.findings.append(rec)
+
+
+def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
+    """The findings of a review or comment posted on a pull request: those its Markdown
+    states; for a review bot's summary of the pull request (a walkthrough, an overview),
+    only the located comments it folds in (its digest, its suppressed comments)."""
+    if not pr_records.overview(body):
+        return _from_document(body, origin).findings
+    digest = review_body.read_body(body, origin, document.badge_severity) or []
+    return digest + [f for r in pr_records.folded_comments(body)
+                     if (f := _json_finding(r, origin)) is not None]
 
 
 def _posted_review(item: Any) -> bool:

@@ -1,0 +1,343 @@
+"""Saved pull-request review data in any JSON nesting (part of the tolerant reading, see
+``formats.review_json`` and ``reading``).
+
+Review comments reach a reader wrapped in whatever a tool saved: GitHub's REST arrays
+(``pulls/N/comments``, ``pulls/N/reviews``, ``issues/N/comments``), GraphQL dumps
+(``reviewThreads.nodes[].comments.nodes[]``), ``gh pr view --json comments,reviews``,
+an MCP server's ``review_threads``, objects keyed by pull request, JSON Lines, GitLab's
+discussions and notes, a tool's own ``{path, threads: [...]}`` digest.  Rather than
+knowing each envelope, :func:`comment_records` walks the JSON tree and recognises a
+review comment by its keys:
+
+- its text: ``body`` (also ``comment``, ``note``, ``preview``; ``text``, ``message`` and
+  ``content`` only beside a place);
+- its place: a path key (``path``, ``file``, ``file_path``, ``filename``, ``filePath``,
+  GitLab's ``position.new_path``), else the path of the record that holds it (a thread,
+  a per-file group); its line: ``line``, else ``original_line`` / ``originalLine`` (the
+  line it was written on, once the diff moved on), else GitLab's ``new_line`` /
+  ``old_line``, else ``line_number``; ``start_line`` only when nothing else gives one;
+  ``position`` (a place in the diff, not in the file) never;
+- what it is part of: a *thread* (a record holding its comments under ``comments``,
+  ``notes`` or ``comments.nodes``, with a place or a resolution state of its own) is one
+  comment: its first, at the thread's place; the others answer it;
+- its state: a resolved thread or comment (``isResolved``, ``is_resolved``,
+  ``resolved``), a reply (``in_reply_to_id``, ``replyTo``...), and a comment whose text
+  opens by saying it was fixed or addressed are no findings;
+- its author (``user.login``, ``author.login``, ``author``) is kept for the reading.
+
+A record with no place is a comment or review posted on the pull request (its body is
+Markdown); it counts only when it has an author or a review state, so the pull
+request's own description beside the comments is not read as one.
+
+The walk visits each value once, goes no deeper than the JSON reader allows, and stops
+after :data:`MAX_NODES` values.  Pure functions; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_NODES = 200_000  # JSON values walked at most (a saved review holds far fewer)
+MAX_RECORDS = 10_000
+
+_TEXT = ("body", "comment", "note", "preview", "bodyText")
+_TEXT_LOCATED = ("text", "message", "content")  # only beside a place: commits have messages
+_PATHS = ("path", "file", "file_path", "filePath", "filename", "new_path", "newPath")
+_LINES = ("line", "original_line", "originalLine", "new_line", "newLine", "old_line",
+          "oldLine", "line_number", "lineNumber")
+_STARTS = ("start_line", "startLine", "original_start_line", "originalStartLine")
+_RESOLVED = ("isResolved", "is_resolved", "resolved")
+_REPLY = ("in_reply_to_id", "in_reply_to", "inReplyTo", "inReplyToId", "replyTo", "reply_to")
+_CONVERSATION = ("comments", "notes")
+# keys that say a record is review data rather than any object with a body
+_PR_KEYS = frozenset(("diff_hunk", "diffHunk", "pull_request_review_id", "in_reply_to_id",
+                      "original_line", "originalLine", "original_position", "subject_type",
+                      "subjectType", "isResolved", "is_resolved", "isOutdated", "is_outdated",
+                      "author_association", "authorAssociation", "submitted_at",
+                      "submittedAt", "reviewThreads", "review_threads", "discussion_id",
+                      "noteable_type", "resolvable", "commit_id", "html_url", "user",
+                      "author"))
+# GitHub's review states (a review record carries one)
+_STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"))
+# "Fixed in 1a2b3c.", "Addressed: ...", "✅ Done", "Resolved by the rename"
+_SETTLED = re.compile(
+    r"^[\W_]{0,6}(?:fixed|addressed|done|resolved)\b(?=\s+(?:in|by|via|with|per|now|as|on)\b"
+    r"|\s*[.!:,;\u2014\u2013-]|\s*$)", re.I)
+# the mark a review bot adds to a comment of its own once the change answers it
+_ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*(?:Addressed|Confirmed as addressed)\b", re.I | re.M)
+
+
+def _s(v: Any) -> str | None:
+    return v if isinstance(v, str) and v.strip() else None
+
+
+def _line(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int) and 1 <= v <= 10_000_000:
+        return v
+    if isinstance(v, str) and v.isdigit() and 0 < len(v) <= 8 and int(v) >= 1:
+        return int(v)
+    return None
+
+
+def _first_line(d: dict[str, Any], keys: tuple[str, ...]) -> int | None:
+    for k in keys:
+        n = _line(d.get(k))
+        if n is not None:
+            return n
+    return None
+
+
+def place(d: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The path and line a record's own keys give (GitLab's ``position`` object too)."""
+    pos = d.get("position")
+    sub = pos if isinstance(pos, dict) else {}
+    path = next((p for k in _PATHS if (p := _s(d.get(k)) or _s(sub.get(k)))), None)
+    if path is None and isinstance(sub.get("old_path"), str):
+        path = _s(sub["old_path"])
+    line = _first_line(d, _LINES) or _first_line(sub, _LINES)
+    if line is None:
+        line = _first_line(d, _STARTS) or _first_line(sub, _STARTS)
+    return path, line
+
+
+def _text(d: dict[str, Any], located: bool) -> str | None:
+    for k in _TEXT + (_TEXT_LOCATED if located else ()):
+        t = d.get(k)
+        if isinstance(t, str):
+            return t
+    return None
+
+
+def _login(d: dict[str, Any]) -> str | None:
+    for k in ("user", "author"):
+        v = d.get(k)
+        if isinstance(v, dict):
+            name = _s(v.get("login")) or _s(v.get("username")) or _s(v.get("name"))
+            if name:
+                return name
+        elif _s(v):
+            return str(v)
+    return None
+
+
+def _conversation(d: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The comments a thread holds (``comments``, ``notes``, or ``comments.nodes``)."""
+    for k in _CONVERSATION:
+        v = d.get(k)
+        if isinstance(v, dict):
+            v = v.get("nodes", v.get("edges"))
+        if isinstance(v, list) and v and all(isinstance(c, dict) for c in v[:50]):
+            return [c.get("node", c) if isinstance(c.get("node"), dict) else c for c in v]
+    return None
+
+
+def _is_thread(d: dict[str, Any], parent: str | None) -> bool:
+    """A record holding one conversation: it has a place, a resolution state, or sits
+    under a key naming threads or discussions, and its comments do not each carry a place
+    of their own different from it."""
+    if any(k in d for k in _RESOLVED) or any(k in d for k in ("isOutdated", "is_outdated")):
+        return True
+    if parent is not None and re.search(r"thread|discussion", parent, re.I):
+        return True
+    return place(d)[0] is not None
+
+
+def settled(d: dict[str, Any], body: str) -> bool:
+    """A resolved record, a reply, or a text saying the point was fixed or addressed."""
+    if any(d.get(k) is True for k in _RESOLVED):
+        return True
+    if any(d.get(k) not in (None, "", 0, False) for k in _REPLY):
+        return True
+    return bool(_SETTLED.match(body.lstrip()[:80]) or _ADDRESSED.search(body))
+
+
+# HTML comments a bot opens its body with (its own bookkeeping, not the comment)
+_LEADING_NOTES = re.compile(r"\A(?:\s*<!--[^\n]{0,4000}?-->)+\s*")
+
+
+def _record(d: dict[str, Any], body: str, path: str | None, line: int | None) -> dict[str, Any]:
+    """The comment as a review comment for the reader: its own keys, its place put in
+    ``path``/``line`` (the envelope's place decides over any its body cites), its text in
+    ``body``, its author as ``author.login``."""
+    rec = {k: v for k, v in d.items() if not isinstance(v, (dict, list))
+           or k in ("replacement",)}
+    for k in _LINES + _STARTS + ("position",):
+        rec.pop(k, None)
+    rec["body"] = _LEADING_NOTES.sub("", body, count=1)
+    rec["author"] = {"login": _login(d) or ""}
+    if path is not None:
+        rec["path"] = path
+        rec["line"] = line
+    else:
+        rec.pop("path", None)
+    return rec
+
+
+def _is_review_data(value: Any) -> bool:
+    """True when some record in the first few hundred values carries review-data keys."""
+    stack: list[Any] = [value]
+    seen = 0
+    while stack and seen < 2000:
+        v = stack.pop()
+        seen += 1
+        if isinstance(v, dict):
+            if _PR_KEYS.intersection(v) and (_text(v, True) is not None or _conversation(v)
+                                             or "reviewThreads" in v or "review_threads" in v):
+                return True
+            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            stack.extend(x for x in v[:200] if isinstance(x, (dict, list)))
+    return False
+
+
+def comment_records(value: Any) -> list[dict[str, Any]] | None:
+    """The review comments in a saved JSON value, in document order, each as a record the
+    reader takes (``path``, ``line``, ``body``, ``author``); None when the value holds no
+    review data (it is then some other JSON, read as such)."""
+    if not isinstance(value, (dict, list)):
+        return None
+    flat = isinstance(value, list) and value and all(
+        isinstance(r, dict) and _text(r, True) is not None and place(r)[0] is not None
+        for r in value[:50])
+    if not flat and not _is_review_data(value):
+        return None
+    out: list[dict[str, Any]] = []
+    # (value, the nearest key naming it, the path of the record holding it)
+    stack: list[tuple[Any, str | None, str | None]] = [(value, None, None)]
+    nodes = 0
+    while stack and nodes < MAX_NODES and len(out) < MAX_RECORDS:
+        v, key, inherited = stack.pop()
+        nodes += 1
+        if isinstance(v, list):
+            stack.extend((x, key, inherited) for x in reversed(v) if isinstance(x, (dict, list)))
+            continue
+        if not isinstance(v, dict):
+            continue
+        own_path, own_line = place(v)
+        path = own_path or inherited
+        convo = _conversation(v)
+        if convo is not None and _is_thread(v, key) and not any(
+                place(c)[0] not in (None, path) for c in convo[1:]):
+            if not any(v.get(k) is True for k in _RESOLVED):  # a resolved thread: settled
+                _add_thread(out, v, convo, own_path, own_line, inherited)
+            continue
+        body = _text(v, path is not None)
+        if body is not None and key not in _NOT_COMMENTS and not settled(v, body) and (
+                path is not None or _login(v) is not None or v.get("state") in _STATES):
+            if path is None:
+                path, own_line = meta_place(body)
+            out.append(_record(v, body, path, own_line))
+        # records nested deeper (a review's comments, a group's threads) keep this path
+        stack.extend((x, key if k in _GENERIC else k, path)
+                     for k, x in reversed(list(v.items()))
+                     if isinstance(x, (dict, list)) and k not in _SKIP)
+    return out
+
+
+_GENERIC = frozenset(("nodes", "edges", "node", "data", "items", "values"))
+_SKIP = frozenset(("user", "author", "_links", "reactions", "reactionGroups", "labels",
+                   "assignees", "requested_reviewers", "head", "base", "files"))
+_NOT_COMMENTS = frozenset(("commit", "commits", "head", "base", "pull_request"))
+
+
+def _add_thread(out: list[dict[str, Any]], thread: dict[str, Any],
+                convo: list[dict[str, Any]], own_path: str | None, own_line: int | None,
+                inherited: str | None) -> None:
+    """A thread is its first comment, at the thread's place (else the comment's own, else
+    the place of the record holding the thread); the other comments answer it."""
+    first = convo[0]
+    body = _text(first, True)
+    if body is None or settled(first, body):
+        return
+    f_path, f_line = place(first)
+    path: str | None
+    if own_path is not None:
+        path, line = own_path, own_line or (f_line if f_path in (None, own_path) else None)
+    elif f_path is not None:
+        path, line = f_path, f_line or own_line
+    else:
+        path, line = inherited, own_line or f_line
+    if path is None:
+        path, line = meta_place(body)
+    out.append(_record(first, body, path, line))
+
+
+# a bot's own record of the comment's place, in an HTML comment opening its body:
+# <!-- devin-review-comment {"file_path": "a.sql", "start_line": 17, "end_line": 17} -->
+_META = re.compile(r"\A\s*<!--\s*[\w.:-]{0,60}\s*(\{[^{}]{0,2000}\})\s*-->")
+
+
+def meta_place(body: str) -> tuple[str | None, int | None]:
+    """The place an HTML comment opening a body records (a file path and its lines);
+    (None, None) when there is none."""
+    m = _META.match(body)
+    if m is None:
+        return None, None
+    try:
+        meta = json.loads(m.group(1))
+    except ValueError:
+        return None, None
+    if not isinstance(meta, dict):
+        return None, None
+    path, line = place(meta)
+    end = _line(meta.get("end_line"))
+    return path, end or line
+
+
+# --------------------------------------------------------------------------- #
+# Bodies posted with no place: overviews, summaries, walkthroughs
+# --------------------------------------------------------------------------- #
+# the marks of a review bot's summary of the pull request (its walkthrough, overview or
+# review envelope): what it lists are changes, not problems
+_OVERVIEW = re.compile(
+    r"<!--\s*(?:walkthrough_start|This is an auto-generated comment: (?:summarize|release notes)"
+    r" by coderabbit)"
+    r"|^#{1,3}\s*(?:Walkthrough|Summary by CodeRabbit|Summary of Changes|Pull request overview|"
+    r"Greptile (?:Summary|Overview)|PR Summary|Code Review Summary)\s*$"
+    r"|^\s*\**Actionable comments posted:\s*\d+"
+    r"|^\s*\**Devin Review\** found \d+"
+    r"|^\s*<sub>\d+ files? reviewed"
+    r"|^#{1,3}\s*(?:\W\s*)?Codex Review\b"
+    r"|^\s*Cursor Bugbot has reviewed"
+    r"|^#{1,3}\s*\[?Codecov\b"
+    r"|^#{1,3}\s*Code Review\s*\n+\s*This (?:pull request|PR)\b",
+    re.I | re.M)
+
+
+def overview(body: str) -> bool:
+    """A review bot's summary of the pull request (a walkthrough, an overview, the envelope
+    of its review), whose own lists are no findings; the comments it folds in (a digest
+    of located comments) are read apart."""
+    return bool(_OVERVIEW.search(body[:20_000]))
+
+
+# Copilot's review: "<summary>Comments suppressed due to low confidence (2)</summary>",
+# then "**src/a.ts:32**" (or "**src/a.ts** (line 32)") over the comment's text
+_SUPPRESSED = re.compile(r"<summary>\s*Comments suppressed due to low confidence\s*\(\d{1,4}\)"
+                         r"\s*</summary>", re.I)
+_HEAD = re.compile(r"^\s*\*\*(?P<p>[^*\s:][^*\n:]{0,300}?)(?::(?P<l>\d{1,7})(?:-\d{1,7})?)?\*\*"
+                   r"(?:\s*\(lines?\s+(?P<l2>\d{1,7})(?:\s*-\s*\d{1,7})?\))?\s*$", re.I)
+
+
+def folded_comments(body: str) -> list[dict[str, Any]]:
+    """The located comments a review folds under "Comments suppressed due to low
+    confidence" (one a ``**path:line**`` head with its text under it), as records."""
+    m = _SUPPRESSED.search(body)
+    if m is None:
+        return []
+    end = body.find("</details>", m.end())
+    lines = body[m.end(): end if end >= 0 else len(body)].split("\n")[:5000]
+    out: list[dict[str, Any]] = []
+    for ln in lines:
+        h = _HEAD.match(ln)
+        if h and "/" in h["p"] or h and "." in h["p"]:
+            n = h["l"] or h["l2"]
+            out.append({"path": h["p"].strip(), "line": int(n) if n else None, "body": ""})
+        elif out and ln.strip():
+            text = re.sub(r"^\s*[*-]\s+", "", ln).strip()
+            out[-1]["body"] = (out[-1]["body"] + " " + text).strip()
+    return [r for r in out if r["body"]]
