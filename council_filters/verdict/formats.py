@@ -32,8 +32,9 @@ Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) an
 other C0/C1 control characters except newline and tab are removed.  After it, an
 answer written as one line with literal ``\\n`` escapes gets its line ends back (unless
 the line is JSON), and an echoed prompt is cut: only what follows the pack's template
-is the answer.  Saved pull-request data (GraphQL review threads, ``gh pr view --json``
-reviews and comments) is turned into review comments (``review_json``).
+is the answer.  Saved pull-request review data, whatever its nesting (REST arrays,
+GraphQL dumps, ``gh pr view --json``, GitLab discussions, JSON Lines of records), is
+turned into review comments by ``pr_records`` (``review_json``).
 
 Nothing here raises on any input; every scan is linear and every JSON value is read
 to a bounded depth.
@@ -409,7 +410,9 @@ _MARKER_LINES = re.compile(
 
 
 def review_json(text: str) -> dict[str, Any] | None:
-    """A review document: the whole text, one ``json`` fence, or the outermost braces."""
+    """A review document: the whole text, one ``json`` fence, or the outermost braces; or
+    saved pull-request review data (a JSON value or JSON Lines of objects holding review
+    comments, and no verdict key of its own), as ``{"comments": [...]}``."""
     s = text.strip()
     m = re.fullmatch(r"(`{3,}|~{3,})[ \t]*(?:json|jsonc)?[ \t]*\n(.*)\n[ \t]*\1[ \t]*", s,
                      re.S | re.I)

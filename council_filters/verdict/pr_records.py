@@ -58,13 +58,13 @@ _PR_KEYS = frozenset(("diff_hunk", "diffHunk", "pull_request_review_id", "in_rep
                       "author_association", "authorAssociation", "submitted_at",
                       "submittedAt", "reviewThreads", "review_threads", "discussion_id",
                       "noteable_type", "resolvable", "commit_id", "html_url", "user",
-                      "author"))
+                      "author", "comment_id", "thread_id"))
 # GitHub's review states (a review record carries one)
 _STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"))
 # "Fixed in 1a2b3c.", "Addressed: ...", "✅ Done", "Resolved by the rename"
 _SETTLED = re.compile(
     r"^[\W_]{0,6}(?:fixed|addressed|done|resolved)\b(?=\s+(?:in|by|via|with|per|now|as|on)\b"
-    r"|\s*[.!:,;\u2014\u2013-]|\s*$)", re.I)
+    r"|\s*[.!:,;]|\s+[\u2014\u2013-]\s|\s*$)", re.I)
 # the mark a review bot adds to a comment of its own once the change answers it
 _ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*(?:Addressed|Confirmed as addressed)\b", re.I | re.M)
 
@@ -112,6 +112,11 @@ def _text(d: dict[str, Any], located: bool) -> str | None:
     return None
 
 
+def _state(d: dict[str, Any]) -> str | None:
+    st = d.get("state")
+    return st if isinstance(st, str) else None
+
+
 def _login(d: dict[str, Any]) -> str | None:
     for k in ("user", "author"):
         v = d.get(k)
@@ -124,26 +129,30 @@ def _login(d: dict[str, Any]) -> str | None:
     return None
 
 
-def _conversation(d: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """The comments a thread holds (``comments``, ``notes``, or ``comments.nodes``)."""
+def _conversation(d: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
+    """The comments a thread holds (``comments``, ``notes``, or ``comments.nodes``), with
+    the key holding them."""
     for k in _CONVERSATION:
         v = d.get(k)
         if isinstance(v, dict):
             v = v.get("nodes", v.get("edges"))
         if isinstance(v, list) and v and all(isinstance(c, dict) for c in v[:50]):
-            return [c.get("node", c) if isinstance(c.get("node"), dict) else c for c in v]
+            return k, [c["node"] if isinstance(c.get("node"), dict) else c for c in v]
     return None
 
 
-def _is_thread(d: dict[str, Any], parent: str | None) -> bool:
-    """A record holding one conversation: it has a place, a resolution state, or sits
-    under a key naming threads or discussions, and its comments do not each carry a place
-    of their own different from it."""
-    if any(k in d for k in _RESOLVED) or any(k in d for k in ("isOutdated", "is_outdated")):
+def _is_thread(d: dict[str, Any], key: str, convo: list[dict[str, Any]],
+               parent: str | None) -> bool:
+    """A record holding one conversation: GitLab's discussion (its ``notes``), a record
+    with a resolution state, one under a key naming threads or discussions, or one with a
+    place of its own whose comments cite no other file (a review's comments, each at a
+    place of its own, are no conversation)."""
+    if key == "notes" or any(k in d for k in _RESOLVED + ("isOutdated", "is_outdated")):
         return True
     if parent is not None and re.search(r"thread|discussion", parent, re.I):
         return True
-    return place(d)[0] is not None
+    own = place(d)[0]
+    return own is not None and all(place(c)[0] in (None, own) for c in convo)
 
 
 def settled(d: dict[str, Any], body: str) -> bool:
@@ -178,20 +187,26 @@ def _record(d: dict[str, Any], body: str, path: str | None, line: int | None) ->
 
 
 def _is_review_data(value: Any) -> bool:
-    """True when some record in the first few hundred values carries review-data keys."""
+    """True when some record in the first few thousand values carries review-data keys
+    beside a comment's text or a conversation, or holds review threads."""
     stack: list[Any] = [value]
     seen = 0
     while stack and seen < 2000:
         v = stack.pop()
         seen += 1
         if isinstance(v, dict):
-            if _PR_KEYS.intersection(v) and (_text(v, True) is not None or _conversation(v)
-                                             or "reviewThreads" in v or "review_threads" in v):
+            if any(isinstance(v.get(k), (dict, list)) for k in _THREAD_KEYS):
+                return True
+            if _PR_KEYS.intersection(v) and (_text(v, False) is not None
+                                             or _conversation(v) is not None):
                 return True
             stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
         elif isinstance(v, list):
             stack.extend(x for x in v[:200] if isinstance(x, (dict, list)))
     return False
+
+
+_THREAD_KEYS = ("reviewThreads", "review_threads", "threads", "discussions")
 
 
 def comment_records(value: Any) -> list[dict[str, Any]] | None:
@@ -219,15 +234,14 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
             continue
         own_path, own_line = place(v)
         path = own_path or inherited
-        convo = _conversation(v)
-        if convo is not None and _is_thread(v, key) and not any(
-                place(c)[0] not in (None, path) for c in convo[1:]):
+        held = _conversation(v)
+        if held is not None and _is_thread(v, held[0], held[1], key):
             if not any(v.get(k) is True for k in _RESOLVED):  # a resolved thread: settled
-                _add_thread(out, v, convo, own_path, own_line, inherited)
+                _add_thread(out, v, held[1], own_path, own_line, inherited)
             continue
         body = _text(v, path is not None)
         if body is not None and key not in _NOT_COMMENTS and not settled(v, body) and (
-                path is not None or _login(v) is not None or v.get("state") in _STATES):
+                path is not None or _login(v) is not None or _state(v) in _STATES):
             if path is None:
                 path, own_line = meta_place(body)
             out.append(_record(v, body, path, own_line))
