@@ -267,6 +267,19 @@ def test_an_overview_review_reads_only_its_suppressed_comments() -> None:
     assert places(got) == [("svc/load.py", 58), ("svc/parse.py", 12)]
 
 
+@pytest.mark.parametrize("saved", [OVERVIEW, "\n\n" + OVERVIEW])
+def test_an_overview_saved_as_markdown_reads_only_its_suppressed_comments(saved: str) -> None:
+    # the whole text is the bot's overview: its table of changed files holds no finding
+    got = read(saved)
+    assert places(got) == [("svc/load.py", 58), ("svc/parse.py", 12)]
+
+
+def test_a_page_quoting_an_overview_after_its_own_findings_keeps_them() -> None:
+    text = ("- `svc/cache.py:12` \u2014 the key leaves out the tenant\n\n---\n\n" + OVERVIEW)
+    got = read(text)
+    assert ("svc/cache.py", 12) in places(got)
+
+
 def test_a_review_body_digest_by_severity_sections() -> None:
     # pulls/N/reviews: the digest's items, the level in its section's name or badge line,
     # a file summary with the item's range after the name, and a name with no extension

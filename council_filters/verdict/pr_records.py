@@ -310,22 +310,25 @@ def meta_place(body: str) -> tuple[str | None, int | None]:
 _OVERVIEW = re.compile(
     r"<!--\s*(?:walkthrough_start|This is an auto-generated comment: (?:summarize|release notes)"
     r" by coderabbit)"
-    r"|^#{1,3}\s*(?:Walkthrough|Summary by CodeRabbit|Summary of Changes|Pull request overview|"
-    r"Greptile (?:Summary|Overview)|PR Summary|Code Review Summary)\s*$"
+    r"|^#{1,3}\s*(?:Summary by CodeRabbit|Pull request overview|Greptile (?:Summary|Overview))"
+    r"\s*$"
+    r"|^#{1,3}\s*Summary of Changes\s*\n+\s*Hello\b"
     r"|^\s*\**Actionable comments posted:\s*\d+"
     r"|^\s*\**Devin Review\** found \d+"
     r"|^\s*<sub>\d+ files? reviewed"
-    r"|^#{1,3}\s*(?:\W\s*)?Codex Review\b"
+    r"|Codex Review\W*\n+\s*(?:Here are some automated review suggestions|Didn't find any major)"
     r"|^\s*Cursor Bugbot has reviewed"
-    r"|^#{1,3}\s*\[?Codecov\b"
-    r"|^#{1,3}\s*Code Review\s*\n+\s*This (?:pull request|PR)\b",
+    r"|^#{1,3}\s*\[?Codecov\b",
     re.I | re.M)
 
 
-def overview(body: str) -> bool:
+def overview(body: str, opening: bool = False) -> bool:
     """A review bot's summary of the pull request (a walkthrough, an overview, the envelope
     of its review), whose own lists are no findings; the comments it folds in (a digest
-    of located comments) are read apart."""
+    of located comments) are read apart.  ``opening``: only when the text opens with it
+    (a whole answer that is one such body, not a page that quotes one among others)."""
+    if opening:  # its first two lines
+        body = "\n".join([ln for ln in body[:4000].split("\n") if ln.strip()][:2])
     return bool(_OVERVIEW.search(body[:20_000]))
 
 

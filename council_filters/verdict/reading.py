@@ -187,6 +187,8 @@ def _from_document(text: str, origin: str) -> Reading:
             text = inner
     doc = document.read_document(text, origin)
     body = review_body.read_body(text, origin, document.badge_severity)
+    if body is None and pr_records.overview(text, opening=True):
+        body = _overview_findings(text, origin)  # a bot's overview: its tables are changes
     if body is not None:  # a bot's folded summary body: its lists are the findings
         doc.findings, doc.findings_text = body, None
     out = Reading()
@@ -500,6 +502,11 @@ def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
     only the located comments it folds in (its digest, its suppressed comments)."""
     if not pr_records.overview(body):
         return _from_document(body, origin).findings
+    return _overview_findings(body, origin)
+
+
+def _overview_findings(body: str, origin: str) -> list[dict[str, Any]]:
+    """The comments a review bot's overview folds in: its digest, its suppressed ones."""
     digest = review_body.read_body(body, origin, document.badge_severity) or []
     return digest + [f for r in pr_records.folded_comments(body)
                      if (f := _json_finding(r, origin)) is not None]
