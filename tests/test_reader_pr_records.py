@@ -131,6 +131,50 @@ def test_gitlab_discussions_take_their_place_from_the_position() -> None:
     assert places(got) == [("db/rows.rb", 23)]
 
 
+def test_gitlab_merge_request_notes_skip_system_notes() -> None:
+    saved = [{"id": 1, "type": None, "system": True, "body": "added 2 commits",
+              "author": {"username": "dev-b"}},
+             {"id": 2, "type": "DiffNote", "system": False, "body": "The retry has no cap.",
+              "author": {"username": "review-bot"}, "resolvable": True, "resolved": False,
+              "position": {"new_path": "net/retry.go", "new_line": 44}}]
+    assert places(read(json.dumps(saved))) == [("net/retry.go", 44)]
+
+
+def test_comments_keyed_by_file_take_the_key_as_their_path() -> None:
+    # Gerrit's comments of a change: a list a file, with a resolution flag and replies
+    saved = {"/PATCHSET_LEVEL": [{"id": "p1", "message": "Looks reasonable overall.",
+                                  "author": {"name": "bot"}, "unresolved": False,
+                                  "patch_set": 2}],
+             "core/queue.c": [
+                 {"id": "c1", "line": 88, "message": "The lock is taken twice here.",
+                  "author": {"name": "bot"}, "unresolved": True, "patch_set": 2},
+                 {"id": "c2", "line": 88, "message": "Done", "in_reply_to": "c1",
+                  "author": {"name": "dev"}, "unresolved": False, "patch_set": 2},
+                 {"id": "c3", "line": 120, "message": "Old note.", "author": {"name": "bot"},
+                  "unresolved": False, "patch_set": 1}]}
+    assert places(read(json.dumps(saved))) == [("core/queue.c", 88)]
+
+
+def test_bitbucket_and_azure_devops_places_and_states() -> None:
+    bitbucket = {"values": [
+        {"id": 1, "content": {"raw": "The loop never ends on an empty page.", "markup": "md"},
+         "inline": {"from": None, "to": 31, "path": "fetch/pages.py"},
+         "user": {"display_name": "review-bot"}, "deleted": False},
+        {"id": 2, "content": {"raw": "Good catch."}, "inline": {"to": 31,
+                                                              "path": "fetch/pages.py"},
+         "user": {"display_name": "dev"}, "parent": {"id": 1}, "deleted": False}],
+        "pagelen": 50}
+    assert places(read(json.dumps(bitbucket))) == [("fetch/pages.py", 31)]
+    azure = {"value": [
+        {"id": 7, "status": "active", "threadContext": {"filePath": "src/Store.cs",
+                                                        "rightFileStart": {"line": 19}},
+         "comments": [{"id": 1, "content": "Dispose the reader.", "author": {"name": "bot"}}]},
+        {"id": 8, "status": "fixed", "threadContext": {"filePath": "src/Store.cs",
+                                                       "rightFileStart": {"line": 40}},
+         "comments": [{"id": 1, "content": "Null check.", "author": {"name": "bot"}}]}]}
+    assert places(read(json.dumps(azure))) == [("src/Store.cs", 19)]
+
+
 def test_records_saved_one_a_line_are_read() -> None:
     lines = [{"path": "api/admin.py", "line": 101, "body": "The page size is not bounded."},
              {"path": "api/admin.py", "line": None, "body": "The module mixes two routers."},

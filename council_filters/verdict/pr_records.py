@@ -5,24 +5,28 @@ Review comments reach a reader wrapped in whatever a tool saved: GitHub's REST a
 (``pulls/N/comments``, ``pulls/N/reviews``, ``issues/N/comments``), GraphQL dumps
 (``reviewThreads.nodes[].comments.nodes[]``), ``gh pr view --json comments,reviews``,
 an MCP server's ``review_threads``, objects keyed by pull request, JSON Lines, GitLab's
-discussions and notes, a tool's own ``{path, threads: [...]}`` digest.  Rather than
+discussions and notes, Gerrit's comments keyed by file, Bitbucket's and Azure DevOps'
+comments and threads, a tool's own ``{path, threads: [...]}`` digest.  Rather than
 knowing each envelope, :func:`comment_records` walks the JSON tree and recognises a
 review comment by its keys:
 
 - its text: ``body`` (also ``comment``, ``note``, ``preview``; ``text``, ``message`` and
   ``content`` only beside a place);
-- its place: a path key (``path``, ``file``, ``file_path``, ``filename``, ``filePath``,
-  GitLab's ``position.new_path``), else the path of the record that holds it (a thread,
-  a per-file group); its line: ``line``, else ``original_line`` / ``originalLine`` (the
-  line it was written on, once the diff moved on), else GitLab's ``new_line`` /
-  ``old_line``, else ``line_number``; ``start_line`` only when nothing else gives one;
-  ``position`` (a place in the diff, not in the file) never;
+- its place: a path key (``path``, ``file``, ``file_path``, ``filename``, ``filePath``),
+  or one in the object holding its place (GitLab's ``position``, Bitbucket's ``inline``,
+  Azure DevOps' ``threadContext``), else the path of the record that holds it (a
+  thread, a per-file group) or the file-path key its list sits under; its line:
+  ``line``, else ``original_line`` / ``originalLine`` (the line it was written on, once
+  the diff moved on), else GitLab's ``new_line`` / ``old_line``, else ``line_number``;
+  ``start_line`` only when nothing else gives one; ``position`` as a number (a place in
+  the diff, not in the file) never;
 - what it is part of: a *thread* (a record holding its comments under ``comments``,
   ``notes`` or ``comments.nodes``, with a place or a resolution state of its own) is one
   comment: its first, at the thread's place; the others answer it;
-- its state: a resolved thread or comment (``isResolved``, ``is_resolved``,
-  ``resolved``), a reply (``in_reply_to_id``, ``replyTo``...), and a comment whose text
-  opens by saying it was fixed or addressed are no findings;
+- its state: a resolved, closed or deleted thread or comment (``isResolved``,
+  ``is_resolved``, ``resolved``, ``unresolved: false``, a settled ``status``), a system
+  note, a reply (``in_reply_to_id``, ``replyTo``, ``parent``...), and a comment whose
+  text opens by saying it was fixed or addressed are no findings;
 - its author (``user.login``, ``author.login``, ``author``) is kept for the reading.
 
 A record with no place is a comment or review posted on the pull request (its body is
@@ -58,7 +62,8 @@ _PR_KEYS = frozenset(("diff_hunk", "diffHunk", "pull_request_review_id", "in_rep
                       "author_association", "authorAssociation", "submitted_at",
                       "submittedAt", "reviewThreads", "review_threads", "discussion_id",
                       "noteable_type", "resolvable", "commit_id", "html_url", "user",
-                      "author", "comment_id", "thread_id"))
+                      "author", "comment_id", "thread_id", "patch_set", "unresolved",
+                      "inline", "threadContext"))
 # GitHub's review states (a review record carries one)
 _STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"))
 # "Fixed in 1a2b3c.", "Addressed: ...", "✅ Done", "Resolved by the rename"
@@ -92,21 +97,38 @@ def _first_line(d: dict[str, Any], keys: tuple[str, ...]) -> int | None:
 
 
 def place(d: dict[str, Any]) -> tuple[str | None, int | None]:
-    """The path and line a record's own keys give (GitLab's ``position`` object too)."""
-    pos = d.get("position")
-    sub = pos if isinstance(pos, dict) else {}
-    path = next((p for k in _PATHS if (p := _s(d.get(k)) or _s(sub.get(k)))), None)
-    if path is None and isinstance(sub.get("old_path"), str):
-        path = _s(sub["old_path"])
-    line = _first_line(d, _LINES) or _first_line(sub, _LINES)
+    """The path and line a record's own keys give, or the object holding its place
+    (GitLab's ``position``, Bitbucket's ``inline``, Azure DevOps' ``threadContext``)."""
+    subs = [d] + [v for k in _PLACE_OBJECTS if isinstance(v := d.get(k), dict)]
+    path = next((p for sub in subs for k in _PATHS if (p := _s(sub.get(k)))), None)
+    if path is None:
+        path = next((p for sub in subs[1:] if (p := _s(sub.get("old_path")))), None)
+    line = next((n for sub in subs if (n := _first_line(sub, _LINES)) is not None), None)
     if line is None:
-        line = _first_line(d, _STARTS) or _first_line(sub, _STARTS)
+        line = next((n for sub in subs[1:] if (n := _sub_line(sub)) is not None), None)
+    if line is None:
+        line = next((n for sub in subs if (n := _first_line(sub, _STARTS)) is not None), None)
     return path, line
+
+
+_PLACE_OBJECTS = ("position", "inline", "threadContext", "location")
+
+
+def _sub_line(sub: dict[str, Any]) -> int | None:
+    """A place object's own line: Bitbucket's ``to`` (else ``from``), Azure DevOps'
+    ``rightFileStart.line`` (else ``leftFileStart``)."""
+    for k in ("rightFileStart", "leftFileStart"):
+        v = sub.get(k)
+        if isinstance(v, dict) and (n := _line(v.get("line"))) is not None:
+            return n
+    return _line(sub.get("to")) or _line(sub.get("from"))
 
 
 def _text(d: dict[str, Any], located: bool) -> str | None:
     for k in _TEXT + (_TEXT_LOCATED if located else ()):
         t = d.get(k)
+        if isinstance(t, dict):  # Bitbucket's {"raw": ..., "markup": ...}
+            t = t.get("raw")
         if isinstance(t, str):
             return t
     return None
@@ -156,12 +178,23 @@ def _is_thread(d: dict[str, Any], key: str, convo: list[dict[str, Any]],
 
 
 def settled(d: dict[str, Any], body: str) -> bool:
-    """A resolved record, a reply, or a text saying the point was fixed or addressed."""
-    if any(d.get(k) is True for k in _RESOLVED):
+    """A resolved, closed or deleted record (Gerrit's ``unresolved: false``, a thread
+    ``status`` of fixed or closed), a reply (Bitbucket's ``parent`` too), a system note,
+    or a text saying the point was fixed or addressed."""
+    if any(d.get(k) is True for k in _RESOLVED + ("deleted", "system")):
+        return True
+    if d.get("unresolved") is False or _CLOSED.match(str(d.get("status", ""))):
         return True
     if any(d.get(k) not in (None, "", 0, False) for k in _REPLY):
         return True
+    if isinstance(d.get("parent"), dict) and d["parent"].get("id") is not None:
+        return True
     return bool(_SETTLED.match(body.lstrip()[:80]) or _ADDRESSED.search(body))
+
+
+# a thread's or comment's status naming it settled (Azure DevOps: fixed, closed, wontFix,
+# byDesign)
+_CLOSED = re.compile(r"(?:fixed|closed|resolved|wont[\s_-]?fix|by[\s_-]?design)$", re.I)
 
 
 # HTML comments a bot opens its body with (its own bookkeeping, not the comment)
@@ -197,7 +230,8 @@ def _is_review_data(value: Any) -> bool:
         if isinstance(v, dict):
             if any(isinstance(v.get(k), (dict, list)) for k in _THREAD_KEYS):
                 return True
-            if _PR_KEYS.intersection(v) and (_text(v, False) is not None
+            located = place(v)[0] is not None or "patch_set" in v or "unresolved" in v
+            if _PR_KEYS.intersection(v) and (_text(v, located) is not None
                                              or _conversation(v) is not None):
                 return True
             stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
@@ -236,7 +270,8 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
         path = own_path or inherited
         held = _conversation(v)
         if held is not None and _is_thread(v, held[0], held[1], key):
-            if not any(v.get(k) is True for k in _RESOLVED):  # a resolved thread: settled
+            if not any(v.get(k) is True for k in _RESOLVED) and v.get("unresolved") is not False \
+                    and not _CLOSED.match(str(v.get("status", ""))):  # else settled
                 _add_thread(out, v, held[1], own_path, own_line, inherited)
             continue
         body = _text(v, path is not None)
@@ -245,11 +280,21 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
             if path is None:
                 path, own_line = meta_place(body)
             out.append(_record(v, body, path, own_line))
-        # records nested deeper (a review's comments, a group's threads) keep this path
-        stack.extend((x, key if k in _GENERIC else k, path)
+        # records nested deeper (a review's comments, a group's threads) keep this path;
+        # a list under a key that is a file's path (Gerrit's comments) takes that path
+        stack.extend((x, key if k in _GENERIC else k,
+                      k if isinstance(x, list) and _file_key(k) else path)
                      for k, x in reversed(list(v.items()))
                      if isinstance(x, (dict, list)) and k not in _SKIP)
     return out
+
+
+def _file_key(key: str) -> bool:
+    """A key that names a file: a path with a directory or an extension (Gerrit keys its
+    comments by file; ``/PATCHSET_LEVEL`` and ``/COMMIT_MSG`` are no files)."""
+    return not key.startswith("/") and re.fullmatch(
+        r"[\w.@~+\-]+(?:/[\w.@~+\-]+)*\.[A-Za-z0-9]{1,10}|[\w.@~+\-]+(?:/[\w.@~+\-]+)+",
+        key) is not None
 
 
 _GENERIC = frozenset(("nodes", "edges", "node", "data", "items", "values"))
