@@ -128,6 +128,17 @@ _DISPOSITION = re.compile(
     r"status|disposition)|how\s+(?:each|the)\s+\w+\s+(?:was|were)\s+(?:handled|addressed))\b",
     re.I)
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+# a heading that says its section found nothing wrong ("Areas Verified Without Issues")
+_NO_ISSUES_HEAD = re.compile(
+    r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
+    r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
+# an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
+_SETTLED_LABEL = re.compile(
+    r"(?:^|\s)[*_]*(?:status|verdict|resolution|disposition)[*_]*\s*[:\uff1a]\s*[*_]*\s*"
+    r"(?P<v>[^\n*]{1,60})", re.I)
+# ... or a mark that opens its body: "✅ **Fixed** in the follow-up commit"
+_SETTLED_MARK = re.compile(
+    r"^\W{0,4}(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*(?:fixed|resolved|addressed|done)\b", re.I)
 # fields that define a check or rule (a catalogue entry), which a finding does not have
 _DEFINING = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+when|what\s+(?:it|this)\s+"
@@ -322,6 +333,7 @@ class _Cand:
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
+    settled: bool = False  # its body gives it a status of fixed or resolved (a key line)
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
@@ -900,6 +912,9 @@ class _Reader:
         s = line.strip()
         if not s or s.startswith(("|", ">")):
             return False
+        if not heading and self.sections and (c := self.sections[-1].cand) is not None \
+                and _settled_body([s]):
+            c.settled = True  # "**Verdict: fixed-by-me.**" in a heading's section: settled
         if self.want_confidence:
             self.want_confidence = False
             word = confidence_word(s)
@@ -993,7 +1008,7 @@ class _Reader:
             return
         fields = _fields(rest)
         status = fields.get("status")
-        if status and _RESOLVED.search(status):
+        if status and _RESOLVED.search(status) or _settled_body(rest):
             return
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
@@ -1011,7 +1026,7 @@ class _Reader:
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
             rec = _ordered(rec)
         rec = _ordered(rec)
-        if self.restates(rec, ident):
+        if self.restates(rec, ident) or self.advice(rec):
             return
         if at is None:
             self.doc.findings.append(rec)
@@ -1127,6 +1142,14 @@ class _Reader:
         target.update(fixed)
         return True
 
+    def advice(self, rec: dict[str, Any]) -> bool:
+        """In a list of actions after the findings (suggestions, next steps, testing
+        recommendations), an item that restates no finding and has neither a place nor a
+        severity of its own is advice on what to do next, not a finding."""
+        sec = next((s for s in reversed(self.sections) if s.prior), None)
+        return sec is not None and not sec.summary_recap and not any(
+            k in rec for k in ("file", "severity", "priority"))
+
     def said_there(self, rec: dict[str, Any]) -> bool:
         """A finding read before at ``rec``'s place (its file, a line within the other's
         range) whose words ``rec``'s title restates: ``rec`` is that finding again."""
@@ -1199,7 +1222,7 @@ class _Reader:
                         if "severity" not in f and "priority" not in f:
                             f["severity"] = tag
                 continue
-            if _qualifies(c):
+            if _qualifies(c) and not c.settled:
                 text = c.text
                 if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
                     # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
@@ -1272,8 +1295,8 @@ class _Reader:
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
-                and not _FINDINGS.search(plain):
-            kind = "positive"
+                and not _FINDINGS.search(plain) or _NO_ISSUES_HEAD.search(plain):
+            kind = "positive"  # "## Verification Results (No Issues Found)": checks that passed
         elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
             kind = "other"
         elif names_findings or _FINDINGS.search(plain) and not is_key \
@@ -2093,8 +2116,15 @@ _RECAP_TAIL = re.compile(
     r"points|changes|fixes|list|concerns)\b)", re.I)
 
 
+_RECAP_QUALIFIER = re.compile(
+    r"^(?:testing|test|further|additional|other|general|future|follow[\s-]?up)\s+(?=\w)", re.I)
+
+
 def _recap_kind(name: str) -> str | None:
     """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+    q = _RECAP_QUALIFIER.match(name)
+    if q and (kind := _recap_kind(name[q.end():])) == "action":
+        return kind  # "Testing recommendations", "Further suggestions"
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
         if m and _RECAP_TAIL.match(name[m.end():]):
@@ -2321,6 +2351,26 @@ _REVIEWER_STATUS = re.compile(
     r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
 
 
+def _settled_body(rest: list[str]) -> bool:
+    """The body of an item says the item is settled: its first line opens with a fixed
+    mark, or a status or verdict label of its own names it fixed or resolved."""
+    fenced = False
+    first = True
+    for ln in rest[:MAX_BODY]:
+        if ln.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not ln.strip():
+            continue
+        if first and _SETTLED_MARK.match(ln):
+            return True
+        first = False
+        for m in _SETTLED_LABEL.finditer(ln):
+            if _RESOLVED.search(m["v"]):
+                return True
+    return False
+
+
 def _says_nothing_wrong(line: str) -> bool:
     """A line that praises, passes a check or says none (no template, no tally)."""
     h = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", line.strip())
@@ -2337,7 +2387,8 @@ _TALLY = re.compile(
     r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
-    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
+    r"concerns?|items?|violations?))?)(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
+    r"[*_`\s.]*(?:\([^()\n]{0,80}\))?[*_`\s.]*$", re.I)
 
 
 # a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
