@@ -169,3 +169,80 @@ The migration creates tables without their foreign keys.
 It is hard to test where it is.
 """
     assert len(findings(text)) == 2
+
+
+# -- sections that hold no findings: notes, a proposed fix, how to verify ----------------
+
+AFTERWORD = """\
+## Findings
+
+1. `db/pool.py:40` — connections are never returned to the pool on error.
+
+## Risk Notes
+
+- No correctness defects beyond the one above were seen.
+- The main risk is in the pool's error path.
+
+## Proposed Fix for 1
+
+**1. Root cause.** The `except` branch returns before the connection is released.
+
+**2. Files to modify.** `db/pool.py` and its test.
+
+## How to Verify
+
+### On Linux
+
+Run the pool test under load.
+"""
+
+
+def test_notes_a_proposed_fix_and_how_to_verify_hold_no_findings() -> None:
+    assert places(AFTERWORD) == [("db/pool.py", 40)]
+
+
+# -- actions that name the finding they answer, under timing headings --------------------
+
+ACTIONS = """\
+## Findings
+
+### 1. The iterator skips a thread — `src/list.cpp:70`
+
+The stored position is one past the returned one.
+
+### 2. A data race on the counters — `src/info.h:12`
+
+Two sampling threads write the same fields without a lock.
+
+## Recommended Actions
+
+### Immediate (P0)
+
+1. **Fix Issue #1** - the skipped thread
+2. **Run the list tests** - after the fix
+
+### Later (P2)
+
+3. **Fix Issue #2** - add a lock or atomics
+"""
+
+
+def test_actions_naming_a_finding_or_ordered_by_timing_are_not_findings() -> None:
+    got = findings(ACTIONS)
+    assert [(f.get("file"), f.get("line")) for f in got] == [
+        ("src/list.cpp", 70), ("src/info.h", 12)]
+
+
+def test_an_action_naming_a_finding_by_its_id_in_parentheses_restates_it() -> None:
+    text = """\
+## Findings
+
+**H1. The filter reads the column type from the first row.** `src/filter.js:214`
+takes `typeof` of row 0, which is `null` for optional columns.
+
+## Improvement Suggestions
+
+1. Fix the first-row type check (H1)
+2. Add a regression test for a null first row (H1)
+"""
+    assert places(text) == [("src/filter.js", 214)]

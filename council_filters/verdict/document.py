@@ -120,7 +120,9 @@ _INVENTORY = re.compile(
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
-    r"(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|table))?\s*$)\b",
+    r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
+    r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
+    r"table))?\s*$)\b",
     re.I)
 # sections that say what became of findings already given (a response, a disposition)
 _DISPOSITION = re.compile(
@@ -128,6 +130,19 @@ _DISPOSITION = re.compile(
     r"status|disposition)|how\s+(?:each|the)\s+\w+\s+(?:was|were)\s+(?:handled|addressed))\b",
     re.I)
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+# a severity with the kind of finding it groups: "High — Correctness", "Low / Documentation"
+_CATEGORY_WORD = (r"(?:correctness|documentation|docs|performance|security|reliability|"
+                  r"maintainability|style|testing|tests|usability|ux|architecture|design|"
+                  r"(?:code\s+)?quality|operations|ops|observability|compatibility|"
+                  r"accessibility|readability|naming|cleanup|robustness|stability)")
+_SEV_CATEGORY = re.compile(
+    r"^[\W_]*(?:" + SEVERITY_WORD + r")(?:\s+priority)?\s*(?:[\u2014\u2013:/|,-]\s*|\s+)"
+    + _CATEGORY_WORD + r"(?:\s*(?:[/&,+]|and)\s*" + _CATEGORY_WORD + r")*\s*$", re.I)
+# sections after the findings that hold none: notes, a proposed fix's parts, how to check
+_AFTERWORD = re.compile(
+    r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
+    r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
     r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
@@ -183,6 +198,8 @@ _LABEL_WORDS = frozenset((
     "considerations", "notes", "detailed", "key", "main", "top", "new", "known", "gaps",
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
+    "immediate", "short", "medium-term", "long", "term", "short-term", "long-term", "next",
+    "sprint", "within", "week", "weeks", "days",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
     "cleanups", "merging", "shipping", "address", "resolve",
@@ -621,6 +638,20 @@ def _prose_file(text: str, before: str = "") -> str | None:
     return None
 
 
+def _coded_source(text: str) -> str | None:
+    """The one source file a line names in code, anywhere in it (a bare name such as
+    `` `loader_test.go` ``), never one to create, read or that is missing."""
+    found = None
+    for f, a, b in _file_tokens(text):
+        if "/" in f or not _EXT_RE.search(f) or not re.search(r"`" + re.escape(f) + r"`", text) \
+                or _NOT_PLACE_BEFORE.search(text[:a]) or _NOT_PLACE_AFTER.match(text[b:b + 40]):
+            continue
+        if found is not None and f != found:
+            return None  # two files: the line compares them, it is about neither alone
+        found = f
+    return found
+
+
 def locate(text: str) -> Location | None:
     """A location in ``text``: a blob URL (GitHub/GitLab), else the reading's families."""
     m = _BLOB.search(text)
@@ -1026,7 +1057,9 @@ class _Reader:
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
             rec = _ordered(rec)
         rec = _ordered(rec)
-        if self.restates(rec, ident) or self.advice(rec):
+        own_sev = bool(badge or _lead_tag(head) or fields.get("severity") or fields.get("priority")
+                       or _OWN_ASIDE.search(head))
+        if self.restates(rec, ident) or self.advice(rec, own_sev):
             return
         if at is None:
             self.doc.findings.append(rec)
@@ -1103,6 +1136,13 @@ class _Reader:
             return False
         self.restate_budget -= len(prior) + 1
         target = self.ids.get(ident) if ident else None
+        if target is None:
+            # "Fix Issue #1 - the iterator mismatch", "Guard `loadWithRetry` (H3)": an
+            # action that names the finding it answers by its id
+            for m in _REFERENCE.finditer(_title_of(str(rec.get("summary", "")))[:300]):
+                key = (m["n"] or m["h"] or m["i"] or "").lower()
+                if key and (target := self.ids.get(key)) is not None:
+                    break
         if target is not None and not any(target is f for f in prior):
             target = None
         if target is None:
@@ -1142,13 +1182,15 @@ class _Reader:
         target.update(fixed)
         return True
 
-    def advice(self, rec: dict[str, Any]) -> bool:
+    def advice(self, rec: dict[str, Any], own_sev: bool) -> bool:
         """In a list of actions after the findings (suggestions, next steps, testing
         recommendations), an item that restates no finding and has neither a place nor a
-        severity of its own is advice on what to do next, not a finding."""
+        severity of its own (or its list's: "Suggestions" are minor) is advice on what to
+        do next, not a finding; a timing heading inside the list ("### Immediate (P0)")
+        orders the actions and gives none of them a severity."""
         sec = next((s for s in reversed(self.sections) if s.prior), None)
-        return sec is not None and not sec.summary_recap and not any(
-            k in rec for k in ("file", "severity", "priority"))
+        return sec is not None and not sec.summary_recap and "file" not in rec \
+            and not own_sev and not sec.sev
 
     def said_there(self, rec: dict[str, Any]) -> bool:
         """A finding read before at ``rec``'s place (its file, a line within the other's
@@ -1279,7 +1321,7 @@ class _Reader:
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
-        label = _is_label(text) or names_findings or (
+        label = _is_label(text) or names_findings or _SEV_CATEGORY.match(plain) is not None or (
             # "Top-5 Must-Fix Issues for v0.6": a group of findings by its plural noun and
             # its severity, whatever else it says ("Critical bug in X" is one finding)
             _GROUP_NOUN.search(plain) is not None and heading_severity(text) is not None
@@ -1291,13 +1333,15 @@ class _Reader:
                 _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)) \
                 or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif _is_inventory(plain, text) or (
+        elif _is_inventory(plain, text) and not re.search(
+                r"\((?:priority|severity)\s*:", plain, re.I) or (
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
                 and not _FINDINGS.search(plain) or _NO_ISSUES_HEAD.search(plain):
             kind = "positive"  # "## Verification Results (No Issues Found)": checks that passed
-        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
+        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) \
+                or _AFTERWORD.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "other"
         elif names_findings or _FINDINGS.search(plain) and not is_key \
                 or heading_severity(text) and label:
@@ -1321,10 +1365,14 @@ class _Reader:
             file_ctx = Location(f) if f else None
         title = not self.headings and level == 1 and not _lead_tag(text) and (
             loc is None or loc.line is None)
-        if title and kind == "findings" and not names_findings and not re.search(
+        if (title or level == 1 and re.search(r"\b(?:review|audit|assessment|report)\b", plain,
+                                              re.I)) \
+                and kind == "findings" and not names_findings and not re.search(
                 r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
                 re.I):
-            kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
+            # "# Task: Performance Fixes", "# Project Review & Improvement Suggestions": a
+            # title, not a findings section
+            kind = "neutral"
         if title and kind == "findings" and not names_findings and not _FINDINGS.search(
                 re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
                        plain, flags=re.I)):
@@ -1583,18 +1631,27 @@ class _Reader:
                     self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
+            # "**H1. The filter reads row 0 only …** `src/filter.js:214` takes …": a bold
+            # title (wrapped over lines or not) with its place right after it
+            bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
+                and hm is None else None
             opens = kind not in ("positive", "resolved") and (
-                title or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                bold is not None or title
+                or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None
                 and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
                 self.close_para()
                 head, more = _join_head([probe] + lines[i + 1:])
+                if bold is not None:
+                    head, more = bold[0], lines[i + bold[2]:]
                 if more and _location_only(head):
                     head = head + " " + more[0]
                     more = more[1:]
                 used = len(lines[i + 1:]) - len(more)
                 self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                if bold is not None and bold[1]:
+                    self.para.rest.append(bold[1])  # the words after the place
                 self.pending_sev = None
                 for used_line in lines[i:i + 1 + used]:
                     self.feed(used_line)
@@ -2116,8 +2173,11 @@ _RECAP_TAIL = re.compile(
     r"points|changes|fixes|list|concerns)\b)", re.I)
 
 
+# one word ahead of an action recap's name: "Testing recommendations", "Improvement
+# suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
-    r"^(?:testing|test|further|additional|other|general|future|follow[\s-]?up)\s+(?=\w)", re.I)
+    r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
+    r"\s+(?=\w)", re.I)
 
 
 def _recap_kind(name: str) -> str | None:
@@ -2135,6 +2195,11 @@ def _recap_kind(name: str) -> str | None:
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
+# a reference to an earlier finding inside an action's title: "Issue #3", "finding 2",
+# "#4", "(H1)", "(H4 / M4)"
+_REFERENCE = re.compile(
+    r"\b(?:issue|finding|item|bug|concern)\s*#?\s*(?P<n>\d{1,4})\b|(?<![\w#])#(?=\d)"
+    r"(?P<h>\d{1,4})\b|[(/]\s*(?P<i>[A-Z]{1,3}\d{1,3}[a-z]?)\s*(?=[)/])", re.I)
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
 _ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
                       r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
@@ -2355,20 +2420,18 @@ def _settled_body(rest: list[str]) -> bool:
     """The body of an item says the item is settled: its first line opens with a fixed
     mark, or a status or verdict label of its own names it fixed or resolved."""
     fenced = False
-    first = True
+    text: list[str] = []
     for ln in rest[:MAX_BODY]:
         if ln.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
             continue
         if fenced or not ln.strip():
             continue
-        if first and _SETTLED_MARK.match(ln):
+        if not text and _SETTLED_MARK.match(ln):
             return True
-        first = False
-        for m in _SETTLED_LABEL.finditer(ln):
-            if _RESOLVED.search(m["v"]):
-                return True
-    return False
+        text.append(ln.strip())
+    # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
+    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
 
 
 def _says_nothing_wrong(line: str) -> bool:
@@ -2404,6 +2467,29 @@ def _badge_titled(lines: list[str]) -> bool:
         and not re.match(r"^[\s*_]*[^\s*_:][^:\n]{0,40}?[*_]*[:\uff1a]", body[0]) \
         and any(re.match(r"^\s*\*\*[^*\n]{3,300}[^*:\uff1a\n]\*\*\s*\.?\s*$", ln)
                 for ln in body[1:4])
+
+
+_BOLD_LEAD = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_\n]{3,300}?)(?:\*\*|__)\s*[:.\u2014\u2013-]?\s*")
+
+
+def _bold_then_place(lines: list[str]) -> tuple[str, str, int] | None:
+    """A paragraph that opens with a bold title, wrapped over up to three lines or not,
+    followed at once by a place with a line: (the title with that place, the rest of
+    the line the title ends on, the lines used)."""
+    if not lines or not re.match(r"^\s*(?:\*\*|__)\S", lines[0]):
+        return None
+    joined = ""
+    for n, ln in enumerate(lines[:3], 1):
+        joined = (joined + " " + ln.strip()).strip()
+        m = _BOLD_LEAD.match(joined)
+        if m is None:
+            continue
+        rest = joined[m.end():]
+        loc = locate(rest[:200])
+        if loc is None or loc.line is None or loc.start > 2:
+            return None
+        return m["t"].strip() + " " + rest[:loc.end], rest[loc.end:].strip(" .,:;\u2014-"), n
+    return None
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -2951,13 +3037,18 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
         prev = ""
+        # "**Observation:**" then "The DAG `dags/x.py` does not …": the first line of text
+        first = next((ln for ln in rest[:4] if ln.strip() and not _BARE_KEY.match(ln)),
+                     rest[0] if rest else None)
         for ln in [head, *rest[:6]]:
             if ln is not head and (re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln)
                                    or _EVIDENCE_FIELD.match(ln)):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _prose_file(ln, prev if ln is not head else "")
+            if f is None and ln is first:
+                f = _coded_source(ln)  # "The DAG `migrate.py` does not create the keys."
             prev = ln
-            if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
+            if f and "/" in f or f and ln is head or f and ln is first and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
                     r"ya?ml|toml|json|vue|svelte)$", f):
@@ -2971,6 +3062,16 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             rec.pop("file")
             rec.pop("line", None)
             rec.pop("end_line", None)
+    if isinstance(rec.get("file"), str) and "line" not in rec:
+        # "### 1) `App.tsx` is a god component" over "Evidence: `src/components/App.tsx:147`":
+        # the body gives the same file its path and a line
+        for ln in rest[:12]:
+            bloc = locate(ln)
+            if bloc is not None and bloc.line is not None and bloc.file != rec["file"] \
+                    and bloc.file.endswith("/" + rec["file"].lstrip("./")):
+                rec.pop("file")
+                _put_location(rec, bloc)
+                break
     if "file" in rec and "line" not in rec:
         lm = re.search(r"\blines?\s*+(?:[:=]\s*+)?~?\s*+(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
@@ -3010,7 +3111,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if "severity" in rec or "priority" in rec:
         return
-    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I) or \
+    pm = re.search(r"\((?:(?:severity|priority):\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head,
+                   re.I) or \
         _SEV_ASIDE.search(head[-160:])
     if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
@@ -3029,6 +3131,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = sev
 
 
+# a severity written as an aside of the item's own: "(Priority: High)", "(low)"
+_OWN_ASIDE = re.compile(r"\((?:(?:severity|priority)\s*:\s*)?(?:" + SEVERITY_WORD + r")\)", re.I)
 # a title ending with an aside that opens with its severity: "(minor documentation gap)",
 # "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
 _SEV_ASIDE = re.compile(

@@ -1,0 +1,165 @@
+"""Where a heading's finding is when its heading says less than its body (issue: read what
+real reviewers print): a heading naming a file without a line takes that file's path and
+line from its evidence, a body that opens with a bare label names the file on its first
+line of text, a heading asking for more coverage is a finding, and a priority written as
+an aside is the finding's severity.  Fixtures written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def findings(text: str) -> list[dict[str, object]]:
+    return reading.read(text.encode(), "tester").findings
+
+
+def test_a_heading_file_takes_its_path_and_line_from_the_evidence() -> None:
+    text = """\
+## Findings
+
+### 1) `Cart.tsx` keeps three copies of the same state
+
+Evidence:
+- The totals are recomputed in three handlers: `web/src/Cart.tsx:212`, `web/src/Cart.tsx:260`.
+
+Impact:
+- A change to one copy leaves the others stale.
+"""
+    got = findings(text)
+    assert [(f.get("file"), f.get("line")) for f in got] == [("web/src/Cart.tsx", 212)]
+
+
+def test_evidence_in_another_file_does_not_move_the_heading_file() -> None:
+    text = """\
+## Findings
+
+### 1) `Cart.tsx` keeps three copies of the same state
+
+Evidence:
+- The same pattern was fixed before in `web/src/Basket.tsx:40`.
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("Cart.tsx", None)]
+
+
+@pytest.mark.parametrize("label", ["**Observation:**", "Observation:", "**Problem**:"])
+def test_a_body_opening_with_a_bare_label_names_the_file_on_its_first_line_of_text(
+        label: str) -> None:
+    text = f"""\
+# Review of the export job
+
+## Recommendations
+
+### 1. Add retries to the upload step
+
+{label}
+
+The upload in `upload_step.py` gives up after the first timeout.
+
+### 2. Log the batch size
+
+{label}
+
+Nothing records how large a batch was when it failed.
+"""
+    assert [f.get("file") for f in findings(text)] == ["upload_step.py", None]
+
+
+def test_a_heading_asking_for_more_coverage_is_a_finding_with_its_priority() -> None:
+    text = """\
+## Recommendations
+
+### 1. Watch the cache size (Priority: Low)
+The cache has no upper bound on its entries.
+
+### 2. Improve Test Coverage (Priority: High)
+Ensure `loader_test.go` covers the retry path and the timeout.
+"""
+    got = findings(text)
+    assert [(f.get("file"), f.get("severity")) for f in got] == [
+        (None, "minor"), ("loader_test.go", "critical")]
+
+
+def test_a_coverage_section_still_lists_no_findings() -> None:
+    text = """\
+## Findings
+
+- `api/routes.py:12` — the handler swallows the error.
+
+## Test coverage
+
+- `api/routes.py` — covered by `tests/test_routes.py`
+- `api/models.py` — covered by `tests/test_models.py`
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("api/routes.py", 12)]
+
+
+BOLD_TITLES = """\
+## Findings
+
+**H1. The filter reads the column type from the first row only, so a null first
+row makes it throw.** `src/filter.js:214` takes `typeof` of row 0.
+
+**H2. The status of an empty series is row 0's.** `src/status.js:33` maps invalid
+values to index 0.
+
+**H3. The retry helper can return nothing.**
+`src/load.js:90` returns inside the loop.
+"""
+
+
+def test_a_bold_title_followed_at_once_by_its_place_is_a_finding_there() -> None:
+    got = findings(BOLD_TITLES)
+    assert [(f.get("file"), f.get("line")) for f in got] == [
+        ("src/filter.js", 214), ("src/status.js", 33), ("src/load.js", 90)]
+    assert str(got[0].get("summary")).startswith("H1. The filter reads")
+    assert "takes `typeof`" in str(got[0].get("discussion"))
+
+
+def test_a_bold_lead_without_a_place_opens_nothing_new() -> None:
+    text = """\
+## Findings
+
+- `src/a.py:3` — the lock is never released.
+
+**Note.** The tests pass on this branch.
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("src/a.py", 3)]
+
+
+SEVERITY_GROUPS = """\
+# Project Review & Improvement Suggestions
+
+## 1. Project Review
+
+### Design Summary
+
+**Purpose.** The library loads CSV files and hands back tables.
+
+### Findings by Priority
+
+#### 🔴 High — Correctness
+
+**H1. The filter throws on a null first row.** `src/filter.js:214` reads row 0.
+
+#### 🟠 Medium
+
+- **M1. Loader duplication.** Three loaders repeat the same block.
+
+#### 🟡 Low / Documentation
+
+- **L1.** The README omits the date filter.
+- **L2.** The clamping of negatives is undocumented.
+"""
+
+
+def test_a_severity_with_its_category_is_the_group_of_the_findings_under_it() -> None:
+    got = findings(SEVERITY_GROUPS)
+    assert [(f.get("file"), f.get("severity")) for f in got] == [
+        ("src/filter.js", "critical"), (None, "medium"), (None, "minor"), (None, "minor")]
+
+
+def test_a_top_heading_naming_a_review_and_suggestions_is_a_title() -> None:
+    got = findings(SEVERITY_GROUPS)
+    assert not any("Design Summary" in str(f.get("summary")) for f in got)
