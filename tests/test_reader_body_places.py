@@ -163,3 +163,33 @@ def test_a_severity_with_its_category_is_the_group_of_the_findings_under_it() ->
 def test_a_top_heading_naming_a_review_and_suggestions_is_a_title() -> None:
     got = findings(SEVERITY_GROUPS)
     assert not any("Design Summary" in str(f.get("summary")) for f in got)
+
+
+FIELDS_UNDER_A_HEADING = """\
+## Critical Issues
+
+### 4. ⚠️ **High: Overlap detection loses precision**
+
+**File:** `src/sampler/Loop.cpp:105-124`
+**Severity:** MEDIUM - samples can be attributed wrongly
+**Impact:** short intervals read as zero
+
+**Problem:**
+
+The difference is cast to milliseconds after a microsecond is taken off.
+
+Issues:
+1. Casting to milliseconds drops the remainder
+2. The microsecond taken off is not explained
+
+**Fix Required:**
+- Keep the arithmetic in nanoseconds
+- Check a minimum before taking the margin off
+"""
+
+
+def test_a_heading_finding_keeps_its_field_lines_and_lists_as_its_parts() -> None:
+    got = findings(FIELDS_UNDER_A_HEADING)
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
+        ("src/sampler/Loop.cpp", 105, "medium")]
+    assert "Overlap detection" in str(got[0].get("summary"))

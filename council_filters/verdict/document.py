@@ -1494,6 +1494,7 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
+                and not self.in_finding_heading() \
                 and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
                          or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
@@ -1526,7 +1527,7 @@ class _Reader:
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
         # is a finding: the list after it is that finding's detail, not findings
         self.fix_lead = not quoted and self.under_cand() and bool(
-            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip().endswith((":", "\uff1a"))
+            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -2484,6 +2485,8 @@ def _bold_then_place(lines: list[str]) -> tuple[str, str, int] | None:
         m = _BOLD_LEAD.match(joined)
         if m is None:
             continue
+        if m["t"].rstrip().endswith((":", "\uff1a")) or _FIELD.match(joined):
+            return None  # "**File:** `a.py:3`": a field, not a title
         rest = joined[m.end():]
         loc = locate(rest[:200])
         if loc is None or loc.line is None or loc.start > 2:
