@@ -246,3 +246,34 @@ takes `typeof` of row 0, which is `null` for optional columns.
 2. Add a regression test for a null first row (H1)
 """
     assert places(text) == [("src/filter.js", 214)]
+
+
+# -- a table of what the change adds ---------------------------------------------------
+
+INVENTORY = """\
+## Summary
+
+This change adds a stats page.
+
+**New files:**
+| File | Lines | Description |
+|------|-------|-------------|
+| `src/app/stats.py` | 274 | The stats client |
+| `tests/test_stats.py` | 365 | Its tests |
+
+## Issues Found
+
+### 1. Dead code: the streaming endpoint
+
+`routes.py:232-295` holds an endpoint no page calls.
+"""
+
+
+def test_a_table_of_files_and_their_descriptions_outside_findings_is_an_inventory() -> None:
+    assert places(INVENTORY) == [("routes.py", 232)]
+
+
+def test_the_same_table_under_findings_is_read() -> None:
+    text = INVENTORY.replace("## Summary", "## Findings").replace(
+        "| File | Lines | Description |", "| File | Line | Description |")
+    assert ("src/app/stats.py", 274) in places(text)

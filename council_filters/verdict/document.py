@@ -3205,9 +3205,11 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
     idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
-    if not (in_findings or "file" in cols or "severity" in cols
+    described = header[cols["text"]] in ("description", "summary", "title", "details")
+    if not (in_findings or "file" in cols and not described or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):
+        # "| File | Lines | Description |" under a summary: what the change adds, not findings
         return []
     out: list[dict[str, Any]] = []
     for vals in rows[1:]:
