@@ -193,3 +193,29 @@ def test_a_heading_finding_keeps_its_field_lines_and_lists_as_its_parts() -> Non
     assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
         ("src/sampler/Loop.cpp", 105, "medium")]
     assert "Overlap detection" in str(got[0].get("summary"))
+
+
+DIMENSIONS = """\
+# {title}
+
+This document sums up what was looked at.
+
+## 1. Non-idiomatic code
+
+*   **Odd error name:** `ParseError::Oops` in `src/parse/errors.rs` does not say what failed.
+*   **Lint switched off:** the allow list in `src/lib.rs` hides unused variables everywhere.
+
+## 2. Hard to follow
+
+*   **Dense predictor:** `predict` in `src/parse/motion.rs` is one long function with many cases.
+"""
+
+
+def test_a_reviews_dimension_sections_hold_its_titled_critiques_at_their_places() -> None:
+    got = findings(DIMENSIONS.format(title="Decoder Codebase Review"))
+    assert [f.get("file") for f in got] == [
+        "src/parse/errors.rs", "src/lib.rs", "src/parse/motion.rs"]
+
+
+def test_the_same_sections_outside_a_review_are_not_read_as_findings() -> None:
+    assert findings(DIMENSIONS.format(title="Decoder Architecture")) == []

@@ -742,6 +742,7 @@ class _Reader:
         # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
         self.reviewed: Location | None = None
+        self.review_title = False  # a level-1 heading names a review, audit or critique
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -774,6 +775,13 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+
+    def in_dimension(self) -> bool:
+        """The innermost section is a heading that names a dimension of a review in a few
+        words ("1. Non-idiomatic Rust", "Hard to follow regions"), no finding by its look."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and not self.in_finding_heading() \
+            and len(_plain(_NUMBERING.sub("", c.text)).split()) <= 6
 
     def in_category(self) -> bool:
         """The innermost section is a heading that only names a dimension of a rubric or a
@@ -1415,6 +1423,8 @@ class _Reader:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
             if self.comment is not None:
                 self.comment.cand = True
+        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
+            self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -1791,6 +1801,12 @@ class _Reader:
         if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
                 head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
+        if under and kind == "neutral" and depth == 0 and self.review_title \
+                and self.in_dimension() and _titled_item(head) \
+                and _prose_file(head[:600]) is not None:
+            # "# Codebase Review" … "## 1. Non-idiomatic Rust" over "- **Typos:** `a` in
+            # `src/mod.rs` …": a review's dimension over its titled critiques, each at a place
+            under, kind = False, "findings"
         ctx = self.file()
         if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
