@@ -219,3 +219,15 @@ def test_a_reviews_dimension_sections_hold_its_titled_critiques_at_their_places(
 
 def test_the_same_sections_outside_a_review_are_not_read_as_findings() -> None:
     assert findings(DIMENSIONS.format(title="Decoder Architecture")) == []
+
+
+def test_a_titled_item_that_only_describes_is_no_finding_in_a_dimension() -> None:
+    text = """\
+# Service Code Review
+
+## 4. Backlog and roadmap
+
+*   **Current blocker:** the startup issue in `docs/PRIORITY.md` is rightly the top priority.
+*   **Stale retries:** `src/net/retry.go` retries forever instead of backing off.
+"""
+    assert [f.get("file") for f in findings(text)] == ["src/net/retry.go"]

@@ -1803,7 +1803,7 @@ class _Reader:
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
         if under and kind == "neutral" and depth == 0 and self.review_title \
                 and self.in_dimension() and _titled_item(head) \
-                and _prose_file(head[:600]) is not None:
+                and _prose_file(head[:600]) is not None and _CRITIQUE.search(head[:600]):
             # "# Codebase Review" … "## 1. Non-idiomatic Rust" over "- **Typos:** `a` in
             # `src/mod.rs` …": a review's dimension over its titled critiques, each at a place
             under, kind = False, "findings"
@@ -2755,6 +2755,15 @@ def _is_critique(text: str) -> bool:
         and bool(_PROBLEM_WORDS.search(text[:2000])) and not _says_nothing_wrong(text)
 
 
+# what a critique of code says of it ("non-idiomatic", "hard to follow", "duplicated",
+# "could be done in one pass"), which a description does not
+_CRITIQUE = re.compile(
+    r"\b(?:not?|non-\w+|un(?:used|needed|necessary|clear|safe|checked|bounded|conventional|"
+    r"idiomatic|professional)\w*|lacks?|missing|without|instead\s+of|should|could|hard\w*|"
+    r"difficult|complex|dense|massive|(?:very\s+)?large|redundant|duplicat\w*|dead|"
+    r"inefficien\w*|slow\w*|expensive|bottleneck|overhead|brittle|fragile|opaque|confusing|"
+    r"inconsistent|wrong|incorrect|typos?|typographical|hides?|hidden|leaks?|races?|panics?|"
+    r"crash\w*|fails?|bugs?|risk\w*|too)\b", re.I)
 # words that state a problem in a critique
 _PROBLEM_WORDS = re.compile(
     r"\b(?:no|not|lacks?|lacking|missing|without|risks?|risky|brittle|fragile|aggressive|"
