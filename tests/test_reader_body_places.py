@@ -231,3 +231,20 @@ def test_a_titled_item_that_only_describes_is_no_finding_in_a_dimension() -> Non
 *   **Stale retries:** `src/net/retry.go` retries forever instead of backing off.
 """
     assert [f.get("file") for f in findings(text)] == ["src/net/retry.go"]
+
+
+def test_a_heading_with_its_own_priority_aside_is_a_finding_of_that_severity() -> None:
+    text = """\
+## Technical Review
+
+### Areas for future enhancement
+
+#### 1. Embedded script (Priority: Medium)
+**Issue:** a Python script is kept in Go strings.
+
+#### 2. Audio resampling (Priority: Low)
+**Issue:** the rate is cut by dropping samples.
+"""
+    got = findings(text)
+    assert [(f.get("summary"), f.get("severity")) for f in got] == [
+        ("Embedded script", "medium"), ("Audio resampling", "minor")]

@@ -774,7 +774,8 @@ class _Reader:
         location, a finding id): what is under it is that finding's."""
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
-            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
+            or _OWN_ASIDE.search(c.text))
 
     def in_dimension(self) -> bool:
         """The innermost section is a heading that names a dimension of a review in a few
@@ -1060,6 +1061,8 @@ class _Reader:
             if title:
                 rec["summary"] = title
         _finish(rec, head, rest, fields, sev, file)
+        if isinstance(rec.get("summary"), str) and "( )" in rec["summary"]:
+            rec["summary"] = rec["summary"].replace(" ( )", "").replace("( )", "").strip()
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
@@ -2724,8 +2727,8 @@ def _qualifies(c: _Cand) -> bool:
     if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
             and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
         return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
-    if _lead_tag(text) or locate(text) is not None:
-        return True
+    if _lead_tag(text) or locate(text) is not None or _OWN_ASIDE.search(text):
+        return True  # ... or "#### 2. Audio resampling (Priority: Low)": its own priority
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
             and _pathlike(m["p"]):
         return True  # "### M1. `api/app.py` — the cache is never cleared": file-level
