@@ -277,3 +277,32 @@ def test_the_same_table_under_findings_is_read() -> None:
     text = INVENTORY.replace("## Summary", "## Findings").replace(
         "| File | Lines | Description |", "| File | Line | Description |")
     assert ("src/app/stats.py", 274) in places(text)
+
+
+# -- informational items that confirm a property holds ---------------------------------
+
+CONFIRMS = """\
+## Findings
+
+### High: the nightly job has no timeout
+
+A hung export blocks every later run.
+
+### Info: the export stays explicitly bounded
+
+It reads at most 500 rows a batch.
+
+### Info: retention rules are preserved
+
+No raw rows are written to the report.
+
+### Info: the retry count is not bounded
+
+A failing upload is retried forever.
+"""
+
+
+def test_an_informational_item_confirming_a_property_is_not_a_finding() -> None:
+    got = findings(CONFIRMS)
+    assert [str(f.get("summary")) for f in got] == [
+        "High: the nightly job has no timeout", "Info: the retry count is not bounded"]

@@ -2420,11 +2420,20 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h):
+    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
+            or _INFO_CONFIRMS.match(_plain(h)):
         return True
     return bool(_PLACEHOLDER.search(h))
 
 
+# an informational item that confirms a property holds ("Info: Privacy boundaries are
+# preserved", "Info: Execution is explicitly bounded"): a check that passed, no finding
+_INFO_CONFIRMS = re.compile(
+    r"^[\W_]*(?:info(?:rmational)?|note|fyi)\b[\W_]*\s*[:\u2014\u2013-]\s*"
+    r"(?![^\n]{0,200}\b(?:not|no|never|lacks?|missing|without|unproven|but|yet)\b)"
+    r"[^\n]{0,160}?(?:\b(?:correctly|properly|explicitly|fully)\b|\b(?:is|are|remains?|stays?)"
+    r"\s+(?:\w+ly\s+)?(?:preserved|bounded|clear|compliant|intact|respected|enforced|"
+    r"satisfied|aligned|consistent|sound|safe|valid|in\s+place)\b)", re.I)
 # a line about a reviewer's run, not about the code ("Gemini: pending", "Codex: API key
 # issue (skipped)", "Claude — APPROVE")
 _REVIEWER_STATUS = re.compile(
