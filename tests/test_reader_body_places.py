@@ -248,3 +248,39 @@ def test_a_heading_with_its_own_priority_aside_is_a_finding_of_that_severity() -
     got = findings(text)
     assert [(f.get("summary"), f.get("severity")) for f in got] == [
         ("Embedded script", "medium"), ("Audio resampling", "minor")]
+
+
+TAGGED_PARAGRAPHS = """\
+# PR Review: fix: resolve chain name and memory issues
+
+**Summary of Changes**
+- Truncates chain names to 19 characters.
+- Caps the audit log at 10,000 entries.
+
+**Feedback**
+
+🔴 **Critical: chain names can collide**
+In `orchestrator/vm/firewall.rs`:
+```rust
+let id: String = vm_id.chars().take(19).collect();
+```
+Two machines with the same prefix get the same chain.
+
+🟡 **Warning: coverage fell from 68% to 50%**
+Modules were left out of the build on some platforms.
+
+**Decision**
+**Request Changes**
+"""
+
+
+def test_a_place_line_under_a_tagged_title_is_that_findings_place_only() -> None:
+    got = findings(TAGGED_PARAGRAPHS)
+    assert [(f.get("file"), f.get("severity")) for f in got] == [
+        ("orchestrator/vm/firewall.rs", "critical"), (None, "medium")]
+
+
+def test_a_top_heading_naming_the_reviewed_change_is_a_title() -> None:
+    got = findings(TAGGED_PARAGRAPHS)
+    assert not any(str(f.get("summary")) in ("Summary of Changes", "Feedback", "Decision")
+                   for f in got)

@@ -1384,6 +1384,11 @@ class _Reader:
             # "# Task: Performance Fixes", "# Project Review & Improvement Suggestions": a
             # title, not a findings section
             kind = "neutral"
+        if level == 1 and kind == "findings" and not names_findings and re.match(
+                r"^(?:[\w-]+\s+){0,3}(?:review|audit)\s*(?:#\s*\d+\s*)?(?::|of\b|for\b|\u2014|-\s)",
+                plain, re.I):
+            # "# PR Review: fix: resolve chain name issues": the reviewed change's name
+            kind = "neutral"
         if title and kind == "findings" and not names_findings and not _FINDINGS.search(
                 re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
                        plain, flags=re.I)):
@@ -1591,6 +1596,15 @@ class _Reader:
                     i += 1
                     continue
                 ln, self.pending_value = self.pending_value, None
+            if i > 0 and self.para is not None and not self.para.rest and (
+                    comments.file_line(ln) is not None or comments.meta_location(ln)):
+                # "🔴 **Critical: chain names collide**" then "In `vm/firewall.rs`:": the
+                # place of the finding that line titles, not a new comment's
+                self.para.rest.append(ln)
+                self.feed(ln)
+                boundary = False
+                i += 1
+                continue
             if self.comment_line(ln):
                 boundary = True
                 i += 1
