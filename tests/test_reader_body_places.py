@@ -284,3 +284,15 @@ def test_a_top_heading_naming_the_reviewed_change_is_a_title() -> None:
     got = findings(TAGGED_PARAGRAPHS)
     assert not any(str(f.get("summary")) in ("Summary of Changes", "Feedback", "Decision")
                    for f in got)
+
+
+def test_a_named_group_of_issues_holds_its_titled_critiques_at_their_places() -> None:
+    text = """\
+# Decoder notes
+
+## 4. Obvious performance issues
+
+*   **Table lookups:** `src/parse/tables.rs` searches large tables linearly for every token.
+*   **Repeated interpolation:** `src/parse/inter.rs` recomputes half steps instead of reusing them.
+"""
+    assert [f.get("file") for f in findings(text)] == ["src/parse/tables.rs", "src/parse/inter.rs"]

@@ -1818,8 +1818,8 @@ class _Reader:
         if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
                 head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
-        if under and kind == "neutral" and depth == 0 and self.review_title \
-                and self.in_dimension() and _titled_item(head) \
+        if under and (kind == "neutral" and self.review_title or kind == "findings") \
+                and depth == 0 and self.in_dimension() and _titled_item(head) \
                 and _prose_file(head[:600]) is not None and _CRITIQUE.search(head[:600]):
             # "# Codebase Review" … "## 1. Non-idiomatic Rust" over "- **Typos:** `a` in
             # `src/mod.rs` …": a review's dimension over its titled critiques, each at a place
