@@ -306,3 +306,25 @@ def test_an_informational_item_confirming_a_property_is_not_a_finding() -> None:
     got = findings(CONFIRMS)
     assert [str(f.get("summary")) for f in got] == [
         "High: the nightly job has no timeout", "Info: the retry count is not bounded"]
+
+
+def test_a_recap_naming_a_finding_by_a_shorter_path_restates_it() -> None:
+    text = """\
+## Findings
+
+### ⚠️ Potential issue: no timeout in the matcher
+
+**Location**: `services/price/internal/matching/ai.go`
+
+The run has retries but no overall deadline.
+
+## Summary of Findings
+
+### High Priority Issues: **1**
+
+1. **Missing timeout in the matcher** (`matching/ai.go`)
+   - Fix: add a deadline to the run
+"""
+    got = findings(text)
+    assert [(f.get("file"), f.get("severity")) for f in got] == [
+        ("services/price/internal/matching/ai.go", "critical")]

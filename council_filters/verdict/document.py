@@ -638,6 +638,13 @@ def _prose_file(text: str, before: str = "") -> str | None:
     return None
 
 
+def _same_path(a: str, b: str) -> bool:
+    """The same file, one path written shorter (``matching/ai.go`` for
+    ``services/price/internal/matching/ai.go``)."""
+    a, b = a.lstrip("./"), b.lstrip("./")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
 def _coded_source(text: str) -> str | None:
     """The one source file a line names in code, anywhere in it (a bare name such as
     `` `loader_test.go` ``), never one to create, read or that is missing."""
@@ -1177,7 +1184,8 @@ class _Reader:
         if not any(target is g for g in self.doc.findings):
             return False  # that finding was taken back (a heading's parts re-read)
         if ident is None and isinstance(rec.get("file"), str) and isinstance(
-                target.get("file"), str) and (rec["file"] != target["file"] or rec.get("line")
+                target.get("file"), str) and (not _same_path(rec["file"], target["file"])
+                                              or rec.get("line")
                                               and rec.get("line") != target.get("line")):
             return False  # a place of its own: a new finding, not the earlier one again
         if "file" not in target and isinstance(rec.get("file"), str):
