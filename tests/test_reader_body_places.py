@@ -55,7 +55,7 @@ def test_a_body_opening_with_a_bare_label_names_the_file_on_its_first_line_of_te
 
 {label}
 
-The upload in `upload_step.py` gives up after the first timeout.
+The upload in `upload_step.py` gives up after the first timeout. The helper `net_retry.py` exists.
 
 ### 2. Log the batch size
 

@@ -3108,7 +3108,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
                 continue  # a nested list names other things (deliverables, evidence)
             f = _prose_file(ln, prev if ln is not head else "")
             if f is None and ln is first:
-                f = _coded_source(ln)  # "The DAG `migrate.py` does not create the keys."
+                # "The DAG `migrate.py` does not create the keys.": its first sentence
+                f = _coded_source(re.split(r"(?<=[.!?])\s+(?=[A-Z])", ln, maxsplit=1)[0])
             prev = ln
             if f and "/" in f or f and ln is head or f and ln is first and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
