@@ -184,6 +184,20 @@ def test_records_saved_one_a_line_are_read() -> None:
     assert places(got) == [("api/admin.py", 101), ("api/admin.py", None)]
 
 
+def test_pages_of_arrays_one_after_another_are_read_as_one() -> None:
+    # `gh api --paginate` prints one array a page, with nothing between them
+    pages = (json.dumps([rest(20, "svc/a.py", MAJOR, 3), rest(21, "svc/b.py", MAJOR, 4)])
+             + json.dumps([rest(22, "svc/c.py", REFACTOR, 5)]) + "\n")
+    assert places(read(pages)) == [("svc/a.py", 3), ("svc/b.py", 4), ("svc/c.py", 5)]
+
+
+def test_a_stream_of_objects_printed_over_several_lines_each() -> None:
+    # what `jq '.[] | {path, line, body}'` prints
+    stream = "".join(json.dumps({"path": p, "line": n, "body": "x is unchecked"}, indent=2)
+                     + "\n" for p, n in (("svc/a.py", 3), ("svc/b.py", 9)))
+    assert places(read(stream)) == [("svc/a.py", 3), ("svc/b.py", 9)]
+
+
 def test_a_group_of_threads_under_a_file_takes_the_files_path() -> None:
     # a digest a tool wrote: one object a file, its open threads with a line and a preview
     saved = [{"path": "deploy/compose.yml", "count": 2, "threads": [

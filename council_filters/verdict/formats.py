@@ -419,8 +419,8 @@ def review_json(text: str) -> dict[str, Any] | None:
     if m:
         s = m.group(2).strip()
     value = loads(s) if s[:1] in ("{", "[") else None
-    if value is None and s.startswith("{"):
-        value = _objects_a_line(s)
+    if value is None and s[:1] in ("{", "["):
+        value = _json_values(s)
     if value is not None:
         verdict_doc = isinstance(value, dict) and {str(k).lower() for k in value} & _VERDICT_KEYS
         records = None if verdict_doc else pr_records.comment_records(value)
@@ -453,17 +453,35 @@ def review_json(text: str) -> dict[str, Any] | None:
 _VERDICT_KEYS = _REVIEW_KEYS - {"findings", "issues", "comments", "problems"}
 
 
-def _objects_a_line(s: str) -> list[dict[str, Any]] | None:
-    """JSON Lines of two or more objects (records saved one a line), or None."""
-    rows: list[dict[str, Any]] = []
-    for ln in s.split("\n"):
-        if not ln.strip():
-            continue
-        row = loads(ln)
-        if not isinstance(row, dict):
+MAX_VALUES = 100_000  # JSON values one after another read at most
+
+
+def _json_values(s: str) -> list[Any] | None:
+    """Two or more JSON values one after another: JSON Lines of records, ``jq``'s stream of
+    objects, or the arrays ``gh api --paginate`` prints one a page (the arrays' items
+    are joined); None when the text is not made of them alone."""
+    if not _depth_ok(s):
+        return None
+    decoder = json.JSONDecoder()
+    values: list[Any] = []
+    i, n = 0, len(s)
+    while i < n and len(values) < MAX_VALUES:
+        while i < n and s[i] in " \t\r\n":
+            i += 1
+        if i >= n:
+            break
+        if s[i] not in "[{":
             return None
-        rows.append(row)
-    return rows if len(rows) >= 2 else None
+        try:
+            value, i = decoder.raw_decode(s, i)
+        except (ValueError, RecursionError):
+            return None
+        values.append(value)
+    if len(values) < 2:
+        return None
+    if all(isinstance(v, list) for v in values):
+        return [x for v in values for x in v]
+    return values if all(isinstance(v, dict) for v in values) else None
 
 
 # --------------------------------------------------------------------------- #
@@ -472,8 +490,9 @@ def _objects_a_line(s: str) -> list[dict[str, Any]] | None:
 def _unescape_one_line(text: str) -> str:
     if text.count("\n") > 1 or text.count("\\n") < 2:
         return text
-    if text.lstrip()[:1] in ("{", "[") and loads(text) is not None:
-        return text  # minified JSON (what `gh api` prints): its escapes are JSON's
+    if text.lstrip()[:1] in ("{", "[") and (loads(text) is not None
+                                          or _json_values(text.strip()) is not None):
+        return text  # minified JSON (`gh api`'s pages): its escapes are JSON's
     return (text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
             .replace('\\"', '"'))
 
