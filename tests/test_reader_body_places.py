@@ -296,3 +296,24 @@ def test_a_named_group_of_issues_holds_its_titled_critiques_at_their_places() ->
 *   **Repeated interpolation:** `src/parse/inter.rs` recomputes half steps instead of reusing them.
 """
     assert [f.get("file") for f in findings(text)] == ["src/parse/tables.rs", "src/parse/inter.rs"]
+
+
+def test_a_review_ending_with_two_code_blocks_is_read_whole() -> None:
+    text = """\
+## Issues
+
+1. **React keys use card titles** in `src/Board.tsx:199` — duplicates collide.
+
+## Note on the tool
+
+```
+npm i -g some-cli  -> fails
+```
+
+When the package is published again, rerun:
+
+```bash
+some-cli review --write REVIEW.md
+```
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("src/Board.tsx", 199)]

@@ -328,3 +328,17 @@ The run has retries but no overall deadline.
     got = findings(text)
     assert [(f.get("file"), f.get("severity")) for f in got] == [
         ("services/price/internal/matching/ai.go", "critical")]
+
+
+@pytest.mark.parametrize("ending", ["— expected.", "; fine for now.", ", acceptable as is."])
+def test_an_item_that_ends_by_accepting_what_it_describes_is_not_a_finding(ending: str) -> None:
+    text = f"""\
+## Issues
+
+### Low
+
+- **Hover motion** on many cards can feel jittery on long lists.
+- **Numbering** restarts when filters change counts {ending}
+"""
+    got = findings(text)
+    assert [str(f.get("summary")).split()[0] for f in got] == ["Hover"]

@@ -2456,6 +2456,10 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
+    if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
+                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
+                 r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
+        return True  # "… renumbers when filters change — expected.", "…; fine for now."
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)):
         return True
