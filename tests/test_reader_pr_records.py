@@ -314,8 +314,18 @@ def _review(body: str, state: str = "COMMENTED", user: dict[str, str] = BOT) -> 
 
 
 def test_a_bots_summary_comments_give_no_finding() -> None:
-    # issue comments (issues/N/comments): a walkthrough and a summary of changes
-    saved = [dict(_review(WALKTHROUGH), state=None), dict(_review(SUMMARY_OF_CHANGES), state=None)]
+    # issue comments (issues/N/comments): a walkthrough (with the checks it ran) and a
+    # summary of changes
+    checks = ("\n\n<!-- checks_start -->\n\n<details>\n<summary>\U0001f6a5 Pre-merge checks | "
+              "\u274c 2</summary>\n\n### \u274c Failed checks (1 warning, 1 inconclusive)\n\n"
+              "| Check name | Status | Explanation | Resolution |\n| :---: | :--- | :--- | :--- |\n"
+              "| Docstring Coverage | \u26a0\ufe0f Warning | Coverage is 40%, under the 80% asked."
+              " | Write docstrings for the new functions. |\n"
+              "| Title check | \u2753 Inconclusive | The title names only part of the change. | "
+              "Name both halves in the title. |\n\n<sub>Tip: the checks can be set per "
+              "repository.</sub>\n\n</details>\n")
+    saved = [dict(_review(WALKTHROUGH + checks), state=None),
+             dict(_review(SUMMARY_OF_CHANGES), state=None)]
     got = read(json.dumps(saved))
     assert got.findings == []
 

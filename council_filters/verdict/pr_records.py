@@ -209,7 +209,9 @@ def _record(d: dict[str, Any], body: str, path: str | None, line: int | None) ->
            or k in ("replacement",)}
     for k in _LINES + _STARTS + ("position",):
         rec.pop(k, None)
-    rec["body"] = _LEADING_NOTES.sub("", body, count=1)
+    # a located comment's opening HTML notes go (its title follows them); a posted body
+    # keeps them: they tell a bot's walkthrough
+    rec["body"] = _LEADING_NOTES.sub("", body, count=1) if path is not None else body
     rec["author"] = {"login": _login(d) or ""}
     if path is not None:
         rec["path"] = path
