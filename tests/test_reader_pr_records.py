@@ -86,6 +86,19 @@ def test_a_comment_whose_line_moved_on_keeps_the_line_it_was_written_on() -> Non
     assert places(got)[1:] == [("svc/lock.py", 77)]
 
 
+def test_a_comment_saved_with_only_its_diff_position_takes_its_line_from_the_hunk() -> None:
+    # older saves carry `position` (a place in the diff) and the hunk up to the line
+    hunk = ("@@ -40,6 +40,8 @@ def load(path):\n     data = read(path)\n-    check(data)\n"
+            "+    if not data:\n+        return None\n     return parse(data)")
+    old = {"path": "svc/load.py", "position": 5, "original_position": 5, "diff_hunk": hunk,
+           "body": "An empty file now returns None.", "user": BOT}
+    removed = dict(old, diff_hunk="@@ -40,3 +40,2 @@\n     data = read(path)\n-    check(data)",
+                   body="The check is gone.")
+    file_level = dict(old, subject_type="file", body="The module has no tests.")
+    got = read(json.dumps([old, removed, file_level]))
+    assert places(got) == [("svc/load.py", 43), ("svc/load.py", 41), ("svc/load.py", None)]
+
+
 def test_graphql_reviews_with_their_comments_are_one_finding_a_comment() -> None:
     # reviews.nodes[].comments.nodes[]: a review holds comments at places of their own
     dump = {"data": {"repository": {"pullRequest": {"reviews": {"nodes": [

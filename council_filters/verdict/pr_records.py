@@ -17,9 +17,9 @@ review comment by its keys:
   Azure DevOps' ``threadContext``), else the path of the record that holds it (a
   thread, a per-file group) or the file-path key its list sits under; its line:
   ``line``, else ``original_line`` / ``originalLine`` (the line it was written on, once
-  the diff moved on), else GitLab's ``new_line`` / ``old_line``, else ``line_number``;
-  ``start_line`` only when nothing else gives one; ``position`` as a number (a place in
-  the diff, not in the file) never;
+  the diff moved on), else GitLab's ``new_line`` / ``old_line``, else ``line_number``,
+  else the line its ``diff_hunk`` ends on; ``start_line`` only when nothing else gives
+  one; ``position`` as a number (a place in the diff, not in the file) never;
 - what it is part of: a *thread* (a record holding its comments under ``comments``,
   ``notes`` or ``comments.nodes``, with a place or a resolution state of its own) is one
   comment: its first, at the thread's place; the others answer it;
@@ -106,9 +106,42 @@ def place(d: dict[str, Any]) -> tuple[str | None, int | None]:
     line = next((n for sub in subs if (n := _first_line(sub, _LINES)) is not None), None)
     if line is None:
         line = next((n for sub in subs[1:] if (n := _sub_line(sub)) is not None), None)
+    if line is None and d.get("subject_type", d.get("subjectType")) not in ("file", "FILE"):
+        line = hunk_line(d.get("diff_hunk", d.get("diffHunk")))
     if line is None:
         line = next((n for sub in subs if (n := _first_line(sub, _STARTS)) is not None), None)
     return path, line
+
+
+_HUNK_HEAD = re.compile(r"@@ -(\d{1,9})(?:,\d{1,9})? \+(\d{1,9})(?:,\d{1,9})? @@")
+
+
+def hunk_line(hunk: Any) -> int | None:
+    """The line a review comment's ``diff_hunk`` ends on (GitHub saves the hunk up to the
+    commented line): its new-side number, or its old-side one when that last line was
+    removed.  For comments saved before the API gave ``line`` (only ``position``)."""
+    if not isinstance(hunk, str):
+        return None
+    lines = hunk[-200_000:].split("\n")
+    start = max((i for i, ln in enumerate(lines) if ln.startswith("@@")), default=None)
+    if start is None or (m := _HUNK_HEAD.match(lines[start])) is None:
+        return None
+    old, new = int(m.group(1)) - 1, int(m.group(2)) - 1
+    body = [ln for ln in lines[start + 1:] if not ln.startswith("\\")]
+    while body and body[-1] == "":
+        body.pop()
+    if not body:
+        return None
+    for ln in body:
+        if ln.startswith("-"):
+            old += 1
+        elif ln.startswith("+"):
+            new += 1
+        else:
+            old, new = old + 1, new + 1
+    last = body[-1]
+    n = old if last.startswith("-") else new
+    return n if n >= 1 else None
 
 
 _PLACE_OBJECTS = ("position", "inline", "threadContext", "location")
