@@ -14,6 +14,8 @@ import pytest
 
 from council_filters.verdict import formats, pr_records, reading
 
+from conftest import run_filter
+
 
 def read(raw: str | bytes) -> reading.Reading:
     return reading.read(raw if isinstance(raw, bytes) else raw.encode(), "tester")
@@ -387,6 +389,21 @@ def test_a_review_posted_in_markdown_keeps_its_findings() -> None:
     got = read(json.dumps([{"user": HUMAN, "body": body, "id": 5,
                             "html_url": "https://github.com/o/r/pull/7#issuecomment-5"}]))
     assert places(got) == [("svc/load.py", 58)]
+
+
+def test_parse_verdict_reads_saved_review_pages_from_a_windows_shell() -> None:
+    # the command as a user runs it on `gh api --paginate ... > comments.json` saved by a
+    # Windows shell: UTF-16 with its mark, two pages, a reply and a fixed note among them
+    pages = (json.dumps([rest(30, "svc/a.py", MAJOR, 3),
+                         rest(31, "svc/a.py", "Fixed in 9e9e9e.", 3, user=HUMAN,
+                              in_reply_to_id=30)])
+             + json.dumps([rest(32, "svc/b.py", POTENTIAL, 8)]))
+    code, out, err = run_filter("parse-verdict", ["-r", "bot"], pages.encode("utf-16"))
+    assert code == 0, err
+    rec = json.loads(out)
+    assert [(f["file"], f["line"], f.get("severity")) for f in rec["findings"]] == [
+        ("svc/a.py", 3, "medium"), ("svc/b.py", 8, "medium")]
+    assert rec["verdict"] == "UNKNOWN"  # a pull request's comments state no verdict
 
 
 # --------------------------------------------------------------------------- #
