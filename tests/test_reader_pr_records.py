@@ -480,7 +480,8 @@ def test_deep_or_odd_values_never_crash() -> None:
     def value(depth: int) -> Any:
         r = rng.random()
         if depth > 6 or r < 0.3:
-            return rng.choice([None, True, 0, -3, 2.5, "x", "a/b.py", "Fixed.", "", 10**12])
+            return rng.choice([None, True, 0, -3, 2.5, "x", "lib/b.py", "Fixed.", "", 10**12,
+                               "\u00b2", "\u0663", "@@ -\u0663 +1 @@\n+x"])
         if r < 0.6:
             return [value(depth + 1) for _ in range(rng.randint(0, 4))]
         return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 5))}

@@ -83,7 +83,7 @@ def _line(v: Any) -> int | None:
         return None
     if isinstance(v, int) and 1 <= v <= 10_000_000:
         return v
-    if isinstance(v, str) and v.isdigit() and 0 < len(v) <= 8 and int(v) >= 1:
+    if isinstance(v, str) and v.isascii() and v.isdigit() and 0 < len(v) <= 8 and int(v) >= 1:
         return int(v)
     return None
 
