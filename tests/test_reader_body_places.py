@@ -317,3 +317,20 @@ some-cli review --write REVIEW.md
 ```
 """
     assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("src/Board.tsx", 199)]
+
+
+def test_a_severity_in_code_opens_a_heading_that_titles_its_one_finding() -> None:
+    text = """\
+## Findings
+
+### 1. `critical` — Unsafe execution boundary
+`pkg/loop.ts:217` runs the target's install scripts with the full environment.
+
+### 2. `medium` — Transcripts are stored unredacted
+`pkg/callers.ts:22` records whole prompts.
+"""
+    got = findings(text)
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
+        ("pkg/loop.ts", 217, "critical"), ("pkg/callers.ts", 22, "medium")]
+    assert "Unsafe execution boundary" in str(got[0].get("summary"))
+    assert "install scripts" in str(got[0].get("discussion"))

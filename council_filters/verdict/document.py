@@ -510,7 +510,7 @@ def _lead_tag(text: str) -> str | None:
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
+                 + r"|must[\s-]fix)[*_`]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
                  r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
         w = m["w"].lower()
@@ -1282,6 +1282,19 @@ class _Reader:
                     for f in inner:
                         if "severity" not in f and "priority" not in f:
                             f["severity"] = tag
+                if len(inner) == 1 and not c.name_only and (tag or _FINDING_ID.match(
+                        _plain(c.text))) and (own := _finding(_Item(c.text, -1, None, []),
+                                                              self.origin)) is not None:
+                    # "### 1. `critical` — Unsafe boundary" over "`loop.ts:217` runs …":
+                    # the heading titles the one finding its section holds
+                    said = str(inner[0].get("summary", ""))
+                    title = str(own.get("summary", ""))
+                    # ... when what the section read opens mid-clause after its place
+                    # ("runs the install scripts …"), not when it has a title of its own
+                    if title and len(title.split()) >= 2 and said[:1].islower():
+                        inner[0]["summary"] = title
+                        inner[0]["discussion"] = "\n".join(
+                            x for x in (said, str(inner[0].get("discussion", ""))) if x)
                 continue
             if _qualifies(c) and not c.settled:
                 text = c.text
