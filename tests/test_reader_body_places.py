@@ -334,3 +334,29 @@ def test_a_severity_in_code_opens_a_heading_that_titles_its_one_finding() -> Non
         ("pkg/loop.ts", 217, "critical"), ("pkg/callers.ts", 22, "medium")]
     assert "Unsafe execution boundary" in str(got[0].get("summary"))
     assert "install scripts" in str(got[0].get("discussion"))
+
+
+def test_a_file_a_heading_names_as_its_source_is_not_its_sections_place() -> None:
+    text = """\
+## Open issues (from tasks/todo.md)
+
+**C-03 — Evidence chain is not enforced**
+The validator exists but nothing calls it at runtime.
+Files to check: agents/partner/agent.py, tools/evidence/classifier.py
+
+**C-05 — Pricing gap**
+The fee section is generated with blank rates when no profile exists.
+"""
+    assert [f.get("file") for f in findings(text)] == ["agents/partner/agent.py", None]
+
+
+def test_a_config_file_opening_the_body_is_the_place() -> None:
+    text = """\
+## Remaining findings
+
+### P2 — Pin release inputs
+
+`requirements.txt` and `requirements-dev.txt` use lower bounds only.
+"""
+    assert [(f.get("file"), f.get("severity")) for f in findings(text)] == [
+        ("requirements.txt", "medium")]

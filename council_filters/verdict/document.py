@@ -2848,8 +2848,9 @@ def _heading_file(text: str) -> Location | None:
     named: list[str] = []
     for f, a, b in _file_tokens(text[:600]):
         if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
-                text[b:b + 40]):
-            return None
+                text[b:b + 40]) or re.search(r"\(\s*(?:from|see|per|source:?|via|cf\.?)\s+[`*_]*$",
+                                             text[max(0, a - 20):a], re.I):
+            return None  # ... nor the source a list is copied from ("(from tasks/todo.md)")
         if f not in named:
             named.append(f)
     return Location(named[0]) if len(named) == 1 else None
@@ -3131,7 +3132,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if f and "/" in f or f and ln is head or f and ln is first and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
-                    r"ya?ml|toml|json|vue|svelte)$", f):
+                    r"ya?ml|toml|json|vue|svelte|txt|md|ini|cfg|lock|xml|html|css|scss)$", f):
                 rec["file"] = f  # the body's first line naming a source file in backticks
                 break
     if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
