@@ -360,3 +360,18 @@ def test_a_config_file_opening_the_body_is_the_place() -> None:
 """
     assert [(f.get("file"), f.get("severity")) for f in findings(text)] == [
         ("requirements.txt", "medium")]
+
+
+def test_a_finding_heading_that_mentions_a_question_is_still_a_finding() -> None:
+    text = """\
+## Findings
+
+### 7. `high` — Answers are keyed only by the normalized question text
+`src/domain/questions.ts:75` hashes the text alone, so two files share one answer.
+
+## Open questions
+
+- Should the cache survive a restart?
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [
+        ("src/domain/questions.ts", 75)]

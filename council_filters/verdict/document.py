@@ -1372,8 +1372,10 @@ class _Reader:
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
                 and not _FINDINGS.search(plain) or _NO_ISSUES_HEAD.search(plain):
             kind = "positive"  # "## Verification Results (No Issues Found)": checks that passed
-        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) \
+        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) and not _lead_tag(text) \
+                and len(re.findall(r"[^\W\d_]{2,}", plain)) <= 5 \
                 or _AFTERWORD.match(re.sub(r"^[\W\d_]+", "", plain)):
+            # "## Open questions" (not "### 7. `high` — Answers keyed by question text")
             kind = "other"
         elif names_findings or _FINDINGS.search(plain) and not is_key \
                 or heading_severity(text) and label:
