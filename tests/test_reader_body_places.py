@@ -375,3 +375,30 @@ def test_a_finding_heading_that_mentions_a_question_is_still_a_finding() -> None
 """
     assert [(f.get("file"), f.get("line")) for f in findings(text)] == [
         ("src/domain/questions.ts", 75)]
+
+
+def test_a_reviews_numbered_headings_are_its_findings_whatever_their_section() -> None:
+    text = """\
+# Code Review Notes
+
+## Missing documentation
+
+### 8. No doc comments on most public items
+
+The following have no doc comments:
+- All algorithm structs
+- All config structs and their fields
+
+**Fix:** Add `///` comments to every public item.
+
+### 9. `Rng` missing `Debug` and `Clone`
+
+`Rng` wraps a generator that implements both.
+
+## Overview
+
+### The crate at a glance
+It generates grids.
+"""
+    assert [str(f.get("summary")) for f in findings(text)] == [
+        "No doc comments on most public items", "`Rng` missing `Debug` and `Clone`"]

@@ -342,3 +342,16 @@ def test_an_item_that_ends_by_accepting_what_it_describes_is_not_a_finding(endin
 """
     got = findings(text)
     assert [str(f.get("summary")).split()[0] for f in got] == ["Hover"]
+
+
+def test_items_set_aside_by_their_mark_or_lead_are_not_findings() -> None:
+    text = """\
+## Code review
+
+### Major
+- [x] `as any` cast in `src/dispatch.ts:163`
+- [~] DEFERRED: split `orchestrator.rs` into modules for v1.1
+- WONTFIX: the plugin list stays hard-coded
+- [ ] `src/store.ts:62` casts blindly to `string`
+"""
+    assert places(text) == [("src/store.ts", 62)]

@@ -351,6 +351,7 @@ class _Cand:
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
     settled: bool = False  # its body gives it a status of fixed or resolved (a key line)
+    numbered: bool = False  # "### 8. Title": one of a review's numbered items
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
@@ -1452,6 +1453,10 @@ class _Reader:
                                  plain), title=title, ident=text.strip())
             if sec.prior and not _lead_tag(text) and locate(text) is None:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
+            # "### 8. No doc comments on public items" in a review: one of its numbered
+            # items, whatever its section is called
+            sec.cand.numbered = self.review_title and level >= 3 and bool(
+                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
             if self.comment is not None:
                 self.comment.cand = True
         if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
@@ -2446,7 +2451,7 @@ def _skip_head(head: str) -> bool:
             r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
         return True
-    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
+    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h) or _SET_ASIDE.match(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
     if _PRAISE.search(first) and not _lead_tag(h):
@@ -2467,6 +2472,11 @@ def _skip_head(head: str) -> bool:
     return bool(_PLACEHOLDER.search(h))
 
 
+# an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
+# "WONTFIX: …", "Skipped — …"
+_SET_ASIDE = re.compile(
+    r"^[\s*_`]*(?:\[[~\-/]\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
+    r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
 # an informational item that confirms a property holds ("Info: Privacy boundaries are
 # preserved", "Info: Execution is explicitly bounded"): a check that passed, no finding
 _INFO_CONFIRMS = re.compile(
@@ -2789,7 +2799,7 @@ def _qualifies(c: _Cand) -> bool:
     if badge and (c.file is not None or c.in_findings):
         return True
     body = [ln for ln in c.body if ln.strip()]
-    return c.in_findings and bool(body)
+    return (c.in_findings or c.numbered) and bool(body)
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
