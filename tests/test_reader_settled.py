@@ -355,3 +355,17 @@ def test_items_set_aside_by_their_mark_or_lead_are_not_findings() -> None:
 - [ ] `src/store.ts:62` casts blindly to `string`
 """
     assert places(text) == [("src/store.ts", 62)]
+
+
+def test_a_title_over_a_location_field_naming_no_file_is_not_a_finding() -> None:
+    text = """\
+# Design Document Review - Mismatches Found and Fixed
+
+Found and fixed five mismatches between the interface and the examples.
+**Location:** Section 8 - Authorization endpoints
+
+## Verification Checklist
+
+- [x] The record has its team field
+"""
+    assert findings(text) == []

@@ -2768,10 +2768,13 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
+    # a location field that names a file (not "Location: Section 8 - Endpoints")
+    placed = bool(fields.get("file")) and (locate(fields["file"]) is not None
+                                          or _first_file(fields["file"]) is not None)
     if c.name_only:
-        return bool(fields.get("file")) or badge is not None and c.file is not None
+        return placed or badge is not None and c.file is not None
     if c.title:  # the document's title: a finding only when its fields place it
-        return bool(fields.get("file"))
+        return placed
     if not fields.get("file") and locate(text) is None and any(
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
