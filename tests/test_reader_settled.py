@@ -361,8 +361,17 @@ def test_a_title_over_a_location_field_naming_no_file_is_not_a_finding() -> None
     text = """\
 # Design Document Review - Mismatches Found and Fixed
 
-Found and fixed five mismatches between the interface and the examples.
+## Summary
+Found and fixed **5 critical mismatches** between the interface and the examples.
+
+---
+
+## Issues Found and Fixed
+
+### ✅ Issue 1: Wrong callback signature (Line 637)
 **Location:** Section 8 - Authorization endpoints
+
+**Why:** the backend receives the gateway id, not the URL.
 
 ## Verification Checklist
 
