@@ -378,3 +378,51 @@ Found and fixed **5 critical mismatches** between the interface and the examples
 - [x] The record has its team field
 """
     assert findings(text) == []
+
+
+def test_future_work_holds_only_items_with_a_priority_of_their_own() -> None:
+    text = """\
+# Second review
+
+**Verdict: APPROVE**
+
+## Review of fixes
+
+### Critical issues (all fixed)
+
+1. **Wildcard injection**
+   - ✅ Fixed: search terms are escaped before the pattern is built.
+
+---
+
+## Verification Results
+
+### Tests
+```bash
+19 tests, 0 failures
+```
+
+---
+
+## Recommendations for Future Work
+
+1. **Integration tests**
+   - Add tests for the admin actions.
+   - Test the like/dislike edge cases.
+
+2. **UI improvements**
+   - Show soft-deleted comments greyed out.
+
+---
+
+## Conclusion
+
+All issues are resolved.
+
+### Areas for future enhancement
+
+#### 1. Embedded script (Priority: Medium)
+**Issue:** a script is kept in string literals.
+"""
+    got = findings(text)
+    assert [(f.get("summary"), f.get("severity")) for f in got] == [("Embedded script", "medium")]

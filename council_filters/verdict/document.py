@@ -142,7 +142,11 @@ _SEV_CATEGORY = re.compile(
 _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
-    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$)", re.I)
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
+    # items are findings only by a priority of their own
+    r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
+    r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
     r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
