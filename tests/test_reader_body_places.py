@@ -317,3 +317,88 @@ some-cli review --write REVIEW.md
 ```
 """
     assert [(f.get("file"), f.get("line")) for f in findings(text)] == [("src/Board.tsx", 199)]
+
+
+def test_a_severity_in_code_opens_a_heading_that_titles_its_one_finding() -> None:
+    text = """\
+## Findings
+
+### 1. `critical` — Unsafe execution boundary
+`pkg/loop.ts:217` runs the target's install scripts with the full environment.
+
+### 2. `medium` — Transcripts are stored unredacted
+`pkg/callers.ts:22` records whole prompts.
+"""
+    got = findings(text)
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
+        ("pkg/loop.ts", 217, "critical"), ("pkg/callers.ts", 22, "medium")]
+    assert "Unsafe execution boundary" in str(got[0].get("summary"))
+    assert "install scripts" in str(got[0].get("discussion"))
+
+
+def test_a_file_a_heading_names_as_its_source_is_not_its_sections_place() -> None:
+    text = """\
+## Open issues (from tasks/todo.md)
+
+**C-03 — Evidence chain is not enforced**
+The validator exists but nothing calls it at runtime.
+Files to check: agents/partner/agent.py, tools/evidence/classifier.py
+
+**C-05 — Pricing gap**
+The fee section is generated with blank rates when no profile exists.
+"""
+    assert [f.get("file") for f in findings(text)] == ["agents/partner/agent.py", None]
+
+
+def test_a_config_file_opening_the_body_is_the_place() -> None:
+    text = """\
+## Remaining findings
+
+### P2 — Pin release inputs
+
+`requirements.txt` and `requirements-dev.txt` use lower bounds only.
+"""
+    assert [(f.get("file"), f.get("severity")) for f in findings(text)] == [
+        ("requirements.txt", "medium")]
+
+
+def test_a_finding_heading_that_mentions_a_question_is_still_a_finding() -> None:
+    text = """\
+## Findings
+
+### 7. `high` — Answers are keyed only by the normalized question text
+`src/domain/questions.ts:75` hashes the text alone, so two files share one answer.
+
+## Open questions
+
+- Should the cache survive a restart?
+"""
+    assert [(f.get("file"), f.get("line")) for f in findings(text)] == [
+        ("src/domain/questions.ts", 75)]
+
+
+def test_a_reviews_numbered_headings_are_its_findings_whatever_their_section() -> None:
+    text = """\
+# Code Review Notes
+
+## Missing documentation
+
+### 8. No doc comments on most public items
+
+The following have no doc comments:
+- All algorithm structs
+- All config structs and their fields
+
+**Fix:** Add `///` comments to every public item.
+
+### 9. `Rng` missing `Debug` and `Clone`
+
+`Rng` wraps a generator that implements both.
+
+## Overview
+
+### The crate at a glance
+It generates grids.
+"""
+    assert [str(f.get("summary")) for f in findings(text)] == [
+        "No doc comments on most public items", "`Rng` missing `Debug` and `Clone`"]

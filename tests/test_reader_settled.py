@@ -342,3 +342,87 @@ def test_an_item_that_ends_by_accepting_what_it_describes_is_not_a_finding(endin
 """
     got = findings(text)
     assert [str(f.get("summary")).split()[0] for f in got] == ["Hover"]
+
+
+def test_items_set_aside_by_their_mark_or_lead_are_not_findings() -> None:
+    text = """\
+## Code review
+
+### Major
+- [x] `as any` cast in `src/dispatch.ts:163`
+- [~] DEFERRED: split `orchestrator.rs` into modules for v1.1
+- WONTFIX: the plugin list stays hard-coded
+- [ ] `src/store.ts:62` casts blindly to `string`
+"""
+    assert places(text) == [("src/store.ts", 62)]
+
+
+def test_a_title_over_a_location_field_naming_no_file_is_not_a_finding() -> None:
+    text = """\
+# Design Document Review - Mismatches Found and Fixed
+
+## Summary
+Found and fixed **5 critical mismatches** between the interface and the examples.
+
+---
+
+## Issues Found and Fixed
+
+### ✅ Issue 1: Wrong callback signature (Line 637)
+**Location:** Section 8 - Authorization endpoints
+
+**Why:** the backend receives the gateway id, not the URL.
+
+## Verification Checklist
+
+- [x] The record has its team field
+"""
+    assert findings(text) == []
+
+
+def test_future_work_holds_only_items_with_a_priority_of_their_own() -> None:
+    text = """\
+# Second review
+
+**Verdict: APPROVE**
+
+## Review of fixes
+
+### Critical issues (all fixed)
+
+1. **Wildcard injection**
+   - ✅ Fixed: search terms are escaped before the pattern is built.
+
+---
+
+## Verification Results
+
+### Tests
+```bash
+19 tests, 0 failures
+```
+
+---
+
+## Recommendations for Future Work
+
+1. **Integration tests**
+   - Add tests for the admin actions.
+   - Test the like/dislike edge cases.
+
+2. **UI improvements**
+   - Show soft-deleted comments greyed out.
+
+---
+
+## Conclusion
+
+All issues are resolved.
+
+### Areas for future enhancement
+
+#### 1. Embedded script (Priority: Medium)
+**Issue:** a script is kept in string literals.
+"""
+    got = findings(text)
+    assert [(f.get("summary"), f.get("severity")) for f in got] == [("Embedded script", "medium")]

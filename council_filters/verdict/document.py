@@ -142,7 +142,11 @@ _SEV_CATEGORY = re.compile(
 _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
-    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$)", re.I)
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
+    # items are findings only by a priority of their own
+    r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
+    r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
     r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
@@ -355,6 +359,7 @@ class _Cand:
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
     settled: bool = False  # its body gives it a status of fixed or resolved (a key line)
+    numbered: bool = False  # "### 8. Title": one of a review's numbered items
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
@@ -516,7 +521,7 @@ def _lead_tag(text: str) -> str | None:
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
+                 + r"|must[\s-]fix)[*_`]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
                  r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
         w = m["w"].lower()
@@ -1289,6 +1294,19 @@ class _Reader:
                     for f in inner:
                         if "severity" not in f and "priority" not in f:
                             f["severity"] = tag
+                if len(inner) == 1 and not c.name_only and (tag or _FINDING_ID.match(
+                        _plain(c.text))) and (own := _finding(_Item(c.text, -1, None, []),
+                                                              self.origin)) is not None:
+                    # "### 1. `critical` — Unsafe boundary" over "`loop.ts:217` runs …":
+                    # the heading titles the one finding its section holds
+                    said = str(inner[0].get("summary", ""))
+                    title = str(own.get("summary", ""))
+                    # ... when what the section read opens mid-clause after its place
+                    # ("runs the install scripts …"), not when it has a title of its own
+                    if title and len(title.split()) >= 2 and said[:1].islower():
+                        inner[0]["summary"] = title
+                        inner[0]["discussion"] = "\n".join(
+                            x for x in (said, str(inner[0].get("discussion", ""))) if x)
                 continue
             if _qualifies(c) and not c.settled:
                 text = c.text
@@ -1366,8 +1384,10 @@ class _Reader:
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
                 and not _FINDINGS.search(plain) or _NO_ISSUES_HEAD.search(plain):
             kind = "positive"  # "## Verification Results (No Issues Found)": checks that passed
-        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) \
+        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) and not _lead_tag(text) \
+                and len(re.findall(r"[^\W\d_]{2,}", plain)) <= 5 \
                 or _AFTERWORD.match(re.sub(r"^[\W\d_]+", "", plain)):
+            # "## Open questions" (not "### 7. `high` — Answers keyed by question text")
             kind = "other"
         elif names_findings or _FINDINGS.search(plain) and not is_key \
                 or heading_severity(text) and label:
@@ -1444,6 +1464,10 @@ class _Reader:
                                  plain), title=title, ident=text.strip())
             if sec.prior and not _lead_tag(text) and locate(text) is None:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
+            # "### 8. No doc comments on public items" in a review: one of its numbered
+            # items, whatever its section is called
+            sec.cand.numbered = self.review_title and level >= 3 and bool(
+                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
             if self.comment is not None:
                 self.comment.cand = True
         if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
@@ -2445,7 +2469,7 @@ def _skip_head(head: str) -> bool:
         return True
     if _CODEX_TUI_ITEM.match(h):
         return False
-    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
+    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h) or _SET_ASIDE.match(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
     if _PRAISE.search(first) and not _lead_tag(h):
@@ -2466,6 +2490,11 @@ def _skip_head(head: str) -> bool:
     return bool(_PLACEHOLDER.search(h))
 
 
+# an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
+# "WONTFIX: …", "Skipped — …"
+_SET_ASIDE = re.compile(
+    r"^[\s*_`]*(?:\[[~\-/]\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
+    r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
 # an informational item that confirms a property holds ("Info: Privacy boundaries are
 # preserved", "Info: Execution is explicitly bounded"): a check that passed, no finding
 _INFO_CONFIRMS = re.compile(
@@ -2757,10 +2786,13 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
+    # a location field that names a file (not "Location: Section 8 - Endpoints")
+    placed = bool(fields.get("file")) and (locate(fields["file"]) is not None
+                                          or _first_file(fields["file"]) is not None)
     if c.name_only:
-        return bool(fields.get("file")) or badge is not None and c.file is not None
+        return placed or badge is not None and c.file is not None
     if c.title:  # the document's title: a finding only when its fields place it
-        return bool(fields.get("file"))
+        return placed
     if not fields.get("file") and locate(text) is None and any(
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
@@ -2788,7 +2820,7 @@ def _qualifies(c: _Cand) -> bool:
     if badge and (c.file is not None or c.in_findings):
         return True
     body = [ln for ln in c.body if ln.strip()]
-    return c.in_findings and bool(body)
+    return (c.in_findings or c.numbered) and bool(body)
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
@@ -2849,8 +2881,9 @@ def _heading_file(text: str) -> Location | None:
     named: list[str] = []
     for f, a, b in _file_tokens(text[:600]):
         if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
-                text[b:b + 40]):
-            return None
+                text[b:b + 40]) or re.search(r"\(\s*(?:from|see|per|source:?|via|cf\.?)\s+[`*_]*$",
+                                             text[max(0, a - 20):a], re.I):
+            return None  # ... nor the source a list is copied from ("(from tasks/todo.md)")
         if f not in named:
             named.append(f)
     return Location(named[0]) if len(named) == 1 else None
@@ -3132,7 +3165,7 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if f and "/" in f or f and ln is head or f and ln is first and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
-                    r"ya?ml|toml|json|vue|svelte)$", f):
+                    r"ya?ml|toml|json|vue|svelte|txt|md|ini|cfg|lock|xml|html|css|scss)$", f):
                 rec["file"] = f  # the body's first line naming a source file in backticks
                 break
     if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
