@@ -406,6 +406,31 @@ def test_parse_verdict_reads_saved_review_pages_from_a_windows_shell() -> None:
     assert rec["verdict"] == "UNKNOWN"  # a pull request's comments state no verdict
 
 
+@pytest.mark.parametrize(("body", "sev", "title"), [
+    (REFACTOR, "minor", "Split the parser from the loader"),
+    ("![medium](https://www.gstatic.com/codereviewagent/medium-priority.svg)\n\nThe timeout "
+     "is read before the config is loaded.", "medium",
+     "The timeout is read before the config is loaded"),
+    ("**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>"
+     "  Keep the lock while flushing**\n\nThe flush runs after the unlock.", "critical",
+     "Keep the lock while flushing"),
+])
+def test_one_bot_comment_saved_alone_is_one_finding_with_no_file(
+        body: str, sev: str, title: str) -> None:
+    got = read(body)
+    assert where(got) == [(None, None, sev)]
+    assert got.findings[0]["summary"] == title
+
+
+@pytest.mark.parametrize("text", [
+    "## Review\n\nThe code is fine.\n",
+    "![diagram](docs/flow.png)\n\nThe flow as drawn.\n",
+    "**<sub>![P2 Badge](https://img.shields.io/badge/P2-yellow)</sub>**\n\n---\n",
+])
+def test_a_text_not_opening_with_a_badge_is_no_lone_comment(text: str) -> None:
+    assert read(text).findings == []
+
+
 # --------------------------------------------------------------------------- #
 # severity from the body's badge
 # --------------------------------------------------------------------------- #

@@ -189,6 +189,8 @@ def _from_document(text: str, origin: str) -> Reading:
     body = review_body.read_body(text, origin, document.badge_severity)
     if body is None and pr_records.overview(text, opening=True):
         body = _overview_findings(text, origin)  # a bot's overview: its tables are changes
+    if body is None and not doc.findings:
+        body = _lone_comment(text, origin)  # one bot comment's body, saved alone
     if body is not None:  # a bot's folded summary body: its lists are the findings
         doc.findings, doc.findings_text = body, None
     out = Reading()
@@ -503,6 +505,25 @@ def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
     if not pr_records.overview(body):
         return _from_document(body, origin).findings
     return _overview_findings(body, origin)
+
+
+def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
+    """A text that is one review bot comment's body, saved without its place: it opens
+    with the comment's severity badge (a line of badges, then its title and prose; or a
+    bold title holding the badge), and is one finding with no file.  None otherwise."""
+    lines = [ln.strip() for ln in text[:20_000].split("\n") if ln.strip()]
+    if len(lines) < 2 or (sev := document.badge_severity(lines[0])) is None:
+        return None
+    if document.badge_only(lines[0]):
+        title = comments.summary_of(lines[1:6])
+    else:  # "**<sub>![P1 Badge](…)</sub>  Keep the lock while flushing**"
+        title = re.sub(r"!\[[^\]\n]{0,60}\]\([^)\s]{0,400}\)|</?sub>|[*_`]", " ", lines[0])
+        if not lines[0].startswith("**") or not re.search(r"[^\W\d_]{3,}", title):
+            return None
+    title = " ".join(title.split()).strip(" .")
+    if not title:
+        return None
+    return [{"kind": "finding", "origin": origin, "severity": sev, "summary": title[:300]}]
 
 
 def _overview_findings(body: str, origin: str) -> list[dict[str, Any]]:
