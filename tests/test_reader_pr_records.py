@@ -34,7 +34,7 @@ def places(got: reading.Reading) -> list[tuple[Any, Any]]:
     return [(f.get("file"), f.get("line")) for f in got.findings]
 
 
-BOT = {"login": "review-helper[bot]", "type": "Bot"}
+BOT = {"login": "lint-reviewer[bot]", "type": "Bot"}
 HUMAN = {"login": "maintainer-k", "type": "User"}
 
 # a REST review comment, as `gh api repos/o/r/pulls/7/comments` saves one
