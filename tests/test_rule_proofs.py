@@ -248,3 +248,28 @@ def test_values_and_escapes_that_hid_a_line_from_its_search() -> None:
     doc = "".join(f"note {i}\n{line}\n" for i, line in enumerate(lines)).encode()
     _, redacted = redact_value(doc, EXT)
     assert redacted == [2 * i + 2 for i in range(len(lines))]
+
+
+_HELD_PARTS = [b"value", b"Value", b"VALUE", b"vALUE", b"valu", b":", b" ", b"\t", b'"', b"'",
+               b"\\", b"\x1b", b"\x9b", b"x", b"=", b"v", b"\\\\", b"-"]
+
+
+def test_held_lines_are_those_of_the_anchored_search() -> None:
+    """The lines kept whatever the proofs say (escaped quotes, terminal escapes,
+    ``value:`` lines) are found by a search led by its first bytes: the same
+    lines as the plain anchored search over the joined lines."""
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from council_filters.redaction.secrets.engine import held_lines
+
+    anchored = re.compile(
+        rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M)
+    rng = random.Random(11)
+    for _ in range(3000):
+        lines = [b"".join(rng.choice(_HELD_PARTS) for _ in range(rng.randint(0, 9)))
+                 for _ in range(rng.randint(1, 6))]
+        joined = b"\n".join(lines)
+        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
+        want = {bisect_right(starts, m.start()) - 1 for m in anchored.finditer(joined)}
+        assert held_lines(joined, starts) == want, lines

@@ -191,9 +191,29 @@ _REREAD = re.compile(rb"[\\\x1b\x9b]")
 #: Candidate lines that stay whatever the proofs say: read another way by the
 #: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
 #: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
+#: The search is led by one class of first bytes, which the regex engine skips
+#: to (an anchored ``^`` would be tried at every byte); what follows the
+#: ``value`` word is looked ahead at, not taken, so no match hides an escape
+#: after it, and a ``value:`` found is held only when blanks and a quote at
+#: most lead its line (``_VALUE_LEAD``).
 _HOLD = re.compile(
-    rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M
+    rb"[\\\x1b\x9bvV](?:(?<=\\)[\"']|(?<=[\x1b\x9b])|(?:(?<=v)alue|(?<=V)(?:alue|ALUE))"
+    rb"(?=[\"']?[ \t]*:[ \t]*\S))"
 )
+_VALUE_LEAD = re.compile(rb"[ \t]*[\"']?")
+
+
+def held_lines(joined: bytes, starts: Sequence[int]) -> set[int]:
+    """The indices of the lines joined in ``joined`` (starting at ``starts``) that
+    stay candidates whatever the proofs say (see ``_HOLD``)."""
+    held = set()
+    lead = _VALUE_LEAD.fullmatch
+    for m in _HOLD.finditer(joined):
+        at = m.start()
+        i = bisect_right(starts, at) - 1
+        if i not in held and (joined[at] not in b"vV" or lead(joined, starts[i], at)):
+            held.add(i)
+    return held
 
 
 def _pem_idle_on(line: bytes) -> bool:
@@ -704,7 +724,7 @@ class RuleCheck:
             return None
         joined = b"\n".join(lines)
         starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
-        held = {bisect_right(starts, m.start()) - 1 for m in _HOLD.finditer(joined)}
+        held = held_lines(joined, starts)
         union: set[bytes] = set().union(*maybe.values())
         keep = []
         memo = self._droppable
