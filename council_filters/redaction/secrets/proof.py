@@ -185,6 +185,14 @@ _PLACEHOLDER = (
     rb"|example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
     rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password)|\$\{|\{\{)"
 )
+#: The bytes a placeholder or a template's ``#{`` can start with (and with the
+#: brackets of code): the lazy scans below look for one only where such a byte
+#: is, so the words are not tried at every byte (the same matches; a test
+#: derives these classes from the patterns they gate).
+_PLACEHOLDER_FIRST = rb"(?=[xX*#._\-0$eEpPrRcCdDiIyY{])"
+_CODE_FIRST = rb"(?=[()\[\]{}xX*#._\-0$eEpPrRcCdDiIyY])"
+_PLACEHOLDER_OR_TEMPLATE = _PLACEHOLDER_FIRST + rb"(?:#\{|" + _PLACEHOLDER + rb")"
+_CODE_OR_PLACEHOLDER = _CODE_FIRST + rb"(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb")"
 #: An ASCII dotted name with no digit (validators._DOTTED reads \w, which holds
 #: these; a dotted value with a digit may have a random part, which the
 #: validator takes, so only digit-free names are refused here).
@@ -225,15 +233,15 @@ def _proof_value(kind: bool) -> bytes:
     has set group ``pw`` when the key ends in a password word."""
     quoted = (
         rb"(?![$<{])(?=" + _QCH + rb"{6})"
-        rb"(?!" + _QCH + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+        rb"(?!" + _QCH + rb"{0,300}?" + _PLACEHOLDER_OR_TEMPLATE + rb")"
         rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
     unquoted = (
         rb"(?![$<{])(?=" + _RUN + rb"{6})"
         rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
-        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER
-        + rb")|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
+        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?" + _CODE_OR_PLACEHOLDER
+        + rb"|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
         rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
         + _CAMEL + rb"(?!" + _RUN + rb")))"
         rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
@@ -263,7 +271,7 @@ _XMLV = rb"[^<>\n]"
 # read unquoted: the same gates as an unquoted value.
 _XML_OK = (
     rb"(?![$<{])(?=" + _XMLV + rb"{6})"
-    rb"(?!" + _XMLV + rb"{0,300}?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _XMLV + rb"{0,300}?" + _CODE_OR_PLACEHOLDER + rb")"
     rb"(?!" + _XMLV + rb"{0,299}[.:]<)"
     rb"(?!" + _CODE + rb"[,;]*<)(?!" + _DOTTED + rb"<)"
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
@@ -279,7 +287,7 @@ _ATTRV = rb"[^\"'<>\n]"
 # secret-xml-attribute: a quoted value up to the first quote or bracket.
 _ATTR_OK = (
     rb"(?![$<{])(?=" + _ATTRV + rb"{6})"
-    rb"(?!" + _ATTRV + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _ATTRV + rb"{0,300}?" + _PLACEHOLDER_OR_TEMPLATE + rb")"
     rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
     rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
 )
