@@ -336,6 +336,10 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     # digit_in / token_shape: a digit (the secrets are runs of their class, so the
     # first byte that is no letter or "-" lies inside one that holds a digit)
     "slack-token": ((rb"\b(xox[abposre]-", rb"\b((?=[A-Za-z-]*[0-9])xox[abposre]-"),),
+    # the same places, led by the literal the search skips to (a pattern led by
+    # "(?:^|[...])" is tried at every byte): "-D" where a blank, a quote or
+    # the line's start is before it
+    "secret-system-property": ((rb"(?:^|[\s\"'])-D", rb"-D(?<=(?<![^\s\"'])-D)"),),
     # placeholders: within the shortest secret each rule takes
     "aws-access-key-id": ((rb"\b((?:A3T", rb"\b(" + _no_placeholder(20) + rb"(?:A3T"),),
     "google-oauth-token": ((rb"\b(ya29", rb"\b(" + _no_placeholder(25) + rb"ya29"),),
