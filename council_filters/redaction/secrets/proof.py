@@ -193,12 +193,20 @@ _PLACEHOLDER_FIRST = rb"(?=[xX*#._\-0$eEpPrRcCdDiIyY{])"
 _CODE_FIRST = rb"(?=[()\[\]{}xX*#._\-0$eEpPrRcCdDiIyY])"
 _PLACEHOLDER_OR_TEMPLATE = _PLACEHOLDER_FIRST + rb"(?:#\{|" + _PLACEHOLDER + rb")"
 _CODE_OR_PLACEHOLDER = _CODE_FIRST + rb"(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb")"
-#: An ASCII dotted name with no digit (validators._DOTTED reads \w, which holds
-#: these; a dotted value with a digit may have a random part, which the
-#: validator takes, so only digit-free names are refused here).
-_DOTTED = (
-    rb"[A-Za-z_$][A-Za-z_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z_$]*)+(?:\(\)?)?"
+#: An ASCII dotted name none of whose parts reads as random (validators._DOTTED
+#: reads \w, which holds these; the validator takes a dotted value only for a
+#: random part, which needs a digit, both cases and six bytes: a part with no
+#: digit, of one case, or shorter is none).  Each part is taken whole
+#: (possessive) and looked ahead at once, so the search stays linear.
+_PART = (
+    rb"(?=(?-i:[A-Za-z_$]++|[a-z0-9_$]++|[A-Z0-9_$]++|[A-Za-z0-9_$]{1,5}+)(?![A-Za-z0-9_$]))"
+    rb"[A-Za-z_$][A-Za-z0-9_$]*+"
 )
+_DOTTED = _PART + rb"(?:(?:\.|::|->)" + _PART + rb")+(?:\(\)?)?"
+#: An ASCII path with no digit and no capital (validators._PATH, which a
+#: password's value must not be; a value for any other key needs a digit or
+#: capitals).
+_PLAIN_PATH = rb"(?-i:(?:~|[a-z]:)?[/\\][a-z_.-]++(?:[/\\][a-z_.-]*+)+)"
 _CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
 # What str.isdigit and str.isupper accept in a value read as latin-1.
 _DIGIT = rb"[0-9\xb2\xb3\xb9]"
@@ -228,30 +236,46 @@ def _secret_kind(ch: bytes) -> bytes:
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
-def _proof_value(kind: bool) -> bytes:
-    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
-    has set group ``pw`` when the key ends in a password word."""
+def _quoted_ok(kind: bool) -> bytes:
+    """What assignment_ok needs of a quoted value (at its first byte)."""
     quoted = (
         rb"(?![$<{])(?=" + _QCH + rb"{6})"
         rb"(?!" + _QCH + rb"{0,300}?" + _PLACEHOLDER_OR_TEMPLATE + rb")"
         rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
-    unquoted = (
-        rb"(?![$<{])(?=" + _RUN + rb"{6})"
-        rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
-        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?" + _CODE_OR_PLACEHOLDER
-        + rb"|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
-        rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
-        + _CAMEL + rb"(?!" + _RUN + rb")))"
-        rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
-    )
     if kind:
         quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
-        unquoted += rb"(?(pw)|" + _secret_kind(_RUN) + rb")"
+    return quoted
+
+
+def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
+    """What assignment_ok needs of an unquoted value (at its first byte), the
+    value being the whole run of ``run`` bytes there.  A run that holds no
+    bracket (an enclosed pair's) is not searched for one: the closer after it
+    is one."""
+    inside = _CODE_OR_PLACEHOLDER if run == _RUN else _PLACEHOLDER_OR_TEMPLATE
+    unquoted = (
+        rb"(?![$<{])(?=" + run + rb"{6})"
+        rb"(?!(?=" + run + rb"{1,300}(?!" + run + rb"))(?:" + _DOTTED + rb"(?!" + run + rb")|"
+        + _CODE + rb"(?!" + run + rb")|" + run + rb"*?" + inside
+        + rb"|" + run + rb"*[.:](?!" + run + rb")))"
+        rb"(?!(?=[A-Za-z_]{1,300}(?!" + run + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
+        + _CAMEL + rb"(?!" + run + rb")))"
+        rb"(?!" + _WIN_VAR + rb"(?!" + run + rb"))"
+        rb"(?!" + _PLAIN_PATH + rb"(?!" + run + rb"))"
+    )
+    if kind:
+        unquoted += rb"(?(pw)|" + _secret_kind(run) + rb")"
+    return unquoted
+
+
+def _proof_value(kind: bool) -> bytes:
+    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
+    has set group ``pw`` when the key ends in a password word."""
     return (
-        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + quoted + rb"""[^"'`\s][^"'`]{0,300}?|"""
-        + unquoted + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
+        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + _quoted_ok(kind) + rb"""[^"'`\s][^"'`]{0,300}?|"""
+        + _unquoted_ok(kind) + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
     )
 
 
@@ -265,6 +289,7 @@ def _key_ahead(name: bytes, tail: bytes = rb"[$@]*") -> bytes:
 
 
 _NAME = rb"[A-Za-z0-9_.$@-]"
+_ENCLOSED = rb"[^\s\"'`,;|\[\](){}]"  # a byte of an enclosed pair's unquoted value
 _XML_NAME = rb"[A-Za-z0-9_.:-]"
 _XMLV = rb"[^<>\n]"
 # secret-xml: the value is the text up to the first "<" (at most 300 bytes),
@@ -320,6 +345,15 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     "flag-credentials": (
         (rb"([^\s\"'`;|&]{6,256})",
          rb"(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'`;|&])[^\s\"'`;|&]{6,256})"),
+    ),
+    # key: ends in a secret word and suffix; value: as an assignment's, an
+    # unquoted one being the whole run up to the closer (no bracket is in it)
+    "secret-enclosed-pair": (
+        (rb"(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+",
+         rb"(?P<key>[\"'`]?" + _key_ahead(_NAME) + rb"[A-Za-z0-9_.$@-]{1,80}+"),
+        (rb"(?P<v>(?(q)[^\"'`\s]", rb"(?P<v>(?(q)" + _quoted_ok(True) + rb"[^\"'`\s]"),
+        (rb"|[^\s\"'`,;|\[\](){}]{1,300}))",
+         rb"|" + _unquoted_ok(True, _ENCLOSED) + rb"[^\s\"'`,;|\[\](){}]{1,300}))"),
     ),
     "secret-xml-attribute": (
         (rb"(?P<key>[A-Za-z0-9_.:$@-]{1,80})",
