@@ -418,8 +418,9 @@ def test_clean_lines_never_hides_a_match() -> None:
 
 
 def test_the_searches_are_the_same_in_every_process() -> None:
-    """The combined scan's patterns do not depend on hash order (the compiled
-    database is cached by its patterns: a different order compiles it again)."""
+    """The combined scan's patterns and the proof patterns do not depend on hash
+    order (the compiled database and programs are cached by their patterns: a
+    different order compiles them again)."""
     import os
     import subprocess
     import sys
@@ -430,6 +431,9 @@ def test_the_searches_are_the_same_in_every_process() -> None:
         "for name in sys.argv[1:]:\n"
         "    pairs = load_rules(name).fresh().prefilter\n"
         "    print(hashlib.sha256(repr(pairs).encode()).hexdigest())\n"
+        "from council_filters.redaction.secrets import builtin, proof\n"
+        "proofs = [proof.proof_sources(r) for r in builtin.RULES if proof.servable(r)]\n"
+        "print(hashlib.sha256(repr(proofs).encode()).hexdigest())\n"
     )
     seen = set()
     for seed in ("1", "2", "3"):
