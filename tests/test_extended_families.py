@@ -444,3 +444,19 @@ def test_the_searches_are_the_same_in_every_process() -> None:
         ).stdout
         seen.add(out)
     assert len(seen) == 1
+
+
+def test_the_url_encoded_value_is_decoded_as_urllib_decodes_it() -> None:
+    """validators.unquote (the URL-encoded rule's decoder, without importing
+    urllib) gives what urllib.parse.unquote gives, escapes, stray percent
+    signs, bad UTF-8 and non-ASCII characters included."""
+    from urllib.parse import unquote as reference
+
+    from council_filters.redaction.secrets.validators import unquote
+
+    rng = random.Random(52)
+    pieces = ["%", "%4", "%41", "%e9", "%C3%A9", "%c3%28", "%E2%82%AC", "%zz", "%%", "a",
+              "Z", "9", "+", "\x7f", "\x80", "é", "ÿ", "€", " ", "%3D", "%2f"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert unquote(text) == reference(text), text
