@@ -447,3 +447,38 @@ def test_the_hook_surface_for_the_combined_prefilter() -> None:
     assert state.check(b"| 2 | MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t |",
                        frozenset()) == "pem-private-key"
     assert EXT.fresh().active is False
+
+
+def test_chunks_cut_anywhere_redact_as_one_buffer(keys: dict[str, list[str]]) -> None:
+    """Fed in chunks cut at random places (a line carried from one chunk into
+    the next, a name line and its value line in different chunks, a key block
+    split), the extended set gives the bytes and lines of one whole feed."""
+    rng = random.Random(41)
+    lines: list[str] = []
+    cases = list(sc.secret_lines(seed=5))
+    benign = sc.benign_lines(seed=3, n=400)
+    for i, case in enumerate(cases[:120]):
+        lines += benign[3 * i : 3 * i + 3] + case.text.splitlines()
+    lines += ["env:", "  - name: DB_PASSWORD", "    value: Qm9vay5TZWNyZXQ7"]
+    lines += keys[next(iter(keys))][0].splitlines() + benign[-40:]
+    data = "\n".join(lines).encode() + b"\n"
+    whole, got = redact_value(data, EXT)
+    assert len(got) > 50, "the sample holds secrets"
+    for _ in range(6):
+        r = make_redactor(EXT, record_lines=True)
+        out = []
+        pos = 0
+        while pos < len(data):
+            step = rng.choice((1, 7, 60, 500, 4000))
+            out.append(r.feed(data[pos : pos + step]))
+            pos += step
+        assert b"".join(out) + r.finish() == whole
+        assert list(r.redacted) == got
+    # A value line whose name line ends (or is carried over) in the chunk before.
+    pair = b"env:\n  - name: DB_PASSWORD\n    value: Qm9vay5TZWNyZXQ7\nother: line\n"
+    small = b"\n".join(s.encode() for s in benign[:30]) + b"\n" + pair
+    whole, got = redact_value(small, EXT)
+    assert got and got[-1] == small.count(b"\n") - 1
+    for cut in range(len(small) - len(pair), len(small)):
+        r = make_redactor(EXT, record_lines=True)
+        assert r.feed(small[:cut]) + r.feed(small[cut:]) + r.finish() == whole, cut

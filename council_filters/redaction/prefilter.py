@@ -441,10 +441,10 @@ class Prefilter:
     def _hs_scan(self, view: Any, on_match: Any) -> None:
         """One Hyperscan scan, with this thread's own scratch space (scans of
         several buffers may run at once: the library releases the GIL)."""
-        import threading
+        from _thread import get_ident  # (threading itself is not needed for this)
 
         db = self._database()
-        me = threading.get_ident()
+        me = get_ident()
         scratch = self._scratch.get(me)
         if scratch is None:
             scratch = self._scratch[me] = _hyperscan().Scratch(db)

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from council_filters.redaction.lazy import compile_kept
 from council_filters.redaction.secrets import builtin, validators
 from council_filters.redaction.secrets.rules import Rule, joined_hits
 
@@ -165,7 +166,8 @@ def joinable(pattern: bytes) -> bytes:
 # Negative lookaheads only refuse what lies inside the secret as the rule
 # takes it (the bounds below); positive ones may look further (weaker).
 def _words(words: tuple[str, ...]) -> bytes:
-    longest_first = sorted(words, key=len, reverse=True)
+    # (then by the words: the same pattern, and cached program, whatever the set's order)
+    longest_first = sorted(words, key=lambda w: (-len(w), w))
     return b"(?:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
 
 
@@ -449,7 +451,7 @@ def proof_regexes(rule: Rule) -> tuple[re.Pattern[bytes], ...] | None:
     # (every proof is newline-safe and takes a byte of its line: the tests
     # check both with newline_safe and takes_a_byte; parsing them again here
     # would cost each run as much as compiling them)
-    return tuple(re.compile(src, re.M) for src in proof_sources(rule))
+    return tuple(compile_kept(src, re.M) for src in proof_sources(rule))
 
 
 def takes_a_byte(pattern: bytes) -> bool:
