@@ -221,9 +221,14 @@ def _pem_idle_on(line: bytes) -> bool:
     ASCII (no escapes) whose markers, read as the machine reads them, name no
     private key (see ``PemMachine._markers``).  While a block or watch is open
     every line is shown to the machine anyway."""
+    if not line.isascii() or b"\x1b" in line:
+        return False
+    low = line.lower()
+    if b"k" not in low or b"y" not in low:
+        return True  # (markers only drop bytes from the line: no "privatekey" without them)
     from council_filters.redaction.secrets.pem import marker_text
 
-    return line.isascii() and b"\x1b" not in line and "privatekey" not in marker_text(line)
+    return "privatekey" not in marker_text(line)
 
 
 def _may_bulk(rule: Rule) -> bool:
@@ -447,6 +452,10 @@ class RuleCheck:
         self._proven: int | None = None
         self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
         self._wants: dict[int, bool] = {}
+        # per line of the buffer being checked with a built-in trigger: its hit mask
+        # (the lines the eleven would redact are asked about by keep_credential)
+        self._masks: dict[bytes, int] = {}
+        self._ids: tuple[str, ...] | None = None
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -472,8 +481,19 @@ class RuleCheck:
         """Under the extended set: the eleven fired only on placeholders, and no rule fires."""
         if self.pem is None or not eleven_placeholders_only(line):
             return False
-        rules = self._rules_for(self._line_hits(line))
+        mask = self._masks.get(line)
+        hits = self._line_hits(line) if mask is None else self._hit_ids(mask)
+        rules = self._rules_for(hits)
         return not rules or self.rules.line_rule(line, rules, self.path) is None
+
+    def _hit_ids(self, mask: int) -> frozenset[str]:
+        """The ids of the searches a candidate's hit ``mask`` names (bit ``k + 1``
+        for search ``@k``)."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(i for i, _ in self.prefilter)
+        bits = mask >> 1
+        return frozenset(ids[k] for k in range(len(ids)) if bits >> k & 1)
 
     def _line_hits(self, line: bytes) -> frozenset[str]:
         """The ids of the searches that hit ``line`` (one scan of that line alone):
@@ -484,8 +504,7 @@ class RuleCheck:
 
             pf = self._pf = prefilter.get(self.prefilter)
         found = pf.candidates(line + b"\n", 0, len(line) + 1)
-        mask = found[0][1] >> 1 if found else 0
-        return frozenset(pf.ids[k] for k in range(len(pf.ids)) if mask >> k & 1)
+        return self._hit_ids(found[0][1] if found else 0)
 
     def _pem_hit(self, hits: Iterable[str]) -> bool:
         key = hits if isinstance(hits, frozenset) else frozenset(hits)
@@ -574,6 +593,9 @@ class RuleCheck:
         """
         self._clean = {}
         self._maybe = {}
+        index = buf.index
+        self._masks = {buf[start : index(b"\n", start)]: mask
+                       for start, mask in cands if mask & 1}
         kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
         if kept is not None:
             cands = kept
