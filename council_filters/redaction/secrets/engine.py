@@ -482,8 +482,10 @@ class RuleCheck:
         if self.pem is None or not eleven_placeholders_only(line):
             return False
         mask = self._masks.get(line)
-        hits = self._line_hits(line) if mask is None else self._hit_ids(mask)
-        rules = self._rules_for(hits)
+        if mask is None:  # (a line on its own)
+            rules = self._rules_for(self._line_hits(line))
+        else:  # a line of the buffer prepared: proven silent for some rules maybe
+            rules = self._unproven(line, self._rules_for(self._hit_ids(mask)))
         return not rules or self.rules.line_rule(line, rules, self.path) is None
 
     def _hit_ids(self, mask: int) -> frozenset[str]:
@@ -564,18 +566,25 @@ class RuleCheck:
         rules = self._by_hits.get(key)
         if rules is None:
             rules = self._by_hits[key] = self._rules_for(key)
-        clean = self._clean
-        if clean and rules and not _REREAD.search(line):
-            # (a line read another way, escapes or colours out, is not the line proven clean)
-            rules = [r for r in rules if line not in clean.get(id(r), ())]
-        maybe = self._maybe
-        if maybe and rules and not _REREAD.search(line):
-            # built-in rules proven in bulk (see proof.py): only where their proof matched
-            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        rules = self._unproven(line, rules)
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
         return rid
+
+    def _unproven(self, line: bytes, rules: list[Rule]) -> list[Rule]:
+        """``rules`` without those the passes over this buffer proved silent on ``line``."""
+        if not rules or not (self._clean or self._maybe) or _REREAD.search(line):
+            # (a line read another way, escapes or colours out, is not the line proven)
+            return rules
+        clean = self._clean
+        if clean:
+            rules = [r for r in rules if line not in clean.get(id(r), ())]
+        maybe = self._maybe
+        if maybe:
+            # built-in rules proven in bulk (see proof.py): only where their proof matched
+            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        return rules
 
     def prepare(
         self, buf: bytes, cands: list[tuple[int, int]]
