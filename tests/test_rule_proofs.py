@@ -272,7 +272,7 @@ def test_held_lines_are_those_of_the_anchored_search() -> None:
         joined = b"\n".join(lines)
         starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
         want = {bisect_right(starts, m.start()) - 1 for m in anchored.finditer(joined)}
-        assert held_lines(joined, starts) == want, lines
+        assert held_lines(joined) == want, lines
 
 
 def _first_bytes(pattern: bytes) -> set[int]:
@@ -317,3 +317,39 @@ def test_the_first_byte_gates_hold_every_first_byte_of_what_they_gate() -> None:
         admitted = {b for b in range(256) if cls.match(bytes([b]))}
         assert _first_bytes(body) <= admitted
         assert (gate + body) in (proof._PLACEHOLDER_OR_TEMPLATE, proof._CODE_OR_PLACEHOLDER)
+
+
+def test_joined_hits_tell_each_matchs_line_as_a_table_of_line_starts_would() -> None:
+    """The lines a search over joined lines names, each match's line told by
+    counting newlines, are those a table of line starts gives (the reading
+    before), with and without matches that start at a line's newline."""
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from council_filters.redaction.secrets.rules import joined_hits
+
+    def by_table(rx: re.Pattern[bytes], lines: list[bytes], byte_long: bool) -> set[int]:
+        joined = b"\n".join(lines)
+        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
+        hits: set[int] = set()
+        m = rx.search(joined)
+        while m is not None:
+            i = bisect_right(starts, m.start()) - 1
+            if not (byte_long and i + 1 < len(lines) and m.start() == starts[i + 1] - 1):
+                hits.add(i)
+            if i + 1 >= len(lines):
+                break
+            m = rx.search(joined, starts[i + 1])
+        return hits
+
+    rng = random.Random(4)
+    patterns = [re.compile(p, re.M) for p in (rb"ab", rb"[\s;]x", rb"b\s*\na", rb"^a|b$", rb"x?")]
+    for _ in range(2000):
+        lines = [bytes(rng.choice(b"ab x;") for _ in range(rng.randint(0, 6)))
+                 for _ in range(rng.randint(1, 6))]
+        if rng.random() < 0.1:  # (a line that holds a newline of its own)
+            lines[0] += b"\na"
+        for rx in patterns:
+            for byte_long in (False, True):
+                assert joined_hits(rx, lines, byte_long=byte_long) == by_table(
+                    rx, lines, byte_long), (rx.pattern, lines, byte_long)

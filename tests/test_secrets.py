@@ -514,3 +514,16 @@ def test_chunks_cut_anywhere_redact_as_one_buffer(keys: dict[str, list[str]]) ->
     for cut in range(len(small) - len(pair), len(small)):
         r = make_redactor(EXT, record_lines=True)
         assert r.feed(small[:cut]) + r.feed(small[cut:]) + r.finish() == whole, cut
+
+
+def test_the_validators_digit_test_is_str_isdigit() -> None:
+    """A value holds a digit as ``str.isdigit`` reads one: ASCII digits, and in
+    other text superscripts and the digits of other scripts too."""
+    from council_filters.redaction.secrets.validators import _has_digit
+
+    rng = random.Random(2)
+    alphabet = "ab9Z_ .-²³¹é٣０x"
+    for _ in range(20000):
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
+        assert _has_digit(s) == any(c.isdigit() for c in s), s
+    assert _has_digit("x²") and not _has_digit("abc") and _has_digit("a1")

@@ -24,11 +24,9 @@ Every line still yields one line: itself or a placeholder with its number.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import accumulate
 from typing import Any, NamedTuple, cast
 
 from council_filters.redaction.lazy import LazyRegex
@@ -203,15 +201,20 @@ _HOLD = re.compile(
 _VALUE_LEAD = re.compile(rb"[ \t]*[\"']?")
 
 
-def held_lines(joined: bytes, starts: Sequence[int]) -> set[int]:
-    """The indices of the lines joined in ``joined`` (starting at ``starts``) that
-    stay candidates whatever the proofs say (see ``_HOLD``)."""
+def held_lines(joined: bytes) -> set[int]:
+    """The indices of the lines joined by newlines in ``joined`` that stay
+    candidates whatever the proofs say (see ``_HOLD``)."""
     held = set()
     lead = _VALUE_LEAD.fullmatch
+    count = joined.count
+    i = at = 0  # the line `at` is in
     for m in _HOLD.finditer(joined):
-        at = m.start()
-        i = bisect_right(starts, at) - 1
-        if i not in held and (joined[at] not in b"vV" or lead(joined, starts[i], at)):
+        pos = m.start()
+        i += count(b"\n", at, pos)
+        at = pos
+        if i not in held and (
+            joined[pos] not in b"vV" or lead(joined, joined.rfind(b"\n", 0, pos) + 1, pos)
+        ):
             held.add(i)
     return held
 
@@ -753,9 +756,7 @@ class RuleCheck:
         pem_only = self._pem_only_scans()
         if not maybe and not clean and not pem_only:
             return None
-        joined = b"\n".join(lines)
-        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
-        held = held_lines(joined, starts)
+        held = held_lines(b"\n".join(lines))
         union: set[bytes] = set().union(*maybe.values())
         keep = []
         memo = self._droppable

@@ -15,7 +15,13 @@ from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
 
+_ASCII_DIGIT = LazyRegex(r"[0-9]")
+
+
 def _has_digit(s: str) -> bool:
+    """Whether ``s`` holds a character ``str.isdigit`` accepts (in ASCII: 0-9)."""
+    if s.isascii():
+        return _ASCII_DIGIT.search(s) is not None
     return any(c.isdigit() for c in s)
 
 
