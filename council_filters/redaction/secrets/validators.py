@@ -14,7 +14,6 @@ from typing import Any
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
-
 _ASCII_DIGIT = LazyRegex(r"[0-9]")
 
 
