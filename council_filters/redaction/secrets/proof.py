@@ -168,7 +168,8 @@ def joinable(pattern: bytes) -> bytes:
 def _words(words: tuple[str, ...]) -> bytes:
     # (then by the words: the same pattern, and cached program, whatever the set's order)
     longest_first = sorted(words, key=lambda w: (-len(w), w))
-    return b"(?:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
+    # (any case: the validator compares the value lower-cased)
+    return b"(?i:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
 
 
 _RUN = rb"""[^\s"'`,;|]"""  # a byte of an unquoted value (the rules' class)
@@ -181,11 +182,12 @@ _NAME_WORDS = _words(tuple(
 ))
 #: Values that are code words (``None``, ``str``, ``required``, ...).
 _CODE = _words(tuple(validators.CODE_WORDS))
-#: A subset of what rules.is_placeholder finds in a value (case as it reads it).
+#: A subset of what rules.is_placeholder finds in a value (case as it reads it:
+#: the words in any case, also where the proof's own pattern minds case).
 _PLACEHOLDER = (
     rb"(?:(?-i:xxxx|XXXX|x{6}|X{6}|\*{6}|\#{6}|\.{6}|_{6}|-{6}|0{8}|\$[A-Z_]{3,}\b)"
-    rb"|example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
-    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password)|\$\{|\{\{)"
+    rb"|(?i:example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
+    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password))|\$\{|\{\{)"
 )
 #: The bytes a placeholder or a template's ``#{`` can start with (and with the
 #: brackets of code): the lazy scans below look for one only where such a byte
