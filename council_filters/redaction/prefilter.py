@@ -150,14 +150,74 @@ def _hyperscan() -> Any:
     global _hs_module, _hs_failed
     if _hs_module is None and not _hs_failed:
         try:
-            import hyperscan
+            _hs_module = _hyperscan_alone()
+            if _hs_module is None:
+                import hyperscan
 
-            _hs_module = hyperscan
+                _hs_module = hyperscan
         except ImportError:
             _hs_failed = True
             if WANT == "hyperscan":
                 raise PrefilterError(f"{ENV}=hyperscan but hyperscan cannot be imported") from None
     return _hs_module
+
+
+_HS_EXT = "hyperscan._hs_ext"
+
+
+def _hyperscan_alone() -> Any:
+    """hyperscan's names, from its compiled module loaded without its package
+    (None: import the package).
+
+    The package's ``__init__`` re-exports the compiled module and adds one
+    record class made with ``typing``, which is not used here; importing
+    ``typing`` is about 3 ms of every rules run's start, more than the rest of
+    the package.  So the compiled module is loaded from the package's
+    directory under its own name (an import of the package later finds it
+    there and re-exports it as usual), and its names are handed out with the
+    version the package reads from its ``_version.py``.  Anything unexpected
+    (another layout, another finder) leaves it to the package's import.
+    """
+    import sys
+    from types import ModuleType
+
+    if "hyperscan" in sys.modules or _HS_EXT in sys.modules:
+        return None  # imported already: the package is at hand
+    from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec, PathFinder
+
+    spec = PathFinder.find_spec("hyperscan")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    where = next(iter(spec.submodule_search_locations))
+    path = next((p for p in (os.path.join(where, "_hs_ext" + s) for s in EXTENSION_SUFFIXES)
+                 if os.path.isfile(p)), None)
+    if path is None:
+        return None
+    loader = ExtensionFileLoader(_HS_EXT, path)
+    ext_spec = ModuleSpec(_HS_EXT, loader, origin=path)
+    ext = loader.create_module(ext_spec)
+    if ext is None:
+        return None
+    ext.__spec__, ext.__loader__ = ext_spec, loader
+    loader.exec_module(ext)
+    sys.modules[_HS_EXT] = ext
+    names = ModuleType("hyperscan", "hyperscan's compiled module, as the package exports it")
+    names.__dict__.update((k, v) for k, v in vars(ext).items() if not k.startswith("_"))
+    names.__version__ = _version_of(os.path.join(where, "_version.py"))  # type: ignore[attr-defined]
+    return names
+
+
+def _version_of(path: str) -> str:
+    """The ``__version__ = "..."`` a package's ``_version.py`` states ("unknown": none)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                name, eq, value = line.partition("=")
+                if eq and name.strip() == "__version__":
+                    return value.strip().strip("\"'") or "unknown"
+    except OSError:
+        pass
+    return "unknown"
 
 
 # --------------------------------------------------------------------------- #

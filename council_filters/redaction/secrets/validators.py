@@ -9,10 +9,13 @@ expression, a type name or prose (token-like keys also need entropy).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _has_digit(s: str) -> bool:

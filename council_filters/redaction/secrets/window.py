@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The UTF-8 of the non-ASCII letters RE2 folds ``k`` and ``s`` with under
 #: ``(?i)`` (U+212A KELVIN SIGN, U+017F LATIN SMALL LETTER LONG S).  Windows
