@@ -130,6 +130,44 @@ def test_matches_map_to_their_lines_and_masks(engine: str) -> None:
     assert pf.candidates(data, 0, 0) == []
 
 
+_EXTRA = [("k1", rb"zebra[0-9]{3}"), ("k2", rb"(?i)okapi"), ("k3", rb"a{2,}"),
+          ("k4", rb"[0-9]+:[0-9]+")]
+
+
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@pytest.mark.parametrize("split", ["auto", "hyperscan"])
+@SETTINGS
+@given(st.lists(st.sampled_from([b"zebra123", b"ZEBRA999 okapi", b"aaaa", b"12:34 aa",
+                                 b"sk-" + b"c" * 20, b"", b"plain text", b"x" * 300,
+                                 b"ghp_" + b"d" * 36 + b" 1:2"]), max_size=25),
+       st.integers(min_value=0, max_value=40))
+def test_the_compiled_match_list_gives_the_python_grouping(
+    split: str, body: list[bytes], cut: int
+) -> None:
+    # Hyperscan's matches kept and mapped to lines in C (Matches) give the
+    # candidates the per-match Python callback gives, with the built-in
+    # triggers from the native scan (auto) or from the automaton (hyperscan),
+    # from any line start on.
+    data = b"\n".join(body) + b"\n"
+    starts = [0] + [i + 1 for i, c in enumerate(data) if c == 10]
+    start = starts[min(cut, len(starts) - 1)]
+    saved = prefilter.WANT
+    prefilter.use(split)
+    try:
+        pf = prefilter.get(_EXTRA)
+        got = pf.candidates(data, start, len(data))
+        pf._lines_hs = lambda *_: None  # type: ignore[method-assign]
+        want = pf.candidates(data, start, len(data))
+    finally:
+        prefilter.use(saved)
+    assert got == want
+    for s, m in got:
+        line = data[s : data.index(b"\n", s)]
+        assert bool(m & 0b100) == (b"okapi" in line.lower())
+        assert bool(m & 0b1000) == (b"aa" in line)
+
+
 @pytest.mark.parametrize("pattern", [
     rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
     rb"a\nb", rb"[\s=]", rb"(unclosed",

@@ -28,6 +28,7 @@ from council_filters.redaction.secrets import (
     redact_value,
     scan,
 )
+from council_filters.redaction.secrets.engine import RuleCheck
 from council_filters.redaction.secrets.pem import PemMachine
 
 EXT = load_rules("extended")
@@ -418,6 +419,37 @@ def test_counts_per_rule_id() -> None:
     r.feed(b"password=hunter2\nAKIA1234567890ABCDEF\nsk_live_51HxYzAbCdEfGhIjKlMnOpQrSt\nok\n")
     r.finish()
     assert r.counts == Counter({"secret-assignment": 1, "aws-access-key": 1, "stripe-key": 1})
+
+
+def test_placeholder_lines_in_a_buffer_are_judged_as_on_their_own() -> None:
+    """A line the eleven would redact only for a documentation placeholder is
+    kept unless a rule fires on it; in a buffer the rules to ask are read from
+    the line's hit mask in the buffer's scan, on its own from a scan of the
+    line: the same answers."""
+    lines = [b"AKIAXXXXXXXXXXXXXXXX", b"key AKIAIOSFODNN7EXAMPLE password=Hunter2024x",
+             b"AKIAIOSFODNN7EXAMPLE and ghp_" + b"x" * 36, b"ok",
+             b"id: AKIAXXXXXXXXXXXXXXXX token: sk_live_51HxYzAbCdEfGhIjKlMnOpQrSt",
+             b"AKIA1234567890ABCDEF", b'"AKIAIOSFODNN7EXAMPLE", curl -u bob:S3cretPass1 x']
+    rng = random.Random(5)
+    doc = [rng.choice(lines) for _ in range(300)]
+    asked: list[tuple[bytes, bool]] = []
+    saved = RuleCheck.keep_credential
+
+    def keep(self: RuleCheck, line: bytes) -> bool:
+        asked.append((line, saved(self, line)))
+        return asked[-1][1]
+
+    RuleCheck.keep_credential = keep  # type: ignore[method-assign]
+    try:
+        _, redacted = redact_value(b"\n".join(doc) + b"\n", EXT)
+    finally:
+        RuleCheck.keep_credential = saved  # type: ignore[method-assign]
+    assert len(asked) == sum(line != b"ok" for line in doc)
+    assert {line for line, kept in asked if kept} == {lines[0], lines[2]}
+    for line, kept in asked:
+        assert EXT.fresh().keep_credential(line) == kept, line
+    for i, line in enumerate(doc, 1):
+        assert (i in redacted) == (line not in (lines[0], lines[2], b"ok")), line
 
 
 def test_the_hook_surface_for_the_combined_prefilter() -> None:

@@ -520,6 +520,10 @@ class Prefilter:
         if end <= start:
             return []
         engine = self.engine_for(end - start)
+        if engine == "hyperscan":
+            found = self._lines_hs(buf, start, end)
+            if found is not None:
+                return found
         if engine == "native":
             ends = [(at, BUILTIN) for at in native_scan()(buf, start, end)]
         elif engine == "hyperscan":
@@ -611,6 +615,25 @@ class Prefilter:
                         if hit is not None:
                             ends.append((hit.start(), bit))
         return ends
+
+    def _lines_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]] | None:
+        """:meth:`candidates` from one Hyperscan scan whose matches the compiled
+        module keeps and maps to lines (no Python call per match); None when
+        the module is not built or the masks would not fit its 64 bits."""
+        from council_filters.redaction import native
+
+        matches = getattr(native.compiled(), "Matches", None)
+        if matches is None or len(self.extra) >= 63:
+            return None
+        split = self._split()
+        # A match's last byte is at `to - 1`, inside the line that holds it.
+        # Hyperscan ids: builtins 0..n-1, extra pattern k-1 is id n+k-1.
+        found = matches(start - 1, 0 if split else _N_BUILTIN)
+        view = memoryview(buf)[start:end] if start or end != len(buf) else buf
+        self._hs_scan(view, found)
+        builtin = native_scan()(buf, start, end) if split else None
+        lines: list[tuple[int, int]] = found.lines(buf, start, end, builtin)
+        return lines
 
     def _scan_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         ends: list[tuple[int, int]] = []

@@ -195,9 +195,29 @@ _REREAD = re.compile(rb"[\\\x1b\x9b]")
 #: Candidate lines that stay whatever the proofs say: read another way by the
 #: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
 #: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
+#: The search is led by one class of first bytes, which the regex engine skips
+#: to (an anchored ``^`` would be tried at every byte); what follows the
+#: ``value`` word is looked ahead at, not taken, so no match hides an escape
+#: after it, and a ``value:`` found is held only when blanks and a quote at
+#: most lead its line (``_VALUE_LEAD``).
 _HOLD = re.compile(
-    rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M
+    rb"[\\\x1b\x9bvV](?:(?<=\\)[\"']|(?<=[\x1b\x9b])|(?:(?<=v)alue|(?<=V)(?:alue|ALUE))"
+    rb"(?=[\"']?[ \t]*:[ \t]*\S))"
 )
+_VALUE_LEAD = re.compile(rb"[ \t]*[\"']?")
+
+
+def held_lines(joined: bytes, starts: Sequence[int]) -> set[int]:
+    """The indices of the lines joined in ``joined`` (starting at ``starts``) that
+    stay candidates whatever the proofs say (see ``_HOLD``)."""
+    held = set()
+    lead = _VALUE_LEAD.fullmatch
+    for m in _HOLD.finditer(joined):
+        at = m.start()
+        i = bisect_right(starts, at) - 1
+        if i not in held and (joined[at] not in b"vV" or lead(joined, starts[i], at)):
+            held.add(i)
+    return held
 
 
 def _pem_idle_on(line: bytes) -> bool:
@@ -205,9 +225,14 @@ def _pem_idle_on(line: bytes) -> bool:
     ASCII (no escapes) whose markers, read as the machine reads them, name no
     private key (see ``PemMachine._markers``).  While a block or watch is open
     every line is shown to the machine anyway."""
+    if not line.isascii() or b"\x1b" in line:
+        return False
+    low = line.lower()
+    if b"k" not in low or b"y" not in low:
+        return True  # (markers only drop bytes from the line: no "privatekey" without them)
     from council_filters.redaction.secrets.pem import marker_text
 
-    return line.isascii() and b"\x1b" not in line and "privatekey" not in marker_text(line)
+    return "privatekey" not in marker_text(line)
 
 
 def _may_bulk(rule: Rule) -> bool:
@@ -431,6 +456,10 @@ class RuleCheck:
         self._proven: int | None = None
         self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
         self._wants: dict[int, bool] = {}
+        # per line of the buffer being checked with a built-in trigger: its hit mask
+        # (the lines the eleven would redact are asked about by keep_credential)
+        self._masks: dict[bytes, int] = {}
+        self._ids: tuple[str, ...] | None = None
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -456,8 +485,21 @@ class RuleCheck:
         """Under the extended set: the eleven fired only on placeholders, and no rule fires."""
         if self.pem is None or not eleven_placeholders_only(line):
             return False
-        rules = self._rules_for(self._line_hits(line))
+        mask = self._masks.get(line)
+        if mask is None:  # (a line on its own)
+            rules = self._rules_for(self._line_hits(line))
+        else:  # a line of the buffer prepared: proven silent for some rules maybe
+            rules = self._unproven(line, self._rules_for(self._hit_ids(mask)))
         return not rules or self.rules.line_rule(line, rules, self.path) is None
+
+    def _hit_ids(self, mask: int) -> frozenset[str]:
+        """The ids of the searches a candidate's hit ``mask`` names (bit ``k + 1``
+        for search ``@k``)."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(i for i, _ in self.prefilter)
+        bits = mask >> 1
+        return frozenset(ids[k] for k in range(len(ids)) if bits >> k & 1)
 
     def _line_hits(self, line: bytes) -> frozenset[str]:
         """The ids of the searches that hit ``line`` (one scan of that line alone):
@@ -468,8 +510,7 @@ class RuleCheck:
 
             pf = self._pf = prefilter.get(self.prefilter)
         found = pf.candidates(line + b"\n", 0, len(line) + 1)
-        mask = found[0][1] >> 1 if found else 0
-        return frozenset(pf.ids[k] for k in range(len(pf.ids)) if mask >> k & 1)
+        return self._hit_ids(found[0][1] if found else 0)
 
     def _pem_hit(self, hits: Iterable[str]) -> bool:
         key = hits if isinstance(hits, frozenset) else frozenset(hits)
@@ -529,18 +570,25 @@ class RuleCheck:
         rules = self._by_hits.get(key)
         if rules is None:
             rules = self._by_hits[key] = self._rules_for(key)
-        clean = self._clean
-        if clean and rules and not _REREAD.search(line):
-            # (a line read another way, escapes or colours out, is not the line proven clean)
-            rules = [r for r in rules if line not in clean.get(id(r), ())]
-        maybe = self._maybe
-        if maybe and rules and not _REREAD.search(line):
-            # built-in rules proven in bulk (see proof.py): only where their proof matched
-            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        rules = self._unproven(line, rules)
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
         return rid
+
+    def _unproven(self, line: bytes, rules: list[Rule]) -> list[Rule]:
+        """``rules`` without those the passes over this buffer proved silent on ``line``."""
+        if not rules or not (self._clean or self._maybe) or _REREAD.search(line):
+            # (a line read another way, escapes or colours out, is not the line proven)
+            return rules
+        clean = self._clean
+        if clean:
+            rules = [r for r in rules if line not in clean.get(id(r), ())]
+        maybe = self._maybe
+        if maybe:
+            # built-in rules proven in bulk (see proof.py): only where their proof matched
+            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        return rules
 
     def prepare(
         self, buf: bytes, cands: list[tuple[int, int]]
@@ -558,6 +606,9 @@ class RuleCheck:
         """
         self._clean = {}
         self._maybe = {}
+        index = buf.index
+        self._masks = {buf[start : index(b"\n", start)]: mask
+                       for start, mask in cands if mask & 1}
         kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
         if kept is not None:
             cands = kept
@@ -708,7 +759,7 @@ class RuleCheck:
             return None
         joined = b"\n".join(lines)
         starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
-        held = {bisect_right(starts, m.start()) - 1 for m in _HOLD.finditer(joined)}
+        held = held_lines(joined, starts)
         union: set[bytes] = set().union(*maybe.values())
         keep = []
         memo = self._droppable
