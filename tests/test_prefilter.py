@@ -412,3 +412,42 @@ def test_extended_rules_ride_the_one_scan_in_both_engines() -> None:
         prefilter.use(saved)
     assert all(out == outs[0] for out in outs)
     assert outs[0] != redact(data)  # the extended set redacts more than the eleven
+
+
+@pytest.mark.skipif(not HAVE_HS, reason="hyperscan is not installed (the 'fast' extra)")
+def test_a_rules_run_loads_hyperscan_without_typing() -> None:
+    """`--rules extended` over code starts without typing (hyperscan's package
+    imports it for a record this project does not use: its compiled module is
+    loaded alone), and hyperscan's names and version are the package's: an
+    import of the package afterwards re-exports the very same module."""
+    code = (
+        "import sys\n"
+        "from council_filters.cli import redact\n"
+        "sys.argv = ['council-redact', '--rules', 'extended']\n"
+        "rc = redact.main()\n"
+        "from council_filters.redaction import prefilter\n"
+        "hs = prefilter._hyperscan()\n"
+        "heavy = sorted(n for n in ('typing', 'contextlib', 'threading', 'urllib.parse',"
+        " 'hyperscan') if n in sys.modules)\n"
+        "names = (hs.__version__, hs.Database, hs.Scratch, hs.error, hs.loadb)\n"
+        "import hyperscan\n"
+        "same = names == (hyperscan.__version__, hyperscan.Database, hyperscan.Scratch,"
+        " hyperscan.error, hyperscan.loadb)\n"
+        "sys.stderr.write(repr((rc, heavy, same)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in (prefilter.ENV,)}
+    env["PYTHONPATH"] = str(ROOT)
+    text = b"password = 'Xk8#pq2Lm9zR'\n" + b"def f(x):\n    return x\n" * 50
+    res = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True,
+                         env=env, check=False)
+    assert res.stdout.startswith(b"--- redacted credential at line 1 ---\ndef f(x):\n")
+    assert res.stderr == b"(0, [], True)"
+
+
+def test_a_version_file_is_read_as_the_package_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "_version.py"
+    path.write_text('# generated\n__version__ = "1.2.3"\n')
+    assert prefilter._version_of(str(path)) == "1.2.3"
+    path.write_text("__version__ = '4.5'\n")
+    assert prefilter._version_of(str(path)) == "4.5"
+    assert prefilter._version_of(str(tmp_path / "missing.py")) == "unknown"

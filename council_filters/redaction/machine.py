@@ -21,8 +21,8 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, NamedTuple, Protocol
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
 
 # The patterns are the machine's public vocabulary too (re-exported).
@@ -31,6 +31,10 @@ from council_filters.redaction.patterns import CREDENTIAL_PATTERNS as CREDENTIAL
 from council_filters.redaction.patterns import PATTERN_NAMES as PATTERN_NAMES
 from council_filters.redaction.patterns import PEM_PATTERN as PEM_PATTERN
 from council_filters.redaction.patterns import CredentialPattern as CredentialPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Protocol
 
 _CRED_RES = tuple((p.name, LazyRegex(p.regex)) for p in CREDENTIAL_PATTERNS)
 _CRED_ANY = LazyRegex(b"|".join(p.regex for p in CREDENTIAL_PATTERNS))
@@ -907,27 +911,29 @@ def redact_text(text: bytes, counts: Counter[str] | None = None) -> tuple[bytes,
 # --------------------------------------------------------------------------- #
 # Extra rules (``--rules``) and the per-file entry point.
 # --------------------------------------------------------------------------- #
-class ExtraRules(Protocol):
-    """What a rule set beyond the eleven patterns gives the redactor.
+if TYPE_CHECKING:  # (a protocol for the type checker: typing is not imported to run)
 
-    ``prefilter``: ``(rule_id, regex)`` pairs that join the combined scan (see
-    :mod:`council_filters.redaction.prefilter` for what a regex may use).  ``check`` is
-    called for a line the built-in machine keeps when the scan flagged it with
-    some of these ids (``hits``), or for every such line while ``active`` is
-    true; it returns the id of the rule that redacts the line (``pem-private-key``
-    gets the PEM placeholder), or None.  Optional: ``fresh()`` gives the
-    per-stream state a Redactor uses; ``observe(line, hits)`` is shown a line
-    the built-in machine redacted under the same conditions (state only);
-    ``keep_credential(line)`` may keep a line the eleven would redact (the
-    extended set's documentation placeholders).
-    """
+    class ExtraRules(Protocol):
+        """What a rule set beyond the eleven patterns gives the redactor.
 
-    prefilter: Sequence[tuple[str, bytes]]
-    active: bool
+        ``prefilter``: ``(rule_id, regex)`` pairs that join the combined scan (see
+        :mod:`council_filters.redaction.prefilter` for what a regex may use).  ``check`` is
+        called for a line the built-in machine keeps when the scan flagged it with
+        some of these ids (``hits``), or for every such line while ``active`` is
+        true; it returns the id of the rule that redacts the line (``pem-private-key``
+        gets the PEM placeholder), or None.  Optional: ``fresh()`` gives the
+        per-stream state a Redactor uses; ``observe(line, hits)`` is shown a line
+        the built-in machine redacted under the same conditions (state only);
+        ``keep_credential(line)`` may keep a line the eleven would redact (the
+        extended set's documentation placeholders).
+        """
 
-    def check(
-        self, line: bytes, hits: frozenset[str], prev: bytes | None = None
-    ) -> str | None: ...
+        prefilter: Sequence[tuple[str, bytes]]
+        active: bool
+
+        def check(
+            self, line: bytes, hits: frozenset[str], prev: bytes | None = None
+        ) -> str | None: ...
 
 
 class RedactStats(NamedTuple):

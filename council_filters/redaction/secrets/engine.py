@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
@@ -42,6 +42,10 @@ from council_filters.redaction.secrets.rules import (
     is_placeholder,
     joined_hits,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NAME_LINE = LazyRegex(
     rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
@@ -884,7 +888,7 @@ def make_redactor(
     path: str | None = None,
 ) -> Redactor:
     """The redactor for a rule set (None: the byte-identical default)."""
-    r = Redactor(count=count, record_lines=record_lines, rules=cast(Any, rules))
+    r = Redactor(count=count, record_lines=record_lines, rules=rules)  # type: ignore[arg-type]
     set_input(r, path)
     return r
 

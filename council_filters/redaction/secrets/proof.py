@@ -42,11 +42,14 @@ import re._constants as _c  # the parser of the re module (Python 3.11+)
 import re._parser as _p
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from council_filters.redaction.lazy import compile_kept
 from council_filters.redaction.secrets import builtin, validators
 from council_filters.redaction.secrets.rules import Rule, joined_hits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NL = 10
 # Categories that hold a newline.

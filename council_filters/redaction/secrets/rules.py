@@ -21,9 +21,13 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.

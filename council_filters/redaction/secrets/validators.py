@@ -9,12 +9,15 @@ expression, a type name or prose (token-like keys also need entropy).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
 _ASCII_DIGIT = LazyRegex(r"[0-9]")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _has_digit(s: str) -> bool:
