@@ -606,12 +606,15 @@ class RuleCheck:
         line every rule of its hits is proven clean on, under a set without
         the PEM machine or the name/value pairs, or a line found only by the
         PEM machine's non-ASCII search that holds no dash run), else None.
+        Under the extended set the hit masks of the lines with a built-in
+        trigger are kept for :meth:`keep_credential`.
         """
         self._clean = {}
         self._maybe = {}
-        index = buf.index
-        self._masks = {buf[start : index(b"\n", start)]: mask
-                       for start, mask in cands if mask & 1}
+        if self.pem is not None:  # (only the extended set keeps placeholder lines)
+            index = buf.index
+            self._masks = {buf[start : index(b"\n", start)]: mask
+                           for start, mask in cands if mask & 1}
         kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
         if kept is not None:
             cands = kept
