@@ -402,3 +402,12 @@ It generates grids.
 """
     assert [str(f.get("summary")) for f in findings(text)] == [
         "No doc comments on most public items", "`Rng` missing `Debug` and `Clone`"]
+
+
+@pytest.mark.parametrize(("heading", "want"), [
+    ("## 高优先级问题", "critical"), ("### 심각한 문제", "critical"), ("### 높음", "critical"),
+    ("### 중간", "medium"), ("### 中优先级", "medium"), ("### 낮음", "minor"),
+    ("## 低优先级", "minor")])
+def test_severity_headings_in_chinese_and_korean(heading: str, want: str) -> None:
+    text = f"{heading}\n\n- `src/a.py:3` the lock is never released.\n"
+    assert [f.get("severity") for f in findings(text)] == [want]

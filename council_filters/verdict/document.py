@@ -268,11 +268,16 @@ _PHRASES = (
     # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
     # "轻微问题", "重大な問題", "軽微")
     (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
-                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b"), "critical"),
+                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b|"
+                # ... and "高优先级", "高優先度", Korean "심각", "치명적", "높음"
+                "\u9ad8\u4f18\u5148|\u9ad8\u512a\u5148|\uc2ec\uac01|\uce58\uba85|\ub192\uc74c"),
+     "critical"),
     (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
-                "\u5efa\u8bae\u4fee\u590d"), "medium"),
+                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148|\u4e2d\u512a\u5148|"
+                "\uc911\uac04|\ubcf4\ud1b5"), "medium"),
     (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
-                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848"), "minor"),
+                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848|\u4f4e\u4f18\u5148|"
+                "\u4f4e\u512a\u5148|\ub0ae\uc74c|\uacbd\ubbf8|\uc0ac\uc18c"), "minor"),
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 # a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
@@ -390,8 +395,9 @@ def _plain(text: str) -> str:
 # a severity heading in Chinese or Japanese: "严重问题", "中等问题", "軽微な指摘"
 _CJK_LABEL = re.compile(
     "^[\\W\\d_]*(?:" + "|".join(rx.pattern for rx, _ in _PHRASES[-3:]) + ")"
-    "(?:\u7684|\u306a|\u306e)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|"
-    "\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9)?(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
+    "(?:\u7ea7|\u5ea6)?(?:\u7684|\u306a|\u306e|\ud55c)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|"
+    "\u53d1\u73b0|\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9|\ubb38\uc81c|\uc774\uc288)?"
+    "(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
 
 
 def _is_label(text: str) -> bool:
