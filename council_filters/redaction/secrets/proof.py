@@ -263,7 +263,7 @@ _XMLV = rb"[^<>\n]"
 # read unquoted: the same gates as an unquoted value.
 _XML_OK = (
     rb"(?![$<{])(?=" + _XMLV + rb"{6})"
-    rb"(?!" + _XMLV + rb"{0,300}?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _XMLV + rb"{0,300}?(?:[()\[{}]|\](?!\]?>)|#\{|" + _PLACEHOLDER + rb"))"
     rb"(?!" + _XMLV + rb"{0,299}[.:]<)"
     rb"(?!" + _CODE + rb"[,;]*<)(?!" + _DOTTED + rb"<)"
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
@@ -354,14 +354,15 @@ def _key_end(name: bytes, tail: bytes) -> bytes:
 
 _WHOLE: dict[str, bytes] = {
     # (?<!NAME)(?P<key>["'`]?NAME{1,80}+["'`]?\]?) OP VALUE
-    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?"""
+    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?\*{0,2}"""
     + builtin.OP + _PROOF_VALUE,
     # \|[ \t]*(?P<key>`?NAME{1,80}`?)[ \t]*(?P<op>\|)[ \t]* VALUE
     "secret-table-cell": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"`?[ \t]*(?P<op>\|)[ \t]*"
     + _PROOF_VALUE,
     # \bname ... (?P<key>[A-Za-z0-9_.-]{1,80})["']?[ \t]*,[ \t]*["']?value ... VALUE
     "secret-name-value": rb"(?i)" + _key_end(rb"[A-Za-z0-9_.-]", b"")
-    + rb"""["']?[ \t]*,[ \t]*["']?value["']?[ \t]*(?P<op>[:=])[ \t]*""" + _PROOF_VALUE,
+    + rb"""["']?[ \t]*,[ \t]*["']?[A-Za-z]{0,20}value["']?[ \t]*(?P<op>[:=])[ \t]*"""
+    + _PROOF_VALUE,
 }
 
 

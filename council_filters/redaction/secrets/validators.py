@@ -111,6 +111,10 @@ _KEY_SUFFIXES = (
     "_secret",
     "_plain",
     "_text",
+    "_base",
+    "_key_base",
+    "key_base",
+    "keybase",
 )
 KEY_SUFFIXES = _KEY_SUFFIXES
 _CODE_WORDS = frozenset(
@@ -174,6 +178,8 @@ _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
+#: An acronym before a capitalised key word (``AWSSecretKey``, ``APIToken``).
+_ACRONYM_END = LazyRegex(r"[A-Z]{3}[a-z]\Z")
 #: What may follow the short words "pass" and "pw" in a key.
 _SHORT_OK = ("", "s", "_value", "value", "_str", "_string", "_plain", "_text")
 
@@ -186,7 +192,7 @@ def _key_kind(key: str) -> str | None:
     ``_``/``-``/``.``/a space, at a lower-to-upper case change, or anywhere in
     an all-upper key (``PGPASSWORD``); and only a known suffix may follow it.
     """
-    k = key.strip("\"'`[]{}<> \t$@:")
+    k = key.strip("\"'`[]{}<> \t$@:*")
     if not k or len(k) > 80:
         return None
     low = k.lower()
@@ -202,6 +208,8 @@ def _key_kind(key: str) -> str | None:
                     or low[start - 1] in "_-. /"
                     or upper_key
                     or (k[start].isupper() and k[start - 1].islower())
+                    or (kind == "password" and len(w) >= 6 and k[start - 1].isalpha())
+                    or (start >= 2 and _ACRONYM_END.match(k[start - 2 : start + 2]) is not None)
                 )
                 if suffix_ok and boundary:
                     if kind == "password" and w in ("pass", "pw") and rest not in _SHORT_OK:
@@ -223,7 +231,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False
     op = m.group("op").decode("latin-1")
     quoted = m.group("q") is not None and m.group("q") != b""
-    env_key = key.strip("\"'`[]{}<> \t$@:")
+    env_key = key.strip("\"'`[]{}<> \t$@:*")
     env_style = env_key.upper() == env_key and any(c.isalpha() for c in env_key)
     value = secret
     scheme = _SCHEME.match(value)
@@ -247,7 +255,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False
     if not quoted:
         tail = m.string[m.end() : m.end() + 64].decode("latin-1")  # bounded: linear lines
-        if op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail):
+        if (op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail)
+                and not _chosen(value)):
             return False  # a sentence or an expression goes on after the "value"
         if any(c in value for c in "()[]{}") or value.endswith((".", ":")):
             return False  # calls, indexing, literals: code
@@ -255,7 +264,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
             return False  # an annotation: password: SecretStr, key: PKCS7PrivateKeyTypes
         if _DOTTED.match(value) and not _random_part(value):
             return False  # self.password, os.environ.get, args.token
-        bare = key.strip("\"'`[]{}<> \t$@:").lower()
+        bare = key.strip("\"'`[]{}<> \t$@:*").lower()
         if _IDENT.match(value):
             vlow = value.lower()
             if (
@@ -297,6 +306,13 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False
     return shannon_entropy(value) > 3.0 and (
         _has_digit(value) or sum(c.isupper() for c in value) >= 2
+    )
+
+
+def _chosen(value: str) -> bool:
+    """A value no prose word is: eight bytes mixing letters of both cases and digits."""
+    return (
+        len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
     )
 
 
@@ -365,10 +381,58 @@ def said_ok(secret: str, m: Any) -> bool:
 
 
 def url_encoded_ok(secret: str, m: Any) -> bool:
-    """The value of ``password%3D...``, judged as the value it encodes."""
+    """The value of ``password%3D...`` (or ``%253D``, encoded twice), judged as
+    the value it encodes."""
     from urllib.parse import unquote
 
-    return assignment_ok(unquote(secret), m)
+    twice = m.group("op").startswith(b"%25")
+    return assignment_ok(unquote(unquote(secret)) if twice else unquote(secret), m)
+
+
+def pair_argument_ok(secret: str, m: Any) -> bool:
+    """``("PASSWORD", "value")`` as arguments: a value that is no word, and no
+    name either (``("tokens", "symbol2label")``, ``("pw", "SECRET_TOKEN_B64")``)."""
+    if not _MARKED.match(secret) or _plain_word(secret):
+        return False
+    low = secret.lower()
+    if any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 6) and (
+        _IDENT.match(secret) or not _has_digit(secret)
+    ):
+        return False  # a field name, or words about a password
+    if _IDENT.match(secret) and _classes(secret) < 3 and not (
+        len(secret) >= 16 and shannon_entropy(secret) > 3.3
+    ):
+        return False  # an identifier
+    return assignment_ok(secret, m)
+
+
+def url_token_ok(secret: str, _m: Any = None) -> bool:
+    """``scheme://TOKEN@host``: a user part that reads as a token, not a name."""
+    if is_placeholder(secret) or not _has_digit(secret) or shannon_entropy(secret) <= 3.0:
+        return False
+    hex_run = len(secret) >= 24 and all(c in "0123456789abcdefABCDEF" for c in secret)
+    return hex_run or (_classes(secret) >= 3 and case_changes(secret) >= 3)
+
+
+def encoded_url_password_ok(secret: str, m: Any) -> bool:
+    """The password of a URL encoded once or twice, judged decoded."""
+    from urllib.parse import unquote
+
+    return url_password_ok(unquote(unquote(secret)), m)
+
+
+def long_value_ok(secret: str, m: Any) -> bool:
+    """A long token under a key that names a secret, whatever wraps it."""
+    if _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    core = secret.replace("\\/", "/")
+    return (
+        _has_digit(core)
+        and _classes(core) >= 3
+        and case_changes(core) >= 8
+        and shannon_entropy(core) > 4.0
+        and not is_placeholder(core)
+    )
 
 
 _NETWORK_ONLY = LazyRegex(r"[0-9.:/\[\]-]+\Z")
