@@ -263,7 +263,9 @@ def _wrapped_values(rng: random.Random, per_shape: int) -> Iterator[tuple[str, s
         tok = _rand(rng, 30)
         yield "php-define", f"define('DB_PASSWORD', '{pw}');"
         yield "py-setdefault", f'os.environ.setdefault("API_TOKEN", "{tok}")'
-        yield "pwsh-setenv", f'[Environment]::SetEnvironmentVariable("CLIENT_SECRET", "{tok}", "Machine")'
+        yield "pwsh-setenv", (
+            f'[Environment]::SetEnvironmentVariable("CLIENT_SECRET", "{tok}", "Machine")'
+        )
         yield "getenv-default", f'secret = os.getenv("APP_SECRET", "{tok}")'
         yield "csharp-init", f'    public string ApiToken {{ get; init; }} = "{tok}";'
         yield "csharp-init-pw", f'public static string AdminPassword {{ get; set; }} = "{pw}";'

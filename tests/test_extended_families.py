@@ -132,9 +132,10 @@ def test_family_lines_one_at_a_time() -> None:
         b'{"ParameterKey": "DBPassword", "ParameterValue": "{{resolve:secretsmanager:db}}"}',
         b'{"Key": "Environment", "Value": "production"}',
         b"Token: <paste the session token here>",
-        b'"integrity": "sha512-Qx7Lk2Pz9Rf4Ts1Vw8Yb3Nc6Md0Ge5Hj2Ka7Lo9Pq1Rs3Tu5Vw7Xy9Za2Bc4De6Fg8Hi0J'
-        b'k2Lm4No6Pq8Rs0Tu2Vw4Xy6Za8Bc0=",',
-        b"token_hash: Qx7Lk2Pz9Rf4Ts1Vw8Yb3Nc6Md0Ge5Hj2Ka7Lo9Pq1Rs3Tu5Vw7Xy9Za2Bc4De6Fg8Hi0Jk2Lm4No6",
+        b'"integrity": "sha512-Qx7Lk2Pz9Rf4Ts1Vw8Yb3Nc6Md0Ge5Hj2Ka7Lo9Pq1Rs3Tu5Vw7Xy9Za2Bc4De6'
+        b'Fg8Hi0Jk2Lm4No6Pq8Rs0Tu2Vw4Xy6Za8Bc0=",',
+        b"token_hash: Qx7Lk2Pz9Rf4Ts1Vw8Yb3Nc6Md0Ge5Hj2Ka7Lo9Pq1Rs3Tu5Vw7Xy9Za2Bc4De6Fg8Hi0"
+        b"Jk2Lm4No6",
         b"password: required (see the admin guide)",
         b"The password: Passw0rd is a bad example",
         b'setx DB_PASSWORD "%DB_PASSWORD%" /M',
