@@ -244,8 +244,9 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "url-token-userinfo",
-        rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://([^\s:/?#@\"'<>\[\]`]{12,256}+)@[A-Za-z0-9\[_]",
+        rb"\b([A-Za-z][A-Za-z0-9+.-]{1,30})://([^\s:/?#@\"'<>\[\]`]{8,256}+)@[A-Za-z0-9\[_]",
         rb"://",
+        group=2,
         validator=url_token_ok,
         placeholders=False,
         description="scheme://TOKEN@host: a user part that reads as a token (redis://, https://)",
@@ -642,7 +643,7 @@ _TIGHT: dict[str, bytes] = {
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
     rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
-    "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{12,256}@",
+    "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,

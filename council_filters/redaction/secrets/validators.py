@@ -406,9 +406,17 @@ def pair_argument_ok(secret: str, m: Any) -> bool:
     return assignment_ok(secret, m)
 
 
-def url_token_ok(secret: str, _m: Any = None) -> bool:
-    """``scheme://TOKEN@host``: a user part that reads as a token, not a name."""
-    if is_placeholder(secret) or not _has_digit(secret) or shannon_entropy(secret) <= 3.0:
+#: Schemes whose user part alone is a password (``redis://PASSWORD@host``).
+_PASSWORD_USER_SCHEMES = LazyRegex(r"(?i)(?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]+)?\Z")
+
+
+def url_token_ok(secret: str, m: Any) -> bool:
+    """``scheme://TOKEN@host``: a user part that reads as a token, not a name
+    (twelve bytes; eight for the Redis schemes, where it is the password)."""
+    least = 8 if _PASSWORD_USER_SCHEMES.match(m.group(1).decode("latin-1")) else 12
+    if len(secret) < least or is_placeholder(secret) or not _has_digit(secret):
+        return False
+    if shannon_entropy(secret) <= 3.0 and len(secret) >= 12:
         return False
     hex_run = len(secret) >= 24 and all(c in "0123456789abcdefABCDEF" for c in secret)
     return hex_run or (_classes(secret) >= 3 and case_changes(secret) >= 3)
