@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import string
 from collections.abc import Callable, Iterator
 
@@ -282,6 +283,20 @@ def _wrapped_values(rng: random.Random, per_shape: int) -> Iterator[tuple[str, s
         yield "secret-key-base", f"SECRET_KEY_BASE={hexpw}{hexpw}"
         yield "setx-machine", f'setx DB_PASSWORD "{pw}" /M'
         yield "said-aside", f"password: {_rand(rng, 12)} (rotated monthly)"
+        for name in ("env", "yaml", "yaml-dq", "json", "toml", "export", "log-kv", "ini"):
+            yield f"scrambled/{name}", contexts()[name]("db_password", scrambled(rng))
+
+
+def scrambled(rng: random.Random) -> str:
+    """A password drawn with brackets, angle brackets and the like among its signs."""
+    while True:
+        core = list(_rand(rng, rng.randrange(10, 18)))
+        for _ in range(rng.randrange(1, 3)):
+            core.insert(rng.randrange(1, len(core)), rng.choice("()[]{}<>$*@&"))
+        s = "".join(core)
+        # (a name then an opening bracket reads as a call or an index: not drawn)
+        if case_changes(s) >= 2 and not re.match(r"[A-Za-z_][\w.$]*[(\[]", s):
+            return s
 
 
 def _value_for(rng: random.Random, key: str) -> str:

@@ -144,6 +144,12 @@ def test_family_lines_one_at_a_time() -> None:
         b"SECRET_KEY_BASE=${SECRET_KEY_BASE}",
         b'"AWSSecretKey": "",',
         b"Rootpassword=",
+        b"password = get(Config1)",
+        b"token = data[Index2Key]",
+        b"secret: {{ .Values.Sec1ret }}",
+        b"token = $(cat /run/Secret1s/AbcDef)",
+        b"password: List<Str1ng>",
+        b"PASSWORD=${DbPass1word}",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:
@@ -300,6 +306,7 @@ def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) 
         (b"<password><![CDATA[", b""),
         (b"password%2526", b""),
         (b'{"ParameterKey": "password", ', b'"ParameterValue": "x"'),
+        (b"password=Ab1<", b""),
     ],
 )
 def test_extended_rules_are_linear_on_adversarial_lines(unit: bytes, tail: bytes) -> None:

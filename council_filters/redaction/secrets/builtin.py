@@ -41,6 +41,7 @@ from council_filters.redaction.secrets.validators import (
     pair_argument_ok,
     said_ok,
     sas_ok,
+    scrambled_ok,
     spaced_pair_ok,
     stripe_ok,
     token_shape,
@@ -368,6 +369,18 @@ RULES: tuple[Rule, ...] = (
         "secret; the value is a literal, and token-like values pass an entropy gate)",
     ),
     _r(
+        "secret-scrambled-value",
+        # secret-assignment's pattern; the values it refuses for a sign in them
+        # that read as random (a password drawn with every kind of sign)
+        rb"(?i)" + _KEY + _OP + _VALUE,
+        rb"",
+        group=4,
+        validator=scrambled_ok,
+        placeholders=False,
+        description="password/secret/token keys whose value has a bracket or a sign and reads "
+        "as random",
+    ),
+    _r(
         "secret-spaced-pair",
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
@@ -683,6 +696,8 @@ _TIGHT: dict[str, bytes] = {
     # (the bytes between as the rule reads them, and escaped quotes: any number)
     "secret-long-value": rb"(?i)" + _KEY_END + rb"[\x24@]*[^A-Za-z0-9+/\n]+"
     rb"(?:[A-Za-z!&\[]{1,12}[^A-Za-z0-9+/\n]+)?(?:[A-Za-z0-9+/_-]|\\/){64}",
+    "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",

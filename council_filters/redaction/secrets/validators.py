@@ -316,6 +316,26 @@ def _chosen(value: str) -> bool:
     )
 
 
+#: A value shaped as code: a name opening a call or an index, or one wrapped whole.
+_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
+#: The signs that make secret-assignment read a value as code or a variable.
+_CODE_SIGNS = frozenset("()[]{}<>$*@&")
+
+
+def scrambled_ok(secret: str, m: Any) -> bool:
+    """A value secret-assignment reads as code or a variable for a bracket or a
+    sign in it (``ewZO8Y<(3.P6bka``, ``$79(!Sx9PcnW``), that reads as random:
+    ten bytes and more, no blank, all four classes, two changes of case, and
+    no code shape or template."""
+    if not _CODE_SIGNS.intersection(secret) or _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    if (len(secret) < 10 or any(c.isspace() for c in secret) or _classes(secret) < 4
+            or case_changes(secret) < 2 or _CODE_SHAPE.match(secret)):
+        return False
+    templates = ("${", "{{", "#{", "<%", "$(")
+    return not any(t in secret for t in templates) and not is_placeholder(secret)
+
+
 def _classes(value: str) -> int:
     """How many of lower case, upper case, digits and other signs ``value`` mixes."""
     return (
