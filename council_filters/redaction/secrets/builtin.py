@@ -300,8 +300,8 @@ RULES: tuple[Rule, ...] = (
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
         validator=flag_ok,
         placeholders=False,
-        description="Redis passwords: requirepass/masterauth, AUTH, redis-cli -a, ACL users "
-        "(>password), sentinel auth-pass",
+        description="Redis passwords given to requirepass, masterauth, AUTH, redis-cli -a, "
+        "an ACL user (after >) and sentinel auth-pass",
     ),
     _r(
         "database-credentials",
