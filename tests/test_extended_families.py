@@ -479,8 +479,9 @@ def test_clean_lines_never_hides_a_match() -> None:
 
 
 def test_the_searches_are_the_same_in_every_process() -> None:
-    """The combined scan's patterns do not depend on hash order (the compiled
-    database is cached by its patterns: a different order compiles it again)."""
+    """The combined scan's patterns and the proof patterns do not depend on hash
+    order (the compiled database and programs are cached by their patterns: a
+    different order compiles them again)."""
     import os
     import subprocess
     import sys
@@ -491,6 +492,9 @@ def test_the_searches_are_the_same_in_every_process() -> None:
         "for name in sys.argv[1:]:\n"
         "    pairs = load_rules(name).fresh().prefilter\n"
         "    print(hashlib.sha256(repr(pairs).encode()).hexdigest())\n"
+        "from council_filters.redaction.secrets import builtin, proof\n"
+        "proofs = [proof.proof_sources(r) for r in builtin.RULES if proof.servable(r)]\n"
+        "print(hashlib.sha256(repr(proofs).encode()).hexdigest())\n"
     )
     seen = set()
     for seed in ("1", "2", "3"):
@@ -501,3 +505,19 @@ def test_the_searches_are_the_same_in_every_process() -> None:
         ).stdout
         seen.add(out)
     assert len(seen) == 1
+
+
+def test_the_url_encoded_value_is_decoded_as_urllib_decodes_it() -> None:
+    """validators.unquote (the URL-encoded rule's decoder, without importing
+    urllib) gives what urllib.parse.unquote gives, escapes, stray percent
+    signs, bad UTF-8 and non-ASCII characters included."""
+    from urllib.parse import unquote as reference
+
+    from council_filters.redaction.secrets.validators import unquote
+
+    rng = random.Random(52)
+    pieces = ["%", "%4", "%41", "%e9", "%C3%A9", "%c3%28", "%E2%82%AC", "%zz", "%%", "a",
+              "Z", "9", "+", "\x7f", "\x80", "é", "ÿ", "€", " ", "%3D", "%2f"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert unquote(text) == reference(text), text

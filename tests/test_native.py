@@ -118,6 +118,27 @@ def test_scan_of_a_range_and_of_nothing(width: int) -> None:
         m.scan(data, 5, len(data) + 1)
 
 
+@given(st.binary(max_size=3000), st.integers(0, 3000), st.integers(0, 3000))
+@SETTINGS
+def test_count_lines_is_bytes_count_on_any_range(data: bytes, a: int, b: int) -> None:
+    """The vector newline count the rules' line machine passes runs of lines with."""
+    data = data.replace(b"\x00", b"\n")  # dense in newlines too
+    a, b = sorted((min(a, len(data)), min(b, len(data))))
+    assert m.count_lines(data, a, b) == data.count(b"\n", a, b)
+    assert m.count_lines(memoryview(data), a, b) == data.count(b"\n", a, b)
+    with pytest.raises(ValueError):
+        m.count_lines(data, b, len(data) + 1)
+    with pytest.raises(ValueError):
+        m.count_lines(data, 1, 0)
+
+
+def test_count_lines_past_the_byte_lanes_limit() -> None:
+    """Long runs of newlines (more than 255 in one vector lane) count right."""
+    big = b"\n" * 9001 + b"ab\n" * 3000 + b"\n" * 4100
+    for a, b in ((0, len(big)), (1, len(big) - 1), (17, 9001), (9000, 9002), (5, 5)):
+        assert m.count_lines(big, a, b) == big.count(b"\n", a, b)
+
+
 def test_the_prefilter_engine_named_native_is_the_compiled_scan() -> None:
     saved = prefilter.WANT
     try:

@@ -130,6 +130,44 @@ def test_matches_map_to_their_lines_and_masks(engine: str) -> None:
     assert pf.candidates(data, 0, 0) == []
 
 
+_EXTRA = [("k1", rb"zebra[0-9]{3}"), ("k2", rb"(?i)okapi"), ("k3", rb"a{2,}"),
+          ("k4", rb"[0-9]+:[0-9]+")]
+
+
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@pytest.mark.parametrize("split", ["auto", "hyperscan"])
+@SETTINGS
+@given(st.lists(st.sampled_from([b"zebra123", b"ZEBRA999 okapi", b"aaaa", b"12:34 aa",
+                                 b"sk-" + b"c" * 20, b"", b"plain text", b"x" * 300,
+                                 b"ghp_" + b"d" * 36 + b" 1:2"]), max_size=25),
+       st.integers(min_value=0, max_value=40))
+def test_the_compiled_match_list_gives_the_python_grouping(
+    split: str, body: list[bytes], cut: int
+) -> None:
+    # Hyperscan's matches kept and mapped to lines in C (Matches) give the
+    # candidates the per-match Python callback gives, with the built-in
+    # triggers from the native scan (auto) or from the automaton (hyperscan),
+    # from any line start on.
+    data = b"\n".join(body) + b"\n"
+    starts = [0] + [i + 1 for i, c in enumerate(data) if c == 10]
+    start = starts[min(cut, len(starts) - 1)]
+    saved = prefilter.WANT
+    prefilter.use(split)
+    try:
+        pf = prefilter.get(_EXTRA)
+        got = pf.candidates(data, start, len(data))
+        pf._lines_hs = lambda *_: None  # type: ignore[method-assign]
+        want = pf.candidates(data, start, len(data))
+    finally:
+        prefilter.use(saved)
+    assert got == want
+    for s, m in got:
+        line = data[s : data.index(b"\n", s)]
+        assert bool(m & 0b100) == (b"okapi" in line.lower())
+        assert bool(m & 0b1000) == (b"aa" in line)
+
+
 @pytest.mark.parametrize("pattern", [
     rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
     rb"a\nb", rb"[\s=]", rb"(unclosed",
@@ -374,3 +412,42 @@ def test_extended_rules_ride_the_one_scan_in_both_engines() -> None:
         prefilter.use(saved)
     assert all(out == outs[0] for out in outs)
     assert outs[0] != redact(data)  # the extended set redacts more than the eleven
+
+
+@pytest.mark.skipif(not HAVE_HS, reason="hyperscan is not installed (the 'fast' extra)")
+def test_a_rules_run_loads_hyperscan_without_typing() -> None:
+    """`--rules extended` over code starts without typing (hyperscan's package
+    imports it for a record this project does not use: its compiled module is
+    loaded alone), and hyperscan's names and version are the package's: an
+    import of the package afterwards re-exports the very same module."""
+    code = (
+        "import sys\n"
+        "from council_filters.cli import redact\n"
+        "sys.argv = ['council-redact', '--rules', 'extended']\n"
+        "rc = redact.main()\n"
+        "from council_filters.redaction import prefilter\n"
+        "hs = prefilter._hyperscan()\n"
+        "heavy = sorted(n for n in ('typing', 'contextlib', 'threading', 'urllib.parse',"
+        " 'hyperscan') if n in sys.modules)\n"
+        "names = (hs.__version__, hs.Database, hs.Scratch, hs.error, hs.loadb)\n"
+        "import hyperscan\n"
+        "same = names == (hyperscan.__version__, hyperscan.Database, hyperscan.Scratch,"
+        " hyperscan.error, hyperscan.loadb)\n"
+        "sys.stderr.write(repr((rc, heavy, same)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in (prefilter.ENV,)}
+    env["PYTHONPATH"] = str(ROOT)
+    text = b"password = 'Xk8#pq2Lm9zR'\n" + b"def f(x):\n    return x\n" * 50
+    res = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True,
+                         env=env, check=False)
+    assert res.stdout.startswith(b"--- redacted credential at line 1 ---\ndef f(x):\n")
+    assert res.stderr == b"(0, [], True)"
+
+
+def test_a_version_file_is_read_as_the_package_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "_version.py"
+    path.write_text('# generated\n__version__ = "1.2.3"\n')
+    assert prefilter._version_of(str(path)) == "1.2.3"
+    path.write_text("__version__ = '4.5'\n")
+    assert prefilter._version_of(str(path)) == "4.5"
+    assert prefilter._version_of(str(tmp_path / "missing.py")) == "unknown"

@@ -248,3 +248,108 @@ def test_values_and_escapes_that_hid_a_line_from_its_search() -> None:
     doc = "".join(f"note {i}\n{line}\n" for i, line in enumerate(lines)).encode()
     _, redacted = redact_value(doc, EXT)
     assert redacted == [2 * i + 2 for i in range(len(lines))]
+
+
+_HELD_PARTS = [b"value", b"Value", b"VALUE", b"vALUE", b"valu", b":", b" ", b"\t", b'"', b"'",
+               b"\\", b"\x1b", b"\x9b", b"x", b"=", b"v", b"\\\\", b"-"]
+
+
+def test_held_lines_are_those_of_the_anchored_search() -> None:
+    """The lines kept whatever the proofs say (escaped quotes, terminal escapes,
+    ``value:`` lines) are found by a search led by its first bytes: the same
+    lines as the plain anchored search over the joined lines."""
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from council_filters.redaction.secrets.engine import held_lines
+
+    anchored = re.compile(
+        rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M)
+    rng = random.Random(11)
+    for _ in range(3000):
+        lines = [b"".join(rng.choice(_HELD_PARTS) for _ in range(rng.randint(0, 9)))
+                 for _ in range(rng.randint(1, 6))]
+        joined = b"\n".join(lines)
+        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
+        want = {bisect_right(starts, m.start()) - 1 for m in anchored.finditer(joined)}
+        assert held_lines(joined) == want, lines
+
+
+def _first_bytes(pattern: bytes) -> set[int]:
+    """Every byte a match of ``pattern`` (read under IGNORECASE, as the proofs
+    are, and without) can start with, from the parsed pattern."""
+    import re._constants as c
+    import re._parser as p
+
+    def of(seq: list, fold: bool) -> set[int]:  # type: ignore[type-arg]
+        op, av = seq[0]
+        if op is c.LITERAL:
+            ch = bytes([av])
+            return {av} | ({ch.swapcase()[0]} if fold else set())
+        if op is c.IN:
+            out: set[int] = set()
+            for iop, iav in av:
+                if iop is c.LITERAL:
+                    out.add(iav)
+                elif iop is c.RANGE:
+                    out.update(range(iav[0], iav[1] + 1))
+                else:
+                    raise AssertionError(iop)
+            return out | ({bytes([b]).swapcase()[0] for b in out} if fold else set())
+        if op is c.BRANCH:
+            return set().union(*(of(list(b), fold) for b in av[1]))
+        if op is c.SUBPATTERN:
+            _, add, dele, sub = av
+            return of(list(sub), (fold or bool(add & re.I)) and not dele & re.I)
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            return of(list(av[2]), fold)
+        raise AssertionError(op)
+
+    return of(list(p.parse(pattern)), True)
+
+
+def test_the_first_byte_gates_hold_every_first_byte_of_what_they_gate() -> None:
+    """The lookaheads that let the lazy scans skip to a possible placeholder,
+    template or bracket admit every byte one can start with (so no match is lost)."""
+    for gate, body in ((proof._PLACEHOLDER_FIRST, rb"(?:#\{|" + proof._PLACEHOLDER + rb")"),
+                       (proof._CODE_FIRST, rb"(?:[()\[\]{}]|#\{|" + proof._PLACEHOLDER + rb")")):
+        cls = re.compile(gate[len(b"(?="):-1])
+        admitted = {b for b in range(256) if cls.match(bytes([b]))}
+        assert _first_bytes(body) <= admitted
+        assert (gate + body) in (proof._PLACEHOLDER_OR_TEMPLATE, proof._CODE_OR_PLACEHOLDER)
+
+
+def test_joined_hits_tell_each_matchs_line_as_a_table_of_line_starts_would() -> None:
+    """The lines a search over joined lines names, each match's line told by
+    counting newlines, are those a table of line starts gives (the reading
+    before), with and without matches that start at a line's newline."""
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from council_filters.redaction.secrets.rules import joined_hits
+
+    def by_table(rx: re.Pattern[bytes], lines: list[bytes], byte_long: bool) -> set[int]:
+        joined = b"\n".join(lines)
+        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
+        hits: set[int] = set()
+        m = rx.search(joined)
+        while m is not None:
+            i = bisect_right(starts, m.start()) - 1
+            if not (byte_long and i + 1 < len(lines) and m.start() == starts[i + 1] - 1):
+                hits.add(i)
+            if i + 1 >= len(lines):
+                break
+            m = rx.search(joined, starts[i + 1])
+        return hits
+
+    rng = random.Random(4)
+    patterns = [re.compile(p, re.M) for p in (rb"ab", rb"[\s;]x", rb"b\s*\na", rb"^a|b$", rb"x?")]
+    for _ in range(2000):
+        lines = [bytes(rng.choice(b"ab x;") for _ in range(rng.randint(0, 6)))
+                 for _ in range(rng.randint(1, 6))]
+        if rng.random() < 0.1:  # (a line that holds a newline of its own)
+            lines[0] += b"\na"
+        for rx in patterns:
+            for byte_long in (False, True):
+                assert joined_hits(rx, lines, byte_long=byte_long) == by_table(
+                    rx, lines, byte_long), (rx.pattern, lines, byte_long)

@@ -77,6 +77,25 @@ def test_the_default_file_is_searched_by_windows() -> None:
     assert jwt.regex is not None and b"ey" in jwt.regex.pattern and b"{17" in jwt.regex.pattern
 
 
+def test_a_window_without_a_literal_leaves_selective_keywords_to_search() -> None:
+    """A window of classes only (no literal the scan can skip to) is not
+    chosen over keywords that are selective themselves, and still is over
+    keywords of a letter or two."""
+    hexes = (rb"(?:[\x30-\x39\x61-\x66]){32}", 120.0)
+    assert window.better(hexes, (b"sourcegraph", b"sgp_")) is None
+    assert window.better(hexes, (b"sk",)) == hexes[0]
+    assert window.better(hexes, ()) == hexes[0]
+    led = (rb"sgp_(?:[\x30-\x39\x61-\x66]){32}", 150.0)
+    assert window.better(led, (b"sourcegraph", b"sgp_")) == led[0]
+    either = (rb"sgp_(?:[\x30-\x39\x61-\x66]){32}|(?:[\x30-\x39\x61-\x66]){40}", 120.0)
+    assert window.better(either, (b"sourcegraph", b"sgp_")) is None
+    rules = load_rules(DEFAULT_TOML)
+    assert rules is not None
+    plan = RuleCheck(rules).plan
+    source = next(s for s in plan.scans if any(r.id == "sourcegraph-access-token" for r in s.rules))
+    assert source.lower  # its keywords
+
+
 def test_every_line_a_rule_fires_on_is_found_by_its_search() -> None:
     rules = load_rules(DEFAULT_TOML)
     assert rules is not None

@@ -28,6 +28,7 @@ from council_filters.redaction.secrets import (
     redact_value,
     scan,
 )
+from council_filters.redaction.secrets.engine import RuleCheck
 from council_filters.redaction.secrets.pem import PemMachine
 
 EXT = load_rules("extended")
@@ -420,6 +421,37 @@ def test_counts_per_rule_id() -> None:
     assert r.counts == Counter({"secret-assignment": 1, "aws-access-key": 1, "stripe-key": 1})
 
 
+def test_placeholder_lines_in_a_buffer_are_judged_as_on_their_own() -> None:
+    """A line the eleven would redact only for a documentation placeholder is
+    kept unless a rule fires on it; in a buffer the rules to ask are read from
+    the line's hit mask in the buffer's scan, on its own from a scan of the
+    line: the same answers."""
+    lines = [b"AKIAXXXXXXXXXXXXXXXX", b"key AKIAIOSFODNN7EXAMPLE password=Hunter2024x",
+             b"AKIAIOSFODNN7EXAMPLE and ghp_" + b"x" * 36, b"ok",
+             b"id: AKIAXXXXXXXXXXXXXXXX token: sk_live_51HxYzAbCdEfGhIjKlMnOpQrSt",
+             b"AKIA1234567890ABCDEF", b'"AKIAIOSFODNN7EXAMPLE", curl -u bob:S3cretPass1 x']
+    rng = random.Random(5)
+    doc = [rng.choice(lines) for _ in range(300)]
+    asked: list[tuple[bytes, bool]] = []
+    saved = RuleCheck.keep_credential
+
+    def keep(self: RuleCheck, line: bytes) -> bool:
+        asked.append((line, saved(self, line)))
+        return asked[-1][1]
+
+    RuleCheck.keep_credential = keep  # type: ignore[method-assign]
+    try:
+        _, redacted = redact_value(b"\n".join(doc) + b"\n", EXT)
+    finally:
+        RuleCheck.keep_credential = saved  # type: ignore[method-assign]
+    assert len(asked) == sum(line != b"ok" for line in doc)
+    assert {line for line, kept in asked if kept} == {lines[0], lines[2]}
+    for line, kept in asked:
+        assert EXT.fresh().keep_credential(line) == kept, line
+    for i, line in enumerate(doc, 1):
+        assert (i in redacted) == (line not in (lines[0], lines[2], b"ok")), line
+
+
 def test_the_hook_surface_for_the_combined_prefilter() -> None:
     """What the redaction's extra-rules hook needs: fresh per-stream state, prefilter
     pairs safe for a combined scan, check/observe/active/keep_credential."""
@@ -447,3 +479,51 @@ def test_the_hook_surface_for_the_combined_prefilter() -> None:
     assert state.check(b"| 2 | MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t |",
                        frozenset()) == "pem-private-key"
     assert EXT.fresh().active is False
+
+
+def test_chunks_cut_anywhere_redact_as_one_buffer(keys: dict[str, list[str]]) -> None:
+    """Fed in chunks cut at random places (a line carried from one chunk into
+    the next, a name line and its value line in different chunks, a key block
+    split), the extended set gives the bytes and lines of one whole feed."""
+    rng = random.Random(41)
+    lines: list[str] = []
+    cases = list(sc.secret_lines(seed=5))
+    benign = sc.benign_lines(seed=3, n=400)
+    for i, case in enumerate(cases[:120]):
+        lines += benign[3 * i : 3 * i + 3] + case.text.splitlines()
+    lines += ["env:", "  - name: DB_PASSWORD", "    value: Qm9vay5TZWNyZXQ7"]
+    lines += keys[next(iter(keys))][0].splitlines() + benign[-40:]
+    data = "\n".join(lines).encode() + b"\n"
+    whole, got = redact_value(data, EXT)
+    assert len(got) > 50, "the sample holds secrets"
+    for _ in range(6):
+        r = make_redactor(EXT, record_lines=True)
+        out = []
+        pos = 0
+        while pos < len(data):
+            step = rng.choice((1, 7, 60, 500, 4000))
+            out.append(r.feed(data[pos : pos + step]))
+            pos += step
+        assert b"".join(out) + r.finish() == whole
+        assert list(r.redacted) == got
+    # A value line whose name line ends (or is carried over) in the chunk before.
+    pair = b"env:\n  - name: DB_PASSWORD\n    value: Qm9vay5TZWNyZXQ7\nother: line\n"
+    small = b"\n".join(s.encode() for s in benign[:30]) + b"\n" + pair
+    whole, got = redact_value(small, EXT)
+    assert got and got[-1] == small.count(b"\n") - 1
+    for cut in range(len(small) - len(pair), len(small)):
+        r = make_redactor(EXT, record_lines=True)
+        assert r.feed(small[:cut]) + r.feed(small[cut:]) + r.finish() == whole, cut
+
+
+def test_the_validators_digit_test_is_str_isdigit() -> None:
+    """A value holds a digit as ``str.isdigit`` reads one: ASCII digits, and in
+    other text superscripts and the digits of other scripts too."""
+    from council_filters.redaction.secrets.validators import _has_digit
+
+    rng = random.Random(2)
+    alphabet = "ab9Z_ .-²³¹é٣０x"
+    for _ in range(20000):
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
+        assert _has_digit(s) == any(c.isdigit() for c in s), s
+    assert _has_digit("x²") and not _has_digit("abc") and _has_digit("a1")

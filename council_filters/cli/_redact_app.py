@@ -42,7 +42,7 @@ Bytes in, bytes out: any encoding, NUL bytes and CR pass through, a final line
 without a newline gets one, empty input gives empty output. Several FILEs are
 one stream, as for awk: line numbers and an open PEM block run on from one file
 into the next; an unreadable FILE stops with exit 2 after the files before it
-are written. Streams: memory is bounded by the longest line plus a 4 MiB read.
+are written. Streams: memory is bounded by the longest line plus a 1 MiB read.
 
 Speed: one scan over each buffer finds the lines that can change, and the
 exact line machine runs only there and inside open PEM blocks. With the

@@ -11,6 +11,8 @@
  *   scan(buf, start, end)                           the native prefilter alone
  *   redact_fd(in_fd, out_fd, state[, chunk])        one input, to its end
  *   vector_width([width])                           the scan's width (tests)
+ *   Matches(base, n_builtin)                        a multi-pattern scan's matches
+ *                                                   as lines and masks
  * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
@@ -948,18 +950,25 @@ static PyObject *run_all(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* The (buf, start, end) arguments of scan and count_lines: 0, or -1 with an
+ * exception set (the buffer is then released). */
+static int buffer_range(PyObject *args, Py_buffer *view, Py_ssize_t *start, Py_ssize_t *end) {
+    if (!PyArg_ParseTuple(args, "y*nn", view, start, end)) return -1;
+    if (*start < 0 || *end > view->len || *start > *end) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "bad range");
+        return -1;
+    }
+    return 0;
+}
+
 /* scan(buf, start, end) -> list: the native prefilter on its own.  Sorted
  * positions, one per line of buf[start:end] that holds a built-in trigger. */
 static PyObject *scan(PyObject *self, PyObject *args) {
     Py_buffer view;
     Py_ssize_t start, end;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
-    if (start < 0 || end > view.len || start > end) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "bad range");
-        return NULL;
-    }
+    if (buffer_range(args, &view, &start, &end) < 0) return NULL;
     PyObject *out = PyList_New(0);
     const unsigned char *s = view.buf;
     Py_ssize_t pos = start;
@@ -975,6 +984,18 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&view);
     return out;
+}
+
+/* count_lines(buf, start, end) -> int: the newlines in buf[start:end] (the
+ * rules' line machine counts the lines it passes with it, at memory speed). */
+static PyObject *count_lines(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t start, end;
+    (void)self;
+    if (buffer_range(args, &view, &start, &end) < 0) return NULL;
+    Py_ssize_t k = count_nl((const unsigned char *)view.buf + start, end - start);
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(k);
 }
 
 /* ----- a whole input, from descriptor to descriptor ---------------------- */
@@ -1109,11 +1130,204 @@ static PyObject *vector_width(PyObject *self, PyObject *args) {
     return PyLong_FromLong(0);
 }
 
+/* ----- match lists of a multi-pattern scan, to lines and masks ---------- */
+/* Matches(base, n_builtin): a callable a multi-pattern scan (Hyperscan) calls
+ * once per match, as (id, from, to, flags, context).  It keeps the match's
+ * last byte (base + to) and its bit: BUILTIN (1) for an id below n_builtin,
+ * else 1 << (id - n_builtin + 1); ids past bit 63 set `overflow`, and the
+ * caller then groups the matches itself.  lines(buf, start, end[, builtin])
+ * then maps the matches (and the built-in positions given, bit 1) to the
+ * lines of buf[start:end] that hold them: a sorted list of
+ * (line start, mask), one entry per line, as Prefilter.candidates gives. */
+typedef struct {
+    unsigned long long at, bit;
+} Hit;
+
+typedef struct {
+    PyObject_HEAD
+    Hit *v;
+    Py_ssize_t n, cap;
+    long long base;
+    unsigned long n_builtin;
+    int overflow;
+} Matches;
+
+static int hits_push(Matches *h, unsigned long long at, unsigned long long bit) {
+    if (h->n == h->cap) {
+        Py_ssize_t cap = h->cap ? h->cap * 2 : 1024;
+        Hit *v = PyMem_Realloc(h->v, (size_t)cap * sizeof(Hit));
+        if (v == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        h->v = v;
+        h->cap = cap;
+    }
+    h->v[h->n].at = at;
+    h->v[h->n].bit = bit;
+    h->n++;
+    return 0;
+}
+
+static PyObject *matches_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    long long base;
+    unsigned long n_builtin;
+    (void)kwds;
+    if (!PyArg_ParseTuple(args, "Lk", &base, &n_builtin)) return NULL;
+    Matches *h = (Matches *)type->tp_alloc(type, 0);
+    if (h == NULL) return NULL;
+    h->v = NULL;
+    h->n = h->cap = 0;
+    h->base = base;
+    h->n_builtin = n_builtin;
+    h->overflow = 0;
+    return (PyObject *)h;
+}
+
+static void matches_dealloc(Matches *h) {
+    PyMem_Free(h->v);
+    Py_TYPE(h)->tp_free((PyObject *)h);
+}
+
+static PyObject *matches_call(Matches *h, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 3) {
+        PyErr_SetString(PyExc_TypeError, "Matches takes (id, from, to, ...)");
+        return NULL;
+    }
+    unsigned long id = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(args, 0));
+    unsigned long long to = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2));
+    if (PyErr_Occurred()) return NULL;
+    unsigned long long bit = 1;
+    if (id >= h->n_builtin) {
+        unsigned long k = id - h->n_builtin + 1;
+        if (k > 63) {
+            h->overflow = 1;
+            Py_RETURN_NONE;
+        }
+        bit = 1ULL << k;
+    }
+    if (hits_push(h, (unsigned long long)(h->base + (long long)to), bit) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int hit_cmp(const void *a, const void *b) {
+    unsigned long long x = ((const Hit *)a)->at, y = ((const Hit *)b)->at;
+    return x < y ? -1 : x > y;
+}
+
+static int line_append(PyObject *out, Py_ssize_t line_start, unsigned long long mask) {
+    PyObject *t = PyTuple_New(2);
+    if (t == NULL) return -1;
+    PyObject *a = PyLong_FromSsize_t(line_start), *b = PyLong_FromUnsignedLongLong(mask);
+    if (a == NULL || b == NULL) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_DECREF(t);
+        return -1;
+    }
+    PyTuple_SET_ITEM(t, 0, a);
+    PyTuple_SET_ITEM(t, 1, b);
+    int rc = PyList_Append(out, t);
+    Py_DECREF(t);
+    return rc;
+}
+
+static PyObject *matches_lines(Matches *h, PyObject *args) {
+    Py_buffer view;
+    Py_ssize_t start, end;
+    PyObject *builtin = Py_None;
+    if (!PyArg_ParseTuple(args, "y*nn|O", &view, &start, &end, &builtin)) return NULL;
+    PyObject *out = NULL;
+    if (start < 0 || end > view.len || start > end) {
+        PyErr_SetString(PyExc_ValueError, "bad range");
+        goto done;
+    }
+    if (h->overflow) {
+        PyErr_SetString(PyExc_OverflowError, "more patterns than a mask of 64 bits holds");
+        goto done;
+    }
+    if (builtin != Py_None) {
+        PyObject *seq = PySequence_Fast(builtin, "builtin must be a sequence of positions");
+        if (seq == NULL) goto done;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+        for (Py_ssize_t i = 0; i < k; i++) {
+            Py_ssize_t at = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+            if ((at == -1 && PyErr_Occurred()) || hits_push(h, (unsigned long long)at, 1) < 0) {
+                Py_DECREF(seq);
+                goto done;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    int sorted = 1;
+    for (Py_ssize_t i = 1; i < h->n && sorted; i++) sorted = h->v[i - 1].at <= h->v[i].at;
+    if (!sorted) qsort(h->v, (size_t)h->n, sizeof(Hit), hit_cmp);
+    out = PyList_New(0);
+    const unsigned char *s = view.buf;
+    Py_ssize_t line_start = -1, line_end = -1;
+    unsigned long long mask = 0;
+    for (Py_ssize_t i = 0; out != NULL && i < h->n; i++) {
+        Py_ssize_t at = (Py_ssize_t)h->v[i].at;
+        if (at < start || at >= end) {
+            PyErr_SetString(PyExc_ValueError, "a match outside the range");
+            Py_CLEAR(out);
+            break;
+        }
+        if (at > line_end) {
+            if (mask && line_append(out, line_start, mask) < 0) {
+                Py_CLEAR(out);
+                break;
+            }
+            line_start = start;
+            for (Py_ssize_t j = at; j > start; j--) {
+                if (s[j - 1] == '\n') {
+                    line_start = j;
+                    break;
+                }
+            }
+            const unsigned char *nlp = memchr(s + at, '\n', (size_t)(end - at));
+            line_end = nlp ? nlp - s : end;
+            mask = 0;
+        }
+        mask |= h->v[i].bit;
+    }
+    if (out != NULL && mask && line_append(out, line_start, mask) < 0) Py_CLEAR(out);
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static PyObject *matches_count(Matches *h, PyObject *noargs) {
+    (void)noargs;
+    return PyLong_FromSsize_t(h->n);
+}
+
+static PyMethodDef matches_methods[] = {
+    {"lines", (PyCFunction)matches_lines, METH_VARARGS,
+     "lines(buf, start, end[, builtin]) -> [(line start, mask), ...], sorted."},
+    {"count", (PyCFunction)matches_count, METH_NOARGS, "How many matches were kept."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject MatchesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "council_filters.redaction._machine.Matches",
+    .tp_basicsize = sizeof(Matches),
+    .tp_dealloc = (destructor)matches_dealloc,
+    .tp_call = (ternaryfunc)matches_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The matches of a multi-pattern scan, kept in C and mapped to lines.",
+    .tp_methods = matches_methods,
+    .tp_new = matches_new,
+};
+
 static PyMethodDef methods[] = {
     {"vector_width", vector_width, METH_VARARGS, "The native scan's vector width (0, 16, 32)."},
     {"run_all", run_all, METH_VARARGS,
      "Redact the whole buffer, looking only at trigger lines while idle."},
     {"scan", scan, METH_VARARGS, "The native prefilter: a position per line with a trigger."},
+    {"count_lines", count_lines, METH_VARARGS, "The newlines in buf[start:end]."},
     {"redact_fd", redact_fd, METH_VARARGS,
      "Redact one input descriptor to an output descriptor, the state carrying on."},
     {NULL, NULL, 0, NULL},
@@ -1133,7 +1347,15 @@ PyMODINIT_FUNC PyInit__machine(void) {
     init_run_classes();
     init_body_classes();
     choose_vector_width();
+    if (PyType_Ready(&MatchesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddIntConstant(m, "ABI", MACHINE_ABI) < 0) Py_CLEAR(m);
+    if (m != NULL) {
+        Py_INCREF(&MatchesType);
+        if (PyModule_AddObject(m, "Matches", (PyObject *)&MatchesType) < 0) {
+            Py_DECREF(&MatchesType);
+            Py_CLEAR(m);
+        }
+    }
     return m;
 }

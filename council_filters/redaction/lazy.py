@@ -12,7 +12,86 @@ rule file is compiled, and its errors reported, when it is loaded.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
+    """``re.compile(pattern, flags)``, the compiled program kept in the private
+    disk cache (:mod:`council_filters.redaction.diskcache`).
+
+    ``re`` spends most of a compile parsing the pattern and generating its
+    program; the proof patterns and the assignment rules take milliseconds
+    each, more than a run over megabytes of code spends matching them.  The
+    program (with its group names) is stored under a digest of the pattern,
+    the flags and this interpreter's version, and a later run hands it to
+    the regex engine directly, which checks it as it checks any program.  Any
+    failure (no cache, a damaged or foreign entry, another interpreter)
+    compiles as ``re.compile`` does; the pattern is the same either way.
+    """
+    from council_filters.redaction import diskcache
+
+    flags = int(flags)
+    path = diskcache.entry_path(f"re-{_program_key(pattern, flags)}.bin")
+    if path is not None:
+        data = diskcache.read(path)
+        if data is not None and data.startswith(_PROGRAM_MAGIC):
+            try:
+                return _from_program(pattern, data[len(_PROGRAM_MAGIC) :])
+            except Exception:  # noqa: BLE001, S110 - any failure: compile instead
+                pass
+    try:
+        program = _program(pattern, flags)
+        rx = _from_program(pattern, program)
+    except Exception:  # noqa: BLE001 - another interpreter's re: its own compile
+        return re.compile(pattern, flags)
+    if path is not None:
+        diskcache.write(path, _PROGRAM_MAGIC + program)
+    return rx
+
+
+_PROGRAM_MAGIC = b"council-re-program 1\n"
+
+
+def _program_key(pattern: Any, flags: int) -> str:
+    import _sre
+    import sys
+
+    from council_filters.redaction.diskcache import digest
+
+    kind = b"b" if isinstance(pattern, bytes) else b"s"
+    text = pattern if isinstance(pattern, bytes) else pattern.encode("utf-8", "surrogatepass")
+    head = f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}|{flags}|".encode()
+    return digest(head + kind + text)[:40]
+
+
+def _program(pattern: Any, flags: int) -> bytes:
+    """The program ``re`` compiles ``pattern`` to, as the cache stores it."""
+    import marshal
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(pattern, flags)
+    code = [int(op) for op in _compiler._code(parsed, flags)]  # (opcodes are int subclasses)
+    names = parsed.state.groupdict
+    index: list[str | None] = [None] * parsed.state.groups
+    for name, i in names.items():
+        index[i] = name
+    return marshal.dumps(
+        (int(flags | parsed.state.flags), code, parsed.state.groups - 1, dict(names),
+         tuple(index)))
+
+
+def _from_program(pattern: Any, stored: bytes) -> re.Pattern[Any]:
+    """The compiled pattern from a stored program (the engine validates it)."""
+    import _sre
+    import marshal
+
+    flags, code, groups, names, index = marshal.loads(stored)
+    if not (isinstance(code, list) and isinstance(names, dict) and isinstance(index, tuple)):
+        raise ValueError("not a program")
+    return _sre.compile(pattern, flags, code, groups, names, index)  # type: ignore[no-any-return]
 
 
 class LazyRegex:
@@ -26,7 +105,7 @@ class LazyRegex:
     def compiled(self) -> re.Pattern[Any]:
         rx = self._compiled
         if rx is None:
-            rx = self._compiled = re.compile(self.pattern, self.flags_)
+            rx = self._compiled = compile_kept(self.pattern, self.flags_)
         return rx
 
     def __getattr__(self, name: str) -> Any:

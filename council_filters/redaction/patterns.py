@@ -8,7 +8,7 @@ the compiled module all read them from here.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from council_filters.base.tuples import NamedTuple
 
 # --------------------------------------------------------------------------- #
 # The credential patterns, in the order the reference tests them.

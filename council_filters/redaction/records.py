@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.machine import Redactor, redact_text
 from council_filters.redaction.patterns import PATTERN_NAMES
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from council_filters.redaction.batch import Summary
     from council_filters.redaction.secrets import RuleSet
 

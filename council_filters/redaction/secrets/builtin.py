@@ -21,7 +21,6 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
@@ -50,6 +49,10 @@ from council_filters.redaction.secrets.validators import (
     url_password_ok,
     url_token_ok,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # --------------------------------------------------------------------------- #

@@ -24,13 +24,11 @@ Every line still yields one line: itself or a placeholder with its number.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import accumulate
-from typing import Any, NamedTuple, cast
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
@@ -44,6 +42,10 @@ from council_filters.redaction.secrets.rules import (
     is_placeholder,
     joined_hits,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NAME_LINE = LazyRegex(
     rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
@@ -191,9 +193,34 @@ _REREAD = re.compile(rb"[\\\x1b\x9b]")
 #: Candidate lines that stay whatever the proofs say: read another way by the
 #: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
 #: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
+#: The search is led by one class of first bytes, which the regex engine skips
+#: to (an anchored ``^`` would be tried at every byte); what follows the
+#: ``value`` word is looked ahead at, not taken, so no match hides an escape
+#: after it, and a ``value:`` found is held only when blanks and a quote at
+#: most lead its line (``_VALUE_LEAD``).
 _HOLD = re.compile(
-    rb"\\[\"']|[\x1b\x9b]|^[ \t]*[\"']?(?:value|Value|VALUE)[\"']?[ \t]*:[ \t]*\S", re.M
+    rb"[\\\x1b\x9bvV](?:(?<=\\)[\"']|(?<=[\x1b\x9b])|(?:(?<=v)alue|(?<=V)(?:alue|ALUE))"
+    rb"(?=[\"']?[ \t]*:[ \t]*\S))"
 )
+_VALUE_LEAD = re.compile(rb"[ \t]*[\"']?")
+
+
+def held_lines(joined: bytes) -> set[int]:
+    """The indices of the lines joined by newlines in ``joined`` that stay
+    candidates whatever the proofs say (see ``_HOLD``)."""
+    held = set()
+    lead = _VALUE_LEAD.fullmatch
+    count = joined.count
+    i = at = 0  # the line `at` is in
+    for m in _HOLD.finditer(joined):
+        pos = m.start()
+        i += count(b"\n", at, pos)
+        at = pos
+        if i not in held and (
+            joined[pos] not in b"vV" or lead(joined, joined.rfind(b"\n", 0, pos) + 1, pos)
+        ):
+            held.add(i)
+    return held
 
 
 def _pem_idle_on(line: bytes) -> bool:
@@ -201,9 +228,14 @@ def _pem_idle_on(line: bytes) -> bool:
     ASCII (no escapes) whose markers, read as the machine reads them, name no
     private key (see ``PemMachine._markers``).  While a block or watch is open
     every line is shown to the machine anyway."""
+    if not line.isascii() or b"\x1b" in line:
+        return False
+    low = line.lower()
+    if b"k" not in low or b"y" not in low:
+        return True  # (markers only drop bytes from the line: no "privatekey" without them)
     from council_filters.redaction.secrets.pem import marker_text
 
-    return line.isascii() and b"\x1b" not in line and "privatekey" not in marker_text(line)
+    return "privatekey" not in marker_text(line)
 
 
 def _may_bulk(rule: Rule) -> bool:
@@ -427,6 +459,10 @@ class RuleCheck:
         self._proven: int | None = None
         self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
         self._wants: dict[int, bool] = {}
+        # per line of the buffer being checked with a built-in trigger: its hit mask
+        # (the lines the eleven would redact are asked about by keep_credential)
+        self._masks: dict[bytes, int] = {}
+        self._ids: tuple[str, ...] | None = None
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
 
@@ -452,8 +488,21 @@ class RuleCheck:
         """Under the extended set: the eleven fired only on placeholders, and no rule fires."""
         if self.pem is None or not eleven_placeholders_only(line):
             return False
-        rules = self._rules_for(self._line_hits(line))
+        mask = self._masks.get(line)
+        if mask is None:  # (a line on its own)
+            rules = self._rules_for(self._line_hits(line))
+        else:  # a line of the buffer prepared: proven silent for some rules maybe
+            rules = self._unproven(line, self._rules_for(self._hit_ids(mask)))
         return not rules or self.rules.line_rule(line, rules, self.path) is None
+
+    def _hit_ids(self, mask: int) -> frozenset[str]:
+        """The ids of the searches a candidate's hit ``mask`` names (bit ``k + 1``
+        for search ``@k``)."""
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = tuple(i for i, _ in self.prefilter)
+        bits = mask >> 1
+        return frozenset(ids[k] for k in range(len(ids)) if bits >> k & 1)
 
     def _line_hits(self, line: bytes) -> frozenset[str]:
         """The ids of the searches that hit ``line`` (one scan of that line alone):
@@ -464,8 +513,7 @@ class RuleCheck:
 
             pf = self._pf = prefilter.get(self.prefilter)
         found = pf.candidates(line + b"\n", 0, len(line) + 1)
-        mask = found[0][1] >> 1 if found else 0
-        return frozenset(pf.ids[k] for k in range(len(pf.ids)) if mask >> k & 1)
+        return self._hit_ids(found[0][1] if found else 0)
 
     def _pem_hit(self, hits: Iterable[str]) -> bool:
         key = hits if isinstance(hits, frozenset) else frozenset(hits)
@@ -525,18 +573,25 @@ class RuleCheck:
         rules = self._by_hits.get(key)
         if rules is None:
             rules = self._by_hits[key] = self._rules_for(key)
-        clean = self._clean
-        if clean and rules and not _REREAD.search(line):
-            # (a line read another way, escapes or colours out, is not the line proven clean)
-            rules = [r for r in rules if line not in clean.get(id(r), ())]
-        maybe = self._maybe
-        if maybe and rules and not _REREAD.search(line):
-            # built-in rules proven in bulk (see proof.py): only where their proof matched
-            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        rules = self._unproven(line, rules)
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
         return rid
+
+    def _unproven(self, line: bytes, rules: list[Rule]) -> list[Rule]:
+        """``rules`` without those the passes over this buffer proved silent on ``line``."""
+        if not rules or not (self._clean or self._maybe) or _REREAD.search(line):
+            # (a line read another way, escapes or colours out, is not the line proven)
+            return rules
+        clean = self._clean
+        if clean:
+            rules = [r for r in rules if line not in clean.get(id(r), ())]
+        maybe = self._maybe
+        if maybe:
+            # built-in rules proven in bulk (see proof.py): only where their proof matched
+            rules = [r for r in rules if id(r) not in maybe or line in maybe[id(r)]]
+        return rules
 
     def prepare(
         self, buf: bytes, cands: list[tuple[int, int]]
@@ -551,9 +606,15 @@ class RuleCheck:
         line every rule of its hits is proven clean on, under a set without
         the PEM machine or the name/value pairs, or a line found only by the
         PEM machine's non-ASCII search that holds no dash run), else None.
+        Under the extended set the hit masks of the lines with a built-in
+        trigger are kept for :meth:`keep_credential`.
         """
         self._clean = {}
         self._maybe = {}
+        if self.pem is not None:  # (only the extended set keeps placeholder lines)
+            index = buf.index
+            self._masks = {buf[start : index(b"\n", start)]: mask
+                           for start, mask in cands if mask & 1}
         kept = self._pem_candidates(buf, cands) if self.plan.pem_non_ascii is not None else None
         if kept is not None:
             cands = kept
@@ -702,9 +763,7 @@ class RuleCheck:
         pem_only = self._pem_only_scans()
         if not maybe and not clean and not pem_only:
             return None
-        joined = b"\n".join(lines)
-        starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
-        held = {bisect_right(starts, m.start()) - 1 for m in _HOLD.finditer(joined)}
+        held = held_lines(b"\n".join(lines))
         union: set[bytes] = set().union(*maybe.values())
         keep = []
         memo = self._droppable
@@ -832,7 +891,7 @@ def make_redactor(
     path: str | None = None,
 ) -> Redactor:
     """The redactor for a rule set (None: the byte-identical default)."""
-    r = Redactor(count=count, record_lines=record_lines, rules=cast(Any, rules))
+    r = Redactor(count=count, record_lines=record_lines, rules=rules)  # type: ignore[arg-type]
     set_input(r, path)
     return r
 

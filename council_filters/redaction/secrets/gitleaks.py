@@ -35,10 +35,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from council_filters.base.errors import UsageError
 from council_filters.redaction.secrets.rules import Allowlist, Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _regex() -> Any:

@@ -42,10 +42,14 @@ import re._constants as _c  # the parser of the re module (Python 3.11+)
 import re._parser as _p
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
+from council_filters.redaction.lazy import compile_kept
 from council_filters.redaction.secrets import builtin, validators
 from council_filters.redaction.secrets.rules import Rule, joined_hits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NL = 10
 # Categories that hold a newline.
@@ -165,8 +169,10 @@ def joinable(pattern: bytes) -> bytes:
 # Negative lookaheads only refuse what lies inside the secret as the rule
 # takes it (the bounds below); positive ones may look further (weaker).
 def _words(words: tuple[str, ...]) -> bytes:
-    longest_first = sorted(words, key=len, reverse=True)
-    return b"(?:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
+    # (then by the words: the same pattern, and cached program, whatever the set's order)
+    longest_first = sorted(words, key=lambda w: (-len(w), w))
+    # (any case: the validator compares the value lower-cased)
+    return b"(?i:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
 
 
 _RUN = rb"""[^\s"'`,;|]"""  # a byte of an unquoted value (the rules' class)
@@ -179,18 +185,35 @@ _NAME_WORDS = _words(tuple(
 ))
 #: Values that are code words (``None``, ``str``, ``required``, ...).
 _CODE = _words(tuple(validators.CODE_WORDS))
-#: A subset of what rules.is_placeholder finds in a value (case as it reads it).
+#: A subset of what rules.is_placeholder finds in a value (case as it reads it:
+#: the words in any case, also where the proof's own pattern minds case).
 _PLACEHOLDER = (
     rb"(?:(?-i:xxxx|XXXX|x{6}|X{6}|\*{6}|\#{6}|\.{6}|_{6}|-{6}|0{8}|\$[A-Z_]{3,}\b)"
-    rb"|example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
-    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password)|\$\{|\{\{)"
+    rb"|(?i:example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
+    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password))|\$\{|\{\{)"
 )
-#: An ASCII dotted name with no digit (validators._DOTTED reads \w, which holds
-#: these; a dotted value with a digit may have a random part, which the
-#: validator takes, so only digit-free names are refused here).
-_DOTTED = (
-    rb"[A-Za-z_$][A-Za-z_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z_$]*)+(?:\(\)?)?"
+#: The bytes a placeholder or a template's ``#{`` can start with (and with the
+#: brackets of code): the lazy scans below look for one only where such a byte
+#: is, so the words are not tried at every byte (the same matches; a test
+#: derives these classes from the patterns they gate).
+_PLACEHOLDER_FIRST = rb"(?=[xX*#._\-0$eEpPrRcCdDiIyY{])"
+_CODE_FIRST = rb"(?=[()\[\]{}xX*#._\-0$eEpPrRcCdDiIyY])"
+_PLACEHOLDER_OR_TEMPLATE = _PLACEHOLDER_FIRST + rb"(?:#\{|" + _PLACEHOLDER + rb")"
+_CODE_OR_PLACEHOLDER = _CODE_FIRST + rb"(?:[()\[\]{}]|#\{|" + _PLACEHOLDER + rb")"
+#: An ASCII dotted name none of whose parts reads as random (validators._DOTTED
+#: reads \w, which holds these; the validator takes a dotted value only for a
+#: random part, which needs a digit, both cases and six bytes: a part with no
+#: digit, of one case, or shorter is none).  Each part is taken whole
+#: (possessive) and looked ahead at once, so the search stays linear.
+_PART = (
+    rb"(?=(?-i:[A-Za-z_$]++|[a-z0-9_$]++|[A-Z0-9_$]++|[A-Za-z0-9_$]{1,5}+)(?![A-Za-z0-9_$]))"
+    rb"[A-Za-z_$][A-Za-z0-9_$]*+"
 )
+_DOTTED = _PART + rb"(?:(?:\.|::|->)" + _PART + rb")+(?:\(\)?)?"
+#: An ASCII path with no digit and no capital (validators._PATH, which a
+#: password's value must not be; a value for any other key needs a digit or
+#: capitals).
+_PLAIN_PATH = rb"(?-i:(?:~|[a-z]:)?[/\\][a-z_.-]++(?:[/\\][a-z_.-]*+)+)"
 _CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
 # What str.isdigit and str.isupper accept in a value read as latin-1.
 _DIGIT = rb"[0-9\xb2\xb3\xb9]"
@@ -220,30 +243,46 @@ def _secret_kind(ch: bytes) -> bytes:
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
-def _proof_value(kind: bool) -> bytes:
-    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
-    has set group ``pw`` when the key ends in a password word."""
+def _quoted_ok(kind: bool) -> bytes:
+    """What assignment_ok needs of a quoted value (at its first byte)."""
     quoted = (
         rb"(?![$<{])(?=" + _QCH + rb"{6})"
-        rb"(?!" + _QCH + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+        rb"(?!" + _QCH + rb"{0,300}?" + _PLACEHOLDER_OR_TEMPLATE + rb")"
         rb"(?!" + _CODE + rb"""[,;]*["'`])(?!""" + _WIN_VAR + rb"""["'`])"""
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
-    unquoted = (
-        rb"(?![$<{])(?=" + _RUN + rb"{6})"
-        rb"(?!(?=" + _RUN + rb"{1,300}(?!" + _RUN + rb"))(?:" + _DOTTED + rb"(?!" + _RUN + rb")|"
-        + _CODE + rb"(?!" + _RUN + rb")|" + _RUN + rb"*?(?:[()\[\]{}]|#\{|" + _PLACEHOLDER
-        + rb")|" + _RUN + rb"*[.:](?!" + _RUN + rb")))"
-        rb"(?!(?=[A-Za-z_]{1,300}(?!" + _RUN + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
-        + _CAMEL + rb"(?!" + _RUN + rb")))"
-        rb"(?!" + _WIN_VAR + rb"(?!" + _RUN + rb"))"
-    )
     if kind:
         quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
-        unquoted += rb"(?(pw)|" + _secret_kind(_RUN) + rb")"
+    return quoted
+
+
+def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
+    """What assignment_ok needs of an unquoted value (at its first byte), the
+    value being the whole run of ``run`` bytes there.  A run that holds no
+    bracket (an enclosed pair's) is not searched for one: the closer after it
+    is one."""
+    inside = _CODE_OR_PLACEHOLDER if run == _RUN else _PLACEHOLDER_OR_TEMPLATE
+    unquoted = (
+        rb"(?![$<{])(?=" + run + rb"{6})"
+        rb"(?!(?=" + run + rb"{1,300}(?!" + run + rb"))(?:" + _DOTTED + rb"(?!" + run + rb")|"
+        + _CODE + rb"(?!" + run + rb")|" + run + rb"*?" + inside
+        + rb"|" + run + rb"*[.:](?!" + run + rb")))"
+        rb"(?!(?=[A-Za-z_]{1,300}(?!" + run + rb"))(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|"
+        + _CAMEL + rb"(?!" + run + rb")))"
+        rb"(?!" + _WIN_VAR + rb"(?!" + run + rb"))"
+        rb"(?!" + _PLAIN_PATH + rb"(?!" + run + rb"))"
+    )
+    if kind:
+        unquoted += rb"(?(pw)|" + _secret_kind(run) + rb")"
+    return unquoted
+
+
+def _proof_value(kind: bool) -> bytes:
+    """builtin._VALUE with what assignment_ok needs of it; ``kind``: the pattern
+    has set group ``pw`` when the key ends in a password word."""
     return (
-        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + quoted + rb"""[^"'`\s][^"'`]{0,300}?|"""
-        + unquoted + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
+        rb"""(?P<q>["'`])?(?P<v>(?(q)""" + _quoted_ok(kind) + rb"""[^"'`\s][^"'`]{0,300}?|"""
+        + _unquoted_ok(kind) + rb"""[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
     )
 
 
@@ -257,13 +296,16 @@ def _key_ahead(name: bytes, tail: bytes = rb"[$@]*") -> bytes:
 
 
 _NAME = rb"[A-Za-z0-9_.$@-]"
+_ENCLOSED = rb"[^\s\"'`,;|\[\](){}]"  # a byte of an enclosed pair's unquoted value
 _XML_NAME = rb"[A-Za-z0-9_.:-]"
 _XMLV = rb"[^<>\n]"
 # secret-xml: the value is the text up to the first "<" (at most 300 bytes),
 # read unquoted: the same gates as an unquoted value.
 _XML_OK = (
     rb"(?![$<{])(?=" + _XMLV + rb"{6})"
-    rb"(?!" + _XMLV + rb"{0,300}?(?:[()\[{}]|\](?!\]?>)|#\{|" + _PLACEHOLDER + rb"))"
+    # (a "]" that opens CDATA's closing "]]>" is no bracket of code)
+    rb"(?!" + _XMLV + rb"{0,300}?" + _CODE_FIRST + rb"(?:[()\[{}]|\](?!\]?>)|#\{|"
+    + _PLACEHOLDER + rb"))"
     rb"(?!" + _XMLV + rb"{0,299}[.:]<)"
     rb"(?!" + _CODE + rb"[,;]*<)(?!" + _DOTTED + rb"<)"
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
@@ -279,7 +321,7 @@ _ATTRV = rb"[^\"'<>\n]"
 # secret-xml-attribute: a quoted value up to the first quote or bracket.
 _ATTR_OK = (
     rb"(?![$<{])(?=" + _ATTRV + rb"{6})"
-    rb"(?!" + _ATTRV + rb"{0,300}?(?:#\{|" + _PLACEHOLDER + rb"))"
+    rb"(?!" + _ATTRV + rb"{0,300}?" + _PLACEHOLDER_OR_TEMPLATE + rb")"
     rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
     rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
 )
@@ -313,6 +355,15 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
         (rb"([^\s\"'`;|&]{6,256})",
          rb"(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'`;|&])[^\s\"'`;|&]{6,256})"),
     ),
+    # key: ends in a secret word and suffix; value: as an assignment's, an
+    # unquoted one being the whole run up to the closer (no bracket is in it)
+    "secret-enclosed-pair": (
+        (rb"(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+",
+         rb"(?P<key>[\"'`]?" + _key_ahead(_NAME) + rb"[A-Za-z0-9_.$@-]{1,80}+"),
+        (rb"(?P<v>(?(q)[^\"'`\s]", rb"(?P<v>(?(q)" + _quoted_ok(True) + rb"[^\"'`\s]"),
+        (rb"|[^\s\"'`,;|\[\](){}]{1,300}))",
+         rb"|" + _unquoted_ok(True, _ENCLOSED) + rb"[^\s\"'`,;|\[\](){}]{1,300}))"),
+    ),
     "secret-xml-attribute": (
         (rb"(?P<key>[A-Za-z0-9_.:$@-]{1,80})",
          rb"(?P<key>" + _key_ahead(rb"[A-Za-z0-9_.:$@-]", rb"[$@:]*")
@@ -328,6 +379,10 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     # digit_in / token_shape: a digit (the secrets are runs of their class, so the
     # first byte that is no letter or "-" lies inside one that holds a digit)
     "slack-token": ((rb"\b(xox[abposre]-", rb"\b((?=[A-Za-z-]*[0-9])xox[abposre]-"),),
+    # the same places, led by the literal the search skips to (a pattern led by
+    # "(?:^|[...])" is tried at every byte): "-D" where a blank, a quote or
+    # the line's start is before it
+    "secret-system-property": ((rb"(?:^|[\s\"'])-D", rb"-D(?<=(?<![^\s\"'])-D)"),),
     # placeholders: within the shortest secret each rule takes
     "aws-access-key-id": ((rb"\b((?:A3T", rb"\b(" + _no_placeholder(20) + rb"(?:A3T"),),
     "google-oauth-token": ((rb"\b(ya29", rb"\b(" + _no_placeholder(25) + rb"ya29"),),
@@ -404,7 +459,7 @@ def proof_regexes(rule: Rule) -> tuple[re.Pattern[bytes], ...] | None:
     # (every proof is newline-safe and takes a byte of its line: the tests
     # check both with newline_safe and takes_a_byte; parsing them again here
     # would cost each run as much as compiling them)
-    return tuple(re.compile(src, re.M) for src in proof_sources(rule))
+    return tuple(compile_kept(src, re.M) for src in proof_sources(rule))
 
 
 def takes_a_byte(pattern: bytes) -> bool:

@@ -18,14 +18,16 @@ difference.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import accumulate
-from typing import Any, NamedTuple
 
+from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: A validator sees the secret and the whole match (both text) and says
 #: whether they still look like a credential.
@@ -307,20 +309,51 @@ def joined_hits(rx: Any, lines: Sequence[bytes], *, byte_long: bool = False) -> 
     going on from the next line's start (a later line's own match starts at
     or after it).  With ``byte_long`` (every match of ``rx`` takes a byte of
     its line), a match that starts at the newline after a line counts for
-    neither line, and the next one is searched from its start."""
+    neither line, and the next one is searched from its start.  A match's
+    line is told by counting the newlines before it (no table of line starts),
+    unless some of ``lines`` hold a newline themselves."""
     if not lines:
         return set()
     joined = b"\n".join(lines)
+    if joined.count(b"\n") != len(lines) - 1:
+        return _hits_by_starts(rx, joined, lines, byte_long)
+    hits: set[int] = set()
+    search = rx.search
+    count = joined.count
+    find = joined.find
+    i = 0  # the line that starts at `at`
+    at = 0
+    m = search(joined)
+    while m is not None:
+        pos = m.start()
+        i += count(b"\n", at, pos)
+        nl = find(b"\n", pos)  # the newline ending line i (pos itself: a match from it)
+        if nl < 0:
+            hits.add(i)  # the last line
+            break
+        if not (byte_long and nl == pos):
+            hits.add(i)
+        i += 1
+        at = nl + 1
+        m = search(joined, at)
+    return hits
+
+
+def _hits_by_starts(rx: Any, joined: bytes, lines: Sequence[bytes], byte_long: bool) -> set[int]:
+    """:func:`joined_hits` with each match's line found in a table of line starts
+    (for lines that hold newlines of their own)."""
+    from bisect import bisect_right
+    from itertools import accumulate
+
     starts = list(accumulate([len(ln) + 1 for ln in lines], initial=0))
     hits: set[int] = set()
     n = len(lines)
-    search = rx.search
-    m = search(joined)
+    m = rx.search(joined)
     while m is not None:
         i = bisect_right(starts, m.start()) - 1
         if not (byte_long and i + 1 < n and m.start() == starts[i + 1] - 1):
             hits.add(i)
         if i + 1 >= n:
             break
-        m = search(joined, starts[i + 1])
+        m = rx.search(joined, starts[i + 1])
     return hits

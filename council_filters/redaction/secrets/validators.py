@@ -9,13 +9,21 @@ expression, a type name or prose (token-like keys also need entropy).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
 
+_ASCII_DIGIT = LazyRegex(r"[0-9]")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _has_digit(s: str) -> bool:
+    """Whether ``s`` holds a character ``str.isdigit`` accepts (in ASCII: 0-9)."""
+    if s.isascii():
+        return _ASCII_DIGIT.search(s) is not None
     return any(c.isdigit() for c in s)
 
 
@@ -403,8 +411,6 @@ def said_ok(secret: str, m: Any) -> bool:
 def url_encoded_ok(secret: str, m: Any) -> bool:
     """The value of ``password%3D...`` (or ``%253D``, encoded twice), judged as
     the value it encodes."""
-    from urllib.parse import unquote
-
     twice = m.group("op").startswith(b"%25")
     return assignment_ok(unquote(unquote(secret)) if twice else unquote(secret), m)
 
@@ -444,8 +450,6 @@ def url_token_ok(secret: str, m: Any) -> bool:
 
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
     """The password of a URL encoded once or twice, judged decoded."""
-    from urllib.parse import unquote
-
     return url_password_ok(unquote(unquote(secret)), m)
 
 
@@ -461,6 +465,29 @@ def long_value_ok(secret: str, m: Any) -> bool:
         and shannon_entropy(core) > 4.0
         and not is_placeholder(core)
     )
+
+
+_ASCII_RUN = LazyRegex(r"[\x00-\x7f]+")
+_ESCAPE = LazyRegex(rb"%([0-9A-Fa-f]{2})")
+
+
+def unquote(text: str) -> str:
+    """``urllib.parse.unquote`` (UTF-8, bad bytes replaced), without importing
+    ``urllib.parse`` (2 ms, with ``ipaddress``): each run of ASCII characters
+    has its ``%XX`` escapes decoded, other characters stay."""
+    if "%" not in text:
+        return text
+    decoded: str = _ASCII_RUN.sub(_unquoted_run, text)
+    return decoded
+
+
+def _unquoted_run(run: Any) -> str:
+    raw: bytes = _ESCAPE.sub(_escaped_byte, run.group().encode("ascii"))
+    return raw.decode("utf-8", "replace")
+
+
+def _escaped_byte(m: Any) -> bytes:
+    return bytes((int(m.group(1), 16),))
 
 
 _NETWORK_ONLY = LazyRegex(r"[0-9.:/\[\]-]+\Z")

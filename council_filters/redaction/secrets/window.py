@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The UTF-8 of the non-ASCII letters RE2 folds ``k`` and ``s`` with under
 #: ``(?i)`` (U+212A KELVIN SIGN, U+017F LATIN SMALL LETTER LONG S).  Windows
@@ -451,7 +454,21 @@ def keyword_bits(keywords: tuple[bytes, ...]) -> float:
 
 
 def better(window: tuple[bytes, float] | None, keywords: tuple[bytes, ...]) -> bytes | None:
-    """The window, when it is worth searching by instead of the keywords."""
-    if window is None or window[1] < _MIN_BITS or window[1] < keyword_bits(keywords) + _GAIN_BITS:
+    """The window, when it is worth searching by instead of the keywords.
+
+    A window with no literal of three bytes or more that every match holds
+    (classes only, ``[0-9a-f]{32}``, or an alternation with such a branch)
+    gives the combined scan no literal to skip to: it looks at every byte for
+    it (one such window took half of the scan of a whole gitleaks file over
+    code).  Such a window is kept only when the keywords are not selective
+    themselves (fewer than :data:`_MIN_BITS`: ``sk``, ``s.``).
+    """
+    kw_bits = keyword_bits(keywords)
+    if window is None or window[1] < _MIN_BITS or window[1] < kw_bits + _GAIN_BITS:
         return None
+    if keywords and kw_bits >= _MIN_BITS:
+        from council_filters.redaction.prefilter import required_literals
+
+        if not required_literals(window[0]):
+            return None
     return window[0]

@@ -1,0 +1,107 @@
+"""Compiled regex programs kept in the private disk cache (``lazy.compile_kept``).
+
+A run of ``--rules extended`` reads the programs of the built-in rules and
+their proof patterns from the cache instead of compiling them.  These tests
+pin that a program read back is the pattern ``re.compile`` gives (the same
+program, flags and groups), that a damaged or foreign entry is never used,
+and that entries are private.  That the patterns are the same bytes in every
+process whatever the hash seed (else a program would never be found again)
+is checked in test_extended_families.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from council_filters.redaction import lazy
+from council_filters.redaction.secrets import builtin, proof
+
+
+def shipped_patterns() -> list[tuple[bytes, int]]:
+    """Every built-in rule's regex and every proof pattern, with its flags."""
+    out = [(r.regex.pattern, r.regex.flags_) for r in builtin.RULES]
+    for r in builtin.RULES:
+        if proof.servable(r):
+            out += [(src, int(re.M)) for src in proof.proof_sources(r)]
+    return out
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("COUNCIL_CACHE_DIR", str(where))
+    return where
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.iterdir() if p.name.startswith("re-"))
+
+
+def test_a_program_read_back_is_the_compiled_pattern(cache: Path) -> None:
+    patterns = shipped_patterns()
+    assert len(patterns) > 60
+    first = [lazy.compile_kept(p, f) for p, f in patterns]  # compiled, then stored
+    assert len(entries(cache)) == len({(p, f) for p, f in patterns})
+    again = [lazy.compile_kept(p, f) for p, f in patterns]  # read back
+    for (p, f), a, b in zip(patterns, first, again, strict=True):
+        ref = re.compile(p, f)
+        # Patterns compare by their program, flags and source.
+        assert a == ref and b == ref, p[:60]
+        assert b.groupindex == ref.groupindex and b.groups == ref.groups
+
+
+def test_read_back_programs_match_as_the_compiled_ones(cache: Path) -> None:
+    line = (b"password = 'Xk8#pq2Lm9zR' | token | s3cr3tV4lu3 | "
+            b"<db_password>Qm9vaz77s</db_password> value: n0tEmpty1")
+    for p, f in shipped_patterns():
+        lazy.compile_kept(p, f)
+        got = lazy.compile_kept(p, f)
+        ref = re.compile(p, f)
+        assert [m.span() for m in got.finditer(line)] == [m.span() for m in ref.finditer(line)]
+
+
+def test_a_damaged_or_foreign_entry_is_compiled_instead(cache: Path) -> None:
+    pattern = rb"(?P<key>[a-z]+)=(?P<v>\d{3,})"
+    lazy.compile_kept(pattern)
+    (entry,) = entries(cache)
+    good = entry.read_bytes()
+    for bad in (good[:-7], good.replace(lazy._PROGRAM_MAGIC, b"something else\n"),
+                lazy._PROGRAM_MAGIC + b"\x00\x01garbage",
+                # a valid marshal of a wrong program: the engine refuses it
+                lazy._PROGRAM_MAGIC + __import__("marshal").dumps((0, [1, 2, 3], 0, {}, ()))):
+        entry.write_bytes(bad)
+        os.chmod(entry, 0o600)
+        got = lazy.compile_kept(pattern)
+        assert got == re.compile(pattern)
+        assert got.match(b"ab=1234").group("v") == b"1234"
+    # An entry others may write is not read (it is compiled, and stored again).
+    entry.write_bytes(lazy._PROGRAM_MAGIC + b"\x00")
+    os.chmod(entry, 0o666)
+    assert lazy.compile_kept(pattern) == re.compile(pattern)
+
+
+def test_entries_are_private_and_the_cache_can_be_off(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lazy.compile_kept(rb"abc+")
+    (entry,) = entries(cache)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    monkeypatch.setenv("COUNCIL_CACHE_DIR", "")
+    assert lazy.compile_kept(rb"abd+") == re.compile(rb"abd+")
+    assert len(entries(cache)) == 1
+
+
+def test_text_patterns_and_flags_are_kept_apart(cache: Path) -> None:
+    a = lazy.compile_kept(r"(?P<w>é+)x", re.I)
+    b = lazy.compile_kept(r"(?P<w>é+)x", 0)
+    c = lazy.compile_kept(rb"(?P<w>e+)x", re.I)
+    assert len(entries(cache)) == 3
+    assert lazy.compile_kept(r"(?P<w>é+)x", re.I) == a == re.compile(r"(?P<w>é+)x", re.I)
+    assert a.match("ÉÉX") and not b.match("ÉÉX") and c.match(b"EEX")
+
