@@ -51,7 +51,12 @@ def read(path: str, limit: int = 1 << 24) -> bytes | None:
         if (st.st_uid != os.getuid() or st.st_mode & 0o077 or st.st_size > limit
                 or not stat.S_ISREG(st.st_mode)):
             return None
-        parts = []
+        # One read of the whole entry (entries are replaced, never written in
+        # place: a read of its size is all of it); more only if it was short.
+        data = os.read(fd, st.st_size + 1)
+        if len(data) == st.st_size:
+            return data
+        parts = [data]
         while chunk := os.read(fd, 1 << 20):
             parts.append(chunk)
         return b"".join(parts)

@@ -459,26 +459,10 @@ class Redactor:
         return out
 
     def _take_views(self, chunk: bytes) -> list[Any]:
-        """:meth:`_take_lines` without copying the chunk: the carried partial
-        line joined with the chunk's first line, then a view of the chunk's
-        other whole lines (for the compiled machine, which reads any buffer)."""
-        nl = chunk.rfind(b"\n")
-        if nl < 0:
-            if chunk:
-                self._pending.append(chunk)
-            return []
-        out: list[Any] = []
-        start = 0
-        if self._pending:
-            start = chunk.index(b"\n") + 1
-            self._pending.append(chunk[:start])
-            out.append(b"".join(self._pending))
-            self._pending = []
-        if start <= nl:
-            out.append(memoryview(chunk)[start : nl + 1] if start or nl + 1 < len(chunk) else chunk)
-        if nl + 1 < len(chunk):
-            self._pending.append(chunk[nl + 1 :])
-        return out
+        """:meth:`_take_lines` as buffers (for the compiled machine, which reads
+        any buffer): a range that is not a whole buffer is a view of it."""
+        return [buf if start == 0 and end == len(buf) else memoryview(buf)[start:end]
+                for buf, start, end in self._take_lines(chunk)]
 
     def finish(self) -> bytes:
         """End of one input: a final line without a newline is redacted and terminated."""
