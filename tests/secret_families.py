@@ -270,6 +270,7 @@ def _wrapped_values(rng: random.Random, per_shape: int) -> Iterator[tuple[str, s
         yield "getenv-default", f'secret = os.getenv("APP_SECRET", "{tok}")'
         yield "csharp-init", f'    public string ApiToken {{ get; init; }} = "{tok}";'
         yield "csharp-init-pw", f'public static string AdminPassword {{ get; set; }} = "{pw}";'
+        yield "csharp-init-long", f'public string SessionToken {{ get; set; }} = "{long_tok}";'
         yield "yaml-anchor", f"  password: &shared_pw '{pw}'"
         yield "cdata", f"<password><![CDATA[{pw}]]></password>"
         yield "form-twice", "q=" + _encoded(f"user=ci&password={pw}", 2)

@@ -302,6 +302,7 @@ def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) 
         (b"sentinel auth-pass x ", b""),
         (b"'password', ", b""),
         (b"Password { get; ", b""),
+        (b'Token { get; } = "', b""),
         (b"--db-pass ", b""),
         (b"<password><![CDATA[", b""),
         (b"password%2526", b""),
