@@ -92,6 +92,7 @@ _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
 VALUE, OP = _VALUE, _OP  # (for the proof patterns)
+_ASSIGNMENT = rb"(?i)" + _KEY + _OP + _VALUE
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -363,7 +364,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "secret-assignment",
-        rb"(?i)" + _KEY + _OP + _VALUE,
+        _ASSIGNMENT,
         rb"(?i)(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)",
         group=4,
         validator=assignment_ok,
@@ -375,11 +376,7 @@ RULES: tuple[Rule, ...] = (
         "secret-scrambled-value",
         # secret-assignment's pattern; the values it refuses for a sign in them
         # that read as random (a password drawn with every kind of sign)
-        rb"(?i)" + _KEY + _OP + _VALUE,
-        rb"",
-        group=4,
-        validator=scrambled_ok,
-        placeholders=False,
+        _ASSIGNMENT, rb"", group=4, validator=scrambled_ok, placeholders=False,
         description="password/secret/token keys whose value has a bracket or a sign and reads "
         "as random",
     ),
