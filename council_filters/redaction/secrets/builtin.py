@@ -482,7 +482,7 @@ RULES: tuple[Rule, ...] = (
         "secret-property-initializer",
         # C#: public string Password { get; set; } = "...";
         rb"(?<![A-Za-z0-9_])(?P<key>[A-Za-z0-9_]{1,80}+)[ \t]*\{[ \t]*get;[^{}\n]{0,40}\}[ \t]*"
-        rb"(?P<op>=)[ \t]*(?P<q>\")(?P<v>[^\"\s][^\"]{0,4096}+)(?P=q)",
+        rb"(?P<op>=)[ \t]*(?P<q>\")(?P<v>[^\"\s][^\"\n]{0,4096}+)(?P=q)",
         rb"",
         group=4,
         validator=assignment_ok,
