@@ -77,7 +77,9 @@ def validator_lines(rng: random.Random, n: int) -> Iterator[bytes]:
             line = f"--{rng.choice(('password', 'token', 'secret', 'api-key'))} {v}"
         elif form == 7:
             line = rng.choice((f"requirepass {v}", f"AUTH {v}", f"AUTH default {v}",
-                               f"redis-cli -a {v}", f"mysql -u root -p{v}",
+                               f"redis-cli -a {v}", f"$ redis-cli -h h -a {v}",
+                               f"127.0.0.1:6379> AUTH {v}", f"x; MasterAuth {v}",
+                               f"mysql -u root -p{v}",
                                f"machine h login u password {v}", f"IDENTIFIED BY '{v}'"))
         else:
             line = rng.choice((f"Authorization: Bearer {v}", f"Authorization: {v}",
