@@ -465,17 +465,31 @@ _REDIS_HEADS = (
 )
 
 
+# Its two later forms: an ACL user's password (after "ACL SETUSER", or in an
+# ACL file's "user" line) and a sentinel's.
+_REDIS_MORE = (
+    rb"""|(?i:\bACL[ \t]+SETUSER|^[ \t]*user)""",
+    rb"""|(?i:\bsentinel[ \t]+""",
+)
+
+
 def _redis_led(pattern: bytes) -> bytes:
     a, b, c = _REDIS_HEADS
-    assert pattern.startswith(a) and pattern.count(b) == 1 and pattern.count(c) == 1, pattern
+    d, e = _REDIS_MORE
+    assert pattern.startswith(a) and all(pattern.count(h) == 1 for h in (b, c, d, e)), pattern
     a_tail, rest = pattern[len(a):].split(b)
-    b_tail, c_tail = rest.split(c)
+    b_tail, rest = rest.split(c)
+    c_tail, rest = rest.split(d)
+    d_tail, e_tail = rest.split(e)
     before = rb"""[^\s;|&(`'\"]"""
     return (
-        rb"[rRmMA](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
+        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
         + rb"|(?<=[mM])(?<!" + before + rb"[mM])(?i:asterauth)" + a_tail
         + rb"|(?<=A)(?<![^>\s]A)UTH" + b_tail
-        + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail + rb")"
+        + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail
+        + rb"|(?<=[aA])(?<![A-Za-z0-9_][aA])(?i:cl[ \t]+setuser)" + d_tail
+        + rb"|(?<=[sS])(?<![A-Za-z0-9_][sS])(?i:entinel[ \t]+" + e_tail + rb")"
+        + rb"|(?im:^[ \t]*user)" + d_tail
     )
 
 
