@@ -91,8 +91,16 @@ _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
-VALUE, OP = _VALUE, _OP  # (for the proof patterns)
-_ASSIGNMENT = rb"(?i)" + _KEY + _OP + _VALUE
+# A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
+# digit, both cases, no call, index or variable at its start.
+_SCRAMBLED = (
+    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[]|\$[A-Za-z_{(])"
+    rb"(?=[^\s\"'`]{0,300}?[()\[\]{}<>$*@&])(?-i:(?=[^\s\"'`]{0,300}?[0-9])"
+    rb"(?=[^\s\"'`]{0,300}?[A-Z])(?=[^\s\"'`]{0,300}?[a-z]))"
+    rb"(?(q)[^\"'`\s]{10,300}+|[^\s\"'`,;|]{10,300}+))(?(q)(?P=q))"
+)
+
+VALUE, OP, SCRAMBLED = _VALUE, _OP, _SCRAMBLED  # (for the proof patterns)
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -364,7 +372,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "secret-assignment",
-        _ASSIGNMENT,
+        rb"(?i)" + _KEY + _OP + _VALUE,
         rb"(?i)(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)",
         group=4,
         validator=assignment_ok,
@@ -374,9 +382,10 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "secret-scrambled-value",
-        # secret-assignment's pattern; the values it refuses for a sign in them
-        # that read as random (a password drawn with every kind of sign)
-        _ASSIGNMENT, rb"", group=4, validator=scrambled_ok, placeholders=False,
+        # secret-assignment's key and operator; a value it refuses for a sign in
+        # it that reads as random (a password drawn with every kind of sign)
+        rb"(?i)" + _KEY + _OP + _SCRAMBLED,
+        rb"", group=4, validator=scrambled_ok, placeholders=False,
         description="password/secret/token keys whose value has a bracket or a sign and reads "
         "as random",
     ),

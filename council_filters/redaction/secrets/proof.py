@@ -411,6 +411,8 @@ _WHOLE: dict[str, bytes] = {
     # (?<!NAME)(?P<key>["'`]?NAME{1,80}+["'`]?\]?) OP VALUE
     "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?\*{0,2}"""
     + builtin.OP + _PROOF_VALUE,
+    "secret-scrambled-value": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?\*{0,2}"""
+    + builtin.OP + builtin.SCRAMBLED,
     # \|[ \t]*(?P<key>`?NAME{1,80}`?)[ \t]*(?P<op>\|)[ \t]* VALUE
     "secret-table-cell": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"`?[ \t]*(?P<op>\|)[ \t]*"
     + _PROOF_VALUE,
@@ -427,6 +429,7 @@ _OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)"
 assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
 _FIRST: dict[str, bytes] = {
     "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),
+    "secret-scrambled-value": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + builtin.SCRAMBLED,
     "secret-table-cell": rb"(?i)(?P<op>\|)[ \t]*" + _proof_value(False),
     "secret-name-value": rb"(?i)(?-i:[Vv])alue[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _proof_value(False),
 }
