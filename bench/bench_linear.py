@@ -46,6 +46,13 @@ def rep(unit: bytes, n: int) -> bytes:
     return unit * (n // len(unit) + 1)
 
 
+def extended(data: bytes) -> object:
+    """``council-redact --rules extended`` over ``data`` (the rule set loaded once)."""
+    from council_filters.redaction.secrets import load_rules, redact_value
+
+    return redact_value(data + b"\n", load_rules("extended"))
+
+
 def nested_fences(char: bytes, n: int) -> bytes:
     """Fence lines of ever shorter length down to 3, none closed: about n bytes."""
     longest = 3
@@ -190,6 +197,12 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
          b"- Fix issue #1 (H1 / H2 / ", n // 128) + b"\n", reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
+    # the extended rules' shapes of wrapped values: a key before each unit
+    ("extended rules: long values after keys", lambda n: rep(b"Token ::&a Ab3+", n), extended),
+    ("extended rules: encoded URLs", lambda n: rep(b"redis%3A%2F%2F%3Ax", n), extended),
+    ("extended rules: argument pairs", lambda n: rep(b"'password', '", n), extended),
+    ("extended rules: scrambled values", lambda n: rep(b"password=Ab1<", n), extended),
+    ("extended rules: tokens as users", lambda n: rep(b"x://Ab3d", n), extended),
 ]
 
 

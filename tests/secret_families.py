@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import string
 from collections.abc import Callable, Iterator
 
@@ -212,8 +213,91 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
                 for _ in range(per_shape):
                     yield f"{name}/{k}/dotted", contexts()[name](k, dotted_password(rng))
                     yield f"{name}/{k}/short", contexts()[name](k, short_secret(rng))
+    elif family == "wrapped-values":
+        yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
+
+
+def _encoded(s: str, times: int) -> str:
+    from urllib.parse import quote
+
+    for _ in range(times):
+        s = quote(s, safe="")
+    return s
+
+
+def _wrapped_values(rng: random.Random, per_shape: int) -> Iterator[tuple[str, str]]:
+    """Secrets behind what kept them from a key/value rule: a value longer than
+    a pair's value may be, a URL encoded as a whole, a token as a URL's user,
+    Redis ACL and sentinel lines, a key and value as two string arguments, a
+    C# property, a YAML anchor, CDATA, a form encoded twice, escaped slashes."""
+    for _ in range(per_shape):
+        pw = password(rng)
+        hexpw = "".join(rng.choice("0123456789abcdef") for _ in range(32))
+        long_tok = _rand(rng, rng.choice([90, 180, 333, 610]), B64)
+        sts = aws_session_token(rng)
+        for key in ("Token", "token", "AccessToken", "api_secret", "SecretKey"):
+            yield f"long/{key}/yaml", f"  {key}: {long_tok}"
+            yield f"long/{key}/json", f'{{"{key}": "{long_tok}", "ttl": 900}}'
+            yield f"long/{key}/sq", f"{key} = '{long_tok}'"
+            yield f"long/{key}/props", f"cloud.{key}: {long_tok}"
+            yield f"long/{key}/cdata", f"<{key}><![CDATA[{long_tok}]]></{key}>"
+            yield f"long/{key}/anchor", f"{key}: &tok {long_tok}"
+            yield f"long/{key}/env-pair", f'{{"name": "{key.upper()}", "value": "{long_tok}"}}'
+        yield "sts/escaped-slash", '{"SessionToken":"' + sts.replace("/", "\\/") + '"}'
+        yield "sts/twice", "next=" + _encoded(f"/sts?AWS_SESSION_TOKEN={sts}", 2)
+        yield "sts/twice-plain-key", "back=" + _encoded(f"/cb?Token={sts}", 2)
+        for times in (1, 2):
+            for scheme in ("redis", "rediss", "redis+sentinel", "amqp"):
+                for user in ("", "worker"):
+                    url = f"{scheme}://{user}:{_encoded(pw, 1)}@cache.local:6379/0"
+                    yield f"encoded-url/{times}/{scheme}", "state=" + _encoded(url, times)
+        for scheme in ("redis", "rediss", "https", "git+https"):
+            yield f"token-user/{scheme}/hex", f"url: {scheme}://{hexpw}@cache.internal:6380"
+            yield f"token-user/{scheme}/mixed", f'"{scheme}://{_rand(rng, 28)}@host.example/x"'
+        yield "socket-user", f"CACHE=unix://:{_rand(rng, 14)}@/run/redis/redis.sock?db=2"
+        yield "acl-setuser", f"ACL SETUSER jobs on >{pw} ~queue:* +@list"
+        yield "acl-file", f"user reporter on #{hexpw[:8]} >{pw} ~* -@dangerous"
+        yield "sentinel-auth-pass", f"sentinel auth-pass primary-cache {pw}"
+        yield "sentinel-pass", f"sentinel sentinel-pass {pw}"
+        tok = _rand(rng, 30)
+        yield "php-define", f"define('DB_PASSWORD', '{pw}');"
+        yield "py-setdefault", f'os.environ.setdefault("API_TOKEN", "{tok}")'
+        yield "pwsh-setenv", (
+            f'[Environment]::SetEnvironmentVariable("CLIENT_SECRET", "{tok}", "Machine")'
+        )
+        yield "getenv-default", f'secret = os.getenv("APP_SECRET", "{tok}")'
+        yield "csharp-init", f'    public string ApiToken {{ get; init; }} = "{tok}";'
+        yield "csharp-init-pw", f'public static string AdminPassword {{ get; set; }} = "{pw}";'
+        yield "csharp-init-long", f'public string SessionToken {{ get; set; }} = "{long_tok}";'
+        yield "yaml-anchor", f"  password: &shared_pw '{pw}'"
+        yield "cdata", f"<password><![CDATA[{pw}]]></password>"
+        yield "form-twice", "q=" + _encoded(f"user=ci&password={pw}", 2)
+        yield "cfn-parameter", f'{{"ParameterKey": "DbPassword", "ParameterValue": "{pw}"}}'
+        yield "key-value-tag", f'{{"Key": "api_token", "Value": "{tok}"}}'
+        yield "flag-prefixed", f"./run --db-pass {pw} --verbose"
+        yield "flag-glued", f"tool --rootPassword '{pw}'"
+        yield "acronym-key", f'  "AWSSecretKey": "{tok}",'
+        yield "glued-key", f"Rootpassword={pw}"
+        yield "md-bold-key", f"- **db_password**: `{pw}`"
+        yield "secret-key-base", f"SECRET_KEY_BASE={hexpw}{hexpw}"
+        yield "setx-machine", f'setx DB_PASSWORD "{pw}" /M'
+        yield "said-aside", f"password: {_rand(rng, 12)} (rotated monthly)"
+        for name in ("env", "yaml", "yaml-dq", "json", "toml", "export", "log-kv", "ini"):
+            yield f"scrambled/{name}", contexts()[name]("db_password", scrambled(rng))
+
+
+def scrambled(rng: random.Random) -> str:
+    """A password drawn with brackets, angle brackets and the like among its signs."""
+    while True:
+        core = list(_rand(rng, rng.randrange(10, 18)))
+        for _ in range(rng.randrange(1, 3)):
+            core.insert(rng.randrange(1, len(core)), rng.choice("()[]{}<>$*@&"))
+        s = "".join(core)
+        # (a name then an opening bracket reads as a call or an index: not drawn)
+        if case_changes(s) >= 2 and not re.match(r"[A-Za-z_][\w.$]*[(\[]", s):
+            return s
 
 
 def _value_for(rng: random.Random, key: str) -> str:
@@ -266,5 +350,5 @@ def more_contexts() -> dict[str, Context]:
 
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
-    "assignment-values",
+    "assignment-values", "wrapped-values",
 )

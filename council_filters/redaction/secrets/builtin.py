@@ -32,17 +32,22 @@ from council_filters.redaction.secrets.validators import (
     basic_ok,
     bearer_ok,
     digit_in,
+    encoded_url_password_ok,
     flag_ok,
     jwt_shape,
     login_password_ok,
+    long_value_ok,
+    pair_argument_ok,
     said_ok,
     sas_ok,
+    scrambled_ok,
     spaced_pair_ok,
     stripe_ok,
     token_shape,
     twilio_ok,
     url_encoded_ok,
     url_password_ok,
+    url_token_ok,
 )
 
 TYPE_CHECKING = False
@@ -82,11 +87,20 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 # a key (a quote, "]", a blank, an operator) is never a name character, so a
 # shorter key could not match where the whole one does not, and the search does
 # not retry every length at every position.
-_KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?)"""
+_KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\*{0,2})"""
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
-VALUE, OP = _VALUE, _OP  # (for the proof patterns)
+# A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
+# digit, both cases, no call, index or variable at its start.
+_SCRAMBLED = (
+    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[]|\$[A-Za-z_{(])"
+    rb"(?=[^\s\"'`]{0,300}?[()\[\]{}<>$*@&])(?-i:(?=[^\s\"'`]{0,300}?[0-9])"
+    rb"(?=[^\s\"'`]{0,300}?[A-Z])(?=[^\s\"'`]{0,300}?[a-z]))"
+    rb"(?(q)[^\"'`\s]{10,300}+|[^\s\"'`,;|]{10,300}+))(?(q)(?P=q))"
+)
+
+VALUE, OP, SCRAMBLED = _VALUE, _OP, _SCRAMBLED  # (for the proof patterns)
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -106,10 +120,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "aws-session-token",
-        rb"(?<![A-Za-z0-9+/])((?:IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz)"
-        rb"(?:[A-Za-z0-9+/]|%2[BbFf]){60,}(?:=|%3[Dd]){0,2})"
+        rb"(?:(?<![A-Za-z0-9+/])|(?<=%3[Dd])|(?<=%253[Dd]))"
+        rb"((?:IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz)"
+        rb"(?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60,}(?:=|%(?:25)?3[Dd]){0,2})"
         rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*"
-        rb"|>|[ \t]+)[\\\"'`]{0,4}((?:[A-Za-z0-9+/]|%2[BbFf]){60,}(?:=|%3[Dd]){0,2})",
+        rb"|>|[ \t]+|%(?:25)?3[Dd])[\\\"'`]{0,4}((?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60,}"
+        rb"(?:=|%(?:25)?3[Dd]){0,2})",
         rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz|(?i:(?:session|security)[ _.-]?token)",
         validator=token_shape,
         description="AWS STS session tokens: by their fixed preamble, or named by the key",
@@ -221,7 +237,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "flag-credentials",
-        rb"(?i)(?:^|[\s;|&(`'\"])--?(?:password|passwd|pass|pwd|token|api-?key|secret|"
+        rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
         rb"requirepass|masterauth)"
         rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
@@ -233,11 +249,31 @@ RULES: tuple[Rule, ...] = (
     _r(
         "url-credentials",
         rb"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]{0,256}:([^\s\"'<>`]{1,256})@"
-        rb"[A-Za-z0-9\[_]",
+        rb"(?:[A-Za-z0-9\[_]|/[A-Za-z0-9_.])",
         rb"://",
         validator=url_password_ok,
         placeholders=False,
-        description="scheme://user:password@host, any scheme",
+        description="scheme://user:password@host, any scheme (a socket path for a host too)",
+    ),
+    _r(
+        "url-token-userinfo",
+        rb"\b([A-Za-z][A-Za-z0-9+.-]{1,30})://([^\s:/?#@\"'<>\[\]`]{8,256}+)@[A-Za-z0-9\[_]",
+        rb"://",
+        group=2,
+        validator=url_token_ok,
+        placeholders=False,
+        description="scheme://TOKEN@host: a user part that reads as a token (redis://, https://)",
+    ),
+    _r(
+        "url-credentials-encoded",
+        rb"(?i)\b[A-Za-z](?:[A-Za-z0-9+.-]|%(?:25)?2B){1,30}(?:%3A|%253A)(?:%2F|%252F){2}"
+        rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40|2540)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
+        rb"((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+)(?:%40|%2540)"
+        rb"[A-Za-z0-9_%]",
+        rb"(?i)%3a%2f%2f|%253a%252f%252f",
+        validator=encoded_url_password_ok,
+        placeholders=False,
+        description="scheme%3A%2F%2Fuser%3Apassword%40host: a URL encoded once or twice",
     ),
     _r(
         "bearer-token",
@@ -268,11 +304,16 @@ RULES: tuple[Rule, ...] = (
         rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
         rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
         rb"[\"']?[ \t]*\Z"
-        rb"|\bredis-cli\b[^\n]{0,512}?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})",
+        rb"|\bredis-cli\b[^\n]{0,512}?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})"
+        rb"|(?i:\bACL[ \t]+SETUSER|^[ \t]*user)[ \t]+[^\s]{1,128}(?:[ \t][^\n]{0,256}?)?[ \t]>"
+        rb"([^\s\"']{4,256})"
+        rb"|(?i:\bsentinel[ \t]+(?:auth-pass[ \t]+[^\s]{1,128}|sentinel-pass))[ \t]+[\"']?"
+        rb"([^\s\"']{4,256})",
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
         validator=flag_ok,
         placeholders=False,
-        description="Redis passwords: requirepass/masterauth, AUTH, redis-cli -a",
+        description="Redis passwords given to requirepass, masterauth, AUTH, redis-cli -a, "
+        "an ACL user (after >) and sentinel auth-pass",
     ),
     _r(
         "database-credentials",
@@ -288,8 +329,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "secret-xml",
-        rb"<(?P<key>[A-Za-z_][A-Za-z0-9_.:-]{0,80})(?P<op>>)(?P<q>)(?P<v>[^<>\s][^<>]{0,299}?)"
-        rb"</(?P=key)>",
+        rb"<(?P<key>[A-Za-z_][A-Za-z0-9_.:-]{0,80})(?P<op>>)(?P<q>)(?:<!\[CDATA\[)?"
+        rb"(?P<v>[^<>\s][^<>]{0,299}?)(?:\]\]>)?</(?P=key)>",
         rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|"
         rb"connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n]{4}",
         group=4,
@@ -310,13 +351,15 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "secret-name-value",
-        rb"(?i)\bname[\"']?[ \t]*[:=][ \t]*[\"']?(?P<key>[A-Za-z0-9_.-]{1,80})[\"']?[ \t]*,"
-        rb"[ \t]*[\"']?value[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _VALUE,
+        rb"(?i)\b[A-Za-z]{0,20}?(?:name|key)[\"']?[ \t]*[:=][ \t]*[\"']?"
+        rb"(?P<key>[A-Za-z0-9_.-]{1,80})[\"']?[ \t]*,[ \t]*[\"']?[A-Za-z]{0,20}?value[\"']?[ \t]*"
+        rb"(?P<op>[:=])[ \t]*" + _VALUE,
         rb"(?i)value",
         group=4,
         validator=assignment_ok,
         placeholders=False,
-        description="{name: DB_PASSWORD, value: ...} pairs on one line",
+        description="{name: DB_PASSWORD, value: ...} pairs on one line (ParameterKey and "
+        "ParameterValue, Key and Value too)",
     ),
     _r(
         "secret-table-cell",
@@ -338,6 +381,15 @@ RULES: tuple[Rule, ...] = (
         "secret; the value is a literal, and token-like values pass an entropy gate)",
     ),
     _r(
+        "secret-scrambled-value",
+        # secret-assignment's key and operator; a value it refuses for a sign in
+        # it that reads as random (a password drawn with every kind of sign)
+        rb"(?i)" + _KEY + _OP + _SCRAMBLED,
+        rb"", group=4, validator=scrambled_ok, placeholders=False,
+        description="password/secret/token keys whose value has a bracket or a sign and reads "
+        "as random",
+    ),
+    _r(
         "secret-spaced-pair",
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
@@ -345,7 +397,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2})[ \t]+)?"
         rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+)"
         rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
-        rb"[ \t]*(?:[#;].*)?$",
+        rb"(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
         rb"",
         group=4,
         validator=spaced_pair_ok,
@@ -382,24 +434,25 @@ RULES: tuple[Rule, ...] = (
     _r(
         "secret-tagged-yaml",
         rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[\"']?[A-Za-z0-9_.$@-]{1,80}+[\"']?)"
-        rb"(?P<op>[ \t]*:)[ \t]*!!?[A-Za-z0-9_:-]{1,40}[ \t]+"
+        rb"(?P<op>[ \t]*:)[ \t]*(?:!!?[A-Za-z0-9_:-]{1,40}|&[A-Za-z0-9_-]{1,40})[ \t]+"
         rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?|[^\s\"'`,;|]{1,300}))(?(q)(?P=q))",
         rb"",
         group=4,
         validator=assignment_ok,
         placeholders=False,
-        description="key: !!str value (a YAML tag between the key and its value)",
+        description="key: !!str value, key: &anchor value (a YAML tag or anchor between)",
     ),
     _r(
         "secret-url-encoded",
-        rb"(?i)(?:(?<=%[0-9A-F]{2})|(?<![A-Za-z0-9_.$@%-]))(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
-        rb"(?P<op>%3D|%22%3A%22|%22%3A%20%22|%3A)(?P<q>)"
+        rb"(?i)(?:(?<=%[0-9A-F]{2})|(?<=%25[0-9A-F]{2})|(?<![A-Za-z0-9_.$@%-]))"
+        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
+        rb"(?P<op>%3D|%22%3A%22|%22%3A%20%22|%3A|%253D|%2522%253A%2522|%253A)(?P<q>)"
         rb"(?P<v>(?:(?!%2[26]|%2[cC]|%3[bB]|%7[dD])(?:[^\s%&\"'`<>#;,|]|%[0-9A-Fa-f]{2}|%(?![0-9A-Fa-f]{2}))){6,300}+)",
         rb"",
         group=4,
         validator=url_encoded_ok,
         placeholders=False,
-        description="password%3D... (a form or query string URL-encoded once more)",
+        description="password%3D... (a form or query string URL-encoded once or twice more)",
     ),
     _r(
         "secret-system-property",
@@ -421,6 +474,43 @@ RULES: tuple[Rule, ...] = (
         validator=assignment_ok,
         placeholders=False,
         description='<entry key="password">...</entry>: the key named in an attribute',
+    ),
+    _r(
+        "secret-argument-pair",
+        # ("PASSWORD", "value") as two arguments: define(), SetEnvironmentVariable(),
+        # os.getenv(key, default), a two-string list.
+        rb"(?P<kq>[\"'])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P=kq)[ \t]*(?P<op>,)[ \t]*(?P<q>[\"'])"
+        rb"(?P<v>[^\"'\s]{6,300}+)(?P=q)",
+        rb"",
+        group=5,
+        validator=pair_argument_ok,
+        placeholders=False,
+        description='("PASSWORD", "value"): a key and its value given as two string arguments',
+    ),
+    _r(
+        "secret-property-initializer",
+        # C#: public string Password { get; set; } = "...";
+        rb"(?<![A-Za-z0-9_])(?P<key>[A-Za-z0-9_]{1,80}+)[ \t]*\{[ \t]*get;[^{}\n]{0,40}\}[ \t]*"
+        rb"(?P<op>=)[ \t]*(?P<q>\")(?P<v>[^\"\s][^\"\n]{0,4096}+)(?P=q)",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description='Password { get; set; } = "...": a property and its initial value',
+    ),
+    _r(
+        "secret-long-value",
+        # A long token (64 bytes and more) right after a key naming a secret,
+        # whatever is between (quotes, escapes, YAML tags and anchors, CDATA,
+        # a full-width colon): STS session tokens under a plain "Token" key.
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)[^A-Za-z0-9+/\n]{1,12}"
+        rb"(?:[A-Za-z!&\[]{1,12}[^A-Za-z0-9+/\n]{1,4})?"
+        rb"(?P<v>(?:[A-Za-z0-9+/_-]|\\/){64,}+)",
+        rb"",
+        group=2,
+        validator=long_value_ok,
+        placeholders=False,
+        description="a token of 64 bytes and more under a key naming a secret, however wrapped",
     ),
     _r(
         "login-credentials",
@@ -507,7 +597,7 @@ _KEY_APART = (
     # not a word: it has a digit, a sign or a change of case)
     + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{()\[\]}][^ \t\n\"'`()\[\]{}]*"
     + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
-    + rb"|" + _Q + rb"?[ \t]*:[ \t]*!|%3d|%22%3a|%3a)"
+    + rb"|" + _Q + rb"?[ \t]*:[ \t]*[!&]|%3d|%22%3a|%3a|%253d|%2522%253a|%253a)"
 )
 # An Authorization header with a value either rule can take (Basic and six
 # bytes, or an optional scheme word and sixteen bytes).
@@ -521,8 +611,9 @@ _AUTHORIZATION = (
 # may lead it: "Bearer abc...", which makes it a password).
 _ASSIGNED = (
     rb"(?i)(?:" + _alternation(PASSWORD_WORDS) + rb"[_.-]*"
-    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
-    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?[ \t]*" + _OPS + rb"[ \t]*"
+    + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS + rb"[ \t]*"
+    + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    + rb"[ \t]*"
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
 _ALL = tuple(r.id for r in RULES)
@@ -543,8 +634,8 @@ _TIGHT: dict[str, bytes] = {
     rb"(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*)"
     rb"[\\\"'`]*[A-Za-z0-9/+]{40}",
     "aws-session-token": rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz"
-    rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]+)"
-    rb"[\\\"'`]*(?:[A-Za-z0-9+/]|%2[BbFf]){60}",
+    rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]+"
+    rb"|%(?:25)?3[Dd])[\\\"'`]*(?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60}",
     "github-token": rb"gh[rsuop]_[A-Za-z0-9]{36}",
     "github-fine-grained-pat": rb"github_pat_[A-Za-z0-9_]{36}",
     "gitlab-token": rb"gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas|wt)-[A-Za-z0-9_-]{20}"
@@ -569,26 +660,32 @@ _TIGHT: dict[str, bytes] = {
     "telegram-bot-token": rb"[0-9]:AA[A-Za-z0-9_-]{33}",
     "cli-credentials": rb"(?:curl|wget|http|xh|svn|ftp|smbclient)[^\n]*"
     rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
-    "flag-credentials": rb"(?i)-(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|"
+    "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
+    rb"client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
     rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
+    "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
+    "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,
     "authorization-header": _AUTHORIZATION,
     "redis-credentials": rb"(?i:requirepass|masterauth)[ \t]+" + _QQ + rb"?[^ \t\n\"']{4}"
-    rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli",
+    rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli"
+    rb"|(?i:acl[ \t]+setuser|sentinel[ \t]+(?:auth-pass|sentinel-pass))"
+    rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
     "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
     rb"|mysql|mariadb|"
     rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4})",
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
-    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n \t\x24{][^<>\n]{5}",
+    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
     "secret-xml-attribute": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ
     + rb"[A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
     rb"[^<>\n]*value[ \t]*=[ \t]*" + _QQ + rb"[^\"'<>\n\x24{]",
-    "secret-name-value": rb"(?i)name" + _QQ + rb"?[ \t]*[:=][ \t]*" + _QQ
-    + rb"?[A-Za-z0-9_.-]{0,80}" + _KEY_END + _QQ + rb"?[ \t]*,[ \t]*" + _QQ + rb"?value" + _QQ
+    "secret-name-value": rb"(?i)(?:name|key)" + _QQ + rb"?[ \t]*[:=][ \t]*" + _QQ
+    + rb"?[A-Za-z0-9_.-]{0,80}" + _KEY_END + _QQ + rb"?[ \t]*,[ \t]*" + _QQ
+    + rb"?[A-Za-z]{0,20}value" + _QQ
     + rb"?[ \t]*[:=][ \t]*" + _LITERAL_START,
     "secret-table-cell": rb"(?i)\|[ \t]*`?[A-Za-z0-9_.\x24@-]{0,80}" + _KEYWORDS
     + rb"[A-Za-z0-9_.\x24@-]{0,80}`?[ \t]*\|",
@@ -602,6 +699,14 @@ _TIGHT: dict[str, bytes] = {
     "secret-system-property": _ASSIGNED,
     "secret-xml-keyed": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ + rb"[A-Za-z0-9_.:\x24@-]{0,80}"
     + _KEYWORDS + rb"[A-Za-z0-9_.:\x24@-]{0,80}" + _QQ + rb"[^<>\n]{0,200}>[^<> \t\n]",
+    "secret-argument-pair": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _QQ + rb"[ \t]*,[ \t]*" + _QQ
+    + rb"[^\"' \t\n\r\x0b\x0c]{6}",
+    "secret-property-initializer": rb"(?i)" + _KEY_END + rb"[ \t]*\{[ \t]*get;",
+    # (the bytes between as the rule reads them, and escaped quotes: any number)
+    "secret-long-value": rb"(?i)" + _KEY_END + rb"[\x24@]*[^A-Za-z0-9+/\n]+"
+    rb"(?:[A-Za-z!&\[]{1,12}[^A-Za-z0-9+/\n]+)?(?:[A-Za-z0-9+/_-]|\\/){64}",
+    "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",

@@ -303,7 +303,9 @@ _XMLV = rb"[^<>\n]"
 # read unquoted: the same gates as an unquoted value.
 _XML_OK = (
     rb"(?![$<{])(?=" + _XMLV + rb"{6})"
-    rb"(?!" + _XMLV + rb"{0,300}?" + _CODE_OR_PLACEHOLDER + rb")"
+    # (a "]" that opens CDATA's closing "]]>" is no bracket of code)
+    rb"(?!" + _XMLV + rb"{0,300}?" + _CODE_FIRST + rb"(?:[()\[{}]|\](?!\]?>)|#\{|"
+    + _PLACEHOLDER + rb"))"
     rb"(?!" + _XMLV + rb"{0,299}[.:]<)"
     rb"(?!" + _CODE + rb"[,;]*<)(?!" + _DOTTED + rb"<)"
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
@@ -407,14 +409,17 @@ def _key_end(name: bytes, tail: bytes) -> bytes:
 
 _WHOLE: dict[str, bytes] = {
     # (?<!NAME)(?P<key>["'`]?NAME{1,80}+["'`]?\]?) OP VALUE
-    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?"""
+    "secret-assignment": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?\*{0,2}"""
     + builtin.OP + _PROOF_VALUE,
+    "secret-scrambled-value": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"""["'`]?\]?\*{0,2}"""
+    + builtin.OP + builtin.SCRAMBLED,
     # \|[ \t]*(?P<key>`?NAME{1,80}`?)[ \t]*(?P<op>\|)[ \t]* VALUE
     "secret-table-cell": rb"(?i)" + _key_end(_NAME, rb"[$@]*") + rb"`?[ \t]*(?P<op>\|)[ \t]*"
     + _PROOF_VALUE,
     # \bname ... (?P<key>[A-Za-z0-9_.-]{1,80})["']?[ \t]*,[ \t]*["']?value ... VALUE
     "secret-name-value": rb"(?i)" + _key_end(rb"[A-Za-z0-9_.-]", b"")
-    + rb"""["']?[ \t]*,[ \t]*["']?value["']?[ \t]*(?P<op>[:=])[ \t]*""" + _PROOF_VALUE,
+    + rb"""["']?[ \t]*,[ \t]*["']?[A-Za-z]{0,20}value["']?[ \t]*(?P<op>[:=])[ \t]*"""
+    + _PROOF_VALUE,
 }
 
 
@@ -424,6 +429,7 @@ _OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)"
 assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
 _FIRST: dict[str, bytes] = {
     "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),
+    "secret-scrambled-value": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + builtin.SCRAMBLED,
     "secret-table-cell": rb"(?i)(?P<op>\|)[ \t]*" + _proof_value(False),
     "secret-name-value": rb"(?i)(?-i:[Vv])alue[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _proof_value(False),
 }
@@ -462,17 +468,31 @@ _REDIS_HEADS = (
 )
 
 
+# Its two later forms: an ACL user's password (after "ACL SETUSER", or in an
+# ACL file's "user" line) and a sentinel's.
+_REDIS_MORE = (
+    rb"""|(?i:\bACL[ \t]+SETUSER|^[ \t]*user)""",
+    rb"""|(?i:\bsentinel[ \t]+""",
+)
+
+
 def _redis_led(pattern: bytes) -> bytes:
     a, b, c = _REDIS_HEADS
-    assert pattern.startswith(a) and pattern.count(b) == 1 and pattern.count(c) == 1, pattern
+    d, e = _REDIS_MORE
+    assert pattern.startswith(a) and all(pattern.count(h) == 1 for h in (b, c, d, e)), pattern
     a_tail, rest = pattern[len(a):].split(b)
-    b_tail, c_tail = rest.split(c)
+    b_tail, rest = rest.split(c)
+    c_tail, rest = rest.split(d)
+    d_tail, e_tail = rest.split(e)
     before = rb"""[^\s;|&(`'\"]"""
     return (
-        rb"[rRmMA](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
+        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
         + rb"|(?<=[mM])(?<!" + before + rb"[mM])(?i:asterauth)" + a_tail
         + rb"|(?<=A)(?<![^>\s]A)UTH" + b_tail
-        + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail + rb")"
+        + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail
+        + rb"|(?<=[aA])(?<![A-Za-z0-9_][aA])(?i:cl[ \t]+setuser)" + d_tail
+        + rb"|(?<=[sS])(?<![A-Za-z0-9_][sS])(?i:entinel[ \t]+" + e_tail + rb")"
+        + rb"|(?im:^[ \t]*user)" + d_tail
     )
 
 

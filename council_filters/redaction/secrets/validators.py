@@ -119,6 +119,10 @@ _KEY_SUFFIXES = (
     "_secret",
     "_plain",
     "_text",
+    "_base",
+    "_key_base",
+    "key_base",
+    "keybase",
 )
 KEY_SUFFIXES = _KEY_SUFFIXES
 _CODE_WORDS = frozenset(
@@ -182,6 +186,8 @@ _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
+#: An acronym before a capitalised key word (``AWSSecretKey``, ``APIToken``).
+_ACRONYM_END = LazyRegex(r"[A-Z]{3}[a-z]\Z")
 #: What may follow the short words "pass" and "pw" in a key.
 _SHORT_OK = ("", "s", "_value", "value", "_str", "_string", "_plain", "_text")
 
@@ -194,7 +200,7 @@ def _key_kind(key: str) -> str | None:
     ``_``/``-``/``.``/a space, at a lower-to-upper case change, or anywhere in
     an all-upper key (``PGPASSWORD``); and only a known suffix may follow it.
     """
-    k = key.strip("\"'`[]{}<> \t$@:")
+    k = key.strip("\"'`[]{}<> \t$@:*")
     if not k or len(k) > 80:
         return None
     low = k.lower()
@@ -210,6 +216,8 @@ def _key_kind(key: str) -> str | None:
                     or low[start - 1] in "_-. /"
                     or upper_key
                     or (k[start].isupper() and k[start - 1].islower())
+                    or (kind == "password" and len(w) >= 6 and k[start - 1].isalpha())
+                    or (start >= 2 and _ACRONYM_END.match(k[start - 2 : start + 2]) is not None)
                 )
                 if suffix_ok and boundary:
                     if kind == "password" and w in ("pass", "pw") and rest not in _SHORT_OK:
@@ -231,7 +239,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False
     op = m.group("op").decode("latin-1")
     quoted = m.group("q") is not None and m.group("q") != b""
-    env_key = key.strip("\"'`[]{}<> \t$@:")
+    env_key = key.strip("\"'`[]{}<> \t$@:*")
     env_style = env_key.upper() == env_key and any(c.isalpha() for c in env_key)
     value = secret
     scheme = _SCHEME.match(value)
@@ -255,7 +263,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False
     if not quoted:
         tail = m.string[m.end() : m.end() + 64].decode("latin-1")  # bounded: linear lines
-        if op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail):
+        if (op in (":", "|") and not env_style and not _FOLLOW_OK.match(tail)
+                and not _chosen(value)):
             return False  # a sentence or an expression goes on after the "value"
         if any(c in value for c in "()[]{}") or value.endswith((".", ":")):
             return False  # calls, indexing, literals: code
@@ -263,7 +272,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
             return False  # an annotation: password: SecretStr, key: PKCS7PrivateKeyTypes
         if _DOTTED.match(value) and not _random_part(value):
             return False  # self.password, os.environ.get, args.token
-        bare = key.strip("\"'`[]{}<> \t$@:").lower()
+        bare = key.strip("\"'`[]{}<> \t$@:*").lower()
         if _IDENT.match(value):
             vlow = value.lower()
             if (
@@ -306,6 +315,33 @@ def assignment_ok(secret: str, m: Any) -> bool:
     return shannon_entropy(value) > 3.0 and (
         _has_digit(value) or sum(c.isupper() for c in value) >= 2
     )
+
+
+def _chosen(value: str) -> bool:
+    """A value no prose word is: eight bytes mixing letters of both cases and digits."""
+    return (
+        len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
+    )
+
+
+#: A value shaped as code: a name opening a call or an index, or one wrapped whole.
+_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
+#: The signs that make secret-assignment read a value as code or a variable.
+_CODE_SIGNS = frozenset("()[]{}<>$*@&")
+
+
+def scrambled_ok(secret: str, m: Any) -> bool:
+    """A value secret-assignment reads as code or a variable for a bracket or a
+    sign in it (``ewZO8Y<(3.P6bka``, ``$79(!Sx9PcnW``), that reads as random:
+    ten bytes and more, no blank, all four classes, two changes of case, and
+    no code shape or template."""
+    if not _CODE_SIGNS.intersection(secret) or _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    if (len(secret) < 10 or any(c.isspace() for c in secret) or _classes(secret) < 4
+            or case_changes(secret) < 2 or _CODE_SHAPE.match(secret)):
+        return False
+    templates = ("${", "{{", "#{", "<%", "$(")
+    return not any(t in secret for t in templates) and not is_placeholder(secret)
 
 
 def _classes(value: str) -> int:
@@ -373,8 +409,62 @@ def said_ok(secret: str, m: Any) -> bool:
 
 
 def url_encoded_ok(secret: str, m: Any) -> bool:
-    """The value of ``password%3D...``, judged as the value it encodes."""
-    return assignment_ok(unquote(secret), m)
+    """The value of ``password%3D...`` (or ``%253D``, encoded twice), judged as
+    the value it encodes."""
+    twice = m.group("op").startswith(b"%25")
+    return assignment_ok(unquote(unquote(secret)) if twice else unquote(secret), m)
+
+
+def pair_argument_ok(secret: str, m: Any) -> bool:
+    """``("PASSWORD", "value")`` as arguments: a value that is no word, and no
+    name either (``("tokens", "symbol2label")``, ``("pw", "SECRET_TOKEN_B64")``)."""
+    if not _MARKED.match(secret) or _plain_word(secret):
+        return False
+    low = secret.lower()
+    if any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 6) and (
+        _IDENT.match(secret) or not _has_digit(secret)
+    ):
+        return False  # a field name, or words about a password
+    if _IDENT.match(secret) and _classes(secret) < 3 and not (
+        len(secret) >= 16 and shannon_entropy(secret) > 3.3
+    ):
+        return False  # an identifier
+    return assignment_ok(secret, m)
+
+
+#: Schemes whose user part alone is a password (``redis://PASSWORD@host``).
+_PASSWORD_USER_SCHEMES = LazyRegex(r"(?i)(?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]+)?\Z")
+
+
+def url_token_ok(secret: str, m: Any) -> bool:
+    """``scheme://TOKEN@host``: a user part that reads as a token, not a name
+    (twelve bytes; eight for the Redis schemes, where it is the password)."""
+    least = 8 if _PASSWORD_USER_SCHEMES.match(m.group(1).decode("latin-1")) else 12
+    if len(secret) < least or is_placeholder(secret) or not _has_digit(secret):
+        return False
+    if shannon_entropy(secret) <= 3.0 and len(secret) >= 12:
+        return False
+    hex_run = len(secret) >= 24 and all(c in "0123456789abcdefABCDEF" for c in secret)
+    return hex_run or (_classes(secret) >= 3 and case_changes(secret) >= 3)
+
+
+def encoded_url_password_ok(secret: str, m: Any) -> bool:
+    """The password of a URL encoded once or twice, judged decoded."""
+    return url_password_ok(unquote(unquote(secret)), m)
+
+
+def long_value_ok(secret: str, m: Any) -> bool:
+    """A long token under a key that names a secret, whatever wraps it."""
+    if _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    core = secret.replace("\\/", "/")
+    return (
+        _has_digit(core)
+        and _classes(core) >= 3
+        and case_changes(core) >= 8
+        and shannon_entropy(core) > 4.0
+        and not is_placeholder(core)
+    )
 
 
 _ASCII_RUN = LazyRegex(r"[\x00-\x7f]+")
