@@ -109,6 +109,19 @@ SEVERITY_FIELDS = {
 }
 
 
+SEVERITY_FIELDS["chinese-full-width-punctuation"] = ("""\
+## 问题
+
+### 1. 锁未释放
+- **文件**：`src/a.py`（第12行）
+- **严重程度**：高
+
+### 2. 重复计算
+- **位置**：`src/b.py:3`、`src/c.py:9`
+- **严重程度**：低
+""", [("src/a.py", 12, "critical"), ("src/b.py", 3, "minor"), ("src/c.py", 9, "minor")])
+
+
 @pytest.mark.parametrize("name", sorted(SEVERITY_FIELDS))
 def test_a_severity_field_in_another_language_gives_the_finding_its_severity(name):
     text, expected = SEVERITY_FIELDS[name]
@@ -362,3 +375,59 @@ def test_a_verdict_key_and_word_in_another_language_are_read(line, expected):
 def test_the_choices_of_a_template_in_another_language_are_no_verdict():
     assert words.vote_of("Aprovado | Requer alterações | Rejeitado") is None
     assert read("Veredito: Aprovado / Reprovado\n").verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# 6. A per-file review: an item that is only a file over its verdict and labelled groups
+# --------------------------------------------------------------------------- #
+PER_FILE = {
+    "japanese-per-file-verdicts": ("""\
+**判定**: **CHANGES_REQUESTED**
+
+**ファイル別レビュー**
+
+- `app/Http/Share.php`
+  - **判定**: OK
+  - **良い点**: 権限チェックの位置が適切。
+  - **指摘**: なし
+
+- `ui/Menu.svelte`
+  - **判定**: 要修正
+  - **Critical**
+    - Escape キーで閉じたあとフォーカスがボタンに戻らない。
+  - **Warning**
+    - 設計では共通の Button を使うはずが、素の `<button>` になっている。
+  - **Suggestion**
+    - `onkeydown={close}` を document ではなくメニューに付けると意図が明確。
+""", "REVISE", [("ui/Menu.svelte", None, "critical"), ("ui/Menu.svelte", None, "medium"),
+                ("ui/Menu.svelte", None, "minor")]),
+    "english-per-file-verdicts": ("""\
+**Verdict**: REQUEST CHANGES
+
+- `lib/cache.rb`
+  - **Verdict**: OK
+  - **Notes**: nothing to add.
+
+- `lib/queue.rb`
+  - **Verdict**: needs fixes
+  - **Critical**
+    - A failed job is acknowledged before it is retried, so it is lost on a crash.
+""", "REVISE", [("lib/queue.rb", None, "critical")]),
+    "korean-tagged-fields": ("""\
+**리뷰 결과**: 수정 요청
+
+- `src/auth/session.ts`
+  - **판정**: 수정 필요
+  - **Critical**: 만료된 세션이 갱신 시 그대로 재사용됩니다.
+  - **Warning**: 로그에 토큰 앞부분이 남습니다.
+""", "REVISE", [("src/auth/session.ts", None, "critical"),
+                ("src/auth/session.ts", None, "medium")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PER_FILE))
+def test_a_per_file_review_places_its_groups_at_the_file_and_its_verdicts_stay_local(name):
+    text, verdict, expected = PER_FILE[name]
+    r = read(text)
+    assert r.verdict == verdict
+    assert where(text) == expected

@@ -1784,6 +1784,10 @@ class _Reader:
             for ln in _flat(item):
                 self.feed(ln)
             return
+        group_file = _file_group(head, rest, nested) if not quoted else None
+        if group_file is not None:
+            self.file_group(group_file, nested)
+            return
         if _badge_only(head) and not rest and not nested and not others:
             # "- ![medium](…)" alone, its text in the paragraph after the list
             self.pending_sev = badge_severity(head)
@@ -1909,6 +1913,38 @@ class _Reader:
                     self.feed(ln)
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
+
+    def file_group(self, file: str, nested: list[SyntaxTreeNode]) -> None:
+        """A list item that is only a file, over its own list of fields and labelled groups
+        (a per-file review): what its severity labels (``**Critical**``, ``**Warning**``)
+        hold and its tagged items are findings at that file; its verdict field
+        (``**判定**: 要修正``, ``**Verdict**: OK``) is the file's status, not the answer's
+        verdict; its other fields (what is good, "none") are no findings."""
+        place = Location(file)
+        self.feed(file)
+        for sub in nested:
+            for it in sub.children[:MAX_BODY]:
+                first = it.children[0] if it.children and it.children[0].type == "paragraph" \
+                    else None
+                head, rest = _join_head(_text(first).split("\n") if first is not None else [])
+                inner = [c for c in it.children if c.type in ("bullet_list", "ordered_list")]
+                group = _sev_label(head)
+                if words.verdict_keys(head) or _POSITIVE.search(_plain(head)[:40]):
+                    continue
+                if group is not None and (inner or rest):
+                    for ln in rest:
+                        self.emit(ln, [], group, place)
+                    for sub2 in inner:
+                        for it2 in sub2.children[:MAX_BODY]:
+                            lines = _flat(it2)
+                            if lines:
+                                self.emit(lines[0], lines[1:], group, place)
+                    continue
+                if _lead_tag(head) and (tag := _lead_tag(head)):
+                    self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag, place)
+                    continue
+                for ln in _flat(it):
+                    self.feed(ln)
 
     def fenced_keys(self, node: SyntaxTreeNode) -> None:
         """A code block is never the reviewer's own key, but for two: a YAML/JSON/TOML
@@ -2428,7 +2464,10 @@ def _skip_head(head: str) -> bool:
         return True
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h):
         return True
-    return bool(_PLACEHOLDER.search(h))
+    # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
+    # and so is code that assigns or calls (`` `onclick={close}` ``)
+    return bool(_PLACEHOLDER.search(re.sub(r"`(?:<[a-z][a-z0-9-]*(?:\s[^`<>\n]*)?/?>|"
+                                           r"[^`\n]*[=(;][^`\n]*)`", " ", h)))
 
 
 # a line about a reviewer's run, not about the code ("Gemini: pending", "Codex: API key
@@ -2543,6 +2582,23 @@ def _location_only(head: str) -> bool:
     rest = re.sub(r"^[^:]{1,60}\s::\s*$|[#*_`\s:,\-\u2014\u2013]+|\[bot\]|\b(?:lines?|at|in)\b", "",
                   rest)
     return not rest.strip() or "::" in head
+
+
+def _file_group(head: str, rest: list[str], nested: list[SyntaxTreeNode]) -> str | None:
+    """The file of a list item that is only a file (``- `src/a.ts` ``) over a list that
+    states the file's verdict or groups findings under severity labels; else None."""
+    if rest or not nested:
+        return None
+    f = _first_file(head)
+    if f is None or re.search(r"[^\W_]", _strip_decor(head.replace(f, " ", 1).replace(
+            f.rsplit("/", 1)[-1], " ", 1))):
+        return None
+    heads = [_item_head(it) for sub in nested for it in sub.children[:MAX_BODY]]
+    if any(words.verdict_keys(h) for h in heads) or sum(
+            1 for h in heads if _sev_label(h) is not None) >= 1 and any(
+            _lead_tag(h) is None and _sev_label(h) is None for h in heads):
+        return f
+    return None
 
 
 def _bare_place(head: str) -> bool:

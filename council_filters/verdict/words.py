@@ -121,7 +121,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|(?:requer|requiere|exige|necessita(?:\s+de)?|precisa(?:\s+de)?|necesita|n[\u00e9e]cessite|"
      r"richiede|erfordert|ben[\u00f6o]tigt|\u0442\u0440\u0435\u0431\u0443\u0435\u0442(?:\u0441"
      r"\u044f)?|\u0442\u0440\u0435\u0431\u0443\u044e\u0442\u0441\u044f|\u043d\u0443\u0436\u043d"
-     r"[\u044b\u043e])\s+(?:altera[c\u00e7][o\u00f5]es|ajustes|corre[c\u00e7][o\u00f5]es|"
+     r"[\u044b\u043e])\s+(?:(?:des|de|di|delle|der|some|alguns|algumas|algunos|algunas)\s+)?"
+     r"(?:altera[c\u00e7][o\u00f5]es|ajustes|corre[c\u00e7][o\u00f5]es|"
      r"revis[a\u00e3]o|cambios|correcciones|revisi[o\u00f3]n|modifications?|corrections?|modifiche|"
      r"correzioni|[\u00e4a]nderungen|nacharbeit|\u00fcberarbeitung|\u0438\u0437\u043c\u0435\u043d"
      r"\u0435\u043d\u0438[\u0439\u044f]|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\w*|"
@@ -145,7 +146,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"freigegeben|freigabe|genehmigt|angenommen|bestanden|\u043e\u0434\u043e\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
      r"\u043f\u0440\u0438\u043d\u044f\u0442[\u043e\u0430]?|(?:pront[oa]|list[oa]|pr[\u00eae]te?)"
-     r"\s+(?:para|pour)\s+(?:o\s+|el\s+|le\s+)?(?:merge|mesclar|fusionar|fusionner|"
+     r"\s+(?:para|pour)\s+(?:o\s+|el\s+|le\s+|la\s+)?(?:merge|mesclar|fusionar|fusionner|"
      r"produ[c\u00e7][a\u00e3]o|producci[o\u00f3]n|production)", "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed" + _SEP + r"out|error|unavailable|unknown", "BAD"),
