@@ -431,3 +431,23 @@ def test_a_per_file_review_places_its_groups_at_the_file_and_its_verdicts_stay_l
     r = read(text)
     assert r.verdict == verdict
     assert where(text) == expected
+
+
+def test_a_tagged_heading_over_sub_headings_that_are_all_fixed_is_their_group():
+    text = """\
+## P1 — 다음 작업 전에 권장 (Should Fix)
+
+### [x] A-6. lock 파일 커밋 (Medium)
+- **파일**: `package-lock.json`, `.gitignore`
+- **문제**: lock 파일이 추적되지 않습니다.
+
+### [x] A-7. 중복 오류 제거 (Medium)
+- **파일**: `src/config/load.js:187`
+"""
+    assert read(text).findings == []
+
+
+@pytest.mark.parametrize("none", ["Nenhum.", "Keine", "Aucun", "Ninguna", "Nessuno", "Нет"])
+def test_none_in_another_language_is_no_finding(none):
+    text = f"## Problemas\n\n- {none}\n\n## Sugestões\n\n- `src/app.py:4` renomear a função.\n"
+    assert where(text) == [("src/app.py", 4, "minor")]

@@ -78,18 +78,20 @@ INTL_ALIASES: dict[str, str] = {
     "치명": "critical", "심각": "critical", "긴급": "critical", "높음": "critical",
     "필수": "critical", "중간": "medium", "보통": "medium", "중요": "medium", "권장": "medium",
     "낮음": "minor", "경미": "minor", "사소": "minor", "참고": "minor", "선택": "minor",
-    "정보": "minor",
+    "정보": "minor", "제안": "minor",
     # Portuguese and Spanish
     "crítico": "critical", "crítica": "critical", "critico": "critical", "critica": "critical",
     "alto": "critical", "alta": "critical", "bloqueante": "critical", "grave": "critical",
     "médio": "medium", "média": "medium", "medio": "medium", "media": "medium",
     "moderado": "medium", "moderada": "medium", "importante": "medium",
     "baixo": "minor", "baixa": "minor", "bajo": "minor", "baja": "minor", "menor": "minor",
-    "leve": "minor", "sugestão": "minor", "sugerencia": "minor", "opcional": "minor",
+    "leve": "minor", "sugestão": "minor", "sugestões": "minor", "sugerencia": "minor",
+    "opcional": "minor",
     # German
     "kritisch": "critical", "hoch": "critical", "blockierend": "critical",
     "schwerwiegend": "critical", "mittel": "medium", "wichtig": "medium",
     "niedrig": "minor", "gering": "minor", "geringfügig": "minor", "hinweis": "minor",
+    "vorschlag": "minor", "vorschläge": "minor",
     # French
     "critique": "critical", "bloquant": "critical", "bloquante": "critical",
     "haute": "critical", "élevée": "critical", "élevé": "critical", "majeur": "medium",
@@ -98,13 +100,13 @@ INTL_ALIASES: dict[str, str] = {
     "mineure": "minor",
     # Italian
     "bloccante": "critical", "bassa": "minor", "basso": "minor",
-    "minore": "minor", "lieve": "minor",
+    "minore": "minor", "lieve": "minor", "suggerimento": "minor", "suggerimenti": "minor",
     # Russian
     "критично": "critical", "критичный": "critical", "критическая": "critical",
     "критический": "critical", "блокирующий": "critical", "высокий": "critical",
     "высокая": "critical", "высокое": "critical", "средний": "medium", "средняя": "medium",
     "среднее": "medium", "низкий": "minor", "низкая": "minor", "низкое": "minor",
-    "незначительный": "minor",
+    "незначительный": "minor", "предложение": "minor", "предложения": "minor",
 }
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 CJK_LEAD = re.compile(

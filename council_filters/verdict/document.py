@@ -275,7 +275,7 @@ _PHRASES = (
                 "\uce58\uba85(?:\uc801\uc778?)?|\uc2ec\uac01\ud55c?|\uae34\uae09|"
                 "\ud544\uc218|\ub192\uc74c"), "critical"),
     (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
-                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148\u7ea7|\u4e2d\u512a\u5148|"
+                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148\u7ea7|\u4e2d\u512a\u5148|\u5f3a\u70c8\u5efa\u8bae|"
                 "\u63a8\u5968|\uad8c\uc7a5|\uc911\uac04|\ubcf4\ud1b5"), "medium"),
     (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
                 "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848|\u4f4e\u4f18\u5148\u7ea7|"
@@ -440,7 +440,7 @@ def _is_label(text: str) -> bool:
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
-                              for w in toks)
+                              or _CJK_LABEL.match(w) is not None for w in toks)
 
 
 def _intl_severity_word(w: str) -> str | None:
@@ -2429,7 +2429,9 @@ _NONE_MORE = re.compile(
     r"(?:none|n/?a|nothing)[\s*_`]*(?:$|[.!;:,\u3002]|\s[\u2014\u2013-])"
     r"|no\s+(?:[\w-]+\s+){0,2}(?:issues?|findings?|problems?|concerns?|blockers?|regressions?)"
     r"(?:\s+(?:found|identified|noted|detected|observed|remain(?:ing)?))?[*_`]*\s*(?:$|[.!;(]))"
-    "|^[\\s*_`(\\-]*(?:\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
+    "|^[\\s*_`(\\-]*(?:nenhum[a]?|ningun[oa]|aucune?|rien|keine?|nichts|nessun[oa]?|"
+    "\u043d\u0435\u0442|\u043d\u0438\u0447\u0435\u0433\u043e|"
+    "\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
     "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
     "[\\s*_`\u3002.\uff0e]*$", re.I)
 
@@ -2722,7 +2724,9 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
-            _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))):
+            locate(text) is not None or _FINDING_ID.match(_plain(text))
+            or _lead_tag(text) and not _is_label(re.sub(r"^[\W_]*P[0-4]\b", " ", text))
+            and "resolved" not in c.subs):
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
