@@ -149,6 +149,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: posted comments",
      lambda n: b'{"comments":[' + rep(b'{"author":{"login":"b"},"body":"- [P1] a.py:1 x"},',
                                       n // 128) + b'{"author":{},"body":""}]}', reading.read),
+    # bold titles over their places, and findings settled in their bodies
+    ("tolerant reader: bold leads and places",
+     lambda n: b"## Findings\n\n" + rep(b"**H1. a title** `a.py:3` x\n**b ", n // 128),
+     reading.read),
+    ("tolerant reader: settled labels in a body",
+     lambda n: b"## Findings\n\n### a.py:1 x\n\n" + rep(b"Status: Verdict: **", n // 128),
+     reading.read),
+    ("tolerant reader: actions naming findings",
+     lambda n: b"## Findings\n\n- a.py:1 x (H1)\n\n## Suggestions\n\n" + rep(
+         b"- Fix issue #1 (H1 / H2 / ", n // 128) + b"\n", reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
 ]

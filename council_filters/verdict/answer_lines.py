@@ -148,6 +148,8 @@ def _wrapper(lines: list[str], whole: bool) -> tuple[int, int] | None:
             return None
         if not mask[i] and (k := key_of(lines[i])) is not None and k.name == "verdict":
             return None
+        if not mask[i] and re.match(r"^ {0,3}#{1,6}\s", lines[i]):
+            return None  # a heading before it: the answer is the document, not a later fence
     return None
 
 

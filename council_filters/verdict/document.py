@@ -156,7 +156,9 @@ _INVENTORY = re.compile(
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
-    r"(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|table))?\s*$)\b",
+    r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
+    r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
+    r"table))?\s*$)\b",
     re.I)
 # sections that say what became of findings already given (a response, a disposition)
 _DISPOSITION = re.compile(
@@ -164,6 +166,34 @@ _DISPOSITION = re.compile(
     r"status|disposition)|how\s+(?:each|the)\s+\w+\s+(?:was|were)\s+(?:handled|addressed))\b",
     re.I)
 _QUESTIONS = re.compile(r"\bquestions?\b", re.I)
+# a severity with the kind of finding it groups: "High — Correctness", "Low / Documentation"
+_CATEGORY_WORD = (r"(?:correctness|documentation|docs|performance|security|reliability|"
+                  r"maintainability|style|testing|tests|usability|ux|architecture|design|"
+                  r"(?:code\s+)?quality|operations|ops|observability|compatibility|"
+                  r"accessibility|readability|naming|cleanup|robustness|stability)")
+_SEV_CATEGORY = re.compile(
+    r"^[\W_]*(?:" + SEVERITY_WORD + r")(?:\s+priority)?\s*(?:[\u2014\u2013:/|,-]\s*|\s+)"
+    + _CATEGORY_WORD + r"(?:\s*(?:[/&,+]|and)\s*" + _CATEGORY_WORD + r")*\s*$", re.I)
+# sections after the findings that hold none: notes, a proposed fix's parts, how to check
+_AFTERWORD = re.compile(
+    r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
+    r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
+    # items are findings only by a priority of their own
+    r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
+    r"iterations?|considerations?|directions?)\b)", re.I)
+# a heading that says its section found nothing wrong ("Areas Verified Without Issues")
+_NO_ISSUES_HEAD = re.compile(
+    r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
+    r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
+# an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
+_SETTLED_LABEL = re.compile(
+    r"(?:^|\s)[*_]*(?:status|verdict|resolution|disposition)[*_]*\s*[:\uff1a]\s*[*_]*\s*"
+    r"(?P<v>[^\n*]{1,60})", re.I)
+# ... or a mark that opens its body: "✅ **Fixed** in the follow-up commit"
+_SETTLED_MARK = re.compile(
+    r"^\W{0,4}(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*(?:fixed|resolved|addressed|done)\b", re.I)
 # fields that define a check or rule (a catalogue entry), which a finding does not have
 _DEFINING = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:triggers?|triggered\s+when|what\s+(?:it|this)\s+"
@@ -208,6 +238,8 @@ _LABEL_WORDS = frozenset((
     "considerations", "notes", "detailed", "key", "main", "top", "new", "known", "gaps",
     "observations", "feedback", "points", "areas", "address", "addressed", "this", "pr",
     "in", "on", "with", "&", "v1", "follow", "up", "followups", "follow-up", "quick", "wins",
+    "immediate", "short", "medium-term", "long", "term", "short-term", "long-term", "next",
+    "sprint", "within", "week", "weeks", "days",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
     "cleanups", "merging", "shipping", "address", "resolve",
@@ -271,14 +303,15 @@ _PHRASES = (
     # "치명적인 이슈", "🟡 권장 수정", "🟢 참고 사항")
     (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
                 "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b|\u7d27\u6025|\u7dca\u6025|"
-                "\u9ad8\u4f18\u5148\u7ea7|\u9ad8\u512a\u5148|\u9ad8\u98ce\u9669|"
+                # ... and "高优先级", "高優先度", Korean "심각", "치명적", "높음"
+                "\u9ad8\u4f18\u5148|\u9ad8\u512a\u5148|\u9ad8\u98ce\u9669|"
                 "\uce58\uba85(?:\uc801\uc778?)?|\uc2ec\uac01\ud55c?|\uae34\uae09|"
                 "\ud544\uc218|\ub192\uc74c"), "critical"),
     (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
-                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148\u7ea7|\u4e2d\u512a\u5148|\u5f3a\u70c8\u5efa\u8bae|"
+                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148|\u4e2d\u512a\u5148|\u5f3a\u70c8\u5efa\u8bae|"
                 "\u63a8\u5968|\uad8c\uc7a5|\uc911\uac04|\ubcf4\ud1b5"), "medium"),
     (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
-                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848|\u4f4e\u4f18\u5148\u7ea7|"
+                "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848|\u4f4e\u4f18\u5148|"
                 "\u4f4e\u512a\u5148|\uacbd\ubbf8|\uc0ac\uc18c\ud55c?|\ucc38\uace0|"
                 "\uc120\ud0dd|\ub0ae\uc74c"), "minor"),
 )
@@ -395,6 +428,8 @@ class _Cand:
     title: bool = False  # the document's first heading, a level-1 title
     body: list[str] = field(default_factory=list)
     ident: str | None = None  # the heading as written, with its id or number ("3.", "N1")
+    settled: bool = False  # its body gives it a status of fixed or resolved (a key line)
+    numbered: bool = False  # "### 8. Title": one of a review's numbered items
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
 
@@ -425,8 +460,9 @@ def _plain(text: str) -> str:
 # a severity heading in Chinese or Japanese: "严重问题", "中等问题", "軽微な指摘"
 _CJK_LABEL = re.compile(
     "^[\\W\\d_]*(?:" + "|".join(rx.pattern for rx, _ in _PHRASES[-3:]) + ")"
-    "(?:\u7684|\u306a|\u306e)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|"
-    "\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9)?(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
+    "(?:\u7ea7|\u5ea6)?(?:\u7684|\u306a|\u306e|\ud55c)?(?:\u95ee\u9898|\u554f\u984c|\u6307\u6458|"
+    "\u53d1\u73b0|\u4e8b\u9879|\u4e8b\u9805|\u9879|\u70b9|\ubb38\uc81c|\uc774\uc288)?"
+    "(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
 
 
 def _is_label(text: str) -> bool:
@@ -581,7 +617,7 @@ def _lead_tag(text: str) -> str | None:
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
     m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
-                 + r"|must[\s-]fix)[*_]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
+                 + r"|must[\s-]fix)[*_`]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
                  r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
         w = m["w"].lower()
@@ -717,6 +753,27 @@ def _prose_file(text: str, before: str = "") -> str | None:
     return None
 
 
+def _same_path(a: str, b: str) -> bool:
+    """The same file, one path written shorter (``matching/ai.go`` for
+    ``services/price/internal/matching/ai.go``)."""
+    a, b = a.lstrip("./"), b.lstrip("./")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _coded_source(text: str) -> str | None:
+    """The one source file a line names in code, anywhere in it (a bare name such as
+    `` `loader_test.go` ``), never one to create, read or that is missing."""
+    found = None
+    for f, a, b in _file_tokens(text):
+        if "/" in f or not _EXT_RE.search(f) or not re.search(r"`" + re.escape(f) + r"`", text) \
+                or _NOT_PLACE_BEFORE.search(text[:a]) or _NOT_PLACE_AFTER.match(text[b:b + 40]):
+            continue
+        if found is not None and f != found:
+            return None  # two files: the line compares them, it is about neither alone
+        found = f
+    return found
+
+
 def locate(text: str) -> Location | None:
     """A location in ``text``: a blob URL (GitHub/GitLab), else the reading's families."""
     m = _BLOB.search(text)
@@ -807,6 +864,7 @@ class _Reader:
         # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
         self.reviewed: Location | None = None
+        self.review_title = False  # a level-1 heading names a review, audit or critique
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -838,7 +896,15 @@ class _Reader:
         location, a finding id): what is under it is that finding's."""
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
-            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text)))
+            _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
+            or _OWN_ASIDE.search(c.text))
+
+    def in_dimension(self) -> bool:
+        """The innermost section is a heading that names a dimension of a review in a few
+        words ("1. Non-idiomatic Rust", "Hard to follow regions"), no finding by its look."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and not self.in_finding_heading() \
+            and len(_plain(_NUMBERING.sub("", c.text)).split()) <= 6
 
     def in_category(self) -> bool:
         """The innermost section is a heading that only names a dimension of a rubric or a
@@ -1009,6 +1075,9 @@ class _Reader:
         s = line.strip()
         if not s or s.startswith(("|", ">")):
             return False
+        if not heading and self.sections and (c := self.sections[-1].cand) is not None \
+                and _settled_body([s]):
+            c.settled = True  # "**Verdict: fixed-by-me.**" in a heading's section: settled
         if self.want_confidence:
             self.want_confidence = False
             word = confidence_word(s)
@@ -1102,7 +1171,7 @@ class _Reader:
             return
         fields = _fields(rest)
         status = fields.get("status")
-        if status and _RESOLVED.search(status):
+        if status and _RESOLVED.search(status) or _settled_body(rest):
             return
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
@@ -1115,12 +1184,16 @@ class _Reader:
             if title:
                 rec["summary"] = title
         _finish(rec, head, rest, fields, sev, file)
+        if isinstance(rec.get("summary"), str) and "( )" in rec["summary"]:
+            rec["summary"] = rec["summary"].replace(" ( )", "").replace("( )", "").strip()
         if "file" not in rec and re.match(r"^\W*same\s+file\b", fields.get("file", ""), re.I) \
                 and self.doc.findings and self.doc.findings[-1].get("file"):
             rec["file"] = self.doc.findings[-1]["file"]  # "Where: Same file": the one before
             rec = _ordered(rec)
         rec = _ordered(rec)
-        if self.restates(rec, ident):
+        own_sev = bool(badge or _lead_tag(head) or fields.get("severity") or fields.get("priority")
+                       or _OWN_ASIDE.search(head))
+        if self.restates(rec, ident) or self.advice(rec, own_sev):
             return
         if at is None:
             self.doc.findings.append(rec)
@@ -1197,6 +1270,13 @@ class _Reader:
             return False
         self.restate_budget -= len(prior) + 1
         target = self.ids.get(ident) if ident else None
+        if target is None:
+            # "Fix Issue #1 - the iterator mismatch", "Guard `loadWithRetry` (H3)": an
+            # action that names the finding it answers by its id
+            for m in _REFERENCE.finditer(_title_of(str(rec.get("summary", "")))[:300]):
+                key = (m["n"] or m["h"] or m["i"] or "").lower()
+                if key and (target := self.ids.get(key)) is not None:
+                    break
         if target is not None and not any(target is f for f in prior):
             target = None
         if target is None:
@@ -1220,7 +1300,8 @@ class _Reader:
         if not any(target is g for g in self.doc.findings):
             return False  # that finding was taken back (a heading's parts re-read)
         if ident is None and isinstance(rec.get("file"), str) and isinstance(
-                target.get("file"), str) and (rec["file"] != target["file"] or rec.get("line")
+                target.get("file"), str) and (not _same_path(rec["file"], target["file"])
+                                              or rec.get("line")
                                               and rec.get("line") != target.get("line")):
             return False  # a place of its own: a new finding, not the earlier one again
         if "file" not in target and isinstance(rec.get("file"), str):
@@ -1235,6 +1316,16 @@ class _Reader:
         target.clear()
         target.update(fixed)
         return True
+
+    def advice(self, rec: dict[str, Any], own_sev: bool) -> bool:
+        """In a list of actions after the findings (suggestions, next steps, testing
+        recommendations), an item that restates no finding and has neither a place nor a
+        severity of its own (or its list's: "Suggestions" are minor) is advice on what to
+        do next, not a finding; a timing heading inside the list ("### Immediate (P0)")
+        orders the actions and gives none of them a severity."""
+        sec = next((s for s in reversed(self.sections) if s.prior), None)
+        return sec is not None and not sec.summary_recap and "file" not in rec \
+            and not own_sev and not sec.sev
 
     def said_there(self, rec: dict[str, Any]) -> bool:
         """A finding read before at ``rec``'s place (its file, a line within the other's
@@ -1311,8 +1402,21 @@ class _Reader:
                     for f in inner:
                         if "severity" not in f and "priority" not in f:
                             f["severity"] = tag
+                if len(inner) == 1 and not c.name_only and (tag or _FINDING_ID.match(
+                        _plain(c.text))) and (own := _finding(_Item(c.text, -1, None, []),
+                                                              self.origin)) is not None:
+                    # "### 1. `critical` — Unsafe boundary" over "`loop.ts:217` runs …":
+                    # the heading titles the one finding its section holds
+                    said = str(inner[0].get("summary", ""))
+                    title = str(own.get("summary", ""))
+                    # ... when what the section read opens mid-clause after its place
+                    # ("runs the install scripts …"), not when it has a title of its own
+                    if title and len(title.split()) >= 2 and said[:1].islower():
+                        inner[0]["summary"] = title
+                        inner[0]["discussion"] = "\n".join(
+                            x for x in (said, str(inner[0].get("discussion", ""))) if x)
                 continue
-            if _qualifies(c):
+            if _qualifies(c) and not c.settled:
                 text = c.text
                 if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
                     # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
@@ -1369,7 +1473,7 @@ class _Reader:
         is_key = self.keys(text, heading=level)
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
-        label = _is_label(text) or names_findings or (
+        label = _is_label(text) or names_findings or _SEV_CATEGORY.match(plain) is not None or (
             # "Top-5 Must-Fix Issues for v0.6": a group of findings by its plural noun and
             # its severity, whatever else it says ("Critical bug in X" is one finding)
             _GROUP_NOUN.search(plain) is not None and heading_severity(text) is not None
@@ -1381,14 +1485,20 @@ class _Reader:
                 _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)) \
                 or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif _is_inventory(plain, text) or (
+        elif _is_inventory(plain, text) and not re.search(
+                r"\((?:priority|severity)\s*:", plain, re.I) or (
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
-                and not _FINDINGS.search(_POSITIVE.sub(" ", plain)):  # "Points forts", "Positive
-            # observations": a findings word inside the praise is the praise's
+                and not _FINDINGS.search(_POSITIVE.sub(" ", plain)) \
+                or _NO_ISSUES_HEAD.search(plain):
+            # "Points forts", "Positive observations": a findings word inside the praise is
+            # the praise's; "## Verification Results (No Issues Found)": checks that passed
             kind = "positive"
-        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain):
+        elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) and not _lead_tag(text) \
+                and len(re.findall(r"[^\W\d_]{2,}", plain)) <= 5 \
+                or _AFTERWORD.match(re.sub(r"^[\W\d_]+", "", plain)):
+            # "## Open questions" (not "### 7. `high` — Answers keyed by question text")
             kind = "other"
         elif names_findings or _FINDINGS.search(plain) and not is_key \
                 or heading_severity(text) and label:
@@ -1412,10 +1522,19 @@ class _Reader:
             file_ctx = Location(f) if f else None
         title = not self.headings and level == 1 and not _lead_tag(text) and (
             loc is None or loc.line is None)
-        if title and kind == "findings" and not names_findings and not re.search(
+        if (title or level == 1 and re.search(r"\b(?:review|audit|assessment|report)\b", plain,
+                                              re.I)) \
+                and kind == "findings" and not names_findings and not re.search(
                 r"\b(?:findings?|issues?|problems?|concerns?|bugs?|defects?|blockers?)\b", plain,
                 re.I):
-            kind = "neutral"  # "# Task: Performance Fixes": a title, not a findings section
+            # "# Task: Performance Fixes", "# Project Review & Improvement Suggestions": a
+            # title, not a findings section
+            kind = "neutral"
+        if level == 1 and kind == "findings" and not names_findings and re.match(
+                r"^(?:[\w-]+\s+){0,3}(?:review|audit)\s*(?:#\s*\d+\s*)?(?::|of\b|for\b|\u2014|-\s)",
+                plain, re.I):
+            # "# PR Review: fix: resolve chain name issues": the reviewed change's name
+            kind = "neutral"
         if title and kind == "findings" and not names_findings and not _FINDINGS.search(
                 re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
                        plain, flags=re.I)):
@@ -1456,8 +1575,14 @@ class _Reader:
                                  plain), title=title, ident=text.strip())
             if sec.prior and not _lead_tag(text) and locate(text) is None:
                 sec.cand.name_only = True  # "Required changes": a recap's name, no finding
+            # "### 8. No doc comments on public items" in a review: one of its numbered
+            # items, whatever its section is called
+            sec.cand.numbered = self.review_title and level >= 3 and bool(
+                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
             if self.comment is not None:
                 self.comment.cand = True
+        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
+            self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -1537,6 +1662,7 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
+                and not self.in_finding_heading() \
                 and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
                          or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
@@ -1569,7 +1695,7 @@ class _Reader:
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
         # is a finding: the list after it is that finding's detail, not findings
         self.fix_lead = not quoted and self.under_cand() and bool(
-            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip().endswith((":", "\uff1a"))
+            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -1620,6 +1746,15 @@ class _Reader:
                     i += 1
                     continue
                 ln, self.pending_value = self.pending_value, None
+            if i > 0 and self.para is not None and not self.para.rest and (
+                    comments.file_line(ln) is not None or comments.meta_location(ln)):
+                # "🔴 **Critical: chain names collide**" then "In `vm/firewall.rs`:": the
+                # place of the finding that line titles, not a new comment's
+                self.para.rest.append(ln)
+                self.feed(ln)
+                boundary = False
+                i += 1
+                continue
             if self.comment_line(ln):
                 boundary = True
                 i += 1
@@ -1674,18 +1809,27 @@ class _Reader:
                     self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
+            # "**H1. The filter reads row 0 only …** `src/filter.js:214` takes …": a bold
+            # title (wrapped over lines or not) with its place right after it
+            bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
+                and hm is None else None
             opens = kind not in ("positive", "resolved") and (
-                title or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                bold is not None or title
+                or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None
                 and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
                 self.close_para()
                 head, more = _join_head([probe] + lines[i + 1:])
+                if bold is not None:
+                    head, more = bold[0], lines[i + bold[2]:]
                 if more and _location_only(head):
                     head = head + " " + more[0]
                     more = more[1:]
                 used = len(lines[i + 1:]) - len(more)
                 self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                if bold is not None and bold[1]:
+                    self.para.rest.append(bold[1])  # the words after the place
                 self.pending_sev = None
                 for used_line in lines[i:i + 1 + used]:
                     self.feed(used_line)
@@ -1828,6 +1972,12 @@ class _Reader:
         if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
                 head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
+        if under and (kind == "neutral" and self.review_title or kind == "findings") \
+                and depth == 0 and self.in_dimension() and _titled_item(head) \
+                and _prose_file(head[:600]) is not None and _CRITIQUE.search(head[:600]):
+            # "# Codebase Review" … "## 1. Non-idiomatic Rust" over "- **Typos:** `a` in
+            # `src/mod.rs` …": a review's dimension over its titled critiques, each at a place
+            under, kind = False, "findings"
         ctx = self.file()
         if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
@@ -2243,8 +2393,18 @@ _RECAP_TAIL = re.compile(
     r"points|changes|fixes|list|concerns)\b)", re.I)
 
 
+# one word ahead of an action recap's name: "Testing recommendations", "Improvement
+# suggestions", "Further actions"
+_RECAP_QUALIFIER = re.compile(
+    r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
+    r"\s+(?=\w)", re.I)
+
+
 def _recap_kind(name: str) -> str | None:
     """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+    q = _RECAP_QUALIFIER.match(name)
+    if q and (kind := _recap_kind(name[q.end():])) == "action":
+        return kind  # "Testing recommendations", "Further suggestions"
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
         if m and _RECAP_TAIL.match(name[m.end():]):
@@ -2255,6 +2415,11 @@ def _recap_kind(name: str) -> str | None:
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
                  r"(?P<n>\d{1,4})\b|#(?P<h>\d{1,4})\b|(?P<i>[A-Z]{1,6}(?:[-.]?\d{1,4}){1,3}[a-z]?)"
                  r"(?![\w-]))")
+# a reference to an earlier finding inside an action's title: "Issue #3", "finding 2",
+# "#4", "(H1)", "(H4 / M4)"
+_REFERENCE = re.compile(
+    r"\b(?:issue|finding|item|bug|concern)\s*#?\s*(?P<n>\d{1,4})\b|(?<![\w#])#(?=\d)"
+    r"(?P<h>\d{1,4})\b|[(/]\s*(?P<i>[A-Z]{1,3}\d{1,3}[a-z]?)\s*(?=[)/])", re.I)
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
 _ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
                       r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
@@ -2453,7 +2618,7 @@ def _skip_head(head: str) -> bool:
         return True
     if _CODEX_TUI_ITEM.match(h):
         return False
-    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h):
+    if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h) or _SET_ASIDE.match(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
     if _PRAISE.search(first) and not _lead_tag(h):
@@ -2464,7 +2629,12 @@ def _skip_head(head: str) -> bool:
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged)[*_`.]*\s*$", h, re.I):
         return True
-    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h):
+    if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
+                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
+                 r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
+        return True  # "… renumbers when filters change — expected.", "…; fine for now."
+    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
+            or _INFO_CONFIRMS.match(_plain(h)):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
     # and so is code that assigns or calls (`` `onclick={close}` ``)
@@ -2472,6 +2642,19 @@ def _skip_head(head: str) -> bool:
                                            r"[^`\n]*[=(;][^`\n]*)`", " ", h)))
 
 
+# an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
+# "WONTFIX: …", "Skipped — …"
+_SET_ASIDE = re.compile(
+    r"^[\s*_`]*(?:\[[~\-/]\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
+    r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
+# an informational item that confirms a property holds ("Info: Privacy boundaries are
+# preserved", "Info: Execution is explicitly bounded"): a check that passed, no finding
+_INFO_CONFIRMS = re.compile(
+    r"^[\W_]*(?:info(?:rmational)?|note|fyi)\b[\W_]*\s*[:\u2014\u2013-]\s*"
+    r"(?![^\n]{0,200}\b(?:not|no|never|lacks?|missing|without|unproven|but|yet)\b)"
+    r"[^\n]{0,160}?(?:\b(?:correctly|properly|explicitly|fully)\b|\b(?:is|are|remains?|stays?)"
+    r"\s+(?:\w+ly\s+)?(?:preserved|bounded|clear|compliant|intact|respected|enforced|"
+    r"satisfied|aligned|consistent|sound|safe|valid|in\s+place)\b)", re.I)
 # a line about a reviewer's run, not about the code ("Gemini: pending", "Codex: API key
 # issue (skipped)", "Claude — APPROVE")
 _REVIEWER_STATUS = re.compile(
@@ -2481,6 +2664,24 @@ _REVIEWER_STATUS = re.compile(
     r"waiting|queued|timed?\s*out|timeout|errored|error|failed\s+to\s+run|unavailable|n/a|"
     r"done|complete[d]?|ok|passed|pass|go|no-?go|api\s+key|quota|rate[\s-]limit\w*)\b"
     r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
+
+
+def _settled_body(rest: list[str]) -> bool:
+    """The body of an item says the item is settled: its first line opens with a fixed
+    mark, or a status or verdict label of its own names it fixed or resolved."""
+    fenced = False
+    text: list[str] = []
+    for ln in rest[:MAX_BODY]:
+        if ln.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not ln.strip():
+            continue
+        if not text and _SETTLED_MARK.match(ln):
+            return True
+        text.append(ln.strip())
+    # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
+    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
 
 
 def _says_nothing_wrong(line: str) -> bool:
@@ -2499,7 +2700,8 @@ _TALLY = re.compile(
     r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
-    r"concerns?|items?|violations?))?)[*_`\s.]*(?:\([^()\n]{0,40}\))?[*_`\s.]*$", re.I)
+    r"concerns?|items?|violations?))?)(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
+    r"[*_`\s.]*(?:\([^()\n]{0,80}\))?[*_`\s.]*$", re.I)
 
 
 # a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
@@ -2515,6 +2717,31 @@ def _badge_titled(lines: list[str]) -> bool:
         and not re.match(r"^[\s*_]*[^\s*_:][^:\n]{0,40}?[*_]*[:\uff1a]", body[0]) \
         and any(re.match(r"^\s*\*\*[^*\n]{3,300}[^*:\uff1a\n]\*\*\s*\.?\s*$", ln)
                 for ln in body[1:4])
+
+
+_BOLD_LEAD = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*_\n]{3,300}?)(?:\*\*|__)\s*[:.\u2014\u2013-]?\s*")
+
+
+def _bold_then_place(lines: list[str]) -> tuple[str, str, int] | None:
+    """A paragraph that opens with a bold title, wrapped over up to three lines or not,
+    followed at once by a place with a line: (the title with that place, the rest of
+    the line the title ends on, the lines used)."""
+    if not lines or not re.match(r"^\s*(?:\*\*|__)\S", lines[0]):
+        return None
+    joined = ""
+    for n, ln in enumerate(lines[:3], 1):
+        joined = (joined + " " + ln.strip()).strip()
+        m = _BOLD_LEAD.match(joined)
+        if m is None:
+            continue
+        if m["t"].rstrip().endswith((":", "\uff1a")) or _FIELD.match(joined):
+            return None  # "**File:** `a.py:3`": a field, not a title
+        rest = joined[m.end():]
+        loc = locate(rest[:200])
+        if loc is None or loc.line is None or loc.start > 2:
+            return None
+        return m["t"].strip() + " " + rest[:loc.end], rest[loc.end:].strip(" .,:;\u2014-"), n
+    return None
 
 
 def _opens(line: str, kind: str, located: bool = True) -> bool:
@@ -2730,10 +2957,13 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
+    # a location field that names a file (not "Location: Section 8 - Endpoints")
+    placed = bool(fields.get("file")) and (locate(fields["file"]) is not None
+                                          or _first_file(fields["file"]) is not None)
     if c.name_only:
-        return bool(fields.get("file")) or badge is not None and c.file is not None
+        return placed or badge is not None and c.file is not None
     if c.title:  # the document's title: a finding only when its fields place it
-        return bool(fields.get("file"))
+        return placed
     if not fields.get("file") and locate(text) is None and any(
             _DEFINING.match(ln) for ln in c.body[:MAX_BODY]):
         return False  # "### RULE-3: x" + "**Detects**: ...": a check's definition, not a finding
@@ -2749,8 +2979,8 @@ def _qualifies(c: _Cand) -> bool:
     if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
             and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
         return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
-    if _lead_tag(text) or locate(text) is not None:
-        return True
+    if _lead_tag(text) or locate(text) is not None or _OWN_ASIDE.search(text):
+        return True  # ... or "#### 2. Audio resampling (Priority: Low)": its own priority
     if (c.sev is not None or c.in_findings) and (m := _FILE_HEAD.match(text)) \
             and _pathlike(m["p"]):
         return True  # "### M1. `api/app.py` — the cache is never cleared": file-level
@@ -2761,7 +2991,7 @@ def _qualifies(c: _Cand) -> bool:
     if badge and (c.file is not None or c.in_findings):
         return True
     body = [ln for ln in c.body if ln.strip()]
-    return c.in_findings and bool(body)
+    return (c.in_findings or c.numbered) and bool(body)
 
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
@@ -2780,6 +3010,15 @@ def _is_critique(text: str) -> bool:
         and bool(_PROBLEM_WORDS.search(text[:2000])) and not _says_nothing_wrong(text)
 
 
+# what a critique of code says of it ("non-idiomatic", "hard to follow", "duplicated",
+# "could be done in one pass"), which a description does not
+_CRITIQUE = re.compile(
+    r"\b(?:not?|non-\w+|un(?:used|needed|necessary|clear|safe|checked|bounded|conventional|"
+    r"idiomatic|professional)\w*|lacks?|missing|without|instead\s+of|should|could|hard\w*|"
+    r"difficult|complex|dense|massive|(?:very\s+)?large|redundant|duplicat\w*|dead|"
+    r"inefficien\w*|slow\w*|expensive|bottleneck|overhead|brittle|fragile|opaque|confusing|"
+    r"inconsistent|wrong|incorrect|typos?|typographical|hides?|hidden|leaks?|races?|panics?|"
+    r"crash\w*|fails?|bugs?|risk\w*|too)\b", re.I)
 # words that state a problem in a critique
 _PROBLEM_WORDS = re.compile(
     r"\b(?:no|not|lacks?|lacking|missing|without|risks?|risky|brittle|fragile|aggressive|"
@@ -2813,8 +3052,9 @@ def _heading_file(text: str) -> Location | None:
     named: list[str] = []
     for f, a, b in _file_tokens(text[:600]):
         if _NOT_PLACE_BEFORE.search(text[max(0, a - 80):a]) or _NOT_PLACE_AFTER.match(
-                text[b:b + 40]):
-            return None
+                text[b:b + 40]) or re.search(r"\(\s*(?:from|see|per|source:?|via|cf\.?)\s+[`*_]*$",
+                                             text[max(0, a - 20):a], re.I):
+            return None  # ... nor the source a list is copied from ("(from tasks/todo.md)")
         if f not in named:
             named.append(f)
     return Location(named[0]) if len(named) == 1 else None
@@ -3091,16 +3331,22 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
                 rec["line"] = int(lm["l"])
     if "file" not in rec:
         prev = ""
+        # "**Observation:**" then "The DAG `dags/x.py` does not …": the first line of text
+        first = next((ln for ln in rest[:4] if ln.strip() and not _BARE_KEY.match(ln)),
+                     rest[0] if rest else None)
         for ln in [head, *rest[:6]]:
             if ln is not head and (re.match(r"^\s*(?:[-*+]|\d{1,3}[.)])\s", ln)
                                    or _EVIDENCE_FIELD.match(ln)):
                 continue  # a nested list names other things (deliverables, evidence)
             f = _prose_file(ln, prev if ln is not head else "")
+            if f is None and ln is first:
+                # "The DAG `migrate.py` does not create the keys.": its first sentence
+                f = _coded_source(re.split(r"(?<=[.!?])\s+(?=[A-Z])", ln, maxsplit=1)[0])
             prev = ln
-            if f and "/" in f or f and ln is head or f and ln is rest[0] and re.search(
+            if f and "/" in f or f and ln is head or f and ln is first and re.search(
                     r"`" + re.escape(f.rsplit("/", 1)[-1]) + r"`", ln) and re.search(
                     r"\.(?:py|[jt]sx?|go|rs|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|sh|sql|"
-                    r"ya?ml|toml|json|vue|svelte)$", f):
+                    r"ya?ml|toml|json|vue|svelte|txt|md|ini|cfg|lock|xml|html|css|scss)$", f):
                 rec["file"] = f  # the body's first line naming a source file in backticks
                 break
     if isinstance(rec.get("file"), str) and re.search(r"\s|`", rec["file"]):
@@ -3111,6 +3357,16 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             rec.pop("file")
             rec.pop("line", None)
             rec.pop("end_line", None)
+    if isinstance(rec.get("file"), str) and "line" not in rec:
+        # "### 1) `App.tsx` is a god component" over "Evidence: `src/components/App.tsx:147`":
+        # the body gives the same file its path and a line
+        for ln in rest[:12]:
+            bloc = locate(ln)
+            if bloc is not None and bloc.line is not None and bloc.file != rec["file"] \
+                    and bloc.file.endswith("/" + rec["file"].lstrip("./")):
+                rec.pop("file")
+                _put_location(rec, bloc)
+                break
     if "file" in rec and "line" not in rec:
         lm = re.search(r"\blines?\s*+(?:[:=]\s*+)?~?\s*+(\d{1,7})(?!\d)", head, re.I)
         if lm and int(lm.group(1)) >= 1:
@@ -3153,7 +3409,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         return
     if "severity" in rec or "priority" in rec:
         return
-    pm = re.search(r"\((?:severity:\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head, re.I) or \
+    pm = re.search(r"\((?:(?:severity|priority):\s*)?(?P<w>" + SEVERITY_WORD + r")\)", head,
+                   re.I) or \
         _SEV_ASIDE.search(head[-160:])
     if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
@@ -3172,6 +3429,8 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = sev
 
 
+# a severity written as an aside of the item's own: "(Priority: High)", "(low)"
+_OWN_ASIDE = re.compile(r"\((?:(?:severity|priority)\s*:\s*)?(?:" + SEVERITY_WORD + r")\)", re.I)
 # a title ending with an aside that opens with its severity: "(minor documentation gap)",
 # "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
 _SEV_ASIDE = re.compile(
@@ -3242,9 +3501,11 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
     idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
-    if not (in_findings or "file" in cols or "severity" in cols
+    described = header[cols["text"]] in ("description", "summary", "title", "details")
+    if not (in_findings or "file" in cols and not described or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):
+        # "| File | Lines | Description |" under a summary: what the change adds, not findings
         return []
     out: list[dict[str, Any]] = []
     for vals in rows[1:]:

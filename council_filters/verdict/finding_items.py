@@ -48,7 +48,7 @@ _FIELD_RE = re.compile(
     re.I,
 )
 _NONE_RE = re.compile(
-    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+)*|no\s+(?:issues?|findings?|problems?|concerns?|"
+    r"^[\s*_`\-]*(?:none|n/?a|nothing(?:\s+\w+){0,4}|no\s+(?:issues?|findings?|problems?|concerns?|"
     r"blockers?|(?:further\s+)?change\s+requests?|changes?\s+(?:needed|required|requested))"
     r"(?:\s+[\w-]+)*)[.!]?[\s*_`]*$", re.I,
 )
