@@ -54,6 +54,26 @@ def nested_fences(char: bytes, n: int) -> bytes:
     return b"".join(char * k + b"\n" for k in range(longest, 2, -1))
 
 
+def records(size: int, unit: bytes, head: bytes = b"[", tail: bytes = b"]",
+            sep: bytes = b",") -> bytes:
+    """Whole JSON of at most ``size`` bytes: ``unit`` repeated between ``head`` and ``tail``
+    (the reader rows cut their input, so a row that must stay valid JSON builds it
+    smaller than the cut)."""
+    count = max(1, (size - len(head) - len(tail)) // (len(unit) + len(sep)))
+    return head + sep.join([unit] * count) + tail
+
+
+# a review thread: resolved or not, a reply; a per-pull-request group around threads
+_THREAD = (b'{"isResolved":false,"isOutdated":true,"path":"svc/a.py","line":null,'
+           b'"originalLine":7,"comments":{"nodes":[{"author":{"login":"bot"},"body":'
+           b'"_\u26a0\ufe0f Potential issue_\\n\\n**x**"},{"author":{"login":"dev"},'
+           b'"body":"Fixed in 1a2b."}]}}')
+_DIGEST = (b'{"user":{"login":"bot"},"state":"COMMENTED","body":"**Actionable comments posted:'
+           b' 1**\\n<details>\\n<summary>Nitpick comments (1)</summary><blockquote>\\n<details>'
+           b'\\n<summary>svc/b.py (1)</summary><blockquote>\\n`3-4`: **y**\\n</blockquote>'
+           b'</details>\\n</blockquote></details>"}')
+
+
 def text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -149,6 +169,15 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: posted comments",
      lambda n: b'{"comments":[' + rep(b'{"author":{"login":"b"},"body":"- [P1] a.py:1 x"},',
                                       n // 128) + b'{"author":{},"body":""}]}', reading.read),
+    # saved pull-request review data in other nestings (valid JSON at both sizes)
+    ("tolerant reader: review threads in groups",
+     lambda n: records(n // 160, b'{"pull":1,"threads":[' + _THREAD + b"," + _THREAD + b"]}",
+                       b'{"pulls":[', b"]}"), reading.read),
+    ("tolerant reader: review records a line",
+     lambda n: records(n // 160, b'{"path":"svc/a.py","line":3,"author":"bot","body":"x y"}',
+                       b"", b"\n", b"\n"), reading.read),
+    ("tolerant reader: review bodies with digests",
+     lambda n: records(n // 160, _DIGEST), reading.read),
     # bold titles over their places, and findings settled in their bodies
     ("tolerant reader: bold leads and places",
      lambda n: b"## Findings\n\n" + rep(b"**H1. a title** `a.py:3` x\n**b ", n // 128),

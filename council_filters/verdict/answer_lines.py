@@ -90,9 +90,12 @@ def _unwrap(value: str) -> str:
 # Lines, fences, keys
 # --------------------------------------------------------------------------- #
 def normalise(data: bytes) -> str:
-    """The answer as text: leading BOMs gone, then INGEST_TOKEN lines deleted as upstream's
-    sed sees lines (ending at LF only, so a CR inside a token line cannot hide a verdict
-    behind it), then CRLF and lone CR line ends as LF."""
+    """The answer as text: UTF-16 with its byte-order mark decoded, leading BOMs gone,
+    then INGEST_TOKEN lines deleted as upstream's sed sees lines (ending at LF only, so a
+    CR inside a token line cannot hide a verdict behind it), then CRLF and lone CR line
+    ends as LF."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (what PowerShell's ">" writes)
+        data = data.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
     while data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     text = layers.strip_ingest(data).decode("utf-8", "replace")

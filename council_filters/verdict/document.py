@@ -283,9 +283,12 @@ _ID_LEAD = re.compile(
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
     re.compile(r"\b(?P<w>P[0-4])\s+Badge\b"),
-    re.compile(r"_(?:[\U0001f534\U0001f7e0\U0001f7e1\U0001f535\u26aa\U0001f7e2]\s*)?"
-               r"(?P<w>Critical|Major|Minor|Trivial|Info|Nitpick|Refactor\s+suggestion)_"),
+    re.compile(r"_(?:[\U0001f534\U0001f7e0\U0001f7e1\U0001f535\u26aa\U0001f7e2\U0001f9f9]\s*)?"
+               r"(?P<w>Critical|Major|Minor|Trivial|Info|Nitpick)_"),
     re.compile(r"\*\*(?P<w>Critical|High|Medium|Low)\s+Severity\*\*", re.I),
+    # coderabbit's kind of comment, when no level badge is beside it: "_⚠️ Potential issue_"
+    # is medium, "_🛠️ Refactor suggestion_" minor
+    re.compile(r"_(?:[^\w\s]{1,3}\s*)?(?P<w>Potential\s+issue|Refactor\s+suggestion)_"),
 )
 _PHRASES = (
     (re.compile(r"\bnon[\s-]?blocking\b|\bnot[\s-]+(?:a\s+)?blocking\b|\bnot[\s-]+blockers?\b",
@@ -532,7 +535,9 @@ def badge_severity(text: str) -> str | None:
         m = rx.search(text)
         if m:
             w = m["w"].lower()
-            w = {"security": "high", "refactor suggestion": "minor"}.get(w, w)
+            w = " ".join(w.split())
+            w = {"security": "high", "refactor suggestion": "minor",
+                 "potential issue": "medium"}.get(w, w)
             return severity_word(w)
     w2 = image_badge(text)
     return severity_word(w2) if w2 else None

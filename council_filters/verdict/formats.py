@@ -32,8 +32,9 @@ Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) an
 other C0/C1 control characters except newline and tab are removed.  After it, an
 answer written as one line with literal ``\\n`` escapes gets its line ends back (unless
 the line is JSON), and an echoed prompt is cut: only what follows the pack's template
-is the answer.  Saved pull-request data (GraphQL review threads, ``gh pr view --json``
-reviews and comments) is turned into review comments (``review_json``).
+is the answer.  Saved pull-request review data, whatever its nesting (REST arrays,
+GraphQL dumps, ``gh pr view --json``, GitLab discussions, JSON Lines of records), is
+turned into review comments by ``pr_records`` (``review_json``).
 
 Nothing here raises on any input; every scan is linear and every JSON value is read
 to a bounded depth.
@@ -47,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
+from council_filters.verdict import pr_records
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
 
@@ -408,13 +410,23 @@ _MARKER_LINES = re.compile(
 
 
 def review_json(text: str) -> dict[str, Any] | None:
-    """A review document: the whole text, one ``json`` fence, or the outermost braces."""
+    """A review document: the whole text, one ``json`` fence, or the outermost braces; or
+    saved pull-request review data (a JSON value or JSON Lines of objects holding review
+    comments, and no verdict key of its own), as ``{"comments": [...]}``."""
     s = text.strip()
     m = re.fullmatch(r"(`{3,}|~{3,})[ \t]*(?:json|jsonc)?[ \t]*\n(.*)\n[ \t]*\1[ \t]*", s,
                      re.S | re.I)
     if m:
         s = m.group(2).strip()
-    doc = loads(s) if s.startswith("{") else None
+    value = loads(s) if s[:1] in ("{", "[") else None
+    if value is None and s[:1] in ("{", "["):
+        value = _json_values(s)
+    if value is not None:
+        verdict_doc = isinstance(value, dict) and {str(k).lower() for k in value} & _VERDICT_KEYS
+        records = None if verdict_doc else pr_records.comment_records(value)
+        if records is not None:
+            return {"comments": records}  # saved pull-request review data, in any nesting
+    doc = value if isinstance(value, dict) else None
     if doc is None and "{" in s and not s.startswith("{"):
         first, last = s.find("{"), s.rfind("}")
         if last > first:
@@ -425,17 +437,8 @@ def review_json(text: str) -> dict[str, Any] | None:
             if isinstance(inner, dict) and len(outside) < 300 and not re.search(
                     r"^\s*(?:#|\||[-*+]\s|\d+[.)]\s)", outside, re.M):
                 doc = inner
-    if doc is None and s.startswith("["):
-        arr = loads(s)
-        if isinstance(arr, list) and arr and all(
-                isinstance(c, dict) and ("body" in c or "message" in c)
-                and ("path" in c or "file" in c) for c in arr[:50]):
-            doc = {"comments": arr}  # review comments, each with its envelope's location
-        elif isinstance(arr, list) and arr and all(_is_thread(t) for t in arr[:50]):
-            doc = {"comments": [_thread_comment(t) for t in arr[:10_000]]}
     if not isinstance(doc, dict):
         return None
-    doc = _pull_request_records(doc)
     keys = {str(k).lower() for k in doc}
     if not keys & _REVIEW_KEYS:
         for k in _WRAPPERS:
@@ -446,54 +449,39 @@ def review_json(text: str) -> dict[str, Any] | None:
     return doc
 
 
-# GitHub's review states: a review record of `gh pr view --json reviews` carries one
-_REVIEW_STATES = frozenset(("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED",
-                            "PENDING"))
+# a review document's own verdict keys: such a document is read as one, not as review data
+_VERDICT_KEYS = _REVIEW_KEYS - {"findings", "issues", "comments", "problems"}
 
 
-def _is_thread(t: Any) -> bool:
-    """A review thread node (GitHub's GraphQL ``reviewThreads``): a path and its
-    comments under ``comments.nodes``."""
-    return isinstance(t, dict) and isinstance(t.get("path"), str) and isinstance(
-        t.get("comments"), dict) and isinstance(t["comments"].get("nodes"), list)
+MAX_VALUES = 100_000  # JSON values one after another read at most
 
 
-def _thread_comment(t: dict[str, Any]) -> dict[str, Any]:
-    """A review thread as one review comment: its envelope's place (``line``, else
-    ``originalLine``), its first comment's body (the replies are discussion), and
-    "resolved" when the thread is."""
-    nodes = [c for c in t["comments"]["nodes"] if isinstance(c, dict)]
-    line = next((t.get(k) for k in ("line", "originalLine", "startLine", "originalStartLine")
-                 if isinstance(t.get(k), int)), None)
-    out: dict[str, Any] = {"path": t["path"], "line": line,
-                           "body": _s(nodes[0].get("body")) if nodes else ""}
-    if t.get("isResolved") is True:
-        out["status"] = "resolved"
-    return out
-
-
-def _pull_request_records(doc: dict[str, Any]) -> dict[str, Any]:
-    """Saved pull-request data as review comments: GraphQL review threads (under
-    ``data.repository.pullRequest.reviewThreads.nodes`` or ``reviewThreads.nodes``),
-    and the ``reviews`` of ``gh pr view --json`` (records with a GitHub review state)
-    beside its ``comments``; any other document is returned as it is."""
-    node: Any = doc
-    for key in ("data", "repository", "pullRequest"):
-        if isinstance(node, dict) and isinstance(node.get(key), dict):
-            node = node[key]
-    threads = node.get("reviewThreads") if isinstance(node, dict) else None
-    if isinstance(threads, dict) and isinstance(threads.get("nodes"), list):
-        return {"comments": [_thread_comment(t) for t in threads["nodes"][:10_000]
-                             if _is_thread(t)]}
-    reviews = doc.get("reviews")
-    if isinstance(reviews, list) and reviews and all(
-            isinstance(r, dict) and r.get("state") in _REVIEW_STATES for r in reviews[:50]):
-        records = [r for r in reviews if isinstance(r.get("body"), str)]
-        comments = doc.get("comments")
-        records += [c for c in comments if isinstance(c, dict)] \
-            if isinstance(comments, list) else []
-        return {"comments": records}
-    return doc
+def _json_values(s: str) -> list[Any] | None:
+    """Two or more JSON values one after another: JSON Lines of records, ``jq``'s stream of
+    objects, or the arrays ``gh api --paginate`` prints one a page (the arrays' items
+    are joined); None when the text is not made of them alone."""
+    if not _depth_ok(s):
+        return None
+    decoder = json.JSONDecoder()
+    values: list[Any] = []
+    i, n = 0, len(s)
+    while i < n and len(values) < MAX_VALUES:
+        while i < n and s[i] in " \t\r\n":
+            i += 1
+        if i >= n:
+            break
+        if s[i] not in "[{":
+            return None
+        try:
+            value, i = decoder.raw_decode(s, i)
+        except (ValueError, RecursionError):
+            return None
+        values.append(value)
+    if len(values) < 2:
+        return None
+    if all(isinstance(v, list) for v in values):
+        return [x for v in values for x in v]
+    return values if all(isinstance(v, dict) for v in values) else None
 
 
 # --------------------------------------------------------------------------- #
@@ -502,8 +490,9 @@ def _pull_request_records(doc: dict[str, Any]) -> dict[str, Any]:
 def _unescape_one_line(text: str) -> str:
     if text.count("\n") > 1 or text.count("\\n") < 2:
         return text
-    if text.lstrip()[:1] in ("{", "[") and loads(text) is not None:
-        return text  # minified JSON (what `gh api` prints): its escapes are JSON's
+    if text.lstrip()[:1] in ("{", "[") and (loads(text) is not None
+                                          or _json_values(text.strip()) is not None):
+        return text  # minified JSON (`gh api`'s pages): its escapes are JSON's
     return (text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
             .replace('\\"', '"'))
 

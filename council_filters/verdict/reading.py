@@ -32,7 +32,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from council_filters.verdict import comments, document, formats, layers, review_body, words
+from council_filters.verdict import (
+    comments,
+    document,
+    formats,
+    layers,
+    pr_records,
+    review_body,
+    words,
+)
 from council_filters.verdict.answer_lines import (
     _FENCE_RE,
     _HEADING_RE,
@@ -179,6 +187,10 @@ def _from_document(text: str, origin: str) -> Reading:
             text = inner
     doc = document.read_document(text, origin)
     body = review_body.read_body(text, origin, document.badge_severity)
+    if body is None and pr_records.overview(text, opening=True):
+        body = _overview_findings(text, origin)  # a bot's overview: its tables are changes
+    if body is None and not doc.findings:
+        body = _lone_comment(text, origin)  # one bot comment's body, saved alone
     if body is not None:  # a bot's folded summary body: its lists are the findings
         doc.findings, doc.findings_text = body, None
     out = Reading()
@@ -477,13 +489,48 @@ def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | N
         # a review or comment posted on a pull request, with no place of its own: its
         # body is a review in Markdown, read for the findings it states (none for a
         # notice or a thank-you)
-        out.findings.extend(_from_document(item["body"], origin).findings)
+        out.findings.extend(_posted_findings(item["body"], origin))
         return
     rec = _json_finding(item, origin)
     if rec is not None:
         if group_severity is not None and "severity" not in rec:
             rec["severity"] = group_severity
         out.findings.append(rec)
+
+
+def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
+    """The findings of a review or comment posted on a pull request: those its Markdown
+    states; for a review bot's summary of the pull request (a walkthrough, an overview),
+    only the located comments it folds in (its digest, its suppressed comments)."""
+    if not pr_records.overview(body):
+        return _from_document(body, origin).findings
+    return _overview_findings(body, origin)
+
+
+def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
+    """A text that is one review bot comment's body, saved without its place: it opens
+    with the comment's severity badge (a line of badges, then its title and prose; or a
+    bold title holding the badge), and is one finding with no file.  None otherwise."""
+    lines = [ln.strip() for ln in text[:20_000].split("\n") if ln.strip()]
+    if len(lines) < 2 or (sev := document.badge_severity(lines[0])) is None:
+        return None
+    if document.badge_only(lines[0]):
+        title = comments.summary_of(lines[1:6])
+    else:  # "**<sub>![P1 Badge](…)</sub>  Keep the lock while flushing**"
+        title = re.sub(r"!\[[^\]\n]{0,60}\]\([^)\s]{0,400}\)|</?sub>|[*_`]", " ", lines[0])
+        if not lines[0].startswith("**") or not re.search(r"[^\W\d_]{3,}", title):
+            return None
+    title = " ".join(title.split()).strip(" .")
+    if not title:
+        return None
+    return [{"kind": "finding", "origin": origin, "severity": sev, "summary": title[:300]}]
+
+
+def _overview_findings(body: str, origin: str) -> list[dict[str, Any]]:
+    """The comments a review bot's overview folds in: its digest, its suppressed ones."""
+    digest = review_body.read_body(body, origin, document.badge_severity) or []
+    return digest + [f for r in pr_records.folded_comments(body)
+                     if (f := _json_finding(r, origin)) is not None]
 
 
 def _posted_review(item: Any) -> bool:

@@ -35,13 +35,23 @@ _OPEN = re.compile(r"<details\b", re.I)
 _CLOSE = re.compile(r"</details\s*>", re.I)
 # "⚠️ Outside diff range comments (1)", "🧹 Nitpick comments (7)"
 _KIND = re.compile(r"\b(?P<k>outside\s+diff\s+range|duplicate|nitpick|actionable|additional|"
-                   r"potential\s+issue|refactor\s+suggestion)\s+comments?\s*\(\d{1,5}\)", re.I)
+                   r"potential\s+issue|refactor\s+suggestion|critical|major|minor|trivial)"
+                   r"\s+comments?\s*\(\d{1,5}\)", re.I)
 # "src/app/cache.py (2)"
 _FILE = re.compile(r"^[`*_]*(?P<p>[^\s()<>`*]{1,300})[`*_]*\s*\(\d{1,5}\)$")
-# "`40-44`: **Title.**", "`7`: **Title**"
-_ITEM = re.compile(r"^`(?P<a>\d{1,7})(?:\s*-\s*(?P<b>\d{1,7}))?`\s*:\s*\*\*(?P<t>.{1,400}?)\*\*")
+# "`40-44`: **Title.**", "`7`: **Title**", "`70-71`: _⚠️ Potential issue_ | _🟡 Minor_"
+# (the title then on a line of its own below)
+_ITEM = re.compile(r"^`(?P<a>\d{1,7})(?:\s*-\s*(?P<b>\d{1,7}))?`\s*:\s*(?:\*\*(?P<t>.{1,400}?)\*\*"
+                   r"|(?=_[^_\n]{1,60}_))")
+_BOLD = re.compile(r"^\*\*(?P<t>.{1,400}?)\*\*")
+# the range a newer layout appends to the file's name: "src/a.ts-70-71 (1)"
+_RANGE_TAIL = re.compile(r"(\.[A-Za-z0-9]{1,10})-\d{1,7}(?:-\d{1,7})?$")
 _DONE = re.compile(r"\b(?:addressed|resolved|fixed|lgtm|looks\s+good)\b", re.I)
-_READ = ("outside", "duplicate", "nitpick", "actionable", "potential", "refactor")
+_READ = ("outside", "duplicate", "nitpick", "actionable", "potential", "refactor", "critical",
+         "major", "minor", "trivial")
+# the severity a kind of comments names, when the item's own badge names none
+_KIND_SEVERITY = {"nitpick": "minor", "trivial": "minor", "minor": "minor", "major": "medium",
+                  "critical": "critical"}
 
 
 def read_body(text: str, origin: str, badge: Any = None) -> list[dict[str, Any]] | None:
@@ -66,13 +76,13 @@ def read_body(text: str, origin: str, badge: Any = None) -> list[dict[str, Any]]
         if item and stack:
             kind = next((k["k"].lower() for t in reversed(stack) if (k := _KIND.search(t))),
                         None)
-            path = next((f["p"] for t in reversed(stack) if (f := _FILE.match(t.strip()))
-                         and _pathlike(f["p"])), None)
+            path = next((p for t in reversed(stack) if (f := _FILE.match(t.strip()))
+                         and _file_name(p := _RANGE_TAIL.sub(r"\1", f["p"]))), None)
             if kind is not None and path is not None:
                 seen = True
-                title = item["t"].strip()
+                title = (item["t"] or _title_below(lines, i)).strip()
                 if kind.startswith(_READ) and not _DONE.search(title):
-                    sev = "minor" if kind == "nitpick" else None
+                    sev = _KIND_SEVERITY.get(kind)
                     if badge is not None:
                         near = " ".join(_QUOTE.sub("", x) for x in lines[i:i + 4])
                         sev = badge(near) or sev
@@ -89,3 +99,18 @@ def read_body(text: str, origin: str, badge: Any = None) -> list[dict[str, Any]]
             if stack:
                 stack.pop()
     return out if seen else None
+
+
+def _title_below(lines: list[str], i: int) -> str:
+    """The bold title under an item whose line holds only its badges."""
+    for raw in lines[i + 1:i + 6]:
+        m = _BOLD.match(_QUOTE.sub("", raw).strip())
+        if m:
+            return m["t"]
+    return ""
+
+
+def _file_name(p: str) -> bool:
+    """A file's name in a per-file summary: a path, or a bare name such as ``Caddyfile``
+    (the summary's count says it names a file)."""
+    return _pathlike(p) or re.fullmatch(r"[A-Za-z][\w.\-]{1,60}", p) is not None
