@@ -451,3 +451,35 @@ def test_a_tagged_heading_over_sub_headings_that_are_all_fixed_is_their_group():
 def test_none_in_another_language_is_no_finding(none):
     text = f"## Problemas\n\n- {none}\n\n## Sugestões\n\n- `src/app.py:4` renomear a função.\n"
     assert where(text) == [("src/app.py", 4, "minor")]
+
+
+def test_a_heading_numbering_a_finding_in_another_language_is_a_finding():
+    text = """\
+## 确认的问题
+
+### 问题 1：回滚失败被吞掉
+
+### 問題 2：タイムアウトがない
+
+### 문제 3: 로그에 토큰이 남음
+
+### Problema 4 — o cache nunca expira
+"""
+    assert [f.get("summary") for f in read(text).findings] == [
+        "问题 1：回滚失败被吞掉", "問題 2：タイムアウトがない", "문제 3: 로그에 토큰이 남음",
+        "Problema 4 — o cache nunca expira"]
+
+
+def test_a_severity_tag_in_another_language_opens_a_finding():
+    text = """\
+## 指摘
+
+- [重大] `src/a.ts:10` 認可チェックがない。
+- 【中】`src/b.ts:4` リトライに上限がない。
+- **Crítico:** `src/c.py:7` a senha é registrada no log.
+- 낮음 — `src/d.go:2` 주석 오타.
+- Media: `src/e.py:9` uploads fail silently.
+"""
+    assert where(text) == [("src/a.ts", 10, "critical"), ("src/b.ts", 4, "medium"),
+                           ("src/c.py", 7, "critical"), ("src/d.go", 2, "minor"),
+                           ("src/e.py", 9, None)]  # "Media" is also an English word

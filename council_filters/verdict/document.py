@@ -245,7 +245,12 @@ _LABEL_WORDS = frozenset((
     "cleanups", "merging", "shipping", "address", "resolve",
 ))
 _FINDING_ID = re.compile(
-    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
+    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|"
+    # the same nouns in other languages ("问题 1：", "指摘 2:", "문제 3:", "Problema 4 —")
+    r"\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|\u767c\u73fe|\u7f3a\u9677|"
+    r"\ubb38\uc81c|\uc774\uc288|\uc9c0\uc801|problema|probl[e\u00e8]me|befund|fehler|hallazgo|"
+    r"achado|\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430|\u0437\u0430\u043c\u0435\u0447"
+    r"\u0430\u043d\u0438\u0435)\s*#?\s*\d{1,4}\b"
     r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
@@ -627,10 +632,22 @@ def _lead_tag(text: str) -> str | None:
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
+    m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
+    if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
+            and (s := severity.INTL_ALIASES.get(w)):
+        return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
             return emoji_severity(emoji)
     return badge_severity(t[:200])
+
+
+# a tag in another language's severity word (:data:`severity.INTL_ALIASES`) that opens a
+# finding: in brackets, or before a colon or dash
+_INTL_TAG = re.compile(
+    r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
+    r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
+    r"-\s|\*\*))")
 
 
 _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
