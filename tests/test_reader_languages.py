@@ -483,3 +483,18 @@ def test_a_severity_tag_in_another_language_opens_a_finding():
     assert where(text) == [("src/a.ts", 10, "critical"), ("src/b.ts", 4, "medium"),
                            ("src/c.py", 7, "critical"), ("src/d.go", 2, "minor"),
                            ("src/e.py", 9, None)]  # "Media" is also an English word
+
+
+def test_a_suggestion_field_is_no_severity_tag():
+    text = """\
+## 🔴 严重问题
+
+### S1. `api/sse.py:262` — 换行符被转义
+
+**问题**：事件之间没有真正的换行。
+
+**建议**：改用真正的换行符。
+
+- **建议：** 同时补一个解析测试。
+"""
+    assert where(text) == [("api/sse.py", 262, "critical")]

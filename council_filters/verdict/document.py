@@ -634,7 +634,7 @@ def _lead_tag(text: str) -> str | None:
         return "critical" if w.startswith("must") else severity_word(w)
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
     if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
-            and (s := severity.INTL_ALIASES.get(w)):
+            and w not in _FIELD_WORDS and (s := severity.INTL_ALIASES.get(w)):
         return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
@@ -642,6 +642,13 @@ def _lead_tag(text: str) -> str | None:
     return badge_severity(t[:200])
 
 
+# severity words of the table that are also the keys of a finding's fields ("**建议：**" is
+# its suggestion, "**참고**:" a note, "**Hinweis:**" a remark): never a tag
+_FIELD_WORDS = frozenset((
+    "建议", "建議", "提示", "可选", "可選", "一般", "参考", "提案", "情報", "要修正", "필수",
+    "중요", "권장", "참고", "선택", "정보", "제안", "sugestão", "sugestões", "sugerencia",
+    "opcional", "hinweis", "vorschlag", "vorschläge", "suggerimento", "suggerimenti",
+    "предложение", "предложения", "bloqueante", "bloquant", "bloquante", "bloccante"))
 # a tag in another language's severity word (:data:`severity.INTL_ALIASES`) that opens a
 # finding: in brackets, or before a colon or dash
 _INTL_TAG = re.compile(
