@@ -185,6 +185,14 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
                        b"", b"\n", b"\n"), reading.read),
     ("tolerant reader: review bodies with digests",
      lambda n: records(n // 160, _DIGEST), reading.read),
+    # reviews in other languages: severity and status fields, labels, per-file groups
+    ("tolerant reader: other-language fields",
+     lambda n: "## Problemas Críticos\n\n### 1. x\n".encode() + rep(
+         "**Gravedad:** Alta **심각도**：높음 **Statut :** non corrigé ".encode(), n // 128)
+     + b"\n", reading.read),
+    ("tolerant reader: per-file groups",
+     lambda n: rep("- `a.py`\n  - **判定**: 要修正\n  - **Critical**\n    - x `<b>`\n".encode(),
+                   n // 128), reading.read),
     # bold titles over their places, and findings settled in their bodies
     ("tolerant reader: bold leads and places",
      lambda n: b"## Findings\n\n" + rep(b"**H1. a title** `a.py:3` x\n**b ", n // 128),

@@ -9,6 +9,8 @@ Security and performance are categories, not severities.
 
 from __future__ import annotations
 
+import re
+
 LADDER: tuple[str, ...] = ("critical", "medium", "minor")
 
 RANK: dict[str, int] = {name: i for i, name in enumerate(LADDER)}  # 0 is most severe
@@ -57,11 +59,85 @@ TEXT_ALIASES: dict[str, str] = {
 }
 
 
+# The same ladder in the words reviewers use in other languages (read from free text only,
+# where a field, a table column or a heading says it is a severity).  One table, reproduced
+# in docs/parse-verdict.md.  A word written in Chinese, Japanese or Korean counts also when
+# more follows it ("高优先级", "치명적인"); any other only as a whole word ("Alta (70%)").
+INTL_ALIASES: dict[str, str] = {
+    # Chinese (simplified and traditional)
+    "致命": "critical", "严重": "critical", "嚴重": "critical", "阻塞": "critical",
+    "紧急": "critical", "緊急": "critical", "高危": "critical", "高": "critical",
+    "中等": "medium", "中危": "medium", "中": "medium", "一般": "medium",
+    "轻微": "minor", "輕微": "minor", "低危": "minor", "低": "minor", "建议": "minor",
+    "建議": "minor", "提示": "minor", "可选": "minor", "可選": "minor",
+    # Japanese
+    "致命的": "critical", "重大": "critical", "深刻": "critical", "要修正": "critical",
+    "中程度": "medium", "中度": "medium", "軽微": "minor", "軽度": "minor", "参考": "minor",
+    "提案": "minor", "情報": "minor",
+    # Korean
+    "치명": "critical", "심각": "critical", "긴급": "critical", "높음": "critical",
+    "필수": "critical", "중간": "medium", "보통": "medium", "중요": "medium", "권장": "medium",
+    "낮음": "minor", "경미": "minor", "사소": "minor", "참고": "minor", "선택": "minor",
+    "정보": "minor", "제안": "minor",
+    # Portuguese and Spanish
+    "crítico": "critical", "crítica": "critical", "critico": "critical", "critica": "critical",
+    "alto": "critical", "alta": "critical", "bloqueante": "critical", "grave": "critical",
+    "médio": "medium", "média": "medium", "medio": "medium", "media": "medium",
+    "moderado": "medium", "moderada": "medium", "importante": "medium",
+    "baixo": "minor", "baixa": "minor", "bajo": "minor", "baja": "minor", "menor": "minor",
+    "leve": "minor", "sugestão": "minor", "sugestões": "minor", "sugerencia": "minor",
+    "opcional": "minor",
+    # German
+    "kritisch": "critical", "hoch": "critical", "blockierend": "critical",
+    "schwerwiegend": "critical", "mittel": "medium", "wichtig": "medium",
+    "niedrig": "minor", "gering": "minor", "geringfügig": "minor", "hinweis": "minor",
+    "vorschlag": "minor", "vorschläge": "minor",
+    # French
+    "critique": "critical", "bloquant": "critical", "bloquante": "critical",
+    "haute": "critical", "élevée": "critical", "élevé": "critical", "majeur": "medium",
+    "majeure": "medium", "moyenne": "medium", "moyen": "medium", "modérée": "medium",
+    "modéré": "medium", "basse": "minor", "faible": "minor", "mineur": "minor",
+    "mineure": "minor",
+    # Italian
+    "bloccante": "critical", "bassa": "minor", "basso": "minor",
+    "minore": "minor", "lieve": "minor", "suggerimento": "minor", "suggerimenti": "minor",
+    # Russian
+    "критично": "critical", "критичный": "critical", "критическая": "critical",
+    "критический": "critical", "блокирующий": "critical", "высокий": "critical",
+    "высокая": "critical", "высокое": "critical", "средний": "medium", "средняя": "medium",
+    "среднее": "medium", "низкий": "minor", "низкая": "minor", "низкое": "minor",
+    "незначительный": "minor", "предложение": "minor", "предложения": "minor",
+}
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+CJK_LEAD = re.compile(
+    "^(?:" + "|".join(sorted((re.escape(w) for w in INTL_ALIASES
+                              if re.match("[" + _CJK + "]", w)), key=len, reverse=True)) + ")")
+_LEAD_WORD = re.compile(r"^(?P<w>[^\W\d_]+(?:[\s-]to[\s-]have|[\s-]blocking)?|p\d)(?![^\W_])",
+                        re.I)
+_LEAD_DECOR = re.compile(r"^[\W_]+")
+
+
 def from_text(value: object) -> str | None:
-    """Like :func:`normalize`, plus the spellings only free-text answers use (``P0``)."""
+    """Like :func:`normalize`, plus the spellings only free-text answers use (``P0``) and
+    the words of other languages (:data:`INTL_ALIASES`)."""
     if not isinstance(value, str):
         return None
-    return TEXT_ALIASES.get(value.strip().lower())
+    v = value.strip().lower()
+    return TEXT_ALIASES.get(v) or INTL_ALIASES.get(v)
+
+
+def lead_severity(value: object) -> str | None:
+    """The severity the leading word of a severity field or cell names, in English or
+    another language ("High (data loss)", "🔴 **高**", "Alta — perda de dados", "높음",
+    "重大（要修正）"), after emphasis, brackets and emoji; None when it names none."""
+    if not isinstance(value, str):
+        return None
+    v = _LEAD_DECOR.sub("", value[:200]).lower()
+    m = CJK_LEAD.match(v)
+    if m:
+        return INTL_ALIASES[m.group(0)]
+    m = _LEAD_WORD.match(v)
+    return from_text(m["w"]) if m else None
 
 
 def normalize(value: object) -> str | None:

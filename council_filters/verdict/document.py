@@ -60,7 +60,11 @@ from council_filters.verdict.locations import (
     LINE_KEYS,
     PLACE_KEY_RE,
     PLACE_KEYS,
+    SEVERITY_KEY_RE,
+    SEVERITY_KEYS,
     SEVERITY_WORD,
+    STATUS_KEY_RE,
+    STATUS_KEYS,
     TRAFFIC_LIGHT,
     Location,
     _pathlike,
@@ -87,7 +91,7 @@ _ROUND = re.compile(
     r"^(?:review\s+)?(?:round|iteration|pass|attempt|cycle|r)\s*#?\s*(?P<n>\d{1,4})\b", re.I)
 
 _POSITIVE = re.compile(
-    r"\b(?:strengths?|positives?|positive\s+\w+|what(?:'s|\s+is)\s+good|what\s+works|praise|"
+    r"\b(?:strengths?|positive\s+\w+|positives?|what(?:'s|\s+is)\s+good|what\s+works|praise|"
     r"good\s+practices|highlights|verified|verification(?:\s+performed)?|what\s+i\s+(?:checked|"
     r"ran|verified)|checks?\s+(?:passed|performed|run)|commands?\s+(?:executed|run)|"
     r"passed\s+checks|kudos|nice\s+work|well[\s-]+done|looks\s+good|confirmed|"
@@ -96,13 +100,45 @@ _POSITIVE = re.compile(
     # no problem / strengths in Japanese and Chinese ("問題なし", "没有问题", "良い点", "优点")
     "\u554f\u984c\u306a\u3057|\u554f\u984c\u3042\u308a\u307e\u305b\u3093|"
     "\u6ca1\u6709\u95ee\u9898|\u65e0\u95ee\u9898|\u6c92\u6709\u554f\u984c|"
-    "\u826f\u3044\u70b9|\u826f\u304b\u3063\u305f\u70b9|\u4f18\u70b9|\u4eae\u70b9", re.I)
+    "\u826f\u3044\u70b9|\u826f\u304b\u3063\u305f\u70b9|\u4f18\u70b9|\u4eae\u70b9|"
+    # and in Korean, Chinese, Japanese, German, French, Spanish, Portuguese, Italian and
+    # Russian ("잘된 점", "做得好的地方", "評価できる点", "Stärken", "Points forts",
+    # "Puntos fuertes", "Pontos positivos", "Punti di forza", "Сильные стороны")
+    "\uc7a5\uc810|\uc798\ub41c\\s?\uc810|\uc798\ud55c\\s?\uc810|\uc88b\uc740\\s?\uc810|"
+    "\uae0d\uc815\uc801|\uce6d\ucc2c|\u505a\u5f97\u597d|\u503c\u5f97\u80af\u5b9a|"
+    "\u4f18\u52bf|\u512a\u9ede|\u8a55\u4fa1\u3067\u304d\u308b|\u512a\u308c\u305f\u70b9|"
+    "\u5f37\u307f|\u826f\u597d\u306a\u70b9|"
+    r"\b(?:st\u00e4rken|positiv(?:es|e)?|was\s+gut\s+(?:ist|l\u00e4uft)|lob|"
+    r"points?\s+(?:forts?|positifs?)|ce\s+qui\s+(?:est\s+bien|fonctionne)|"
+    r"puntos?\s+fuertes?|aspectos?\s+positivos?|fortalezas|lo\s+que\s+est\u00e1\s+bien|"
+    r"pontos?\s+(?:fortes?|positivos?)|o\s+que\s+est\u00e1\s+bom|destaques|"
+    r"punti\s+di\s+forza|aspetti\s+positivi|cosa\s+va\s+bene|"
+    r"\u0441\u0438\u043b\u044c\u043d\u044b\u0435\s+\u0441\u0442\u043e\u0440\u043e\u043d\u044b|"
+    r"\u0447\u0442\u043e\s+\u0445\u043e\u0440\u043e\u0448\u043e|"
+    r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430)(?!\w)", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
     # fixed / resolved in Japanese and Chinese ("直った", "修正済み", "已修复")
     "\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
-    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406", re.I)
+    "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
+    # and in Korean, Chinese, Japanese, German, French, Spanish, Portuguese, Italian and
+    # Russian ("수정 완료", "해결됨", "已修復", "修正完了", "BEHOBEN", "Corrigé", "Resuelto",
+    # "Corrigido", "Risolto", "Исправлено"), never after a negation ("미완료", "未完了",
+    # "nicht behoben", "não corrigido")
+    "(?<!\ubbf8)(?:\uc218\uc815|\ud574\uacb0|\ubc18\uc601|\uc870\uce58)\\s?(?:\ub428|"
+    "\uc644\ub8cc)|(?<!\ubbf8)\uc644\ub8cc|\ud574\uacb0\ub428|"
+    "\u5df2\u4fee\u5fa9|\u5df2\u89e3\u6c7a|\u5df2\u95dc\u9589|\u5df2\u5173\u95ed|"
+    "\u4fee\u590d\u5b8c\u6210|(?<!\u672a)(?:\u4fee\u6b63|\u5bfe\u5fdc)\u5b8c\u4e86|"
+    "\u89e3\u6d88\u6e08|"
+    r"(?<!\bnicht\s)(?<!\bnoch\s)\b(?:behoben|erledigt|gel\u00f6st|korrigiert)\b|"
+    r"(?<!\bnon\s)(?<!\bpas\s)\b(?:corrig\u00e9e?s?|r\u00e9solue?s?)(?!\w)|"
+    r"(?<!\bno\s)(?<!\bn\u00e3o\s)(?<!\bsin\s)(?<!\bsem\s)\b(?:corregid[oa]s?|"
+    r"resuelt[oa]s?|solucionad[oa]s?|corrigid[oa]s?|resolvid[oa]s?)\b|"
+    r"(?<!\bnon\s)\b(?:risolt[oaie])\b|"
+    r"(?<!\u043d\u0435\s)(?:\u0438\u0441\u043f\u0440\u0430\u0432\u043b\u0435\u043d[\u043e\u0430]?|"
+    r"\u0443\u0441\u0442\u0440\u0430\u043d\u0435\u043d[\u043e\u0430]?|"
+    r"\u0440\u0435\u0448\u0435\u043d[\u043e\u0430]?)(?!\w)", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
@@ -209,7 +245,12 @@ _LABEL_WORDS = frozenset((
     "cleanups", "merging", "shipping", "address", "resolve",
 ))
 _FINDING_ID = re.compile(
-    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
+    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|"
+    # the same nouns in other languages ("问题 1：", "指摘 2:", "문제 3:", "Problema 4 —")
+    r"\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|\u767c\u73fe|\u7f3a\u9677|"
+    r"\ubb38\uc81c|\uc774\uc288|\uc9c0\uc801|problema|probl[e\u00e8]me|befund|fehler|hallazgo|"
+    r"achado|\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430|\u0437\u0430\u043c\u0435\u0447"
+    r"\u0430\u043d\u0438\u0435)\s*#?\s*\d{1,4}\b"
     r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
 _NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
 _POSITIVE_MARK = re.compile(
@@ -265,27 +306,59 @@ _PHRASES = (
     (re.compile(r"\b(?:should[\s-]+fix|should\s+address)\b", re.I), "medium"),
     (re.compile(r"\b(?:nice[\s-]+to[\s-]+haves?|could[\s-]+fix|consider|optional|nits?|"
                 r"nitpicks?|polish)\b", re.I), "minor"),
-    # the same ladder in Chinese and Japanese headings ("严重问题（必须修复）", "中等问题",
-    # "轻微问题", "重大な問題", "軽微")
+    # the same ladder in Chinese, Japanese and Korean headings ("严重问题（必须修复）",
+    # "中等问题", "轻微问题", "重大な問題", "軽微", "高优先级", "🔴 필수 수정",
+    # "치명적인 이슈", "🟡 권장 수정", "🟢 참고 사항")
     (re.compile("\u4e25\u91cd|\u56b4\u91cd|\u81f4\u547d|\u91cd\u5927|\u963b\u585e|"
-                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b|"
+                "\u5fc5\u987b\u4fee\u590d|\u5fc5\u9808|\u6df1\u523b|\u7d27\u6025|\u7dca\u6025|"
                 # ... and "高优先级", "高優先度", Korean "심각", "치명적", "높음"
-                "\u9ad8\u4f18\u5148|\u9ad8\u512a\u5148|\uc2ec\uac01|\uce58\uba85|\ub192\uc74c"),
-     "critical"),
+                "\u9ad8\u4f18\u5148|\u9ad8\u512a\u5148|\u9ad8\u98ce\u9669|"
+                "\uce58\uba85(?:\uc801\uc778?)?|\uc2ec\uac01\ud55c?|\uae34\uae09|"
+                "\ud544\uc218|\ub192\uc74c"), "critical"),
     (re.compile("\u4e2d\u7b49|\u4e2d\u5ea6|\u4e2d\u7a0b\u5ea6|\u5e94\u4fee\u590d|"
-                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148|\u4e2d\u512a\u5148|"
-                "\uc911\uac04|\ubcf4\ud1b5"), "medium"),
+                "\u5efa\u8bae\u4fee\u590d|\u4e2d\u4f18\u5148|\u4e2d\u512a\u5148|\u5f3a\u70c8\u5efa\u8bae|"
+                "\u63a8\u5968|\uad8c\uc7a5|\uc911\uac04|\ubcf4\ud1b5"), "medium"),
     (re.compile("\u8f7b\u5fae|\u8f15\u5fae|\u8efd\u5fae|\u8efd\u5ea6|\u6b21\u8981|"
                 "\u53ef\u9009|\u53ef\u9078|\u6539\u5584\u63d0\u6848|\u4f4e\u4f18\u5148|"
-                "\u4f4e\u512a\u5148|\ub0ae\uc74c|\uacbd\ubbf8|\uc0ac\uc18c"), "minor"),
+                "\u4f4e\u512a\u5148|\uacbd\ubbf8|\uc0ac\uc18c\ud55c?|\ucc38\uace0|"
+                "\uc120\ud0dd|\ub0ae\uc74c"), "minor"),
 )
+# a heading's words in the other languages of the severity table that only label a group
+# ("Problemas Críticos", "Problèmes Haute Priorité", "Kritische Probleme", "P0 — 머지 전
+# 필수 수정"): issue and fix nouns, priority, must/should, before/merge, and small words
+_LABEL_WORDS_INTL = frozenset((
+    "problema", "problemas", "problème", "problèmes", "probleme", "problemi", "fehler",
+    "befund", "befunde", "mängel", "hallazgo", "hallazgos", "achado", "achados", "constat",
+    "constats", "anomalies", "questões", "cuestiones", "punti", "pontos", "puntos", "points",
+    "проблемы", "проблема", "замечания", "ошибки", "дефекты", "находки",
+    "prioridade", "prioridad", "priorité", "priorità", "priorität", "приоритет",
+    "приоритета", "gravidade", "gravedad", "gravité", "gravità", "severidade", "severidad",
+    "sévérité", "severità", "schweregrad",
+    "obrigatório", "obrigatórios", "obligatoire", "obligatoires", "obligatorio",
+    "obligatorios", "obbligatorio", "obbligatori", "zwingend", "обязательно",
+    "recomendado", "recomendados", "recommandé", "recommandés", "raccomandato",
+    "empfohlen", "рекомендуется", "sugestões", "sugerencias", "suggerimenti", "vorschläge",
+    "предложения", "melhorias", "mejoras", "améliorations", "miglioramenti",
+    "verbesserungen", "улучшения", "corrigir", "corriger", "corregir", "correggere",
+    "beheben", "исправить", "correções", "correcciones", "corrections", "correzioni",
+    "korrekturen", "исправления", "de", "da", "do", "la", "le", "les", "des", "di", "del",
+    "della", "à", "a", "e", "y", "et", "und", "и", "con", "com", "avec", "mit", "antes",
+    "avant", "prima", "vor", "до", "merge", "fusão", "fusión", "fusion",
+    "\uc774\uc288", "\ubb38\uc81c", "\ubb38\uc81c\uc810", "\uacb0\ud568", "\uc9c0\uc801",
+    "\uc0ac\ud56d", "\uc218\uc815", "\uba38\uc9c0", "\ubcd1\ud569", "\uc804", "\ud56d\ubaa9",
+))
+# severity words of other languages a heading may name that are also common words of
+# another ("media", "grave"): read in fields and cells only
+_HEADING_AMBIGUOUS = frozenset(("media", "medio", "grave", "importante", "menor", "opcional",
+                                "hinweis", "wichtig", "moyen", "leve"))
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 # a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
 _SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")s?(?![\w-])", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
-    + LINE_KEYS + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+    + LINE_KEYS + r"|" + SEVERITY_KEYS + r"|" + STATUS_KEYS
+    + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 # an item that opens with only a line of the file its section or header names ("- :339 —
 # ...", "- Line 12: ...", "- Lines 3-9 -", "- L40-L44 ...", "- (L12) ...")
 _LINE_LEAD = re.compile(
@@ -410,7 +483,31 @@ def _is_label(text: str) -> bool:
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
-    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() for w in toks)
+    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
+                              or _CJK_LABEL.match(w) is not None for w in toks)
+
+
+def _intl_severity_word(w: str) -> str | None:
+    """The severity a word of another language names in a heading, plurals and German
+    endings included ("críticos", "kritische", "hautes")."""
+    if _CJK_RUN.match(w):
+        m = _INTL_CJK_LEAD.match(w)  # "치명적인", "필수": one or two words, never 高 alone
+        return severity.INTL_ALIASES[m.group(0)] if m and len(m.group(0)) >= 2 else None
+    if w in _HEADING_AMBIGUOUS or w in severity.TEXT_ALIASES \
+            or not re.fullmatch(r"[^\W\d_]{3,20}", w):
+        return None
+    for stem in (w, w[:-1] if w.endswith("s") else "", w[:-1] if w.endswith("e") else "",
+                 w[:-2] if w.endswith(("en", "es", "er")) else ""):
+        if stem and stem not in _HEADING_AMBIGUOUS and (sev := severity.INTL_ALIASES.get(stem)):
+            return sev
+    return None
+
+
+_INTL_CJK_LEAD = severity.CJK_LEAD
+
+
+def _intl_label_word(w: str) -> bool:
+    return w in _LABEL_WORDS_INTL or _intl_severity_word(w) is not None
 
 
 def heading_severity(text: str) -> str | None:
@@ -429,6 +526,9 @@ def heading_severity(text: str) -> str | None:
     for rx, sev in _PHRASES:
         if rx.search(t):
             return sev
+    for w in re.split(r"[\s:/,.&+()#'-]+", t.lower()):
+        if w and (sev := _intl_severity_word(w)):
+            return sev  # "Problemas Críticos", "Kritische Probleme", "Haute priorité"
     return None
 
 
@@ -532,10 +632,29 @@ def _lead_tag(text: str) -> str | None:
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
+    m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
+    if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
+            and w not in _FIELD_WORDS and (s := severity.INTL_ALIASES.get(w)):
+        return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
             return emoji_severity(emoji)
     return badge_severity(t[:200])
+
+
+# severity words of the table that are also the keys of a finding's fields ("**建议：**" is
+# its suggestion, "**참고**:" a note, "**Hinweis:**" a remark): never a tag
+_FIELD_WORDS = frozenset((
+    "建议", "建議", "提示", "可选", "可選", "一般", "参考", "提案", "情報", "要修正", "필수",
+    "중요", "권장", "참고", "선택", "정보", "제안", "sugestão", "sugestões", "sugerencia",
+    "opcional", "hinweis", "vorschlag", "vorschläge", "suggerimento", "suggerimenti",
+    "предложение", "предложения", "bloqueante", "bloquant", "bloquante", "bloccante"))
+# a tag in another language's severity word (:data:`severity.INTL_ALIASES`) that opens a
+# finding: in brackets, or before a colon or dash
+_INTL_TAG = re.compile(
+    r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
+    r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
+    r"-\s|\*\*))")
 
 
 _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
@@ -633,6 +752,13 @@ _CLAUSE_LEAD = re.compile(
     r"\b[\W\d_]*+)*+$", re.I)
 
 
+# the noun "file" just before a bare name names it as the place ("测试文件 `a.py`", "파일
+# `a.py`", "die Datei `a.py`", "le fichier `a.py`", "the file `a.py`")
+_FILE_NOUN = re.compile(
+    r"(?:\u6587\u4ef6|\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|\ud30c\uc77c|(?<![^\W\d_])(?:file|"
+    r"datei|fichier|archivo|arquivo|\u0444\u0430\u0439\u043b))$", re.I)
+
+
 def _prose_file(text: str, before: str = "") -> str | None:
     """The file a finding's prose line is about: a file with a directory, or a bare file
     name that opens the line, a sentence or a parenthesis ("`page.tsx` — ...",
@@ -650,7 +776,8 @@ def _prose_file(text: str, before: str = "") -> str | None:
             continue
         lead = re.sub(r"[*_`~\"']+", "", text[:a]).rstrip()
         if _CLAUSE_LEAD.match(lead) or re.search(r"(?:[.!?;(\u3002\uff01\uff1f\uff08]|[\u2014"
-                                                   r"\u2013:]|\s-)$", lead):
+                                                   r"\u2013:\uff1a\u3001]|\s-)$", lead) \
+                or _FILE_NOUN.search(lead):
             return f
     return None
 
@@ -1276,6 +1403,10 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
+            if inner and (st := _fields(c.body).get("status")) and _RESOLVED.search(st) \
+                    and not any(k in ("findings", "neutral") for k in c.subs):
+                del self.doc.findings[c.count:]  # "Statut : CORRIGÉ": its parts are settled too
+                continue
             if inner and not (c.name_only and len(inner) > 1) \
                     and not any(k in ("findings", "neutral") for k in c.subs) \
                     and _fields(c.body).get("file") \
@@ -1388,8 +1519,11 @@ class _Reader:
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
                                                      r"(?:\s+in\s+\w+)?\s*$", plain, re.I)) \
-                and not _FINDINGS.search(plain) or _NO_ISSUES_HEAD.search(plain):
-            kind = "positive"  # "## Verification Results (No Issues Found)": checks that passed
+                and not _FINDINGS.search(_POSITIVE.sub(" ", plain)) \
+                or _NO_ISSUES_HEAD.search(plain):
+            # "Points forts", "Positive observations": a findings word inside the praise is
+            # the praise's; "## Verification Results (No Issues Found)": checks that passed
+            kind = "positive"
         elif _QUESTIONS.search(plain) and not _FINDINGS.search(plain) and not _lead_tag(text) \
                 and len(re.findall(r"[^\W\d_]{2,}", plain)) <= 5 \
                 or _AFTERWORD.match(re.sub(r"^[\W\d_]+", "", plain)):
@@ -1823,6 +1957,10 @@ class _Reader:
             for ln in _flat(item):
                 self.feed(ln)
             return
+        group_file = _file_group(head, rest, nested) if not quoted else None
+        if group_file is not None:
+            self.file_group(group_file, nested)
+            return
         if _badge_only(head) and not rest and not nested and not others:
             # "- ![medium](…)" alone, its text in the paragraph after the list
             self.pending_sev = badge_severity(head)
@@ -1954,6 +2092,38 @@ class _Reader:
                     self.feed(ln)
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
+
+    def file_group(self, file: str, nested: list[SyntaxTreeNode]) -> None:
+        """A list item that is only a file, over its own list of fields and labelled groups
+        (a per-file review): what its severity labels (``**Critical**``, ``**Warning**``)
+        hold and its tagged items are findings at that file; its verdict field
+        (``**判定**: 要修正``, ``**Verdict**: OK``) is the file's status, not the answer's
+        verdict; its other fields (what is good, "none") are no findings."""
+        place = Location(file)
+        self.feed(file)
+        for sub in nested:
+            for it in sub.children[:MAX_BODY]:
+                first = it.children[0] if it.children and it.children[0].type == "paragraph" \
+                    else None
+                head, rest = _join_head(_text(first).split("\n") if first is not None else [])
+                inner = [c for c in it.children if c.type in ("bullet_list", "ordered_list")]
+                group = _sev_label(head)
+                if words.verdict_keys(head) or _POSITIVE.search(_plain(head)[:40]):
+                    continue
+                if group is not None and (inner or rest):
+                    for ln in rest:
+                        self.emit(ln, [], group, place)
+                    for sub2 in inner:
+                        for it2 in sub2.children[:MAX_BODY]:
+                            lines = _flat(it2)
+                            if lines:
+                                self.emit(lines[0], lines[1:], group, place)
+                    continue
+                if _lead_tag(head) and (tag := _lead_tag(head)):
+                    self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag, place)
+                    continue
+                for ln in _flat(it):
+                    self.feed(ln)
 
     def fenced_keys(self, node: SyntaxTreeNode) -> None:
         """A code block is never the reviewer's own key, but for two: a YAML/JSON/TOML
@@ -2453,7 +2623,9 @@ _NONE_MORE = re.compile(
     r"(?:none|n/?a|nothing)[\s*_`]*(?:$|[.!;:,\u3002]|\s[\u2014\u2013-])"
     r"|no\s+(?:[\w-]+\s+){0,2}(?:issues?|findings?|problems?|concerns?|blockers?|regressions?)"
     r"(?:\s+(?:found|identified|noted|detected|observed|remain(?:ing)?))?[*_`]*\s*(?:$|[.!;(]))"
-    "|^[\\s*_`(\\-]*(?:\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
+    "|^[\\s*_`(\\-]*(?:nenhum[a]?|ningun[oa]|aucune?|rien|keine?|nichts|nessun[oa]?|"
+    "\u043d\u0435\u0442|\u043d\u0438\u0447\u0435\u0433\u043e|"
+    "\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
     "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
     "[\\s*_`\u3002.\uff0e]*$", re.I)
 
@@ -2493,7 +2665,10 @@ def _skip_head(head: str) -> bool:
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)):
         return True
-    return bool(_PLACEHOLDER.search(h))
+    # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
+    # and so is code that assigns or calls (`` `onclick={close}` ``)
+    return bool(_PLACEHOLDER.search(re.sub(r"`(?:<[a-z][a-z0-9-]*(?:\s[^`<>\n]*)?/?>|"
+                                           r"[^`\n]*[=(;][^`\n]*)`", " ", h)))
 
 
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
@@ -2667,6 +2842,23 @@ def _location_only(head: str) -> bool:
     return not rest.strip() or "::" in head
 
 
+def _file_group(head: str, rest: list[str], nested: list[SyntaxTreeNode]) -> str | None:
+    """The file of a list item that is only a file (``- `src/a.ts` ``) over a list that
+    states the file's verdict or groups findings under severity labels; else None."""
+    if rest or not nested:
+        return None
+    f = _first_file(head)
+    if f is None or re.search(r"[^\W_]", _strip_decor(head.replace(f, " ", 1).replace(
+            f.rsplit("/", 1)[-1], " ", 1))):
+        return None
+    heads = [_item_head(it) for sub in nested for it in sub.children[:MAX_BODY]]
+    if any(words.verdict_keys(h) for h in heads) or sum(
+            1 for h in heads if _sev_label(h) is not None) >= 1 and any(
+            _lead_tag(h) is None and _sev_label(h) is None for h in heads):
+        return f
+    return None
+
+
 def _bare_place(head: str) -> bool:
     """An item that is only a place (``- `a.py:204-209` ``), no words of its own."""
     loc = locate(head)
@@ -2788,7 +2980,9 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
-            _lead_tag(text) or locate(text) is not None or _FINDING_ID.match(_plain(text))):
+            locate(text) is not None or _FINDING_ID.match(_plain(text))
+            or _lead_tag(text) and not _is_label(re.sub(r"^[\W_]*P[0-4]\b", " ", text))
+            and "resolved" not in c.subs):
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
@@ -3075,6 +3269,13 @@ def _no_code(text: str) -> str:
     return re.sub(r"`[^`\n]*`", " ", text)
 
 
+# a location field that gives only a line ("Line 28-31", "第12行", "12行目", "L40", "Zeile 5")
+_PLACE_LINE = re.compile(r"^[\s*_`~(]*(?:(?:lines?|ln|zeilen?|lignes?|l[i\u00ed]neas?|linhas?|"
+                         r"righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]|\ub77c\uc778|"
+                         r"\u884c)\s*|L(?=\d)|\u7b2c\s*)\d{1,7}|^[\s*_`~(]*\d{1,7}\s*(?:\u884c|"
+                         r"\ubc88\uc9f8\s*\uc904|\ud589)", re.I)
+
+
 def _fields(lines: list[str]) -> dict[str, str]:
     """The known fields among ``lines`` (several may share a line: ``**Location:** x.
     **Issue:** y``): file, line, severity, status."""
@@ -3094,11 +3295,14 @@ def _fields(lines: list[str]) -> dict[str, str]:
             elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place
                 if locate(v) is not None or _first_file(v):
                     out.setdefault("file", v)
+                elif _PLACE_LINE.match(v):  # "位置：Line 28-31 (…)" beside a file field
+                    out.setdefault("line", v)
             elif k.startswith("line") or LINE_KEY_RE.match(k):
                 out.setdefault("line", v)
-            elif k in ("severity", "priority", "risk", "impact", "level"):
+            elif k in ("severity", "priority", "risk", "impact", "level") \
+                    or SEVERITY_KEY_RE.match(k):
                 out.setdefault(k if k in ("risk", "impact") else "severity", v)
-            elif k in ("status", "state"):
+            elif k in ("status", "state") or STATUS_KEY_RE.match(k):
                 out.setdefault("status", v)
     return out
 
@@ -3219,6 +3423,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
             if m and (s := severity_word(m["w"])):
                 want = m["w"]
                 break
+            if key == "severity" and (s := severity.lead_severity(fields[key])):
+                want = s  # another language's word: "Alta (70%)", "高", "높음"
+                break
     if want is None and fields.get("severity"):
         for rx, phrase_sev in _PHRASES:  # "Severity: must-fix"
             if rx.search(fields["severity"]):
@@ -3315,7 +3522,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
     cols: dict[str, int] = {}
     for name, names in _COLUMNS + _COLUMNS_INTL:
         for idx, c in enumerate(header):
-            if c in names and name not in cols and idx not in cols.values():
+            if (c in names or name == "severity" and SEVERITY_KEY_RE.match(c)) \
+                    and name not in cols and idx not in cols.values():
                 cols[name] = idx
     if "text" not in cols:
         return []
@@ -3353,7 +3561,7 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             if cell.strip() and _PASS_CELL.match(cell):
                 continue  # a dimension rated as passing
             w = _SEV_WORD_RE.search(cell)
-            _put_severity(rec, w.group(0) if w else next(
+            _put_severity(rec, w.group(0) if w else severity.lead_severity(cell) or next(
                 (emoji_severity(e) or sv for e, sv in _CELL_EMOJI if e in cell), None))
             if "severity" not in rec and "priority" not in rec and (
                     hs := heading_severity(cell) or severity.from_text(_unwrap(cell))):

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from council_filters.base import severity
 from council_filters.verdict.answer_lines import (
     _BULLET_MARK,
     _BULLET_RE,
@@ -27,6 +28,8 @@ from council_filters.verdict.locations import (
     LINE_KEYS,
     PLACE_KEY_RE,
     PLACE_KEYS,
+    SEVERITY_KEY_RE,
+    SEVERITY_KEYS,
     SEVERITY_WORD,
     Location,
     _pathlike,
@@ -41,7 +44,7 @@ from council_filters.verdict.locations import (
 _FIELD_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*(?P<k>severity|priority|level|location|file|path|where|lines?|"
     r"evidence|finding|issue|problem|description|details?|title|" + PLACE_KEYS + r"|" + LINE_KEYS
-    + r")[*_]*\s*[:=\uff1a][*_]*\s*(?P<v>.*)$",
+    + r"|" + SEVERITY_KEYS + r")[*_]*\s*[:=\uff1a][*_]*\s*(?P<v>.*)$",
     re.I,
 )
 _NONE_RE = re.compile(
@@ -225,11 +228,13 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
         fm = _FIELD_RE.match(ln)
         if fm:
             k, v = fm["k"].lower(), fm["v"].strip()
-            k = "location" if PLACE_KEY_RE.match(k) else "line" if LINE_KEY_RE.match(k) else k
+            k = "location" if PLACE_KEY_RE.match(k) else "line" if LINE_KEY_RE.match(k) else \
+                "severity" if SEVERITY_KEY_RE.match(k) else k
             if k in ("severity", "priority", "level"):
                 sv = re.search(SEVERITY_WORD, v, re.I)
-                if sv and sev_raw is None:
-                    sev_raw = sv.group(0)
+                word = sv.group(0) if sv else severity.lead_severity(v)
+                if word and sev_raw is None:
+                    sev_raw = word
                     continue
             elif k in ("location", "file", "path", "where", "line", "lines") and loc is None:
                 loc = find_location(v) or (

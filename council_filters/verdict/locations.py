@@ -85,20 +85,48 @@ _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 
 
 # "Location" and "Line" as reviewers write the key in other languages (Chinese, Japanese,
-# Korean, German, French, Spanish, Portuguese, Italian, Russian)
+# Korean, German, French, Spanish, Portuguese, Italian, Russian); the files a finding
+# involves count as its location ("File coinvolti", "涉及文件", "관련 파일")
 PLACE_KEYS = (
     r"\u4f4d\u7f6e|\u6587\u4ef6(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
-    r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|\u5bfe\u8c61\u30d5\u30a1\u30a4\u30eb|"
-    r"\u5834\u6240|\u8a72\u5f53\u7b87\u6240|\u7b87\u6240|\uc704\uce58|\ud30c\uc77c|"
-    r"ort|datei|fundstelle|fichier|emplacement|archivo|ubicaci[o\u00f3]n|"
-    r"localiza[c\u00e7][a\u00e3]o|arquivo|posizione|"
-    r"\u0444\u0430\u0439\u043b|\u043c\u0435\u0441\u0442\u043e(?:\u043f\u043e\u043b"
-    r"\u043e\u0436\u0435\u043d\u0438\u0435)?")
+    r"(?:\u6d89\u53ca|\u76f8\u5173|\u5173\u8054|\u53d7\u5f71\u54cd)(?:\u7684)?\u6587\u4ef6|"
+    r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|(?:\u5bfe\u8c61|\u95a2\u9023|\u8a72\u5f53)"
+    r"\u30d5\u30a1\u30a4\u30eb|"
+    r"\u5834\u6240|\u8a72\u5f53\u7b87\u6240|\u7b87\u6240|\uc704\uce58|"
+    r"(?:(?:\uad00\ub828|\ub300\uc0c1|\ud574\ub2f9)\s?)?\ud30c\uc77c|"
+    r"ort|datei(?:en)?|betroffene\s+dateien?|fundstelle|fichiers?(?:\s+concern[\u00e9e]s?)?|"
+    r"emplacement|localisation|archivos?(?:\s+afectados?)?|ubicaci[o\u00f3]n|"
+    r"localiza[c\u00e7][a\u00e3]o|arquivos?(?:\s+afetados?)?|posizione|"
+    r"files?\s+(?:coinvolt[io]|interessat[io])|"
+    r"\u0444\u0430\u0439\u043b[\u044b]?|\u043c\u0435\u0441\u0442\u043e(?:\u043f\u043e"
+    r"\u043b\u043e\u0436\u0435\u043d\u0438\u0435)?")
 LINE_KEYS = (
-    r"\u884c(?:\u53f7|\u756a\u53f7)?|\uc904|zeilen?|lignes?|l[i\u00ed]neas?|linhas?|righe|riga|"
-    r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]")
+    r"\u884c(?:\u53f7|\u756a\u53f7)?|\uc904|\ub77c\uc778|\ud589|zeilen?|lignes?|l[i\u00ed]neas?|"
+    r"linhas?|righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]")
+# "Severity" and "Priority" as reviewers write the key in other languages
+SEVERITY_KEYS = (
+    r"\u4e25\u91cd(?:\u7a0b\u5ea6|\u6027|\u5ea6|\u7ea7\u522b|\u7b49\u7ea7)|"
+    r"\u56b4\u91cd(?:\u7a0b\u5ea6|\u6027|\u5ea6)|\u7ea7\u522b|\u7b49\u7ea7|"
+    r"\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a|\u98ce\u9669\u7b49\u7ea7|"
+    r"\u91cd\u8981\u5ea6|\u6df1\u523b\u5ea6|\u91cd\u5927\u5ea6|\u512a\u5148\u5ea6|"
+    r"\u512a\u5148\u9806\u4f4d|\uc2ec\uac01\ub3c4|\uc911\uc694\ub3c4|\uc6b0\uc120\uc21c\uc704|"
+    r"\ub4f1\uae09|schweregrad|priorit\u00e4t|kritikalit\u00e4t|s\u00e9v\u00e9rit\u00e9|"
+    r"gravit\u00e9|priorit\u00e9|criticit\u00e9|gravedad|severidad|prioridad|criticidad|"
+    r"severidade|gravidade|prioridade|criticidade|gravit\u00e0|severit\u00e0|priorit\u00e0|"
+    r"criticit\u00e0|\u0441\u0435\u0440\u044c[\u0435\u0451]\u0437\u043d\u043e\u0441\u0442\u044c|"
+    r"\u043a\u0440\u0438\u0442\u0438\u0447\u043d\u043e\u0441\u0442\u044c|"
+    r"\u0432\u0430\u0436\u043d\u043e\u0441\u0442\u044c|"
+    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442")
+# "Status" in other languages (an item's status field: "상태: 완료", "Statut : CORRIGÉ")
+STATUS_KEYS = (
+    r"\u72b6\u6001|\u72c0\u614b|\u72b6\u614b|\u72b6\u6cc1|\u5bfe\u5fdc\u72b6\u6cc1|"
+    r"\u30b9\u30c6\u30fc\u30bf\u30b9|\uc0c1\ud0dc|\uc9c4\ud589\s?\uc0c1\ud0dc|statut|estado|"
+    r"stato|\u0441\u0442\u0430\u0442\u0443\u0441|\u0441\u043e\u0441\u0442\u043e\u044f\u043d"
+    r"\u0438\u0435")
 PLACE_KEY_RE = re.compile(r"(?:" + PLACE_KEYS + r")$", re.I)
+STATUS_KEY_RE = re.compile(r"(?:" + STATUS_KEYS + r")$", re.I)
 LINE_KEY_RE = re.compile(r"(?:" + LINE_KEYS + r")$", re.I)
+SEVERITY_KEY_RE = re.compile(r"(?:" + SEVERITY_KEYS + r")$", re.I)
 
 
 def clean_path(raw: str) -> str:

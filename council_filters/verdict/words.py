@@ -94,10 +94,60 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     # begins 拒绝服务, "denial of service")
     (r"(?:(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
      r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
-     r"修正が必要|不可合并|暂不合并|수정\s*필요", "REVISE"),
+     r"修正が必要|不可合并|暂不合并|수정\s*필요|"
+     r"修改后(?:合并|通过)|要求修改|请求修改|需返工|待修改|有条件合并|修正依頼|要対応|要改善|"
+     r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*요청|보완\s*필요|"
+     r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)", "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
-     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题", "APPROVE"),
+     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
+     r"(?:머지|병합)\s*가능|문제\s*없음", "APPROVE"),
+    # other languages: Portuguese, Spanish, French, Italian, German, Russian ("Aprovado com
+    # ressalvas", "Requiere cambios", "Modifications requises", "Änderungen erforderlich",
+    # "Требуются доработки" ask for changes; "Reprovado", "Nicht bestanden" fail; "Rejeitado",
+    # "Abgelehnt" reject; "Aprovado", "Freigegeben", "Одобрено" approve)
+    (r"(?:aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|approvat[oa]|freigabe|freigegeben|genehmigt|"
+     r"\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?)\s+(?:com|con|avec|sous|mit|"
+     r"\u0441)\s+(?:(?:as|los|las|les|le|la|i)\s+)?(?:ressalvas?|condi[c\u00e7](?:[o\u00f5]es|"
+     r"iones)|conditions?|condizioni|riserva|r[\u00e9e]serves?|ajustes|altera[c\u00e7][o\u00f5]es|"
+     r"cambios|modifications?|modifiche|[\u00e4a]nderungen|auflagen|"
+     r"\u0438\u0437\u043c\u0435\u043d\u0435\u043d\u0438\u044f\u043c\u0438|"
+     r"\u0443\u0441\u043b\u043e\u0432\u0438\u044f\u043c\u0438|"
+     r"\u043e\u0433\u043e\u0432\u043e\u0440\u043a\u0430\u043c\u0438)"
+     r"|aprova[c\u00e7][a\u00e3]o\s+condicional|aprobaci[o\u00f3]n\s+condicional|"
+     r"approbation\s+conditionnelle|approvazione\s+condizionata|bedingt\s+freigegeben|"
+     r"bedingte\s+freigabe|\u0443\u0441\u043b\u043e\u0432\u043d\u043e\s+\u043e\u0434\u043e"
+     r"\u0431\u0440\u0435\u043d\u043e"
+     r"|(?:requer|requiere|exige|necessita(?:\s+de)?|precisa(?:\s+de)?|necesita|n[\u00e9e]cessite|"
+     r"richiede|erfordert|ben[\u00f6o]tigt|\u0442\u0440\u0435\u0431\u0443\u0435\u0442(?:\u0441"
+     r"\u044f)?|\u0442\u0440\u0435\u0431\u0443\u044e\u0442\u0441\u044f|\u043d\u0443\u0436\u043d"
+     r"[\u044b\u043e])\s+(?:(?:des|de|di|delle|der|some|alguns|algumas|algunos|algunas)\s+)?"
+     r"(?:altera[c\u00e7][o\u00f5]es|ajustes|corre[c\u00e7][o\u00f5]es|"
+     r"revis[a\u00e3]o|cambios|correcciones|revisi[o\u00f3]n|modifications?|corrections?|modifiche|"
+     r"correzioni|[\u00e4a]nderungen|nacharbeit|\u00fcberarbeitung|\u0438\u0437\u043c\u0435\u043d"
+     r"\u0435\u043d\u0438[\u0439\u044f]|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\w*|"
+     r"\u0438\u0441\u043f\u0440\u0430\u0432\u043b\u0435\u043d\u0438\w*)"
+     r"|(?:altera[c\u00e7][o\u00f5]es|ajustes|corre[c\u00e7][o\u00f5]es|cambios|modifications?|"
+     r"changements|modifiche|[\u00e4a]nderungen)\s+(?:necess[a\u00e1]ri[oa]s|solicitad[oa]s|"
+     r"requerid[oa]s|obrigat[o\u00f3]ri[oa]s|necesari[oa]s|requis(?:es)?|demand[\u00e9e]e?s|"
+     r"n[\u00e9e]cessaires|richieste|necessarie|erforderlich|angefordert|n[\u00f6o]tig|notwendig)"
+     r"|(?:nacharbeit|\u00fcberarbeitung)\s+(?:erforderlich|n[\u00f6o]tig|notwendig)|"
+     r"[\u00e0a]\s+(?:corriger|revoir|retravailler)|da\s+(?:rivedere|correggere)|"
+     r"\u043d\u0430\s+\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u043a\u0443|"
+     r"\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|"
+     r"reprovad[oa]|n[a\u00e3]o\s+aprovad[oa]|no\s+aprobad[oa]|non\s+approuv[\u00e9e]e?|"
+     r"non\s+approvat[oa]|nicht\s+(?:freigegeben|bestanden)|"
+     r"\u043d\u0435\s+\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?", "REVISE"),
+    (r"rejeitad[oa]|recusad[oa]|rechazad[oa]|rejet[\u00e9e]e?|refus[\u00e9e]e?|respint[oa]|"
+     r"rifiutat[oa]|abgelehnt|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
+     r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
+     r"fusionner|mergen|unire)", "REJECT"),
+    (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
+     r"freigegeben|freigabe|genehmigt|angenommen|bestanden|\u043e\u0434\u043e\u0431\u0440\u0435"
+     r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
+     r"\u043f\u0440\u0438\u043d\u044f\u0442[\u043e\u0430]?|(?:pront[oa]|list[oa]|pr[\u00eae]te?)"
+     r"\s+(?:para|pour)\s+(?:o\s+|el\s+|le\s+|la\s+)?(?:merge|mesclar|fusionar|fusionner|"
+     r"produ[c\u00e7][a\u00e3]o|producci[o\u00f3]n|production)", "APPROVE"),
     # a reviewer cannot declare itself failed
     (r"timeout|timed" + _SEP + r"out|error|unavailable|unknown", "BAD"),
 )
@@ -157,13 +207,12 @@ def is_enumeration(value: str) -> bool:
     if _PLACEHOLDER.match(v):
         return True
     head = v[:160]
-    words = _ANY_WORD.findall(head)
-    if len(words) >= 2 and _CHOICE_SEP.search(head):
-        # two verdict words joined by a choice separator
-        parts = [p for p in re.split(r"\s*(?:\||/|\bor\b)\s*", head, flags=re.I) if p.strip()]
-        voted = [p for p in parts if _ANY_WORD.search(p)]
-        return len(voted) >= 2
-    return False
+    if not _CHOICE_SEP.search(head):
+        return False
+    # two verdict words (in any language of the table) joined by a choice separator
+    parts = [p for p in re.split(r"\s*(?:\||/|\bor\b)\s*", head, flags=re.I) if p.strip()]
+    voted = [p for p in parts[:12] if _ANY_WORD.search(p) or _lookup(p, True, False) in VOTES]
+    return len(voted) >= 2
 
 
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
@@ -217,6 +266,16 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action|"
+               # in Portuguese, Spanish, French, Italian, German and Russian
+               r"decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
+               r"empfehlung|recomenda[c\u00e7][a\u00e3]o|recomendaci[o\u00f3]n|raccomandazione|"
+               r"recommandation|conclus[a\u00e3]o|conclusi[o\u00f3]n|conclusione|fazit|ergebnis|"
+               r"resultado|risultato|r[\u00e9e]sultat|esito|avalia[c\u00e7][a\u00e3]o|"
+               r"evaluaci[o\u00f3]n|valutazione|bewertung|[\u00e9e]valuation|"
+               r"\u0438\u0442\u043e\u0433|\u0440\u0435\u0448\u0435\u043d\u0438\u0435|"
+               r"\u0437\u0430\u043a\u043b\u044e\u0447\u0435\u043d\u0438\u0435|"
+               r"\u0440\u0435\u043a\u043e\u043c\u0435\u043d\u0434\u0430\u0446\u0438\u044f|"
+               r"\u0432\u044b\u0432\u043e\u0434|"
                # a key named by its choices: "Go/No-Go: Go", "Ship / No-ship: ship"
                r"go\s*/\s*no[\s-]?go|go[\s-]no[\s-]go|ship\s*/\s*no[\s-]?ship")
 _QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality|plan|"
@@ -237,15 +296,19 @@ _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総
 # one makes it a Verdict key only when its value names a verdict
 _CJK_HEAD = re.compile(r"(?:" + _CJK_STRONG + r")$")
 _CJK_MOD = re.compile(r"(?:最终|最終|总体|總體|整体|整體|综合|総合|本次|评审|評審|审查|審查|審査|"
-                      r"复核|複核|代码审查|代碼審查|レビュー|最终评审|最終評審)")
+                      r"复核|複核|代码审查|代碼審查|レビュー|最终评审|最終評審|全体|"
+                      r"(?:최종|전체|종합|코드\s?리뷰|리뷰|검토)\s?)")
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
-    r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?)"
+    r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?|"
+    r"veredictos?|veredito|verdetto|verdikt|urteil|\u0432\u0435\u0440\u0434\u0438\u043a\u0442)"
     r"(?:\s*\((?P<par>[^)\n]{1,30})\))?"
     r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:[\s_]+(?:" + _QUALIFIERS + r"))?)[\s_]+)?"
     r"(?P<w>" + _WEAK_HEADS + r")"
-    r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_STRONG + r"))"
-    r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:" + _CJK_WEAK + r")))", re.I)
+    r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:(?<=[\uac00-\ud7af])\s)?"
+    r"(?:" + _CJK_STRONG + r"))"
+    r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:(?<=[\uac00-\ud7af])\s)?"
+    r"(?:" + _CJK_WEAK + r")))", re.I)
 # possessive runs: a line of 10 000 "*" or spaces is read in linear time
 _LINE_KEY = re.compile(
     r"^[^\w]*+" + _KEY.pattern + r"\s*+[*_`~\"']*+\s*+"
