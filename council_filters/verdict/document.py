@@ -143,6 +143,8 @@ _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
     r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Option A — SQLAlchemy + Alembic": one of the alternatives weighed, its pros and cons
+    r"option\s+[a-z0-9]\b(?!\s*[:.)]?\s*(?:fix|patch)\b)|"
     # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
     # items are findings only by a priority of their own
     r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
@@ -281,7 +283,9 @@ _PHRASES = (
 )
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 # a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
-_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")s?(?![\w-])", re.I)
+# ("High-Severity Issues" names its severity as "High Severity Issues" does)
+_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD
+                           + r")s?(?:(?![\w-])|(?=-(?:severity|priority)\b))", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
@@ -1669,6 +1673,15 @@ class _Reader:
                 self.feed(ln)
                 i += 1
                 continue
+            em = _EMPTY_GROUP.match(ln)
+            if em and _NONE_RE.match(em["v"]) and _sev_label(em["k"]) is not None \
+                    and kind not in ("positive", "resolved"):
+                # "CRITICAL: None" / "**High:** none found": a severity with nothing under it
+                self.close_para()
+                self.label(None)
+                self.feed(ln)
+                i += 1
+                continue
             if _BARE_KEY.match(ln) and (len(lines) == 1 or i == len(lines) - 1) \
                     and any(s.level == 8 for s in self.sections):
                 self.close_para()
@@ -2712,6 +2725,10 @@ def _titled_item(head: str) -> bool:
         or _FIELD.match(head) or _POSITIVE.search(key) or _QUESTIONS.search(key))
 
 
+# "CRITICAL: None", "**High:** none found": a severity label and its (empty) value
+_EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -3480,6 +3497,47 @@ _REVIEWISH = re.compile(
 _REVIEWISH_SCAN = 64 * 1024
 
 
+# A plain-text answer (no Markdown heading anywhere) writes its section titles as lines
+# standing alone: "Critical Issues (Prevent All Tests from Running)", "6. Security
+# Analysis" under a rule, "🔴 CRITICAL/HIGH ISSUES FIXED" over its list.  Such a line is
+# read as the heading it stands for, so its severity, status or name covers the lines
+# under it.  (A "---" under a line is a rule here: plain text draws rules, not titles.)
+_HAS_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$)", re.M)
+_LIST_START = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,})\s*$")
+# (it opens with a letter or a glyph such as an emoji, never with Markdown's own marks)
+_PLAIN_TITLE = re.compile(
+    r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
+
+
+def plain_headings(body: str) -> str:
+    """``body`` with each stand-alone title line of a plain-text answer made an ATX
+    heading (line count kept); a body that has Markdown headings comes back as it is."""
+    if _HAS_HEADING.search(body):
+        return body
+    lines = body.split("\n")
+    fenced = False
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if s.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not _PLAIN_TITLE.match(ln) or s.endswith((".", ",", ";", "!", "?")):
+            continue
+        prev = lines[i - 1] if i else ""
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
+                _LIST_START.match(nxt) and not _LIST_START.match(ln)):
+            continue
+        if len(s.split()) > 12 or not re.search(r"[^\W\d_]{3}", s) or _LIST_START.match(ln) \
+                and not (re.match(r"^\s*\d{1,2}\.\s", ln) and _RULE_LINE.match(prev)) \
+                or locate(s) is not None \
+                or _first_file(s) is not None or words.vote_of(s, True) in words.VOTES:
+            continue
+        lines[i] = "## " + s
+    return "\n".join(lines)
+
+
 def read_document(text: str, origin: str = "reviewer") -> Doc:
     """Read one answer as a Markdown document; see the module docstring."""
     token = TRAFFIC_LIGHT.set("\U0001f7e1" in text and "\U0001f7e0" not in text)
@@ -3498,6 +3556,7 @@ def _read_document(text: str, origin: str) -> Doc:
     if "\u2610" in text or "\u2611" in text or "\u2612" in text:
         text = text.translate(_BALLOT)
     keys, body = front_matter(text)
+    body = plain_headings(body)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
     if fpath and _pathlike(fpath):
