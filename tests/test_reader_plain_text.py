@@ -157,3 +157,44 @@ def test_a_markdown_answer_keeps_its_own_headings() -> None:
     for line in ("It reads well.", "**Bold title**", "Parser (src/p.py:3)", "- an item"):
         text = "x\n\n" + line + "\n\ny\n"
         assert document.plain_headings(text) == text, line
+
+
+# a codex exec transcript saved from its last commands on (no banner, no trailer): the
+# answer is the last "codex" message, which the CLI printed twice
+CODEX_TAIL = """\
+exec
+bash -lc 'sed -n 1,40p src/sync/clock.ts' in /home/dev/app
+ succeeded in 3ms:
+export function stale(a: number, b: number) {
+  return a > b;
+}
+
+codex
+The staleness check trusts file times, which copies and checkouts reset.
+
+Review comment:
+
+- [P2] Compare content hashes, not file times — /home/dev/app/src/sync/clock.ts:12-15
+  A checkout gives every file a fresh time, so a stale export passes as current.
+The staleness check trusts file times, which copies and checkouts reset.
+
+Review comment:
+
+- [P2] Compare content hashes, not file times — /home/dev/app/src/sync/clock.ts:12-15
+  A checkout gives every file a fresh time, so a stale export passes as current.
+"""
+
+
+def test_a_codex_transcript_saved_without_its_banner_is_read_once() -> None:
+    assert where(CODEX_TAIL) == [("/home/dev/app/src/sync/clock.ts", 12, "medium")]
+
+
+BUNDLE_ID = """\
+  Problems Found
+
+  1. Shared identifier: every test target uses the bundle ID (org.sample.WidgetGallery) of the app.
+"""
+
+
+def test_a_reverse_domain_name_is_not_a_file() -> None:
+    assert [f for f, _, _ in where(BUNDLE_ID)] == [None]

@@ -302,8 +302,9 @@ _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?
 _BLOB = re.compile(
     r"https?://[^\s)/]+/[^\s)]*?/(?:-/)?blob/[^/\s)]+/(?P<p>[^\s)#?]+)"
     r"(?:#L(?P<l>\d{1,7})(?:-L?(?P<e>\d{1,7}))?)?")
+# (not the head of a longer dotted name: "com.example" in "com.example.PrivateFork")
 _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1,200}\.[A-Za-z]"
-                         r"[A-Za-z0-9]{0,9})(?![\w/])")
+                         r"[A-Za-z0-9]{0,9})(?![\w/]|\.\w)")
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
