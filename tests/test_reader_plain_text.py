@@ -198,3 +198,29 @@ BUNDLE_ID = """\
 
 def test_a_reverse_domain_name_is_not_a_file() -> None:
     assert [f for f, _, _ in where(BUNDLE_ID)] == [None]
+
+
+HURTING = """\
+⏺ Code review of the billing service
+
+  It is a small, readable service; the trouble is all in how it talks to the database.
+
+  What's actually hurting
+
+  1. Per-row lookups. list_invoices asks for each customer in its own query, so a page
+  of fifty invoices costs fifty-one round trips.
+
+  2. refund has three branches (billing/refund.py:40–58) that each build their own SQL.
+
+  What is wrong with the tests
+
+  1. The clock is real: two tests fail after midnight (tests/test_due.py:12).
+"""
+
+
+def test_a_section_saying_what_hurts_or_what_is_wrong_lists_findings() -> None:
+    assert where(HURTING) == [
+        (None, None, None),
+        ("billing/refund.py", 40, None),
+        ("tests/test_due.py", 12, None),
+    ]

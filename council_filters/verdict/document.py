@@ -183,7 +183,7 @@ _FINDINGS = re.compile(
     r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
     r"recommendations?|action\s+items|required\s+changes|improvements?|warnings?|"
     r"weaknesses|gaps?|flaws?|errors?|vulnerabilit(?:y|ies)|observations?|feedback|"
-    r"remarks?|points?|fixes)\b|"
+    r"remarks?|points?|fixes|what(?:'s|\s+is)\s+(?:actually\s+|really\s+)?(?:hurting|wrong|broken))\b|"
     # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
     "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
     "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
@@ -209,6 +209,8 @@ _LABEL_WORDS = frozenset((
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
     "cleanups", "merging", "shipping", "address", "resolve",
+    # "What's actually hurting", "What is wrong"
+    "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item)\s*#?\s*\d{1,4}\b"
