@@ -224,3 +224,31 @@ def test_a_section_saying_what_hurts_or_what_is_wrong_lists_findings() -> None:
         ("billing/refund.py", 40, None),
         ("tests/test_due.py", 12, None),
     ]
+
+
+FIELD_TABLES = """\
+  🔴 BLOCKING PROBLEMS
+
+  1. Two stylesheets both define the page colours
+
+  | Aspect   | Details                                           |
+  |----------|---------------------------------------------------|
+  | File     | web/styles/preview.css:40-52                      |
+  | Evidence | both files set the same root colour variables     |
+  | Impact   | whichever loads last repaints every page          |
+  | Fix      | scope the preview variables under its own class   |
+
+  2. The dark theme is keyed to a class nobody sets
+
+  | Aspect | Details                                  |
+  |--------|------------------------------------------|
+  | File   | web/styles/preview.css:7                 |
+  | Impact | every dark-mode rule stays inactive      |
+"""
+
+
+def test_a_two_column_table_of_fields_belongs_to_the_finding_above_it() -> None:
+    assert where(FIELD_TABLES) == [
+        ("web/styles/preview.css", 40, "critical"),
+        ("web/styles/preview.css", 7, "critical"),
+    ]

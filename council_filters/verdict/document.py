@@ -2076,6 +2076,16 @@ class _Reader:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
+        if _field_table(rows):
+            # "| Aspect | Details |" over "| File | a.css:101-134 |", "| Impact | … |": the
+            # fields of the finding just above, not findings; its File row is that place
+            last = self.doc.findings[-1] if self.doc.findings else None
+            for row in rows[1:]:
+                if last is not None and "file" not in last and _plain(row[0]).lower() in (
+                        "file", "location", "where", "path"):
+                    _put_location(last, locate(row[1]))
+                    self.doc.findings[-1] = _ordered(last)
+            return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
             ref = rec.pop("_id", None)
             col_line = rec.pop("_line", None)
@@ -3327,6 +3337,23 @@ _CELL_EMOJI = (("\U0001f534", "critical"), ("\u2757", "critical"), ("\U0001f7e0"
 _ROW_LINE = re.compile(
     r"^[\s*_`(\[]*(?:L|lines?\s*|ln\s*|:)(?P<l>\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?[*_`)\]]*"
     r"\s*(?::|\uff1a|\u2014|\u2013|-\s)", re.I)  # the row's text opens with the line, as its label
+
+
+# the first column of a table of one finding's fields ("| Aspect | Details |")
+_FIELD_ROW = re.compile(
+    r"^(?:file|location|where|path|lines?|evidence|impact|fix|suggested\s+fix|current|reality|"
+    r"expected|actual|cause|root\s+cause|risk|severity|priority|problem|issue|details?|"
+    r"recommendation|why|effect|scenario|status|category)$", re.I)
+
+
+def _field_table(rows: list[list[str]]) -> bool:
+    """Two columns, a header naming none of the finding words, and at least two rows whose
+    first cell is a finding's field name, most of them: one finding's fields."""
+    if any(len(r) != 2 for r in rows) or len(rows) < 3:
+        return False
+    named = sum(1 for r in rows[1:] if _FIELD_ROW.match(_plain(r[0]).strip(" *_`:")))
+    return named >= 2 and named * 2 >= len(rows) - 1 and not _FIELD_ROW.match(
+        _plain(rows[0][0]).strip(" *_`:"))
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
