@@ -203,6 +203,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: actions naming findings",
      lambda n: b"## Findings\n\n- a.py:1 x (H1)\n\n## Suggestions\n\n" + rep(
          b"- Fix issue #1 (H1 / H2 / ", n // 128) + b"\n", reading.read),
+    # plain-text answers: title lines standing alone, tables of one finding's fields, a
+    # codex transcript saved without its banner
+    ("tolerant reader: plain-text title lines",
+     lambda n: rep(b"  Critical Issues Found\n\n  1. a thing\n\n", n // 128), reading.read),
+    ("tolerant reader: field tables",
+     lambda n: b"1. a title\n\n| Aspect | Details |\n|---|---|\n"
+     + rep(b"| File | a.css:1 |\n", n // 128), reading.read),
+    ("tolerant reader: bannerless codex tail",
+     lambda n: rep(b"exec\nls in /r\n succeeded in 1ms:\n", n // 128) + b"codex\n"
+     + rep(b"- [P2] t \xe2\x80\x94 /r/a.py:1-2\n", n // 256), reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit

@@ -179,6 +179,8 @@ _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
     r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Option A — SQLAlchemy + Alembic": one of the alternatives weighed, its pros and cons
+    r"option\s+[a-z0-9]\b(?!\s*[:.)]?\s*(?:fix|patch)\b)|"
     # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
     # items are findings only by a priority of their own
     r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
@@ -217,7 +219,7 @@ _FINDINGS = re.compile(
     r"must[\s-]+fix|should[\s-]+fix|could[\s-]+fix|nits?|nitpicks?|suggestions?|"
     r"recommendations?|action\s+items|required\s+changes|improvements?|warnings?|"
     r"weaknesses|gaps?|flaws?|errors?|vulnerabilit(?:y|ies)|observations?|feedback|"
-    r"remarks?|points?|fixes)\b|"
+    r"remarks?|points?|fixes|what(?:'s|\s+is)\s+(?:actually\s+|really\s+)?(?:hurting|wrong|broken))\b|"
     # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
     "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
     "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
@@ -243,6 +245,8 @@ _LABEL_WORDS = frozenset((
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
     "cleanups", "merging", "shipping", "address", "resolve",
+    # "What's actually hurting", "What is wrong"
+    "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
 _FINDING_ID = re.compile(
     r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|"
@@ -353,7 +357,9 @@ _HEADING_AMBIGUOUS = frozenset(("media", "medio", "grave", "importante", "menor"
                                 "hinweis", "wichtig", "moyen", "leve"))
 _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", re.I)
 # a heading may name its severity in the plural ("Suggestions", "Warnings", "Blockers")
-_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")s?(?![\w-])", re.I)
+# ("High-Severity Issues" names its severity as "High Severity Issues" does)
+_SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD
+                           + r")s?(?:(?![\w-])|(?=-(?:severity|priority)\b))", re.I)
 _FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
     r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
@@ -371,8 +377,9 @@ _LINE_ONLY = re.compile(r"(?:^|[\s(`])(?::|(?:lines?|ln|L)\s*)(?P<l>\d{1,7})\b(?
 _BLOB = re.compile(
     r"https?://[^\s)/]+/[^\s)]*?/(?:-/)?blob/[^/\s)]+/(?P<p>[^\s)#?]+)"
     r"(?:#L(?P<l>\d{1,7})(?:-L?(?P<e>\d{1,7}))?)?")
+# (not the head of a longer dotted name: "com.example" in "com.example.PrivateFork")
 _FILE_TOKEN = re.compile(r"`(?P<a>[^`\n]{1,200})`|(?P<b>(?<![\w/.\-:])[\w.\-/]{1,200}\.[A-Za-z]"
-                         r"[A-Za-z0-9]{0,9})(?![\w/])")
+                         r"[A-Za-z0-9]{0,9})(?![\w/]|\.\w)")
 _WRAP_END = re.compile(r"[\w.\-/]+[-/]$")
 _DANGLING = re.compile(r"(?:\s[\u2014\u2013-]|[\u2014:])\s*$")
 _HEADERISH = re.compile(r"^#{7,}\s*(?P<t>.*?)\s*#*\s*$")
@@ -1803,6 +1810,15 @@ class _Reader:
                 self.feed(ln)
                 i += 1
                 continue
+            em = _EMPTY_GROUP.match(ln)
+            if em and _NONE_RE.match(em["v"]) and _sev_label(em["k"]) is not None \
+                    and kind not in ("positive", "resolved"):
+                # "CRITICAL: None" / "**High:** none found": a severity with nothing under it
+                self.close_para()
+                self.label(None)
+                self.feed(ln)
+                i += 1
+                continue
             if _BARE_KEY.match(ln) and (len(lines) == 1 or i == len(lines) - 1) \
                     and any(s.level == 8 for s in self.sections):
                 self.close_para()
@@ -2229,6 +2245,16 @@ class _Reader:
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
+            return
+        if _field_table(rows):
+            # "| Aspect | Details |" over "| File | a.css:101-134 |", "| Impact | … |": the
+            # fields of the finding just above, not findings; its File row is that place
+            last = self.doc.findings[-1] if self.doc.findings else None
+            for row in rows[1:]:
+                if last is not None and "file" not in last and _plain(row[0]).lower() in (
+                        "file", "location", "where", "path"):
+                    _put_location(last, locate(row[1]))
+                    self.doc.findings[-1] = _ordered(last)
             return
         for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
             ref = rec.pop("_id", None)
@@ -2904,6 +2930,10 @@ def _titled_item(head: str) -> bool:
         or _FIELD.match(head) or _POSITIVE.search(key) or _QUESTIONS.search(key))
 
 
+# "CRITICAL: None", "**High:** none found": a severity label and its (empty) value
+_EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -3516,6 +3546,23 @@ _ROW_LINE = re.compile(
     r"\s*(?::|\uff1a|\u2014|\u2013|-\s)", re.I)  # the row's text opens with the line, as its label
 
 
+# the first column of a table of one finding's fields ("| Aspect | Details |")
+_FIELD_ROW = re.compile(
+    r"^(?:file|location|where|path|lines?|evidence|impact|fix|suggested\s+fix|current|reality|"
+    r"expected|actual|cause|root\s+cause|risk|severity|priority|problem|issue|details?|"
+    r"recommendation|why|effect|scenario|status|category)$", re.I)
+
+
+def _field_table(rows: list[list[str]]) -> bool:
+    """Two columns, a header naming none of the finding words, and at least two rows whose
+    first cell is a finding's field name, most of them: one finding's fields."""
+    if any(len(r) != 2 for r in rows) or len(rows) < 3:
+        return False
+    named = sum(1 for r in rows[1:] if _FIELD_ROW.match(_plain(r[0]).strip(" *_`:")))
+    return named >= 2 and named * 2 >= len(rows) - 1 and not _FIELD_ROW.match(
+        _plain(rows[0][0]).strip(" *_`:"))
+
+
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                     origin: str) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
@@ -3688,6 +3735,47 @@ _REVIEWISH = re.compile(
 _REVIEWISH_SCAN = 64 * 1024
 
 
+# A plain-text answer (no Markdown heading anywhere) writes its section titles as lines
+# standing alone: "Critical Issues (Prevent All Tests from Running)", "6. Security
+# Analysis" under a rule, "🔴 CRITICAL/HIGH ISSUES FIXED" over its list.  Such a line is
+# read as the heading it stands for, so its severity, status or name covers the lines
+# under it.  (A "---" under a line is a rule here: plain text draws rules, not titles.)
+_HAS_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$)", re.M)
+_LIST_START = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,})\s*$")
+# (it opens with a letter or a glyph such as an emoji, never with Markdown's own marks)
+_PLAIN_TITLE = re.compile(
+    r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
+
+
+def plain_headings(body: str) -> str:
+    """``body`` with each stand-alone title line of a plain-text answer made an ATX
+    heading (line count kept); a body that has Markdown headings comes back as it is."""
+    if _HAS_HEADING.search(body):
+        return body
+    lines = body.split("\n")
+    fenced = False
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if s.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not _PLAIN_TITLE.match(ln) or s.endswith((".", ",", ";", "!", "?")):
+            continue
+        prev = lines[i - 1] if i else ""
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
+                _LIST_START.match(nxt) and not _LIST_START.match(ln)):
+            continue
+        if len(s.split()) > 12 or not re.search(r"[^\W\d_]{3}", s) or _LIST_START.match(ln) \
+                and not (re.match(r"^\s*\d{1,2}\.\s", ln) and _RULE_LINE.match(prev)) \
+                or locate(s) is not None \
+                or _first_file(s) is not None or words.vote_of(s, True) in words.VOTES:
+            continue
+        lines[i] = "## " + s
+    return "\n".join(lines)
+
+
 def read_document(text: str, origin: str = "reviewer") -> Doc:
     """Read one answer as a Markdown document; see the module docstring."""
     token = TRAFFIC_LIGHT.set("\U0001f7e1" in text and "\U0001f7e0" not in text)
@@ -3706,6 +3794,7 @@ def _read_document(text: str, origin: str) -> Doc:
     if "\u2610" in text or "\u2611" in text or "\u2612" in text:
         text = text.translate(_BALLOT)
     keys, body = front_matter(text)
+    body = plain_headings(body)
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
     if fpath and _pathlike(fpath):

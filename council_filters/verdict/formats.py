@@ -535,9 +535,10 @@ def _codex_transcript(text: str) -> str:
     """A codex CLI transcript (its banner, the ``user`` prompt, ``thinking`` and ``exec``
     blocks, ``codex`` messages, ``tokens used``): the answer is the last ``codex``
     message, up to the ``tokens used`` trailer; the prompt it echoes and the final
-    message printed again after the trailer are not read.  Any other text is returned
-    as it is."""
-    if not _CODEX_BANNER.match(text[:200]):
+    message printed again after the trailer are not read.  A transcript saved without
+    its banner is known by an ``exec`` block's outcome line (``succeeded in 0ms:``).  Any
+    other text is returned as it is."""
+    if not _CODEX_BANNER.match(text[:200]) and not _CODEX_EXEC.search(text):
         return text
     lines = text.split("\n")
     labels = [i for i, ln in enumerate(lines) if _STAMP.sub("", ln.strip(), 1) == "codex"]
@@ -549,7 +550,17 @@ def _codex_transcript(text: str) -> str:
         if t == "tokens used" or t.startswith("tokens used:"):
             rest = rest[:i]
             break
+    answer = "\n".join(rest).strip("\n")
+    half = answer[:(len(answer) - 1) // 2]
+    if half.strip() and answer == half + "\n" + half:
+        return half  # a saved tail without the trailer: the final message printed twice
     return "\n".join(rest)
+
+
+# a transcript saved without its banner: an ``exec`` block, its command, then its outcome
+_CODEX_EXEC = re.compile(
+    r"^(?:\[[^\]\n]{1,40}\]\s*)?exec\n[^\n]{1,2000}\n"
+    r"\s*(?:succeeded|exited -?\d+) in \d+(?:\.\d+)?m?s", re.M)
 
 
 _STAMP = re.compile(r"^\[[^\]\n]{1,40}\]\s*")  # "[2025-09-01T12:00:00] codex"
