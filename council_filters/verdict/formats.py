@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
-from council_filters.verdict import pr_records
+from council_filters.verdict import pr_records, reviewer_json
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
 
@@ -398,7 +398,7 @@ _REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall
                           # a gate's boolean ("approved": false), findings grouped by severity
                           "approved", "lgtm", "passes", "passed", "blockers",
                           "blocking_issues", "must_fix", "should_fix", "nits",
-                          "critical_issues", "required_changes"))
+                          "critical_issues", "required_changes", "review_status"))
 # keys a tool wraps its review object in ({"review": {...}})
 _WRAPPERS = ("review", "result", "output", "data")
 
@@ -439,14 +439,41 @@ def review_json(text: str) -> dict[str, Any] | None:
                 doc = inner
     if not isinstance(doc, dict):
         return None
-    keys = {str(k).lower() for k in doc}
-    if not keys & _REVIEW_KEYS:
-        for k in _WRAPPERS:
-            wrapped = doc.get(k)
-            if isinstance(wrapped, dict):
-                return wrapped if {str(w).lower() for w in wrapped} & _REVIEW_KEYS else None
-        return None
-    return doc
+    if _is_review(doc):
+        return doc
+    for k in _WRAPPERS:
+        wrapped = doc.get(k)
+        if isinstance(wrapped, dict):
+            return wrapped if _is_review(wrapped) else None
+    # its parts one object down: {"summary": {"verdict": ...}, "report": {"problems": [...]}}
+    return doc if any(isinstance(v, dict) and _is_review(v)
+                      for v in list(doc.values())[:16]) else None
+
+
+#: fenced blocks of one answer looked at for a review document, from its last
+_MAX_EMBEDDED = 16
+
+
+def embedded_review(text: str) -> dict[str, Any] | None:
+    """The review document a Markdown answer carries in a fenced ``json`` block (a
+    pipeline's machine-readable copy of its review, or the final message a CLI saved
+    under a preamble): the last such block that holds one."""
+    blocks = reviewer_json.fenced_blocks(text)
+    for info, body in reversed(blocks[-_MAX_EMBEDDED:]):
+        if info.lower() not in ("json", "jsonc", "") or not body.lstrip().startswith("{"):
+            continue
+        value = loads(body)
+        if isinstance(value, dict) and _is_review(value):
+            return value
+    return None
+
+
+def _is_review(doc: dict[str, Any]) -> bool:
+    """A review document: a verdict key, a findings list under its usual name, or a list
+    under a key that names findings (``security_issues``, ``lint_violations``)."""
+    return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or any(
+        isinstance(v, list) and reviewer_json.names_findings(k)
+        for k, v in list(doc.items())[:64])
 
 
 # a review document's own verdict keys: such a document is read as one, not as review data

@@ -39,6 +39,7 @@ from council_filters.verdict import (
     layers,
     pr_records,
     review_body,
+    reviewer_json,
     words,
 )
 from council_filters.verdict.answer_lines import (
@@ -132,6 +133,12 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
     structured = got.meta.get("structured")
     if not out.found_verdict and isinstance(structured, dict) and doc is not structured:
         _take_structured(out, _from_json(structured, origin))
+    if not isinstance(doc, dict):
+        embedded = formats.embedded_review(got.text)
+        # a template shown in the answer (placeholders such as path/to/, <file>) is no review
+        if embedded is not None and len(document._PLACEHOLDER.findall(
+                json.dumps(embedded, ensure_ascii=False)[:20_000])) < 2:
+            _take_embedded(out, _from_json(embedded, origin))
     out.warnings[:0] = warnings
     if root:  # the structured findings; the findings text keeps the reviewer's words
         for f in out.findings:
@@ -151,6 +158,19 @@ def _take_structured(out: Reading, schema: Reading) -> None:
             w for w in schema.warnings if w == NOT_A_VOTE]
     if not out.findings and schema.findings:
         out.findings, out.findings_text = schema.findings, schema.findings_text
+
+
+def _take_embedded(out: Reading, block: Reading) -> None:
+    """A review JSON fenced inside a Markdown answer: the reviewer's own structured copy
+    of its review.  Its verdict stands when the prose states none; its findings stand
+    when the prose gave none, or when every one of them names its file (the prose's
+    sections, quotes and evidence lines are then the same findings retold)."""
+    if not out.found_verdict and block.found_verdict:
+        out.found_verdict, out.verdict = True, block.verdict
+        out.warnings = [w for w in out.warnings if w != NO_VERDICT] + [
+            w for w in block.warnings if w == NOT_A_VOTE]
+    if block.findings and (not out.findings or all(f.get("file") for f in block.findings)):
+        out.findings, out.findings_text = block.findings, block.findings_text
 
 
 def _safe_word(s: str) -> str:
@@ -431,9 +451,11 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     """A review document: a verdict (or codex's ``overall_correctness``, a quality gate's
     ``status``/``passed``), a summary, and findings under their usual names."""
     out = Reading()
-    v = _get(doc, "final_verdict", "verdict", "overall_verdict", "review_verdict", "judgment",
-             "judgement", "decision", "review_decision", "final_decision", "recommendation",
-             "overall_correctness", "conclusion", "outcome", "status", "result")
+    v = _get(doc, *_VERDICT_NAMES)
+    if v is None:  # {"summary": {"verdict": "APPROVE", "issues": 0}}
+        v = next((_get(d, *_VERDICT_NAMES) for k, d in list(doc.items())[:32]
+                  if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS
+                  and _get(d, *_VERDICT_NAMES) is not None), None)
     word: str | None = None
     if isinstance(v, dict):
         v = _get(v, "verdict", "decision", "status")
@@ -457,15 +479,25 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     s = _get(doc, "summary", "overview", "overall_explanation", "explanation", "review_notes")
     if isinstance(s, str):
         out.summary = _cap(" ".join(s.split()))
-    items = _get(doc, "findings", "issues", "comments", "problems", "review_comments")
-    for item in items[:10_000] if isinstance(items, list) else []:
-        _add_json_item(out, item, origin, None)
+    for items in reviewer_json.finding_lists(doc):
+        for item in items[:10_000]:
+            _add_json_item(out, item, origin, None)
     for key, sev in _GROUPS:  # findings grouped under a key that names their severity
         group = _get(doc, key)
         for item in group[:10_000] if isinstance(group, list) else []:
             _add_json_item(out, item, origin, sev)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
+
+
+# a review document's verdict keys, in order of preference; and the objects one may sit
+# in (a summary block, the review part of a larger document)
+_VERDICT_NAMES = ("final_verdict", "verdict", "overall_verdict", "review_verdict", "judgment",
+                  "judgement", "decision", "review_decision", "final_decision",
+                  "recommendation", "overall_correctness", "review_status", "gate_status",
+                  "overall_status", "conclusion", "outcome", "status", "result")
+_VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "overall",
+                              "review_summary", "metadata", "gate", "quality_gate"))
 
 
 # keys a review object groups its findings under, with the severity each names (an
@@ -550,18 +582,6 @@ _CLOSED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'
                      r"invalid|duplicate|false[\s_-]positive)\b", re.I)
 
 
-def _int(v: Any) -> int | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int) and 1 <= v <= _MAX_LINE:
-        return v
-    if isinstance(v, float) and v.is_integer() and 1 <= v <= _MAX_LINE:
-        return int(v)
-    if isinstance(v, str) and (m := re.match(r"\s*L?(\d{1,7})(?!\d)", v)) and int(m.group(1)):
-        return int(m.group(1))
-    return None
-
-
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if isinstance(item, str):
         found = parse_findings([f"- {item}"], None, origin)
@@ -585,25 +605,10 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
             rec["severity"] = _LINT_SEVERITY[sev.strip().lower()]
     elif tag:
         _put_severity(rec, tag.group(1))
+    path, first, last = reviewer_json.place(item)
     where = _get(item, "code_location", "location", "position")
-    path: Any = _get(item, "file", "path", "file_path", "filename", "filepath",
-                     "absolute_file_path")
-    # a pull-request review comment's envelope: "line" is null once the diff moved on,
-    # "original_line" keeps where it was written
-    line: Any = _get(item, "line", "start_line", "line_start", "startline", "line_number",
-                     "linenumber", "lines", "begin", "original_line", "original_start_line")
-    end: Any = _get(item, "end_line", "endline", "line_end")
-    if isinstance(where, dict):
-        path = path or _get(where, "absolute_file_path", "file_path", "path", "file")
-        rng = _get(where, "line_range", "lines", "range")
-        if isinstance(rng, dict):
-            line = line or _get(rng, "start", "begin", "line")
-            end = end or _get(rng, "end")
-            if isinstance(line, dict):
-                line = _get(line, "line")
-        line = line or _get(where, "line", "start_line", "begin")
-    elif isinstance(where, str) and not path:
-        path = where
+    if path is None and isinstance(where, str):
+        path = where  # "location": "src/a.py:12"
     loc = find_location(path) if isinstance(path, str) else None
     if loc is not None:
         rec["file"], rec["line"] = loc.file, loc.line
@@ -611,15 +616,10 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
             rec["end_line"] = loc.end_line
     elif isinstance(path, str) and path.strip():
         rec["file"] = clean_path(path)
-    if "line" not in rec and "file" in rec and (n := _int(line)) is not None:
-        rec["line"] = n
-        lm = re.match(r"\s*L?\d{1,7}\s*[-\u2013]\s*L?(\d{1,7})(?!\d)", line) \
-            if isinstance(line, str) else None
-        if lm and int(lm.group(1)) > n:
-            rec["end_line"] = int(lm.group(1))
-    e = _int(end)
-    if e is not None and "line" in rec and e > rec["line"]:
-        rec["end_line"] = e
+    if "file" in rec and not rec.get("line") and first is not None:
+        rec["line"] = first
+    if last is not None and rec.get("line") and last > rec["line"] and "end_line" not in rec:
+        rec["end_line"] = last
     if "severity" not in rec and "priority" not in rec:
         b = document.badge_severity(text) or document.lead_tag(text.lstrip()[:200])
         if b:

@@ -33,7 +33,7 @@ _CLOSE = re.compile(r"\n[ \t]*+```")
 _MAX_OBJECT_TRIES = 64
 
 
-def _fenced_blocks(reply: str) -> list[tuple[str, str]]:
+def fenced_blocks(reply: str) -> list[tuple[str, str]]:
     """``(info, body)`` of every fenced block, in order (linear time)."""
     blocks: list[tuple[str, str]] = []
     pos = 0
@@ -80,7 +80,7 @@ def extract(reply: str) -> Any:
             return json.loads(stripped)
         except (ValueError, RecursionError):
             pass
-    blocks = _fenced_blocks(reply)
+    blocks = fenced_blocks(reply)
     for _info, body in sorted(blocks, key=lambda b: b[0].lower() != "json"):
         try:
             return json.loads(body)
@@ -348,3 +348,138 @@ def normalise(
                     "the anchorable ranges \u2014 kept (it will degrade to a body comment)")
         out.records.append(rec)
     return out
+
+
+# --------------------------------------------------------------------------- #
+# Review documents of any shape, read by their keys
+# --------------------------------------------------------------------------- #
+# A review JSON a custom pipeline or agent prints names its parts in its own words:
+# its findings under ``findings`` or ``security_issues`` or ``lint_violations``, a
+# finding's place as ``file``/``line``, ``location: {path, lines: "12-18"}``,
+# ``code_location: {repository_relative_path, line_range: {start, end}}``, or SARIF's
+# ``physicalLocation: {artifactLocation: {uri}, region: {startLine}}``.  These helpers
+# read such shapes by what their keys name, with bounded work per item.
+
+#: the words a key's last part names a findings list with
+_LIST_WORDS = frozenset(("findings", "issues", "comments", "problems", "violations"))
+#: parts of a key that say its list is not open findings (praise, history)
+_NOT_OPEN = frozenset(("resolved", "fixed", "closed", "addressed", "dismissed", "positive",
+                       "praise", "previous", "prior", "past", "old", "outdated", "general"))
+#: the conventional names, in the order one is chosen when a document has several
+FINDINGS_KEYS = ("findings", "issues", "comments", "problems", "review_comments")
+#: keys of the objects a finding nests its place in
+_PLACE_KEYS = frozenset(("codelocation", "location", "locations", "position", "physicallocation",
+                         "artifactlocation", "region", "range", "span", "where", "loc",
+                         "source", "target", "linerange", "lines"))
+#: keys naming a file (compared lower-case, without ``_`` and ``-``)
+_PATH_KEYS = ("file", "path", "filepath", "filename", "absolutefilepath",
+              "repositoryrelativepath", "relativepath", "uri", "fileuri", "sourcefile",
+              "newpath")
+#: keys naming a line or a span of lines, in order of preference
+_LINE_KEYS = ("line", "newline", "startline", "linestart", "linenumber", "lineno", "begin",
+              "beginline", "lines", "linerange", "range", "region", "start", "originalline",
+              "originalstartline")
+_END_KEYS = ("endline", "lineend", "end", "lastline")
+_SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
+                   r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
+_MAX_LINE = 10_000_000
+_MAX_NODES = 64  # objects looked into for one finding's place
+
+
+def _norm(key: Any) -> str:
+    return re.sub(r"[_\-\s]", "", str(key)).lower()
+
+
+def _parts(key: Any) -> list[str]:
+    """A key's words: ``securityIssues`` and ``security_issues`` are both [security, issues]."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", str(key)[:80])
+    return [p for p in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if p]
+
+
+def names_findings(key: Any) -> bool:
+    """Whether a key names a list of open findings: its last word is one of findings,
+    issues, comments, problems, violations, and no word says they are closed or praise."""
+    parts = _parts(key)
+    return bool(parts) and parts[-1] in _LIST_WORDS and not _NOT_OPEN.intersection(parts)
+
+
+def finding_lists(doc: dict[str, Any]) -> list[list[Any]]:
+    """The findings lists of a review document: the first conventional one (``findings``,
+    ``issues``, ...) when it has one; else every list under a key that names findings,
+    at its top level, else one object down (``{"review": {"findings": [...]}}``)."""
+    low = {str(k).lower(): v for k, v in doc.items()}
+    for name in FINDINGS_KEYS:
+        if isinstance(low.get(name), list) and low[name]:
+            return [low[name]]
+    for level in (doc, *[v for v in doc.values() if isinstance(v, dict)][:16]):
+        found = [v for k, v in level.items() if isinstance(v, list) and v and names_findings(k)]
+        if found:
+            return found
+    return []
+
+
+def line_span(value: Any) -> tuple[int | None, int | None]:
+    """(first line, last line) of a line value in any usual spelling: ``12``, ``"12"``,
+    ``"12-18"``, ``"L12-L18"``, ``"12:3"`` (line 12, column 3), ``[12, 18]``,
+    ``{"start": 12, "end": 18}``, ``{"start": {"line": 12}}``, ``{"startLine": 12}``."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, (int, float)):
+        n = int(value) if float(value).is_integer() else 0
+        return (n, None) if 1 <= n <= _MAX_LINE else (None, None)
+    if isinstance(value, str):
+        m = _SPAN.match(value[:80])
+        if m is None or not 1 <= int(m[1]) <= _MAX_LINE:
+            return None, None
+        end = int(m[2]) if m[2] and int(m[2]) > int(m[1]) else None
+        return int(m[1]), end
+    if isinstance(value, list) and value and len(value) <= 4:
+        first, _ = line_span(value[0])
+        last, _ = line_span(value[-1]) if len(value) > 1 else (None, None)
+        return first, last if first and last and last > first else None
+    if isinstance(value, dict):
+        low = {_norm(k): v for k, v in list(value.items())[:32]}
+        first = next((s for k in _LINE_KEYS if k in low
+                      for s in (line_span(low[k])[0],) if s), None)
+        last = next((e for k in _END_KEYS if k in low
+                     for e in (line_span(low[k])[0],) if e), None)
+        return first, last if first and last and last > first else None
+    return None, None
+
+
+def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
+    """(path value, first line, last line) of one finding: its own keys first, then the
+    objects it nests its place in (``location``, ``code_location``, ``position``, SARIF's
+    ``physicalLocation``...), nearest first.  The path is returned as written (a string,
+    or whatever the key holds) for the caller to clean; lines are already numbers."""
+    path: Any = None
+    first: int | None = None
+    last: int | None = None
+    queue: list[dict[str, Any]] = [item]
+    seen = 0
+    while queue and seen < _MAX_NODES:
+        node = queue.pop(0)
+        seen += 1
+        low = {_norm(k): v for k, v in list(node.items())[:64]}
+        if path is None:
+            path = next((low[k] for k in _PATH_KEYS
+                         if isinstance(low.get(k), str) and low[k].strip()), None)
+        if first is None:
+            for k in _LINE_KEYS:
+                if k in low and not (node is item and k in ("range", "start", "begin")
+                                     and isinstance(low[k], str)):
+                    first, last = line_span(low[k])
+                    if first is not None:
+                        break
+            if first is not None and last is None:
+                last = next((e for k in _END_KEYS if k in low
+                             for e in (line_span(low[k])[0],) if e and e > first), None)
+        if path is not None and first is not None:
+            break
+        for k, v in low.items():
+            if k in _PLACE_KEYS or k in _PATH_KEYS:
+                if isinstance(v, dict):
+                    queue.append(v)
+                elif isinstance(v, list) and v and isinstance(v[0], dict):
+                    queue.append(v[0])  # several places: the first
+    return path, first, last
