@@ -101,6 +101,16 @@ def test_a_findings_list_one_object_down_and_a_verdict_in_a_summary_object() -> 
         ("svc/log.py", 17, "minor")]
 
 
+def test_an_empty_findings_list_and_an_earlier_review_are_no_findings() -> None:
+    got = read(json.dumps({
+        "verdict": "APPROVE", "findings": [],
+        "previous_review": {"findings": [{"title": "was fixed", "file": "a.py", "line": 2}]},
+        "notes": {"issues": [{"title": "an open one elsewhere", "file": "b.py", "line": 4}]},
+    }))
+    assert got.verdict == "APPROVE"
+    assert got.findings == []
+
+
 def test_a_document_with_only_a_findings_list_under_its_own_name_is_a_review() -> None:
     raw = json.dumps({"review_findings": [{"message": "missing lock", "file": "q.c",
                                            "line": 3}]})

@@ -411,10 +411,15 @@ def finding_lists(doc: dict[str, Any]) -> list[list[Any]]:
     for name in FINDINGS_KEYS:
         if isinstance(low.get(name), list) and low[name]:
             return [low[name]]
-    for level in (doc, *[v for v in doc.values() if isinstance(v, dict)][:16]):
-        found = [v for k, v in level.items() if isinstance(v, list) and v and names_findings(k)]
-        if found:
-            return found
+    top = [(k, v) for k, v in doc.items() if isinstance(v, list) and names_findings(k)]
+    if top:  # its own lists, even empty ones ("findings": [] says there are none)
+        return [v for _k, v in top if v]
+    for k, inner in list(doc.items())[:16]:
+        if isinstance(inner, dict) and not _NOT_OPEN.intersection(_parts(k)):
+            found = [v for name, v in inner.items()
+                     if isinstance(v, list) and v and names_findings(name)]
+            if found:
+                return found
     return []
 
 
