@@ -229,6 +229,29 @@ def test_a_fenced_template_is_not_a_review() -> None:
     assert got.findings == []
 
 
+@pytest.mark.parametrize("text", [
+    # the template alone, as a CLI that echoes its instructions prints it
+    '{"verdict": "APPROVE", "findings": [{"file": "path/to/module.py", "line": 1, '
+    '"title": "<one-line title>"}]}',
+    # under a short preamble
+    "Answer with this object:\n```json\n{\"verdict\": \"APPROVE\", \"findings\": "
+    "[{\"path\": \"<file>\", \"line\": 0, \"summary\": \"{what is wrong}\"}]}\n```\n",
+])
+def test_an_echoed_json_template_gives_no_vote_and_no_finding(text: str) -> None:
+    got = read(text)
+    assert got.verdict == "UNKNOWN"
+    assert got.findings == []
+    assert reading.TEMPLATE_ONLY in got.warnings
+
+
+def test_markup_named_in_a_real_reviews_prose_is_no_placeholder() -> None:
+    got = one({"file": "web/signup.html", "line": 14,
+               "title": "The <form> submits before the <input> is checked",
+               "body": "Give the <button> a type and validate in the <form> handler."})
+    assert got.verdict == "REVISE"
+    assert places(got) == [("web/signup.html", 14, None)]
+
+
 # --------------------------------------------------------------------------- #
 # Never a crash, and bounded work
 # --------------------------------------------------------------------------- #

@@ -95,6 +95,7 @@ __all__ = [
 VOTES = ("APPROVE", "REVISE", "REJECT")
 SUMMARY_CAP = 500
 NO_VERDICT = layers.NO_VERDICT_WARNING
+TEMPLATE_ONLY = "the answer is an output template with placeholders, not a review"
 NOT_A_VOTE = "verdict is not APPROVE, REVISE or REJECT \u2014 marked UNKNOWN"
 
 
@@ -129,15 +130,20 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
         warnings.append(f"the reviewer CLI reported an error ({got.kind}: "
                         f"{_safe_word(str(got.meta['error']))})")
     doc = got.meta.get("doc")
-    out = _from_json(doc, origin) if isinstance(doc, dict) else _from_document(got.text, origin)
+    if isinstance(doc, dict) and _template(doc):
+        # an echoed output template (placeholders such as path/to/, <title>): no review,
+        # and its example verdict is no vote
+        out = _from_json({}, origin)
+        warnings.append(TEMPLATE_ONLY)
+    else:
+        out = _from_json(doc, origin) if isinstance(doc, dict) \
+            else _from_document(got.text, origin)
     structured = got.meta.get("structured")
     if not out.found_verdict and isinstance(structured, dict) and doc is not structured:
         _take_structured(out, _from_json(structured, origin))
     if not isinstance(doc, dict):
         embedded = formats.embedded_review(got.text)
-        # a template shown in the answer (placeholders such as path/to/, <file>) is no review
-        if embedded is not None and len(document._PLACEHOLDER.findall(
-                json.dumps(embedded, ensure_ascii=False)[:20_000])) < 2:
+        if embedded is not None and not _template(embedded):
             _take_embedded(out, _from_json(embedded, origin))
     out.warnings[:0] = warnings
     if root:  # the structured findings; the findings text keeps the reviewer's words
@@ -145,6 +151,29 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
             if isinstance(f.get("file"), str):
                 f["file"] = relative_to(f["file"], root)
     return out
+
+
+def _template(doc: dict[str, Any]) -> bool:
+    """A review document that is a template shown in the answer, not a review: two or more
+    of its values are placeholders whole (``"<path>"``, ``"path/to/file.py"``,
+    ``"[file:line]"``, ``"{title}"``).  A placeholder-like word inside a real finding's
+    prose (``the <form> element``) does not count."""
+    seen, found = 0, 0
+    stack: list[Any] = [doc]
+    while stack and seen < 2_000:
+        v = stack.pop()
+        seen += 1
+        if isinstance(v, dict):
+            stack.extend(list(v.values())[:200])
+        elif isinstance(v, list):
+            stack.extend(v[:200])
+        elif isinstance(v, str):
+            t = v.strip()
+            if len(t) <= 80 and (document._PLACEHOLDER.fullmatch(t) or t.startswith("path/to/")):
+                found += 1
+                if found >= 2:
+                    return True
+    return False
 
 
 def _take_structured(out: Reading, schema: Reading) -> None:
