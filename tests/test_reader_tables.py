@@ -98,6 +98,19 @@ def test_a_failing_status_row_outside_a_findings_section_is_none() -> None:
     assert found(text) == []
 
 
+def test_a_failing_row_under_a_status_heading_inside_findings_restates() -> None:
+    table = """
+| Aspect | Assessment |
+|---|---|
+| Parser | ✅ Good - every case covered |
+| Exporter | ❌ Not ready - two specs fail to load |
+"""
+    assert found("## Findings\n" + table) == [
+        (None, None, None, "Exporter: Not ready - two specs fail to load")]
+    assert found("## Summary and recommendations\n\n### Current status\n" + table) == []
+    assert found("## Findings\n\n### Status\n" + table) == []
+
+
 def test_a_fix_column_saying_what_was_done_marks_the_row_fixed() -> None:
     text = """## Summary
 

@@ -426,6 +426,7 @@ class _Section:
     cand: _Cand | None = None
     prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
     summary_recap: bool = False  # a summary or status (not suggestions or changes)
+    summary_head: bool = False  # headed as a summary or status, findings read before or not
 
 
 @dataclass
@@ -1591,6 +1592,7 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
+        sec.summary_head = _recap_kind(recap_name) == "summary"
         recap = _recap_kind(recap_name) if self.doc.findings else None
         if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
@@ -2256,7 +2258,11 @@ class _Reader:
                     _put_location(last, locate(row[1]))
                     self.doc.findings[-1] = _ordered(last)
             return
-        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+        # a failing row of a status table is a finding in a findings section, not in a
+        # summary or status section inside it (that restates what the review found)
+        fails = self.kind() == "findings" and not any(s.summary_head for s in self.sections)
+        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin,
+                                   fails):
             ref = rec.pop("_id", None)
             col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
@@ -3618,9 +3624,13 @@ def _failed_row(header: list[str], rows: list[list[str]], in_findings: bool,
               if c in _COLUMNS[3][1] or _SCORE_COL.match(c) or c == "assessment"]
     out: list[dict[str, Any]] = []
     for vals in rows[1:]:
-        if not any(i < len(vals) and _FAILED_ROW.search(_unwrap(vals[i])) for i in judged):
+        failed = next((vals[i] for i in judged
+                       if i < len(vals) and _FAILED_ROW.search(_unwrap(vals[i]))), None)
+        if failed is None:
             continue
         words = [_strip_decor(v) for i, v in enumerate(vals) if i not in judged and v.strip()]
+        if len(words) < 2:  # "| Exporter | ❌ Not ready - two specs fail |": the why is there
+            words.append(re.sub(r"^[^\w(\[`]+", "", _strip_decor(failed)))
         text = ": ".join(w for w in words if w)
         if not text:
             continue
@@ -3632,7 +3642,7 @@ def _failed_row(header: list[str], rows: list[list[str]], in_findings: bool,
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
-                    origin: str) -> list[dict[str, Any]]:
+                    origin: str, fails: bool = False) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
     shape = _table_shape(header, rows)
     if shape == "count" or shape == "compare":
@@ -3649,7 +3659,7 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             strong or "severity" in cols or "file" in cols or "line" in cols):
         # a scorecard, a status or coverage table, a list of things described: only a row
         # whose status says it fails is a finding, and only in a findings section
-        return _failed_row(header, rows, in_findings, origin)
+        return _failed_row(header, rows, fails, origin)
     idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
