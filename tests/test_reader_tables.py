@@ -148,3 +148,35 @@ def test_a_list_of_things_described_without_place_or_severity_is_none() -> None:
 def test_odd_tables_never_raise(table: str) -> None:
     for heading in ("## Findings", "## Summary", ""):
         reading.read((heading + "\n\n" + table).encode(), "tester")
+
+
+FIELD_TABLES = """## Issues
+
+### BUG-01: The export page lists private mail hosts as company hosts
+
+| Field | Value |
+|---|---|
+| **Severity** | medium |
+| **Area** | export page |
+| **Status** | {status} |
+
+The company-host list shows private mail hosts next to company ones.
+
+### BUG-02: The queue page opens with the generic title
+
+| Field | Value |
+|---|---|
+| **Severity** | low |
+| **Status** | {status} |
+
+The queue page shows the title of the overview.
+"""
+
+
+def test_a_field_table_under_a_finding_heading_gives_its_severity() -> None:
+    got = found(FIELD_TABLES.format(status="Open"))
+    assert [sev for _, _, sev, _ in got] == ["medium", "minor"]
+
+
+def test_a_field_table_whose_status_says_fixed_settles_its_heading() -> None:
+    assert found(FIELD_TABLES.format(status="Fixed")) == []

@@ -2253,6 +2253,9 @@ class _Reader:
             # fields of the finding just above, not findings; its File row is that place
             last = self.doc.findings[-1] if self.doc.findings else None
             for row in rows[1:]:
+                # the same fields as lines of the heading above ("| Status | Fixed |" is
+                # its "Status: Fixed"): a finding heading's severity and status
+                self.feed(_plain(row[0]).strip(" *_`:") + ": " + _plain(row[1]).strip())
                 if last is not None and "file" not in last and _plain(row[0]).lower() in (
                         "file", "location", "where", "path"):
                     _put_location(last, locate(row[1]))
