@@ -143,6 +143,9 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: table rows",
      lambda n: b"| File | Line | Issue |\n|---|---|---|\n" + rep(b"| a.py | 1 | x |\n", n // 128),
      reading.read),
+    ("tolerant reader: status table rows, failing and passing",
+     lambda n: b"## Findings\n\n| Check | Status | Notes |\n|---|---|---|\n"
+     + rep(b"| a | \xe2\x9d\x8c FAIL | x |\n| b | Done | y |\n", n // 256), reading.read),
     ("tolerant reader: key lines", lambda n: rep(b"Verdict: x\n", n // 128), reading.read),
     ("tolerant reader: recaps restating findings",
      lambda n: rep(b"- [P1] a.py:1 the parser drops a field\n\n## Summary\n- parser drops field\n",

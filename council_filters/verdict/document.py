@@ -426,6 +426,7 @@ class _Section:
     cand: _Cand | None = None
     prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
     summary_recap: bool = False  # a summary or status (not suggestions or changes)
+    summary_head: bool = False  # headed as a summary or status, findings read before or not
 
 
 @dataclass
@@ -1591,6 +1592,7 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
+        sec.summary_head = _recap_kind(recap_name) == "summary"
         recap = _recap_kind(recap_name) if self.doc.findings else None
         if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
@@ -2251,12 +2253,19 @@ class _Reader:
             # fields of the finding just above, not findings; its File row is that place
             last = self.doc.findings[-1] if self.doc.findings else None
             for row in rows[1:]:
+                # the same fields as lines of the heading above ("| Status | Fixed |" is
+                # its "Status: Fixed"): a finding heading's severity and status
+                self.feed(_plain(row[0]).strip(" *_`:") + ": " + _plain(row[1]).strip())
                 if last is not None and "file" not in last and _plain(row[0]).lower() in (
                         "file", "location", "where", "path"):
                     _put_location(last, locate(row[1]))
                     self.doc.findings[-1] = _ordered(last)
             return
-        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin):
+        # a failing row of a status table is a finding in a findings section, not in a
+        # summary or status section inside it (that restates what the review found)
+        fails = self.kind() == "findings" and not any(s.summary_head for s in self.sections)
+        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin,
+                                   fails):
             ref = rec.pop("_id", None)
             col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
@@ -3563,20 +3572,101 @@ def _field_table(rows: list[list[str]]) -> bool:
         _plain(rows[0][0]).strip(" *_`:"))
 
 
+# what a table's columns say it is, when it is not a table of findings: a count per
+# severity ("| Severity | Count |"), a scorecard ("| Criterion | Score |"), a comparison
+# ("| Metric | Before | After |")
+_COUNT_COLS = ("count", "counts", "total", "number", "qty", "occurrences", "issues", "findings",
+               "issues found", "# issues", "# findings", "no. of issues")
+_SCORE_COL = re.compile(r"^(?:[\w/ -]{1,20}\s)?(?:score|rating|grade|mark|points|stars)$")
+_COMPARED = (("before", "after"), ("old", "new"), ("baseline", "now"), ("main", "branch"))
+# the column of what was done about a row, and a cell saying it was done ("Wrapped the call
+# in a try/except", "Moved the lock"): a fix report's row, already fixed
+_FIX_COLS = ("fix", "fix applied", "applied fix", "resolution", "action taken", "change made",
+             "changes made", "remediation", "what was done")
+_DONE_FIX = re.compile(r"^[\s*_`\W]*(?!(?:need|feed|seed|embed|shed|speed|proceed|exceed)\b)"
+                       r"[a-z]{2,}ed\b", re.I)
+# a status (or score) cell that says the row passed: a status table's row, no finding
+_PASSED_ROW = re.compile(
+    r"\u2705|\u2714|\u2713|\u2611|\U0001f7e2|\b(?:pass(?:ed|es)?|ok|okay|done|implemented|"
+    r"confirmed|verified|satisfied|met|complete[d]?|covered|present|exists|yes|good|excellent|"
+    r"clean|green|stable|wired|ready|healthy|compliant|deferred|wont-?fix|won.t\s+fix|"
+    r"out\s+of\s+scope|none\s+found|no\s+issues?)\b|^[\s*_`]*(?:n/?a|none|-|\u2014)[\s*_`.]*$",
+    re.I)
+# a status cell that says the row fails: in a findings section, that row is a finding
+_FAILED_ROW = re.compile(
+    r"\u274c|\u2717|\u2718|\u26d4|\U0001f6d1|\b(?:fail(?:ed|s|ing)?|missing|broken|absent|"
+    r"not\s+(?:implemented|met|covered|done|present|satisfied|found|handled|tested)|"
+    r"unmet|uncovered|incomplete|partial(?:ly)?|violat(?:ed|ion)|blocked|blocker)\b|"
+    r"^[\s*_`]*no[\s*_`.]*$", re.I)
+
+
+def _table_shape(header: list[str], rows: list[list[str]]) -> str | None:
+    """"count", "score" or "compare" when the columns say the table is one of those;
+    None for any other table.  A count column is one so named whose cells are numbers."""
+    body = rows[1:]
+    for idx, c in enumerate(header):
+        if c in _COUNT_COLS:
+            cells = [_unwrap(r[idx]).strip(" *_`") for r in body if idx < len(r) and r[idx].strip()]
+            if cells and sum(1 for v in cells if re.match(r"\d", v)) * 2 > len(cells):
+                return "count"
+    if any(_SCORE_COL.match(c) for c in header):
+        return "score"
+    if any(a in header and b in header for a, b in _COMPARED):
+        return "compare"
+    return None
+
+
+def _failed_row(header: list[str], rows: list[list[str]], in_findings: bool,
+                origin: str) -> list[dict[str, Any]]:
+    """In a findings section, the rows of a status table or scorecard whose status or
+    score cell says it fails (❌, FAIL, Missing): a finding each, titled by its first cell
+    and the row's other words; every other row passed or is no finding."""
+    if not in_findings:
+        return []
+    judged = [i for i, c in enumerate(header)
+              if c in _COLUMNS[3][1] or _SCORE_COL.match(c) or c == "assessment"]
+    out: list[dict[str, Any]] = []
+    for vals in rows[1:]:
+        failed = next((vals[i] for i in judged
+                       if i < len(vals) and _FAILED_ROW.search(_unwrap(vals[i]))), None)
+        if failed is None:
+            continue
+        words = [_strip_decor(v) for i, v in enumerate(vals) if i not in judged and v.strip()]
+        if len(words) < 2:  # "| Exporter | ❌ Not ready - two specs fail |": the why is there
+            words.append(re.sub(r"^[^\w(\[`]+", "", _strip_decor(failed)))
+        text = ": ".join(w for w in words if w)
+        if not text:
+            continue
+        rec: dict[str, Any] = {"kind": "finding", "origin": origin}
+        _put_location(rec, _cell_place(vals))
+        rec["summary"] = text
+        out.append(rec)
+    return out
+
+
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
-                    origin: str) -> list[dict[str, Any]]:
+                    origin: str, fails: bool = False) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
+    shape = _table_shape(header, rows)
+    if shape == "count" or shape == "compare":
+        return []  # a count per severity, a before/after comparison: no finding in it
     cols: dict[str, int] = {}
     for name, names in _COLUMNS + _COLUMNS_INTL:
         for idx, c in enumerate(header):
             if (c in names or name == "severity" and SEVERITY_KEY_RE.match(c)) \
                     and name not in cols and idx not in cols.values():
                 cols[name] = idx
-    if "text" not in cols:
-        return []
+    strong = "text" in cols and header[cols["text"]] in (
+        "issue", "finding", "findings", "concern", "blocker", "defect", "bug", "problem", "gap")
+    if shape == "score" or "text" not in cols or not (
+            strong or "severity" in cols or "file" in cols or "line" in cols):
+        # a scorecard, a status or coverage table, a list of things described: only a row
+        # whose status says it fails is a finding, and only in a findings section
+        return _failed_row(header, rows, fails, origin)
     idcol = next((i for i, c in enumerate(header) if c in ("#", "id", "no", "no.", "ref", "item",
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
+    fixcol = next((i for i, c in enumerate(header) if c in _FIX_COLS), None)
     described = header[cols["text"]] in ("description", "summary", "title", "details")
     if not (in_findings or "file" in cols and not described or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
@@ -3592,11 +3682,12 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
         text = _strip_decor(vals[cols["text"]])
         if not text or _NONE_RE.match(text) or _skip_head(text):
             continue
-        if "status" in cols and (_RESOLVED.search(vals[cols["status"]]) or re.search(
-                r"\b(?:pass(?:ed)?|ok|done|implemented|confirmed|exists|clean|green|deferred|"
-                r"wont-?fix|won.t\s+fix|out\s+of\s+scope)\b",
-                vals[cols["status"]], re.I)):
+        if "status" in cols and (_RESOLVED.search(vals[cols["status"]]) or (
+                _PASSED_ROW.search(_unwrap(vals[cols["status"]]))
+                and not _FAILED_ROW.search(_unwrap(vals[cols["status"]])))):
             continue
+        if fixcol is not None and _DONE_FIX.match(_unwrap(vals[fixcol])):
+            continue  # "| Fix | Wrapped the call … |": what was done, a fixed row
         if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
                and not re.search(r"\b(?:not|un|partially|partly)\s*(?:fixed|resolved|done)\b", v,
                                  re.I)
