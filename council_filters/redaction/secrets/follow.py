@@ -30,9 +30,12 @@ BLOCK_LINES = 8
 #: How many continuation lines a wrapped token may run over (a 1,500-byte
 #: token at 64 columns takes 24).
 WRAP_LINES = 32
-#: The least length of a token's run at a line's end for the lines after it
-#: to be read as its continuation.
-WRAP_MIN = 40
+#: A line read as the start of a wrapped token: a run of token bytes of this
+#: length at least at its end ...
+WRAP_RUN = 32
+#: ... on a line this wide at least (tokens are cut at 64 or 76 columns; a
+#: shorter line ends where its value does).
+WRAP_WIDTH = 60
 
 _B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
 _BLANKS = b" \t\r"
@@ -114,7 +117,7 @@ class Follow:
         """A line a rule redacted: when a long token runs to its end, the lines
         after it of the token's width continue it."""
         run = token_run(line)
-        if len(run) >= WRAP_MIN and _chunk(run):
+        if len(run) >= WRAP_RUN and len(line.strip(_BLANKS)) >= WRAP_WIDTH and _chunk(run):
             self.clear()
             self.kind, self.left, self.rule = _WRAP, WRAP_LINES, rule_id
             self._wrap(run, line)
@@ -162,9 +165,9 @@ class Follow:
         else:
             return None
         rid = confirm(key + b": ", tok)
-        if rid is not None and len(tok) >= WRAP_MIN and _chunk(tok):
+        if rid is not None and len(tok) >= WRAP_WIDTH and _chunk(tok):
             if kind == _NEXT:
-                self.kind, self.left = _WRAP, WRAP_LINES
-            self.rule = rid
+                self.kind = _WRAP
+            self.left, self.rule = WRAP_LINES, rid
             self._wrap(tok, line)
         return rid
