@@ -384,8 +384,9 @@ def multiline_records(seed: int = 7, per_shape: int = 2) -> Iterator[tuple[str, 
                     inner = " " * (len(lead) + 2)
                     yield f"yaml-block/{mark}", [(f"{lead}{key}: {mark}", False),
                                                  (f"{inner}{value}", True)]
-            yield "yaml-block/then-sibling", [("creds:", False), (f"  {key}: >-", False),
-                                              (f"    {value}", True), ("  region: eu-west-3", False)]
+            yield "yaml-block/then-sibling", [
+                ("creds:", False), (f"  {key}: >-", False), (f"    {value}", True),
+                ("  region: eu-west-3", False)]
             yield "backslash", [(f"{key} = \\", False), (value, True)]
             yield "hcl-default", [(f'variable "{key}" {{', False), ("  type = string", False),
                                   (f'  default = "{value}"', True), ("  sensitive = true", False),

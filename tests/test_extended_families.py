@@ -569,7 +569,7 @@ def test_a_block_holds_a_few_lines_at_most() -> None:
     (past the bound, indented as if inside) is read on its own line only."""
     from council_filters.redaction.secrets.follow import BLOCK_LINES
 
-    body = ["  filler line %d of the block" % i for i in range(BLOCK_LINES)]
+    body = [f"  filler line {i} of the block" for i in range(BLOCK_LINES)]
     doc = "\n".join(["password: |", *body, "  Xk29fj3Lq0Pz"]).encode() + b"\n"
     _, redacted = redact_value(doc, EXT)
     assert redacted == []
