@@ -604,8 +604,11 @@ class RuleCheck:
         return rid
 
     def _confirm(self, key: bytes, value: bytes) -> str | None:
-        """The rule that redacts ``value`` written after ``key`` on one line."""
-        return self.rules.line_rule(key + value, self.active_rules, self.path)
+        """The rule that redacts ``value`` written after ``key`` on one line
+        (only the rules whose searches hit that line run)."""
+        line = key + value
+        rules = self._rules_for(self._line_hits(line))
+        return self.rules.line_rule(line, rules, self.path) if rules else None
 
     def _unproven(self, line: bytes, rules: list[Rule]) -> list[Rule]:
         """``rules`` without those the passes over this buffer proved silent on ``line``."""
