@@ -553,11 +553,12 @@ def test_the_lines_after_a_key_with_no_secret_stay() -> None:
 
 
 def test_a_wrapped_token_ends_at_a_line_of_another_width() -> None:
-    """After a token cut at 76 columns, a line of other bytes, or of token bytes
-    wider than the cut, is not read as a piece of it."""
+    """After a token cut at 76 columns, a line of other bytes, of token bytes
+    wider than the cut, or of another alphabet (URL-safe base64 after base64:
+    a region name) is not read as a piece of it."""
     token = sf.aws_session_token(random.Random(3))
     cut = [token[i : i + 76] for i in range(0, 76 * 3, 76)]
-    after = ["", "next: value", "x" * 80 + "9", "Z9" * 40]
+    after = ["", "next: value", "x" * 80 + "9", "Z9" * 40, "us-east-1-prod", "db_replica_02"]
     for line in after:
         doc = "".join(p + "\n" for p in cut).encode() + line.encode() + b"\nok1 ok2\n"
         _, redacted = redact_value(doc, EXT)

@@ -483,7 +483,7 @@ class RuleCheck:
         """Every line must be shown: a key block or watch is open, or a loaded rule
         has no keywords to be searched for."""
         return (bool(self.plan.every_line) or (self.pem is not None and self.pem.active)
-                or self.follow.kind != 0)
+                or self.follow.open)
 
     @property
     def prefilter(self) -> tuple[tuple[str, bytes], ...]:
@@ -559,7 +559,7 @@ class RuleCheck:
         pem = self.pem
         if pem is not None and (pem.active or self._pem_hit(hits)):
             pem.step(line)
-        if self.follow.kind:
+        if self.follow.open:
             self.follow.step(line, self._confirm)
         self._prev = line
 
@@ -581,10 +581,10 @@ class RuleCheck:
         pem = self.pem
         follow = self.follow
         if pem is not None and (pem.active or self._pem_hit(hits)) and pem.step(line):
-            if follow.kind:
+            if follow.open:
                 follow.step(line, self._confirm)
             return PEM_PATTERN
-        if follow.kind:
+        if follow.open:
             rid = follow.step(line, self._confirm)
             if rid is not None:
                 return rid  # a value of the block the line before opened

@@ -37,7 +37,9 @@ WRAP_RUN = 32
 #: shorter line ends where its value does).
 WRAP_WIDTH = 60
 
-_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+_ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_B64 = _ALNUM + b"+/_-"  # base64 and URL-safe base64
+_STD, _URL = _ALNUM + b"+/", _ALNUM + b"_-"
 _BLANKS = b" \t\r"
 
 # ``key: |`` / ``key: >-`` (a YAML block scalar), ``key = \`` / ``key: \``
@@ -54,21 +56,27 @@ _NONE, _BLOCK, _NEXT, _HCL, _WRAP = range(5)
 Confirm = Callable[[bytes, bytes], "str | None"]
 
 
-def token_run(text: bytes) -> bytes:
-    """The run of token bytes (base64, URL-safe base64, ``=`` padding) that
-    ends ``text`` (blanks after it aside); empty when none does."""
+def token_run(text: bytes, alphabet: bytes = _B64) -> bytes:
+    """The run of token bytes (``alphabet``: base64 or URL-safe base64, and
+    ``=`` padding) that ends ``text`` (blanks after it aside); empty when none does."""
     body = text.rstrip(_BLANKS)
     core = body.rstrip(b"=")
     if len(body) - len(core) > 2:
         return b""
-    return body[len(core.rstrip(_B64)):]
+    return body[len(core.rstrip(alphabet)):]
 
 
-def _chunk(tok: bytes) -> bool:
-    """A piece of a random token: token bytes only, a letter and a digit."""
+def _alphabet(run: bytes) -> bytes:
+    """The alphabet of a token's first piece: URL-safe base64 when it holds
+    ``-`` or ``_``, else base64."""
+    return _URL if b"-" in run or b"_" in run else _STD
+
+
+def _chunk(tok: bytes, alphabet: bytes = _B64) -> bool:
+    """A piece of a random token: bytes of ``alphabet`` only, a letter and a digit."""
     return (
         len(tok) >= 8
-        and token_run(tok) == tok
+        and token_run(tok, alphabet) == tok
         and any(48 <= c <= 57 for c in tok)
         and any(65 <= c <= 90 or 97 <= c <= 122 for c in tok)
     )
@@ -77,7 +85,7 @@ def _chunk(tok: bytes) -> bool:
 class Follow:
     """What a line opens for the lines after it (see the module's text)."""
 
-    __slots__ = ("kind", "key", "indent", "width", "widths", "left", "rule")
+    __slots__ = ("kind", "key", "indent", "width", "widths", "alphabet", "left", "rule")
 
     def __init__(self) -> None:
         self.clear()
@@ -88,11 +96,13 @@ class Follow:
         self.indent = 0
         self.width = 0  # a wrapped token's width (0: none open)
         self.widths: tuple[int, ...] = ()
+        self.alphabet = _B64
         self.left = 0
         self.rule = ""
 
     @property
     def open(self) -> bool:
+        """A line opened a block, a value or a wrapped token: the next line must be shown."""
         return self.kind != _NONE
 
     def opens(self, line: bytes) -> bool:
@@ -125,6 +135,7 @@ class Follow:
     def _wrap(self, run: bytes, line: bytes) -> None:
         self.width = len(run)
         self.widths = (len(run), len(line.strip(_BLANKS)))
+        self.alphabet = _alphabet(run)
 
     def step(self, line: bytes, confirm: Confirm) -> str | None:
         """The rule id that redacts ``line`` as a value of the open block, or
@@ -135,7 +146,7 @@ class Follow:
         self.left -= 1
         tok = line.strip(_BLANKS)
         if self.width:
-            if _chunk(tok) and len(tok) <= max(self.widths):
+            if _chunk(tok, self.alphabet) and len(tok) <= max(self.widths):
                 if len(tok) not in self.widths:  # a shorter piece: the token's last
                     self.width = 0
                     if self.kind == _WRAP:
