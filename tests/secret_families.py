@@ -352,3 +352,78 @@ FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values",
 )
+
+
+# --------------------------------------------------------------------------- #
+# Values written on the lines after their key.
+# --------------------------------------------------------------------------- #
+Record = list[tuple[str, bool]]  # the lines of one record, each with "holds a secret"
+
+
+def _cut(token: str, width: int) -> list[str]:
+    return [token[i : i + width] for i in range(0, len(token), width)]
+
+
+def _piece(part: str) -> bool:
+    """Whether a piece of a wrapped token is worth keeping from a reader: a short
+    tail (seven bytes or fewer, or letters only) is left to pass."""
+    return len(part) >= 8 and any(c.isdigit() for c in part) and any(c.isalpha() for c in part)
+
+
+def multiline_records(seed: int = 7, per_shape: int = 2) -> Iterator[tuple[str, Record]]:
+    """Records whose secret sits on the line(s) after the one that names it:
+    YAML block scalars, a value after a backslash, an HCL variable's default,
+    and session tokens cut at 64 or 76 columns (with a key or a preamble on
+    the first line, or no key at all after a backslash)."""
+    rng = random.Random(seed)
+    for _ in range(per_shape):
+        for key in ("db_password", "client_secret", "api_token", "aws_session_token", "Passwd"):
+            value = aws_session_token(rng) if "session" in key else _value_for(rng, key)
+            for mark in ("|", ">", "|-", ">-", "|+"):
+                for lead in ("", "  ", "  - "):
+                    inner = " " * (len(lead) + 2)
+                    yield f"yaml-block/{mark}", [(f"{lead}{key}: {mark}", False),
+                                                 (f"{inner}{value}", True)]
+            yield "yaml-block/then-sibling", [
+                ("creds:", False), (f"  {key}: >-", False), (f"    {value}", True),
+                ("  region: eu-west-3", False)]
+            yield "backslash", [(f"{key} = \\", False), (value, True)]
+            yield "hcl-default", [(f'variable "{key}" {{', False), ("  type = string", False),
+                                  (f'  default = "{value}"', True), ("  sensitive = true", False),
+                                  ("}", False)]
+        token = aws_session_token(rng)
+        for width in (64, 76):
+            pieces = _cut(token, width)
+            yield f"wrapped/{width}/bare", [(p, _piece(p)) for p in pieces]
+            yield f"wrapped/{width}/indented", [("    " + p, _piece(p)) for p in pieces]
+            yield f"wrapped/{width}/backslash", [("aws_session_token = \\", False)] + [
+                (p, _piece(p)) for p in _cut(_rand(rng, 300, B64), width)]
+            lead = "AWS_SESSION_TOKEN="
+            first, rest = token[: width - len(lead)], token[width - len(lead):]
+            yield f"wrapped/{width}/keyed", [(lead + first, True)] + [
+                (p, _piece(p)) for p in _cut(rest, width)]
+            yield f"wrapped/{width}/yaml-block", [("aws_session_token: >", False)] + [
+                ("  " + p, _piece(p)) for p in pieces]
+
+
+def multiline_near_misses() -> list[str]:
+    """Lines around the two-line shapes that hold no secret: empty, variable or
+    placeholder values under a block, HCL variables without a literal default,
+    and short words or hashes after a redacted token line."""
+    return [
+        "password: |", "  ${DB_PASSWORD}", "next: 1",
+        "client_secret: >-", "  {{ .Values.clientSecret }}", "next: 2",
+        "api_token: |", "  <your token here>", "next: 3",
+        "db_password: |", "  changeme", "next: 4",
+        "token: |", "", "name: web",
+        'variable "db_password" {', "  type      = string", "  sensitive = true",
+        '  default   = ""', "}",
+        'variable "api_token" {', "  default = var.fallback_token", "}",
+        'variable "region" {', '  default = "us-east-1"', "}",
+        "password = \\", "  $(cat /run/secrets/db)",
+        "secret = \\", "  os.environ['APP_SECRET']",
+        "checksums: |", "  3f786850e387550fdab836ed7e6dc881de23001b",
+        "  89e6c98d92887913cadf06b2adb97f26cde4849b",
+        "description: >", "  The token is read from the vault at start up and",
+        "  rotated every day by the token service.",
+    ]

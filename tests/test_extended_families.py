@@ -522,3 +522,58 @@ def test_the_url_encoded_value_is_decoded_as_urllib_decodes_it() -> None:
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert unquote(text) == reference(text), text
+
+
+@pytest.mark.parametrize("seed", [5, 29])
+def test_values_on_the_lines_after_their_key_are_redacted(seed: int, engine: str) -> None:
+    """A secret on the line(s) after its key (a YAML block scalar, a backslash,
+    an HCL default, a token cut at a fixed width) is redacted, and the lines
+    around it (the key line, siblings, prose between records) are not."""
+    lines: list[tuple[str, str, bool]] = []
+    for shape, record in sf.multiline_records(seed):
+        lines += [(shape, text, secret) for text, secret in record]
+        lines.append(("prose", "the next record follows here", False))
+    doc = "".join(text + "\n" for _, text, _ in lines).encode()
+    _, redacted = redact_value(doc, EXT)
+    leaked = [(s, t[:40]) for n, (s, t, secret) in enumerate(lines, 1)
+              if secret and n not in redacted]
+    assert leaked == [], leaked[:20]
+    # (a short, letters-only or final piece of a wrapped token may pass; none
+    # of the record's other lines is redacted)
+    wrong = [(s, t[:40]) for n, (s, t, secret) in enumerate(lines, 1)
+             if n in redacted and not secret and not s.startswith("wrapped/")]
+    assert wrong == [], wrong[:20]
+
+
+def test_the_lines_after_a_key_with_no_secret_stay() -> None:
+    lines = sf.multiline_near_misses()
+    doc = "".join(line + "\n" for line in lines).encode()
+    out, redacted = redact_value(doc, EXT)
+    assert redacted == [] and out == doc
+
+
+def test_a_wrapped_token_ends_at_a_line_of_another_width() -> None:
+    """After a token cut at 76 columns, a line of other bytes, of token bytes
+    wider than the cut, or of another alphabet (URL-safe base64 after base64:
+    a region name) is not read as a piece of it."""
+    token = sf.aws_session_token(random.Random(3))
+    cut = [token[i : i + 76] for i in range(0, 76 * 3, 76)]
+    after = ["", "next: value", "x" * 80 + "9", "Z9" * 40, "us-east-1-prod", "db_replica_02"]
+    for line in after:
+        doc = "".join(p + "\n" for p in cut).encode() + line.encode() + b"\nok1 ok2\n"
+        _, redacted = redact_value(doc, EXT)
+        assert redacted == [1, 2, 3], (line, redacted)
+
+
+def test_a_block_holds_a_few_lines_at_most() -> None:
+    """The lines a block opener carries to are bounded: a value far below it
+    (past the bound, indented as if inside) is read on its own line only."""
+    from council_filters.redaction.secrets.follow import BLOCK_LINES
+
+    body = [f"  filler line {i} of the block" for i in range(BLOCK_LINES)]
+    doc = "\n".join(["password: |", *body, "  Xk29fj3Lq0Pz"]).encode() + b"\n"
+    _, redacted = redact_value(doc, EXT)
+    assert redacted == []
+    doc = "\n".join(["password: |", *body[:2], "  Xk29fj3Lq0Pz"]).encode() + b"\n"
+    _, redacted = redact_value(doc, EXT)
+    assert redacted == [4]

@@ -121,8 +121,9 @@ RULES: tuple[Rule, ...] = (
     _r(
         "aws-session-token",
         rb"(?:(?<![A-Za-z0-9+/])|(?<=%3[Dd])|(?<=%253[Dd]))"
+        # (a preamble and 40 bytes: the first line of a token cut at 64 columns)
         rb"((?:IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz)"
-        rb"(?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60,}(?:=|%(?:25)?3[Dd]){0,2})"
+        rb"(?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){40,}(?:=|%(?:25)?3[Dd]){0,2})"
         rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*"
         rb"|>|[ \t]+|%(?:25)?3[Dd])[\\\"'`]{0,4}((?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60,}"
         rb"(?:=|%(?:25)?3[Dd]){0,2})",
@@ -616,6 +617,14 @@ _ASSIGNED = (
     + rb"[ \t]*"
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
+#: The search of the lines that open a value on the lines after them
+#: (:mod:`.follow`) stands for this mark.
+OPENS = "@opens"
+_OPENER = (
+    rb"(?i)(?:" + _KEY_END + rb"[\x24@]*[\"'`]?[ \t]*(?::[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\)"
+    rb"|variable[ \t]+\"[A-Za-z0-9_.-]{0,80}" + _KEY_END + rb"\"[ \t]*\{)"
+)
+
 _ALL = tuple(r.id for r in RULES)
 
 
@@ -724,6 +733,10 @@ SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
     *(("re", pat, b"", tuple(ids)) for pat, ids in _by_pattern.items()),
     # The value line of a name/value pair on two lines (the name line is the one before).
     ("re", rb"(?i)value[\"']?[ \t]*:[ \t]*" + _LITERAL_START, b"", ("secret-assignment",)),
+    # A key naming a secret whose value starts on the next line: a YAML block
+    # scalar (``password: |``), a backslash (``token = \\``), an HCL variable
+    # block (``variable "db_password" {``); see follow.py.
+    ("re", _OPENER, b"", (OPENS,)),
     # Terminal escapes split what they paint: such lines go to every rule.
     ("re", rb"[\x1b\x9b]", b"", _ALL + (PEM,)),
     # The dash runs of PEM markers (three dashes, spaces or escapes between)

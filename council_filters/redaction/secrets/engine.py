@@ -33,6 +33,7 @@ from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 from council_filters.redaction.secrets import builtin
+from council_filters.redaction.secrets.follow import Follow
 from council_filters.redaction.secrets.pem import PemMachine
 from council_filters.redaction.secrets.rules import (
     _ANSI,
@@ -85,6 +86,7 @@ class Scan(NamedTuple):
     lower: bool  # search the lower-cased buffer
     rules: tuple[Rule, ...]
     pem: bool  # the PEM machine looks at its lines too
+    opens: bool = False  # its lines may open a value on the lines after (follow.py)
 
 
 class Plan(NamedTuple):
@@ -136,7 +138,8 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
     for kind, pattern, verify, rule_ids in builtin.SCANS:
         attached = tuple(ids[i] for i in rule_ids if i in ids and ids[i] == builtin.BY_ID.get(i))
         pem = extended and builtin.PEM in rule_ids
-        if attached or pem:
+        opens = extended and builtin.OPENS in rule_ids
+        if attached or pem or opens:
             scans.append(
                 Scan(
                     LazyRegex(pattern) if kind == "re" else None,
@@ -145,6 +148,7 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
                     False,
                     attached,
                     pem,
+                    opens,
                 )
             )
             covered.update(r.id for r in attached)
@@ -465,6 +469,10 @@ class RuleCheck:
         self._ids: tuple[str, ...] | None = None
         pairs = builtin.BY_ID["secret-assignment"]
         self._pairs = pairs if pairs in active else None
+        # What a line opens for the lines after it (a value on the next lines).
+        self.follow = Follow()
+        self._open_ids = frozenset(
+            f"@{k}" for k, sc in enumerate(self.plan.scans) if sc.opens)
 
     def fresh(self) -> RuleCheck:
         """The same rules for another stream (fresh state)."""
@@ -474,7 +482,8 @@ class RuleCheck:
     def active(self) -> bool:
         """Every line must be shown: a key block or watch is open, or a loaded rule
         has no keywords to be searched for."""
-        return bool(self.plan.every_line) or (self.pem is not None and self.pem.active)
+        return (bool(self.plan.every_line) or (self.pem is not None and self.pem.active)
+                or self.follow.open)
 
     @property
     def prefilter(self) -> tuple[tuple[str, bytes], ...]:
@@ -539,7 +548,7 @@ class RuleCheck:
         """The searches that need a look, as a mask (every one of the plan's)."""
         need = 0
         for i, sc in enumerate(self.plan.scans):
-            if sc.rules or sc.pem:
+            if sc.rules or sc.pem or sc.opens:
                 need |= 1 << (i + 1)
         if self.plan.pem_non_ascii is not None:
             need |= 1 << (len(self.plan.scans) + 1)
@@ -550,12 +559,15 @@ class RuleCheck:
         pem = self.pem
         if pem is not None and (pem.active or self._pem_hit(hits)):
             pem.step(line)
+        if self.follow.open:
+            self.follow.step(line, self._confirm)
         self._prev = line
 
     def absorb(self, run: bytes) -> None:
         """Body lines of a key block the default machine redacted in bulk."""
         if self.pem is not None:
             self.pem.absorb(run)
+        self.follow.clear()
 
     def check(self, line: bytes, hits: Iterable[str], prev: bytes | None = None) -> str | None:
         """The rule id that redacts ``line`` (the PEM machine's first), or None.
@@ -567,8 +579,15 @@ class RuleCheck:
             prev = self._prev
         self._prev = line
         pem = self.pem
+        follow = self.follow
         if pem is not None and (pem.active or self._pem_hit(hits)) and pem.step(line):
+            if follow.open:
+                follow.step(line, self._confirm)
             return PEM_PATTERN
+        if follow.open:
+            rid = follow.step(line, self._confirm)
+            if rid is not None:
+                return rid  # a value of the block the line before opened
         key = hits if isinstance(hits, frozenset) else frozenset(hits)
         rules = self._by_hits.get(key)
         if rules is None:
@@ -577,7 +596,19 @@ class RuleCheck:
         rid = self.rules.line_rule(line, rules, self.path) if rules else None
         if rid is None and self._pairs is not None and _VALUE_LINE.match(line):
             rid = self._pair(prev, line)
+        if self._open_ids:
+            if rid is not None:
+                follow.wraps(line, rid)
+            elif key & self._open_ids:
+                follow.opens(line)
         return rid
+
+    def _confirm(self, key: bytes, value: bytes) -> str | None:
+        """The rule that redacts ``value`` written after ``key`` on one line
+        (only the rules whose searches hit that line run)."""
+        line = key + value
+        rules = self._rules_for(self._line_hits(line))
+        return self.rules.line_rule(line, rules, self.path) if rules else None
 
     def _unproven(self, line: bytes, rules: list[Rule]) -> list[Rule]:
         """``rules`` without those the passes over this buffer proved silent on ``line``."""
