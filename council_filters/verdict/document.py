@@ -390,6 +390,12 @@ _TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*
 # a bold label naming a summary, alone on its line ("**Gate Summary**")
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
+# a bold label alone on its line that names a part of one finding's text, not a finding
+_BODY_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)\s*(?:description|details?|problem|issue|evidence|explanation|analysis|"
+    r"context|background|observations?|rationale|root\s+cause|why(?:\s+it\s+matters)?|"
+    r"reproduction|repro|steps\s+to\s+reproduce|proof|impact|risk|fix|suggested\s+fix|"
+    r"recommendation|recommended\s+fix|remediation)\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -935,6 +941,22 @@ class _Reader:
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
             or _OWN_ASIDE.search(c.text))
+
+    def titled_file(self, path: str) -> bool:
+        """The finding being read (an open paragraph, or else a finding heading with
+        nothing read under it) is titled with ``path`` and gives no line yet."""
+        p = self.para
+        if p is not None:
+            if p.rest or locate(p.head) is not None:
+                return False
+            f = _first_file(p.head)
+        else:
+            c = self.sections[-1].cand if self.sections else None
+            if c is None or c.name_only or len(self.doc.findings) > c.count \
+                    or locate(c.text) is not None or any(locate(b) for b in c.body[:40]):
+                return False
+            f = _first_file(c.text)
+        return f is not None and _same_path(f, path)
 
     def in_dimension(self) -> bool:
         """The innermost section is a heading that names a dimension of a review in a few
@@ -1660,6 +1682,13 @@ class _Reader:
                 # line, "bot · review thread · date"): that comment's place
                 if len(lines) > 1:
                     self.para_lines(lines[:-1], node.map[0])
+                if self.titled_file(loc.file):
+                    # "**Bug 1: `x.ts` — …**" then "`src/x.ts` line 37:" over its code: the
+                    # line of the file the title names, not another comment's place
+                    if self.para is not None:
+                        self.para.rest.append(lines[-1])
+                    self.feed(lines[-1])
+                    return
                 self.close_para()
                 self.open_comment(Location(loc.file, loc.line, loc.end_line))
                 return
@@ -1819,6 +1848,15 @@ class _Reader:
                 self.close_para()
                 self.label(None)
                 self.feed(ln)
+                i += 1
+                continue
+            if _BODY_LABEL.match(ln) and self.in_finding_heading() \
+                    and (len(lines) == 1 or i == len(lines) - 1):
+                # "### ISSUE-001: …" then "**Description**" alone: a label of that finding's
+                # text, never a title of its own
+                self.close_para()
+                self.feed(ln)
+                boundary = True
                 i += 1
                 continue
             if _BARE_KEY.match(ln) and (len(lines) == 1 or i == len(lines) - 1) \
@@ -3283,9 +3321,10 @@ def _field_places(value: str) -> list[Location]:
 def _compared_places(value: str) -> list[Location]:
     """A location field listing several files (`` `a.md`, `b.md` and `c.md` ``) or
     comparing three or more (`` `a.md` vs `b.md` vs `c.md` (status) ``): each part opens
-    with a file; its place (with a line when it gives one).  Two files compared (`` `a.tsx`
-    (block 1) vs `b.tsx` ``) are the place and what it contradicts: one place; a file
-    after a semicolon is evidence."""
+    with a file; its place (with a line when it gives one).  A file with a line and
+    another without one are the place and a file it touches: one place.  Two files
+    compared (`` `a.tsx` (block 1) vs `b.tsx` ``) are the place and what it contradicts:
+    one place; a file after a semicolon is evidence."""
     v = value[:600]
     versus = re.split(r"\s+(?:vs\.?|versus)\s+", v)
     if len(versus) == 2 or ";" in v:
@@ -3301,6 +3340,8 @@ def _compared_places(value: str) -> list[Location]:
         loc = locate(part)
         out.append(Location(loc.file, loc.line, loc.end_line) if loc is not None
                    and loc.file == toks[0][0] else Location(toks[0][0]))
+    if any(p.line is not None for p in out) and any(p.line is None for p in out):
+        return []  # "`a.py:126-157`, `cli.py`": the place, then a file it touches
     return out if len({p.file for p in out}) == len(out) else []
 
 
