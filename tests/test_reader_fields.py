@@ -132,3 +132,28 @@ def test_a_place_over_code_naming_another_file_gives_the_title_no_line() -> None
     found = [(f.get("file"), f.get("line")) for f in read(text).findings]
     assert ("session.ts", None) in found
     assert ("session.ts", 37) not in found and ("src/auth/session.ts", 37) not in found
+
+
+def test_a_finding_heading_that_mentions_a_closed_thing_is_still_a_finding() -> None:
+    text = """## Findings
+
+### ISSUE-001: Retry loop never gives up on a closed socket
+
+**Severity:** High
+**File:** net/poller.py:88
+
+The loop retries forever once the peer has gone.
+
+### BUG-2: Fixed-size buffer overflows on long names
+
+**File:** names.c:40
+
+## Closed Findings
+
+### ISSUE-004: Stale lock file
+
+**File:** lock.py:9
+"""
+    rec = reading.read(text.encode(), "tester")
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in rec.findings] == [
+        ("net/poller.py", 88, "critical"), ("names.c", 40, None)]

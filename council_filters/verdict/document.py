@@ -1541,7 +1541,10 @@ class _Reader:
         if is_key:
             kind = "other"
         elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
-                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain)) \
+                _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain) and not (
+                    # "ISSUE-001: … on a closed socket": one finding by its look, whose
+                    # words only mention a closed or fixed thing
+                    _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None)) \
                 or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
         elif _is_inventory(plain, text) and not re.search(
