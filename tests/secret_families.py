@@ -213,6 +213,15 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
                 for _ in range(per_shape):
                     yield f"{name}/{k}/dotted", contexts()[name](k, dotted_password(rng))
                     yield f"{name}/{k}/short", contexts()[name](k, short_secret(rng))
+    elif family == "assignment-fullwidth":
+        # CJK text writes the separator full width: a colon or an equals sign.
+        seps = {"fullwidth-colon": "\uff1a", "fullwidth-equals": "\uff1d"}
+        for name, sep in seps.items():
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    yield f"{name}/{k}", f"{k}{sep}{_value_for(rng, k)}"
+            for k in _session_keys(rng):
+                yield f"{name}/{k}", f"{k.upper()}{sep} {aws_session_token(rng)}"
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
@@ -350,7 +359,7 @@ def more_contexts() -> dict[str, Context]:
 
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
-    "assignment-values", "wrapped-values",
+    "assignment-values", "wrapped-values", "assignment-fullwidth",
 )
 
 

@@ -88,7 +88,8 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 # shorter key could not match where the whole one does not, and the search does
 # not retry every length at every position.
 _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\*{0,2})"""
-_OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
+# (a full-width colon or equals sign, as CJK text writes them, is one too)
+_OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
@@ -545,7 +546,7 @@ PEM = "@pem"
 _SPACED = b"[ \t\x0b\x0c\r\x1c-\x1f\\\\nrt]*"
 _KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
 _Q = rb"(?:\\*[\"'`])"  # a quote, maybe escaped (JSON inside a string, any depth)
-_OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-)"
+_OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-|\xef\xbc[\x9a\x9d])"
 _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 
 

@@ -227,6 +227,8 @@ def _key_kind(key: str) -> str | None:
     return None
 
 
+# The full-width colon and equals sign (UTF-8, read as latin-1) as the ASCII ones.
+_FULL_WIDTH_OPS = {"\xef\xbc\x9a": ":", "\xef\xbc\x9d": "="}
 _FOLLOW_OK = LazyRegex(r"[ \t]*(?:\Z|[,;&)\]}|\"'`]|#|//|/\*|<!--|--\s|\\[nr]|[A-Za-z_][\w.-]*=)")
 _SCHEME = LazyRegex(r"(?i)(?:basic|bearer|token|digest|apikey|key)\s+(?=\S)")
 
@@ -238,6 +240,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if kind is None:
         return False
     op = m.group("op").decode("latin-1")
+    op = _FULL_WIDTH_OPS.get(op, op)  # a full-width colon reads as a colon
     quoted = m.group("q") is not None and m.group("q") != b""
     env_key = key.strip("\"'`[]{}<> \t$@:*")
     env_style = env_key.upper() == env_key and any(c.isalpha() for c in env_key)
