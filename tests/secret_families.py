@@ -222,6 +222,23 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
                     yield f"{name}/{k}", f"{k}{sep}{_value_for(rng, k)}"
             for k in _session_keys(rng):
                 yield f"{name}/{k}", f"{k.upper()}{sep} {aws_session_token(rng)}"
+    elif family == "assignment-base64":
+        # A whole KEY=value line (or a file of them) stored as base64: an env
+        # variable, a Kubernetes Secret's data, a JSON field, a line alone.
+        def b64(text: str) -> str:
+            return base64.b64encode(text.encode()).decode()
+
+        forms: dict[str, Context] = {
+            "env": lambda k, v: f"CONFIG_B64={b64(f'{k.upper()}={v}')}",
+            "k8s-data": lambda k, v: f"  app.env: {b64(f'{k.upper()}={v}')}",
+            "json": lambda k, v: f'{{"settings": "{b64(f"{k}: {v}")}"}}',
+            "bare": lambda k, v: b64(f'export {k.upper()}="{v}"'),
+            "two-lines": lambda k, v: f"blob {b64('HOST=db.internal' + chr(10) + f'{k}={v}')} end",
+        }
+        for name, c in forms.items():
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    yield f"b64-{name}/{k}", c(k, _value_for(rng, k))
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
@@ -359,7 +376,7 @@ def more_contexts() -> dict[str, Context]:
 
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
-    "assignment-values", "wrapped-values", "assignment-fullwidth",
+    "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
 )
 
 

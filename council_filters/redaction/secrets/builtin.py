@@ -20,6 +20,7 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
+import base64
 import re
 
 from council_filters.redaction.lazy import LazyRegex
@@ -102,6 +103,56 @@ _SCRAMBLED = (
 )
 
 VALUE, OP, SCRAMBLED = _VALUE, _OP, _SCRAMBLED  # (for the proof patterns)
+
+# A whole ``KEY=value`` line in base64 (``ENV_B64=UEFTU1dPUkQ9...``): the base64
+# of a key word, at each of the three places a byte can start in a group of
+# three, written in lower, upper and title case.  Each gives the characters
+# that word alone decides (those of groups of six bits inside the word).
+_B64_KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "auth")
+
+
+def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
+    out = set()
+    for word in words:
+        for cased in {word, word.upper(), word.title()}:
+            raw = cased.encode()
+            for shift in range(3):
+                text = base64.b64encode(b"\0" * shift + raw + b"\0\0").decode()
+                lo, hi = -(-8 * shift // 6), (8 * (shift + len(raw))) // 6
+                out.add(text[lo:hi])
+    return tuple(sorted(out))
+
+
+B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
+_B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
+#: The longest base64 token decoded (768 bytes of text).
+B64_MAX = 1024
+_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+
+
+def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
+    """A base64 token that decodes to text holding a credential assignment
+    (``SECRET_KEY=...``): the key/value rules, run on the decoded text."""
+    core = secret.rstrip("=")
+    if len(core) % 4 == 1:
+        return False
+    try:
+        text = base64.b64decode(core + "=" * (-len(core) % 4), validate=True)
+    except ValueError:
+        return False
+    if _B64_TEXT.fullmatch(text) is None:
+        return False  # binary: a key, a hash, an image, not lines of text
+    for line in text.splitlines():  # (an env file of a few lines too)
+        for rule_id in ("secret-assignment", "secret-scrambled-value"):
+            rule = BY_ID[rule_id]
+            check = rule.validator
+            assert check is not None
+            for m in rule.regex.finditer(line):
+                value = m.group(rule.secret_group)
+                if value and check(value.decode("latin-1"), m):
+                    return True
+    return False
+
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -390,6 +441,18 @@ RULES: tuple[Rule, ...] = (
         rb"", group=4, validator=scrambled_ok, placeholders=False,
         description="password/secret/token keys whose value has a bracket or a sign and reads "
         "as random",
+    ),
+    _r(
+        "secret-base64-assignment",
+        # A run of base64 (from its start, up to B64_MAX) with a key word's
+        # base64 in it; the validator decodes it and runs the key/value rules.
+        rb"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,%d}?" % B64_MAX + _B64_WORD + rb")"
+        rb"([A-Za-z0-9+/]{12,%d}+={0,2})(?![A-Za-z0-9+/=])" % B64_MAX,
+        rb"",
+        validator=base64_assignment_ok,
+        placeholders=False,
+        description="a base64 token that decodes to a secret assignment "
+        "(ENV_B64=UEFTU1dPUkQ9...: PASSWORD=...)",
     ),
     _r(
         "secret-spaced-pair",
@@ -721,6 +784,8 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
+    # (a key word's base64, at any of its three offsets)
+    "secret-base64-assignment": _alternation(B64_FRAGMENTS),
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)
