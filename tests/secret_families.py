@@ -239,6 +239,23 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
             for k in _password_keys(rng):
                 for _ in range(per_shape):
                     yield f"b64-{name}/{k}", c(k, _value_for(rng, k))
+    elif family == "redis-userinfo":
+        # A Redis URL whose user part alone is the password, drawn with the
+        # signs a URL should have encoded and did not (# ? @ / % < [ ! ...).
+        for _ in range(per_shape * 3):
+            core = _rand(rng, rng.randrange(8, 16))
+            cut = rng.randrange(1, len(core))
+            sign = rng.choice(list("#?@/%<[]{}()!$;^*&~"))
+            pw = core[:cut] + sign + core[cut:]
+            scheme = rng.choice(["redis", "rediss", "valkey", "valkeys", "redis+sentinel",
+                                 "redis+socket", "unix"])
+            host = rng.choice(["localhost", "cache.internal:6380", "[::1]:6379", "10.0.0.5"])
+            url = f"{scheme}://{pw}@{host}"
+            yield f"{scheme}/bare", url
+            yield f"{scheme}/env", f"REDIS_URL={url}/0"
+            yield f"{scheme}/json", f'{{"cache": {{"url": "{url}"}}}}'
+            yield f"{scheme}/prose", f"Connect with `{url}`."
+            yield f"{scheme}/user", f"{scheme}://default:{pw}@{host}"
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
@@ -377,6 +394,7 @@ def more_contexts() -> dict[str, Context]:
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
+    "redis-userinfo",
 )
 
 

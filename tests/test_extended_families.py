@@ -156,6 +156,12 @@ def test_family_lines_one_at_a_time() -> None:
         b"aGVyZSBpcyB0aGUga2V5IHRvIHRoZSBwYXNzd29yZCB2YXVsdA==",  # prose, no assignment
         b"password\xef\xbc\x9a see below",
         b"TOKEN\xef\xbc\x9d$API_TOKEN",
+        # Redis URLs whose user part is a name, a variable or a host and port
+        b"redis://ops-team2@cache.internal:6379",
+        b"REDIS_URL=redis://${REDIS_PASSWORD}@cache:6379",
+        b"redis://<password>@localhost:6379",
+        b"rediss://app_user@cache.internal:6380",
+        b"unix://redis@/run/redis.sock",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

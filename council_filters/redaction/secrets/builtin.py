@@ -39,6 +39,7 @@ from council_filters.redaction.secrets.validators import (
     login_password_ok,
     long_value_ok,
     pair_argument_ok,
+    redis_userinfo_ok,
     said_ok,
     sas_ok,
     scrambled_ok,
@@ -316,6 +317,20 @@ RULES: tuple[Rule, ...] = (
         validator=url_token_ok,
         placeholders=False,
         description="scheme://TOKEN@host: a user part that reads as a token (redis://, https://)",
+    ),
+    _r(
+        "redis-url-userinfo",
+        # A Redis URL's user part is its password (or user:password), and a
+        # drawn one holds raw signs a URL would encode (# ? @ / % < [): take
+        # it up to the last @ that a host (and port) follows.
+        rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]{1,12})?)://"
+        rb"([^\s\"'`]{1,256})@(?:[A-Za-z0-9_-]{1,253}(?:\.[A-Za-z0-9_-]{1,63}){0,20}"
+        rb"|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
+        rb"(?i)(?:redis|valkey|unix)",
+        group=2,
+        validator=redis_userinfo_ok,
+        placeholders=False,
+        description="redis://PASSWORD@host with raw signs in the user part",
     ),
     _r(
         "url-credentials-encoded",
@@ -739,6 +754,8 @@ _TIGHT: dict[str, bytes] = {
     rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
+    "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
+    rb"{1,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,

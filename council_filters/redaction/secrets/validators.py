@@ -451,6 +451,27 @@ def url_token_ok(secret: str, m: Any) -> bool:
     return hex_run or (_classes(secret) >= 3 and case_changes(secret) >= 3)
 
 
+_HOST_PORT = LazyRegex(r"[A-Za-z0-9.-]*:[0-9]{1,5}(?:[/?#]|\Z)")
+_URL_SIGNS = frozenset("!#$%&()*+,/;<=>?@[]^{|}~")
+
+
+def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
+    """The user part of a Redis URL (``redis://PASSWORD@host``, or
+    ``user:PASSWORD``), raw signs and all: a password, not a name, a
+    variable, a placeholder or a host and port."""
+    if _HOST_PORT.match(secret):
+        return False  # redis://host:6379/0#ops@example.com: no user part
+    password = secret.split(":", 1)[1] if ":" in secret else secret
+    if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
+        return False
+    if "$(" in password or password.lower().startswith(("%2", "<")):
+        return False
+    if any(c in _URL_SIGNS for c in password):
+        return _classes(password) >= 3
+    return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
+                                         and case_changes(password) >= 2)
+
+
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
     """The password of a URL encoded once or twice, judged decoded."""
     return url_password_ok(unquote(unquote(secret)), m)
