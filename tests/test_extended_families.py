@@ -324,6 +324,10 @@ def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) 
         (b"UEFTU1dPUkQ9", b""),
         (b"UEFTU1dPUkQ9YWJj ", b""),
         (b"c2VjcmV0X2tleT1Y=", b""),
+        # Redis URLs: a user part full of @ (each could end it) and hosts
+        (b"redis://Ab1#@", b""),
+        (b"unix://a.b@a.b", b"x"),
+        (b"valkey://x@[::1]:6379", b"-"),
     ],
 )
 def test_extended_rules_are_linear_on_adversarial_lines(unit: bytes, tail: bytes) -> None:
