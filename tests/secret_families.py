@@ -256,6 +256,17 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
             yield f"{scheme}/json", f'{{"cache": {{"url": "{url}"}}}}'
             yield f"{scheme}/prose", f"Connect with `{url}`."
             yield f"{scheme}/user", f"{scheme}://default:{pw}@{host}"
+    elif family == "assignment-cut":
+        # A drawn value holding a sign that ends an unquoted value elsewhere.
+        for name in ("env", "export", "ini", "log-kv", "docker-env", "properties", "cmd-set"):
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    v = ""
+                    while case_changes(v) < 2:  # drawn: the case changes (documented)
+                        core = _rand(rng, rng.randrange(10, 18))
+                        cut = rng.randrange(2, len(core) - 1)
+                        v = core[:cut] + rng.choice(",;|") + core[cut:] + rng.choice("!#~*")
+                    yield f"cut-{name}/{k}", ctx[name](k, v)
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
@@ -394,7 +405,7 @@ def more_contexts() -> dict[str, Context]:
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
-    "redis-userinfo",
+    "redis-userinfo", "assignment-cut",
 )
 
 

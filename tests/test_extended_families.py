@@ -162,6 +162,11 @@ def test_family_lines_one_at_a_time() -> None:
         b"redis://<password>@localhost:6379",
         b"rediss://app_user@cache.internal:6380",
         b"unix://redis@/run/redis.sock",
+        # values with , ; | that are lists, pipes or type names, not drawn
+        b"PASSWORD_RULES=upper,lower,digit,Symbol1",
+        b"token=abc|def|ghi",
+        b"secret_key=Settings,Config1",
+        b"private_key: PKCS7PrivateKeyTypes,",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

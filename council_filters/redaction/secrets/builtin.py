@@ -32,6 +32,7 @@ from council_filters.redaction.secrets.validators import (
     assignment_ok,
     basic_ok,
     bearer_ok,
+    cut_value_ok,
     digit_in,
     encoded_url_password_ok,
     flag_ok,
@@ -458,6 +459,15 @@ RULES: tuple[Rule, ...] = (
         "as random",
     ),
     _r(
+        "secret-cut-value",
+        # secret-assignment's key and operator; an unquoted value it cuts at
+        # , ; or | read whole to the next blank, when it reads as drawn
+        rb"(?i)" + _KEY + _OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
+        rb"", group=4, validator=cut_value_ok, placeholders=False,
+        description="password/secret/token keys whose unquoted value holds , ; or | and reads "
+        "as random",
+    ),
+    _r(
         "secret-base64-assignment",
         # A run of base64 (from its start, up to B64_MAX) with a key word's
         # base64 in it; the validator decodes it and runs the key/value rules.
@@ -801,6 +811,8 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
+    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (a key word's base64, at any of its three offsets)
     "secret-base64-assignment": _alternation(B64_FRAGMENTS),
 }

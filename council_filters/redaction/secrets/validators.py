@@ -347,6 +347,24 @@ def scrambled_ok(secret: str, m: Any) -> bool:
     return not any(t in secret for t in templates) and not is_placeholder(secret)
 
 
+def cut_value_ok(secret: str, m: Any) -> bool:
+    """A value that holds a sign that ends an unquoted value elsewhere
+    (``, ; |``: ``PASSWD=P-,qbx4W=0Zyf``), read whole: a key naming a secret,
+    and a drawn value (ten bytes, all four classes, two changes of case)."""
+    inner = secret.rstrip(",;|")  # (a separator after the value is not in it)
+    if not any(c in ",;|" for c in inner) or _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    if len(secret) < 10 or _classes(secret) < 4 or case_changes(secret) < 2:
+        return False
+    if _CODE_SHAPE.match(secret) or ", " in secret:
+        return False
+    parts = inner.replace(";", ",").replace("|", ",").split(",")
+    if all(_IDENT.match(p) for p in parts):
+        return False  # a list of names (Settings,Config1), a pipe of words
+    templates = ("${", "{{", "#{", "<%", "$(", "%(")
+    return not any(t in secret for t in templates) and not is_placeholder(secret)
+
+
 def _classes(value: str) -> int:
     """How many of lower case, upper case, digits and other signs ``value`` mixes."""
     return (
