@@ -213,6 +213,60 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
                 for _ in range(per_shape):
                     yield f"{name}/{k}/dotted", contexts()[name](k, dotted_password(rng))
                     yield f"{name}/{k}/short", contexts()[name](k, short_secret(rng))
+    elif family == "assignment-fullwidth":
+        # CJK text writes the separator full width: a colon or an equals sign.
+        seps = {"fullwidth-colon": "\uff1a", "fullwidth-equals": "\uff1d"}
+        for name, sep in seps.items():
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    yield f"{name}/{k}", f"{k}{sep}{_value_for(rng, k)}"
+            for k in _session_keys(rng):
+                yield f"{name}/{k}", f"{k.upper()}{sep} {aws_session_token(rng)}"
+    elif family == "assignment-base64":
+        # A whole KEY=value line (or a file of them) stored as base64: an env
+        # variable, a Kubernetes Secret's data, a JSON field, a line alone.
+        def b64(text: str) -> str:
+            return base64.b64encode(text.encode()).decode()
+
+        forms: dict[str, Context] = {
+            "env": lambda k, v: f"CONFIG_B64={b64(f'{k.upper()}={v}')}",
+            "k8s-data": lambda k, v: f"  app.env: {b64(f'{k.upper()}={v}')}",
+            "json": lambda k, v: f'{{"settings": "{b64(f"{k}: {v}")}"}}',
+            "bare": lambda k, v: b64(f'export {k.upper()}="{v}"'),
+            "two-lines": lambda k, v: f"blob {b64('HOST=db.internal' + chr(10) + f'{k}={v}')} end",
+        }
+        for name, c in forms.items():
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    yield f"b64-{name}/{k}", c(k, _value_for(rng, k))
+    elif family == "redis-userinfo":
+        # A Redis URL whose user part alone is the password, drawn with the
+        # signs a URL should have encoded and did not (# ? @ / % < [ ! ...).
+        for _ in range(per_shape * 3):
+            core = _rand(rng, rng.randrange(8, 16))
+            cut = rng.randrange(1, len(core))
+            sign = rng.choice(list("#?@/%<[]{}()!$;^*&~"))
+            pw = core[:cut] + sign + core[cut:]
+            scheme = rng.choice(["redis", "rediss", "valkey", "valkeys", "redis+sentinel",
+                                 "redis+socket", "unix"])
+            host = rng.choice(["localhost", "cache.internal:6380", "[::1]:6379", "10.0.0.5"])
+            url = f"{scheme}://{pw}@{host}"
+            yield f"{scheme}/bare", url
+            yield f"{scheme}/env", f"REDIS_URL={url}/0"
+            yield f"{scheme}/json", f'{{"cache": {{"url": "{url}"}}}}'
+            yield f"{scheme}/prose", f"Connect with `{url}`."
+            yield f"{scheme}/user", f"{scheme}://default:{pw}@{host}"
+    elif family == "assignment-cut":
+        # A drawn value holding a sign that ends an unquoted value elsewhere.
+        for name in ("env", "export", "ini", "log-kv", "docker-env", "properties", "cmd-set"):
+            for k in _password_keys(rng):
+                for _ in range(per_shape):
+                    v = ""
+                    while case_changes(v) < 2:  # drawn: the case changes (documented)
+                        core = _rand(rng, rng.randrange(10, 18))
+                        cut = rng.randrange(2, len(core) - 1)
+                        v = core[:cut] + rng.choice(",;|") + core[cut:] + rng.choice("!#~*")
+                    yield f"cut-{name}/{k}", ctx[name](k, v)
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
     else:  # pragma: no cover - a test names a family that does not exist
@@ -350,7 +404,8 @@ def more_contexts() -> dict[str, Context]:
 
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
-    "assignment-values", "wrapped-values",
+    "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
+    "redis-userinfo", "assignment-cut",
 )
 
 

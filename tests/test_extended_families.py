@@ -150,6 +150,23 @@ def test_family_lines_one_at_a_time() -> None:
         b"token = $(cat /run/Secret1s/AbcDef)",
         b"password: List<Str1ng>",
         b"PASSWORD=${DbPass1word}",
+        # base64 of lines whose assignment the rules refuse, or of no assignment
+        b"CONFIG_B64=UEFTU1dPUkQ9JHtEQl9QQVNTV09SRH0=",  # PASSWORD=${DB_PASSWORD}
+        b"data: c2VjcmV0X2tleSA9IHNldHRpbmdzLlNFQ1JFVF9LRVk=",  # secret_key = settings.SECRET_KEY
+        b"aGVyZSBpcyB0aGUga2V5IHRvIHRoZSBwYXNzd29yZCB2YXVsdA==",  # prose, no assignment
+        b"password\xef\xbc\x9a see below",
+        b"TOKEN\xef\xbc\x9d$API_TOKEN",
+        # Redis URLs whose user part is a name, a variable or a host and port
+        b"redis://ops-team2@cache.internal:6379",
+        b"REDIS_URL=redis://${REDIS_PASSWORD}@cache:6379",
+        b"redis://<password>@localhost:6379",
+        b"rediss://app_user@cache.internal:6380",
+        b"unix://redis@/run/redis.sock",
+        # values with , ; | that are lists, pipes or type names, not drawn
+        b"PASSWORD_RULES=upper,lower,digit,Symbol1",
+        b"token=abc|def|ghi",
+        b"secret_key=Settings,Config1",
+        b"private_key: PKCS7PrivateKeyTypes,",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:
@@ -308,6 +325,14 @@ def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) 
         (b"password%2526", b""),
         (b'{"ParameterKey": "password", ', b'"ParameterValue": "x"'),
         (b"password=Ab1<", b""),
+        # base64 runs holding a key word's base64 (decoded: PASSWORD=, a secret key)
+        (b"UEFTU1dPUkQ9", b""),
+        (b"UEFTU1dPUkQ9YWJj ", b""),
+        (b"c2VjcmV0X2tleT1Y=", b""),
+        # Redis URLs: a user part full of @ (each could end it) and hosts
+        (b"redis://Ab1#@", b""),
+        (b"unix://a.b@a.b", b"x"),
+        (b"valkey://x@[::1]:6379", b"-"),
     ],
 )
 def test_extended_rules_are_linear_on_adversarial_lines(unit: bytes, tail: bytes) -> None:

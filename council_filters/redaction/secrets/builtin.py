@@ -20,6 +20,7 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
+import base64
 import re
 
 from council_filters.redaction.lazy import LazyRegex
@@ -31,6 +32,7 @@ from council_filters.redaction.secrets.validators import (
     assignment_ok,
     basic_ok,
     bearer_ok,
+    cut_value_ok,
     digit_in,
     encoded_url_password_ok,
     flag_ok,
@@ -38,6 +40,7 @@ from council_filters.redaction.secrets.validators import (
     login_password_ok,
     long_value_ok,
     pair_argument_ok,
+    redis_userinfo_ok,
     said_ok,
     sas_ok,
     scrambled_ok,
@@ -88,7 +91,8 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 # shorter key could not match where the whole one does not, and the search does
 # not retry every length at every position.
 _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\*{0,2})"""
-_OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)[ \t]*"""
+# (a full-width colon or equals sign, as CJK text writes them, is one too)
+_OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
@@ -101,6 +105,56 @@ _SCRAMBLED = (
 )
 
 VALUE, OP, SCRAMBLED = _VALUE, _OP, _SCRAMBLED  # (for the proof patterns)
+
+# A whole ``KEY=value`` line in base64 (``ENV_B64=UEFTU1dPUkQ9...``): the base64
+# of a key word, at each of the three places a byte can start in a group of
+# three, written in lower, upper and title case.  Each gives the characters
+# that word alone decides (those of groups of six bits inside the word).
+_B64_KEY_WORDS = ("pass", "pwd", "secret", "token", "key", "auth")
+
+
+def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
+    out = set()
+    for word in words:
+        for cased in {word, word.upper(), word.title()}:
+            raw = cased.encode()
+            for shift in range(3):
+                text = base64.b64encode(b"\0" * shift + raw + b"\0\0").decode()
+                lo, hi = -(-8 * shift // 6), (8 * (shift + len(raw))) // 6
+                out.add(text[lo:hi])
+    return tuple(sorted(out))
+
+
+B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
+_B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
+#: The longest base64 token decoded (768 bytes of text).
+B64_MAX = 1024
+_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+
+
+def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
+    """A base64 token that decodes to text holding a credential assignment
+    (``SECRET_KEY=...``): the key/value rules, run on the decoded text."""
+    core = secret.rstrip("=")
+    if len(core) % 4 == 1:
+        return False
+    try:
+        text = base64.b64decode(core + "=" * (-len(core) % 4), validate=True)
+    except ValueError:
+        return False
+    if _B64_TEXT.fullmatch(text) is None:
+        return False  # binary: a key, a hash, an image, not lines of text
+    for line in text.splitlines():  # (an env file of a few lines too)
+        for rule_id in ("secret-assignment", "secret-scrambled-value"):
+            rule = BY_ID[rule_id]
+            check = rule.validator
+            assert check is not None
+            for m in rule.regex.finditer(line):
+                value = m.group(rule.secret_group)
+                if value and check(value.decode("latin-1"), m):
+                    return True
+    return False
+
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -266,6 +320,20 @@ RULES: tuple[Rule, ...] = (
         description="scheme://TOKEN@host: a user part that reads as a token (redis://, https://)",
     ),
     _r(
+        "redis-url-userinfo",
+        # A Redis URL's user part is its password (or user:password), and a
+        # drawn one holds raw signs a URL would encode (# ? @ / % < [): take
+        # it up to the last @ that a host (and port) follows.
+        rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]{1,12})?)://"
+        rb"([^\s\"'`]{1,256})@(?:[A-Za-z0-9_-]{1,253}(?:\.[A-Za-z0-9_-]{1,63}){0,20}"
+        rb"|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
+        rb"(?i)(?:redis|valkey|unix)",
+        group=2,
+        validator=redis_userinfo_ok,
+        placeholders=False,
+        description="redis://PASSWORD@host with raw signs in the user part",
+    ),
+    _r(
         "url-credentials-encoded",
         rb"(?i)\b[A-Za-z](?:[A-Za-z0-9+.-]|%(?:25)?2B){1,30}(?:%3A|%253A)(?:%2F|%252F){2}"
         rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40|2540)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
@@ -389,6 +457,27 @@ RULES: tuple[Rule, ...] = (
         rb"", group=4, validator=scrambled_ok, placeholders=False,
         description="password/secret/token keys whose value has a bracket or a sign and reads "
         "as random",
+    ),
+    _r(
+        "secret-cut-value",
+        # secret-assignment's key and operator; an unquoted value it cuts at
+        # , ; or | read whole to the next blank, when it reads as drawn
+        rb"(?i)" + _KEY + _OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
+        rb"", group=4, validator=cut_value_ok, placeholders=False,
+        description="password/secret/token keys whose unquoted value holds , ; or | and reads "
+        "as random",
+    ),
+    _r(
+        "secret-base64-assignment",
+        # A run of base64 (from its start, up to B64_MAX) with a key word's
+        # base64 in it; the validator decodes it and runs the key/value rules.
+        rb"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,%d}?" % B64_MAX + _B64_WORD + rb")"
+        rb"([A-Za-z0-9+/]{12,%d}+={0,2})(?![A-Za-z0-9+/=])" % B64_MAX,
+        rb"",
+        validator=base64_assignment_ok,
+        placeholders=False,
+        description="a base64 token that decodes to a secret assignment "
+        "(ENV_B64=UEFTU1dPUkQ9...: PASSWORD=...)",
     ),
     _r(
         "secret-spaced-pair",
@@ -545,7 +634,7 @@ PEM = "@pem"
 _SPACED = b"[ \t\x0b\x0c\r\x1c-\x1f\\\\nrt]*"
 _KEYWORDS = rb"(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
 _Q = rb"(?:\\*[\"'`])"  # a quote, maybe escaped (JSON inside a string, any depth)
-_OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-)"
+_OPS = rb"(?::=|=>|\?=|\|\|=|:|=|<-|\xef\xbc[\x9a\x9d])"
 _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 
 
@@ -675,6 +764,8 @@ _TIGHT: dict[str, bytes] = {
     rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
+    "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
+    rb"{1,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,
@@ -720,6 +811,10 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
+    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
+    # (a key word's base64, at any of its three offsets)
+    "secret-base64-assignment": _alternation(B64_FRAGMENTS),
 }
 assert set(_TIGHT) == set(_ALL), set(_ALL) ^ set(_TIGHT)
 RULES = tuple(r._replace(prefilter=_TIGHT[r.id]) for r in RULES)

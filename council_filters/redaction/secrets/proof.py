@@ -425,7 +425,7 @@ _WHOLE: dict[str, bytes] = {
 
 # A first, cheaper stage for them: from the operator on (a byte the search can
 # skip to), without the key; only the lines it finds go through the whole proof.
-_OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-)"
+_OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])"
 assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
 _FIRST: dict[str, bytes] = {
     "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),

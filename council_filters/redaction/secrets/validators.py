@@ -227,6 +227,8 @@ def _key_kind(key: str) -> str | None:
     return None
 
 
+# The full-width colon and equals sign (UTF-8, read as latin-1) as the ASCII ones.
+_FULL_WIDTH_OPS = {"\xef\xbc\x9a": ":", "\xef\xbc\x9d": "="}
 _FOLLOW_OK = LazyRegex(r"[ \t]*(?:\Z|[,;&)\]}|\"'`]|#|//|/\*|<!--|--\s|\\[nr]|[A-Za-z_][\w.-]*=)")
 _SCHEME = LazyRegex(r"(?i)(?:basic|bearer|token|digest|apikey|key)\s+(?=\S)")
 
@@ -238,6 +240,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if kind is None:
         return False
     op = m.group("op").decode("latin-1")
+    op = _FULL_WIDTH_OPS.get(op, op)  # a full-width colon reads as a colon
     quoted = m.group("q") is not None and m.group("q") != b""
     env_key = key.strip("\"'`[]{}<> \t$@:*")
     env_style = env_key.upper() == env_key and any(c.isalpha() for c in env_key)
@@ -344,6 +347,24 @@ def scrambled_ok(secret: str, m: Any) -> bool:
     return not any(t in secret for t in templates) and not is_placeholder(secret)
 
 
+def cut_value_ok(secret: str, m: Any) -> bool:
+    """A value that holds a sign that ends an unquoted value elsewhere
+    (``, ; |``: ``PASSWD=P-,qbx4W=0Zyf``), read whole: a key naming a secret,
+    and a drawn value (ten bytes, all four classes, two changes of case)."""
+    inner = secret.rstrip(",;|")  # (a separator after the value is not in it)
+    if not any(c in ",;|" for c in inner) or _key_kind(m.group("key").decode("latin-1")) is None:
+        return False
+    if len(secret) < 10 or _classes(secret) < 4 or case_changes(secret) < 2:
+        return False
+    if _CODE_SHAPE.match(secret) or ", " in secret:
+        return False
+    parts = inner.replace(";", ",").replace("|", ",").split(",")
+    if all(_IDENT.match(p) for p in parts):
+        return False  # a list of names (Settings,Config1), a pipe of words
+    templates = ("${", "{{", "#{", "<%", "$(", "%(")
+    return not any(t in secret for t in templates) and not is_placeholder(secret)
+
+
 def _classes(value: str) -> int:
     """How many of lower case, upper case, digits and other signs ``value`` mixes."""
     return (
@@ -446,6 +467,27 @@ def url_token_ok(secret: str, m: Any) -> bool:
         return False
     hex_run = len(secret) >= 24 and all(c in "0123456789abcdefABCDEF" for c in secret)
     return hex_run or (_classes(secret) >= 3 and case_changes(secret) >= 3)
+
+
+_HOST_PORT = LazyRegex(r"[A-Za-z0-9.-]*:[0-9]{1,5}(?:[/?#]|\Z)")
+_URL_SIGNS = frozenset("!#$%&()*+,/;<=>?@[]^{|}~")
+
+
+def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
+    """The user part of a Redis URL (``redis://PASSWORD@host``, or
+    ``user:PASSWORD``), raw signs and all: a password, not a name, a
+    variable, a placeholder or a host and port."""
+    if _HOST_PORT.match(secret):
+        return False  # redis://host:6379/0#ops@example.com: no user part
+    password = secret.split(":", 1)[1] if ":" in secret else secret
+    if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
+        return False
+    if "$(" in password or password.lower().startswith(("%2", "<")):
+        return False
+    if any(c in _URL_SIGNS for c in password):
+        return _classes(password) >= 3
+    return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
+                                         and case_changes(password) >= 2)
 
 
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
