@@ -234,3 +234,20 @@ def test_signal_with_jobs_limit_starts_nothing_more(tmp_path: Path) -> None:
     time.sleep(0.3)
     assert not (tmp_path / "gemini.pid").exists()
     assert _all_gone(_pids(tmp_path))
+
+
+def test_stop_after_a_signal_inside_start_skips_the_thread_never_started() -> None:
+    """A stop signal can land inside ``Runner.start`` after a worker thread was created and
+    listed but before it started (the first reviewer already running): stopping then
+    joins only the threads that ran, and ends the run as an interruption, not a crash."""
+    import threading
+
+    from council_filters.dispatch import process
+    from council_filters.dispatch.runner import Runner
+
+    runner = Runner(process.Limits(kill_grace=0.1), {}, 1)
+    ran = threading.Thread(target=lambda: None, daemon=True)
+    ran.start()
+    runner._threads += [ran, threading.Thread(target=lambda: None, daemon=True)]
+    runner.stop(signal.SIGINT)  # raised RuntimeError ("cannot join thread before it is started")
+    assert runner.cancel.is_set()

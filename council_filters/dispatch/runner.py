@@ -198,6 +198,9 @@ class Runner:
         self.registry.signal_all(signal.SIGTERM)
         deadline = time.monotonic() + self.limits.kill_grace + STOP_SLACK
         for thread in self._threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
+            # a signal can land inside ``start`` between a thread's creation and its
+            # start: that thread never ran, and joining it would raise
+            if thread.ident is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
         self.registry.signal_all(signal.SIGKILL)
         self.registry.remove_dirs()
