@@ -155,6 +155,8 @@ _INVENTORY = re.compile(
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
+    r"updates?|fixes|modification)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
     r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
     r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
@@ -179,6 +181,10 @@ _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
     r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    # "Testing Recommendations", "Test plan", "Manual test checklist": what to run, not
+    # what is wrong
+    r"(?:manual\s+|suggested\s+|recommended\s+)?test(?:ing)?\s+(?:plan|recommendations?|"
+    r"suggestions?|checklist|scenarios|steps|strategy)\s*:?\s*$|"
     # "Option A — SQLAlchemy + Alembic": one of the alternatives weighed, its pros and cons
     r"option\s+[a-z0-9]\b(?!\s*[:.)]?\s*(?:fix|patch)\b)|"
     # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
@@ -1701,6 +1707,11 @@ class _Reader:
                     "positive", "resolved"):
             self.close_para()
             self.feed(lines[0])
+            if not label and self.under_cand() and not _GROUP_NOUN.search(lines[0]):
+                # "**Risk**:" / "**Impact**:" (no severity) under a heading that may be the
+                # finding: a field of it over its list, not a group of findings
+                self.fix_lead = True
+                return
             self.list_label = label  # the severity of the list that follows
             return
         if not quoted and len(lines) == 1 and _REVIEW_LABEL.match(lines[0]) \
@@ -1722,6 +1733,7 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
+                and not (_BODY_LABEL.match(lines[0]) and self.under_cand()) \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
                          or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
             # "**Critical Failure Modes**" alone over a list: the list is its findings, of
@@ -1733,6 +1745,7 @@ class _Reader:
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
                 and not self.in_finding_heading() \
+                and not (_BODY_LABEL.match(lines[0]) and self.under_cand()) \
                 and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
                          or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
@@ -1764,8 +1777,14 @@ class _Reader:
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
         # is a finding: the list after it is that finding's detail, not findings
-        self.fix_lead = not quoted and self.under_cand() and bool(
-            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        # "**Risk**:" / "**Files Affected:**" alone over a list: a field of that finding
+        # named by the reviewer, whose items (risks, affected files, examples) are its
+        # detail; a severity or recap label over a list is a group (read above)
+        self.fix_lead = not quoted and self.under_cand() and (bool(
+            _FIX_LEAD.match(lines[0])) or len(lines) == 1 and bool(
+                _FIELD_LABEL_ALONE.match(lines[0])) and _sev_label(lines[0]) is None
+            and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
+            and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -2514,7 +2533,17 @@ def _recap_kind(name: str) -> str | None:
         m = rx.match(name)
         if m and _RECAP_TAIL.match(name[m.end():]):
             return kind
+    q = _SUMMARY_QUALIFIER.match(name)
+    if q and _recap_kind(name[q.end():]) == "summary":
+        return "summary"  # "Security Issues Summary", "Round 2 Findings Overview"
     return None
+
+
+# up to three words ahead of a summary's name that ends the heading: "Security Issues
+# Summary" (a name that goes on after it, "Error summary is wrong", is a finding's)
+_SUMMARY_QUALIFIER = re.compile(
+    r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
+    r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
 
 
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
@@ -3105,6 +3134,15 @@ def _qualifies(c: _Cand) -> bool:
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
 # a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
+# a bold label alone that ends in a colon ("**Risk**:", "**Files Affected:**",
+# "**Example Failure Cases**:"): the name of a field over the list that follows
+# the plural names of a group of findings: a label with one of them heads findings
+_GROUP_NOUN = re.compile(
+    r"\b(?:issues|findings|problems|concerns|bugs|defects|comments|blockers|nits|"
+    r"nitpicks|suggestions|recommendations|warnings|errors|vulnerabilities)\b", re.I)
+_FIELD_LABEL_ALONE = re.compile(
+    r"^\s*(?:\*\*|__)(?![^*_\n]*\b(?:files?|locations?|paths?|places?)\b)"
+    r"[^\W\d_][^\W\d_'-]*(?:[\s'-]+[^\W\d_]+){0,5}\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?\s*$")
 _FIX_LEAD = re.compile(
     r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"

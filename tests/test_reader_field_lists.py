@@ -1,0 +1,134 @@
+"""What a reader must not take for a finding (issue: read what real reviewers print):
+the fields a reviewer names over a list under one finding ("**Risk**:", "**Impact**:"),
+a summary table whose name has a qualifier ("Security Issues Summary"), a test plan, and
+an inventory of files to change.  Fixtures written for these tests, one per family."""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def found(text: str) -> list[tuple]:
+    got = reading.read(text.encode(), "tester").findings
+    return [(f.get("summary"), f.get("file"), f.get("severity")) for f in got]
+
+
+# --------------------------------------------------------------------------- #
+# A field label over a list is part of the finding it sits under
+# --------------------------------------------------------------------------- #
+FIELD_LISTS = """\
+# Review
+
+## Critical Issues
+
+### 1. Session tokens are never rotated
+**Severity**: HIGH
+
+**Issue**: the token issued in `app/auth.py` stays valid across logins.
+
+**Risk**:
+- A stolen token keeps working
+- Logging out does not help
+
+**Impact**:
+- Account takeover
+
+### 2. Upload size is unbounded
+**Severity**: MEDIUM
+
+**File**: `app/upload.py`
+
+**Risk**:
+- Memory exhaustion on a large request
+"""
+
+
+def test_a_risk_list_is_a_field_of_the_finding_above_it() -> None:
+    assert found(FIELD_LISTS) == [
+        ("Session tokens are never rotated", "app/auth.py", "critical"),
+        ("Upload size is unbounded", "app/upload.py", "medium"),
+    ]
+
+
+def test_the_risk_items_stay_in_the_findings_discussion() -> None:
+    got = reading.read(FIELD_LISTS.encode(), "tester").findings
+    assert "A stolen token keeps working" in got[0].get("discussion", "")
+
+
+RISKS_GROUP = """\
+## Findings
+
+**Risks**:
+- **High**: `src/cache.py:40` evicts live entries before stale ones
+- **Low**: `src/cache.py:88` logs the key at debug level
+"""
+
+
+def test_a_plural_group_label_over_tagged_items_still_heads_findings() -> None:
+    assert [(f, s) for _, f, s in found(RISKS_GROUP)] == [
+        ("src/cache.py", "critical"), ("src/cache.py", "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# A summary table whose name has a qualifier restates the findings above it
+# --------------------------------------------------------------------------- #
+QUALIFIED_SUMMARY = FIELD_LISTS + """
+## Security Issues Summary
+
+| Issue | Severity | Fix Time |
+|-------|----------|----------|
+| Session tokens never rotated | HIGH | 2 hours |
+| Upload size unbounded | MEDIUM | 1 hour |
+"""
+
+
+def test_a_qualified_summary_table_adds_no_findings() -> None:
+    assert found(QUALIFIED_SUMMARY) == found(FIELD_LISTS)
+
+
+NAMED_AFTER_SUMMARY = FIELD_LISTS + """
+### 3. Error summary is escaped twice
+**Severity**: LOW
+
+The error page in `app/errors.py` escapes the summary text twice.
+"""
+
+
+def test_a_finding_named_after_a_summary_is_still_a_finding() -> None:
+    assert ("Error summary is escaped twice", "app/errors.py", "minor") in found(
+        NAMED_AFTER_SUMMARY)
+
+
+# --------------------------------------------------------------------------- #
+# A test plan and an inventory of files to change hold no findings
+# --------------------------------------------------------------------------- #
+TEST_PLAN = """\
+# Code review
+
+## Issues Fixed
+
+### 1. Double resume on send failure (`client.swift:85`)
+**Status**: fixed; the timeout task is cancelled first.
+
+## Testing Recommendations
+
+1. **Test timeout cancellation**: drop the server mid-request, check nothing crashes
+2. **Stress test**: send many commands at once, check no continuation leaks
+"""
+
+
+def test_a_test_plan_holds_no_findings() -> None:
+    assert found(TEST_PLAN) == []
+
+
+INVENTORY = FIELD_LISTS + """
+## Files Requiring Changes
+
+1. `app/auth.py` - rotate the token on login
+2. `app/upload.py` - cap the request size
+3. `app/middleware/limits.py` - create new
+"""
+
+
+def test_an_inventory_of_files_to_change_adds_no_findings() -> None:
+    assert found(INVENTORY) == found(FIELD_LISTS)
