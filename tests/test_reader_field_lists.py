@@ -132,3 +132,105 @@ INVENTORY = FIELD_LISTS + """
 
 def test_an_inventory_of_files_to_change_adds_no_findings() -> None:
     assert found(INVENTORY) == found(FIELD_LISTS)
+
+
+# --------------------------------------------------------------------------- #
+# A "Problems:" key under a heading with its own Severity and Location fields
+# --------------------------------------------------------------------------- #
+FIELDED = """\
+## Critical Issues
+
+### 2. **Decoding trusts the payload shape**
+**Location**: `src/feed/decode.ts:40-44, 61-65`
+**Severity**: Critical
+
+**Problems**:
+- `payload.body` may be a string, a number or null
+- the error it throws names no field
+
+### 3. **Decoding is written twice**
+**Location**: `src/feed/decode.ts:61`
+**Severity**: High
+
+The same conversion appears in two functions.
+"""
+
+
+def test_a_problems_key_under_a_fielded_heading_is_that_findings_part() -> None:
+    assert found(FIELDED) == [
+        ("Decoding trusts the payload shape", "src/feed/decode.ts", "critical"),
+        ("Decoding is written twice", "src/feed/decode.ts", "critical"),
+    ]
+
+
+# --------------------------------------------------------------------------- #
+# A document addressed to a reviewer is a prompt, not an answer
+# --------------------------------------------------------------------------- #
+BRIEF = """\
+# Review Brief for the Second Reviewer
+
+## What changed
+
+### Price alerts
+- **Files**: `alerts/engine.py`, `alerts/bot.py`
+- **CHECK**: a burst of alerts is sent as one message
+
+## Known issues (do not fix, just confirm)
+1. Feature extraction takes close to an hour on the full universe
+"""
+
+
+def test_a_brief_for_a_reviewer_gives_no_findings() -> None:
+    assert found(BRIEF) == []
+
+
+def test_a_review_titled_as_a_review_still_gives_its_findings() -> None:
+    text = BRIEF.replace("# Review Brief for the Second Reviewer", "# Second Review")
+    assert found(text) != []
+
+
+# --------------------------------------------------------------------------- #
+# Headings inside a recap, a closing note, a list of tickets
+# --------------------------------------------------------------------------- #
+RECAP_PARTS = FIELD_LISTS + """
+## Summary of Required Changes
+
+### Before Merging:
+1. **Rotate the session token on login** (Critical)
+
+### Can Be Done Later:
+2. Cap the upload size
+
+## Tickets for the engineer
+
+### T-1 — Rotate tokens
+- Issue a new token at each login.
+
+## Audit quality note
+
+Every claim above was checked against the code.
+"""
+
+
+def test_the_parts_of_a_recap_a_note_and_tickets_add_no_findings() -> None:
+    assert found(RECAP_PARTS) == found(FIELD_LISTS)
+
+
+# --------------------------------------------------------------------------- #
+# A heading that ends by saying it was settled
+# --------------------------------------------------------------------------- #
+SETTLED_TAIL = """\
+## Warnings
+
+### W1. [reliability] The journal mode is the default — fixed in this PR
+
+`db/engine.py:14` opened connections without WAL.
+
+### W2. [security] Requests have no size limit — not fixed yet
+
+`api/schemas.py:20` accepts any length.
+"""
+
+
+def test_a_heading_ending_in_fixed_is_settled_and_not_fixed_yet_is_open() -> None:
+    assert [f for _, f, _ in found(SETTLED_TAIL)] == ["api/schemas.py"]

@@ -180,7 +180,7 @@ _SEV_CATEGORY = re.compile(
 _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
-    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes?\s*:?\s*$|"
     # "Testing Recommendations", "Test plan", "Manual test checklist": what to run, not
     # what is wrong
     r"(?:manual\s+|suggested\s+|recommended\s+)?test(?:ing)?\s+(?:plan|recommendations?|"
@@ -914,6 +914,9 @@ class _Reader:
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
         self.reviewed: Location | None = None
         self.review_title = False  # a level-1 heading names a review, audit or critique
+        # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
+        # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
+        self.brief = False
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -939,6 +942,14 @@ class _Reader:
         """The innermost section is a heading that may itself be the finding."""
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only
+
+    def in_fielded_heading(self) -> bool:
+        """The innermost section is a heading that may be the finding and has given a
+        severity or place field of its own ("**Severity**: High", "**Location**: …")
+        already: a finding by its fields, whose labelled lists are its parts."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and any(
+            _OWN_FIELD.match(ln) for ln in c.body[:MAX_BODY])
 
     def in_finding_heading(self) -> bool:
         """The innermost section is a heading that is a finding by its look (a tag, a
@@ -1170,7 +1181,10 @@ class _Reader:
                     held.cand, held.kind = None, "other"
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
-        if k is not None and k.name == "findings" and not heading:
+        if k is not None and k.name == "findings" and not heading and not (
+                not k.value and self.in_fielded_heading()):
+            # ("**Problems**:" alone under a heading with its own Severity and Location
+            # fields names a part of that finding: read below as its field)
             self.close_sections(7)
             self.sections.append(_Section(7, "findings", None, None, 0))
             self.open_span(self.line + 1, 7)
@@ -1617,6 +1631,10 @@ class _Reader:
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
+        if kind in ("neutral", "findings") and _settled_tail(text.strip(" *_#")):
+            # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
+            # what the heading names (a section or one finding) was settled in the change
+            kind = "resolved"
         for s_up in self.sections:
             if s_up.cand is not None:
                 s_up.cand.subs.append(kind)
@@ -1642,8 +1660,11 @@ class _Reader:
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
                                  plain), title=title, ident=text.strip())
-            if sec.prior and not _lead_tag(text) and locate(text) is None:
-                sec.cand.name_only = True  # "Required changes": a recap's name, no finding
+            if (sec.prior or any(s.prior for s in self.sections)) and not _lead_tag(text) \
+                    and locate(text) is None:
+                # "Required changes": a recap's name, no finding; "### Can Be Done Later",
+                # "### Phase 1: Critical Fixes" inside it: a part of that recap
+                sec.cand.name_only = True
             # "### 8. No doc comments on public items" in a review: one of its numbered
             # items, whatever its section is called
             sec.cand.numbered = self.review_title and level >= 3 and bool(
@@ -1652,6 +1673,8 @@ class _Reader:
                 self.comment.cand = True
         if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
+        if title and _BRIEF_TITLE.search(plain):
+            self.brief = True
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -1707,7 +1730,8 @@ class _Reader:
                     "positive", "resolved"):
             self.close_para()
             self.feed(lines[0])
-            if not label and self.under_cand() and not _GROUP_NOUN.search(lines[0]):
+            if not label and self.under_cand() and (
+                    not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading()):
                 # "**Risk**:" / "**Impact**:" (no severity) under a heading that may be the
                 # finding: a field of it over its list, not a group of findings
                 self.fix_lead = True
@@ -1733,7 +1757,8 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
-                and not (_BODY_LABEL.match(lines[0]) and self.under_cand()) \
+                and not ((_BODY_LABEL.match(lines[0]) or self.in_fielded_heading())
+                         and self.under_cand()) \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
                          or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
             # "**Critical Failure Modes**" alone over a list: the list is its findings, of
@@ -1745,7 +1770,8 @@ class _Reader:
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
                 and not self.in_finding_heading() \
-                and not (_BODY_LABEL.match(lines[0]) and self.under_cand()) \
+                and not ((_BODY_LABEL.match(lines[0]) or self.in_fielded_heading())
+                         and self.under_cand()) \
                 and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
                          or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
@@ -1783,6 +1809,7 @@ class _Reader:
         self.fix_lead = not quoted and self.under_cand() and (bool(
             _FIX_LEAD.match(lines[0])) or len(lines) == 1 and bool(
                 _FIELD_LABEL_ALONE.match(lines[0])) and _sev_label(lines[0]) is None
+            and (not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading())
             and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
             and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
 
@@ -2465,6 +2492,8 @@ class _Reader:
         self.close_para()
         self.close_sections(0)
         self.close_comment()
+        if self.brief:
+            self.doc.findings.clear()  # what a reviewer is asked to check, not what it found
         if src is not None:
             self.close_span(len(src))
             if self.spans:
@@ -2499,7 +2528,7 @@ _RECAP_SUMMARY = re.compile(
 # restates a finding when its title is mostly that finding's words)
 _RECAP_ACTION = re.compile(
     r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|"
-    r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks)|(?:implementation|remediation|"
+    r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks|tickets)|(?:implementation|remediation|"
     r"fix)\s+(?:plan|steps|order)|(?:minimum\s+)?"
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
@@ -3013,6 +3042,20 @@ def _titled_item(head: str) -> bool:
 _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
 
 
+# the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
+_DASH_TAIL = re.compile(
+    r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
+_STILL = re.compile(
+    r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
+
+
+def _settled_tail(plain: str) -> bool:
+    """The heading ends, after a dash, in a short clause that says it was settled
+    (fixed, resolved, addressed) and does not say partly or not yet."""
+    m = _DASH_TAIL.search(plain)
+    return m is not None and bool(_RESOLVED.search(m["t"])) and not _STILL.search(m["t"])
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -3136,10 +3179,9 @@ def _qualifies(c: _Cand) -> bool:
 # a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
 # a bold label alone that ends in a colon ("**Risk**:", "**Files Affected:**",
 # "**Example Failure Cases**:"): the name of a field over the list that follows
-# the plural names of a group of findings: a label with one of them heads findings
-_GROUP_NOUN = re.compile(
-    r"\b(?:issues|findings|problems|concerns|bugs|defects|comments|blockers|nits|"
-    r"nitpicks|suggestions|recommendations|warnings|errors|vulnerabilities)\b", re.I)
+# a severity or place field of a finding ("**Severity**: High", "- **Location:** `a.py:3`")
+_OWN_FIELD = re.compile(
+    r"^\W*(?:severity|priority|location|file|files|path|line|lines)\s*[*_]*\s*[:\uff1a]", re.I)
 _FIELD_LABEL_ALONE = re.compile(
     r"^\s*(?:\*\*|__)(?![^*_\n]*\b(?:files?|locations?|paths?|places?)\b)"
     r"[^\W\d_][^\W\d_'-]*(?:[\s'-]+[^\W\d_]+){0,5}\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?\s*$")
@@ -3147,6 +3189,10 @@ _FIX_LEAD = re.compile(
     r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
     r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
+# the title of a document addressed to a reviewer: what to check, not what was found
+_BRIEF_TITLE = re.compile(
+    r"\breview\s+(?:brief(?:ing)?|packet|request|instructions?|prompt|template)\b|"
+    r"\bbrief(?:ing)?\s+for\s+(?:the\s+|a\s+)?(?:\w+\s+)?reviewers?\b", re.I)
 # a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
 _REVIEW_LABEL = re.compile(
     r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)
