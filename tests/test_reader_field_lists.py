@@ -234,3 +234,32 @@ SETTLED_TAIL = """\
 
 def test_a_heading_ending_in_fixed_is_settled_and_not_fixed_yet_is_open() -> None:
     assert [f for _, f, _ in found(SETTLED_TAIL)] == ["api/schemas.py"]
+
+
+# --------------------------------------------------------------------------- #
+# An item's own Status line is not the review's verdict
+# --------------------------------------------------------------------------- #
+ITEM_STATUS = """\
+# Code Review
+
+## Issues Fixed
+
+### 1. Double resume on send failure (`client.swift:85`)
+**Status**: fixed
+
+## Items Checked
+
+### 4. **Loose JSON wrapper** (`result.swift:17`)
+**Status**: acceptable
+
+The wrapper checks each type before it casts.
+"""
+
+
+def test_an_items_status_line_is_no_verdict() -> None:
+    assert reading.read(ITEM_STATUS.encode(), "tester").verdict == "UNKNOWN"
+
+
+def test_a_reviews_own_status_key_still_votes() -> None:
+    text = "# Code Review\n\n**Status**: APPROVED\n\n## Notes\n\nNothing else.\n"
+    assert reading.read(text.encode(), "tester").verdict == "APPROVE"

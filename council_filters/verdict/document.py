@@ -1195,6 +1195,14 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        cand = self.sections[-1].cand if self.sections else None
+        if vk and not heading and cand is not None and not cand.name_only and not cand.title \
+                and _ITEM_STATUS_KEY.match(s):
+            # "### 4. Type safety" then "**Status**: ✅ Acceptable": a weaker key under a
+            # heading that may be one finding is that item's status, not the review's vote
+            vk = [v for v in vk if v[1]]
+            if not vk:
+                return False
         strong_key = bool(vk) and vk[0][1]
         if (strong_key or k is not None and k.name in ("confidence", "summary")) and not heading:
             self.close_sections(7)
@@ -3042,6 +3050,8 @@ def _titled_item(head: str) -> bool:
 _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
 
 
+# an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
+_ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
 _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
