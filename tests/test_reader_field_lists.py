@@ -263,3 +263,31 @@ def test_an_items_status_line_is_no_verdict() -> None:
 def test_a_reviews_own_status_key_still_votes() -> None:
     text = "# Code Review\n\n**Status**: APPROVED\n\n## Notes\n\nNothing else.\n"
     assert reading.read(text.encode(), "tester").verdict == "APPROVE"
+
+
+# --------------------------------------------------------------------------- #
+# A "Files Affected" list under a heading gives that finding its place
+# --------------------------------------------------------------------------- #
+FILES_AFFECTED = """\
+## Critical Issues
+
+### 1. Login has no rate limit
+**Severity**: HIGH
+
+**Issue**: the limiter is set up in `main.py` but no route uses it.
+
+**Files Affected**:
+- `api/auth_routes.py` - login and register without limits
+- `api/routes.py` - the search endpoint without limits
+
+### 2. Passwords may be short
+**Severity**: MEDIUM
+
+Eight characters are accepted by `api/auth_routes.py`.
+"""
+
+
+def test_the_first_affected_file_is_the_findings_place() -> None:
+    assert found(FILES_AFFECTED)[0] == ("Login has no rate limit", "api/auth_routes.py",
+                                        "critical")
+    assert len(found(FILES_AFFECTED)) == 2

@@ -909,6 +909,7 @@ class _Reader:
         self.review_list = False  # a bold review title: the list after it is its critiques
         self.review_paras = False  # ... and the paragraphs right after it
         self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
+        self.place_lead = False  # "**Files Affected**:" over a list: the places of a finding
         self.summary_value = False  # the verdict expected below is a summary's
         # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
@@ -1820,6 +1821,8 @@ class _Reader:
             and (not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading())
             and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
             and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        self.place_lead = not quoted and len(lines) == 1 and self.under_cand() \
+            and bool(_PLACES_LABEL.match(lines[0]))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -1987,6 +1990,19 @@ class _Reader:
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
         if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
+        if self.place_lead and depth == 0 and not quoted and not any(
+                _lead_tag(_no_code(h)) for h in (_item_head(c) for c in node.children)):
+            # "**Files Affected**:" then "- `api/auth.py` - …": under a heading that may be
+            # the finding, the first file listed is its place and the list its detail
+            self.place_lead = False
+            c = self.sections[-1].cand
+            f = next((_first_file(_item_head(i)) for i in node.children
+                      if i.type == "list_item"), None)
+            if c is not None and c.file is None and f is not None:
+                c.file = Location(f)
             for ln in _flat(node):
                 self.feed(ln)
             return
@@ -2408,7 +2424,7 @@ class _Reader:
             if t not in ("bullet_list", "ordered_list"):
                 self.review_list = False
                 if t != "paragraph":
-                    self.fix_lead = False
+                    self.fix_lead = self.place_lead = False
                     self.review_paras = False
             if t == "heading" and not quoted:
                 self.heading(node)
@@ -3187,6 +3203,13 @@ def _qualifies(c: _Cand) -> bool:
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
 # a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
+# a label naming the files a finding touches, alone over its list ("**Files Affected**:",
+# "**Files Missing Validation**:", "**Affected files:**", "Locations:")
+_PLACES_LABEL = re.compile(
+    r"^\s*[*_]{0,2}(?:files?(?:\s+[^\W\d_]+){0,3}|(?:locations?|places?)(?:\s+(?:affected|"
+    r"involved|concerned|touched))?|affected\s+(?:files?|locations?))\s*[:\uff1a]?\s*[*_]{0,2}"
+    r"\s*[:\uff1a]\s*$",
+    re.I)
 # a bold label alone that ends in a colon ("**Risk**:", "**Files Affected:**",
 # "**Example Failure Cases**:"): the name of a field over the list that follows
 # a severity or place field of a finding ("**Severity**: High", "- **Location:** `a.py:3`")
