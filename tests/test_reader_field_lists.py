@@ -291,3 +291,39 @@ def test_the_first_affected_file_is_the_findings_place() -> None:
     assert found(FILES_AFFECTED)[0] == ("Login has no rate limit", "api/auth_routes.py",
                                         "critical")
     assert len(found(FILES_AFFECTED)) == 2
+
+
+# --------------------------------------------------------------------------- #
+# A status table that marks an id fixed settles the finding with that id
+# --------------------------------------------------------------------------- #
+STATUS_BY_ID = """\
+# Branch review
+
+## Status summary
+
+| # | Area | File | Status |
+|---|------|------|--------|
+| 1 | cache drops live entries | cache.py | **FIXED** |
+| 2 | retry loop never stops | retry.py | open |
+| 3 | log level | log.py | partially fixed |
+
+## Findings
+
+### #1 — The cache drops live entries before stale ones
+`src/cache.py:40` evicts by insertion order.
+
+### #2 — The retry loop never stops
+`src/retry.py:12` has no upper bound.
+
+### #3 — The log level is read once
+`src/log.py:5` caches the level at import.
+"""
+
+
+def test_an_id_a_status_table_marks_fixed_is_settled() -> None:
+    assert [f for _, f, _ in found(STATUS_BY_ID)] == ["src/retry.py", "src/log.py"]
+
+
+def test_a_fixed_row_about_something_else_settles_nothing() -> None:
+    text = STATUS_BY_ID.replace("| 1 | cache drops live entries |", "| 1 | old parser crash |")
+    assert [f for _, f, _ in found(text)] == ["src/cache.py", "src/retry.py", "src/log.py"]

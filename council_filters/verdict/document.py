@@ -76,6 +76,7 @@ from council_filters.verdict.locations import (
     severity_word,
 )
 
+SETTLED_CAP = 500  # rows of status tables read for the ids they mark fixed
 MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
 RECAP_PRIOR = 64  # findings before a recap section that its items may restate
 RESTATE_BUDGET = 100_000  # comparisons of recap items with earlier findings, per answer
@@ -895,6 +896,9 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
+        # rows of a status table that mark an id fixed ("| 3 | stale context | FIXED |"):
+        # the id -> the words of its row
+        self.settled_ids: dict[str, set[str]] = {}
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
@@ -2357,6 +2361,7 @@ class _Reader:
             strong = pending[0] or kc is not None and kc[0]
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
+        self.settled_rows(rows)
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         if _field_table(rows):
@@ -2390,6 +2395,36 @@ class _Reader:
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
             self.doc.findings.append(rec)
+
+    def settled_by_row(self, rec: dict[str, Any]) -> bool:
+        """``rec`` opens with an id a status table marked fixed, and shares two words
+        with that table's row."""
+        text = str(rec.get("summary", ""))
+        key = _ident(text) or _number(text)
+        row_words = self.settled_ids.get(key) if key else None
+        return row_words is not None and len(row_words & _words(text)) >= 2
+
+    def settled_rows(self, rows: list[list[str]]) -> None:
+        """A table with an id column and a status column: the ids its rows mark fixed or
+        resolved (not partly, not yet), with their rows' words."""
+        if len(rows) < 2 or len(self.settled_ids) >= SETTLED_CAP:
+            return
+        head = [_plain(c).strip(" *_`").lower() for c in rows[0]]
+        idc = next((i for i, h in enumerate(head) if h in _ID_COLUMNS), None)
+        stc = next((i for i, h in enumerate(head) if h in _STATUS_COLUMNS), None)
+        if idc is None or stc is None:
+            return
+        for row in rows[1:SETTLED_CAP]:
+            if max(idc, stc) >= len(row):
+                continue
+            st = _plain(row[stc])
+            if not _RESOLVED.search(st) or _STILL.search(st):
+                continue
+            cell = _plain(row[idc]).strip(" *_`#")
+            key = _ident(cell) or _number(cell + ".")
+            if key:
+                self.settled_ids[key] = _words(" ".join(
+                    c for i, c in enumerate(row) if i not in (idc, stc)))
 
     def note_subject(self, node: SyntaxTreeNode) -> None:
         """The block right after a heading that names one file (``> adds
@@ -2518,6 +2553,11 @@ class _Reader:
         self.close_comment()
         if self.brief:
             self.doc.findings.clear()  # what a reviewer is asked to check, not what it found
+        if self.settled_ids:
+            # a finding a status table marks fixed by its id ("| 3 | stale tool_context |
+            # FIXED |", "### #3 — Regen keeps stale tool_context"), wherever the table is,
+            # when the row also names its subject: settled, not open
+            self.doc.findings[:] = [f for f in self.doc.findings if not self.settled_by_row(f)]
         if src is not None:
             self.close_span(len(src))
             if self.spans:
@@ -3066,6 +3106,9 @@ def _titled_item(head: str) -> bool:
 _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
 
 
+# the columns of a status table: an item's id and its status
+_ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue", "ref"))
+_STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
 _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
