@@ -99,7 +99,10 @@ _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300})
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
 # digit, both cases, no call, index or variable at its start.
 _SCRAMBLED = (
-    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[]|\$[A-Za-z_{(])"
+    # (a name opening a call or an index that closes: code; one that never
+    # closes, pmi7w[CAEC7hMIU7, is a drawn value)
+    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[][^\s\"'`]{0,300}?[)\]]"
+    rb"|\$[A-Za-z_{(])"
     rb"(?=[^\s\"'`]{0,300}?[()\[\]{}<>$*@&])(?-i:(?=[^\s\"'`]{0,300}?[0-9])"
     rb"(?=[^\s\"'`]{0,300}?[A-Z])(?=[^\s\"'`]{0,300}?[a-z]))"
     rb"(?(q)[^\"'`\s]{10,300}+|[^\s\"'`,;|]{10,300}+))(?(q)(?P=q))"
@@ -128,14 +131,16 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
 
 B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
-#: The longest base64 token decoded (768 bytes of text).
-B64_MAX = 1024
-_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+#: The longest base64 token decoded (3,072 bytes of text: an env line with a
+#: session token in it).
+B64_MAX = 4096
+_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
 def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     """A base64 token that decodes to text holding a credential assignment
-    (``SECRET_KEY=...``): the key/value rules, run on the decoded text."""
+    (``SECRET_KEY=...``, ``AWS_SESSION_TOKEN=...``): the key/value rules, run
+    on the decoded text."""
     core = secret.rstrip("=")
     if len(core) % 4 == 1:
         return False
@@ -146,7 +151,8 @@ def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     if _B64_TEXT.fullmatch(text) is None:
         return False  # binary: a key, a hash, an image, not lines of text
     for line in text.splitlines():  # (an env file of a few lines too)
-        for rule_id in ("secret-assignment", "secret-scrambled-value"):
+        for rule_id in ("secret-assignment", "secret-scrambled-value", "aws-session-token",
+                        "secret-long-value"):
             rule = BY_ID[rule_id]
             check = rule.validator
             assert check is not None
@@ -295,7 +301,7 @@ RULES: tuple[Rule, ...] = (
         "flag-credentials",
         rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
-        rb"requirepass|masterauth)"
+        rb"requirepass|masterauth)(?:-(?:key|base|value|string|text))*"
         rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
@@ -712,7 +718,9 @@ alternation = _alternation
 # followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
 # ``token_count``, ``secret_name``, a bare ``key``).
 _KEY_END = (
-    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*" + _alternation(KEY_SUFFIXES) + b"?"
+    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*"
+    # (a suffix's "_" may be written "-", as HTTP headers and options do: Secret-Key-Base)
+    + _alternation(KEY_SUFFIXES).replace(b"_", b"[_-]") + b"?"
 )
 # The start of a value the validator can accept: six characters, not a
 # variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
@@ -807,7 +815,7 @@ _TIGHT: dict[str, bytes] = {
     "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
     rb"client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
-    rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
+    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
