@@ -487,6 +487,17 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             # a Kubernetes Secret's data: an env file holding a session token
             env = base64.b64encode(f"AWS_SESSION_TOKEN={sts}\n".encode()).decode()
             yield "b64-env-session", f"  app.env: {env}"
+    elif family == "redis-led-by-sign":
+        for _ in range(per_shape):
+            core = _rand(rng, rng.randrange(9, 16))
+            pw = core[:4] + rng.choice("#!*~") + core[4:]
+            for scheme in ("redis", "rediss", "valkeys", "unix", "redis+sentinel"):
+                url = f"{scheme}://{pw}@10.0.0.7:6379"
+                yield f"encoded-user/{scheme}", "state=" + _encoded(url, 1)
+                yield f"encoded-user-twice/{scheme}", "next=" + _encoded(url, 2)
+            yield "led-by-angle", f"rediss://:<{core}#x@cache.internal:6380/0"
+            yield "led-by-dollar-digit", f"--broker=redis://${rng.randrange(10)}{core}@cache:6379"
+            yield "led-by-bracket", f'"url": "redis://:[{core})@cache:6379/1"'
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -495,7 +506,7 @@ FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
-    "short-drawn", "assignment-shapes",
+    "short-drawn", "assignment-shapes", "redis-led-by-sign",
 )
 
 

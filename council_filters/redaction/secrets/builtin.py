@@ -35,6 +35,7 @@ from council_filters.redaction.secrets.validators import (
     bearer_ok,
     cut_value_ok,
     digit_in,
+    encoded_redis_user_ok,
     encoded_url_password_ok,
     flag_ok,
     jwt_shape,
@@ -350,6 +351,20 @@ RULES: tuple[Rule, ...] = (
         validator=encoded_url_password_ok,
         placeholders=False,
         description="scheme%3A%2F%2Fuser%3Apassword%40host: a URL encoded once or twice",
+    ),
+    _r(
+        "redis-url-encoded",
+        # A Redis URL encoded once or twice whose user part alone is its password
+        # (state=valkeys%3A%2F%2FPASSWORD%40host)
+        rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:%(?:25)?2B[a-z]{1,12})?)(?:%3A|%253A)"
+        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){8,256}+)"
+        rb"(?:%40|%2540)[A-Za-z0-9_\[%]",
+        rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?%(?:25)?3a%(?:25)?2f",
+        group=2,
+        validator=encoded_redis_user_ok,
+        placeholders=False,
+        description="redis%3A%2F%2FPASSWORD%40host: an encoded Redis URL, its user part the "
+        "password",
     ),
     _r(
         "bearer-token",
@@ -821,6 +836,8 @@ _TIGHT: dict[str, bytes] = {
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
     rb"{1,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
+    "redis-url-encoded": rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?"
+    rb"%(?:25)?3a%(?:25)?2f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,
     "authorization-header": _AUTHORIZATION,

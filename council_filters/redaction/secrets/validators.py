@@ -529,12 +529,17 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     password = secret.split(":", 1)[1] if ":" in secret else secret
     if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
         return False
-    if "$(" in password or password.lower().startswith(("%2", "<")):
+    if "$(" in password or password.lower().startswith("%2") or _LED_BY_VARIABLE.match(password):
         return False
     if any(c in _URL_SIGNS for c in password):
         return _classes(password) >= 3
     return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
                                          and case_changes(password) >= 2)
+
+
+def encoded_redis_user_ok(secret: str, m: Any) -> bool:
+    """The user part of a Redis URL encoded once or twice (its password), judged decoded."""
+    return redis_userinfo_ok(unquote(unquote(secret)), m)
 
 
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
@@ -666,11 +671,17 @@ _URL_PLACEHOLDERS = frozenset(
 )
 
 
+#: How a variable, a placeholder or a list starts a URL's password: ``$NAME``,
+#: ``${``, ``$(``, ``<...>``, ``{...}``, ``[...]`` (closed); ``$2K[Od``,
+#: ``<dgH84p5D#NOz`` are drawn passwords that start with a sign.
+_LED_BY_VARIABLE = LazyRegex(r"\$[A-Za-z_{(]|<[^<>]*>|\{[^{}]*\}|\[[^\[\]]*\]")
+
+
 def url_password_ok(secret: str, m: Any) -> bool:
     low = secret.lower()
     if low in _URL_PLACEHOLDERS or low.strip("*x.") == "":
         return False
-    if secret[:1] in "$<{[" or secret[:2] in ("%(", "%{") or templated(secret):
+    if _LED_BY_VARIABLE.match(secret) or secret[:2] in ("%(", "%{") or templated(secret):
         return False
     return not (secret.startswith(":") or is_placeholder(secret))
 
