@@ -188,6 +188,8 @@ def test_family_lines_one_at_a_time() -> None:
         b"DB_PASSWORD=vault:secret/data/db#password",
         b"  api_token: '!Ref ApiToken2'",
         b"client_secret = file:///run/secrets/Client1",
+        b"**password:** `var.db_password`",
+        b"    fastcgi_param PASSWORD secretKeyRef;",
         b"export SECRET_KEY='arn:aws:secretsmanager:eu-west-1:123456789012:secret:app'",
         # long base64 that is a file, a public key or text, not a drawn token
         b"![chart](data:image/png;base64,q8Rt2VbXk9LmPz3Wc7Ny1Hd5Jf0Gs4Ka6Ue8Qi2Yo+Tr/Vw5Xz7Ab9Cd1"

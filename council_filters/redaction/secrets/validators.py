@@ -237,11 +237,12 @@ def _key_kind(key: str) -> str | None:
 
 #: A value that says where the secret is kept, not the secret: a SOPS
 #: ciphertext, a vault, secret-manager or 1Password reference, a CloudFormation
-#: tag, a file URL, an ARN, a Spring ``@Value``, a Kubernetes ``secretKeyRef``.
+#: tag, a file URL, an ARN, a Spring ``@Value``, a Kubernetes ``secretKeyRef``,
+#: a Terraform reference (``var.db_password``).
 _REFERENCE = LazyRegex(
     r"(?:ENC\[[A-Z0-9_]+,|(?i:vault|op|awssm|awsssm|gcpsm|azurekv|sm|ref\+[a-z]+|secretsmanager"
     r"|ssm|keyvault):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
-    r"|@Value\(|secretKeyRef\Z|valueFrom\Z)"
+    r"|@Value\(|(?:secretKeyRef|valueFrom)[;,]?\Z|(?:var|local|data|module)\.[a-z_][\w.]*\Z)"
 )
 
 
