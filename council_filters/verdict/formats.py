@@ -426,6 +426,8 @@ def review_json(text: str) -> dict[str, Any] | None:
         records = None if verdict_doc else pr_records.comment_records(value)
         if records is not None:
             return {"comments": records}  # saved pull-request review data, in any nesting
+        if reviewer_json.findings_array(value) is not None:
+            return {"findings": value}  # a review's findings printed as a bare array
     doc = value if isinstance(value, dict) else None
     if doc is None and "{" in s and not s.startswith("{"):
         first, last = s.find("{"), s.rfind("}")
