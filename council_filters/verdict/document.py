@@ -391,11 +391,16 @@ _TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 # a bold label alone on its line that names a part of one finding's text, not a finding
-_BODY_LABEL = re.compile(
-    r"^\s*(?:\*\*|__)\s*(?:description|details?|problem|issue|evidence|explanation|analysis|"
+_BODY_WORDS = (
+    r"(?:description|details?|problem|issue|evidence|explanation|analysis|"
     r"context|background|observations?|rationale|root\s+cause|why(?:\s+it\s+matters)?|"
-    r"reproduction|repro|steps\s+to\s+reproduce|proof|impact|risk|fix|suggested\s+fix|"
-    r"recommendation|recommended\s+fix|remediation)\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+    r"reproduction|repro|steps\s+to\s+reproduce|proof|impacts?|risks?|fix|suggested\s+fix|"
+    r"recommendations?|recommended\s+fix|remediation|suggestions?)")
+_BODY_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+# ... and such a label leading a line of that text ("**Suggestion:** move the update")
+_BODY_LEAD = re.compile(r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:\s*(?:\*\*|__)|"
+                        r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*(?:\*\*|__)\s*:", re.I)
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -940,7 +945,7 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
-            or _OWN_ASIDE.search(c.text))
+            or _OWN_ASIDE.search(c.text) or c.numbered)
 
     def titled_file(self, path: str) -> bool:
         """The finding being read (an open paragraph, or else a finding heading with
@@ -1641,10 +1646,13 @@ class _Reader:
             # "### 8. No doc comments on public items" in a review: one of its numbered
             # items, whatever its section is called
             sec.cand.numbered = self.review_title and level >= 3 and bool(
-                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
+                re.match(r"^\s*\d{1,3}(?:(?:\.\d{1,3})+\.?|[.)])\s+\S", text)) \
+                and (len(plain.split()) >= 3 or not plain.isascii() and len(re.findall(
+                    r"[^\W\d_]", plain)) >= 6)  # "### 8. …", "### 1.2 …" (CJK: no spaces)
             if self.comment is not None:
                 self.comment.cand = True
-        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
+        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I) \
+                or level == 1 and _REVIEW_WORD.search(plain) and not plain.isascii():
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
@@ -1722,6 +1730,7 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
+                and not (_BODY_LABEL.match(lines[0]) and self.in_finding_heading()) \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
                          or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
             # "**Critical Failure Modes**" alone over a list: the list is its findings, of
@@ -1836,7 +1845,8 @@ class _Reader:
             group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
                                                        r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
                 and (len(lines) == 1 or i == len(lines) - 1) else None
-            if group is not None and kind not in ("positive", "resolved"):
+            if group is not None and kind not in ("positive", "resolved") \
+                    and not (_BODY_LABEL.match(ln) and self.in_finding_heading()):
                 # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
                 # covers what follows, down to the next one or the next heading
                 self.close_para()
@@ -1901,7 +1911,8 @@ class _Reader:
             # title (wrapped over lines or not) with its place right after it
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
                 and hm is None else None
-            opens = kind not in ("positive", "resolved") and (
+            opens = kind not in ("positive", "resolved") and not (
+                _BODY_LEAD.match(ln) and self.in_finding_heading()) and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None

@@ -1,0 +1,157 @@
+"""A finding written as a heading keeps what is under it (issue: every finding at its real
+place): a labelled list of its places, of its risks or impacts, a "Suggestion:" paragraph
+are parts of that one finding, and the numbered sub-headings of a review organised by
+dimension ("### 1.2 …", also in Chinese) are its findings, placed by the file their
+text or code caption names.  Every review below is written for these tests; none is a
+reviewer's text."""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> list[tuple]:
+    got = reading.read(text.encode(), "tester")
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]
+
+
+TAGGED = """# Audit of the payment service
+
+## 1. Secrets
+
+### ⚠️ **MEDIUM**: Signing keys are readable through getters
+
+**Severity**: MEDIUM
+**Files**:
+- `pay/keys/store.ts:40-44`
+- `pay/keys/cache.ts:12-15`
+
+**Issue**:
+Two getters hand out the raw signing key.
+
+**Risk**:
+- A debug log may print the key
+- A heap dump carries it
+
+**Recommendation**:
+1. Drop the getters
+
+### 🔍 **LOW**: The key id is derived from a placeholder
+
+**Severity**: LOW
+**File**: `pay/keys/id.ts:7-9`
+"""
+
+
+def test_a_tagged_heading_with_a_list_of_places_and_a_risk_list_is_one_finding() -> None:
+    assert read(TAGGED) == [("pay/keys/store.ts", 40, "medium"), ("pay/keys/id.ts", 7, "minor")]
+
+
+def test_a_tagged_heading_with_no_place_keeps_its_list_of_risks() -> None:
+    text = """## Findings
+
+### 🔴 **HIGH**: Refunds can be replayed
+
+**Risks**:
+- The same refund is paid twice
+- The ledger drifts from the bank statement
+
+**Fix**: keep an idempotency key per refund.
+"""
+    assert read(text) == [(None, None, "critical")]
+
+
+BY_DIMENSION = """# Downloader architecture and code review
+
+The review looks at performance, security and maintainability.
+
+## 1. Performance
+
+### 1.1 Progress updates in `fetcher.py` hold the semaphore
+Every page bumps the counter while it still holds the semaphore.
+
+**Problem code (`app/net/fetcher.py`):**
+```python
+async with gate:
+    done += 1
+```
+
+**Suggestion:**
+Bump the counter after the semaphore is released.
+
+### 1.2 The whole batch of images is opened at once
+**Problem code (`app/pdf/build.py`, lines 40-52):**
+```python
+pages = [open_page(p) for p in paths]
+```
+
+## 2. Maintainability
+
+### 2.1 `session.py` writes its retry loops out by hand
+**Suggestion:** share one retry helper.
+
+## Summary
+
+A sound codebase with a few rough edges.
+"""
+
+
+def test_numbered_sub_headings_of_a_review_by_dimension_are_its_findings() -> None:
+    assert read(BY_DIMENSION) == [("app/net/fetcher.py", None, None),
+                                  ("app/pdf/build.py", 40, None), ("session.py", None, None)]
+
+
+BY_DIMENSION_ZH = """# 下載器程式碼審查報告
+
+本報告從效能與可維護性兩方面審查程式碼。
+
+## 1. 效能
+
+### 1.1 `fetcher.py` 中的進度更新佔用信號量
+每下載一頁就在信號量內更新計數。
+
+**問題程式碼 (`app/net/fetcher.py`):**
+```python
+async with gate:
+    done += 1
+```
+
+### 1.2 一次開啟整批圖片造成記憶體壓力
+**問題程式碼 (`app/pdf/build.py`):**
+```python
+pages = [open_page(p) for p in paths]
+```
+
+## 總結
+
+整體品質良好。
+"""
+
+
+def test_numbered_sub_headings_without_spaces_in_a_chinese_review() -> None:
+    assert read(BY_DIMENSION_ZH) == [("fetcher.py", None, None), ("app/pdf/build.py", None, None)]
+
+
+def test_a_suggestion_line_under_a_plain_findings_section_is_still_a_finding() -> None:
+    text = """## Findings
+
+**Suggestion:** rename `tmp` in `src/io/copy.py:12` to say what it holds.
+
+**Suggestion:** the README misses the install step.
+"""
+    assert read(text) == [("src/io/copy.py", 12, "minor"), (None, None, "minor")]
+
+
+def test_a_plain_heading_with_a_year_is_no_numbered_finding() -> None:
+    text = """# Code review of the scheduler
+
+## Findings
+
+- **High**: `sched/run.py:30` drops a job when the queue is full
+
+## Roadmap
+
+### 2024 plans for the scheduler rewrite
+Nothing here is a finding.
+"""
+    assert read(text) == [("sched/run.py", 30, "critical")]
