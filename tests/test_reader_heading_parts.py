@@ -155,3 +155,21 @@ def test_a_plain_heading_with_a_year_is_no_numbered_finding() -> None:
 Nothing here is a finding.
 """
     assert read(text) == [("sched/run.py", 30, "critical")]
+
+
+def test_a_dimension_named_input_validation_is_no_inventory_of_inputs() -> None:
+    text = """# Security review
+
+## 2. Input Validation & Injection Prevention
+
+### ⚠️ **MEDIUM**: Order sizes are never checked
+
+**File**: `orders/validate.py`
+
+Negative sizes reach the exchange.
+
+## Inputs
+
+- `orders/validate.py:12` and the diff of the branch
+"""
+    assert read(text) == [("orders/validate.py", None, "medium")]

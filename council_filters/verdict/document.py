@@ -148,7 +148,9 @@ _OTHER = re.compile(
 _INVENTORY = re.compile(
     r"^(?:(?:files?|changes?|paths?|code|modules?|areas?|surfaces?)\s+(?:reviewed|inspected|read|"
     r"examined|checked|audited|analy[sz]ed|modified|changed|touched|covered|in\s+scope)|"
-    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|inputs?\b|"
+    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|"
+    # "Inputs", "Inputs read" (not "Input Validation": a dimension of the review)
+    r"inputs?(?:\s+(?:read|reviewed|used|considered|provided|given))?(?=\s*(?:[(:\uff1a]|$))|"
     r"(?:integration\s+|supporting\s+)?evidence\b|ruled[\s-]+out|refuted|dismissed|"
     r"non[\s-]?issues|false[\s-]+positives|(?:everything\s+else\s+)?checked[\s-]+(?:and\s+)?"
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
