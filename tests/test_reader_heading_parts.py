@@ -173,3 +173,31 @@ Negative sizes reach the exchange.
 - `orders/validate.py:12` and the diff of the branch
 """
     assert read(text) == [("orders/validate.py", None, "medium")]
+
+
+OUT_OF_LIST = """## Findings
+
+9. Medium: the cache is never trimmed.
+
+   Location: `cache/store.rs:40`.
+
+10. Low: the helper names are confusing.
+
+   Location: `cache/names.rs:100`,
+   `cache/names.rs:139`.
+
+   Why it matters: review cost.
+
+11. Low: a doc comment is stale.
+
+Nothing else stood out.
+
+File: `README.md`
+"""
+
+
+def test_a_place_field_that_fell_out_of_a_numbered_item_is_that_items_place() -> None:
+    # "10." needs four columns of indentation; its Location line, indented as for "9.",
+    # ends the list and stands alone under it
+    assert read(OUT_OF_LIST) == [("cache/store.rs", 40, "medium"),
+                                 ("cache/names.rs", 100, "minor"), (None, None, "minor")]

@@ -2350,6 +2350,7 @@ class _Reader:
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         emitted = -1  # the findings the node before this one opened from
+        listed = -1  # ... when that node was a list
         for node in nodes:
             t = node.type
             count = len(self.doc.findings)
@@ -2372,7 +2373,8 @@ class _Reader:
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
-                self.paragraph(node, quoted)
+                if quoted or not (0 <= listed < count and self.list_place(node)):
+                    self.paragraph(node, quoted)
             elif t in ("bullet_list", "ordered_list"):
                 self.items(node, quoted)
             elif t == "table" and not quoted:
@@ -2444,6 +2446,30 @@ class _Reader:
                     r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
                 self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+            listed = count if t in ("bullet_list", "ordered_list") else -1
+
+    def list_place(self, node: SyntaxTreeNode) -> bool:
+        """A paragraph that is only a place field, right under a list whose last finding
+        names no place, is that finding's place: the item's continuation fell out of the
+        list (``10. Low: …`` then ``Location: `a.rs:100`…`` indented as for ``9.``)."""
+        lines = _text(node).split("\n")
+        m = _FIELD.match(lines[0])
+        rec = self.doc.findings[-1]
+        if m is None or "file" in rec or not (
+                m["k"].lower() in ("location", "file", "files", "path", "where")
+                or PLACE_KEY_RE.match(m["k"])):
+            return False
+        value = " ".join([m["v"], *lines[1:4]])
+        loc = locate(value)
+        if loc is None and (f := _first_file(value)) is not None:
+            loc = Location(f)
+        if loc is None or _strip_decor(value[:loc.start]).strip("`*_ ,"):
+            return False
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
+        for ln in lines:
+            self.feed(ln)
+        return True
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
         """A code citation right after the item that opened a finding is that finding's
