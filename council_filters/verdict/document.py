@@ -2354,7 +2354,15 @@ class _Reader:
         for node in nodes:
             t = node.type
             count = len(self.doc.findings)
-            if t == "fence" and not quoted and 0 <= emitted < count:
+            if t == "fence" and not quoted and self.para is not None and not any(
+                    locate(ln) for ln in [self.para.head, *self.para.rest[:12]]):
+                # "**3. The flag is read twice**" then its code, the finding still open: the
+                # place the code gives is that finding's
+                loc = _code_comment_place([node])
+                if loc is not None:
+                    self.para.rest.append(f"`{loc.file}:{loc.line}`" if loc.line else
+                                          f"`{loc.file}`")
+            elif t == "fence" and not quoted and 0 <= emitted < count:
                 self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
@@ -3273,6 +3281,9 @@ _CODE_COMMENT = re.compile(
 # a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
 # assistants cite code in: `` ```12:40:src/app/main.py ``)
 _CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+# a fence's info string naming the file: ``title="a/b.js"``, ``file=a/b.py``, ``ts:src/a.ts``
+_INFO_FILE = re.compile(r"(?:\b(?:title|file(?:name)?|path)\s*=\s*[\"']?|^[\w+-]{1,20}:)"
+                        r"(?P<p>[\w@~+.\-/\\]{1,300})")
 
 
 def citation_place(node: SyntaxTreeNode) -> Location | None:
@@ -3281,7 +3292,10 @@ def citation_place(node: SyntaxTreeNode) -> Location | None:
         return None
     m = _CITATION.match(node.info.strip())
     if not m:
-        return None
+        # "```js title=\"lib/walk.js\"", "```python:src/a.py": the file the block is from
+        t = _INFO_FILE.search(node.info[:300])
+        path = clean_path(t["p"]) if t else ""
+        return Location(path) if t and "/" in path and _pathlike(path) else None
     path = clean_path(m["p"])
     if not _pathlike(path):
         return None

@@ -81,6 +81,8 @@ _NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefil
                     "readme", "license", "vagrantfile", "justfile"))
 _BLOB_PATH = re.compile(r"^https?://[^/\s]{1,200}/[^\s]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
                         r"([^\s?]{1,400})")
+_BARE_BLOB = re.compile(r"https?://[^/\s]{1,200}/[^\s#]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
+                        r"(?P<p>[^\s?#]{1,400})#L(?P<l>\d{1,9})(?:-L?(?P<e>\d{1,9}))?")
 _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 
 
@@ -162,13 +164,21 @@ def find_location(text: str) -> Location | None:
     """The first cited location in ``text`` (a markdown link counts by its text or URL)."""
     best: Location | None = None
     for m in _LINK.finditer(text):
-        url = m["u"]
+        url = re.sub(r"^file://(?:localhost)?(?=/)", "", m["u"])  # file:///home/x/a.py#L7
         blob = _BLOB_PATH.search(url)  # a GitHub/GitLab blob URL: the path after the ref
         inner = find_location(m["t"]) or find_location(
             (blob.group(1) if blob else url).replace("#L", ":").replace("-L", "-"))
         if inner is not None:
             best = Location(inner.file, inner.line, inner.end_line, inner.column,
                             m.start(), m.end())
+            break
+    for m in _BARE_BLOB.finditer(text):  # a blob URL written out: ".../blob/main/a.py#L7-L9"
+        if best is not None and m.start() >= best.start:
+            break
+        path = clean_path(m["p"])
+        if _pathlike(path) and 1 <= int(m["l"]) <= 10_000_000:
+            end = int(m["e"]) if m["e"] and int(m["e"]) > int(m["l"]) else None
+            best = Location(path, int(m["l"]), end, None, m.start(), m.end())
             break
     for rx in _LOC_PATTERNS:
         for m in rx.finditer(text):
