@@ -201,3 +201,29 @@ def test_a_place_field_that_fell_out_of_a_numbered_item_is_that_items_place() ->
     # ends the list and stands alone under it
     assert read(OUT_OF_LIST) == [("cache/store.rs", 40, "medium"),
                                  ("cache/names.rs", 100, "minor"), (None, None, "minor")]
+
+
+LINE_KEYS = """## Bugs
+
+### BUG 2: the parser keeps URL lines (Medium)
+
+**File:** `parsers.py`, `parse_requirements()`
+**Line 14:** only lines starting with `-` are skipped
+
+### BUG 4: the timestamp is the last upload (Low)
+
+**File:** `registries.py`, `check_maven()`
+**Line 265-269**
+
+### ISSUE 2: the walk-up escapes the root
+
+**File:** `allowlist.py`, `_find_allowlist()`
+**Lines 20-21**
+
+Without a `.git` directory the walk reaches `/.config`.
+"""
+
+
+def test_a_line_field_whose_key_holds_the_number() -> None:
+    assert read(LINE_KEYS) == [("parsers.py", 14, "medium"), ("registries.py", 265, "minor"),
+                               ("allowlist.py", 20, None)]

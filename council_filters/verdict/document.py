@@ -1914,7 +1914,10 @@ class _Reader:
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
                 and hm is None else None
             opens = kind not in ("positive", "resolved") and not (
-                _BODY_LEAD.match(ln) and self.in_finding_heading()) and (
+                _BODY_LEAD.match(ln) and self.in_finding_heading()) and not (
+                # "**File:** `a.py`" then "**Lines 20-21**": the file's line, no finding
+                i > 0 and _LINE_FIELD.match(ln) and (fm := _FIELD.match(lines[i - 1]))
+                and fm["k"].lower() in ("file", "path", "location", "where")) and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None
@@ -3412,11 +3415,19 @@ _PLACE_LINE = re.compile(r"^[\s*_`~(]*(?:(?:lines?|ln|zeilen?|lignes?|l[i\u00ed]
                          r"\ubc88\uc9f8\s*\uc904|\ud589)", re.I)
 
 
+# a line field whose key holds the number: "**Line 14:** text", "**Lines 20-21**" alone
+_LINE_FIELD = re.compile(r"^\s*(?:\*\*|__)\s*lines?\s+(?P<v>\d{1,7}(?:\s*[-\u2013]\s*\d{1,7})?)"
+                         r"\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*(?::|$))", re.I)
+
+
 def _fields(lines: list[str]) -> dict[str, str]:
     """The known fields among ``lines`` (several may share a line: ``**Location:** x.
     **Issue:** y``): file, line, severity, status."""
     out: dict[str, str] = {}
     for ln in lines[:MAX_BODY]:
+        if (lm := _LINE_FIELD.match(ln)) is not None:
+            out.setdefault("line", lm["v"])  # "**Line 14:** only skips …", "**Lines 20-21**"
+            continue
         for seg in re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln):
             m = _FIELD.match(seg)
             if not m:
