@@ -139,3 +139,42 @@ def test_a_long_array_reads_in_linear_time() -> None:
 
     small, large = timed(500), timed(2_000)
     assert large < max(small, 0.02) * 12
+
+
+# --------------------------------------------------------------------------- #
+# More spellings of a place, findings keyed by id or file, nested wrappers
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("finding", [
+    {"title": "the queue is never drained", "where": "jobs/queue.py:12"},
+    {"title": "the queue is never drained", "ref": "jobs/queue.py#L12-L14"},
+    {"title": "the queue is never drained", "source": "jobs/queue.py:12"},
+    {"title": "the queue is never drained", "locations": ["jobs/queue.py:12", "jobs/pool.py:3"]},
+    {"title": "the queue is never drained", "files": ["jobs/queue.py"], "lines": [12, 14]},
+])
+def test_a_place_spelled_under_other_keys(finding: dict) -> None:
+    got = read({"verdict": "needs changes", "findings": [finding]})
+    assert places(got) == [("jobs/queue.py", 12, None)]
+
+
+def test_a_tool_name_under_source_is_no_place() -> None:
+    got = read({"verdict": "needs changes", "findings": [
+        {"title": "a secret in the history", "source": "gitleaks", "severity": "high"}]})
+    assert places(got) == [(None, None, "critical")]
+
+
+def test_findings_keyed_by_id_and_by_file() -> None:
+    by_id = read({"decision": "request changes", "findings": {
+        "F1": {"title": "the cursor leaks", "file": "db/cursor.py", "line": 31},
+        "F2": {"title": "no index on the join", "file": "db/schema.sql"}}})
+    assert places(by_id) == [("db/cursor.py", 31, None), ("db/schema.sql", None, None)]
+    by_file = read({"decision": "request changes", "issues": {
+        "db/cursor.py": [{"line": 31, "message": "the cursor leaks"}],
+        "db/pool.py": [{"line": 8, "message": "the pool never shrinks"}]}})
+    assert places(by_file) == [("db/cursor.py", 31, None), ("db/pool.py", 8, None)]
+
+
+def test_a_review_wrapped_twice() -> None:
+    got = read({"result": {"review": {"verdict": "REJECT", "findings": [
+        {"title": "the migration drops a column", "file": "migrations/0042.sql", "line": 3}]}}})
+    assert got.verdict == "REJECT"
+    assert places(got) == [("migrations/0042.sql", 3, None)]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.base import diffranges, schemas, severity
+from council_filters.verdict.locations import find_location
 
 STAGES: tuple[str, ...] = ("council", "judge", "critique", "stack-review", "stack-judge")
 SCHEMA_BASE = "https://council-filters.invalid/schemas/"
@@ -380,6 +381,12 @@ _LINE_KEYS = ("line", "newline", "startline", "linestart", "linenumber", "lineno
               "beginline", "lines", "linerange", "range", "region", "start", "originalline",
               "originalstartline")
 _END_KEYS = ("endline", "lineend", "end", "lastline")
+#: keys holding a list of a finding's places, the first its own
+_LIST_PLACE_KEYS = ("files", "paths", "locations", "places", "filepaths", "filenames")
+#: other keys a finding may spell its place out under (taken when they hold a path with a
+#: line: ``"source": "semgrep"`` names no place)
+_STRING_PLACE_KEYS = ("where", "loc", "ref", "reference", "source", "at", "site", "filelocation",
+                      "sourcelocation", "codelocation", "location", "position", "place")
 _SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
                    r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
 _MAX_LINE = 10_000_000
@@ -416,6 +423,10 @@ def _held_lists(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
     for name in FINDINGS_KEYS:
         if isinstance(low.get(name), list) and low[name]:
             return [(doc, low[name])]
+        if isinstance(low.get(name), dict) and low[name]:
+            keyed = _keyed(low[name])
+            if keyed:
+                return keyed
     top = [(k, v) for k, v in doc.items() if isinstance(v, list) and names_findings(k)]
     if top:  # its own lists, even empty ones ("findings": [] says there are none)
         return [(doc, v) for _k, v in top if v]
@@ -425,6 +436,17 @@ def _held_lists(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
                      if isinstance(v, list) and v and names_findings(name)]
             if found:
                 return found
+    return []
+
+
+def _keyed(value: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Findings written as an object: keyed by id (``{"F1": {...}, "F2": {...}}``), or
+    keyed by file (``{"src/a.py": [{"line": 3, ...}]}``, each list that file's)."""
+    items = list(value.items())[:1_000]
+    if all(isinstance(v, dict) for _k, v in items):
+        return [(value, [v for _k, v in items])]
+    if all(isinstance(v, list) for _k, v in items):
+        return [({"file": str(k)}, v) for k, v in items if v]
     return []
 
 
@@ -546,6 +568,13 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
         if path is None:
             path = next((low[k] for k in _PATH_KEYS
                          if isinstance(low.get(k), str) and low[k].strip()), None)
+        if path is None:  # "files": ["a.py"], "locations": ["a.py:12", "b.py:3"]: the first
+            path = next((v[0] for k in (*_PATH_KEYS, *_LIST_PLACE_KEYS)
+                         if isinstance(v := low.get(k), list) and v and isinstance(v[0], str)
+                         and v[0].strip()), None)
+        if path is None:  # "where": "a.py:12", "ref": "a.py#L3": a place spelled out
+            path = next((low[k] for k in _STRING_PLACE_KEYS if isinstance(low.get(k), str)
+                         and find_location(low[k][:400]) is not None), None)
         if first is None:
             for k in _LINE_KEYS:
                 if k in low and not (node is item and k in ("range", "start", "begin")
