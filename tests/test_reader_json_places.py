@@ -178,3 +178,17 @@ def test_a_review_wrapped_twice() -> None:
         {"title": "the migration drops a column", "file": "migrations/0042.sql", "line": 3}]}}})
     assert got.verdict == "REJECT"
     assert places(got) == [("migrations/0042.sql", 3, None)]
+
+
+@pytest.mark.parametrize(("doc", "want"), [
+    ({"recommendation": "merge"}, "APPROVE"),
+    ({"decision": "Ready to merge"}, "APPROVE"),
+    ({"overall_correctness": "correct"}, "APPROVE"),
+    ({"overall_correctness": "incorrect"}, "REVISE"),
+    ({"approved": "false"}, "REVISE"),
+    ({"approved": "true"}, "APPROVE"),
+    ({"recommendation": "merge after the lock is fixed"}, "UNKNOWN"),  # a condition: no vote
+    ({"verdict": "do not merge"}, "REJECT"),
+])
+def test_verdict_values_a_review_documents_key_makes_clear(doc: dict, want: str) -> None:
+    assert read({**doc, "findings": []}).verdict == want

@@ -490,9 +490,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         v = _get(v, "verdict", "decision", "status")
     if isinstance(v, str):
         out.found_verdict = True
-        word = words.vote_of(v)
+        word = words.vote_of(v) or reviewer_json.value_vote(v)
     else:
-        b = _get(doc, "approved", "passed", "passes", "pass", "lgtm")
+        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm"))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"

@@ -503,6 +503,27 @@ def findings_array(value: Any) -> list[dict[str, Any]] | None:
     return value
 
 
+_MERGE = re.compile(r"(?:(?:ready|ok|okay|safe|good|fine)\s+to\s+merge|merge(?:able)?|"
+                    r"merge\s+it|can\s+(?:be\s+)?merge(?:d)?)", re.I)
+
+
+def value_vote(value: str) -> str | None:
+    """The vote of a verdict key's value that only a review document's key makes one: a
+    merge recommendation (``"recommendation": "merge"``, ``"ready to merge"``: APPROVE),
+    codex's ``overall_correctness`` shortened to ``"correct"`` / ``"incorrect"``."""
+    v = " ".join(re.sub(r"[_\-.!]+", " ", value[:60]).split()).lower()
+    if _MERGE.fullmatch(v):
+        return "APPROVE"
+    return {"correct": "APPROVE", "incorrect": "REVISE"}.get(v)
+
+
+def flag(value: Any) -> Any:
+    """A boolean written as a string (``"approved": "false"``) as the boolean."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
 #: a finding's state, resolution or flags saying it was settled after it was written
 _SETTLED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
                       r"invalid|duplicate|false[\s_-]positive)\b", re.I)
