@@ -227,3 +227,21 @@ Without a `.git` directory the walk reaches `/.config`.
 def test_a_line_field_whose_key_holds_the_number() -> None:
     assert read(LINE_KEYS) == [("parsers.py", 14, "medium"), ("registries.py", 265, "minor"),
                                ("allowlist.py", 20, None)]
+
+
+def test_a_plural_locations_field_places_its_finding() -> None:
+    text = """## Findings
+
+### LOW (2 issues)
+
+#### LOW-1: Magic numbers in the scoring
+
+**Locations:** Throughout `play.rs`, `search.rs` and `pass.rs`
+
+**Recommendation:** name the constants.
+
+#### LOW-2: Stale field names
+
+**Paths:** `serial.rs`
+"""
+    assert read(text) == [("play.rs", None, "minor"), ("serial.rs", None, "minor")]

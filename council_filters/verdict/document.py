@@ -363,8 +363,8 @@ _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", r
 _SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD
                            + r")s?(?:(?![\w-])|(?=-(?:severity|priority)\b))", re.I)
 _FIELD = re.compile(
-    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|locations?|file|files|"
+    r"paths?|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r"|" + SEVERITY_KEYS + r"|" + STATUS_KEYS
     + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 # an item that opens with only a line of the file its section or header names ("- :339 —
@@ -2467,7 +2467,8 @@ class _Reader:
         m = _FIELD.match(lines[0])
         rec = self.doc.findings[-1]
         if m is None or "file" in rec or not (
-                m["k"].lower() in ("location", "file", "files", "path", "where")
+                m["k"].lower() in ("location", "locations", "file", "files", "path", "paths",
+                                   "where")
                 or PLACE_KEY_RE.match(m["k"])):
             return False
         value = " ".join([m["v"], *lines[1:4]])
@@ -3260,7 +3261,7 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
         if not m or not m["v"].strip():
             continue
         k = m["k"].lower()
-        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+        if not (k in ("location", "locations", "file", "path", "where") or PLACE_KEY_RE.match(k)):
             continue
         loc = locate(m["v"][:400])
         if loc is not None:
@@ -3436,7 +3437,7 @@ def _fields(lines: list[str]) -> dict[str, str]:
             v = re.sub(r"\s*\*\*[A-Z][\w ]{1,20}:\*\*.*$", "", m["v"]).strip()
             if not v or _PLACEHOLDER.search(v):
                 continue
-            if k in ("location", "file", "files", "path", "where", "area") \
+            if k in ("location", "locations", "file", "files", "path", "paths", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
             elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place
