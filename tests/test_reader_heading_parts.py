@@ -245,3 +245,33 @@ def test_a_plural_locations_field_places_its_finding() -> None:
 **Paths:** `serial.rs`
 """
     assert read(text) == [("play.rs", None, "minor"), ("serial.rs", None, "minor")]
+
+
+GRADED = """# Consolidated review
+
+## Priority 2: High Findings (Should Fix)
+
+### ERR-2: Registry lock failures silently ignored
+- **File:** `core/registry.rs:40-52`
+- **Issue:** a failed lock is skipped and the state drifts
+
+### PERF-2: the prompt is cloned per task
+- **File:** `core/runner.rs:195`
+
+## Priority 3: Medium Findings (Could Fix)
+
+| ID | Area | Finding | File |
+|----|------|---------|------|
+| ERR-3 | Error | Metrics silently drop poisoned lock errors | metrics/mod.rs |
+| PERF-16 | Performance | the prompt cache clones the String on a hit | prompt_cache.rs |
+
+## Next steps
+
+1. Fix the registry lock failures silently ignored (ERR-2)
+"""
+
+
+def test_a_priority_heading_grading_findings_is_no_recap_of_them() -> None:
+    assert read(GRADED) == [("core/registry.rs", 40, "critical"),
+                            ("core/runner.rs", 195, "critical"),
+                            ("metrics/mod.rs", None, "medium"), ("prompt_cache.rs", None, "medium")]

@@ -2564,8 +2564,15 @@ def _recap_kind(name: str) -> str | None:
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
         if m and _RECAP_TAIL.match(name[m.end():]):
+            if kind == "action" and _GRADED_FINDINGS.match(name[m.end():]):
+                return None  # "Priority 3: Medium Findings (Could Fix)": findings, graded
             return kind
     return None
+
+
+# what follows a priority that grades findings rather than recaps them
+_GRADED_FINDINGS = re.compile(r"^\s*[:\u2014\u2013-]\s*(?:[\w-]+\s+){0,2}?(?:findings?|issues?|"
+                              r"problems?|bugs?|defects?)\b", re.I)
 
 
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
