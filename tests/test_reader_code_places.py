@@ -87,3 +87,17 @@ def test_many_urls_are_scanned_in_linear_time() -> None:
 
     small, large = timed(400), timed(1_600)
     assert large < max(small, 0.01) * 10
+
+
+@pytest.mark.parametrize(("cited", "want"), [
+    ("/home/runner/work/shop/shop/api/cart.py", "api/cart.py"),
+    ("/github/workspace/api/cart.py", "api/cart.py"),
+    ("/builds/team/shop/api/cart.py", "api/cart.py"),
+    ("/workspaces/shop/api/cart.py", "api/cart.py"),
+    ("/workspace/cli/src/server.ts", "cli/src/server.ts"),
+    ("/home/dev/elsewhere/api/cart.py", "/home/dev/elsewhere/api/cart.py"),  # unknown: as is
+])
+def test_a_path_in_a_ci_or_container_checkout_is_made_relative(cited: str, want: str) -> None:
+    text = f"## Findings\n\n- [P1] `{cited}:12` — the total is rounded twice\n"
+    got = reading.read(text.encode(), "tester", "/srv/checkout")
+    assert [(f["file"], f["line"]) for f in got.findings] == [(want, 12)]

@@ -141,6 +141,21 @@ def clean_path(raw: str) -> str:
     return p
 
 
+# the checkout directory of a CI runner or a development container, where a reviewer that
+# ran there saw the repository: GitHub Actions (/home/runner/work/<repo>/<repo>/ and
+# /github/workspace/), GitLab (/builds/<group>/<project>/), Codespaces and dev containers
+# (/workspaces/<repo>/, /workspace/)
+_CHECKOUT = re.compile(r"^(?:/home/runner/work/[^/]+/[^/]+|/github/workspace|/builds/[^/]+/[^/]+|"
+                       r"/workspaces/[^/]+|/workspace)/(?=[^/])")
+
+
+def checkout_relative(path: str) -> str:
+    """An absolute path under a CI runner's or a dev container's checkout, relative to it
+    (``/home/runner/work/app/app/src/a.py`` is ``src/a.py``); any other path as it is."""
+    m = _CHECKOUT.match(path)
+    return path[m.end():] if m else path
+
+
 def _pathlike(p: str) -> bool:
     base = p.replace("\\", "/").rsplit("/", 1)[-1]
     if not base or base.startswith(".") and len(base) == 1:

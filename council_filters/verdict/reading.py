@@ -64,6 +64,7 @@ from council_filters.verdict.locations import (
     SEVERITY_WORD,
     Location,
     _put_severity,
+    checkout_relative,
     clean_path,
     find_location,
     severity_word,
@@ -149,7 +150,7 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
     if root:  # the structured findings; the findings text keeps the reviewer's words
         for f in out.findings:
             if isinstance(f.get("file"), str):
-                f["file"] = relative_to(f["file"], root)
+                f["file"] = checkout_relative(relative_to(f["file"], root))
     return out
 
 
