@@ -275,3 +275,33 @@ def test_a_priority_heading_grading_findings_is_no_recap_of_them() -> None:
     assert read(GRADED) == [("core/registry.rs", 40, "critical"),
                             ("core/runner.rs", 195, "critical"),
                             ("metrics/mod.rs", None, "medium"), ("prompt_cache.rs", None, "medium")]
+
+
+ROADMAP = """# Security review
+
+## Findings
+
+### 🔴 **HIGH**: Error objects carry the request body
+
+**File**: `src/errors.ts:33-42`
+
+## Remediation Roadmap
+
+### 🔴 **Critical (Fix Immediately)**
+
+1. **Error sanitization**
+   - Strip the request body before raising
+
+### 📋 **Medium Priority (Fix Before Production)**
+
+2. **Logger hygiene**
+
+## Security Testing Recommendations
+
+1. Penetration testing against the staging exchange
+2. Fuzzing of the order submission
+"""
+
+
+def test_a_remediation_roadmap_and_testing_recommendations_hold_no_new_findings() -> None:
+    assert read(ROADMAP) == [("src/errors.ts", 33, "critical")]

@@ -2532,7 +2532,7 @@ _RECAP_SUMMARY = re.compile(
 _RECAP_ACTION = re.compile(
     r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|"
     r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks)|(?:implementation|remediation|"
-    r"fix)\s+(?:plan|steps|order)|(?:minimum\s+)?"
+    r"fix)\s+(?:plan|steps|order|roadmap)|(?:minimum\s+)?"
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
@@ -2552,8 +2552,8 @@ _RECAP_TAIL = re.compile(
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
-    r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
-    r"\s+(?=\w)", re.I)
+    r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
+    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
 
 
 def _recap_kind(name: str) -> str | None:
