@@ -305,3 +305,32 @@ ROADMAP = """# Security review
 
 def test_a_remediation_roadmap_and_testing_recommendations_hold_no_new_findings() -> None:
     assert read(ROADMAP) == [("src/errors.ts", 33, "critical")]
+
+
+LISTED_AHEAD = """# Storage audit
+
+## Summary
+
+| ID  | Severity | Component | Title |
+| --- | -------- | --------- | ----- |
+| H-1 | HIGH     | sync      | The sync engine drops downloaded data |
+| M-1 | MEDIUM   | storage   | Files are written with the default umask |
+| L-1 | LOW      | cli       | The CSRF token is compared with != |
+
+## Findings
+
+### H-1 — The sync engine drops downloaded data
+
+**Severity:** HIGH. **File:** `core/sync/engine.rs:520-547`.
+
+### M-1 — Files are written with the default umask
+
+**Severity:** MEDIUM. **File:** `core/storage/local.rs:82-116`.
+"""
+
+
+def test_a_summary_table_listing_findings_by_id_ahead_of_their_details() -> None:
+    # each id is one finding: its detail, in its row's stead; a row with no detail stays
+    assert sorted(read(LISTED_AHEAD), key=str) == [
+        ("core/storage/local.rs", 82, "medium"), ("core/sync/engine.rs", 520, "critical"),
+        (None, None, "minor")]

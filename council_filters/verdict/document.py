@@ -896,6 +896,8 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
+        self.listed_ids: set[int] = set()  # rows of a table listing findings by their ids
+        self.superseded: set[int] = set()  # ... whose detail came after them
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
@@ -1261,6 +1263,13 @@ class _Reader:
                        or _OWN_ASIDE.search(head))
         if self.restates(rec, ident) or self.advice(rec, own_sev):
             return
+        listed = self.ids.get(ident) if ident else None
+        if listed is not None and ident and id(listed) in self.listed_ids:
+            # a summary table's row listed this finding by its id ahead of its detail: the
+            # detail is the finding, the row only its entry (dropped when reading ends)
+            self.listed_ids.discard(id(listed))
+            self.superseded.add(id(listed))
+            del self.ids[ident]
         if at is None:
             self.doc.findings.append(rec)
         else:
@@ -2336,6 +2345,9 @@ class _Reader:
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
             self.doc.findings.append(rec)
+            if ref and (key := _ident(ref)) and re.search(r"[A-Za-z]", key):
+                self.ids.setdefault(key, rec)
+                self.listed_ids.add(id(rec))  # "| C-1 | CRITICAL | deps | … |" ahead of C-1
 
     def note_subject(self, node: SyntaxTreeNode) -> None:
         """The block right after a heading that names one file (``> adds
@@ -2497,6 +2509,15 @@ class _Reader:
         self.close_para()
         self.close_sections(0)
         self.close_comment()
+        if self.superseded:  # the rows of a summary table whose findings were detailed
+            gone = [id(f) in self.superseded for f in self.doc.findings]
+            before = [0]  # how many of the findings before each index are gone
+            for g in gone:
+                before.append(before[-1] + g)
+            self.doc.round_starts = [n - before[min(n, len(gone))]
+                                     for n in self.doc.round_starts]
+            self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True)
+                                 if not g]
         if src is not None:
             self.close_span(len(src))
             if self.spans:
