@@ -149,7 +149,9 @@ _OTHER = re.compile(
 _INVENTORY = re.compile(
     r"^(?:(?:files?|changes?|paths?|code|modules?|areas?|surfaces?)\s+(?:reviewed|inspected|read|"
     r"examined|checked|audited|analy[sz]ed|modified|changed|touched|covered|in\s+scope)|"
-    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|inputs?\b|"
+    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|"
+    # "Inputs", "Inputs read" (not "Input Validation": a dimension of the review)
+    r"inputs?(?:\s+(?:read|reviewed|used|considered|provided|given))?(?=\s*(?:[(:\uff1a]|$))|"
     r"(?:integration\s+|supporting\s+)?evidence\b|ruled[\s-]+out|refuted|dismissed|"
     r"non[\s-]?issues|false[\s-]+positives|(?:everything\s+else\s+)?checked[\s-]+(?:and\s+)?"
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
@@ -368,8 +370,8 @@ _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", r
 _SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD
                            + r")s?(?:(?![\w-])|(?=-(?:severity|priority)\b))", re.I)
 _FIELD = re.compile(
-    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|locations?|file|files|"
+    r"paths?|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r"|" + SEVERITY_KEYS + r"|" + STATUS_KEYS
     + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 # an item that opens with only a line of the file its section or header names ("- :339 —
@@ -398,11 +400,16 @@ _TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 # a bold label alone on its line that names a part of one finding's text, not a finding
-_BODY_LABEL = re.compile(
-    r"^\s*(?:\*\*|__)\s*(?:description|details?|problem|issue|evidence|explanation|analysis|"
+_BODY_WORDS = (
+    r"(?:description|details?|problem|issue|evidence|explanation|analysis|"
     r"context|background|observations?|rationale|root\s+cause|why(?:\s+it\s+matters)?|"
-    r"reproduction|repro|steps\s+to\s+reproduce|proof|impact|risk|fix|suggested\s+fix|"
-    r"recommendation|recommended\s+fix|remediation)\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+    r"reproduction|repro|steps\s+to\s+reproduce|proof|impacts?|risks?|fix|suggested\s+fix|"
+    r"recommendations?|recommended\s+fix|remediation|suggestions?)")
+_BODY_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+# ... and such a label leading a line of that text ("**Suggestion:** move the update")
+_BODY_LEAD = re.compile(r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:\s*(?:\*\*|__)|"
+                        r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*(?:\*\*|__)\s*:", re.I)
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -899,6 +906,8 @@ class _Reader:
         # rows of a status table that mark an id fixed ("| 3 | stale context | FIXED |"):
         # the id -> the words of its row
         self.settled_ids: dict[str, set[str]] = {}
+        self.listed_ids: set[int] = set()  # rows of a table listing findings by their ids
+        self.superseded: set[int] = set()  # ... whose detail came after them
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
@@ -962,7 +971,7 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
-            or _OWN_ASIDE.search(c.text))
+            or _OWN_ASIDE.search(c.text) or c.numbered)
 
     def titled_file(self, path: str) -> bool:
         """The finding being read (an open paragraph, or else a finding heading with
@@ -1287,6 +1296,13 @@ class _Reader:
                        or _OWN_ASIDE.search(head))
         if self.restates(rec, ident) or self.advice(rec, own_sev):
             return
+        listed = self.ids.get(ident) if ident else None
+        if listed is not None and ident and id(listed) in self.listed_ids:
+            # a summary table's row listed this finding by its id ahead of its detail: the
+            # detail is the finding, the row only its entry (dropped when reading ends)
+            self.listed_ids.discard(id(listed))
+            self.superseded.add(id(listed))
+            del self.ids[ident]
         if at is None:
             self.doc.findings.append(rec)
         else:
@@ -1681,10 +1697,13 @@ class _Reader:
             # "### 8. No doc comments on public items" in a review: one of its numbered
             # items, whatever its section is called
             sec.cand.numbered = self.review_title and level >= 3 and bool(
-                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
+                re.match(r"^\s*\d{1,3}(?:(?:\.\d{1,3})+\.?|[.)])\s+\S", text)) \
+                and (len(plain.split()) >= 3 or not plain.isascii() and len(re.findall(
+                    r"[^\W\d_]", plain)) >= 6)  # "### 8. …", "### 1.2 …" (CJK: no spaces)
             if self.comment is not None:
                 self.comment.cand = True
-        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
+        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I) \
+                or level == 1 and _REVIEW_WORD.search(plain) and not plain.isascii():
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and _BRIEF_TITLE.search(plain):
             self.brief = True
@@ -1772,6 +1791,7 @@ class _Reader:
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
                 and not ((_BODY_LABEL.match(lines[0]) or self.in_fielded_heading())
                          and self.under_cand()) \
+                and not (_BODY_LABEL.match(lines[0]) and self.in_finding_heading()) \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
                          or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
             # "**Critical Failure Modes**" alone over a list: the list is its findings, of
@@ -1897,7 +1917,8 @@ class _Reader:
             group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
                                                        r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
                 and (len(lines) == 1 or i == len(lines) - 1) else None
-            if group is not None and kind not in ("positive", "resolved"):
+            if group is not None and kind not in ("positive", "resolved") \
+                    and not (_BODY_LABEL.match(ln) and self.in_finding_heading()):
                 # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
                 # covers what follows, down to the next one or the next heading
                 self.close_para()
@@ -1962,7 +1983,11 @@ class _Reader:
             # title (wrapped over lines or not) with its place right after it
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
                 and hm is None else None
-            opens = kind not in ("positive", "resolved") and (
+            opens = kind not in ("positive", "resolved") and not (
+                _BODY_LEAD.match(ln) and self.in_finding_heading()) and not (
+                # "**File:** `a.py`" then "**Lines 20-21**": the file's line, no finding
+                i > 0 and _LINE_FIELD.match(ln) and (fm := _FIELD.match(lines[i - 1]))
+                and fm["k"].lower() in ("file", "path", "location", "where")) and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None
@@ -2395,6 +2420,9 @@ class _Reader:
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
             self.doc.findings.append(rec)
+            if ref and (key := _ident(ref)) and re.search(r"[A-Za-z]", key):
+                self.ids.setdefault(key, rec)
+                self.listed_ids.add(id(rec))  # "| C-1 | CRITICAL | deps | … |" ahead of C-1
 
     def settled_by_row(self, rec: dict[str, Any]) -> bool:
         """``rec`` opens with an id a status table marked fixed, and shares two words
@@ -2442,10 +2470,19 @@ class _Reader:
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         emitted = -1  # the findings the node before this one opened from
+        listed = -1  # ... when that node was a list
         for node in nodes:
             t = node.type
             count = len(self.doc.findings)
-            if t == "fence" and not quoted and 0 <= emitted < count:
+            if t == "fence" and not quoted and self.para is not None and not any(
+                    locate(ln) for ln in [self.para.head, *self.para.rest[:12]]):
+                # "**3. The flag is read twice**" then its code, the finding still open: the
+                # place the code gives is that finding's
+                loc = _code_comment_place([node])
+                if loc is not None:
+                    self.para.rest.append(f"`{loc.file}:{loc.line}`" if loc.line else
+                                          f"`{loc.file}`")
+            elif t == "fence" and not quoted and 0 <= emitted < count:
                 self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
@@ -2464,7 +2501,8 @@ class _Reader:
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
-                self.paragraph(node, quoted)
+                if quoted or not (0 <= listed < count and self.list_place(node)):
+                    self.paragraph(node, quoted)
             elif t in ("bullet_list", "ordered_list"):
                 self.items(node, quoted)
             elif t == "table" and not quoted:
@@ -2536,6 +2574,31 @@ class _Reader:
                     r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
                 self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+            listed = count if t in ("bullet_list", "ordered_list") else -1
+
+    def list_place(self, node: SyntaxTreeNode) -> bool:
+        """A paragraph that is only a place field, right under a list whose last finding
+        names no place, is that finding's place: the item's continuation fell out of the
+        list (``10. Low: …`` then ``Location: `a.rs:100`…`` indented as for ``9.``)."""
+        lines = _text(node).split("\n")
+        m = _FIELD.match(lines[0])
+        rec = self.doc.findings[-1]
+        if m is None or "file" in rec or not (
+                m["k"].lower() in ("location", "locations", "file", "files", "path", "paths",
+                                   "where")
+                or PLACE_KEY_RE.match(m["k"])):
+            return False
+        value = " ".join([m["v"], *lines[1:4]])
+        loc = locate(value)
+        if loc is None and (f := _first_file(value)) is not None:
+            loc = Location(f)
+        if loc is None or _strip_decor(value[:loc.start]).strip("`*_ ,"):
+            return False
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
+        for ln in lines:
+            self.feed(ln)
+        return True
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
         """A code citation right after the item that opened a finding is that finding's
@@ -2551,6 +2614,15 @@ class _Reader:
         self.close_para()
         self.close_sections(0)
         self.close_comment()
+        if self.superseded:  # the rows of a summary table whose findings were detailed
+            gone = [id(f) in self.superseded for f in self.doc.findings]
+            before = [0]  # how many of the findings before each index are gone
+            for g in gone:
+                before.append(before[-1] + g)
+            self.doc.round_starts = [n - before[min(n, len(gone))]
+                                     for n in self.doc.round_starts]
+            self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True)
+                                 if not g]
         if self.brief:
             self.doc.findings.clear()  # what a reviewer is asked to check, not what it found
         if self.settled_ids:
@@ -2593,7 +2665,7 @@ _RECAP_SUMMARY = re.compile(
 _RECAP_ACTION = re.compile(
     r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|"
     r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks|tickets)|(?:implementation|remediation|"
-    r"fix)\s+(?:plan|steps|order)|(?:minimum\s+)?"
+    r"fix)\s+(?:plan|steps|order|roadmap)|(?:minimum\s+)?"
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
@@ -2613,8 +2685,8 @@ _RECAP_TAIL = re.compile(
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
-    r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
-    r"\s+(?=\w)", re.I)
+    r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
+    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
 
 
 def _recap_kind(name: str) -> str | None:
@@ -2625,6 +2697,8 @@ def _recap_kind(name: str) -> str | None:
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
         if m and _RECAP_TAIL.match(name[m.end():]):
+            if kind == "action" and _GRADED_FINDINGS.match(name[m.end():]):
+                return None  # "Priority 3: Medium Findings (Could Fix)": findings, graded
             return kind
     q = _SUMMARY_QUALIFIER.match(name)
     if q and _recap_kind(name[q.end():]) == "summary":
@@ -2637,6 +2711,11 @@ def _recap_kind(name: str) -> str | None:
 _SUMMARY_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
     r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+
+
+# what follows a priority that grades findings rather than recaps them
+_GRADED_FINDINGS = re.compile(r"^\s*[:\u2014\u2013-]\s*(?:[\w-]+\s+){0,2}?(?:findings?|issues?|"
+                              r"problems?|bugs?|defects?)\b", re.I)
 
 
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
@@ -3370,7 +3449,7 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
         if not m or not m["v"].strip():
             continue
         k = m["k"].lower()
-        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+        if not (k in ("location", "locations", "file", "path", "where") or PLACE_KEY_RE.match(k)):
             continue
         loc = locate(m["v"][:400])
         if loc is not None:
@@ -3394,6 +3473,9 @@ _CODE_COMMENT = re.compile(
 # a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
 # assistants cite code in: `` ```12:40:src/app/main.py ``)
 _CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+# a fence's info string naming the file: ``title="a/b.js"``, ``file=a/b.py``, ``ts:src/a.ts``
+_INFO_FILE = re.compile(r"(?:\b(?:title|file(?:name)?|path)\s*=\s*[\"']?|^[\w+-]{1,20}:)"
+                        r"(?P<p>[\w@~+.\-/\\]{1,300})")
 
 
 def citation_place(node: SyntaxTreeNode) -> Location | None:
@@ -3402,7 +3484,10 @@ def citation_place(node: SyntaxTreeNode) -> Location | None:
         return None
     m = _CITATION.match(node.info.strip())
     if not m:
-        return None
+        # "```js title=\"lib/walk.js\"", "```python:src/a.py": the file the block is from
+        t = _INFO_FILE.search(node.info[:300])
+        path = clean_path(t["p"]) if t else ""
+        return Location(path) if t and "/" in path and _pathlike(path) else None
     path = clean_path(m["p"])
     if not _pathlike(path):
         return None
@@ -3519,11 +3604,19 @@ _PLACE_LINE = re.compile(r"^[\s*_`~(]*(?:(?:lines?|ln|zeilen?|lignes?|l[i\u00ed]
                          r"\ubc88\uc9f8\s*\uc904|\ud589)", re.I)
 
 
+# a line field whose key holds the number: "**Line 14:** text", "**Lines 20-21**" alone
+_LINE_FIELD = re.compile(r"^\s*(?:\*\*|__)\s*lines?\s+(?P<v>\d{1,7}(?:\s*[-\u2013]\s*\d{1,7})?)"
+                         r"\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*(?::|$))", re.I)
+
+
 def _fields(lines: list[str]) -> dict[str, str]:
     """The known fields among ``lines`` (several may share a line: ``**Location:** x.
     **Issue:** y``): file, line, severity, status."""
     out: dict[str, str] = {}
     for ln in lines[:MAX_BODY]:
+        if (lm := _LINE_FIELD.match(ln)) is not None:
+            out.setdefault("line", lm["v"])  # "**Line 14:** only skips …", "**Lines 20-21**"
+            continue
         for seg in re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln):
             m = _FIELD.match(seg)
             if not m:
@@ -3532,7 +3625,7 @@ def _fields(lines: list[str]) -> dict[str, str]:
             v = re.sub(r"\s*\*\*[A-Z][\w ]{1,20}:\*\*.*$", "", m["v"]).strip()
             if not v or _PLACEHOLDER.search(v):
                 continue
-            if k in ("location", "file", "files", "path", "where", "area") \
+            if k in ("location", "locations", "file", "files", "path", "paths", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
             elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place
