@@ -154,7 +154,10 @@ _INVENTORY = re.compile(
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
-    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|"
+    # ... and the legend of a review's scale ("SEVERITY CLASSIFICATION", "Priority levels")
+    r"(?:severity|priority)\s+(?:classification|levels?|legend|definitions?|scale|key)\s*$|"
+    r"legend\s*$|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
     r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
     r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
@@ -886,6 +889,9 @@ class _Reader:
         self.details = 0  # <details> blocks open around the reading
         self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
+        # the file of the last finding read under the innermost heading: the file of a
+        # later item there that cites only a line of it ("- Line 137: ...")
+        self.block_file: Location | None = None
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
@@ -1258,6 +1264,8 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        if isinstance(rec.get("file"), str):
+            self.block_file = Location(rec["file"])
         places = _field_places(fields.get("file", ""))
         if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
             places = _compared_places(fields.get("file", "")) or places
@@ -1421,6 +1429,33 @@ class _Reader:
             self.sections.append(_Section(8, "findings" if kind in ("findings", "neutral")
                                           else kind, sev, None, 0))
 
+    def lines_listed(self, after: int) -> Location | None:
+        """The place in the file in context of the list that starts on the first line
+        written after source line ``after``, when its first item cites only a line."""
+        if self.block_file is None or self.file() is not None:
+            return None
+        for ln in self.src[after:after + 2]:
+            if ln.strip():
+                m = re.match(r"^\s*[-*+\u2022]\s+(?P<r>.*)$", ln)
+                lead = _LINE_LEAD.match(m["r"]) if m else None
+                return Location(self.block_file.file, int(lead["l"])) if lead else None
+        return None
+
+    def lines_context(self, body: list[str]) -> Location | None:
+        """The file in context (the reviewed file, else the last finding's) of an item
+        whose place field gives only lines of it ("Locations: Lines 385, 828")."""
+        ctx = self.reviewed or self.block_file
+        if ctx is None:
+            return None
+        for ln in body[:12]:
+            m = _LINES_FIELD.match(ln)
+            if m is not None:
+                lm = _LINE_ONLY.search(m["v"][:80])
+                if lm is None or _first_file(m["v"]) is not None or int(lm["l"]) < 1:
+                    return None
+                return Location(ctx.file, int(lm["l"]))
+        return None
+
     def close_para(self) -> None:
         p, self.para = self.para, None
         if p is not None:
@@ -1487,7 +1522,7 @@ class _Reader:
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
-        self.loose_file = None
+        self.loose_file = self.block_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
         at = node.map[0] if node.map else self.line
@@ -1753,6 +1788,15 @@ class _Reader:
                 self.close_para()
                 self.loose_file = Location(f)
                 return
+        if not quoted and len(lines) == 1 and node.map and self.src and not self.under_cand() \
+                and (f := _lead_in_file(lines[0])) is not None and re.match(
+                    r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s", next(
+                        (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")):
+            # "Looking at `src/store.py`:" over a list: the file of the items under it
+            self.close_para()
+            self.loose_file = Location(f)
+            self.open_comment(self.loose_file)
+            return
         if not quoted and self.reviewed is None:
             for ln in lines[:8]:
                 rm = _REVIEWED.match(ln)
@@ -1760,6 +1804,10 @@ class _Reader:
                         and _EXT_RE.search(got.file):
                     self.reviewed = got  # "**Reviewed Plan**: C:\docs\PLAN.md"
                     break
+                cm = _COUNTED_FILE.match(ln)
+                if cm and _pathlike(cm["f"]):
+                    self.reviewed = Location(clean_path(cm["f"]))  # "Codebase: app.js (4846
+                    break  # lines), index.html": the file whose lines the items cite
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
@@ -1897,6 +1945,12 @@ class _Reader:
                     self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
+            # "Magic numbers throughout:" over "- Line 137: …" items, after a finding in
+            # root.zig: one finding, at the first line listed of the file in context
+            listed = self.lines_listed(base + len(lines)) if boundary and i == len(lines) - 1 \
+                and kind not in ("positive", "resolved", "other") and hm is None \
+                and _SHORT_TITLE.match(ln) and not _skip_head(ln) \
+                and _sev_label(ln) is None and not _LEAD_IN.match(ln) else None
             # "**H1. The filter reads row 0 only …** `src/filter.js:214` takes …": a bold
             # title (wrapped over lines or not) with its place right after it
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
@@ -1904,6 +1958,8 @@ class _Reader:
             opens = kind not in ("positive", "resolved") and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                or boundary and hm is None and kind != "other" and _file_lead(probe)
+                or listed is not None
                 or i == 0 and after_badge and self.pending_sev is not None
                 and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
@@ -1915,7 +1971,7 @@ class _Reader:
                     head = head + " " + more[0]
                     more = more[1:]
                 used = len(lines[i + 1:]) - len(more)
-                self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                self.para = _Para(head, self.pending_sev or self.sev(), listed or self.file())
                 if bold is not None and bold[1]:
                     self.para.rest.append(bold[1])  # the words after the place
                 self.pending_sev = None
@@ -2069,6 +2125,8 @@ class _Reader:
         ctx = self.file()
         if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
+        if ctx is None and self.block_file is not None and _LINE_LEAD.match(head):
+            ctx = self.block_file  # "- Line 137: ..." after a finding in root.zig
         lead = _LINE_LEAD.match(head) if ctx is not None else None
         if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
             # "- The queue is never drained (line 40)", "- …, Line 88" under the file
@@ -2098,7 +2156,8 @@ class _Reader:
             for ln in [head, *body]:
                 self.feed(ln)
             before = len(self.doc.findings)
-            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file(),
+            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(),
+                      self.file() or self.lines_context(body),
                       number=item.info if item.info.isdigit() else None)
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
@@ -2873,6 +2932,52 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
+# a plain line that opens with the file it faults ("store.py: several jobs in one module",
+# "main.zig (lines 36-63): loading mixed with parsing"), or a title that ends with its place
+# over the details listed under it ("Retries never stop (store.py:83-120):")
+_FILE_LEAD = re.compile(
+    r"^[*_`]*(?P<f>[\w.][\w./\\-]{0,200}\.[A-Za-z][A-Za-z0-9]{0,9})[*_`]*"
+    r"(?:\s*\((?:lines?\s*)?\d{1,7}(?:\s*[-\u2013,]\s*\d{1,7})*\))?:\s+(?P<t>\S.*)$", re.I)
+# a lead-in of a few words ending with a colon that names one file and no line ("Looking
+# at `src/store.py`:", "Problems in store.py:")
+_LEAD_IN_FILE = re.compile(r"^[\s*_>]*(?P<t>[^:\n]{3,120}?)[\s*_]*:[\s*_]*$")
+
+
+def _lead_in_file(line: str) -> str | None:
+    m = _LEAD_IN_FILE.match(line)
+    if m is None or len(m["t"].split()) > 8 or _FIELD.match(line) or key_of(line) is not None:
+        return None
+    f = _first_file(m["t"])
+    if f is None or not _EXT_RE.search(f) or locate(m["t"]) is not None:
+        return None
+    rest = _strip_decor(m["t"].replace(f, " ", 1))
+    if _first_file(rest) is not None or re.search(r"\d", rest):
+        return None
+    return clean_path(f)
+
+
+# a short title line ending with a colon ("Magic numbers throughout:")
+_SHORT_TITLE = re.compile(r"^\s*[^\W\d_][^:\n`|]{2,60}:\s*$")
+_TITLE_PLACE = re.compile(r"^[*_]*(?P<t>[^\W\d_][^()\n]{2,150}?)\s*\((?P<p>[^()\n]{3,200})\)"
+                          r"[*_]*\s*:\s*$")
+
+
+def _file_lead(line: str) -> bool:
+    """A plain-text finding's opening line by its look: its file first, then what is
+    wrong there in three words or more; or a title ending with its place and a colon."""
+    s = line.strip()
+    m = _FILE_LEAD.match(s)
+    if m is not None:
+        return _pathlike(m["f"]) and "://" not in s[:m.end("f") + 3] \
+            and len(re.findall(r"[^\W\d_]{2,}", m["t"])) >= 3 and not _FIELD.match(s)
+    t = _TITLE_PLACE.match(s)
+    if t is None or _FIELD.match(s):
+        return False
+    loc = locate(t["p"])
+    return loc is not None and loc.line is not None and len(re.findall(r"[^\W\d_]{2,}",
+                                                                     t["t"])) >= 2
+
+
 def _item_head(item: SyntaxTreeNode) -> str:
     first = item.children[0] if item.children else None
     if first is None or first.type != "paragraph":
@@ -3170,6 +3275,14 @@ def _heading_file(text: str) -> Location | None:
 
 
 _EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+# an item's place field that may give only lines ("Locations: Lines 385, 828")
+_LINES_FIELD = re.compile(r"^[\s*_-]*(?:locations?|lines?|where)[*_\s]*:[*_\s]*(?P<v>.{1,300})$",
+                          re.I)
+# the files a review read, the first with its length in lines: the file of its line numbers
+_COUNTED_FILE = re.compile(
+    r"^[\s*_>-]*(?:codebase|code\s*base|files?(?:\s+(?:analy[sz]ed|reviewed|read))?|"
+    r"source|target)[*_\s]*[:\uff1a][*_\s]*`?(?P<f>[\w.][\w./\\-]{0,200}\.[A-Za-z]\w{0,9})`?"
+    r"\s*\(\s*[\d,]{1,9}\s+lines?\s*\)", re.I)
 # the line that names the document under review: "**Reviewed plan**: docs/plan.md",
 # "Reviewing: spec.md", "Document under review: x.md", "Target file: a.py"
 _REVIEWED = re.compile(
@@ -3527,6 +3640,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
         return
+    dm = _DASHED_SEV.search(head[:400])
+    if dm and (s := severity_word(dm["w"])):
+        rec["severity"] = s  # "[a.ts:324](…) — CRITICAL — the id is reused"
+        return
     lead = _lead_tag(head)
     if lead:
         rec["severity"] = lead
@@ -3545,6 +3662,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
 _OWN_ASIDE = re.compile(r"\((?:(?:severity|priority)\s*:\s*)?(?:" + SEVERITY_WORD + r")\)", re.I)
 # a title ending with an aside that opens with its severity: "(minor documentation gap)",
 # "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
+# a severity set between dashes after an item's place ("`a.ts:324` — HIGH — title")
+_DASHED_SEV = re.compile(r"\s[\u2014\u2013]\s*[*_]*(?P<w>" + SEVERITY_WORD
+                         + r")[*_]*\s*[\u2014\u2013]\s", re.I)
 _SEV_ASIDE = re.compile(
     r"\((?:(?P<w>critical|blocker|blocking|major|minor|nit|trivial|medium|moderate)\b[\s:,-]*"
     r"(?:[\w-]+\s*){0,4}|(?P<w2>high|low)[\s-]+(?:priority|severity|risk|impact)\b[^()\n]{0,30})"
@@ -3877,7 +3997,9 @@ _REVIEWISH_SCAN = 64 * 1024
 # under it.  (A "---" under a line is a rule here: plain text draws rules, not titles.)
 _HAS_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$)", re.M)
 _LIST_START = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
-_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,})\s*$")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,}|\u2550{3,}|\u2501{3,})\s*$")
+# a rule drawn with box characters (which Markdown does not read as one): a title's underline
+_BOX_RULE = re.compile(r"^\s*(?:[\u2500\u2501\u2550]{3,}|={3,})\s*$")
 # (it opens with a letter or a glyph such as an emoji, never with Markdown's own marks)
 _PLAIN_TITLE = re.compile(
     r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
@@ -3895,12 +4017,16 @@ def plain_headings(body: str) -> str:
         if s.startswith(("```", "~~~")):
             fenced = not fenced
             continue
-        if fenced or not _PLAIN_TITLE.match(ln) or s.endswith((".", ",", ";", "!", "?")):
-            continue
         prev = lines[i - 1] if i else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
-                _LIST_START.match(nxt) and not _LIST_START.match(ln)):
+        # a title over a box-drawn rule ("🟠 HIGH PRIORITY" / "────"), or a banner between
+        # two rules, centred with spaces
+        boxed = bool(_BOX_RULE.match(nxt)) and (not prev.strip() or bool(_RULE_LINE.match(prev)))
+        if fenced or not (_PLAIN_TITLE.match(ln) or boxed and _PLAIN_TITLE.match(s)) \
+                or s.endswith((".", ",", ";", "!", "?")):
+            continue
+        if not boxed and (prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
+                _LIST_START.match(nxt) and not _LIST_START.match(ln))):
             continue
         if len(s.split()) > 12 or not re.search(r"[^\W\d_]{3}", s) or _LIST_START.match(ln) \
                 and not (re.match(r"^\s*\d{1,2}\.\s", ln) and _RULE_LINE.match(prev)) \
@@ -3908,6 +4034,8 @@ def plain_headings(body: str) -> str:
                 or _first_file(s) is not None or words.vote_of(s, True) in words.VOTES:
             continue
         lines[i] = "## " + s
+        if boxed:
+            lines[i + 1] = ""  # its underline, read as the heading's
     return "\n".join(lines)
 
 

@@ -542,7 +542,7 @@ def cut_echo(text: str) -> str:
     lines = text.split("\n")
     hits = [i for i, ln in enumerate(lines) if ln.strip() in _TEMPLATE]
     if len({lines[i].strip() for i in hits}) < 3:
-        return text
+        return _codex_transcript(text)  # a prompt naming the choices is no echoed template
     rest = lines[hits[-1] + 1:]
     labels = [i for i, ln in enumerate(rest) if ln.strip() == "codex"]
     if labels:
@@ -565,7 +565,8 @@ def _codex_transcript(text: str) -> str:
     message printed again after the trailer are not read.  A transcript saved without
     its banner is known by an ``exec`` block's outcome line (``succeeded in 0ms:``).  Any
     other text is returned as it is."""
-    if not _CODEX_BANNER.match(text[:200]) and not _CODEX_EXEC.search(text):
+    if not _CODEX_BANNER.match(text[:200]) and not _CODEX_EXEC.search(text) \
+            and not _LATE_BANNER.search(text[:4000]):
         return text
     lines = text.split("\n")
     labels = [i for i, ln in enumerate(lines) if _STAMP.sub("", ln.strip(), 1) == "codex"]
@@ -582,6 +583,11 @@ def _codex_transcript(text: str) -> str:
     if half.strip() and answer == half + "\n" + half:
         return half  # a saved tail without the trailer: the final message printed twice
     return "\n".join(rest)
+
+
+# the banner on a line of its own after a shell's prelude (PowerShell's NativeCommandError
+# lines for what the CLI wrote on its error stream), then its rule
+_LATE_BANNER = re.compile(r"^OpenAI Codex v\d[^\n]{0,60}\n-{4,}\s*$", re.M)
 
 
 # a transcript saved without its banner: an ``exec`` block, its command, then its outcome

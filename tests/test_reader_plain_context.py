@@ -1,0 +1,217 @@
+# ruff: noqa: E501  (a review line is as long as its writer made it)
+"""The reader on plain-text reviews whose places are given by context (issue: read what
+real reviewers print).  A plain review often names a file once (a line, a lead-in, a
+preamble) and then lists items that give only a line or only a description; a terminal
+transcript prints tool calls and their output before the answer.  Fixtures written for
+these tests, one per family:
+
+- a line that opens with the file it faults ("store.py: three jobs in one module"), or a
+  title ending with its place and a colon ("Retries never stop (store.py:83-120):"), is
+  a finding there, its bullets its details;
+- a short title over bullets that cite only lines ("Magic numbers throughout:" then
+  "- Line 137: …"), after a finding in a file: one finding at the first line of that file;
+- a lead-in naming one file over a list ("Looking at `src/store.py`:"): the file of the
+  items under it, those that give only a description included;
+- a preamble naming the file the line numbers count ("Codebase: app.js (900 lines), …")
+  and items with a place field of lines only ("Locations: Lines 120, 340"): at that file;
+  the legend of the review's scale ("SEVERITY CLASSIFICATION") holds no findings;
+- titles drawn over a box rule ("🟠 HIGH PRIORITY" / "────") are headings: their severity
+  covers the items under them, and they are no findings themselves;
+- a severity set between dashes after an item's place ("— HIGH —") is its severity;
+- a codex transcript whose prompt names the verdict choices is still a transcript: only
+  the last agent message is read, not the command output before it.
+"""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def where(text: str | bytes) -> list[tuple]:
+    data = text.encode() if isinstance(text, str) else text
+    return [(f.get("file"), f.get("line"), f.get("severity"))
+            for f in reading.read(data, "tester").findings]
+
+
+FILE_LEADS = """\
+Review of the queue worker
+
+  1. Structure
+
+  Issues:
+
+  store.py: three jobs (queueing, caching, retrying) share one module
+  - the cache and the retry state are both module globals
+
+  Retries never stop (store.py:83-120):
+  - a dead disk makes the loop spin forever
+  - the sleep between tries is constant
+
+  Thresholds written inline:
+  - Line 137: the retry limit 5 is a bare number
+  - Line 61: the batch size 50 is a bare number
+"""
+
+
+def test_a_line_opening_with_its_file_is_a_finding_there_and_line_items_take_that_file() -> None:
+    assert where(FILE_LEADS) == [
+        ("store.py", None, None),
+        ("store.py", 83, None),
+        ("store.py", 137, None),
+    ]
+
+
+LEAD_IN_FILE = """\
+Findings
+
+Looking at `src/store.py`:
+
+1. The lock is never released when the write fails.
+2. The retry loop has no upper bound and spins forever on a dead disk.
+"""
+
+
+def test_a_lead_in_naming_one_file_places_the_items_under_it() -> None:
+    assert where(LEAD_IN_FILE) == [("src/store.py", None, None), ("src/store.py", None, None)]
+
+
+LEAD_IN_UNDER_FINDING = """\
+## Follow-ups
+
+### 3. Test coverage (Priority: High)
+Make sure `worker_test.go` covers:
+- the timeout path under load
+- two writers racing for the same row
+"""
+
+
+def test_a_lead_in_inside_a_finding_heading_stays_that_findings_text() -> None:
+    assert where(LEAD_IN_UNDER_FINDING) == [("worker_test.go", None, "critical")]
+
+
+COUNTED_FILE = """\
+================================================================================
+TECHNICAL REVIEW
+================================================================================
+Codebase: app.js (900 lines), index.html, style.css
+
+================================================================================
+SEVERITY CLASSIFICATION
+================================================================================
+CRITICAL:  crashes, data loss, security holes
+MEDIUM:    maintainability problems, minor bugs
+
+================================================================================
+CRITICAL SEVERITY
+================================================================================
+
+1. UNESCAPED HTML IN THE SIDEBAR
+   Locations: Lines 120, 340
+   The tag names are written into the page with innerHTML.
+
+2. [DONE] PARSE ERRORS NOT CAUGHT
+   Locations: Lines 55, 81
+   JSON.parse had no try/catch; it has one now.
+
+================================================================================
+MEDIUM SEVERITY
+================================================================================
+
+3. DRAG THRESHOLD IS A BARE NUMBER
+   Locations: Lines 300-310
+   The threshold 15 appears three times.
+"""
+
+
+def test_a_preamble_naming_the_counted_file_places_items_that_give_only_lines() -> None:
+    assert where(COUNTED_FILE) == [("app.js", 120, "critical"), ("app.js", 300, "medium")]
+
+
+BOXED = """\
+══════════════════════════════════════════════
+                 ISSUES FOUND
+══════════════════════════════════════════════
+
+🔴 CRITICAL ISSUES
+──────────────────────────────────────────────
+None identified.
+
+
+🟠 HIGH PRIORITY
+──────────────────────────────────────────────
+
+1. SECURITY: the mail action trusts its sender field
+   File: app/actions/mail.ts
+   The sender address is taken from the form as given.
+
+🟡 MEDIUM PRIORITY
+──────────────────────────────────────────────
+
+1. RENDERING: the menu stays open after navigating
+   File: components/Menu.tsx
+   Nothing closes it when the route changes.
+"""
+
+
+def test_titles_over_box_rules_are_headings_whose_severity_covers_their_items() -> None:
+    assert where(BOXED) == [("app/actions/mail.ts", None, "critical"),
+                            ("components/Menu.tsx", None, "medium")]
+
+
+DASHED = """\
+Findings
+
+- [src/api.ts:324](/home/dev/proj/src/api.ts:324) — HIGH — the same token can be redeemed twice.
+  Fix: record redeemed tokens before awarding.
+
+- [src/ui.ts:88](/home/dev/proj/src/ui.ts:88) — LOW — the button label is cut on narrow screens.
+"""
+
+
+def test_a_severity_between_dashes_after_the_place_is_the_items_severity() -> None:
+    assert where(DASHED) == [("src/api.ts", 324, "critical"), ("src/ui.ts", 88, "minor")]
+
+
+CODEX_PROMPT_WITH_CHOICES = """\
+user
+Review src/cache.py. List problems as path:line: message, then Verdict: APPROVE | REVISE | REJECT.
+codex
+I'll read the file first.
+exec
+bash -lc "sed -n 1,120p src/cache.py" in /home/dev/proj
+ succeeded in 12ms:
+    40  def get(self, key):
+    41      # the old version lives in src/legacy.py:3
+thinking
+**Checking eviction**
+codex
+src/cache.py:42: an expired entry is still returned.
+src/cache.py:77: eviction runs without holding the lock.
+
+Verdict: REVISE
+tokens used
+1,234
+"""
+
+
+def test_a_codex_transcript_whose_prompt_names_the_choices_reads_only_the_last_message() -> None:
+    got = reading.read(CODEX_PROMPT_WITH_CHOICES.encode(), "tester")
+    assert got.verdict == "REVISE"
+    assert where(CODEX_PROMPT_WITH_CHOICES) == [("src/cache.py", 42, None), ("src/cache.py", 77, None)]
+
+
+POWERSHELL_WRAPPED = (
+    "node.exe : Reading additional input from stdin...\r\n"
+    "At C:\\Users\\dev\\AppData\\Roaming\\npm\\codex.ps1:24 char:5\r\n"
+    "    + FullyQualifiedErrorId : NativeCommandError\r\n"
+    "OpenAI Codex v0.137.0\r\n--------\r\nworkdir: C:\\Users\\dev\\proj\r\n--------\r\n"
+    "user\r\nReview src/cache.py. End with Verdict: APPROVE | REVISE | REJECT\r\n"
+    "codex\r\nsrc/cache.py:42: an expired entry is still returned.\r\n\r\nVerdict: REVISE\r\n"
+    "tokens used\r\n2,000\r\n")
+
+
+def test_a_powershell_prelude_before_a_codex_transcript_is_no_finding() -> None:
+    data = POWERSHELL_WRAPPED.encode("utf-16")
+    got = reading.read(data, "tester")
+    assert got.verdict == "REVISE"
+    assert where(data) == [("src/cache.py", 42, None)]
