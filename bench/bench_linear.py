@@ -216,6 +216,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: bannerless codex tail",
      lambda n: rep(b"exec\nls in /r\n succeeded in 1ms:\n", n // 128) + b"codex\n"
      + rep(b"- [P2] t \xe2\x80\x94 /r/a.py:1-2\n", n // 256), reading.read),
+    # places given by context in plain text: a file-led line, then items citing lines of it
+    ("tolerant reader: file leads and line items",
+     lambda n: rep(b"a.py: three jobs in one module\n- Line 12: x\n\nTitle here:\n- Line 9: y\n\n",
+                   n // 128), reading.read),
+    ("tolerant reader: lead-ins naming a file and counted files",
+     lambda n: b"Codebase: a.js (9 lines), b.css\n\n" + rep(
+         b"Looking at `a.py`:\n\n1. X\n   Locations: Lines 3, 4\n\n", n // 128), reading.read),
+    ("tolerant reader: titles over box rules",
+     lambda n: rep(b"\xf0\x9f\x9f\xa0 HIGH PRIORITY\n" + b"\xe2\x94\x80" * 12
+                   + b"\n\n1. X: a \xe2\x80\x94 HIGH \xe2\x80\x94 b\n\n", n // 128), reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit
