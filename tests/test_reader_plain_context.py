@@ -18,6 +18,7 @@ these tests, one per family:
 - titles drawn over a box rule ("🟠 HIGH PRIORITY" / "────") are headings: their severity
   covers the items under them, and they are no findings themselves;
 - a severity set between dashes after an item's place ("— HIGH —") is its severity;
+- a sentence's own place ("In web/form.js, around line 7, …") is the item's place;
 - a codex transcript whose prompt names the verdict choices is still a transcript: only
   the last agent message is read, not the command output before it.
 """
@@ -215,3 +216,16 @@ def test_a_powershell_prelude_before_a_codex_transcript_is_no_finding() -> None:
     got = reading.read(data, "tester")
     assert got.verdict == "REVISE"
     assert where(data) == [("src/cache.py", 42, None)]
+
+
+SENTENCE_PLACE = """\
+Here is what I found.
+
+1) src/store.py (line 12): the lock is never released when the write fails.
+2) In web/form.js, around line 7, the user's name is written into the page without escaping.
+3) The retry loop in src/retry.py never gives up.
+"""
+
+
+def test_a_sentence_naming_its_file_and_line_places_the_item() -> None:
+    assert where(SENTENCE_PLACE)[:2] == [("src/store.py", 12, None), ("web/form.js", 7, None)]

@@ -840,7 +840,17 @@ def locate(text: str) -> Location | None:
             line, end = int(m3["l"]), int(m3["e"])
             return Location(clean_path(m3["p"]), line, end if end > line else None, None,
                             m3.start(), m3.end())
+        m4 = _AROUND_LINE.search(text)
+        if m4 and _pathlike(m4["p"]):  # "In web/form.js, around line 7, the name is ..."
+            return Location(clean_path(m4["p"]), int(m4["l"]), None, None, m4.start(),
+                            m4.end())
     return loc
+
+
+# a plain sentence's place: "In web/form.js, around line 7", "in `a.py` near line 40"
+_AROUND_LINE = re.compile(
+    r"\b(?:in|at)\s+`?(?P<p>[\w./\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})`?\s*,?\s+"
+    r"(?:(?:at|on|around|near|about)\s+)?lines?\s+(?P<l>\d{1,7})\b", re.I)
 
 
 def _join_head(lines: list[str]) -> tuple[str, list[str]]:
