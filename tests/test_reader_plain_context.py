@@ -19,6 +19,8 @@ these tests, one per family:
   covers the items under them, and they are no findings themselves;
 - a severity set between dashes after an item's place ("— HIGH —") is its severity;
 - a sentence's own place ("In web/form.js, around line 7, …") is the item's place;
+- a file and a name in it in code ("`worker.py:_drain`", "`test_a.py::test_b`") names
+  that file: a file-level finding there;
 - a codex transcript whose prompt names the verdict choices is still a transcript: only
   the last agent message is read, not the command output before it.
 """
@@ -229,3 +231,22 @@ Here is what I found.
 
 def test_a_sentence_naming_its_file_and_line_places_the_item() -> None:
     assert where(SENTENCE_PLACE)[:2] == [("src/store.py", 12, None), ("web/form.js", 7, None)]
+
+
+FILE_AND_NAME = """\
+## Findings
+
+### [P2] `worker.py:88` — the pings are dropped when the send fails
+The fallback send is not inside the finally block.
+
+### [P3] `worker.py:_drain` docstring promises too much
+It says the lock is always released, which is not so for a generator never started.
+
+### [P3] `tests/test_worker.py::test_retry` sleeps for real
+The test waits two seconds on a wall clock.
+"""
+
+
+def test_a_file_and_a_name_in_it_is_a_file_level_place() -> None:
+    assert where(FILE_AND_NAME) == [("worker.py", 88, "medium"), ("worker.py", None, "minor"),
+                                    ("tests/test_worker.py", None, "minor")]

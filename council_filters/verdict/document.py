@@ -735,6 +735,10 @@ def _file_tokens(text: str) -> list[tuple[str, int, int]]:
         if loc is not None:
             out.append((loc.file, m.start(), m.end()))
             continue
+        sym = _FILE_SYMBOL.fullmatch(raw)
+        if sym is not None and _pathlike(sym["p"]) and not _code_name(sym["p"]):
+            out.append((clean_path(sym["p"]), m.start(), m.end()))  # "`runtime.py:_lock`"
+            continue
         if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
                 and not raw.endswith(("()", ")")) and len(raw) > 2 and not _code_name(raw) and (
                     re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
@@ -742,6 +746,11 @@ def _file_tokens(text: str) -> list[tuple[str, int, int]]:
                     or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
             out.append((clean_path(raw), m.start(), m.end()))
     return out
+
+
+# a file and a name in it: "runtime.py:_hold_lock", "test_a.py::test_b", "a.ts#render"
+_FILE_SYMBOL = re.compile(r"(?P<p>[\w./\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})(?:::?|#)"
+                          r"[A-Za-z_][\w.]{0,100}(?:\(\))?")
 
 
 def _first_file(text: str) -> str | None:
