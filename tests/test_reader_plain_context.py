@@ -250,3 +250,61 @@ The test waits two seconds on a wall clock.
 def test_a_file_and_a_name_in_it_is_a_file_level_place() -> None:
     assert where(FILE_AND_NAME) == [("worker.py", 88, "medium"), ("worker.py", None, "minor"),
                                     ("tests/test_worker.py", None, "minor")]
+
+
+CODERABBIT_PLAIN = """\
+Starting CodeRabbit review in plain text mode...
+
+Connecting to review service
+Reviewing
+
+============================================================================
+File: src/billing/invoice.py
+Line: 40 to 44
+Type: potential_issue
+
+Comment:
+Rounding happens before the tax is added.
+
+The total is rounded to cents and the tax computed on the rounded figure, so
+invoices drift by a cent on large orders.
+
+-    total = round(subtotal, 2) * (1 + rate)
++    total = round(subtotal * (1 + rate), 2)
+
+Prompt for AI Agent:
+In src/billing/invoice.py around lines 40-44, compute the tax on the unrounded subtotal.
+
+
+
+============================================================================
+File: docs/billing.md
+Line: 12
+Type: nitpick
+
+Comment:
+The example uses a rate of 0.2 but the text says 20 %.
+
+Review completed \u2714
+"""
+
+CODERABBIT_PROMPT_ONLY = """\
+============================================================================
+File: src/billing/invoice.py
+Line: 40 to 44
+Type: potential_issue
+
+Prompt for AI Agent:
+In src/billing/invoice.py around lines 40-44, compute the tax on the unrounded subtotal.
+"""
+
+
+def test_coderabbit_plain_records_are_findings_at_their_file_and_first_line() -> None:
+    got = reading.read(CODERABBIT_PLAIN.encode(), "tester")
+    assert got.verdict == "UNKNOWN"
+    assert [(f["file"], f["line"], f.get("end_line"), f.get("severity"), f["summary"])
+            for f in got.findings] == [
+        ("src/billing/invoice.py", 40, 44, "medium", "Rounding happens before the tax is added."),
+        ("docs/billing.md", 12, None, "minor", "The example uses a rate of 0.2 but the text says 20 %."),
+    ]
+    assert where(CODERABBIT_PROMPT_ONLY) == [("src/billing/invoice.py", 40, "medium")]
