@@ -226,6 +226,9 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: titles over box rules",
      lambda n: rep(b"\xf0\x9f\x9f\xa0 HIGH PRIORITY\n" + b"\xe2\x94\x80" * 12
                    + b"\n\n1. X: a \xe2\x80\x94 HIGH \xe2\x80\x94 b\n\n", n // 128), reading.read),
+    ("tolerant reader: coderabbit plain records",
+     lambda n: rep(b"=" * 30 + b"\nFile: a.py\nLine: 1 to 2\nType: nitpick\n\nComment:\nx\n\n",
+                   n // 128), reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit

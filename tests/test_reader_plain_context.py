@@ -308,3 +308,23 @@ def test_coderabbit_plain_records_are_findings_at_their_file_and_first_line() ->
         ("docs/billing.md", 12, None, "minor", "The example uses a rate of 0.2 but the text says 20 %."),
     ]
     assert where(CODERABBIT_PROMPT_ONLY) == [("src/billing/invoice.py", 40, "medium")]
+
+
+HEADING_THEN_PLACE = """\
+## Review of merge `a21a387`
+
+### [P1] The lock leaks when close raises
+`src/run.py:513-525`
+
+```python
+finally:
+    await inner.aclose()
+    lock.release()
+```
+
+The close can raise when the wipe (`run.py:473`) fails, and then the release never runs.
+"""
+
+
+def test_a_place_right_under_a_finding_heading_is_its_place_not_a_line_cited_later() -> None:
+    assert where(HEADING_THEN_PLACE) == [("src/run.py", 513, "critical")]

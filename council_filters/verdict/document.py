@@ -1739,6 +1739,15 @@ class _Reader:
                 # line, "bot · review thread · date"): that comment's place
                 if len(lines) > 1:
                     self.para_lines(lines[:-1], node.map[0])
+                c = self.sections[-1].cand if self.sections else None
+                if self.para is None and len(lines) == 1 and c is not None \
+                        and self.in_finding_heading() and locate(c.text) is None \
+                        and not any(b.strip() for b in c.body) \
+                        and len(self.doc.findings) == c.count:
+                    # "### [P1] The lock leaks" then "`src/run.py:513-525`" over its code: the
+                    # place of the finding the heading titles, before any line its prose cites
+                    self.feed(lines[-1])
+                    return
                 if self.titled_file(loc.file):
                     # "**Bug 1: `x.ts` — …**" then "`src/x.ts` line 37:" over its code: the
                     # line of the file the title names, not another comment's place
