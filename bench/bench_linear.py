@@ -226,6 +226,10 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: titles over box rules",
      lambda n: rep(b"\xf0\x9f\x9f\xa0 HIGH PRIORITY\n" + b"\xe2\x94\x80" * 12
                    + b"\n\n1. X: a \xe2\x80\x94 HIGH \xe2\x80\x94 b\n\n", n // 128), reading.read),
+    ("tolerant reader: terminal render, items and wrapped paths",
+     lambda n: b"\xe2\x97\x8f Review\n\n" + rep(
+         b"  1. X: y\n\n  Location:\n  - " + b"a/" * 40 + b"\n  b.kt:1\n\n  # c\n", n // 128),
+     reading.read),
     ("tolerant reader: coderabbit plain records",
      lambda n: rep(b"=" * 30 + b"\nFile: a.py\nLine: 1 to 2\nType: nitpick\n\nComment:\nx\n\n",
                    n // 128), reading.read),

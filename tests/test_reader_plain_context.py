@@ -328,3 +328,67 @@ The close can raise when the wipe (`run.py:473`) fails, and then the release nev
 
 def test_a_place_right_under_a_finding_heading_is_its_place_not_a_line_cited_later() -> None:
     assert where(HEADING_THEN_PLACE) == [("src/run.py", 513, "critical")]
+
+
+TERMINAL_RENDER = """\
+● Now the report.
+
+  Code Review Report
+
+  ---
+  🔴 CRITICAL ISSUES (Immediate Action Required)
+
+  1. SECURITY: Certificate checks switched off
+
+  Location:
+  - android/app/src/main/java/org/example/remote/data/repository/Pairing
+  Repository.kt:66-79, 139-152
+  - android/app/src/main/java/org/example/remote/net/SocketClient.kt:251
+
+  Issue: every certificate is trusted, so anyone on the network can read the traffic.
+
+  Impact:
+  - Man-in-the-middle attacks succeed silently
+  - The pairing secret travels in clear
+
+  Recommendation:
+  # pin the server certificate
+  val pinned = loadPinnedCertificate()
+
+  Priority: P0 - fix before any release
+
+  ---
+  2. SECURITY: Database files checked in
+
+  Location:
+  - agent/src/agent.db
+
+  Priority: P0
+
+  ---
+  🟡 MEDIUM PRIORITY ISSUES
+
+  3. CONCURRENCY: Two connects can race
+  Location: SocketClient.kt:44-47
+
+  LOW:
+
+  4. STYLE: Magic numbers in the audio buffer
+  Location: Multiple files
+
+  Minor: the log tags are spelled three different ways.
+
+● Summary
+
+  Two critical problems, one medium, two small ones.
+"""
+
+
+def test_a_terminal_render_keeps_what_it_printed_under_each_item_as_that_items() -> None:
+    assert where(TERMINAL_RENDER) == [
+        ("android/app/src/main/java/org/example/remote/data/repository/PairingRepository.kt", 66, "critical"),
+        ("agent/src/agent.db", None, "critical"),
+        ("SocketClient.kt", 44, "medium"),
+        (None, None, "minor"),
+        (None, None, "minor"),
+    ]

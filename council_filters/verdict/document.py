@@ -2171,6 +2171,9 @@ class _Reader:
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
+            keyed = _keyed_place(children)
+            if keyed is not None and locate(head) is None:
+                body.insert(0, "Location: " + keyed)  # "Location:" over "- a.kt:66-79"
             tail: list[str] = []
             for j, ln in enumerate(body):
                 k = key_of(ln) if j < len(rest) else None
@@ -3331,6 +3334,21 @@ _TEXT_FIELD = re.compile(
     r"concern|observation|defect|bug|what)\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 
 
+_BARE_PLACE_KEY = re.compile(r"^\s*[*_]*(?:locations?|files?|where|paths?|affected\s+files?)"
+                             r"[*_]*\s*:\s*[*_]*\s*$", re.I)
+
+
+def _keyed_place(children: list[SyntaxTreeNode]) -> str | None:
+    """The first entry of the list right under an item's bare place key ("Location:" then
+    "- a.kt:66-79, 139-152"), the place its key names."""
+    for a, b in zip(children[:12], children[1:13], strict=False):
+        if a.type == "paragraph" and b.type in ("bullet_list", "ordered_list") and b.children \
+                and _BARE_PLACE_KEY.match(_text(a).split("\n")[-1]):
+            head = _item_head(b.children[0])
+            return head if _first_file(head) is not None else None
+    return None
+
+
 def _own_place(item: SyntaxTreeNode) -> Location | None:
     """The place a list item's own location field gives (``**Location:** `a.md` → §5``,
     ``- File: a.py:12`` as a line of its paragraph or of its nested list), when the item
@@ -4024,6 +4042,10 @@ _REVIEWISH_SCAN = 64 * 1024
 # read as the heading it stands for, so its severity, status or name covers the lines
 # under it.  (A "---" under a line is a rule here: plain text draws rules, not titles.)
 _HAS_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$)", re.M)
+# a terminal assistant's rendered answer: its messages open with a bullet glyph at the
+# line's start and the lines under one are indented (Claude Code's "●"/"⏺")
+_TERMINAL_RENDER = re.compile(r"^[\u25cf\u23fa] \S[^\n]*\n(?:[ \t]*\n)?  +\S", re.M)
+_HASH_COMMENT = re.compile(r"^ {1,3}#{1,6}\s")
 _LIST_START = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,}|\u2550{3,}|\u2501{3,})\s*$")
 # a rule drawn with box characters (which Markdown does not read as one): a title's underline
@@ -4036,9 +4058,16 @@ _PLAIN_TITLE = re.compile(
 def plain_headings(body: str) -> str:
     """``body`` with each stand-alone title line of a plain-text answer made an ATX
     heading (line count kept); a body that has Markdown headings comes back as it is."""
-    if _HAS_HEADING.search(body):
-        return body
     lines = body.split("\n")
+    terminal = bool(_TERMINAL_RENDER.search(body))
+    if terminal:
+        # a terminal assistant's rendered answer ("● Summary" over lines indented under
+        # it) has no Markdown heading: a "# Run the linter" line there is a comment in
+        # code it printed without a fence, kept as text
+        lines = [("\\" + ln.lstrip(" ")) if _HASH_COMMENT.match(ln) else ln for ln in lines]
+        lines = _join_wrapped_paths(lines)
+    elif _HAS_HEADING.search(body):
+        return body
     fenced = False
     for i, ln in enumerate(lines):
         s = ln.strip()
@@ -4064,7 +4093,64 @@ def plain_headings(body: str) -> str:
         lines[i] = "## " + s
         if boxed:
             lines[i + 1] = ""  # its underline, read as the heading's
+    if terminal:
+        lines = _nest_under_items(lines)
     return "\n".join(lines)
+
+
+_NUM_ITEM = re.compile(r"^(?P<i> *)\d{1,3}[.)]\s+(?=\S)")
+
+
+def _nest_under_items(lines: list[str]) -> list[str]:
+    """A terminal render's numbered items with what it printed under each at the item's
+    own indentation (its ``Location:``, ``Impact:`` lists, its prose and code) indented
+    back under the item, as the Markdown it rendered had them: up to the next item, a
+    rule, a heading, a table, a severity label or tag, a message bullet or a line
+    indented less."""
+    out = list(lines)
+    cur: int | None = None
+    width = 0
+    for i, ln in enumerate(lines):
+        if not ln.strip():
+            continue
+        ind = len(ln) - len(ln.lstrip(" "))
+        m = _NUM_ITEM.match(ln)
+        if cur is not None and (m is not None and len(m["i"]) == cur or ind < cur
+                                or ln.startswith("## ") or _RULE_LINE.match(ln)
+                                or ln.lstrip().startswith("|")  # a table: read as ever
+                                or _sev_label(ln) is not None  # "LOW:" over the next items
+                                or _lead_tag(ln) and not _FIELD.match(ln)  # "Minor: …"
+                                or ln[:1] in ("\u25cf", "\u23fa")):
+            cur = None
+        if cur is None:
+            if m is not None:
+                cur, width = len(m["i"]), m.end() - len(m["i"])
+            continue
+        out[i] = " " * width + ln
+    return out
+
+
+# a path a terminal wrapped at its width: "- android/…/PairingRep" then "ository.kt:66-79, …"
+_WRAPPED_HEAD = re.compile(r"(?:^|\s)(?P<p>[\w.\-]*/[\w./\-]*[\w\-])$")
+_WRAPPED_TAIL = re.compile(r"^(?P<i> *)(?P<t>[\w\-]*(?:\.[A-Za-z][A-Za-z0-9]{0,9})?:\d{1,7}\S*|"
+                           r"[\w\-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=[\s,;]|$)")
+
+
+def _join_wrapped_paths(lines: list[str]) -> list[str]:
+    """A terminal render's paths cut at its width, joined on the first of the two lines
+    (the rest of the second kept on it, so the line count holds)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if len(a) < 60 or not (h := _WRAPPED_HEAD.search(a)):
+            continue
+        t = _WRAPPED_TAIL.match(b)
+        if t is None or not t["t"] or len(t["i"]) > len(a) - len(a.lstrip(" ")) + 2 \
+                or _EXT_RE.search(h["p"]) and not t["t"].startswith(":"):
+            continue
+        out[i] = a + t["t"]
+        out[i + 1] = t["i"] + b[t.end():].lstrip(" ,;")
+    return out
 
 
 def read_document(text: str, origin: str = "reviewer") -> Doc:
