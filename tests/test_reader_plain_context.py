@@ -17,6 +17,8 @@ these tests, one per family:
   the legend of the review's scale ("SEVERITY CLASSIFICATION") holds no findings;
 - titles drawn over a box rule ("🟠 HIGH PRIORITY" / "────") are headings: their severity
   covers the items under them, and they are no findings themselves;
+- a status or grade under a line naming only a file ("app/form.tsx" / "Status: ⚠️ NEEDS
+  IMPROVEMENT") is that file's state in a per-file review, not the review's verdict;
 - a severity set between dashes after an item's place ("— HIGH —") is its severity;
 - a sentence's own place ("In web/form.js, around line 7, …") is the item's place;
 - a file and a name in it in code ("`worker.py:_drain`", "`test_a.py::test_b`") names
@@ -392,3 +394,25 @@ def test_a_terminal_render_keeps_what_it_printed_under_each_item_as_that_items()
         (None, None, "minor"),
         (None, None, "minor"),
     ]
+
+
+PER_FILE_STATUS = """\
+══════════════════════════════════════════════
+               DETAILED FILE REVIEW
+══════════════════════════════════════════════
+
+app/page.tsx
+──────────────────────────────────────────────
+Status: ✅ GOOD
+Grade: 8/10
+
+app/form.tsx
+──────────────────────────────────────────────
+Status: ⚠️  NEEDS IMPROVEMENT
+Grade: 6/10
+"""
+
+
+def test_a_status_under_a_file_name_is_that_files_state_not_the_verdict() -> None:
+    got = reading.read(PER_FILE_STATUS.encode(), "tester")
+    assert (got.verdict, got.found_verdict) == ("UNKNOWN", False)

@@ -1860,6 +1860,11 @@ class _Reader:
             self.loose_file = Location(clean_path(named["f"]))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
+            while lines and (_FILE_STATUS.match(lines[0]) or _BOX_RULE.match(lines[0])):
+                # "app/page.tsx" then "Status: ⚠️ NEEDS IMPROVEMENT": that file's state in
+                # a per-file review, not the review's verdict
+                self.feed(lines[0])
+                lines, base = lines[1:], base + 1
             if not lines:
                 return
         if any(_DEFINING.match(ln) for ln in lines) and self.sections \
@@ -2987,6 +2992,8 @@ def _lead_in_file(line: str) -> str | None:
     return clean_path(f)
 
 
+# a file's own state or mark under its name ("Status: ✅ GOOD", "Grade: 8/10")
+_FILE_STATUS = re.compile(r"^\s*[*_]*(?:status|grade|score|rating)[*_]*\s*:", re.I)
 # a short title line ending with a colon ("Magic numbers throughout:")
 _SHORT_TITLE = re.compile(r"^\s*[^\W\d_][^:\n`|]{2,60}:\s*$")
 _TITLE_PLACE = re.compile(r"^[*_]*(?P<t>[^\W\d_][^()\n]{2,150}?)\s*\((?P<p>[^()\n]{3,200})\)"
