@@ -12,6 +12,9 @@ these tests, one per family:
   "- Line 137: …"), after a finding in a file: one finding at the first line of that file;
 - a lead-in naming one file over a list ("Looking at `src/store.py`:"): the file of the
   items under it, those that give only a description included;
+- a line naming one file over items that cite only lines ("Findings for src/cache.py"
+  then "- L12: …"), or the one file the prose named so far ("I looked at
+  `src/cache.py`." … "1) line 12 - …"): the file of those items;
 - a preamble naming the file the line numbers count ("Codebase: app.js (900 lines), …")
   and items with a place field of lines only ("Locations: Lines 120, 340"): at that file;
   the legend of the review's scale ("SEVERITY CLASSIFICATION") holds no findings;
@@ -416,3 +419,24 @@ Grade: 6/10
 def test_a_status_under_a_file_name_is_that_files_state_not_the_verdict() -> None:
     got = reading.read(PER_FILE_STATUS.encode(), "tester")
     assert (got.verdict, got.found_verdict) == ("UNKNOWN", False)
+
+
+TITLE_NAMING_A_FILE = """\
+Findings for src/cache.py
+
+- L12: an expired entry is still returned
+- L40: eviction runs without holding the lock
+"""
+
+ONE_FILE_IN_PROSE = """\
+I looked at `src/cache.py` and its tests.
+
+Problems:
+1) line 12 - an expired entry is still returned
+2) line 40 - eviction runs without holding the lock
+"""
+
+
+def test_line_items_take_the_one_file_their_context_names() -> None:
+    assert where(TITLE_NAMING_A_FILE) == [("src/cache.py", 12, None), ("src/cache.py", 40, None)]
+    assert where(ONE_FILE_IN_PROSE) == [("src/cache.py", 12, None), ("src/cache.py", 40, None)]

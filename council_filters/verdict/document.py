@@ -911,6 +911,7 @@ class _Reader:
         # the file of the last finding read under the innermost heading: the file of a
         # later item there that cites only a line of it ("- Line 137: ...")
         self.block_file: Location | None = None
+        self.prose_files: set[str] = set()  # the files the paragraphs named (two at most)
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
@@ -1712,6 +1713,9 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(self.prose_files) < 2:
+            for ln in lines[:8]:
+                self.prose_files.update(f for f, _, _ in _file_tokens(ln)[:2])
         if self.review_paras and (quoted or not _is_critique(" ".join(lines[:40]))):
             self.review_paras = False  # the critiques under a review title end here
         lead = 1 if len(lines) >= 3 and not _CHECKBOX.match(lines[0]) else 0
@@ -1816,10 +1820,15 @@ class _Reader:
                 self.close_para()
                 self.loose_file = Location(f)
                 return
-        if not quoted and len(lines) == 1 and node.map and self.src and not self.under_cand() \
-                and (f := _lead_in_file(lines[0])) is not None and re.match(
-                    r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s", next(
-                        (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")):
+        after = next((ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "") \
+            if node.map and self.src else ""
+        lm = re.match(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(?P<r>.*)$", after)
+        f = None
+        if not quoted and len(lines) == 1 and lm is not None and not self.under_cand():
+            f = _lead_in_file(lines[0])
+            if f is None and _LINE_LEAD.match(lm["r"]):
+                f = _lead_in_file(lines[0].rstrip() + ":")  # "Findings for a.py" / "- L12: …"
+        if f is not None:
             # "Looking at `src/store.py`:" over a list: the file of the items under it
             self.close_para()
             self.loose_file = Location(f)
@@ -2160,6 +2169,9 @@ class _Reader:
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
         if ctx is None and self.block_file is not None and _LINE_LEAD.match(head):
             ctx = self.block_file  # "- Line 137: ..." after a finding in root.zig
+        if ctx is None and len(self.prose_files) == 1 and _LINE_LEAD.match(head):
+            # "I looked at `src/cache.py`." … "1) line 12 - …": the one file named so far
+            ctx = Location(next(iter(self.prose_files)))
         lead = _LINE_LEAD.match(head) if ctx is not None else None
         if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
             # "- The queue is never drained (line 40)", "- …, Line 88" under the file
