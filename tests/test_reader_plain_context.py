@@ -440,3 +440,11 @@ Problems:
 def test_line_items_take_the_one_file_their_context_names() -> None:
     assert where(TITLE_NAMING_A_FILE) == [("src/cache.py", 12, None), ("src/cache.py", 40, None)]
     assert where(ONE_FILE_IN_PROSE) == [("src/cache.py", 12, None), ("src/cache.py", 40, None)]
+
+
+def test_utf8_read_as_a_console_code_page_gets_its_characters_back() -> None:
+    console = DASHED.encode("utf-8").decode("cp850").encode("utf-8")
+    assert "\u00d4\u00c7\u00f6".encode() in console
+    assert where(console) == where(DASHED) == [("src/api.ts", 324, "critical"), ("src/ui.ts", 88, "minor")]
+    cp1252 = DASHED.encode("utf-8").decode("cp1252", "replace").encode("utf-8")
+    assert where(cp1252) == where(DASHED)
