@@ -230,6 +230,8 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
      lambda n: b"\xe2\x97\x8f Review\n\n" + rep(
          b"  1. X: y\n\n  Location:\n  - " + b"a/" * 40 + b"\n  b.kt:1\n\n  # c\n", n // 128),
      reading.read),
+    ("tolerant reader: console code-page marks",
+     lambda n: rep("a \u00d4\u00c7\u00f6 b\n".encode(), n // 128), reading.read),
     ("tolerant reader: coderabbit plain records",
      lambda n: rep(b"=" * 30 + b"\nFile: a.py\nLine: 1 to 2\nType: nitpick\n\nComment:\nx\n\n",
                    n // 128), reading.read),
