@@ -15,6 +15,8 @@ these tests, one per family:
 - a line naming one file over items that cite only lines ("Findings for src/cache.py"
   then "- L12: …"), or the one file the prose named so far ("I looked at
   `src/cache.py`." … "1) line 12 - …"): the file of those items;
+- numbered sentences under a line naming only a file ("src/store.py" then "1. The lock
+  is never released …") are that file's findings (not "1. Added retries …": a change);
 - a preamble naming the file the line numbers count ("Codebase: app.js (900 lines), …")
   and items with a place field of lines only ("Locations: Lines 120, 340"): at that file;
   the legend of the review's scale ("SEVERITY CLASSIFICATION") holds no findings;
@@ -448,3 +450,32 @@ def test_utf8_read_as_a_console_code_page_gets_its_characters_back() -> None:
     assert where(console) == where(DASHED) == [("src/api.ts", 324, "critical"), ("src/ui.ts", 88, "minor")]
     cp1252 = DASHED.encode("utf-8").decode("cp1252", "replace").encode("utf-8")
     assert where(cp1252) == where(DASHED)
+
+
+FILE_THEN_NUMBERED = """\
+Review
+
+src/store.py
+
+1. The lock is never released when a write fails.
+2. Retries never stop on a dead disk.
+
+web/form.js
+
+1. The name is written into the page without escaping.
+"""
+
+FILE_THEN_CHANGES = """\
+Summary of the change
+
+src/store.py
+
+1. Added retries to the write path with a cap of five.
+2. Renamed the lock helper for clarity.
+"""
+
+
+def test_numbered_sentences_under_a_file_name_are_its_findings_but_changes_are_not() -> None:
+    assert where(FILE_THEN_NUMBERED) == [("src/store.py", None, None), ("src/store.py", None, None),
+                                         ("web/form.js", None, None)]
+    assert where(FILE_THEN_CHANGES) == []

@@ -2180,7 +2180,14 @@ class _Reader:
             lead is not None and ctx is not None and (
                 self.loose_file is not None or ctx is self.reviewed
                 or ctx.line is None and kind not in ("positive", "resolved"))) or (
-            own and kind not in ("positive", "resolved") and _own_place(item) is not None)
+            own and kind not in ("positive", "resolved") and _own_place(item) is not None) or (
+            # "src/store.py" alone, then "1. The lock is never released …": the numbered
+            # sentences under a line naming only a file are that file's findings
+            kind == "neutral" and depth == 0 and not self.in_finding_heading()
+            and ctx is not None and self.loose_file is not None
+            and ctx.file == self.loose_file.file and item.parent is not None
+            and item.parent.type == "ordered_list" and not _FIELD.match(head)
+            and not _CHANGE_LEAD.match(head) and len(re.findall(r"[^\W\d_]{2,}", head)) >= 4)
         if finding:
             if sev is None and self.sev() is None and (pm := _PROBLEM_MARK.match(head)) \
                     and "\u26a0" in pm.group(0):
@@ -3006,6 +3013,10 @@ def _lead_in_file(line: str) -> str | None:
 
 # a file's own state or mark under its name ("Status: ✅ GOOD", "Grade: 8/10")
 _FILE_STATUS = re.compile(r"^\s*[*_]*(?:status|grade|score|rating)[*_]*\s*:", re.I)
+# an item that says what a change did ("Added retries to the upload"), not what is wrong
+_CHANGE_LEAD = re.compile(
+    r"^[\s*_`]*(?:added|removed|updated|renamed|refactored|moved|created|implemented|"
+    r"introduced|replaced|changed|fixed|extracted|deleted|bumped|adds|removes|updates)\b", re.I)
 # a short title line ending with a colon ("Magic numbers throughout:")
 _SHORT_TITLE = re.compile(r"^\s*[^\W\d_][^:\n`|]{2,60}:\s*$")
 _TITLE_PLACE = re.compile(r"^[*_]*(?P<t>[^\W\d_][^()\n]{2,150}?)\s*\((?P<p>[^()\n]{3,200})\)"
