@@ -226,6 +226,25 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: bare findings array",
      lambda n: b"[" + rep(b'{"file":"a/b.go:3","priority":"LOW","summary":"x"},', n // 128)
      + b'{"file":"a/b.go:4","summary":"y"}]', reading.read),
+    # places given by context in plain text: a file-led line, then items citing lines of it
+    ("tolerant reader: file leads and line items",
+     lambda n: rep(b"a.py: three jobs in one module\n- Line 12: x\n\nTitle here:\n- Line 9: y\n\n",
+                   n // 128), reading.read),
+    ("tolerant reader: lead-ins naming a file and counted files",
+     lambda n: b"Codebase: a.js (9 lines), b.css\n\n" + rep(
+         b"Looking at `a.py`:\n\n1. X\n   Locations: Lines 3, 4\n\n", n // 128), reading.read),
+    ("tolerant reader: titles over box rules",
+     lambda n: rep(b"\xf0\x9f\x9f\xa0 HIGH PRIORITY\n" + b"\xe2\x94\x80" * 12
+                   + b"\n\n1. X: a \xe2\x80\x94 HIGH \xe2\x80\x94 b\n\n", n // 128), reading.read),
+    ("tolerant reader: terminal render, items and wrapped paths",
+     lambda n: b"\xe2\x97\x8f Review\n\n" + rep(
+         b"  1. X: y\n\n  Location:\n  - " + b"a/" * 40 + b"\n  b.kt:1\n\n  # c\n", n // 128),
+     reading.read),
+    ("tolerant reader: console code-page marks",
+     lambda n: rep("a \u00d4\u00c7\u00f6 b\n".encode(), n // 128), reading.read),
+    ("tolerant reader: coderabbit plain records",
+     lambda n: rep(b"=" * 30 + b"\nFile: a.py\nLine: 1 to 2\nType: nitpick\n\nComment:\nx\n\n",
+                   n // 128), reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit

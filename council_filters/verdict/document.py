@@ -159,7 +159,10 @@ _INVENTORY = re.compile(
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
-    r"updates?|fixes|modification)|(?:key|relevant|related|main|"
+    r"updates?|fixes|modification)|"
+    # ... and the legend of a review's scale ("SEVERITY CLASSIFICATION", "Priority levels")
+    r"(?:severity|priority)\s+(?:classification|levels?|legend|definitions?|scale|key)\s*$|"
+    r"legend\s*$|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
     r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
     r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
@@ -746,6 +749,10 @@ def _file_tokens(text: str) -> list[tuple[str, int, int]]:
         if loc is not None:
             out.append((loc.file, m.start(), m.end()))
             continue
+        sym = _FILE_SYMBOL.fullmatch(raw)
+        if sym is not None and _pathlike(sym["p"]) and not _code_name(sym["p"]):
+            out.append((clean_path(sym["p"]), m.start(), m.end()))  # "`runtime.py:_lock`"
+            continue
         if raw and _pathlike(raw) and not raw.startswith(("http://", "https://")) \
                 and not raw.endswith(("()", ")")) and len(raw) > 2 and not _code_name(raw) and (
                     re.search(r"\.[A-Za-z][A-Za-z0-9]{0,9}$", raw)
@@ -753,6 +760,11 @@ def _file_tokens(text: str) -> list[tuple[str, int, int]]:
                     or re.fullmatch(r"[\w.\-]{2,}(?:/[\w.\-]{2,})+/?", raw, re.A)):
             out.append((clean_path(raw), m.start(), m.end()))
     return out
+
+
+# a file and a name in it: "runtime.py:_hold_lock", "test_a.py::test_b", "a.ts#render"
+_FILE_SYMBOL = re.compile(r"(?P<p>[\w./\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})(?:::?|#)"
+                          r"[A-Za-z_][\w.]{0,100}(?:\(\))?")
 
 
 def _first_file(text: str) -> str | None:
@@ -851,7 +863,17 @@ def locate(text: str) -> Location | None:
             line, end = int(m3["l"]), int(m3["e"])
             return Location(clean_path(m3["p"]), line, end if end > line else None, None,
                             m3.start(), m3.end())
+        m4 = _AROUND_LINE.search(text)
+        if m4 and _pathlike(m4["p"]):  # "In web/form.js, around line 7, the name is ..."
+            return Location(clean_path(m4["p"]), int(m4["l"]), None, None, m4.start(),
+                            m4.end())
     return loc
+
+
+# a plain sentence's place: "In web/form.js, around line 7", "in `a.py` near line 40"
+_AROUND_LINE = re.compile(
+    r"\b(?:in|at)\s+`?(?P<p>[\w./\-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,9})`?\s*,?\s+"
+    r"(?:(?:at|on|around|near|about)\s+)?lines?\s+(?P<l>\d{1,7})\b", re.I)
 
 
 def _join_head(lines: list[str]) -> tuple[str, list[str]]:
@@ -900,6 +922,10 @@ class _Reader:
         self.details = 0  # <details> blocks open around the reading
         self.blocks = 0  # blocks read other than headings and marker lines
         self.loose_file: Location | None = None  # a paragraph that only names a file
+        # the file of the last finding read under the innermost heading: the file of a
+        # later item there that cites only a line of it ("- Line 137: ...")
+        self.block_file: Location | None = None
+        self.prose_files: set[str] = set()  # the files the paragraphs named (two at most)
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
@@ -1307,6 +1333,8 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        if isinstance(rec.get("file"), str):
+            self.block_file = Location(rec["file"])
         places = _field_places(fields.get("file", ""))
         if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
             places = _compared_places(fields.get("file", "")) or places
@@ -1470,6 +1498,33 @@ class _Reader:
             self.sections.append(_Section(8, "findings" if kind in ("findings", "neutral")
                                           else kind, sev, None, 0))
 
+    def lines_listed(self, after: int) -> Location | None:
+        """The place in the file in context of the list that starts on the first line
+        written after source line ``after``, when its first item cites only a line."""
+        if self.block_file is None or self.file() is not None:
+            return None
+        for ln in self.src[after:after + 2]:
+            if ln.strip():
+                m = re.match(r"^\s*[-*+\u2022]\s+(?P<r>.*)$", ln)
+                lead = _LINE_LEAD.match(m["r"]) if m else None
+                return Location(self.block_file.file, int(lead["l"])) if lead else None
+        return None
+
+    def lines_context(self, body: list[str]) -> Location | None:
+        """The file in context (the reviewed file, else the last finding's) of an item
+        whose place field gives only lines of it ("Locations: Lines 385, 828")."""
+        ctx = self.reviewed or self.block_file
+        if ctx is None:
+            return None
+        for ln in body[:12]:
+            m = _LINES_FIELD.match(ln)
+            if m is not None:
+                lm = _LINE_ONLY.search(m["v"][:80])
+                if lm is None or _first_file(m["v"]) is not None or int(lm["l"]) < 1:
+                    return None
+                return Location(ctx.file, int(lm["l"]))
+        return None
+
     def close_para(self) -> None:
         p, self.para = self.para, None
         if p is not None:
@@ -1536,7 +1591,7 @@ class _Reader:
     # -- blocks ------------------------------------------------------------------
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
-        self.loose_file = None
+        self.loose_file = self.block_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
         at = node.map[0] if node.map else self.line
@@ -1719,6 +1774,9 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted and len(self.prose_files) < 2:
+            for ln in lines[:8]:
+                self.prose_files.update(f for f, _, _ in _file_tokens(ln)[:2])
         if self.review_paras and (quoted or not _is_critique(" ".join(lines[:40]))):
             self.review_paras = False  # the critiques under a review title end here
         lead = 1 if len(lines) >= 3 and not _CHECKBOX.match(lines[0]) else 0
@@ -1746,6 +1804,15 @@ class _Reader:
                 # line, "bot · review thread · date"): that comment's place
                 if len(lines) > 1:
                     self.para_lines(lines[:-1], node.map[0])
+                c = self.sections[-1].cand if self.sections else None
+                if self.para is None and len(lines) == 1 and c is not None \
+                        and self.in_finding_heading() and locate(c.text) is None \
+                        and not any(b.strip() for b in c.body) \
+                        and len(self.doc.findings) == c.count:
+                    # "### [P1] The lock leaks" then "`src/run.py:513-525`" over its code: the
+                    # place of the finding the heading titles, before any line its prose cites
+                    self.feed(lines[-1])
+                    return
                 if self.titled_file(loc.file):
                     # "**Bug 1: `x.ts` — …**" then "`src/x.ts` line 37:" over its code: the
                     # line of the file the title names, not another comment's place
@@ -1825,6 +1892,20 @@ class _Reader:
                 self.close_para()
                 self.loose_file = Location(f)
                 return
+        after = next((ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "") \
+            if node.map and self.src else ""
+        lm = re.match(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(?P<r>.*)$", after)
+        f = None
+        if not quoted and len(lines) == 1 and lm is not None and not self.under_cand():
+            f = _lead_in_file(lines[0])
+            if f is None and _LINE_LEAD.match(lm["r"]):
+                f = _lead_in_file(lines[0].rstrip() + ":")  # "Findings for a.py" / "- L12: …"
+        if f is not None:
+            # "Looking at `src/store.py`:" over a list: the file of the items under it
+            self.close_para()
+            self.loose_file = Location(f)
+            self.open_comment(self.loose_file)
+            return
         if not quoted and self.reviewed is None:
             for ln in lines[:8]:
                 rm = _REVIEWED.match(ln)
@@ -1832,6 +1913,10 @@ class _Reader:
                         and _EXT_RE.search(got.file):
                     self.reviewed = got  # "**Reviewed Plan**: C:\docs\PLAN.md"
                     break
+                cm = _COUNTED_FILE.match(ln)
+                if cm and _pathlike(cm["f"]):
+                    self.reviewed = Location(clean_path(cm["f"]))  # "Codebase: app.js (4846
+                    break  # lines), index.html": the file whose lines the items cite
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
@@ -1865,6 +1950,11 @@ class _Reader:
             self.loose_file = Location(clean_path(named["f"]))
             self.open_comment(self.loose_file)
             lines, base = lines[1:], base + 1
+            while lines and (_FILE_STATUS.match(lines[0]) or _BOX_RULE.match(lines[0])):
+                # "app/page.tsx" then "Status: ⚠️ NEEDS IMPROVEMENT": that file's state in
+                # a per-file review, not the review's verdict
+                self.feed(lines[0])
+                lines, base = lines[1:], base + 1
             if not lines:
                 return
         if any(_DEFINING.match(ln) for ln in lines) and self.sections \
@@ -1979,6 +2069,12 @@ class _Reader:
                     self.badge_open = True
                 continue
             numbered = _ITEM_NUMBER.match(ln) is not None
+            # "Magic numbers throughout:" over "- Line 137: …" items, after a finding in
+            # root.zig: one finding, at the first line listed of the file in context
+            listed = self.lines_listed(base + len(lines)) if boundary and i == len(lines) - 1 \
+                and kind not in ("positive", "resolved", "other") and hm is None \
+                and _SHORT_TITLE.match(ln) and not _skip_head(ln) \
+                and _sev_label(ln) is None and not _LEAD_IN.match(ln) else None
             # "**H1. The filter reads row 0 only …** `src/filter.js:214` takes …": a bold
             # title (wrapped over lines or not) with its place right after it
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
@@ -1990,6 +2086,8 @@ class _Reader:
                 and fm["k"].lower() in ("file", "path", "location", "where")) and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
+                or boundary and hm is None and kind != "other" and _file_lead(probe)
+                or listed is not None
                 or i == 0 and after_badge and self.pending_sev is not None
                 and not _FIELD.match(ln) and bool(_strip_decor(ln)))
             if opens:
@@ -2001,7 +2099,7 @@ class _Reader:
                     head = head + " " + more[0]
                     more = more[1:]
                 used = len(lines[i + 1:]) - len(more)
-                self.para = _Para(head, self.pending_sev or self.sev(), self.file())
+                self.para = _Para(head, self.pending_sev or self.sev(), listed or self.file())
                 if bold is not None and bold[1]:
                     self.para.rest.append(bold[1])  # the words after the place
                 self.pending_sev = None
@@ -2168,6 +2266,11 @@ class _Reader:
         ctx = self.file()
         if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
+        if ctx is None and self.block_file is not None and _LINE_LEAD.match(head):
+            ctx = self.block_file  # "- Line 137: ..." after a finding in root.zig
+        if ctx is None and len(self.prose_files) == 1 and _LINE_LEAD.match(head):
+            # "I looked at `src/cache.py`." … "1) line 12 - …": the one file named so far
+            ctx = Location(next(iter(self.prose_files)))
         lead = _LINE_LEAD.match(head) if ctx is not None else None
         if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
             # "- The queue is never drained (line 40)", "- …, Line 88" under the file
@@ -2176,7 +2279,14 @@ class _Reader:
             lead is not None and ctx is not None and (
                 self.loose_file is not None or ctx is self.reviewed
                 or ctx.line is None and kind not in ("positive", "resolved"))) or (
-            own and kind not in ("positive", "resolved") and _own_place(item) is not None)
+            own and kind not in ("positive", "resolved") and _own_place(item) is not None) or (
+            # "src/store.py" alone, then "1. The lock is never released …": the numbered
+            # sentences under a line naming only a file are that file's findings
+            kind == "neutral" and depth == 0 and not self.in_finding_heading()
+            and ctx is not None and self.loose_file is not None
+            and ctx.file == self.loose_file.file and item.parent is not None
+            and item.parent.type == "ordered_list" and not _FIELD.match(head)
+            and not _CHANGE_LEAD.match(head) and len(re.findall(r"[^\W\d_]{2,}", head)) >= 4)
         if finding:
             if sev is None and self.sev() is None and (pm := _PROBLEM_MARK.match(head)) \
                     and "\u26a0" in pm.group(0):
@@ -2184,6 +2294,9 @@ class _Reader:
             body = list(rest)
             for c in others + nested:
                 body += _flat(c)
+            keyed = _keyed_place(children)
+            if keyed is not None and locate(head) is None:
+                body.insert(0, "Location: " + keyed)  # "Location:" over "- a.kt:66-79"
             tail: list[str] = []
             for j, ln in enumerate(body):
                 k = key_of(ln) if j < len(rest) else None
@@ -2197,7 +2310,8 @@ class _Reader:
             for ln in [head, *body]:
                 self.feed(ln)
             before = len(self.doc.findings)
-            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(), self.file(),
+            self.emit(head, body[:MAX_BODY * 4], sev or self.sev(),
+                      self.file() or self.lines_context(body),
                       number=item.info if item.info.isdigit() else None)
             if len(self.doc.findings) > before:
                 rec = self.doc.findings[-1]
@@ -3074,6 +3188,58 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
 
 
+# a plain line that opens with the file it faults ("store.py: several jobs in one module",
+# "main.zig (lines 36-63): loading mixed with parsing"), or a title that ends with its place
+# over the details listed under it ("Retries never stop (store.py:83-120):")
+_FILE_LEAD = re.compile(
+    r"^[*_`]*(?P<f>[\w.][\w./\\-]{0,200}\.[A-Za-z][A-Za-z0-9]{0,9})[*_`]*"
+    r"(?:\s*\((?:lines?\s*)?\d{1,7}(?:\s*[-\u2013,]\s*\d{1,7})*\))?:\s+(?P<t>\S.*)$", re.I)
+# a lead-in of a few words ending with a colon that names one file and no line ("Looking
+# at `src/store.py`:", "Problems in store.py:")
+_LEAD_IN_FILE = re.compile(r"^[\s*_>]*(?P<t>[^:\n]{3,120}?)[\s*_]*:[\s*_]*$")
+
+
+def _lead_in_file(line: str) -> str | None:
+    m = _LEAD_IN_FILE.match(line)
+    if m is None or len(m["t"].split()) > 8 or _FIELD.match(line) or key_of(line) is not None:
+        return None
+    f = _first_file(m["t"])
+    if f is None or not _EXT_RE.search(f) or locate(m["t"]) is not None:
+        return None
+    rest = _strip_decor(m["t"].replace(f, " ", 1))
+    if _first_file(rest) is not None or re.search(r"\d", rest):
+        return None
+    return clean_path(f)
+
+
+# a file's own state or mark under its name ("Status: ✅ GOOD", "Grade: 8/10")
+_FILE_STATUS = re.compile(r"^\s*[*_]*(?:status|grade|score|rating)[*_]*\s*:", re.I)
+# an item that says what a change did ("Added retries to the upload"), not what is wrong
+_CHANGE_LEAD = re.compile(
+    r"^[\s*_`]*(?:added|removed|updated|renamed|refactored|moved|created|implemented|"
+    r"introduced|replaced|changed|fixed|extracted|deleted|bumped|adds|removes|updates)\b", re.I)
+# a short title line ending with a colon ("Magic numbers throughout:")
+_SHORT_TITLE = re.compile(r"^\s*[^\W\d_][^:\n`|]{2,60}:\s*$")
+_TITLE_PLACE = re.compile(r"^[*_]*(?P<t>[^\W\d_][^()\n]{2,150}?)\s*\((?P<p>[^()\n]{3,200})\)"
+                          r"[*_]*\s*:\s*$")
+
+
+def _file_lead(line: str) -> bool:
+    """A plain-text finding's opening line by its look: its file first, then what is
+    wrong there in three words or more; or a title ending with its place and a colon."""
+    s = line.strip()
+    m = _FILE_LEAD.match(s)
+    if m is not None:
+        return _pathlike(m["f"]) and "://" not in s[:m.end("f") + 3] \
+            and len(re.findall(r"[^\W\d_]{2,}", m["t"])) >= 3 and not _FIELD.match(s)
+    t = _TITLE_PLACE.match(s)
+    if t is None or _FIELD.match(s):
+        return False
+    loc = locate(t["p"])
+    return loc is not None and loc.line is not None and len(re.findall(r"[^\W\d_]{2,}",
+                                                                     t["t"])) >= 2
+
+
 def _item_head(item: SyntaxTreeNode) -> str:
     first = item.children[0] if item.children else None
     if first is None or first.type != "paragraph":
@@ -3409,6 +3575,14 @@ def _heading_file(text: str) -> Location | None:
 
 
 _EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
+# an item's place field that may give only lines ("Locations: Lines 385, 828")
+_LINES_FIELD = re.compile(r"^[\s*_-]*(?:locations?|lines?|where)[*_\s]*:[*_\s]*(?P<v>.{1,300})$",
+                          re.I)
+# the files a review read, the first with its length in lines: the file of its line numbers
+_COUNTED_FILE = re.compile(
+    r"^[\s*_>-]*(?:codebase|code\s*base|files?(?:\s+(?:analy[sz]ed|reviewed|read))?|"
+    r"source|target)[*_\s]*[:\uff1a][*_\s]*`?(?P<f>[\w.][\w./\\-]{0,200}\.[A-Za-z]\w{0,9})`?"
+    r"\s*\(\s*[\d,]{1,9}\s+lines?\s*\)", re.I)
 # the line that names the document under review: "**Reviewed plan**: docs/plan.md",
 # "Reviewing: spec.md", "Document under review: x.md", "Target file: a.py"
 _REVIEWED = re.compile(
@@ -3427,6 +3601,21 @@ _PLACE_THEN_WORDS = re.compile(r"(?:\s\|\s*|\s[\u2014\u2013]\s*|\s-\s+|;\s*)"
 _TEXT_FIELD = re.compile(
     r"^\s*(?:[-*+]\s+)?[*_]*\s*(?:description|issue|problem|finding|claim|summary|details|"
     r"concern|observation|defect|bug|what)\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+
+
+_BARE_PLACE_KEY = re.compile(r"^\s*[*_]*(?:locations?|files?|where|paths?|affected\s+files?)"
+                             r"[*_]*\s*:\s*[*_]*\s*$", re.I)
+
+
+def _keyed_place(children: list[SyntaxTreeNode]) -> str | None:
+    """The first entry of the list right under an item's bare place key ("Location:" then
+    "- a.kt:66-79, 139-152"), the place its key names."""
+    for a, b in zip(children[:12], children[1:13], strict=False):
+        if a.type == "paragraph" and b.type in ("bullet_list", "ordered_list") and b.children \
+                and _BARE_PLACE_KEY.match(_text(a).split("\n")[-1]):
+            head = _item_head(b.children[0])
+            return head if _first_file(head) is not None else None
+    return None
 
 
 def _own_place(item: SyntaxTreeNode) -> Location | None:
@@ -3780,6 +3969,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
     if pm and (s := severity_word(pm["w"] or pm.groupdict().get("w2") or "")):
         rec["severity"] = s
         return
+    dm = _DASHED_SEV.search(head[:400])
+    if dm and (s := severity_word(dm["w"])):
+        rec["severity"] = s  # "[a.ts:324](…) — CRITICAL — the id is reused"
+        return
     lead = _lead_tag(head)
     if lead:
         rec["severity"] = lead
@@ -3798,6 +3991,9 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
 _OWN_ASIDE = re.compile(r"\((?:(?:severity|priority)\s*:\s*)?(?:" + SEVERITY_WORD + r")\)", re.I)
 # a title ending with an aside that opens with its severity: "(minor documentation gap)",
 # "(critical: data loss)", "(low priority)" — "high" and "low" only with such a noun
+# a severity set between dashes after an item's place ("`a.ts:324` — HIGH — title")
+_DASHED_SEV = re.compile(r"\s[\u2014\u2013]\s*[*_]*(?P<w>" + SEVERITY_WORD
+                         + r")[*_]*\s*[\u2014\u2013]\s", re.I)
 _SEV_ASIDE = re.compile(
     r"\((?:(?P<w>critical|blocker|blocking|major|minor|nit|trivial|medium|moderate)\b[\s:,-]*"
     r"(?:[\w-]+\s*){0,4}|(?P<w2>high|low)[\s-]+(?:priority|severity|risk|impact)\b[^()\n]{0,30})"
@@ -4129,8 +4325,14 @@ _REVIEWISH_SCAN = 64 * 1024
 # read as the heading it stands for, so its severity, status or name covers the lines
 # under it.  (A "---" under a line is a rule here: plain text draws rules, not titles.)
 _HAS_HEADING = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$)", re.M)
+# a terminal assistant's rendered answer: its messages open with a bullet glyph at the
+# line's start and the lines under one are indented (Claude Code's "●"/"⏺")
+_TERMINAL_RENDER = re.compile(r"^[\u25cf\u23fa] \S[^\n]*\n(?:[ \t]*\n)?  +\S", re.M)
+_HASH_COMMENT = re.compile(r"^ {1,3}#{1,6}\s")
 _LIST_START = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
-_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,})\s*$")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\u2500{3,}|\u2550{3,}|\u2501{3,})\s*$")
+# a rule drawn with box characters (which Markdown does not read as one): a title's underline
+_BOX_RULE = re.compile(r"^\s*(?:[\u2500\u2501\u2550]{3,}|={3,})\s*$")
 # (it opens with a letter or a glyph such as an emoji, never with Markdown's own marks)
 _PLAIN_TITLE = re.compile(
     r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
@@ -4139,21 +4341,32 @@ _PLAIN_TITLE = re.compile(
 def plain_headings(body: str) -> str:
     """``body`` with each stand-alone title line of a plain-text answer made an ATX
     heading (line count kept); a body that has Markdown headings comes back as it is."""
-    if _HAS_HEADING.search(body):
-        return body
     lines = body.split("\n")
+    terminal = bool(_TERMINAL_RENDER.search(body))
+    if terminal:
+        # a terminal assistant's rendered answer ("● Summary" over lines indented under
+        # it) has no Markdown heading: a "# Run the linter" line there is a comment in
+        # code it printed without a fence, kept as text
+        lines = [("\\" + ln.lstrip(" ")) if _HASH_COMMENT.match(ln) else ln for ln in lines]
+        lines = _join_wrapped_paths(lines)
+    elif _HAS_HEADING.search(body):
+        return body
     fenced = False
     for i, ln in enumerate(lines):
         s = ln.strip()
         if s.startswith(("```", "~~~")):
             fenced = not fenced
             continue
-        if fenced or not _PLAIN_TITLE.match(ln) or s.endswith((".", ",", ";", "!", "?")):
-            continue
         prev = lines[i - 1] if i else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
-                _LIST_START.match(nxt) and not _LIST_START.match(ln)):
+        # a title over a box-drawn rule ("🟠 HIGH PRIORITY" / "────"), or a banner between
+        # two rules, centred with spaces
+        boxed = bool(_BOX_RULE.match(nxt)) and (not prev.strip() or bool(_RULE_LINE.match(prev)))
+        if fenced or not (_PLAIN_TITLE.match(ln) or boxed and _PLAIN_TITLE.match(s)) \
+                or s.endswith((".", ",", ";", "!", "?")):
+            continue
+        if not boxed and (prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
+                _LIST_START.match(nxt) and not _LIST_START.match(ln))):
             continue
         if len(s.split()) > 12 or not re.search(r"[^\W\d_]{3}", s) or _LIST_START.match(ln) \
                 and not (re.match(r"^\s*\d{1,2}\.\s", ln) and _RULE_LINE.match(prev)) \
@@ -4161,7 +4374,66 @@ def plain_headings(body: str) -> str:
                 or _first_file(s) is not None or words.vote_of(s, True) in words.VOTES:
             continue
         lines[i] = "## " + s
+        if boxed:
+            lines[i + 1] = ""  # its underline, read as the heading's
+    if terminal:
+        lines = _nest_under_items(lines)
     return "\n".join(lines)
+
+
+_NUM_ITEM = re.compile(r"^(?P<i> *)\d{1,3}[.)]\s+(?=\S)")
+
+
+def _nest_under_items(lines: list[str]) -> list[str]:
+    """A terminal render's numbered items with what it printed under each at the item's
+    own indentation (its ``Location:``, ``Impact:`` lists, its prose and code) indented
+    back under the item, as the Markdown it rendered had them: up to the next item, a
+    rule, a heading, a table, a severity label or tag, a message bullet or a line
+    indented less."""
+    out = list(lines)
+    cur: int | None = None
+    width = 0
+    for i, ln in enumerate(lines):
+        if not ln.strip():
+            continue
+        ind = len(ln) - len(ln.lstrip(" "))
+        m = _NUM_ITEM.match(ln)
+        if cur is not None and (m is not None and len(m["i"]) == cur or ind < cur
+                                or ln.startswith("## ") or _RULE_LINE.match(ln)
+                                or ln.lstrip().startswith("|")  # a table: read as ever
+                                or _sev_label(ln) is not None  # "LOW:" over the next items
+                                or _lead_tag(ln) and not _FIELD.match(ln)  # "Minor: …"
+                                or ln[:1] in ("\u25cf", "\u23fa")):
+            cur = None
+        if cur is None:
+            if m is not None:
+                cur, width = len(m["i"]), m.end() - len(m["i"])
+            continue
+        out[i] = " " * width + ln
+    return out
+
+
+# a path a terminal wrapped at its width: "- android/…/PairingRep" then "ository.kt:66-79, …"
+_WRAPPED_HEAD = re.compile(r"(?:^|\s)(?P<p>[\w.\-]*/[\w./\-]*[\w\-])$")
+_WRAPPED_TAIL = re.compile(r"^(?P<i> *)(?P<t>[\w\-]*(?:\.[A-Za-z][A-Za-z0-9]{0,9})?:\d{1,7}\S*|"
+                           r"[\w\-]*\.[A-Za-z][A-Za-z0-9]{0,9})(?=[\s,;]|$)")
+
+
+def _join_wrapped_paths(lines: list[str]) -> list[str]:
+    """A terminal render's paths cut at its width, joined on the first of the two lines
+    (the rest of the second kept on it, so the line count holds)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if len(a) < 60 or not (h := _WRAPPED_HEAD.search(a)):
+            continue
+        t = _WRAPPED_TAIL.match(b)
+        if t is None or not t["t"] or len(t["i"]) > len(a) - len(a.lstrip(" ")) + 2 \
+                or _EXT_RE.search(h["p"]) and not t["t"].startswith(":"):
+            continue
+        out[i] = a + t["t"]
+        out[i + 1] = t["i"] + b[t.end():].lstrip(" ,;")
+    return out
 
 
 def read_document(text: str, origin: str = "reviewer") -> Doc:

@@ -26,6 +26,10 @@ docs/parse-verdict.md ("Machine formats"):
 - ``session-json``: a saved chat session (a list of ``role``/``content`` or ``parts``
   messages, or an object with a ``messages`` list of ``type``/``content``); the answer
   is the last reply to the first prompt;
+- ``coderabbit-plain``: ``coderabbit review --plain`` (or ``--prompt-only``): records
+  under a rule of ``=``, each with ``File:``, ``Line: N to M``, ``Type:`` and its
+  ``Comment:`` (or only its ``Prompt for AI Agent:``); ``meta["doc"]`` holds them as a
+  review document's findings;
 - ``text``: anything else (a codex CLI transcript is cut to its last ``codex`` message).
 
 Before any of that, terminal escape sequences (CSI, OSC, other ``ESC`` pairs) and the
@@ -91,6 +95,8 @@ def unwrap(raw: str) -> Unwrapped:
         got.meta["echo_cut"] = True
         got.text = cut
     doc = review_json(got.text)
+    if doc is None and got.kind == "text" and (cr := coderabbit_plain(got.text)) is not None:
+        got.kind, doc = "coderabbit-plain", cr
     if doc is None and not got.text.strip() and "structured" in got.meta:
         doc = got.meta["structured"]  # an empty result: the schema's object is the answer
     if doc is not None:
@@ -550,7 +556,7 @@ def cut_echo(text: str) -> str:
     lines = text.split("\n")
     hits = [i for i, ln in enumerate(lines) if ln.strip() in _TEMPLATE]
     if len({lines[i].strip() for i in hits}) < 3:
-        return text
+        return _codex_transcript(text)  # a prompt naming the choices is no echoed template
     rest = lines[hits[-1] + 1:]
     labels = [i for i, ln in enumerate(rest) if ln.strip() == "codex"]
     if labels:
@@ -573,7 +579,8 @@ def _codex_transcript(text: str) -> str:
     message printed again after the trailer are not read.  A transcript saved without
     its banner is known by an ``exec`` block's outcome line (``succeeded in 0ms:``).  Any
     other text is returned as it is."""
-    if not _CODEX_BANNER.match(text[:200]) and not _CODEX_EXEC.search(text):
+    if not _CODEX_BANNER.match(text[:200]) and not _CODEX_EXEC.search(text) \
+            and not _LATE_BANNER.search(text[:4000]):
         return text
     lines = text.split("\n")
     labels = [i for i, ln in enumerate(lines) if _STAMP.sub("", ln.strip(), 1) == "codex"]
@@ -592,6 +599,11 @@ def _codex_transcript(text: str) -> str:
     return "\n".join(rest)
 
 
+# the banner on a line of its own after a shell's prelude (PowerShell's NativeCommandError
+# lines for what the CLI wrote on its error stream), then its rule
+_LATE_BANNER = re.compile(r"^OpenAI Codex v\d[^\n]{0,60}\n-{4,}\s*$", re.M)
+
+
 # a transcript saved without its banner: an ``exec`` block, its command, then its outcome
 _CODEX_EXEC = re.compile(
     r"^(?:\[[^\]\n]{1,40}\]\s*)?exec\n[^\n]{1,2000}\n"
@@ -599,3 +611,60 @@ _CODEX_EXEC = re.compile(
 
 
 _STAMP = re.compile(r"^\[[^\]\n]{1,40}\]\s*")  # "[2025-09-01T12:00:00] codex"
+
+
+# --------------------------------------------------------------------------- #
+# coderabbit's plain review
+# --------------------------------------------------------------------------- #
+_CR_RULE = re.compile(r"^={20,}[ \t]*$", re.M)
+_CR_FIELD = re.compile(r"^(?P<k>File|Line|Type):[ \t]*(?P<v>\S.{0,500})$")
+_CR_LINES = re.compile(r"^(?P<a>\d{1,7})(?:\s*(?:to|-|\u2013)\s*(?P<b>\d{1,7}))?\b")
+# its comment types: a potential issue is the middle of the scale, as its badge is
+_CR_TYPES = {"potential_issue": "medium", "refactor_suggestion": "minor", "nitpick": "minor",
+             "nit": "minor", "suggestion": "minor"}
+_CR_PROMPT = "Prompt for AI Agent:"
+MAX_CR_RECORDS = 10_000
+
+
+def coderabbit_plain(text: str) -> dict[str, Any] | None:
+    """``coderabbit review --plain`` output as a review document (``{"findings": [...]}``),
+    or None when the text is not made of its records.  A record: ``File: path``, ``Line:
+    12 to 14``, ``Type: potential_issue``, then ``Comment:`` (its first line the title,
+    the rest up to ``Prompt for AI Agent:`` the body); a ``--prompt-only`` record has only
+    the prompt, which is then its text."""
+    if "\nFile: " not in text or not _CR_RULE.search(text):
+        return None
+    findings: list[dict[str, Any]] = []
+    for part in _CR_RULE.split(text)[1:MAX_CR_RECORDS + 1]:
+        lines = part.strip("\n").split("\n")
+        fields: dict[str, str] = {}
+        i = 0
+        while i < len(lines) and (m := _CR_FIELD.match(lines[i].strip())):
+            fields[m["k"].lower()] = m["v"].strip()
+            i += 1
+        if "file" not in fields or not ("line" in fields or "type" in fields):
+            continue
+        body = [ln.rstrip() for ln in lines[i:]]
+        cut = next((j for j, ln in enumerate(body) if ln.strip() == _CR_PROMPT), len(body))
+        comment, prompt = body[:cut], body[cut + 1:]
+        while comment and not comment[0].strip():
+            comment = comment[1:]
+        if comment and comment[0].strip() == "Comment:":
+            comment = comment[1:]
+        words = [ln for ln in comment if ln.strip()] or [ln for ln in prompt if ln.strip()]
+        if not words:
+            continue
+        rec: dict[str, Any] = {"file": fields["file"], "title": words[0].strip()}
+        rest = "\n".join(comment).strip().split("\n", 1)
+        if len(rest) == 2 and rest[1].strip():
+            rec["body"] = rest[1].strip()
+        lm = _CR_LINES.match(fields.get("line", ""))
+        if lm:
+            rec["line"] = int(lm["a"])
+            if lm["b"] and int(lm["b"]) > int(lm["a"]):
+                rec["end_line"] = int(lm["b"])
+        sev = _CR_TYPES.get(fields.get("type", "").strip().lower())
+        if sev:
+            rec["severity"] = sev
+        findings.append(rec)
+    return {"findings": findings} if findings else None

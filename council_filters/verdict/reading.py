@@ -53,6 +53,7 @@ from council_filters.verdict.answer_lines import (
     confidence_word,
     key_of,
     normalise,
+    unmojibake,
     verdict_word,
 )
 from council_filters.verdict.finding_items import (
@@ -124,7 +125,7 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
     ``root``: the reviewed repository's root; an absolute path under it is made
     relative to it.
     """
-    text = normalise(data)
+    text = unmojibake(normalise(data))
     got = formats.unwrap(text)
     warnings: list[str] = []
     if got.meta.get("error"):
