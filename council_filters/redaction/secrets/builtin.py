@@ -649,8 +649,16 @@ def _alternation(words: tuple[str, ...]) -> bytes:
                 node = node.setdefault(ch, {})
             node[-1] = {}  # a word ends here
 
+    escaped: dict[int, bytes] = {}  # (each byte escaped once: this runs at every start)
+
+    def escape(ch: int) -> bytes:
+        e = escaped.get(ch)
+        if e is None:
+            e = escaped[ch] = re.escape(bytes([ch]))
+        return e
+
     def emit(node: dict[int, Any]) -> bytes:
-        alts = [re.escape(bytes([ch])) + emit(child)
+        alts = [escape(ch) + emit(child)
                 for ch, child in sorted(node.items()) if ch != -1]
         if not alts:
             return b""
