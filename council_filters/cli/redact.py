@@ -57,6 +57,7 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
 
         m = prefilter.whole_input()
         if m is not None:
+            _started()
             native.redact_paths(m, paths, 1)
             return 0
     from council_filters.redaction.machine import Redactor, run_input, writer
@@ -68,6 +69,8 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         from council_filters.redaction.records import make_redactor, name_input
 
         r = make_redactor(rules)
+        r.prefilter()  # (the scan's database, loaded before the collector runs again)
+    _started()
     write = writer(1)
     for path in paths or ["-"]:
         if rules is not None:
@@ -81,6 +84,38 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         finally:
             os.close(fd)
     return 0
+
+
+#: Whether :func:`entry` holds the garbage collector for the start-up.
+_held_gc = [False]
+
+
+def _hold_gc() -> None:
+    """No garbage collection while the command starts (the process's own run).
+
+    Start-up makes tens of thousands of objects that live to the end: the
+    modules, the rules, their programs.  The collector would look at them
+    again and again as they are made (a dozen passes, milliseconds of a run
+    of ``--rules extended``) and free none; :func:`_started` freezes them
+    and lets it run again for the input, whose memory stays bounded as
+    before.
+    """
+    import gc
+
+    if gc.isenabled():
+        gc.disable()
+        _held_gc[0] = True
+
+
+def _started() -> None:
+    """The start-up is over: what it made is kept out of later collections
+    (frozen) and the collector runs again (see :func:`_hold_gc`)."""
+    if _held_gc[0]:
+        import gc
+
+        _held_gc[0] = False
+        gc.freeze()
+        gc.enable()
 
 
 # --------------------------------------------------------------------------- #
@@ -191,6 +226,7 @@ def _plain_failure(exc: BaseException) -> int:
 
 def entry() -> None:
     if _plain(sys.argv[1:]) is not None:
+        _hold_gc()
         # Output went straight to the descriptors: nothing is buffered to flush.
         _leave(main())
     from council_filters.cli import _shell as kit
