@@ -69,7 +69,6 @@ def _redact_plain_fds(paths: list[str], rules: RuleSet | None = None) -> int:
         from council_filters.redaction.records import make_redactor, name_input
 
         r = make_redactor(rules)
-        r.prefilter()  # (the scan's database, loaded before the collector runs again)
     _started()
     write = writer(1)
     for path in paths or ["-"]:

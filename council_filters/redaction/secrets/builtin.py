@@ -129,7 +129,7 @@ B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
 #: The longest base64 token decoded (768 bytes of text).
 B64_MAX = 1024
-_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+_B64_TEXT = LazyRegex(rb"[\t\n\r\x20-\x7e]{4,768}")
 
 
 def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
