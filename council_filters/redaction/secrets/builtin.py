@@ -20,7 +20,7 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
-import base64
+import binascii
 import re
 
 from council_filters.redaction.lazy import LazyRegex
@@ -119,7 +119,7 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
         for cased in {word, word.upper(), word.title()}:
             raw = cased.encode()
             for shift in range(3):
-                text = base64.b64encode(b"\0" * shift + raw + b"\0\0").decode()
+                text = binascii.b2a_base64(b"\0" * shift + raw + b"\0\0", newline=False).decode()
                 lo, hi = -(-8 * shift // 6), (8 * (shift + len(raw))) // 6
                 out.add(text[lo:hi])
     return tuple(sorted(out))
@@ -139,8 +139,10 @@ def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     if len(core) % 4 == 1:
         return False
     try:
-        text = base64.b64decode(core + "=" * (-len(core) % 4), validate=True)
-    except ValueError:
+        # (base64.b64decode with validate=True, without importing base64)
+        text = binascii.a2b_base64((core + "=" * (-len(core) % 4)).encode("ascii"),
+                                   strict_mode=True)
+    except ValueError:  # (binascii.Error, UnicodeEncodeError)
         return False
     if _B64_TEXT.fullmatch(text) is None:
         return False  # binary: a key, a hash, an image, not lines of text
