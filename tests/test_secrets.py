@@ -22,6 +22,7 @@ import secret_corpus as sc
 from council_filters.redaction.machine import Redactor, redact
 from council_filters.redaction.secrets import (
     Finding,
+    RedactStats,
     load_rules,
     make_redactor,
     redact_stream,
@@ -481,6 +482,20 @@ def test_the_hook_surface_for_the_combined_prefilter() -> None:
     assert EXT.fresh().active is False
 
 
+def redact_file(path: Path, size: int) -> tuple[bytes, RedactStats]:
+    """``path`` redacted through its descriptor with the extended set, ``size``
+    bytes a read: the output and the stream's counts."""
+    import os
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        dst = io.BytesIO()
+        stats = redact_stream(fd, dst, rules=EXT, chunk=size)  # type: ignore[arg-type]
+    finally:
+        os.close(fd)
+    return dst.getvalue(), stats
+
+
 def test_a_file_is_read_in_whole_lines_and_redacts_as_one_buffer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -489,8 +504,6 @@ def test_a_file_is_read_in_whole_lines_and_redacts_as_one_buffer(
     buffer size; the output and the byte counts are those of one whole feed.
     A line longer than a quarter of a buffer, or than a buffer, goes on as a
     carried line; no final newline is kept as before."""
-    import os
-
     from council_filters.redaction import machine
 
     cases = list(sc.secret_lines(seed=7))[:300]
@@ -514,13 +527,8 @@ def test_a_file_is_read_in_whole_lines_and_redacts_as_one_buffer(
     monkeypatch.setattr(machine.Redactor, "feed_pieces", watched)
     for size in (512, 4096, 1 << 16):
         carried.clear()
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            dst = io.BytesIO()
-            stats = redact_stream(fd, dst, rules=EXT, chunk=size)  # type: ignore[arg-type]
-        finally:
-            os.close(fd)
-        assert dst.getvalue() == whole, size
+        out, stats = redact_file(path, size)
+        assert out == whole, size
         assert (stats.bytes_in, stats.bytes_out) == (len(data), len(whole))
         # Only lines a quarter of a buffer long and more are carried over.
         assert carried.count(True) <= sum(len(x) + 1 >= size // 4 for x in text.split("\n"))
@@ -534,8 +542,6 @@ def test_a_file_changed_under_the_reader_keeps_what_was_read_first(
     """The partial line given back is read again: when the file changed
     meanwhile, the bytes read the first time stand (as a reader that never
     gives back would have them), and the rest is read from where it was."""
-    import os
-
     from council_filters.redaction import machine
 
     first = b"".join(b"line %d token = 'Qm9vay5TZWNyZXQ%d'\n" % (i, i) for i in range(40))
@@ -560,17 +566,12 @@ def test_a_file_changed_under_the_reader_keeps_what_was_read_first(
         return once
 
     monkeypatch.setattr(machine, "reader", changing)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        dst = io.BytesIO()
-        stats = redact_stream(fd, dst, rules=EXT, chunk=size)  # type: ignore[arg-type]
-    finally:
-        os.close(fd)
+    out, stats = redact_file(path, size)
     seen = data[:size] + changed[size:]
     ref = io.BytesIO()
     redact_stream(io.BytesIO(seen), ref, rules=EXT)  # type: ignore[arg-type]
-    assert dst.getvalue() == ref.getvalue()
-    assert dst.getvalue().count(b"redacted credential") == 40
+    assert out == ref.getvalue()
+    assert out.count(b"redacted credential") == 40
     assert stats.bytes_in == len(seen)
 
 
