@@ -25,115 +25,51 @@ def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
     ``re`` spends most of a compile parsing the pattern and generating its
     program; the proof patterns and the assignment rules take milliseconds
     each, more than a run over megabytes of code spends matching them.  The
-    programs (with their group names) are kept together in one entry per
-    interpreter (see :func:`_programs`), under the pattern and its flags, and
-    a later run hands a program to the regex engine directly, which checks it
-    as it checks any program.  Any failure (no cache, a damaged or foreign
-    entry, another interpreter) compiles as ``re.compile`` does; the pattern
-    is the same either way.
+    program (with its group names) is stored under a digest of the pattern,
+    the flags and this interpreter's version, and a later run hands it to
+    the regex engine directly, which checks it as it checks any program.  Any
+    failure (no cache, a damaged or foreign entry, another interpreter)
+    compiles as ``re.compile`` does; the pattern is the same either way.
     """
+    from council_filters.redaction import diskcache
+
     flags = int(flags)
-    kept = _programs()
-    key = (flags, pattern)
-    stored = kept.get(key)
-    if isinstance(stored, bytes):
-        try:
-            return _from_program(pattern, stored)
-        except Exception:  # noqa: BLE001, S110 - any failure: compile instead
-            pass
+    path = diskcache.entry_path(f"re-{_program_key(pattern, flags)}.bin")
+    if path is not None:
+        data = diskcache.read(path)
+        if data is not None and data.startswith(_PROGRAM_MAGIC):
+            try:
+                return _from_program(pattern, data[len(_PROGRAM_MAGIC) :])
+            except Exception:  # noqa: BLE001, S110 - any failure: compile instead
+                pass
     try:
         program = _program(pattern, flags)
         rx = _from_program(pattern, program)
     except Exception:  # noqa: BLE001 - another interpreter's re: its own compile
         return re.compile(pattern, flags)
-    kept[key] = program
-    _store_programs(kept, key, program)
+    if path is not None:
+        diskcache.write(path, _PROGRAM_MAGIC + program)
     return rx
 
 
-_PROGRAM_MAGIC = b"council-re-programs 2\n"
-#: The most programs one entry keeps: the shipped patterns are a few hundred;
-#: past this the entry starts again (it never grows without bound).
-_MAX_PROGRAMS = 2048
-#: The programs read from the cache in this process, by entry (loaded on first use).
-_kept: dict[str | None, dict[Any, Any]] = {}
+_PROGRAM_MAGIC = b"council-re-program 1\n"
 
 
-def _programs() -> dict[Any, Any]:
-    """The stored programs, ``(flags, pattern) -> program``, read once a process.
+def _program_key(pattern: Any, flags: int) -> str:
+    from council_filters.redaction.diskcache import digest
 
-    One entry holds them all: a run of ``--rules extended`` over code needs
-    about a hundred, and one read of one file costs less than a hundred
-    opens, and no digest of each pattern is taken.  Each program stays in its
-    stored bytes until its pattern is first used.  Empty when the cache is
-    off, or the entry is missing, damaged or foreign.
-    """
-    path = _programs_path()
-    found = _kept.get(path)
-    if found is not None:
-        return found
-    import marshal
-
-    from council_filters.redaction import diskcache
-
-    found = {}
-    data = diskcache.read(path) if path is not None else None
-    if data is not None and data.startswith(_PROGRAM_MAGIC):
-        try:
-            loaded = marshal.loads(data[len(_PROGRAM_MAGIC) :])
-        except Exception:  # noqa: BLE001 - a damaged entry: start again
-            loaded = None
-        if isinstance(loaded, dict):
-            found = loaded
-    _kept[path] = found
-    return found
-
-
-def _programs_path() -> str | None:
-    """The entry of this interpreter's programs (None: the cache is off)."""
-    from council_filters.redaction import diskcache
-
-    if not _name:
+    if not _interpreter:
         import _sre
         import sys
 
-        head = f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}".encode()
-        _name.append(f"re-programs-{diskcache.digest(head)[:32]}.bin")
-    return diskcache.entry_path(_name[0])
+        _interpreter.append(f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}|")
+    kind = b"b" if isinstance(pattern, bytes) else b"s"
+    text = pattern if isinstance(pattern, bytes) else pattern.encode("utf-8", "surrogatepass")
+    head = f"{_interpreter[0]}{flags}|".encode()
+    return digest(head + kind + text)[:40]
 
 
-_name: list[str] = []  # the entry's name for this interpreter (made once)
-
-
-def _store_programs(kept: dict[Any, Any], key: Any, program: bytes) -> None:
-    """Write the programs known to this process to the entry (atomically),
-    ``key``'s new ``program`` among them.
-
-    A program is stored when it was compiled, which is on a fresh cache only:
-    the entry is rewritten once a new pattern was compiled, with what other
-    processes stored meanwhile read back first (several runs at once lose at
-    most each other's newest programs, compiled again later).  An entry
-    that would pass :data:`_MAX_PROGRAMS` starts again with the new one."""
-    import marshal
-
-    from council_filters.redaction import diskcache
-
-    path = _programs_path()
-    if path is None:
-        return
-    data = diskcache.read(path)
-    if data is not None and data.startswith(_PROGRAM_MAGIC):
-        try:
-            theirs = marshal.loads(data[len(_PROGRAM_MAGIC) :])
-        except Exception:  # noqa: BLE001 - a damaged entry: replaced
-            theirs = None
-        if isinstance(theirs, dict):
-            for their_key, their_program in theirs.items():
-                kept.setdefault(their_key, their_program)
-    if len(kept) > _MAX_PROGRAMS:
-        kept.clear()
-        kept[key] = program
-    diskcache.write(path, _PROGRAM_MAGIC + marshal.dumps(kept))
+_interpreter: list[str] = []  # what keys a program to this interpreter (made once)
 
 
 def _program(pattern: Any, flags: int) -> bytes:
