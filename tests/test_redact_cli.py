@@ -281,3 +281,46 @@ def test_shell_completion_without_arguments(instruction, needle):
     assert res.returncode == 0, res.stderr
     assert needle in res.stdout
     assert b"plain text" not in res.stdout
+
+
+def test_the_collector_is_held_for_the_start_up_only(
+    tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """The command's own run holds the garbage collector while it starts (the
+    modules and rules live to the end) and lets it run again for the input,
+    whose memory stays bounded: collections happen while lines are read."""
+    import gc
+
+    data = b"".join(b"db_password = 'Xk8pq2Lm9zR%d' and more text\n" % i for i in range(60000))
+    src = tmp_path / "in.txt"
+    src.write_bytes(data)
+    during: list[bool] = []
+
+    def seen(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            during.append(cli._held_gc[0])
+
+    assert gc.isenabled()
+    gc.callbacks.append(seen)
+    try:
+        cli._hold_gc()
+        assert not gc.isenabled() and cli._held_gc[0]
+        from council_filters.redaction.records import load_rules
+
+        assert cli._redact_plain_fds([str(src)], load_rules("extended")) == 0
+        assert gc.isenabled() and not cli._held_gc[0]
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+        gc.enable()
+    out = capfdbinary.readouterr().out
+    assert out.count(b"--- redacted credential at line") == 60000
+    assert during and not any(during)  # collections ran, none while held
+
+
+def test_the_collector_is_left_alone_when_called_in_process() -> None:
+    import gc
+
+    code, _out, _err = run_filter("redact", ["--rules", "extended"], b"some text\n")
+    assert code == 0 and gc.isenabled() and gc.get_freeze_count() == 0

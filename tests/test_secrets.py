@@ -22,6 +22,7 @@ import secret_corpus as sc
 from council_filters.redaction.machine import Redactor, redact
 from council_filters.redaction.secrets import (
     Finding,
+    RedactStats,
     load_rules,
     make_redactor,
     redact_stream,
@@ -479,6 +480,99 @@ def test_the_hook_surface_for_the_combined_prefilter() -> None:
     assert state.check(b"| 2 | MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t |",
                        frozenset()) == "pem-private-key"
     assert EXT.fresh().active is False
+
+
+def redact_file(path: Path, size: int) -> tuple[bytes, RedactStats]:
+    """``path`` redacted through its descriptor with the extended set, ``size``
+    bytes a read: the output and the stream's counts."""
+    import os
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        dst = io.BytesIO()
+        stats = redact_stream(fd, dst, rules=EXT, chunk=size)  # type: ignore[arg-type]
+    finally:
+        os.close(fd)
+    return dst.getvalue(), stats
+
+
+def test_a_file_is_read_in_whole_lines_and_redacts_as_one_buffer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A regular file read through its descriptor: each buffer ends at a line's
+    end (the partial line is read again with the next buffer), whatever the
+    buffer size; the output and the byte counts are those of one whole feed.
+    A line longer than a quarter of a buffer, or than a buffer, goes on as a
+    carried line; no final newline is kept as before."""
+    from council_filters.redaction import machine
+
+    cases = list(sc.secret_lines(seed=7))[:300]
+    long_line = "x" * 5000 + " password = 'Qm9vay5TZWNyZXQ7'"
+    text = "".join(c.text + "\n" + ("y" * 700 + "\n" if i % 40 == 0 else "")
+                   for i, c in enumerate(cases)) + long_line + "\nlast line, no newline"
+    data = text.encode()
+    ref = io.BytesIO()
+    redact_stream(io.BytesIO(data), ref, rules=EXT)  # type: ignore[arg-type]
+    whole = ref.getvalue()  # (a stream ends its last line with a newline)
+    assert whole.endswith(b"last line, no newline\n") and b"Qm9vay5TZWNyZXQ7" not in whole
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    carried: list[bool] = []
+    feed = machine.Redactor.feed_pieces
+
+    def watched(self: machine.Redactor, chunk: bytes) -> list[object]:
+        carried.append(bool(self._pending))
+        return feed(self, chunk)
+
+    monkeypatch.setattr(machine.Redactor, "feed_pieces", watched)
+    for size in (512, 4096, 1 << 16):
+        carried.clear()
+        out, stats = redact_file(path, size)
+        assert out == whole, size
+        assert (stats.bytes_in, stats.bytes_out) == (len(data), len(whole))
+        # Only lines a quarter of a buffer long and more are carried over.
+        assert carried.count(True) <= sum(len(x) + 1 >= size // 4 for x in text.split("\n"))
+        if size == 4096:
+            assert carried.count(True) < len(carried) // 4
+
+
+def test_a_file_changed_under_the_reader_keeps_what_was_read_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The partial line given back is read again: when the file changed
+    meanwhile, the bytes read the first time stand (as a reader that never
+    gives back would have them), and the rest is read from where it was."""
+    from council_filters.redaction import machine
+
+    first = b"".join(b"line %d token = 'Qm9vay5TZWNyZXQ%d'\n" % (i, i) for i in range(40))
+    data = first + b"tail of a line\n" + b"more\n" * 50
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    size = len(first) + 4  # the first buffer ends inside "tail of a line"
+    changed = b"Z" * (size + 20) + b"\n" + b"after\n" * 10
+    reader = machine.reader
+
+    def changing(src: object, chunk_size: int = 0) -> object:
+        read = reader(src, chunk_size)  # type: ignore[arg-type]
+        calls = [0]
+
+        def once() -> bytes:
+            got = read()
+            calls[0] += 1
+            if calls[0] == 1:
+                path.write_bytes(changed)  # same inode: the descriptor sees it
+            return got
+
+        return once
+
+    monkeypatch.setattr(machine, "reader", changing)
+    out, stats = redact_file(path, size)
+    seen = data[:size] + changed[size:]
+    ref = io.BytesIO()
+    redact_stream(io.BytesIO(seen), ref, rules=EXT)  # type: ignore[arg-type]
+    assert out == ref.getvalue()
+    assert out.count(b"redacted credential") == 40
+    assert stats.bytes_in == len(seen)
 
 
 def test_chunks_cut_anywhere_redact_as_one_buffer(keys: dict[str, list[str]]) -> None:

@@ -56,15 +56,20 @@ _PROGRAM_MAGIC = b"council-re-program 1\n"
 
 
 def _program_key(pattern: Any, flags: int) -> str:
-    import _sre
-    import sys
-
     from council_filters.redaction.diskcache import digest
 
+    if not _interpreter:
+        import _sre
+        import sys
+
+        _interpreter.append(f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}|")
     kind = b"b" if isinstance(pattern, bytes) else b"s"
     text = pattern if isinstance(pattern, bytes) else pattern.encode("utf-8", "surrogatepass")
-    head = f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}|{flags}|".encode()
+    head = f"{_interpreter[0]}{flags}|".encode()
     return digest(head + kind + text)[:40]
+
+
+_interpreter: list[str] = []  # what keys a program to this interpreter (made once)
 
 
 def _program(pattern: Any, flags: int) -> bytes:

@@ -1073,15 +1073,57 @@ def run_input(
     if redactor.rules is None and _machine_run() is not None:
         return _run_compiled(redactor, read, write, chunk_size or CHUNK)
     n_in = n_out = 0
-    while chunk := read():
+    # A regular file is read in buffers that end at a line's end: the partial
+    # line after a buffer's last newline is given back (the file position
+    # moved back over it) and read again at the start of the next buffer, so
+    # no line is joined from two reads and each buffer is one pass of the
+    # scan and the rules (not two, one of them for a single line).
+    size = chunk_size or CHUNK
+    seekable = isinstance(src, int) and _is_regular(src)
+    tail = b""
+    while True:
+        chunk = read()
+        if tail:
+            if not chunk.startswith(tail):
+                # The file changed under the reader: the bytes read first stand.
+                redactor._pending.append(tail)
+                n_in += len(tail)
+                chunk = chunk[len(tail) :]
+            tail = b""
+        if not chunk:
+            break
         n_in += len(chunk)
         pieces = redactor.feed_pieces(chunk)
+        if seekable:
+            tail = _give_back(redactor, chunk, src, size)  # type: ignore[arg-type]
+            n_in -= len(tail)
         if pieces and write is not None:
             n_out += write(pieces)
     pieces = redactor.finish_pieces()
     if pieces and write is not None:
         n_out += write(pieces)
     return n_in, n_out
+
+
+def _give_back(redactor: Redactor, chunk: bytes, fd: int, size: int) -> bytes:
+    """The partial last line of ``chunk`` (kept by ``redactor``), given back to
+    the file ``fd`` to be read again with the next buffer; ``b""`` when there is
+    none to give back: no newline in the chunk (a line longer than a buffer
+    goes on as before), a line a quarter of a buffer long or more (read twice
+    at most, the input once and a quarter at most), or a position that cannot
+    move."""
+    pending = redactor._pending
+    if len(pending) != 1:
+        return b""
+    tail = pending[0]
+    if tail is chunk or len(tail) >= len(chunk) or len(tail) > size // 4:
+        return b""
+    try:
+        os.lseek(fd, -len(tail), os.SEEK_CUR)
+    except OSError:
+        return b""
+    pending.clear()
+    return tail
 
 
 def _emit(

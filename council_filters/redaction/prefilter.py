@@ -183,7 +183,22 @@ def _hyperscan_alone() -> Any:
 
     if "hyperscan" in sys.modules or _HS_EXT in sys.modules:
         return None  # imported already: the package is at hand
-    from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec, PathFinder
+    try:
+        # importlib.machinery's names, from the frozen modules it re-exports
+        # (importing the package loads warnings too: half a millisecond)
+        from _frozen_importlib import ModuleSpec
+        from _frozen_importlib_external import (
+            EXTENSION_SUFFIXES,
+            ExtensionFileLoader,
+            PathFinder,
+        )
+    except ImportError:  # pragma: no cover - another interpreter
+        from importlib.machinery import (
+            EXTENSION_SUFFIXES,
+            ExtensionFileLoader,
+            ModuleSpec,
+            PathFinder,
+        )
 
     spec = PathFinder.find_spec("hyperscan")
     if spec is None or not spec.submodule_search_locations:

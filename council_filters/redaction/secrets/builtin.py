@@ -20,7 +20,7 @@ rules run only on the lines found.  The validators live in
 
 from __future__ import annotations
 
-import base64
+import binascii
 import re
 
 from council_filters.redaction.lazy import LazyRegex
@@ -124,7 +124,7 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
         for cased in {word, word.upper(), word.title()}:
             raw = cased.encode()
             for shift in range(3):
-                text = base64.b64encode(b"\0" * shift + raw + b"\0\0").decode()
+                text = binascii.b2a_base64(b"\0" * shift + raw + b"\0\0", newline=False).decode()
                 lo, hi = -(-8 * shift // 6), (8 * (shift + len(raw))) // 6
                 out.add(text[lo:hi])
     return tuple(sorted(out))
@@ -135,7 +135,7 @@ _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
 #: The longest base64 token decoded (3,072 bytes of text: an env line with a
 #: session token in it).
 B64_MAX = 4096
-_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,3072}")
+_B64_TEXT = LazyRegex(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
 def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
@@ -146,8 +146,10 @@ def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     if len(core) % 4 == 1:
         return False
     try:
-        text = base64.b64decode(core + "=" * (-len(core) % 4), validate=True)
-    except ValueError:
+        # (base64.b64decode with validate=True, without importing base64)
+        text = binascii.a2b_base64((core + "=" * (-len(core) % 4)).encode("ascii"),
+                                   strict_mode=True)
+    except ValueError:  # (binascii.Error, UnicodeEncodeError)
         return False
     if _B64_TEXT.fullmatch(text) is None:
         return False  # binary: a key, a hash, an image, not lines of text
@@ -715,8 +717,16 @@ def _alternation(words: tuple[str, ...]) -> bytes:
                 node = node.setdefault(ch, {})
             node[-1] = {}  # a word ends here
 
+    escaped: dict[int, bytes] = {}  # (each byte escaped once: this runs at every start)
+
+    def escape(ch: int) -> bytes:
+        e = escaped.get(ch)
+        if e is None:
+            e = escaped[ch] = re.escape(bytes([ch]))
+        return e
+
     def emit(node: dict[int, Any]) -> bytes:
-        alts = [re.escape(bytes([ch])) + emit(child)
+        alts = [escape(ch) + emit(child)
                 for ch, child in sorted(node.items()) if ch != -1]
         if not alts:
             return b""

@@ -52,7 +52,7 @@ _NAME_LINE = LazyRegex(
     rb"""[ \t]*(?:-[ \t]+)?["']?(?:name|Name|key|Key|NAME|KEY)["']?[ \t]*:[ \t]*"""
     rb"""["']?([A-Za-z0-9_.-]{1,80})["']?[ \t]*,?[ \t\r]*\Z"""
 )
-_VALUE_LINE = re.compile(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
+_VALUE_LINE = LazyRegex(rb"""[ \t]*["']?(?:value|Value|VALUE)["']?[ \t]*:[ \t]*(\S.*)""")
 
 # The eleven's credential shapes with their whole tail, for the placeholder test.
 _ELEVEN_NAMES = tuple(p.name for p in CREDENTIAL_PATTERNS)
@@ -193,7 +193,7 @@ def plan_for(rules: tuple[Rule, ...], extended: bool) -> Plan:
 #: A rule's candidate lines in one buffer from which one pass over them all pays.
 _BULK_MIN = 16
 #: Lines the rules also read another way (escaped quotes, terminal escapes).
-_REREAD = re.compile(rb"[\\\x1b\x9b]")
+_REREAD = LazyRegex(rb"[\\\x1b\x9b]")
 #: Candidate lines that stay whatever the proofs say: read another way by the
 #: rules (an escaped quote, terminal escapes: see ``RuleSet.line_rule``), or a
 #: ``value:`` line (``_VALUE_LINE``, read over lines joined by newlines).
@@ -202,11 +202,11 @@ _REREAD = re.compile(rb"[\\\x1b\x9b]")
 #: ``value`` word is looked ahead at, not taken, so no match hides an escape
 #: after it, and a ``value:`` found is held only when blanks and a quote at
 #: most lead its line (``_VALUE_LEAD``).
-_HOLD = re.compile(
+_HOLD = LazyRegex(
     rb"[\\\x1b\x9bvV](?:(?<=\\)[\"']|(?<=[\x1b\x9b])|(?:(?<=v)alue|(?<=V)(?:alue|ALUE))"
     rb"(?=[\"']?[ \t]*:[ \t]*\S))"
 )
-_VALUE_LEAD = re.compile(rb"[ \t]*[\"']?")
+_VALUE_LEAD = LazyRegex(rb"[ \t]*[\"']?")
 
 
 def held_lines(joined: bytes) -> set[int]:

@@ -22,8 +22,9 @@ line with the rules (the same validators as a value on the key's line).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from council_filters.redaction.lazy import LazyRegex
 
 #: How many lines after its opener a block may hold values.
 BLOCK_LINES = 8
@@ -44,13 +45,13 @@ _BLANKS = b" \t\r"
 
 # ``key: |`` / ``key: >-`` (a YAML block scalar), ``key = \`` / ``key: \``
 # (a value continued on the next line); a list dash may lead.
-_BLOCK_OPEN = re.compile(
+_BLOCK_OPEN = LazyRegex(
     rb"""(?P<lead>[ \t]*(?:-[ \t]+)?)["']?(?P<key>[A-Za-z0-9_.$@-]{1,80})["']?[ \t]*"""
     rb"""(?:(?P<block>:)[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*(?:\\|<<-?[A-Za-z_][A-Za-z0-9_]{0,30}))"""
     rb"""[ \t\r]*"""
 )
-_HCL_OPEN = re.compile(rb"""[ \t]*variable[ \t]+"(?P<key>[A-Za-z0-9_.-]{1,80})"[ \t]*\{[ \t\r]*""")
-_HCL_DEFAULT = re.compile(rb"""[ \t]*default[ \t]*=[ \t]*(?P<v>\S.*)""")
+_HCL_OPEN = LazyRegex(rb"""[ \t]*variable[ \t]+"(?P<key>[A-Za-z0-9_.-]{1,80})"[ \t]*\{[ \t\r]*""")
+_HCL_DEFAULT = LazyRegex(rb"""[ \t]*default[ \t]*=[ \t]*(?P<v>\S.*)""")
 
 _NONE, _BLOCK, _NEXT, _HCL, _WRAP = range(5)
 
