@@ -158,6 +158,37 @@ def test_a_rules_search_finds_every_line_it_fires_on(rule_id: str) -> None:
     assert missed == [], missed[:10]
 
 
+def _search_hits() -> list[bytes]:
+    """Lines the searches that have wider automaton forms hit, in many shapes."""
+    rng = random.Random(41)
+    out = []
+    for _ in range(3000):
+        key = rng.choice(_KEYS)
+        run = "".join(rng.choice(string.ascii_letters + string.digits + "+/_-")
+                      for _ in range(rng.randint(60, 90)))
+        sep = rng.choice((": ", "=", " = ", '": "', "'] = '", " := ", "\t", " is: ", " -> "))
+        lead = rng.choice(("", "  ", "x ", "public string "))
+        out.append(f"{lead}{key}{sep}{run}".encode())
+        out.append(f"{lead}{key}{rng.choice(('', ' ', chr(9)))}{{{rng.choice(('', ' '))}get; "
+                   "set; }}".encode())
+    return out
+
+
+@pytest.mark.parametrize("rule_id", ["secret-property-initializer", "secret-long-value"])
+def test_an_automaton_form_finds_every_line_its_search_finds(rule_id: str) -> None:
+    """The wider form the automaton runs for a search (prefilter.widen) hits
+    every line the exact search hits."""
+    exact = builtin.BY_ID[rule_id].prefilter
+    wide = re.compile(builtin.AUTOMATON_FORMS[exact])
+    search = re.compile(exact)
+    hit = [ln for ln in LINES + _search_hits() if search.search(ln)]
+    assert len(hit) > 100  # (lines the exact search finds, in numbers)
+    assert [ln for ln in hit if not wide.search(ln)] == []
+    narrower = re.compile(builtin.AUTOMATON_FORMS[exact].replace(b"[^\\n]*", b"[ \\t]*")
+                          .replace(b"{[ \\t]*", b"{"))
+    assert [ln for ln in hit if not narrower.search(ln)]  # (the check can fail)
+
+
 def test_the_check_catches_a_proof_that_asks_too_much() -> None:
     """A proof one condition too strict (values of seven bytes) is caught."""
     rule = builtin.BY_ID["secret-assignment"]

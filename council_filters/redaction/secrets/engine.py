@@ -287,6 +287,9 @@ def clean_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes]:
 @lru_cache(maxsize=16)
 def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     """The ``(id, regex)`` pairs of a plan's searches, for the combined scan."""
+    from council_filters.redaction import prefilter
+
+    prefilter.widen(builtin.AUTOMATON_FORMS)
     pairs = []
     for i, sc in enumerate(plan.scans):
         pattern = sc.regex.pattern if sc.regex is not None else (
