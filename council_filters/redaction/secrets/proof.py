@@ -215,9 +215,10 @@ _DOTTED = _PART + rb"(?:(?:\.|::|->)" + _PART + rb")+(?:\(\)?)?"
 #: capitals).
 _PLAIN_PATH = rb"(?-i:(?:~|[a-z]:)?[/\\][a-z_.-]++(?:[/\\][a-z_.-]*+)+)"
 _CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
-# What str.isdigit and str.isupper accept in a value read as latin-1.
+# What str.isdigit, str.isupper and str.islower accept in a value read as latin-1.
 _DIGIT = rb"[0-9\xb2\xb3\xb9]"
 _CAPITAL = rb"(?-i:[A-Z\xc0-\xd6\xd8-\xde])"
+_SMALL = rb"(?-i:[a-z\xaa\xb5\xba\xdf-\xf6\xf8-\xff])"
 _WIN_VAR = rb"(?-i:%[A-Z_][A-Z0-9_]*%)"  # validators._WIN_VAR
 # A scheme word the validator strips from a quoted value (it then reads a password).
 _SCHEME = rb"(?=(?:basic|bearer|token|digest|apikey|key)[ \t\r\f\v]+[^\s\"'`])"
@@ -389,6 +390,15 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     "gitlab-token": ((rb"\b(gl(?:pat", rb"\b(" + _no_placeholder(23) + rb"gl(?:pat"),),
     "sendgrid-api-key": ((rb"\b(SG\.", rb"\b(" + _no_placeholder(36) + rb"SG\."),),
     "github-token": ((rb"\b(gh[rsuop]_", rb"\b(" + _no_placeholder(40) + rb"gh[rsuop]_"),),
+    # cut_value_ok: a separator inside the value (one with a byte after it
+    # that is no separator), and a digit, a capital and a small letter (all
+    # four classes; the separator is the sign), within the 300 bytes it reads
+    "secret-cut-value": (
+        (rb"(?P<v>[^\s\"'`]{10,300}+)",
+         rb"(?P<v>(?=[^\s\"'`]{0,300}?[,;|][^\s\"'`,;|])(?=[^\s\"'`]{0,300}?" + _DIGIT
+         + rb")(?=[^\s\"'`]{0,300}?" + _CAPITAL + rb")(?=[^\s\"'`]{0,300}?" + _SMALL
+         + rb")[^\s\"'`]{10,300}+)"),
+    ),
     "bearer-token": (
         (rb"([A-Za-z0-9._~+/-]{12,}=*)", rb"((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{12,}=*)"),
     ),
