@@ -399,6 +399,27 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
          + rb")(?=[^\s\"'`]{0,300}?" + _CAPITAL + rb")(?=[^\s\"'`]{0,300}?" + _SMALL
          + rb")[^\s\"'`]{10,300}+)"),
     ),
+    # redis_userinfo_ok: the password (the user part, or what follows its
+    # first ":") has eight bytes and a digit, so the user part, which an "@"
+    # ends, has both before some "@"
+    # and a sign a URL encodes, or a capital and a small letter, or a run of
+    # 24 hex digits (url_token_ok and the drawn value's three classes)
+    "redis-url-userinfo": (
+        (rb"://([^\s\"'`]{1,256})@",
+         rb"://((?=[^\s\"'`]{8}[^\s\"'`]{0,248}?@)(?=[^\s\"'`]{0,255}?" + _DIGIT
+         + rb"[^\s\"'`]{0,255}?@)(?:(?=[^\s\"'`]{0,255}?[!#$%&()*+,/;<=>?@\[\]^{|}~]"
+         rb"[^\s\"'`]{0,255}?@)|(?=[^\s\"'`]{0,255}?" + _CAPITAL + rb"[^\s\"'`]{0,255}?@)"
+         rb"(?=[^\s\"'`]{0,255}?" + _SMALL + rb"[^\s\"'`]{0,255}?@)"
+         rb"|(?=[^\s\"'`]{0,232}?[0-9a-fA-F]{24}))[^\s\"'`]{1,256})@"),
+    ),
+    # url_token_ok: a run of 24 hex digits, or three changes of case (a
+    # capital and a small letter) within the user part
+    "url-token-userinfo": (
+        (rb"://([^\s:/?#@\"'<>\[\]`]{8,256}+)@",
+         rb"://((?:(?=[^\s:/?#@\"'<>\[\]`]{0,255}?" + _CAPITAL
+         + rb")(?=[^\s:/?#@\"'<>\[\]`]{0,255}?" + _SMALL + rb")|(?=[0-9a-fA-F]{24}))"
+         rb"[^\s:/?#@\"'<>\[\]`]{8,256}+)@"),
+    ),
     "bearer-token": (
         (rb"([A-Za-z0-9._~+/-]{12,}=*)", rb"((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{12,}=*)"),
     ),
