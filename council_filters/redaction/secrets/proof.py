@@ -253,7 +253,11 @@ def _quoted_ok(kind: bool) -> bytes:
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
     if kind:
-        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
+        # (a key of the secret kind: no blank inside the value, one before a
+        # byte that is no blank, as the validator strips it; a value longer
+        # than the rule takes does not match here at all)
+        quoted += (rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH)
+                   + rb"(?!" + _QCH + rb"{0,300}? " + _QCH + rb"{0,300}?[^\s\"'`])))")
     return quoted
 
 
