@@ -770,21 +770,26 @@ class RuleCheck:
                     by_mask[m] = [line]
                 else:
                     group.append(line)
-        per_rule: dict[int, tuple[Rule, list[bytes]]] = {}
+        # A proof or pass reads each distinct line once (its verdict is the
+        # line's bytes'; text dense in near misses repeats its lines), and a
+        # rule is served in bulk by the number of its candidate lines.
+        per_rule: dict[int, tuple[Rule, list[bytes], list[int]]] = {}
         for m, group in by_mask.items():
+            distinct = list(dict.fromkeys(group))
             while m:
                 low = m & -m
                 m ^= low
                 for r in scans[low.bit_length() - 1].rules:
                     entry = per_rule.get(id(r))
                     if entry is None:
-                        per_rule[id(r)] = (r, list(group))
+                        per_rule[id(r)] = (r, list(distinct), [len(group)])
                     else:
-                        entry[1].extend(group)
+                        entry[1].extend(distinct)
+                        entry[2][0] += len(group)
         maybe = self._maybe
         clean = self._clean
-        for key, (rule, group) in per_rule.items():
-            if len(group) < _BULK_MIN:
+        for key, (rule, group, counted) in per_rule.items():
+            if counted[0] < _BULK_MIN:
                 continue
             if proof.servable(rule):
                 found = proof.maybe_lines(rule, group)
