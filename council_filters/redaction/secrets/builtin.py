@@ -30,6 +30,7 @@ from council_filters.redaction.secrets.validators import (
     PASSWORD_WORDS,
     SECRET_WORDS,
     assignment_ok,
+    bare_token_ok,
     basic_ok,
     bearer_ok,
     cut_value_ok,
@@ -389,12 +390,22 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)\b(?:identified[ \t]+by|password)[ \t]+'([^'\s]{6,256})'"
         rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,512}?[ \t]"
         rb"-p([^\s\"'-][^\s\"']{3,255})"
-        rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})",
+        rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})"
+        # IDENTIFIED [WITH plugin] BY, the value quoted either way or bare
+        # (Oracle); WITH PASSWORD = N'...' (SQL Server); SET PASSWORD [FOR
+        # user] = '...'; mysql -p'...'
+        rb"|\bidentified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+"
+        rb"(?:'([^'\s]{6,256})'|\"([^\"\s]{6,256})\"|([^\s'\";:&@$?][^\s'\";]{5,255}))"
+        rb"|\b(?:with|set)[ \t]+password[ \t]*(?:for[ \t]+[^\n=]{1,128})?=[ \t]*"
+        rb"(?:password[ \t]*\([ \t]*)?N?'([^'\s]{6,256})'"
+        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,512}?[ \t]"
+        rb"-p'([^'\s]{4,255})'",
         rb"(?i:identified[ \t]+by|password[ \t]+'|mysql|mariadb|"
         rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n])",
         validator=flag_ok,
         placeholders=False,
-        description="SQL IDENTIFIED BY / PASSWORD '...', mysql -pSECRET, netrc lines",
+        description="SQL IDENTIFIED [WITH plugin] BY '...' (any quotes, or none), PASSWORD "
+        "'...', WITH PASSWORD = N'...', SET PASSWORD = '...', mysql -pSECRET, netrc lines",
     ),
     _r(
         "secret-xml",
@@ -484,15 +495,17 @@ RULES: tuple[Rule, ...] = (
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
         # config files that take ``key value`` (``password\tS3cr3t!``).
-        rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2})[ \t]+)?"
-        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+)"
+        rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2}|setenv"
+        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+)?"
+        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+(?:<<<[ \t]*)?)"
         rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
         rb"(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
         rb"",
         group=4,
         validator=spaced_pair_ok,
         placeholders=False,
-        description="KEY value on a line of its own (ENV KEY value, setx KEY value)",
+        description="KEY value on a line of its own (ENV KEY value, setx KEY value, Apache "
+        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value)",
     ),
     _r(
         "secret-enclosed-pair",
@@ -603,6 +616,38 @@ RULES: tuple[Rule, ...] = (
         description="a token of 64 bytes and more under a key naming a secret, however wrapped",
     ),
     _r(
+        "secret-bold-key",
+        # Markdown that makes the key bold, colon and all: **password:** `...`
+        rb"(?i)\*\*(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>:)\*\*[ \t]*" + _VALUE,
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="**password:** value (a bold key with its colon inside)",
+    ),
+    _r(
+        "secret-triple-quoted",
+        # TOML's multi-line strings and Python's triple quotes, on one line
+        rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)[ \t]*(?P<op>=|:)[ \t]*"
+        rb"(?P<q>'''|\"\"\")(?P<v>[^\n]{1,300}?)(?P=q)",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="password = '''...''' (a value in triple quotes)",
+    ),
+    _r(
+        "secret-bare-token",
+        # A long base64 run standing alone (no key, no known preamble): an STS
+        # session token's body pasted on its own, in a fence, a list, a quote.
+        rb"(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{128,8192}+={0,2})(?![A-Za-z0-9+/=_-])",
+        rb"",
+        validator=bare_token_ok,
+        placeholders=False,
+        description="a base64 run of 128 bytes and more that reads as a drawn token, "
+        "with no key and no known preamble",
+    ),
+    _r(
         "login-credentials",
         # -u USER ... -p PASSWORD (az, docker, oc, cf, sqlcmd, ...)
         rb"(?:^|[\s;|&(`])-[uU][ \t]+[\"']?[^\s\"'-][^\s\"']{0,127}[\"']?[ \t]+"
@@ -687,7 +732,7 @@ _KEY_APART = (
     # not a word: it has a digit, a sign or a change of case)
     + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{()\[\]}][^ \t\n\"'`()\[\]{}]*"
     + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
-    + rb"|" + _Q + rb"?[ \t]*:[ \t]*[!&]|%3d|%22%3a|%3a|%253d|%2522%253a|%253a)"
+    + rb"|" + _Q + rb"?[ \t]*:[ \t]*[!&]|[ \t]+<<<|%3d|%22%3a|%3a|%253d|%2522%253a|%253a)"
 )
 # An Authorization header with a value either rule can take (Basic and six
 # bytes, or an optional scheme word and sixteen bytes).
@@ -710,7 +755,8 @@ _ASSIGNED = (
 #: (:mod:`.follow`) stands for this mark.
 OPENS = "@opens"
 _OPENER = (
-    rb"(?i)(?:" + _KEY_END + rb"[\x24@]*[\"'`]?[ \t]*(?::[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\)"
+    rb"(?i)(?:" + _KEY_END + rb"[\x24@]*[\"'`]?[ \t]*(?::[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\"
+    rb"|[:=][ \t]*<<-?[A-Za-z_])"
     rb"|variable[ \t]+\"[A-Za-z0-9_.-]{0,80}" + _KEY_END + rb"\"[ \t]*\{)"
 )
 
@@ -776,7 +822,9 @@ _TIGHT: dict[str, bytes] = {
     rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
     "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
     rb"|mysql|mariadb|"
-    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4})",
+    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4}"
+    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
+    rb"|(?:with|set)[ \t]+password[ \t]*[=f])",
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
     rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
@@ -807,6 +855,9 @@ _TIGHT: dict[str, bytes] = {
     rb"(?:[A-Za-z!&\[]{1,12}[^A-Za-z0-9+/\n]+)?(?:[A-Za-z0-9+/_-]|\\/){64}",
     "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
+    "secret-bold-key": rb"(?i)" + _KEY_END + rb"[\x24@]*:\*\*[ \t]*[^ \t\n]",
+    "secret-triple-quoted": rb"(?i)" + _KEY_END + rb"[\x24@]*[ \t]*[=:][ \t]*(?:'''|\"\"\")",
+    "secret-bare-token": rb"[A-Za-z0-9+/]{128}",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
