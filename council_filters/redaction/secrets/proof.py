@@ -253,12 +253,23 @@ def _quoted_ok(kind: bool) -> bytes:
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
     if kind:
-        # (a key of the secret kind: no blank inside the value, one before a
-        # byte that is no blank, as the validator strips it; a value longer
-        # than the rule takes does not match here at all)
-        quoted += (rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH)
-                   + rb"(?!" + _QCH + rb"{0,300}? " + _QCH + rb"{0,300}?[^\s\"'`])))")
+        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + _NO_INNER_SPACE + rb"))"
     return quoted
+
+
+# What str.isspace accepts in a value read as latin-1 (the newline aside), and
+# a byte of a quoted value that is none of it.
+_BLANK = rb"[ \t\r\f\v\x1c-\x1f\x85\xa0]"
+_NOT_BLANK = rb"[^\s\"'`\x1c-\x1f\x85\xa0]"
+#: A key of the secret kind: no space inside the value as the validator strips
+#: it (``" " in value.strip()``): its first byte that is no blank, then, past
+#: the bytes up to a space and the blanks after it, another such byte.  Each
+#: run is taken whole (possessive), so the look is one pass; a value longer
+#: than the rule takes does not match here at all.
+_NO_INNER_SPACE = (
+    rb"(?!" + _BLANK + rb"{0,300}+" + _NOT_BLANK + rb"""[^ "'`\n]{0,300}+ """ + _BLANK
+    + rb"{0,300}+" + _NOT_BLANK + rb")"
+)
 
 
 def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
