@@ -856,7 +856,9 @@ _TIGHT: dict[str, bytes] = {
     "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
     "secret-bold-key": rb"(?i)" + _KEY_END + rb"[\x24@]*:\*\*[ \t]*[^ \t\n]",
-    "secret-triple-quoted": rb"(?i)" + _KEY_END + rb"[\x24@]*[ \t]*[=:][ \t]*(?:'''|\"\"\")",
+    # (quotes escaped any number of times: the rule also reads the line unescaped)
+    "secret-triple-quoted": rb"(?i)" + _KEY_END + rb"[\x24@]*[ \t]*[=:][ \t]*"
+    rb"(?:(?:\\*')(?:\\*')(?:\\*')|(?:\\*\")(?:\\*\")(?:\\*\"))",
     "secret-bare-token": rb"[A-Za-z0-9+/]{128}",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
