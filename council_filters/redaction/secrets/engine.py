@@ -807,6 +807,7 @@ class RuleCheck:
         keep = []
         memo = self._droppable
         memo.clear()
+        idle_on: dict[bytes, bool] = {}
         for i, cand in enumerate(cands):
             mask = cand[1]
             if mask in memo:
@@ -818,9 +819,14 @@ class RuleCheck:
                 continue
             rules, pem, one_look = drop
             line = lines[i]
-            if pem and not _pem_idle_on(line):
-                keep.append(cand)
-            elif one_look:  # built-in rules only, all proven
+            if pem:
+                idle = idle_on.get(line)  # (marker lines repeat: one look at each)
+                if idle is None:
+                    idle = idle_on[line] = _pem_idle_on(line)
+                if not idle:
+                    keep.append(cand)
+                    continue
+            if one_look:  # built-in rules only, all proven
                 if line in union:
                     keep.append(cand)
             elif any(
