@@ -459,6 +459,45 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             for key in ("SECRET", "api_key", "jwt_secret", "client_secret", "auth_token"):
                 for name in ("env", "export", "yaml", "json", "ini", "toml", "log-kv"):
                     yield f"{name}/{key}", contexts()[name](key, drawn_short(rng))
+    elif family == "assignment-shapes":
+        for _ in range(per_shape):
+            tok, hexpw = _rand(rng, 32), "".join(rng.choice("0123456789abcdef") for _ in range(40))
+            human = (rng.choice(["Harbor", "maple", "Quartz", "lantern"])
+                     + rng.choice(["-", "_", ".", ""]) + rng.choice(["orbit", "Nimbus", "cobalt"])
+                     + str(rng.randrange(10, 9999)) + rng.choice("!#$%?"))
+            drawn = _rand(rng, 6) + rng.choice("[(<") + _rand(rng, 9)
+            signs = _rand(rng, 5) + "<" + rng.choice("^~*=&") + _rand(rng, 4) + ")>" + _rand(rng, 3)
+            sts = aws_session_token(rng)
+            # keys glued to a word before them, or written with dashes
+            yield "glued/go", f'\t\tApitoken: "{hexpw}",'
+            yield "glued/csharp", f'    public string Accesstoken {{ get; set; }} = "{tok}";'
+            yield "glued/process-env", f"process.env.APITOKEN = '{tok}';"
+            yield "dashed/header", f"X-Secret-Key-Base: {tok}"
+            yield "dashed/flag", f"./deploy --secret-key '{tok}'"
+            yield "dashed/flag-eq", f"./deploy --SECRET-KEY-BASE={hexpw} --verbose"
+            # a password as people make them, prose after it or under a token key
+            yield "human/prose-after", f"pwd: {human} (keep it safe)"
+            yield "human/token-key", f'{{"webhook_secret": "{human}"}}'
+            yield "human/header", f"X-Api-Token: {human}"
+            # an index or a call that never closes, angle brackets round signs
+            yield "unclosed/yaml", f"    adminPassword: {drawn}"
+            yield "unclosed/env", f"DB_PASSWORD={drawn}"
+            yield "angle-signs/sql", f"CREATE USER app WITH PASSWORD '{signs}';"
+            yield "angle-signs/json", f'{{"password": "{signs}"}}'
+            # a Kubernetes Secret's data: an env file holding a session token
+            env = base64.b64encode(f"AWS_SESSION_TOKEN={sts}\n".encode()).decode()
+            yield "b64-env-session", f"  app.env: {env}"
+    elif family == "redis-led-by-sign":
+        for _ in range(per_shape):
+            core = _rand(rng, rng.randrange(9, 16))
+            pw = core[:4] + rng.choice("#!*~") + core[4:]
+            for scheme in ("redis", "rediss", "valkeys", "unix", "redis+sentinel"):
+                url = f"{scheme}://{pw}@10.0.0.7:6379"
+                yield f"encoded-user/{scheme}", "state=" + _encoded(url, 1)
+                yield f"encoded-user-twice/{scheme}", "next=" + _encoded(url, 2)
+            yield "led-by-angle", f"rediss://:<{core}#x@cache.internal:6380/0"
+            yield "led-by-dollar-digit", f"--broker=redis://${rng.randrange(10)}{core}@cache:6379"
+            yield "led-by-bracket", f'"url": "redis://:[{core})@cache:6379/1"'
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -467,7 +506,7 @@ FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
-    "short-drawn",
+    "short-drawn", "assignment-shapes", "redis-led-by-sign",
 )
 
 

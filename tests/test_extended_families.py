@@ -162,6 +162,9 @@ def test_family_lines_one_at_a_time() -> None:
         b"redis://<password>@localhost:6379",
         b"rediss://app_user@cache.internal:6380",
         b"unix://redis@/run/redis.sock",
+        b"state=redis%3A%2F%2Fcache%40localhost%3A6379%2F0",
+        b"next=redis%253A%252F%252F%2524%257BREDIS_PASSWORD%257D%2540cache%253A6379",
+        b"redis://[worker]@cache:6379",
         # values with , ; | that are lists, pipes or type names, not drawn
         b"PASSWORD_RULES=upper,lower,digit,Symbol1",
         b"token=abc|def|ghi",
@@ -185,6 +188,8 @@ def test_family_lines_one_at_a_time() -> None:
         b"DB_PASSWORD=vault:secret/data/db#password",
         b"  api_token: '!Ref ApiToken2'",
         b"client_secret = file:///run/secrets/Client1",
+        b"**password:** `var.db_password`",
+        b"    fastcgi_param PASSWORD secretKeyRef;",
         b"export SECRET_KEY='arn:aws:secretsmanager:eu-west-1:123456789012:secret:app'",
         # long base64 that is a file, a public key or text, not a drawn token
         b"![chart](data:image/png;base64,q8Rt2VbXk9LmPz3Wc7Ny1Hd5Jf0Gs4Ka6Ue8Qi2Yo+Tr/Vw5Xz7Ab9Cd1"

@@ -35,6 +35,7 @@ from council_filters.redaction.secrets.validators import (
     bearer_ok,
     cut_value_ok,
     digit_in,
+    encoded_redis_user_ok,
     encoded_url_password_ok,
     flag_ok,
     jwt_shape,
@@ -99,7 +100,10 @@ _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300})
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
 # digit, both cases, no call, index or variable at its start.
 _SCRAMBLED = (
-    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[]|\$[A-Za-z_{(])"
+    # (a name opening a call or an index that closes: code; one that never
+    # closes, pmi7w[CAEC7hMIU7, is a drawn value)
+    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[][^\s\"'`]{0,300}?[)\]]"
+    rb"|\$[A-Za-z_{(])"
     rb"(?=[^\s\"'`]{0,300}?[()\[\]{}<>$*@&])(?-i:(?=[^\s\"'`]{0,300}?[0-9])"
     rb"(?=[^\s\"'`]{0,300}?[A-Z])(?=[^\s\"'`]{0,300}?[a-z]))"
     rb"(?(q)[^\"'`\s]{10,300}+|[^\s\"'`,;|]{10,300}+))(?(q)(?P=q))"
@@ -128,14 +132,16 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
 
 B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
-#: The longest base64 token decoded (768 bytes of text).
-B64_MAX = 1024
-_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+#: The longest base64 token decoded (3,072 bytes of text: an env line with a
+#: session token in it).
+B64_MAX = 4096
+_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
 def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     """A base64 token that decodes to text holding a credential assignment
-    (``SECRET_KEY=...``): the key/value rules, run on the decoded text."""
+    (``SECRET_KEY=...``, ``AWS_SESSION_TOKEN=...``): the key/value rules, run
+    on the decoded text."""
     core = secret.rstrip("=")
     if len(core) % 4 == 1:
         return False
@@ -146,7 +152,8 @@ def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     if _B64_TEXT.fullmatch(text) is None:
         return False  # binary: a key, a hash, an image, not lines of text
     for line in text.splitlines():  # (an env file of a few lines too)
-        for rule_id in ("secret-assignment", "secret-scrambled-value"):
+        for rule_id in ("secret-assignment", "secret-scrambled-value", "aws-session-token",
+                        "secret-long-value"):
             rule = BY_ID[rule_id]
             check = rule.validator
             assert check is not None
@@ -295,7 +302,7 @@ RULES: tuple[Rule, ...] = (
         "flag-credentials",
         rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
-        rb"requirepass|masterauth)"
+        rb"requirepass|masterauth)(?:-(?:key|base|value|string|text))*"
         rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
@@ -344,6 +351,20 @@ RULES: tuple[Rule, ...] = (
         validator=encoded_url_password_ok,
         placeholders=False,
         description="scheme%3A%2F%2Fuser%3Apassword%40host: a URL encoded once or twice",
+    ),
+    _r(
+        "redis-url-encoded",
+        # A Redis URL encoded once or twice whose user part alone is its password
+        # (state=valkeys%3A%2F%2FPASSWORD%40host)
+        rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:%(?:25)?2B[a-z]{1,12})?)(?:%3A|%253A)"
+        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){8,256}+)"
+        rb"(?:%40|%2540)[A-Za-z0-9_\[%]",
+        rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?%(?:25)?3a%(?:25)?2f",
+        group=2,
+        validator=encoded_redis_user_ok,
+        placeholders=False,
+        description="redis%3A%2F%2FPASSWORD%40host: an encoded Redis URL, its user part the "
+        "password",
     ),
     _r(
         "bearer-token",
@@ -712,7 +733,9 @@ alternation = _alternation
 # followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
 # ``token_count``, ``secret_name``, a bare ``key``).
 _KEY_END = (
-    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*" + _alternation(KEY_SUFFIXES) + b"?"
+    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*"
+    # (a suffix's "_" may be written "-", as HTTP headers and options do: Secret-Key-Base)
+    + _alternation(KEY_SUFFIXES).replace(b"_", b"[_-]") + b"?"
 )
 # The start of a value the validator can accept: six characters, not a
 # variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
@@ -807,12 +830,14 @@ _TIGHT: dict[str, bytes] = {
     "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
     rb"client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
-    rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
+    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
     rb"{1,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
+    "redis-url-encoded": rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?"
+    rb"%(?:25)?3a%(?:25)?2f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,
     "authorization-header": _AUTHORIZATION,
@@ -856,7 +881,7 @@ _TIGHT: dict[str, bytes] = {
     "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
     "secret-bold-key": rb"(?i)" + _KEY_END + rb"[\x24@]*:\*\*[ \t]*[^ \t\n]",
-    # (quotes escaped any number of times: the rule also reads the line unescaped)
+    # (the quotes maybe escaped, as JSON inside a string writes them)
     "secret-triple-quoted": rb"(?i)" + _KEY_END + rb"[\x24@]*[ \t]*[=:][ \t]*"
     rb"(?:(?:\\*')(?:\\*')(?:\\*')|(?:\\*\")(?:\\*\")(?:\\*\"))",
     "secret-bare-token": rb"[A-Za-z0-9+/]{128}",

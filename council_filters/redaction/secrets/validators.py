@@ -186,6 +186,12 @@ _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
+#: A word glued before a key word that makes one name of both (``Apitoken``,
+#: ``accesstoken``, ``Clientsecret``, ``rootpassword``).
+_GLUED = LazyRegex(
+    r"(?:^|[_.\-])(?:api|access|auth|bot|refresh|session|client|app|private|master|admin"
+    r"|root|db|user|webhook|jwt|signing|shared|service)\Z"
+)
 #: An acronym before a capitalised key word (``AWSSecretKey``, ``APIToken``).
 _ACRONYM_END = LazyRegex(r"[A-Z]{3}[a-z]\Z")
 #: What may follow the short words "pass" and "pw" in a key.
@@ -204,17 +210,19 @@ def _key_kind(key: str) -> str | None:
     if not k or len(k) > 80:
         return None
     low = k.lower()
-    upper_key = k.upper() == k
+    last = k.rsplit(".", 1)[-1]  # (process.env.APITOKEN: the name after the dots)
+    upper_key = k.upper() == k or (last.upper() == last and any(c.isalpha() for c in last))
     for kind, words in (("password", _PASSWORD_WORDS), ("secret", _SECRET_WORDS)):
         for w in words:
             start = low.rfind(w)
             while start >= 0:
-                rest = low[start + len(w) :]
+                rest = low[start + len(w) :].replace("-", "_")  # (X-Secret-Key-Base)
                 suffix_ok = rest in _KEY_SUFFIXES or rest.lstrip("_-.") in _KEY_SUFFIXES
                 boundary = (
                     start == 0
                     or low[start - 1] in "_-. /"
                     or upper_key
+                    or _GLUED.search(low, 0, start) is not None
                     or (k[start].isupper() and k[start - 1].islower())
                     or (kind == "password" and len(w) >= 6 and k[start - 1].isalpha())
                     or (start >= 2 and _ACRONYM_END.match(k[start - 2 : start + 2]) is not None)
@@ -229,11 +237,12 @@ def _key_kind(key: str) -> str | None:
 
 #: A value that says where the secret is kept, not the secret: a SOPS
 #: ciphertext, a vault, secret-manager or 1Password reference, a CloudFormation
-#: tag, a file URL, an ARN, a Spring ``@Value``, a Kubernetes ``secretKeyRef``.
+#: tag, a file URL, an ARN, a Spring ``@Value``, a Kubernetes ``secretKeyRef``,
+#: a Terraform reference (``var.db_password``).
 _REFERENCE = LazyRegex(
     r"(?:ENC\[[A-Z0-9_]+,|(?i:vault|op|awssm|awsssm|gcpsm|azurekv|sm|ref\+[a-z]+|secretsmanager"
     r"|ssm|keyvault):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
-    r"|@Value\(|secretKeyRef\Z|valueFrom\Z)"
+    r"|@Value\(|(?:secretKeyRef|valueFrom)[;,]?\Z|(?:var|local|data|module)\.[a-z_][\w.]*\Z)"
 )
 
 
@@ -321,6 +330,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
     # mix letters of both cases, digits and signs, as a chosen secret does)
     if len(value) < 8 or is_placeholder(value):
         return False
+    if _HUMAN.fullmatch(value):
+        return True  # a person's password under a token key: Summer2024#
     if len(value) < 12:
         if " " in value or len(set(value)) < 6:
             return False
@@ -353,14 +364,21 @@ _TITLE_WORDS = LazyRegex(r"(?:[A-Z]?[a-z]+|[A-Z]+)(?:[A-Z][a-z]+)*\Z")
 
 
 def _chosen(value: str) -> bool:
-    """A value no prose word is: eight bytes mixing letters of both cases and digits."""
+    """A value no prose word is: eight bytes mixing letters of both cases and
+    digits, or a password as people make them (``river-velvet414!``)."""
     return (
         len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
-    )
+    ) or _HUMAN.fullmatch(value) is not None
 
 
-#: A value shaped as code: a name opening a call or an index, or one wrapped whole.
-_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
+#: A password as people make them: words (joined by - _ . or not), two digits
+#: and more, a sign to end (``Falcon.copper6284!``, ``Summer2024#``).
+_HUMAN = LazyRegex(r"[A-Za-z]{3,24}(?:[-_.]?[A-Za-z]{2,24}){0,3}[0-9]{2,8}[!#$%&*?@^~+=]")
+
+
+#: A value shaped as code: a name opening a call or an index that closes, or
+#: one wrapped whole.
+_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[].*[)\]]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
 #: The signs that make secret-assignment read a value as code or a variable.
 _CODE_SIGNS = frozenset("()[]{}<>$*@&")
 
@@ -512,12 +530,17 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     password = secret.split(":", 1)[1] if ":" in secret else secret
     if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
         return False
-    if "$(" in password or password.lower().startswith(("%2", "<")):
+    if "$(" in password or password.lower().startswith("%2") or _LED_BY_VARIABLE.match(password):
         return False
     if any(c in _URL_SIGNS for c in password):
         return _classes(password) >= 3
     return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
                                          and case_changes(password) >= 2)
+
+
+def encoded_redis_user_ok(secret: str, m: Any) -> bool:
+    """The user part of a Redis URL encoded once or twice (its password), judged decoded."""
+    return redis_userinfo_ok(unquote(unquote(secret)), m)
 
 
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
@@ -649,11 +672,17 @@ _URL_PLACEHOLDERS = frozenset(
 )
 
 
+#: How a variable, a placeholder or a list starts a URL's password: ``$NAME``,
+#: ``${``, ``$(``, ``<...>``, ``{...}``, ``[...]`` (closed); ``$2K[Od``,
+#: ``<dgH84p5D#NOz`` are drawn passwords that start with a sign.
+_LED_BY_VARIABLE = LazyRegex(r"\$[A-Za-z_{(]|<[^<>]*>|\{[^{}]*\}|\[[^\[\]]*\]")
+
+
 def url_password_ok(secret: str, m: Any) -> bool:
     low = secret.lower()
     if low in _URL_PLACEHOLDERS or low.strip("*x.") == "":
         return False
-    if secret[:1] in "$<{[" or secret[:2] in ("%(", "%{") or templated(secret):
+    if _LED_BY_VARIABLE.match(secret) or secret[:2] in ("%(", "%{") or templated(secret):
         return False
     return not (secret.startswith(":") or is_placeholder(secret))
 
