@@ -130,6 +130,15 @@ def test_matches_map_to_their_lines_and_masks(engine: str) -> None:
     assert pf.candidates(data, 0, 0) == []
 
 
+def test_the_automaton_runs_a_wider_form_the_re_engine_the_exact_one(engine: str) -> None:
+    # prefilter.widen: the automaton takes the wider form (a line holding only
+    # its part is a candidate there), the re engine keeps the exact pattern.
+    prefilter.widen({rb"quagga[0-9]{3}x": rb"quagga"})
+    pf = prefilter.get([("k1", rb"quagga[0-9]{3}x")])
+    data = b"quagga\nquagga123x\nzebra\n"
+    assert lines_of(pf, data) == ([1] if pf.engine_for(len(data)) == "re" else [0, 1])
+
+
 _EXTRA = [("k1", rb"zebra[0-9]{3}"), ("k2", rb"(?i)okapi"), ("k3", rb"a{2,}"),
           ("k4", rb"[0-9]+:[0-9]+")]
 

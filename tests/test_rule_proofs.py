@@ -158,6 +158,61 @@ def test_a_rules_search_finds_every_line_it_fires_on(rule_id: str) -> None:
     assert missed == [], missed[:10]
 
 
+def _search_hits() -> list[bytes]:
+    """Lines the searches that have wider automaton forms hit, in many shapes."""
+    rng = random.Random(41)
+    out = []
+    for _ in range(3000):
+        key = rng.choice(_KEYS)
+        run = "".join(rng.choice(string.ascii_letters + string.digits + "+/_-")
+                      for _ in range(rng.randint(60, 90)))
+        sep = rng.choice((": ", "=", " = ", '": "', "'] = '", " := ", "\t", " is: ", " -> "))
+        lead = rng.choice(("", "  ", "x ", "public string "))
+        out.append(f"{lead}{key}{sep}{run}".encode())
+        out.append(f"{lead}{key}{rng.choice(('', ' ', chr(9)))}{{{rng.choice(('', ' '))}get; "
+                   "set; }}".encode())
+    return out
+
+
+@pytest.mark.parametrize("rule_id", ["secret-property-initializer", "secret-long-value"])
+def test_an_automaton_form_finds_every_line_its_search_finds(rule_id: str) -> None:
+    """The wider form the automaton runs for a search (prefilter.widen) hits
+    every line the exact search hits."""
+    exact = builtin.BY_ID[rule_id].prefilter
+    wide = re.compile(builtin.AUTOMATON_FORMS[exact])
+    search = re.compile(exact)
+    hit = [ln for ln in LINES + _search_hits() if search.search(ln)]
+    assert len(hit) > 100  # (lines the exact search finds, in numbers)
+    assert [ln for ln in hit if not wide.search(ln)] == []
+    narrower = re.compile(builtin.AUTOMATON_FORMS[exact].replace(b"[^\\n]*", b"[ \\t]*")
+                          .replace(b"{[ \\t]*", b"{"))
+    assert [ln for ln in hit if not narrower.search(ln)]  # (the check can fail)
+
+
+def test_quoted_values_with_blanks_the_validator_strips_are_found() -> None:
+    """A quoted value under a token key may hold no space inside, as the
+    validator strips it: blanks that str.isspace knows in latin-1 (no-break
+    space, NEL, the separators) before or after the value are stripped, and a
+    value that holds a space between other bytes is refused."""
+    rule = builtin.BY_ID["secret-assignment"]
+    blanks = (b" ", b"\t", b"\xa0", b"\x85", b"\x1c", b"\x1f", b"\x0b", b"")
+    rng = random.Random(7)
+    lines = []
+    for _ in range(3000):
+        lead, mid, tail = (b"".join(rng.choice(blanks) for _ in range(rng.randint(0, 3)))
+                           for _ in range(3))
+        body = bytes(rng.choice(b"Ab3dEf9hIjKlMn+/") for _ in range(rng.randint(4, 14)))
+        value = rng.choice((b"Z", b"")) + lead + body + mid + body[::-1] + tail
+        key = rng.choice((b"token", b"api_key", b"SECRET", b"authToken"))
+        lines.append(key + rng.choice((b" = ", b": ", b"=")) + b'"' + value + b'"')
+    fired = [ln for ln in lines if rule.fires(ln)]
+    assert 100 < len(fired) < len(lines)  # (both kinds are there)
+    found = proof.maybe_lines(rule, lines)
+    assert found is not None
+    assert [ln for ln in fired if ln not in found] == []
+    assert len(found) < len(lines)  # (and the proof refuses some)
+
+
 def test_the_check_catches_a_proof_that_asks_too_much() -> None:
     """A proof one condition too strict (values of seven bytes) is caught."""
     rule = builtin.BY_ID["secret-assignment"]

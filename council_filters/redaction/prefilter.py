@@ -507,7 +507,8 @@ class Prefilter:
         # them, where the native scan would be a second pass over the buffer
         # (on 21 MB of code, --rules extended took 71 ms instead of 82).
         if self._db is None:
-            self._db = _hs_database(builtin_patterns() + tuple(p for _, p in self.extra))
+            self._db = _hs_database(
+                builtin_patterns() + tuple(_WIDER.get(p, p) for _, p in self.extra))
         return self._db
 
     def _hs_scan(self, view: Any, on_match: Any) -> None:
@@ -661,6 +662,26 @@ class Prefilter:
 
 _N_BUILTIN = 11  # the ten credential shapes and the BEGIN marker
 _cache: dict[tuple[tuple[str, bytes], ...], Prefilter] = {}
+
+#: Wider forms of some extra patterns, for the automaton only (see :func:`widen`).
+_WIDER: dict[bytes, bytes] = {}
+
+
+def widen(forms: dict[bytes, bytes]) -> None:
+    """Have the automaton run ``forms[p]`` in place of the extra pattern ``p``.
+
+    A wider form matches on every line ``p`` matches on (a superset of the
+    lines, so no candidate is lost; the rules decide about the others) and
+    costs the automaton less: after each of a family's common key words the
+    exact pattern starts a bounded repeat that dense text keeps alive, where
+    the wider one waits for a rarer part and only remembers the key word
+    until the line's end (``KEY[^\\n]*RUN`` for ``KEY<bytes>RUN``).  The
+    ``re`` engine keeps the exact pattern: a ``[^\\n]*`` between two parts
+    would be tried again from every key word of a line there (quadratic),
+    where the automaton reads each byte once.  Call it before :func:`get`
+    builds a prefilter for those patterns.
+    """
+    _WIDER.update(forms)
 
 
 def get(extra: Sequence[tuple[str, bytes]] = ()) -> Prefilter:

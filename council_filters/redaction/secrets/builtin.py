@@ -928,6 +928,15 @@ SCANS: tuple[tuple[str, bytes, bytes, tuple[str, ...]], ...] = (
 )
 del _r_
 
+#: Wider forms of two searches, for the multi-pattern automaton only (see
+#: prefilter.widen; every line the search finds, they find): a property
+#: initializer's ``{ get;`` without its key, and a long value's run after a
+#: key word anywhere before it on the line.
+AUTOMATON_FORMS = {
+    _TIGHT["secret-property-initializer"]: rb"(?i)\{[ \t]*get;",
+    _TIGHT["secret-long-value"]: rb"(?i)" + _KEY_END + rb"[^\n]*(?:[A-Za-z0-9+/_-]|\\/){64}",
+}
+
 #: Non-ASCII candidates for the PEM machine (only searched when a buffer is
 #: not pure ASCII): the UTF-8 lead bytes of the Unicode dash-likes, spaces and
 #: format characters.

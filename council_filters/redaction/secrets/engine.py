@@ -287,6 +287,9 @@ def clean_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes]:
 @lru_cache(maxsize=16)
 def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     """The ``(id, regex)`` pairs of a plan's searches, for the combined scan."""
+    from council_filters.redaction import prefilter
+
+    prefilter.widen(builtin.AUTOMATON_FORMS)
     pairs = []
     for i, sc in enumerate(plan.scans):
         pattern = sc.regex.pattern if sc.regex is not None else (
@@ -767,21 +770,26 @@ class RuleCheck:
                     by_mask[m] = [line]
                 else:
                     group.append(line)
-        per_rule: dict[int, tuple[Rule, list[bytes]]] = {}
+        # A proof or pass reads each distinct line once (its verdict is the
+        # line's bytes'; text dense in near misses repeats its lines), and a
+        # rule is served in bulk by the number of its candidate lines.
+        per_rule: dict[int, tuple[Rule, list[bytes], list[int]]] = {}
         for m, group in by_mask.items():
+            distinct = list(dict.fromkeys(group))
             while m:
                 low = m & -m
                 m ^= low
                 for r in scans[low.bit_length() - 1].rules:
                     entry = per_rule.get(id(r))
                     if entry is None:
-                        per_rule[id(r)] = (r, list(group))
+                        per_rule[id(r)] = (r, list(distinct), [len(group)])
                     else:
-                        entry[1].extend(group)
+                        entry[1].extend(distinct)
+                        entry[2][0] += len(group)
         maybe = self._maybe
         clean = self._clean
-        for key, (rule, group) in per_rule.items():
-            if len(group) < _BULK_MIN:
+        for key, (rule, group, counted) in per_rule.items():
+            if counted[0] < _BULK_MIN:
                 continue
             if proof.servable(rule):
                 found = proof.maybe_lines(rule, group)
@@ -799,6 +807,7 @@ class RuleCheck:
         keep = []
         memo = self._droppable
         memo.clear()
+        idle_on: dict[bytes, bool] = {}
         for i, cand in enumerate(cands):
             mask = cand[1]
             if mask in memo:
@@ -810,9 +819,14 @@ class RuleCheck:
                 continue
             rules, pem, one_look = drop
             line = lines[i]
-            if pem and not _pem_idle_on(line):
-                keep.append(cand)
-            elif one_look:  # built-in rules only, all proven
+            if pem:
+                idle = idle_on.get(line)  # (marker lines repeat: one look at each)
+                if idle is None:
+                    idle = idle_on[line] = _pem_idle_on(line)
+                if not idle:
+                    keep.append(cand)
+                    continue
+            if one_look:  # built-in rules only, all proven
                 if line in union:
                     keep.append(cand)
             elif any(

@@ -215,9 +215,10 @@ _DOTTED = _PART + rb"(?:(?:\.|::|->)" + _PART + rb")+(?:\(\)?)?"
 #: capitals).
 _PLAIN_PATH = rb"(?-i:(?:~|[a-z]:)?[/\\][a-z_.-]++(?:[/\\][a-z_.-]*+)+)"
 _CAMEL = rb"(?-i:[a-z]+(?:[A-Z][a-z]+)+)"  # validators._CAMEL without digits
-# What str.isdigit and str.isupper accept in a value read as latin-1.
+# What str.isdigit, str.isupper and str.islower accept in a value read as latin-1.
 _DIGIT = rb"[0-9\xb2\xb3\xb9]"
 _CAPITAL = rb"(?-i:[A-Z\xc0-\xd6\xd8-\xde])"
+_SMALL = rb"(?-i:[a-z\xaa\xb5\xba\xdf-\xf6\xf8-\xff])"
 _WIN_VAR = rb"(?-i:%[A-Z_][A-Z0-9_]*%)"  # validators._WIN_VAR
 # A scheme word the validator strips from a quoted value (it then reads a password).
 _SCHEME = rb"(?=(?:basic|bearer|token|digest|apikey|key)[ \t\r\f\v]+[^\s\"'`])"
@@ -252,8 +253,23 @@ def _quoted_ok(kind: bool) -> bytes:
         rb"""(?!(?=[A-Za-z_]{1,301}["'`])[A-Za-z_]*?""" + _NAME_WORDS + rb")"
     )
     if kind:
-        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + rb"))"
+        quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + _NO_INNER_SPACE + rb"))"
     return quoted
+
+
+# What str.isspace accepts in a value read as latin-1 (the newline aside), and
+# a byte of a quoted value that is none of it.
+_BLANK = rb"[ \t\r\f\v\x1c-\x1f\x85\xa0]"
+_NOT_BLANK = rb"[^\s\"'`\x1c-\x1f\x85\xa0]"
+#: A key of the secret kind: no space inside the value as the validator strips
+#: it (``" " in value.strip()``): its first byte that is no blank, then, past
+#: the bytes up to a space and the blanks after it, another such byte.  Each
+#: run is taken whole (possessive), so the look is one pass; a value longer
+#: than the rule takes does not match here at all.
+_NO_INNER_SPACE = (
+    rb"(?!" + _BLANK + rb"{0,300}+" + _NOT_BLANK + rb"""[^ "'`\n]{0,300}+ """ + _BLANK
+    + rb"{0,300}+" + _NOT_BLANK + rb")"
+)
 
 
 def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
@@ -389,6 +405,36 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     "gitlab-token": ((rb"\b(gl(?:pat", rb"\b(" + _no_placeholder(23) + rb"gl(?:pat"),),
     "sendgrid-api-key": ((rb"\b(SG\.", rb"\b(" + _no_placeholder(36) + rb"SG\."),),
     "github-token": ((rb"\b(gh[rsuop]_", rb"\b(" + _no_placeholder(40) + rb"gh[rsuop]_"),),
+    # cut_value_ok: a separator inside the value (one with a byte after it
+    # that is no separator), and a digit, a capital and a small letter (all
+    # four classes; the separator is the sign), within the 300 bytes it reads
+    "secret-cut-value": (
+        (rb"(?P<v>[^\s\"'`]{10,300}+)",
+         rb"(?P<v>(?=[^\s\"'`]{0,300}?[,;|][^\s\"'`,;|])(?=[^\s\"'`]{0,300}?" + _DIGIT
+         + rb")(?=[^\s\"'`]{0,300}?" + _CAPITAL + rb")(?=[^\s\"'`]{0,300}?" + _SMALL
+         + rb")[^\s\"'`]{10,300}+)"),
+    ),
+    # redis_userinfo_ok: the password (the user part, or what follows its
+    # first ":") has eight bytes and a digit, so the user part, which an "@"
+    # ends, has both before some "@"
+    # and a sign a URL encodes, or a capital and a small letter, or a run of
+    # 24 hex digits (url_token_ok and the drawn value's three classes)
+    "redis-url-userinfo": (
+        (rb"://([^\s\"'`]{1,256})@",
+         rb"://((?=[^\s\"'`]{8}[^\s\"'`]{0,248}?@)(?=[^\s\"'`]{0,255}?" + _DIGIT
+         + rb"[^\s\"'`]{0,255}?@)(?:(?=[^\s\"'`]{0,255}?[!#$%&()*+,/;<=>?@\[\]^{|}~]"
+         rb"[^\s\"'`]{0,255}?@)|(?=[^\s\"'`]{0,255}?" + _CAPITAL + rb"[^\s\"'`]{0,255}?@)"
+         rb"(?=[^\s\"'`]{0,255}?" + _SMALL + rb"[^\s\"'`]{0,255}?@)"
+         rb"|(?=[^\s\"'`]{0,232}?[0-9a-fA-F]{24}))[^\s\"'`]{1,256})@"),
+    ),
+    # url_token_ok: a run of 24 hex digits, or three changes of case (a
+    # capital and a small letter) within the user part
+    "url-token-userinfo": (
+        (rb"://([^\s:/?#@\"'<>\[\]`]{8,256}+)@",
+         rb"://((?:(?=[^\s:/?#@\"'<>\[\]`]{0,255}?" + _CAPITAL
+         + rb")(?=[^\s:/?#@\"'<>\[\]`]{0,255}?" + _SMALL + rb")|(?=[0-9a-fA-F]{24}))"
+         rb"[^\s:/?#@\"'<>\[\]`]{8,256}+)@"),
+    ),
     "bearer-token": (
         (rb"([A-Za-z0-9._~+/-]{12,}=*)", rb"((?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{12,}=*)"),
     ),
