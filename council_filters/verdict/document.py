@@ -487,12 +487,31 @@ _CJK_LABEL = re.compile(
     "(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
 
 
-def _is_label(text: str) -> bool:
-    if _FINDING_ID.match(_plain(text)):
+# a severity word of another language as the tag of a title ("1. 重大: 入力が検証されない",
+# "【高】：令牌未校验"), not the name of a group ("严重问题：必须修复")
+_CJK_TAGGED = re.compile("^[\\W\\d_]*(?P<w>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6})"
+                         "[\\W_]*[:\uff1a][\\W_]*(?P<t>[^\\W\\d_].*)$")
+
+
+def _cjk_tagged_title(text: str) -> bool:
+    """True for a heading that is a severity tag before a finding's own title."""
+    m = _CJK_TAGGED.match(_NUMBERING.sub("", re.sub(r"[*_`~]+", "", text).strip()))
+    if m is None or severity.INTL_ALIASES.get(m["w"]) is None:
         return False
-    t = re.sub(r"\([^)]*\)|\uff08[^\uff09]{0,40}\uff09", " ", _plain(text)).lower()
+    rest = m["t"]
+    return heading_severity(rest) is None and not _FINDINGS.search(rest) \
+        and len(re.findall("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\\W\\d_]{2,}",
+                           rest)) >= 5
+
+
+def _is_label(text: str) -> bool:
+    if _FINDING_ID.match(_plain(text)) or _intl_head(text):
+        return False  # an id; "建议行动计划", an action plan: no severity's group
+    # an aside in full-width brackets goes before _plain turns the brackets into spaces
+    t = re.sub(r"\([^)]*\)", " ", _plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
+    t = t.lower()
     if _CJK_LABEL.match(t):
-        return True
+        return not _cjk_tagged_title(text)
     # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
@@ -1452,9 +1471,12 @@ class _Reader:
                 continue
             if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
                 # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
-                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                said = _fields(c.body).get("severity", "")
+                want = _SEV_WORD_RE.search(said)
                 if want and severity_word(want["w"]):
                     _put_severity(inner[0], want["w"])
+                elif s := severity.lead_severity(said):  # "Severidade: 🟧 Média", "重要度: 高"
+                    inner[0]["severity"] = s
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -1547,7 +1569,7 @@ class _Reader:
                     _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None)) \
                 or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif _is_inventory(plain, text) and not re.search(
+        elif (_is_inventory(plain, text) or _intl_head(text) == "changes") and not re.search(
                 r"\((?:priority|severity)\s*:", plain, re.I) or (
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
@@ -1567,7 +1589,7 @@ class _Reader:
             kind = "findings"
         elif rnd:
             kind = "neutral"
-        elif is_key or _OTHER.match(plain):
+        elif is_key or _OTHER.match(plain) or _intl_head(text):
             kind = "other"
         if kind == "other" and re.match(r"^(?:summary|executive\s+summary|tl;?dr|overview)\b",
                                         plain, re.I) and not self.doc.summary:
@@ -1617,8 +1639,8 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
-        sec.summary_head = _recap_kind(recap_name) == "summary"
-        recap = _recap_kind(recap_name) if self.doc.findings else None
+        sec.summary_head = _recap_kind(recap_name, text) == "summary"
+        recap = _recap_kind(recap_name, text) if self.doc.findings else None
         if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
             sec.summary_recap = recap == "summary"
@@ -2505,15 +2527,40 @@ _RECAP_QUALIFIER = re.compile(
     r"\s+(?=\w)", re.I)
 
 
-def _recap_kind(name: str) -> str | None:
-    """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+# the sections of other languages that hold no findings of their own, by kind (the
+# tables of :mod:`.words`): a name that opens the heading, then its end, punctuation, a
+# bracket or a connecting word ("変更概要（今回分）", "Übersicht der Änderungen"); a name
+# followed by more words is a title ("요약 화면이 비어 있음")
+_INTL_TAIL = (r"(?=\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|das|de|del|della|di|du|of|for|f\u00fcr|"
+              r"para|per|pour|zur|zum)\s))")
+_INTL_HEADS = tuple((kind, re.compile(r"(?:" + rx + r")" + _INTL_TAIL, re.I)) for kind, rx in (
+    ("summary", words.SUMMARY_HEADS_INTL), ("action", words.ACTION_HEADS_INTL),
+    ("changes", words.CHANGES_HEADS_INTL), ("other", words.OTHER_HEADS_INTL)))
+
+
+def _intl_head(text: str) -> str | None:
+    """"summary", "action", "changes" or "other" when the heading ``text`` names such a
+    section in another language ("## 2. 変更概要", "### 📋 다음 단계")."""
+    name = re.sub(r"^[\W\d_]+", "", re.sub(r"[*_`~]+", "", text[:200]))
+    for kind, rx in _INTL_HEADS:
+        if rx.match(name):
+            return kind
+    return None
+
+
+def _recap_kind(name: str, heading: str | None = None) -> str | None:
+    """"summary" or "action" when the heading ``name`` is a recap's, else None (its
+    ``heading`` as written names it in another language, see :func:`_intl_head`)."""
+    if (intl := _intl_head(heading or name)) in ("summary", "action"):
+        return intl
     q = _RECAP_QUALIFIER.match(name)
     if q and (kind := _recap_kind(name[q.end():])) == "action":
         return kind  # "Testing recommendations", "Further suggestions"
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
-        if m and _RECAP_TAIL.match(name[m.end():]):
-            return kind
+        if m and (_RECAP_TAIL.match(name[m.end():]) or _CJK_RUN.search(m.group(0)[-2:])
+                  and name[m.end():m.end() + 1].isspace()):
+            return kind  # "改进建议（优先级排序）": a name, then its aside
     return None
 
 
@@ -3292,7 +3339,9 @@ _PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u
                           r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
 _ASIDE = re.compile(r"\((?:[^()\n]|\([^()\n]{0,20}\)){0,80}\)|"
                     r"\uff08(?:[^\uff08\uff09()\n]|\([^()\n]{0,20}\)){0,80}\uff09")
-_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?")
+# ("…, `:16`", or a line range alone in code: "`a.py:82-91`, `111-120`")
+_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))(?:`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?"
+                         r"|`L?(?P<m>\d{1,7})(?:\s*[-\u2013~]\s*L?\d{1,7})?`)")
 
 
 def _field_places(value: str) -> list[Location]:
@@ -3314,7 +3363,7 @@ def _field_places(value: str) -> list[Location]:
     for i, g in enumerate(glue[1:]):
         g = _ASIDE.sub(" ", g)  # "a.json:17（postinstall）、b.mjs:24": an aside is glue
         for m in _LINE_AGAIN.finditer(g):  # "…, `:16`": another line of the same file
-            more.append(Location(out[i].file, int(m["l"])))
+            more.append(Location(out[i].file, int(m["l"] or m["m"])))
         rest.append(_LINE_AGAIN.sub(" ", g))
     if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
@@ -3560,13 +3609,26 @@ _COLUMNS = (
               "details", "comment", "message", "concern", "blocker", "defect", "bug", "gap",
               "risk description", "observation")),
 )
+# a text column that names a summary, a title or the contents, in other languages ("요약",
+# "概要", "内容", "Resumo", "Zusammenfassung", "Titolo"): like "Summary", a describing column
+_INTL_SUMMARY_COLS = (
+    "\u8981\u7d04", "\u6982\u8981", "\u6458\u8981", "\u5185\u5bb9", "\u6807\u9898",
+    "\u30bf\u30a4\u30c8\u30eb", "\u4ef6\u540d", "\uc694\uc57d", "\ub0b4\uc6a9",
+    "\uc81c\ubaa9", "resumo", "t\u00edtulo", "titulo", "zusammenfassung", "titel",
+    "r\u00e9sum\u00e9", "titre", "resumen", "riepilogo", "sommario", "titolo",
+    "\u0441\u0443\u0442\u044c", "\u0437\u0430\u0433\u043e\u043b\u043e\u0432\u043e\u043a")
 # the same columns named in other languages (Chinese, Japanese, Korean, German, French,
 # Spanish, Portuguese, Italian, Russian)
 _COLUMNS_INTL = (
     ("file", ("\u6587\u4ef6", "\u4f4d\u7f6e", "\u8def\u5f84", "\u30d5\u30a1\u30a4\u30eb",
               "\u5834\u6240", "\u7b87\u6240", "\ud30c\uc77c", "\uc704\uce58", "datei", "ort",
               "fichier", "emplacement", "archivo", "ubicaci\u00f3n", "arquivo", "posizione",
-              "\u0444\u0430\u0439\u043b")),
+              "\u0444\u0430\u0439\u043b",
+              # a file and its line in one column ("ファイル:行", "文件:行号", "Datei:Zeile")
+              "\u30d5\u30a1\u30a4\u30eb:\u884c", "\u6587\u4ef6:\u884c",
+              "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
+              "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
+              "file:riga")),
     ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
               "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
@@ -3586,7 +3648,7 @@ _COLUMNS_INTL = (
               "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
               "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
               "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
-              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435")),
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435") + _INTL_SUMMARY_COLS),
 )
 # a severity cell that says the row passed, or is only an emoji
 _PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"
@@ -3711,7 +3773,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
     fixcol = next((i for i, c in enumerate(header) if c in _FIX_COLS), None)
-    described = header[cols["text"]] in ("description", "summary", "title", "details")
+    described = header[cols["text"]] in ("description", "summary", "title", "details",
+                                         *_INTL_SUMMARY_COLS)
     if not (in_findings or "file" in cols and not described or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):

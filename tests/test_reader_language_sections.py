@@ -1,0 +1,294 @@
+"""The reader on reviews written in other languages (issue: read what real reviewers
+print), third round: the sections that hold no findings (a change summary, a risk
+assessment, an action plan, references, a test plan), a severity tag that opens a
+heading's title, place and line spellings, table columns, a document's severity field and
+a verdict word.  Every fixture is written for these tests, in several languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading, words
+
+
+def read(text: str) -> reading.Reading:
+    return reading.read(text.encode(), "tester")
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in read(text).findings]
+
+
+# --------------------------------------------------------------------------- #
+# 1. Sections that hold no findings of their own
+# --------------------------------------------------------------------------- #
+SECTIONS = {
+    "chinese-plan-and-references": """\
+# 第二轮审查
+
+## 发现的问题
+
+#### M1. 列表过滤没有防抖
+`web/list.tsx:40` 每次按键都重新过滤全部数据。
+
+#### M2. 导出接口缺少分页
+`api/export.py:88` 一次性读取全部记录。
+
+## 🛠️ 建议行动计划
+
+### 本周（上线前）
+1. 给过滤加防抖（半小时）
+
+### 下周（持续优化）
+2. 导出改为分页（两小时）
+
+## 📚 参考资料
+
+### 前端性能
+- [防抖与节流](https://example.org/debounce)
+""",
+    "japanese-changes-and-next-steps": """\
+# 決済モジュールのレビュー
+
+## 変更概要
+- `billing/retry.py:10-40` にリトライ処理を追加
+- `billing/config.py:5` に上限回数の設定を追加
+
+## 指摘事項
+
+### 1. リトライで二重請求が起こりうる
+- **ファイル**: `billing/retry.py:31`
+- **重要度**: 高
+
+## 次のステップ
+
+### 今週中
+1. 冪等キーを導入する
+""",
+    "korean-changes-and-risk": """\
+# 인증 모듈 리뷰
+
+## 변경 사항
+- `auth/refresh.go:20-64` 토큰 갱신 로직 추가
+- `auth/cache.go:10` 캐시 키 변경
+
+## 발견된 문제
+
+### 1. 만료된 토큰이 캐시에 남는다
+- **위치**: `auth/cache.go:57`
+- **심각도**: 중간
+
+## 리스크 평가
+
+### 배포 후 지켜볼 부분
+- 갱신 요청이 몰릴 때의 지연
+""",
+    "portuguese-changes-and-scope": """\
+# Revisão do módulo de pedidos
+
+## Alterações
+- `orders/service.py:12-40` adiciona o cancelamento
+- `orders/api.py:8` expõe a rota nova
+
+## Problemas encontrados
+
+### 1. O cancelamento não libera o estoque
+- **Arquivo:** `orders/service.py:33`
+- **Severidade:** Alta
+
+## Escopo
+- `orders/models.py:1-80` lido por inteiro, sem observações
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECTIONS))
+def test_the_plan_summary_references_and_test_plan_of_a_review_hold_no_findings(name):
+    expected = {
+        "chinese-plan-and-references": [("web/list.tsx", 40, None),
+                                        ("api/export.py", 88, None)],
+        "japanese-changes-and-next-steps": [("billing/retry.py", 31, "critical")],
+        "korean-changes-and-risk": [("auth/cache.go", 57, "medium")],
+        "portuguese-changes-and-scope": [("orders/service.py", 33, "critical")],
+    }[name]
+    assert where(SECTIONS[name]) == expected
+
+
+def test_priority_groups_of_suggestions_that_restate_findings_by_id_add_none():
+    text = """\
+## 🔍 发现的问题
+
+### 🟡 中等问题
+
+#### **M1. 搜索没有防抖**
+`src/search.ts:12` 每次输入都会触发查询。
+
+#### **M2. 缺少错误边界**
+`src/app.tsx:30` 运行时错误会让整页空白。
+
+## 📋 改进建议（优先级排序）
+
+### P0 - 必须修复（上线前）
+1. **[M1] 给搜索加防抖** - 影响性能
+2. **[M2] 增加错误边界** - 提高健壮性
+
+### P1 - 强烈建议（两周内）
+3. **[M1] 顺便缓存查询结果**
+"""
+    assert where(text) == [("src/search.ts", 12, "medium"), ("src/app.tsx", 30, "medium")]
+
+
+@pytest.mark.parametrize("heading, kind", [
+    ("変更概要", "changes"), ("变更摘要", "changes"), ("변경 사항", "changes"),
+    ("검토 범위", "changes"), ("Alterações", "changes"), ("요약", "summary"),
+    ("风险评估", "summary"), ("Visão geral", "summary"), ("Übersicht der Änderungen", "summary"),
+    ("建议行动计划", "action"), ("次のステップ", "action"), ("다음 단계", "action"),
+    ("Próximos passos", "action"), ("Nächste Schritte", "action"),
+    ("参考资料", "other"), ("テスト計画", "other"),
+    ("Referências", "other"), ("Testplan", "other"),
+    ("变更导致崩溃", None), ("요약 화면이 비어 있음", None), ("Referenzfehler im Parser", None),
+])
+def test_the_section_names_of_other_languages_are_read_by_kind(heading, kind):
+    from council_filters.verdict import document
+
+    assert document._intl_head(heading) == kind
+
+
+def test_the_section_tables_are_compiled_and_documented():
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "parse-verdict.md").read_text()
+    for table in (words.SUMMARY_HEADS_INTL, words.ACTION_HEADS_INTL, words.CHANGES_HEADS_INTL,
+                  words.OTHER_HEADS_INTL):
+        re.compile(table)
+    for word in ("変更概要", "变更摘要", "요약", "行动计划", "다음 단계", "Próximos passos",
+                 "テスト計画", "Referências"):
+        assert word in doc
+
+
+# --------------------------------------------------------------------------- #
+# 2. A severity word of another language that tags a heading's title
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("heading", [
+    "### 1. 重大: 入力値が検証されていない",
+    "### 2. 严重：上传接口未限制文件大小",
+    "### 3. 높음: 세션 토큰이 로그에 남는다",
+])
+def test_a_heading_opening_with_a_severity_tag_is_a_finding_with_its_fields(heading):
+    text = f"""\
+## 指摘事項
+
+{heading}
+
+- **ファイル**: `svc/upload.py:21`
+- **説明**: 値をそのまま使っている。
+"""
+    assert where(text) == [("svc/upload.py", 21, "critical")]
+
+
+def test_a_severity_heading_naming_its_group_stays_a_group():
+    text = """\
+## 严重问题：必须修复
+
+- `svc/a.py:3` 密码以明文写入日志。
+- `svc/b.py:9` 删除接口没有鉴权。
+"""
+    assert where(text) == [("svc/a.py", 3, "critical"), ("svc/b.py", 9, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# 3. Places and lines
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("place", [
+    "`net/client.go` 118번째 줄",
+    "`net/client.go` 118행",
+    "`net/client.go`（118-120행）",
+    "`net/client.go`, 라인 118",
+])
+def test_a_korean_line_after_a_path_is_its_line(place):
+    text = f"""\
+## 발견된 문제
+
+### 1. 재시도 간격이 고정되어 있다
+
+- **위치**: {place}
+- **설명**: 실패가 이어지면 서버에 부하가 몰린다.
+"""
+    assert where(text) == [("net/client.go", 118, None)]
+
+
+def test_a_location_field_in_japanese_lists_several_places_each_read():
+    text = """\
+## 指摘事項
+
+1. **中: 例外が握りつぶされている**
+   - 該当: `jobs/sync.py:40-52`, `90-95`, `jobs/export.py:12`
+   - 失敗してもログに何も残らない。
+"""
+    assert where(text) == [("jobs/sync.py", 40, "medium"), ("jobs/export.py", 12, "medium"),
+                           ("jobs/sync.py", 90, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# 4. Tables whose text or place column is named in another language
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("header", [
+    "| ID | 심각도 | 위치 | 요약 |",
+    "| ID | 重要度 | 場所 | 概要 |",
+    "| ID | Severidade | Arquivo | Resumo |",
+    "| ID | Schweregrad | Datei | Zusammenfassung |",
+])
+def test_a_findings_table_whose_text_column_names_a_summary_is_read(header):
+    text = f"""\
+## 지적 사항
+
+{header}
+|---|---|---|---|
+| R-1 | 🔴 Critical | `hooks/start.mjs:44` | 환경 변수가 숫자로 잘못 읽힌다 |
+| R-2 | 🟡 Minor | `docs/setup.md` | 예시 명령이 오래되었다 |
+"""
+    assert where(text) == [("hooks/start.mjs", 44, "critical"), ("docs/setup.md", None, "minor")]
+
+
+def test_a_table_column_holding_file_and_line_together_is_the_place():
+    text = """\
+### 指摘事項
+| # | 重要度 | ファイル:行 | 内容 |
+|---|--------|------------|------|
+| 1 | 高 | `api/users.py:42` | 権限チェックが抜けている |
+| 2 | 低 | `api/users.py:90` | 変数名が紛らわしい |
+"""
+    assert where(text) == [("api/users.py", 42, "critical"), ("api/users.py", 90, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 5. A one-finding document's severity field, in another language
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("field, expected", [
+    ("**Severidade:** 🟧 Média", "medium"),
+    ("**Schweregrad:** Hoch", "critical"),
+    ("**重要度**: 低", "minor"),
+])
+def test_a_document_severity_field_in_another_language_is_its_findings(field, expected):
+    text = f"""\
+# F-12 — O filtro de datas aceita um intervalo invertido
+
+{field}
+
+## Base
+
+- Arquivo: `srv/periodo.js:58`.
+- O teste de integração esperava 400 e recebeu 204.
+"""
+    assert where(text) == [("srv/periodo.js", 58, expected)]
+
+
+# --------------------------------------------------------------------------- #
+# 6. Verdict words
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("value", ["현 상태로 병합 불가", "머지 불가", "병합·배포 불가"])
+def test_a_korean_cannot_merge_asks_for_changes(value):
+    assert words.vote_of(value) == "REVISE"
+    assert read(f"## 종합 판정\n\n{value}\n").verdict == "REVISE"
