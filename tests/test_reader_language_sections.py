@@ -172,9 +172,10 @@ def test_the_section_tables_are_compiled_and_documented():
 # 2. A severity word of another language that tags a heading's title
 # --------------------------------------------------------------------------- #
 @pytest.mark.parametrize("heading", [
-    "### 1. 重大: 入力値が検証されていない",
-    "### 2. 严重：上传接口未限制文件大小",
-    "### 3. 높음: 세션 토큰이 로그에 남는다",
+    "### 1. 重大: 入力が未検証",
+    "### 2. 严重：上传未限大小",
+    "### 3. 높음: 평문비밀번호",
+    "### 4. 高：令牌未做签名校验",
 ])
 def test_a_heading_opening_with_a_severity_tag_is_a_finding_with_its_fields(heading):
     text = f"""\
@@ -292,3 +293,51 @@ def test_a_document_severity_field_in_another_language_is_its_findings(field, ex
 def test_a_korean_cannot_merge_asks_for_changes(value):
     assert words.vote_of(value) == "REVISE"
     assert read(f"## 종합 판정\n\n{value}\n").verdict == "REVISE"
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("**结论：本次改动可以接受，没有阻塞项。**", "APPROVE"),
+    ("**最终判定**：`REVIEW_RESULT: PASS`（建议项不阻塞）", "APPROVE"),
+    ("**Empfehlung:** Deployen. Die offenen Kleinigkeiten folgen im nächsten Sprint.", "APPROVE"),
+    ("**Empfehlung:** Nicht mergen, bevor die Migration getestet ist.", "REJECT"),
+    ("**Empfehlung:** Freigeben, aber erst nach dem Fix", "UNKNOWN"),
+    ("结论：可以接受吗？还需要讨论。", "UNKNOWN"),
+])
+def test_verdicts_said_as_acceptable_an_inner_result_key_or_an_imperative(line, expected):
+    assert read(line + "\n").verdict == expected
+
+
+# --------------------------------------------------------------------------- #
+# 7. Nothing under a label, and test results
+# --------------------------------------------------------------------------- #
+def test_a_per_file_label_saying_none_with_an_aside_is_no_finding():
+    text = """\
+**レビュー結果**
+
+- `app/Models/Invite.php`
+  - **判定**: OK
+  - **Suggestion**: なし（意図はコメントで明確）。
+- `resources/js/Register.svelte`
+  - **判定**: OK
+  - **Suggestion**: なし。
+  - **Warning**: `token` が URL に残る。
+"""
+    assert where(text) == [("resources/js/Register.svelte", None, "medium")]
+
+
+def test_a_retest_table_in_another_language_restates_no_new_finding():
+    text = """\
+### Gefundene Bugs
+
+#### BUG-1: Das Limit wird beim Tippen nicht erzwungen
+- **Schweregrad:** Niedrig
+- **Status:** Offen
+
+### Re-Test-Ergebnisse
+
+| Bug | Schweregrad | Vorher | Nachher |
+|-----|-------------|--------|---------|
+| BUG-1 | Niedrig | Offen | Offen |
+| BUG-2 | Hoch | Offen | BEHOBEN |
+"""
+    assert where(text) == [(None, None, "minor")]

@@ -1867,7 +1867,8 @@ class _Reader:
                 i += 1
                 continue
             em = _EMPTY_GROUP.match(ln)
-            if em and _NONE_RE.match(em["v"]) and _sev_label(em["k"]) is not None \
+            if em and (_NONE_RE.match(em["v"]) or _NONE_MORE.match(em["v"])) \
+                    and _sev_label(em["k"]) is not None \
                     and kind not in ("positive", "resolved"):
                 # "CRITICAL: None" / "**High:** none found": a severity with nothing under it
                 self.close_para()
@@ -2201,7 +2202,12 @@ class _Reader:
                                 self.emit(lines[0], lines[1:], group, place)
                     continue
                 if _lead_tag(head) and (tag := _lead_tag(head)):
-                    self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag, place)
+                    em = _EMPTY_GROUP.match(head)
+                    if not (em and not inner and (_NONE_RE.match(em["v"])
+                                                  or _NONE_MORE.match(em["v"]))):
+                        # ("**Suggestion**: なし（…）": a label with nothing under it)
+                        self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag,
+                                  place)
                     continue
                 for ln in _flat(it):
                     self.feed(ln)
@@ -2750,6 +2756,8 @@ _NONE_MORE = re.compile(
     "\u043d\u0435\u0442|\u043d\u0438\u0447\u0435\u0433\u043e|"
     "\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
     "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
+    # ... and its aside ("なし（コメントも意図明確）。", "없음 (기존과 동일)")
+    "[\\s*_`]*(?:\uff08[^\uff08\uff09\n]{0,80}\uff09|\\([^()\n]{0,80}\\))?"
     "[\\s*_`\u3002.\uff0e]*$", re.I)
 
 

@@ -103,6 +103,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
      + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
+     r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
+     r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
      r"(?:머지|병합)\s*가능|문제\s*없음", "APPROVE"),
     # other languages: Portuguese, Spanish, French, Italian, German, Russian ("Aprovado com
     # ressalvas", "Requiere cambios", "Modifications requises", "Änderungen erforderlich",
@@ -144,6 +146,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"rifiutat[oa]|abgelehnt|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
      r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
      r"fusionner|mergen|unire)", "REJECT"),
+    # an imperative to ship it, alone as a key's value ("Empfehlung: Deployen.")
+    (r"(?:mergen|deployen|freigeben|ausrollen|mesclar|implantar|fusionar|d[\u00e9e]ployer|"
+     r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
      r"freigegeben|freigabe|genehmigt|angenommen|bestanden|\u043e\u0434\u043e\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
@@ -217,10 +222,16 @@ def is_enumeration(value: str) -> bool:
     return len(voted) >= 2
 
 
+# a machine key written inside the value ("`REVIEW_RESULT: PASS`"): its value is the verdict
+_INNER_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*_)*(?:RESULT|VERDICT|DECISION|STATUS|OUTCOME)"
+                        r"\s*[:=]\s*")
+
+
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
     v = _LEAD.sub("", v.strip())
     v = v.replace("**", "").replace("__", "").replace("`", "")
     v = _LEAD.sub("", v)[:120]
+    v = _INNER_KEY.sub("", v, count=1)
     for rx, vote in _TABLE:
         m = rx.match(v)
         if m:
@@ -486,6 +497,10 @@ CHANGES_HEADS_INTL = (
     "\u5bfe\u8c61)|\u691c\u8a3c\u7bc4\u56f2|\uac80\ud1a0\\s?(?:\ubc94\uc704|\ub300\uc0c1)|"
     "\u7167\u5408\u3057\u305f\u898f\u7d04|\u78ba\u8a8d\u7d50\u679c|\u9a8c\u8bc1\u7ed3\u679c|"
     "\u68c0\u67e5\u7ed3\u679c|\ud655\uc778\\s?\uacb0\uacfc|\uac80\uc99d\\s?\uacb0\uacfc|"
+    "\u6d4b\u8bd5\u7ed3\u679c|\u6e2c\u8a66\u7d50\u679c|\u30c6\u30b9\u30c8\u7d50\u679c|"
+    "\ud14c\uc2a4\ud2b8\\s?\uacb0\uacfc|"
+    r"(?:re-?)?test-?ergebnisse|resultados\s+d[oe]s?\s+(?:testes|pruebas)|"
+    r"risultati\s+dei\s+test|r\u00e9sultats\s+des\s+tests|"
     r"altera[c\u00e7][o\u00f5]es(?:\s+realizadas)?|mudan[c\u00e7]as|\u00e4nderungen|"
     r"modifiche|cambios(?:\s+realizados)?|escopo|umfang|ambito|port\u00e9e|alcance")
 # Neither findings nor praise: references, a test plan, background ("参考资料",
