@@ -341,3 +341,52 @@ def test_a_retest_table_in_another_language_restates_no_new_finding():
 | BUG-2 | Hoch | Offen | BEHOBEN |
 """
     assert where(text) == [(None, None, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 8. A summary at the head of the review that lists the findings detailed below
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text", [
+    """\
+# 第三轮审查
+
+## 📊 总体评价
+
+**评级：良好**
+
+### 主要问题 ⚠️
+- ⚠️ 列表过滤缺少防抖
+- ⚠️ 导出接口没有分页
+- ⚠️ 登录接口没有限流
+
+## 🔍 发现的问题
+
+- **列表过滤缺少防抖** — `web/list.tsx:40` 每次按键都重新过滤。
+- **导出接口没有分页** — `api/export.py:88` 一次性读取全部记录。
+
+## 📋 改进建议（优先级排序）
+
+### P3 - 长期优化
+- 引入虚拟滚动
+""",
+    """\
+# Third review
+
+## Overview
+
+### Main issues
+- The list filter has no debounce
+- The export endpoint has no pagination
+- The login endpoint has no rate limit
+
+## Findings
+
+- **The list filter has no debounce** — `web/list.tsx:40` filters on every key press.
+- **The export endpoint has no pagination** — `api/export.py:88` reads every record at once.
+""",
+])
+def test_a_summary_at_the_head_lists_the_findings_below_once_and_keeps_the_rest(text):
+    got = read(text).findings
+    assert [(f.get("file"), f.get("line")) for f in got] == [
+        (None, None), ("web/list.tsx", 40), ("api/export.py", 88)]
+    assert "登录" in got[0]["summary"] or "login" in got[0]["summary"]

@@ -433,6 +433,7 @@ class _Section:
     prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
     summary_recap: bool = False  # a summary or status (not suggestions or changes)
     summary_head: bool = False  # headed as a summary or status, findings read before or not
+    preview: bool = False  # a summary before any finding: what it lists may come again below
 
 
 @dataclass
@@ -517,7 +518,18 @@ def _is_label(text: str) -> bool:
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
-                              or _CJK_LABEL.match(w) is not None for w in toks)
+                              or _CJK_LABEL.match(w) is not None
+                              or _CJK_LABEL_PARTS.match(w) is not None for w in toks)
+
+
+# a group's name in Chinese or Japanese made only of when and how to act ("P3 - 长期优化",
+# "P2 - 后续改进", "今後の検討事項"): the words of "P3 - long-term improvements"
+_CJK_LABEL_PARTS = re.compile(
+    "^(?:\u957f\u671f|\u77ed\u671f|\u4e2d\u671f|\u8fd1\u671f|\u4f18\u5316|\u6539\u8fdb|"
+    "\u6539\u5584|\u8fed\u4ee3|\u540e\u7eed|\u4eca\u5f8c|\u5c06\u6765|\u7acb\u5373|\u5c3d\u5feb|"
+    "\u8ba1\u5212|\u8a08\u753b|\u4fee\u590d|\u4fee\u6b63|\u5efa\u8bae|\u5efa\u8b70|\u5fc5\u987b|"
+    "\u5fc5\u9808|\u5f3a\u70c8|\u53ef\u9009|\u63a8\u8350|\u63a8\u5968|\u8003\u8651|\u691c\u8a0e|"
+    "\u4e8b\u9879|\u4e8b\u9805|\u95ee\u9898|\u554f\u984c|\u9879|\u5bfe\u5fdc|\u306e)+$")
 
 
 def _intl_severity_word(w: str) -> str | None:
@@ -910,6 +922,7 @@ class _Reader:
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
+        self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
@@ -1277,6 +1290,8 @@ class _Reader:
             self.doc.findings.append(rec)
         else:
             self.doc.findings.insert(at, rec)
+        if "file" not in rec and any(sec.preview for sec in self.sections):
+            self.previews.append(rec)
         places = _field_places(fields.get("file", ""))
         if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
             places = _compared_places(fields.get("file", "")) or places
@@ -1305,6 +1320,28 @@ class _Reader:
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
+
+    def drop_previews(self) -> None:
+        """A summary at the head of the review (``## 总体评价`` / ``### 主要问题``, ``##
+        Overview`` / ``### Main issues``) lists, without places, the findings the review
+        details below it: each of its fileless items that a later finding restates (shares
+        two of its words and more than half of them) is that finding again, not one of its
+        own; an item the review does not detail below stays a finding."""
+        if not self.previews:
+            return
+        ids = {id(f) for f in self.previews}
+        later = [f for f in self.doc.findings if id(f) not in ids][:RECAP_PRIOR * 4]
+        if not later:
+            return
+        words = [_words(str(f.get("summary", "")) + " " + str(f.get("discussion", ""))[:300])
+                 for f in later]
+        gone: set[int] = set()
+        for rec in self.previews[:RECAP_PRIOR]:
+            mine = _words(str(rec.get("summary", "")))
+            if any(len(mine & fw) >= 2 and 2 * len(mine & fw) > len(mine) for fw in words):
+                gone.add(id(rec))
+        if gone:
+            self.doc.findings = [f for f in self.doc.findings if id(f) not in gone]
 
     def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
         """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
@@ -1640,6 +1677,7 @@ class _Reader:
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
+        sec.preview = sec.summary_head and not self.doc.findings and level >= 2
         recap = _recap_kind(recap_name, text) if self.doc.findings else None
         if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
@@ -2474,6 +2512,7 @@ class _Reader:
         self.close_para()
         self.close_sections(0)
         self.close_comment()
+        self.drop_previews()
         if src is not None:
             self.close_span(len(src))
             if self.spans:
