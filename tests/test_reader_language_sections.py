@@ -390,3 +390,45 @@ def test_a_summary_at_the_head_lists_the_findings_below_once_and_keeps_the_rest(
     assert [(f.get("file"), f.get("line")) for f in got] == [
         (None, None), ("web/list.tsx", 40), ("api/export.py", 88)]
     assert "登录" in got[0]["summary"] or "login" in got[0]["summary"]
+
+
+# --------------------------------------------------------------------------- #
+# 9. A finding marked fixed, in another language, at the head of its body
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("mark", [
+    "> ✅ behoben (Commit 6933dfa)",
+    "> 已修复（提交 6933dfa）",
+    "✅ 수정 완료 — 커밋 6933dfa",
+    "> ✅ Corrigido no commit 6933dfa",
+    "**修正済み**（6933dfa）",
+])
+def test_a_heading_whose_body_opens_saying_it_was_fixed_is_no_finding(mark):
+    text = f"""\
+## Warnungen
+
+### WR-01: Pfade aus `agent_id` ohne Prüfung
+
+**Datei:** `webui/state.py:21`
+
+Die Kennung wird nicht geprüft.
+
+### WR-02: Löschrouten ohne Rate-Limit
+
+{mark}
+
+**Datei:** `webui/main.py:212`
+
+Löschen und Zurücksetzen sind ungedrosselt.
+"""
+    assert where(text) == [("webui/state.py", 21, "medium")]
+
+
+def test_a_body_opening_with_an_english_word_for_fixed_stays_a_finding():
+    text = """\
+## Findings
+
+### 1. Layout overflow
+
+Fixed width columns overflow on small screens at `web/table.css:12`.
+"""
+    assert where(text) == [("web/table.css", 12, None)]

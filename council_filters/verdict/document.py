@@ -2876,11 +2876,27 @@ def _settled_body(rest: list[str]) -> bool:
             continue
         if fenced or not ln.strip():
             continue
-        if not text and _SETTLED_MARK.match(ln):
+        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+
+
+# the first line of a body that says, in another language, that the item was fixed: after a
+# fixed mark or alone and short ("> ✅ behoben (Commit a16c5ee)", "> 已修复（提交 6933dfa）",
+# "**수정 완료** — 커밋 1a2b"); an English word alone opens a sentence ("Fixed width …")
+_SETTLED_LEAD = re.compile(r"^[\s>*_`]{0,8}(?P<m>(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*)?"
+                           r"(?P<w>[^\W\d_][^\n]{0,80})$")
+_ENGLISH_SETTLED = re.compile(r"(?:resolved|fixed|addressed|closed|completed|already|no\s+longer|"
+                              r"clarified|withdrawn|won|accepted)\b", re.I)
+
+
+def _settled_intl(line: str) -> bool:
+    m = _SETTLED_LEAD.match(line.strip())
+    if m is None or not _RESOLVED.match(m["w"]):
+        return False
+    return bool(m["m"]) or not _ENGLISH_SETTLED.match(m["w"]) and len(m["w"]) <= 60
 
 
 def _says_nothing_wrong(line: str) -> bool:
