@@ -432,3 +432,64 @@ def test_a_body_opening_with_an_english_word_for_fixed_stays_a_finding():
 Fixed width columns overflow on small screens at `web/table.css:12`.
 """
     assert where(text) == [("web/table.css", 12, None)]
+
+
+# --------------------------------------------------------------------------- #
+# 10. A bold title over its sub-points: one finding, not one a sub-point
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text", [
+    """\
+### 指摘事項
+
+**Minor 1: 既存選択でエラートーストが出る**
+- `src/table.tsx:164`: `reject(new Error(...))` を使っている
+- CrudTable の catch（`src/crud.tsx:570-571`）でエラーとして表示される
+- **修正案**: キャンセルとして返す
+
+**Minor 2: name ガードが不一致**
+- `src/actions.ts:128`: falsy チェックなし
+- `src/edit/actions.ts:76`: falsy チェックあり
+""",
+    """\
+### Findings
+
+**Minor 1: choosing an existing item shows an error toast**
+- `src/table.tsx:164`: `reject(new Error(...))` is used
+- the catch in `src/crud.tsx:570-571` shows it as an error
+- **Fix**: return a cancel result instead
+
+**Minor 2: the name guard differs between two actions**
+- `src/actions.ts:128`: no falsy check
+- `src/edit/actions.ts:76`: falsy check present
+""",
+])
+def test_a_tagged_bold_title_over_its_sub_points_is_one_finding(text):
+    assert where(text) == [("src/table.tsx", 164, "minor"), ("src/actions.ts", 128, "minor")]
+
+
+def test_a_numbered_bold_title_with_its_severity_aside_takes_its_field_list():
+    text = """\
+## 발견 사항
+
+**1. 세션 고정 공격 가능** (심각도: 높음)
+- 파일: `auth/session.ts:33`
+- 근거:
+  - `auth/login.ts:12` 에서 세션을 재발급하지 않음
+  - `auth/logout.ts:5` 도 같은 패턴
+- 제안: 로그인 직후 세션 ID를 재발급
+
+**2. 비밀번호 규칙이 약함** (심각도: 낮음)
+- 파일: `auth/policy.ts:8`
+"""
+    assert where(text) == [("auth/session.ts", 33, "critical"), ("auth/policy.ts", 8, "minor")]
+
+
+def test_a_bold_group_over_tagged_items_stays_a_group():
+    text = """\
+## Problemas encontrados
+
+**Críticos**
+- **[ALTA]** `api/auth.py:42` o token não é validado
+- **[ALTA]** `api/admin.py:9` qualquer usuário apaga registros
+"""
+    assert where(text) == [("api/auth.py", 42, "critical"), ("api/admin.py", 9, "critical")]

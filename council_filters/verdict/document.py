@@ -222,7 +222,13 @@ _FINDINGS = re.compile(
     r"remarks?|points?|fixes|what(?:'s|\s+is)\s+(?:actually\s+|really\s+)?(?:hurting|wrong|broken))\b|"
     # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
     "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
-    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
+    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677|"
+    # ... in Korean ("발견 사항", "지적 사항", "문제점", "이슈"; not "문제 없음") and the other
+    # languages of the tables ("Problemas encontrados", "Befunde", "Problèmes", "Замечания")
+    "\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c(?!\\s?\uc5c6)|\uc774\uc288|"
+    r"\b(?:problemas?|achados?|hallazgos?|befunde?|probl\u00e8mes?|problemi|constats?|"
+    r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
+    r"\u043d\w*)(?!\w)",
     re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
@@ -2038,6 +2044,20 @@ class _Reader:
                 _opens_item(ln) for ln in _flat(node)):
             # a list right under a paragraph that opened a finding ("**[HIGH] a.py:3** —
             # title" then its bullets) is that finding's body, not findings of its own
+            if (aside := _aside_severity(self.para.head)) is not None:
+                self.para.sev = aside  # "**2. 권한 누락** (심각도: 낮음)"
+            for ln in _flat(node):
+                self.para.rest.append(ln)
+                self.feed(ln)
+            return
+        if self.para is not None and not quoted and depth == 0 \
+                and (place := _sub_points_place(self.para, node)) is not None:
+            # "**Minor 1: the toast is an error**" over "- `a.tsx:164`: reject(...)" and
+            # "- the catch in `b.tsx:570` shows it": the title's one finding, at the place its
+            # first sub-point opens with (or its place field gives); the rest is its body
+            self.para.file = place
+            if (aside := _aside_severity(self.para.head)) is not None:
+                self.para.sev = aside
             for ln in _flat(node):
                 self.para.rest.append(ln)
                 self.feed(ln)
@@ -2973,6 +2993,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
         return False
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
         return True  # "**2.** text (a.py:3)": an enumerated finding
+    if kind == "findings" and _aside_severity(s) is not None:
+        return True  # "**1. Session fixation** (심각도: 높음)": a numbered title, its severity
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
     t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
@@ -2988,6 +3010,63 @@ def _item_head(item: SyntaxTreeNode) -> str:
     if first is None or first.type != "paragraph":
         return ""
     return _text(first).split("\n")[0]
+
+
+# a bold numbered (or id'd) title and its severity in an aside, in any language of the
+# tables: "**1. Session fixation** (Severity: High)", "**2. 권한 누락** (심각도: 높음)"
+_TITLE_ASIDE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,200}?)(?:\*\*|__)\s*"
+                          r"[(\uff08](?P<a>[^()\uff08\uff09\n]{1,40})[)\uff09][\s.\u3002]*$")
+
+
+def _aside_severity(line: str) -> str | None:
+    """The severity the aside of a bold numbered title names (see :data:`_TITLE_ASIDE`)."""
+    m = _TITLE_ASIDE.match(line)
+    if m is None or not (re.match(r"^\d{1,3}[.)]\s", m["t"].strip())
+                         or _FINDING_ID.match(_plain(m["t"]))):
+        return None
+    a = m["a"].strip()
+    f = re.match(r"^(?P<k>[^:\uff1a]{1,20})[:\uff1a]\s*(?P<v>.+)$", a)
+    if f is not None:
+        k = f["k"].strip().lower()
+        if k not in ("severity", "priority") and not SEVERITY_KEY_RE.match(k):
+            return None
+        a = f["v"]
+    w = _SEV_WORD_RE.search(a)
+    return severity_word(w["w"]) if w else severity.lead_severity(a)
+
+
+def _sub_points_place(para: _Para, node: SyntaxTreeNode) -> Location | None:
+    """The place of a finding written as a bold title of its own (with a severity tag or a
+    finding id, and no place: ``**Minor 1: …**``, ``**[M2] …**``, ``**1. … ** (심각도: 높음)``)
+    over a list of its sub-points: the place the list's first item opens with, or gives
+    in a place field (``- 파일: `a.ts:33```); None when the title has a place of its own,
+    is no finding's title, or its list opens otherwise (then its items are read as before)."""
+    head = para.head.strip()
+    m = re.match(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,200}?)(?:\*\*|__)(?P<rest>[^*\n]{0,60})$", head)
+    if m is None or locate(head) is not None or _first_file(head) or para.rest:
+        return None
+    title, rest = m["t"].strip(), m["rest"].strip(" :.\u3002")
+    if rest and not re.match(r"^[(\uff08][^()\uff08\uff09]{1,40}[)\uff09]$", rest):
+        return None  # "**Title** — then a sentence": a paragraph of its own
+    if not (_lead_tag(title) or _FINDING_ID.match(_plain(title)) or _PRIORITY_ID.match(title)
+            or re.match(r"^\d{1,3}[.)]\s", title) or re.match(r"^\[[A-Z]{1,3}\d{1,3}\]", title)):
+        return None
+    if _sev_label(title) is not None or _is_label(title):
+        return None  # "**Critical issues**": a group over findings
+    items = [c for c in node.children[:MAX_BODY] if c.type == "list_item"]
+    if not items:
+        return None
+    first = _item_head(items[0])
+    fm = _FIELD.match(first)
+    if fm and fm["v"].strip():
+        k = fm["k"].lower()
+        if k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k):
+            return locate(fm["v"]) or (Location(f) if (f := _first_file(fm["v"])) else None)
+        return None
+    if not _opens_item(first) or _lead_tag(_no_code(first)):
+        return None  # a tagged item is a finding of its own
+    t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", first.strip())))
+    return locate(_ID_LEAD.sub("", t, count=1)[:300])
 
 
 def _opens_item(head: str) -> bool:
