@@ -493,3 +493,36 @@ def test_a_bold_group_over_tagged_items_stays_a_group():
 - **[ALTA]** `api/admin.py:9` qualquer usuário apaga registros
 """
     assert where(text) == [("api/auth.py", 42, "critical"), ("api/admin.py", 9, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# 11. A task's header over its analysis
+# --------------------------------------------------------------------------- #
+def test_a_single_unchecked_status_box_is_a_task_state_not_a_form_to_fill_in():
+    text = """\
+# TAREFA-07: Corrigir a aceitação concorrente de tickets
+
+**Prioridade:** 🔴 Crítico
+**Status:** [ ] Pendente
+
+## Análise técnica
+
+### 2 Vulnerabilidades Críticas Identificadas
+
+#### 1. **Sem lock pessimista**
+**Arquivo:** `backend/services/UpdateTicket.ts:139`
+**Problema:** o SELECT não trava a linha.
+
+#### 2. **Mutex só em memória**
+**Arquivo:** `backend/controllers/Ticket.ts:343-351`
+**Problema:** não vale entre instâncias.
+"""
+    assert where(text) == [("backend/services/UpdateTicket.ts", 139, "critical"),
+                           ("backend/controllers/Ticket.ts", 343, "critical")]
+    assert read(text).verdict == "UNKNOWN"
+
+
+def test_unchecked_verdict_options_are_still_a_form():
+    assert words.is_enumeration("[ ] APPROVE [ ] REVISE")
+    assert words.is_enumeration("[ ] APPROVE")
+    assert not words.is_enumeration("[ ] Pendente")

@@ -351,7 +351,15 @@ _LABEL_WORDS_INTL = frozenset((
     "предложения", "melhorias", "mejoras", "améliorations", "miglioramenti",
     "verbesserungen", "улучшения", "corrigir", "corriger", "corregir", "correggere",
     "beheben", "исправить", "correções", "correcciones", "corrections", "correzioni",
-    "korrekturen", "исправления", "de", "da", "do", "la", "le", "les", "des", "di", "del",
+    "korrekturen", "исправления",
+    # found, identified, and the vulnerabilities a security review groups ("4 Vulnerabilidades
+    # Críticas Identificadas", "Kritische Schwachstellen gefunden")
+    "vulnerabilidade", "vulnerabilidades", "vulnérabilité", "vulnérabilités", "vulnerabilità",
+    "schwachstelle", "schwachstellen", "encontrado", "encontrados", "encontrada",
+    "encontradas", "identificado", "identificados", "identificada", "identificadas",
+    "trouvé", "trouvés", "trouvées", "identifié", "identifiés", "identifiées", "trovati",
+    "trovate", "identificati", "identificate", "gefunden", "identifiziert",
+    "de", "da", "do", "la", "le", "les", "des", "di", "del",
     "della", "à", "a", "e", "y", "et", "und", "и", "con", "com", "avec", "mit", "antes",
     "avant", "prima", "vor", "до", "merge", "fusão", "fusión", "fusion",
     "\uc774\uc288", "\ubb38\uc81c", "\ubb38\uc81c\uc810", "\uacb0\ud568", "\uc9c0\uc801",

@@ -210,7 +210,10 @@ def is_enumeration(value: str) -> bool:
     """True for a list of choices or a placeholder, not a verdict."""
     v = value.strip().strip("*_`\"'")
     if _BOX.search(v):
-        return checked(v) is None
+        # options to tick; one box alone is a task's state ("Status: [ ] Pendente"), not a
+        # form, unless it names a verdict
+        return checked(v) is None and (len(_BOX.findall(v)) >= 2 or _lookup(
+            _BOX.sub(" ", v), True, False) in VOTES)
     if _PLACEHOLDER.match(v):
         return True
     head = v[:160]
