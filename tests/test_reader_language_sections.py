@@ -526,3 +526,38 @@ def test_unchecked_verdict_options_are_still_a_form():
     assert words.is_enumeration("[ ] APPROVE [ ] REVISE")
     assert words.is_enumeration("[ ] APPROVE")
     assert not words.is_enumeration("[ ] Pendente")
+
+
+# --------------------------------------------------------------------------- #
+# 12. The evidence a finding's field lists is no finding of its own
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("key, loc_key", [
+    ("**触发场景**：", "**位置**："), ("**Trigger**:", "**Location**:"),
+    ("**発生箇所の例**：", "**場所**："), ("**Evidência:**", "**Arquivo:**"),
+])
+def test_the_nested_list_of_an_evidence_field_belongs_to_the_heading_finding(key, loc_key):
+    text = f"""\
+## Bugs
+
+### BUG-10: `pick` returns undefined on an empty array
+
+- {loc_key} `src/utils/random.ts:30-32`
+- {key} several call sites may pass an empty array:
+  - `src/engine/events.ts:219`: `pick(staff)` with no apprentices
+  - `src/engine/morning.ts:103`: `pick(clerks)` with no clerks
+- **Fix**: check for an empty array first.
+"""
+    assert where(text) == [("src/utils/random.ts", 30, None)]
+
+
+def test_a_nested_list_under_a_findings_field_is_still_read():
+    text = """\
+## Review
+
+### Module `billing`
+
+- **Problems found**:
+  - `billing/retry.py:31` retries without an idempotency key
+  - `billing/config.py:5` has no upper bound
+"""
+    assert where(text) == [("billing/retry.py", 31, None), ("billing/config.py", 5, None)]

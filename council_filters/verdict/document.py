@@ -2238,6 +2238,15 @@ class _Reader:
             else:
                 for ln in _flat(c):
                     self.feed(ln)
+        fm = (_FIELD_ITEM.match(head) or _INTL_FIELD_ITEM.match(head)) \
+            if nested and not quoted else None
+        if fm is not None and self.in_finding_heading() and _evidence_key(head):
+            # "### BUG-010 …" over "- **Trigger**: several call sites:" and its nested
+            # "- `a.ts:219`: …": the field's value, the evidence of the heading's finding
+            for sub in nested:
+                for ln in _flat(sub):
+                    self.feed(ln)
+            return
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
 
@@ -3143,6 +3152,24 @@ def _bare_place(head: str) -> bool:
 
 _FIELD_ITEM = re.compile(
     r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
+
+
+# a field item whose bold key is in Chinese, Japanese or Korean ("**触发场景**：…")
+_INTL_FIELD_ITEM = re.compile("^\\s*(?:\\*\\*|__)[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+                              "[^*_\\n:\uff1a]{0,15}(?:\\*\\*|__)\\s*[:\uff1a]")
+
+
+def _evidence_key(head: str) -> bool:
+    """The key of a field item (``**Trigger**: …``, ``**触发场景**：…``, ``**Evidência:**``)
+    that is neither a place, a severity nor a findings word: what its nested list holds
+    is evidence of the finding it belongs to."""
+    m = re.match(r"^[\s*_`]*(?P<k>[^*_`:\uff1a\n]{1,30}?)[\s*_`]*[:\uff1a]", head)
+    if m is None:
+        return False
+    k = m["k"].strip().lower()
+    return not (k in ("location", "locations", "file", "files", "path", "paths", "where")
+                or PLACE_KEY_RE.match(k) or SEVERITY_KEY_RE.match(k) or severity_word(k)
+                or _FINDINGS.search(k) or _sev_label(k) is not None)
 
 
 def _field_item(head: str) -> bool:
