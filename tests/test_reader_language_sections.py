@@ -561,3 +561,70 @@ def test_a_nested_list_under_a_findings_field_is_still_read():
   - `billing/config.py:5` has no upper bound
 """
     assert where(text) == [("billing/retry.py", 31, None), ("billing/config.py", 5, None)]
+
+
+# --------------------------------------------------------------------------- #
+# 13. A review in another language is a review: its findings without a file stay
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text", [
+    """\
+## 🔴 Débitos Críticos
+
+### DT-03: Ausência total de testes
+**Severidade:** 🔴 CRÍTICA
+**Localização:** Todo o projeto
+
+Nenhum teste unitário, de integração ou E2E.
+""",
+    """\
+## 발견 사항
+
+### RV-03: 테스트가 전혀 없다
+**심각도:** 높음
+
+단위 테스트도 통합 테스트도 없다.
+""",
+])
+def test_a_fileless_finding_of_a_review_in_another_language_is_kept(text):
+    assert where(text) == [(None, None, "critical")]
+
+
+def test_the_parts_of_a_finding_as_sub_headings_are_no_findings_in_other_languages():
+    text = """\
+# Security review
+
+## 🔴 VULNERABILIDADES CRÍTICAS
+
+### VULN #003 - Ausência de bloqueio de conta
+
+**Severidade:** 🔴 CRÍTICA
+
+#### 📍 Localização
+- **Arquivo:** `app/api/auth.py`
+
+#### ⏱️ Estimativa
+- **Tempo:** 3 horas
+
+#### Correção
+Bloquear a conta após cinco tentativas.
+"""
+    assert where(text) == [("app/api/auth.py", None, "critical")]
+
+
+def test_a_checklist_of_gates_in_korean_holds_no_findings_of_its_own():
+    text = """\
+# Design review (설계 리뷰)
+
+## 상세 발견사항
+
+### REV-01 — 캐시 키에 사용자 권한이 없음
+**심각도: P0**
+
+`cache/keys.py:12` 에서 tenant 만 키로 쓴다.
+
+## 권장 검증 게이트
+
+### 실제 데이터 도입 전
+- [ ] 같은 tenant 내 사용자 격리 테스트
+"""
+    assert where(text) == [("cache/keys.py", 12, "critical")]

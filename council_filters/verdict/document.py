@@ -255,7 +255,8 @@ _LABEL_WORDS = frozenset((
     "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
 _FINDING_ID = re.compile(
-    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|"
+    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|vuln(?:erability)?|"
+    r"vulnerabilidade|vulnerabilidad|vuln\u00e9rabilit\u00e9|schwachstelle|"
     # the same nouns in other languages ("问题 1：", "指摘 2:", "문제 3:", "Problema 4 —")
     r"\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|\u767c\u73fe|\u7f3a\u9677|"
     r"\ubb38\uc81c|\uc774\uc288|\uc9c0\uc801|problema|probl[e\u00e8]me|befund|fehler|hallazgo|"
@@ -364,6 +365,9 @@ _LABEL_WORDS_INTL = frozenset((
     "avant", "prima", "vor", "до", "merge", "fusão", "fusión", "fusion",
     "\uc774\uc288", "\ubb38\uc81c", "\ubb38\uc81c\uc810", "\uacb0\ud568", "\uc9c0\uc801",
     "\uc0ac\ud56d", "\uc218\uc815", "\uba38\uc9c0", "\ubcd1\ud569", "\uc804", "\ud56d\ubaa9",
+    # 발견, 발견사항, 지적사항, 상세, 세부, 주요 ("상세 발견사항": detailed findings)
+    "\ubc1c\uacac", "\ubc1c\uacac\uc0ac\ud56d", "\uc9c0\uc801\uc0ac\ud56d", "\uc0c1\uc138",
+    "\uc138\ubd80", "\uc8fc\uc694",
 ))
 # severity words of other languages a heading may name that are also common words of
 # another ("media", "grave"): read in fields and cells only
@@ -1674,7 +1678,8 @@ class _Reader:
                 re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
                        plain, flags=re.I)):
             kind = "neutral"  # "# Issue Review: ...": the review of an issue, a title
-        if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
+        if kind in ("neutral", "findings") and (_BODY_PART.match(plain)
+                                                or _BODY_PART_INTL.match(plain)) and any(
                 s.cand is not None and not s.cand.name_only and (
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
                     or locate(s.cand.text) is not None) for s in self.sections):
@@ -2607,6 +2612,10 @@ _RECAP_TAIL = re.compile(
 _RECAP_QUALIFIER = re.compile(
     r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
     r"\s+(?=\w)", re.I)
+
+
+# the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
+_BODY_PART_INTL = re.compile(r"^(?:" + words.BODY_PART_HEADS_INTL + r")\s*:?\s*$", re.I)
 
 
 # the sections of other languages that hold no findings of their own, by kind (the
@@ -4106,7 +4115,19 @@ _REVIEWISH = re.compile(
     r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677|"
     # Japanese and traditional Chinese: 指摘, 問題, レビュー, 監査, 審查, 評審
     r"\u6307\u6458|\u554f\u984c|\u30ec\u30d3\u30e5\u30fc|\u76e3\u67fb|\u5be9\u67e5|"
-    r"\u8a55\u5be9", re.I)
+    r"\u8a55\u5be9|"
+    # Korean: 리뷰, 검토, 발견, 지적, 문제, 이슈, 결함, 취약
+    r"\ub9ac\ubdf0|\uac80\ud1a0|\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c|\uc774\uc288|"
+    r"\uacb0\ud568|\ucde8\uc57d|"
+    # and the review's words in the other languages of the tables
+    r"\b(?:revis[a\u00e3]o|revisi[o\u00f3]n|revisione|revue|pr\u00fcfung|auditoria|"
+    r"auditor[\u00ed]a|problemas?|probleme?|probl\u00e8mes?|problemi|achados?|hallazgos?|"
+    r"befunde?|constats?|rilievi|falhas?|fallos?|fehler|m\u00e4ngel|erros?|errores|"
+    r"d[\u00e9e]bitos?|vulnerabilidade[s]?|vulnerabilidad(?:es)?|vuln\u00e9rabilit\u00e9s?|"
+    r"vulnerabilit\u00e0|schwachstellen?|riscos?|riesgos?|risiken|risques?|rischi|"
+    r"difetti|anomalies?|\u0440\u0435\u0432\u044c\u044e|\u043f\u0440\u043e\u0431\u043b\u0435"
+    r"\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430\u043d\w*|\u0443\u044f\u0437\u0432"
+    r"\u0438\u043c\w*|\u043e\u0448\u0438\u0431\u043a\w*)(?!\w)", re.I)
 _REVIEWISH_SCAN = 64 * 1024
 
 

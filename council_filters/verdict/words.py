@@ -485,6 +485,13 @@ ACTION_HEADS_INTL = (
     "\u4eca\u5f8c\u306e(?:\u5bfe\u5fdc|\u8ab2\u984c)|\ub2e4\uc74c\\s?\ub2e8\uacc4|"
     "\ud6c4\uc18d\\s?\uc870\uce58|\uc2e4\ud589\\s?\uacc4\ud68d|\uc870\uce58\\s?\uacc4\ud68d|"
     "\uac1c\uc120\\s?\uacc4\ud68d|"
+    # checklists and gates: what to check before going on ("체크리스트", "(권장) 검증 게이트",
+    # "チェックリスト", "检查清单", "Checkliste", "Lista de verificação")
+    "\uccb4\ud06c\\s?\ub9ac\uc2a4\ud2b8|(?:\uad8c\uc7a5\\s?)?\uac80\uc99d\\s?(?:\uac8c\uc774\ud2b8|"
+    "\ud56d\ubaa9)|\u30c1\u30a7\u30c3\u30af\u30ea\u30b9\u30c8|\u68c0\u67e5\u6e05\u5355|"
+    "\u6838\u5bf9\u6e05\u5355|\u9a8c\u8bc1\u6e05\u5355|"
+    r"checkliste|lista\s+de\s+(?:verifica[c\u00e7][a\u00e3]o|comprobaci[o\u00f3]n)|"
+    r"liste\s+de\s+contr\u00f4le|lista\s+di\s+controllo|"
     r"pr[o\u00f3]ximos\s+pass(?:o|os)|plano\s+de\s+a[c\u00e7][a\u00e3]o|n[a\u00e4]chste\s+schritte|"
     r"ma[\u00dfs]nahmenplan|aktionsplan|prossimi\s+passi|piano\s+d['\u2019]azione|"
     r"prochaines\s+[\u00e9e]tapes|plan\s+d['\u2019]action|pr[o\u00f3]ximos\s+pasos|"
@@ -516,3 +523,20 @@ OTHER_HEADS_INTL = (
     r"refer[e\u00ea]ncias|referenzen|riferimenti|r\u00e9f\u00e9rences|referencias|"
     r"plano\s+de\s+testes?|testplan|piano\s+di\s+test|plan\s+de\s+tests?|plan\s+de\s+pruebas|"
     r"contexto|hintergrund|contesto|m\u00e9thodologie|metodologia|metodolog\u00eda")
+# The parts of one finding written as its sub-headings ("#### 근거", "#### 影响",
+# "#### Correção", "#### ⏱️ Estimativa"): under a heading that is a finding by its look,
+# parts of it, never findings of their own
+BODY_PART_HEADS_INTL = (
+    "\u95ee\u9898(?:\u63cf\u8ff0|\u8bf4\u660e)?|\u5f71\u54cd(?:\u8303\u56f4)?|\u4fee\u590d(?:\u5efa\u8bae|"
+    "\u65b9\u6848)?|\u89e3\u51b3\u65b9\u6848|\u539f\u56e0|\u6839\u56e0|\u8bc1\u636e|\u4ee3\u7801|"
+    "\u5de5\u4f5c\u91cf|\u9884\u4f30|\u590d\u73b0\u6b65\u9aa4|"
+    "\u554f\u984c\u70b9|\u5f71\u97ff|\u4fee\u6b63\u6848|\u6839\u62e0|\u8a72\u5f53\u7b87\u6240|"
+    "\u898b\u7a4d\u3082\u308a|\u518d\u73fe\u624b\u9806|"
+    "\uadfc\uac70|\uc601\ud5a5|\uad8c\uc7a5\\s?\uc218\uc815|\uc644\ub8cc\\s?\uae30\uc900|\uc6d0\uc778|"
+    "\ud574\uacb0(?:\\s?\ubc29\uc548)?|\uc7ac\ud604\\s?\ub2e8\uacc4|"
+    r"problema|impacto|corre[c\u00e7][a\u00e3]o|solu[c\u00e7][a\u00e3]o|soluci[o\u00f3]n|"
+    r"estimativa|estimaci[o\u00f3]n|c[o\u00f3]digo(?:\s+(?:vulner[a\u00e1]vel|atual|actual))?|"
+    r"causa(?:\s+raiz|\s+ra[i\u00ed]z)?|evid[e\u00ea]ncias?|recomenda[c\u00e7][a\u00e3]o|"
+    r"localiza[c\u00e7][a\u00e3]o|ubicaci[o\u00f3]n|auswirkung|l\u00f6sung|ursache|"
+    r"aufwand|sch\u00e4tzung|impact|correctif|solution|cause|preuve|estimation|"
+    r"soluzione|causa|stima|correzione")
