@@ -624,7 +624,7 @@ def test_a_checklist_of_gates_in_korean_holds_no_findings_of_its_own():
 
 ## 권장 검증 게이트
 
-### 실제 데이터 도입 전
+### P0 — 실제 데이터 도입 전
 - [ ] 같은 tenant 내 사용자 격리 테스트
 """
     assert where(text) == [("cache/keys.py", 12, "critical")]

@@ -485,13 +485,6 @@ ACTION_HEADS_INTL = (
     "\u4eca\u5f8c\u306e(?:\u5bfe\u5fdc|\u8ab2\u984c)|\ub2e4\uc74c\\s?\ub2e8\uacc4|"
     "\ud6c4\uc18d\\s?\uc870\uce58|\uc2e4\ud589\\s?\uacc4\ud68d|\uc870\uce58\\s?\uacc4\ud68d|"
     "\uac1c\uc120\\s?\uacc4\ud68d|"
-    # checklists and gates: what to check before going on ("체크리스트", "(권장) 검증 게이트",
-    # "チェックリスト", "检查清单", "Checkliste", "Lista de verificação")
-    "\uccb4\ud06c\\s?\ub9ac\uc2a4\ud2b8|(?:\uad8c\uc7a5\\s?)?\uac80\uc99d\\s?(?:\uac8c\uc774\ud2b8|"
-    "\ud56d\ubaa9)|\u30c1\u30a7\u30c3\u30af\u30ea\u30b9\u30c8|\u68c0\u67e5\u6e05\u5355|"
-    "\u6838\u5bf9\u6e05\u5355|\u9a8c\u8bc1\u6e05\u5355|"
-    r"checkliste|lista\s+de\s+(?:verifica[c\u00e7][a\u00e3]o|comprobaci[o\u00f3]n)|"
-    r"liste\s+de\s+contr\u00f4le|lista\s+di\s+controllo|"
     r"pr[o\u00f3]ximos\s+pass(?:o|os)|plano\s+de\s+a[c\u00e7][a\u00e3]o|n[a\u00e4]chste\s+schritte|"
     r"ma[\u00dfs]nahmenplan|aktionsplan|prossimi\s+passi|piano\s+d['\u2019]azione|"
     r"prochaines\s+[\u00e9e]tapes|plan\s+d['\u2019]action|pr[o\u00f3]ximos\s+pasos|"
@@ -511,6 +504,13 @@ CHANGES_HEADS_INTL = (
     "\ud14c\uc2a4\ud2b8\\s?\uacb0\uacfc|"
     r"(?:re-?)?test-?ergebnisse|resultados\s+d[oe]s?\s+(?:testes|pruebas)|"
     r"risultati\s+dei\s+test|r\u00e9sultats\s+des\s+tests|"
+    # checklists and gates: what is to be checked, not what was found ("체크리스트",
+    # "(권장) 검증 게이트", "チェックリスト", "检查清单", "Checkliste", "Lista de verificação")
+    "\uccb4\ud06c\\s?\ub9ac\uc2a4\ud2b8|(?:\uad8c\uc7a5\\s?)?\uac80\uc99d\\s?(?:\uac8c\uc774\ud2b8|"
+    "\ud56d\ubaa9)|\u30c1\u30a7\u30c3\u30af\u30ea\u30b9\u30c8|\u68c0\u67e5\u6e05\u5355|"
+    "\u6838\u5bf9\u6e05\u5355|\u9a8c\u8bc1\u6e05\u5355|"
+    r"checkliste|lista\s+de\s+(?:verifica[c\u00e7][a\u00e3]o|comprobaci[o\u00f3]n)|"
+    r"liste\s+de\s+contr\u00f4le|lista\s+di\s+controllo|"
     r"altera[c\u00e7][o\u00f5]es(?:\s+realizadas)?|mudan[c\u00e7]as|\u00e4nderungen|"
     r"modifiche|cambios(?:\s+realizados)?|escopo|umfang|ambito|port\u00e9e|alcance")
 # Neither findings nor praise: references, a test plan, background ("参考资料",
