@@ -216,6 +216,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: bannerless codex tail",
      lambda n: rep(b"exec\nls in /r\n succeeded in 1ms:\n", n // 128) + b"codex\n"
      + rep(b"- [P2] t \xe2\x80\x94 /r/a.py:1-2\n", n // 256), reading.read),
+    # places: blob URLs written out with no line, titles over code blocks, a bare array
+    ("tolerant reader: blob URL near misses",
+     lambda n: b"- [P1] x " + rep(b"https://h/o/r/blob/m/a.py#x ", n // 128) + b"\n",
+     reading.read),
+    ("tolerant reader: titles over code blocks",
+     lambda n: b"## Issues\n\n" + rep(b"**1. a title**\n```js title=\"a/b.js\"\nx\n```\n\n",
+                                      n // 128), reading.read),
+    ("tolerant reader: bare findings array",
+     lambda n: b"[" + rep(b'{"file":"a/b.go:3","priority":"LOW","summary":"x"},', n // 128)
+     + b'{"file":"a/b.go:4","summary":"y"}]', reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit

@@ -269,8 +269,8 @@ def family_lines(family: str, seed: int = 7, per_shape: int = 2) -> Iterator[tup
                     yield f"cut-{name}/{k}", ctx[name](k, v)
     elif family == "wrapped-values":
         yield from _wrapped_values(rng, per_shape)
-    else:  # pragma: no cover - a test names a family that does not exist
-        raise KeyError(family)
+    else:
+        yield from more_lines(family, rng, per_shape)
 
 
 def _encoded(s: str, times: int) -> str:
@@ -402,10 +402,111 @@ def more_contexts() -> dict[str, Context]:
     }
 
 
+def session_body(rng: random.Random) -> str:
+    """The base64 body of a session token with no preamble a rule knows."""
+    raw = bytes(rng.randrange(256) for _ in range(rng.choice([150, 240, 400])))
+    return base64.b64encode(raw).decode()
+
+
+def drawn_short(rng: random.Random) -> str:
+    """Eight to eleven letters and digits drawn at random (no sign): both cases,
+    a digit among the letters."""
+    while True:
+        s = _rand(rng, rng.randrange(8, 12))
+        if any(c.isdigit() for c in s.rstrip(string.digits)) and case_changes(s) >= 1:
+            return s
+
+
+def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tuple[str, str]]:
+    """Bare session tokens, SQL passwords, directive pairs and short drawn values."""
+    triple = "'" * 3, '"' * 3
+    if family == "bare-session-token":
+        for _ in range(per_shape):
+            body = session_body(rng)
+            yield "line", body
+            yield "indented", "      " + body
+            yield "list", f"- {body}"
+            yield "quoted", f'"{body}",'
+            yield "blockquote", f"> {body}"
+            yield "backticks", f"Paste `{body}` when asked."
+            yield "echo", f"echo '{body}' > ~/.aws/token"
+            yield "mask", f"::add-mask::{body}"
+    elif family == "sql-password":
+        for _ in range(per_shape):
+            pw, tok = password(rng), _rand(rng, 24)
+            yield "identified-dq", f'ALTER USER "svc"@"%" IDENTIFIED BY "{pw}";'
+            yield "identified-with", (
+                f"CREATE USER 'svc'@'%' IDENTIFIED WITH caching_sha2_password BY '{pw}';")
+            yield "identified-bare", f"ALTER USER reporting IDENTIFIED BY {tok} ACCOUNT UNLOCK;"
+            yield "with-password", f"CREATE LOGIN svc WITH PASSWORD = '{pw}', CHECK_POLICY = OFF;"
+            yield "with-password-n", f"ALTER LOGIN svc WITH PASSWORD = N'{pw}';"
+            yield "set-password-for", f"SET PASSWORD FOR 'svc'@'%' = '{pw}';"
+            yield "set-password-fn", f"SET PASSWORD = PASSWORD('{pw}');"
+            yield "mysql-p-quoted", f"mysql -u root -p'{pw}' -h db shop < seed.sql"
+    elif family == "directive-pair":
+        for _ in range(per_shape):
+            pw, tok = password(rng), _rand(rng, 28)
+            for key, value in (("DB_PASSWORD", pw), ("API_TOKEN", tok)):
+                yield "apache-setenv", f"SetEnv {key} {value}"
+                yield "nginx-param", f"    fastcgi_param {key} {value};"
+                yield "uwsgi-param", f"uwsgi_param {key} {value};"
+                yield "here-string", f"read -r {key} <<< '{value}'"
+                yield "bold-key", f"**{key.lower()}:** `{value}`"
+                for quotes in triple:
+                    yield f"triple/{quotes[0]}", f"{key.lower()} = {quotes}{value}{quotes}"
+    elif family == "short-drawn":
+        for _ in range(per_shape):
+            for key in ("SECRET", "api_key", "jwt_secret", "client_secret", "auth_token"):
+                for name in ("env", "export", "yaml", "json", "ini", "toml", "log-kv"):
+                    yield f"{name}/{key}", contexts()[name](key, drawn_short(rng))
+    elif family == "assignment-shapes":
+        for _ in range(per_shape):
+            tok, hexpw = _rand(rng, 32), "".join(rng.choice("0123456789abcdef") for _ in range(40))
+            human = (rng.choice(["Harbor", "maple", "Quartz", "lantern"])
+                     + rng.choice(["-", "_", ".", ""]) + rng.choice(["orbit", "Nimbus", "cobalt"])
+                     + str(rng.randrange(10, 9999)) + rng.choice("!#$%?"))
+            drawn = _rand(rng, 6) + rng.choice("[(<") + _rand(rng, 9)
+            signs = _rand(rng, 5) + "<" + rng.choice("^~*=&") + _rand(rng, 4) + ")>" + _rand(rng, 3)
+            sts = aws_session_token(rng)
+            # keys glued to a word before them, or written with dashes
+            yield "glued/go", f'\t\tApitoken: "{hexpw}",'
+            yield "glued/csharp", f'    public string Accesstoken {{ get; set; }} = "{tok}";'
+            yield "glued/process-env", f"process.env.APITOKEN = '{tok}';"
+            yield "dashed/header", f"X-Secret-Key-Base: {tok}"
+            yield "dashed/flag", f"./deploy --secret-key '{tok}'"
+            yield "dashed/flag-eq", f"./deploy --SECRET-KEY-BASE={hexpw} --verbose"
+            # a password as people make them, prose after it or under a token key
+            yield "human/prose-after", f"pwd: {human} (keep it safe)"
+            yield "human/token-key", f'{{"webhook_secret": "{human}"}}'
+            yield "human/header", f"X-Api-Token: {human}"
+            # an index or a call that never closes, angle brackets round signs
+            yield "unclosed/yaml", f"    adminPassword: {drawn}"
+            yield "unclosed/env", f"DB_PASSWORD={drawn}"
+            yield "angle-signs/sql", f"CREATE USER app WITH PASSWORD '{signs}';"
+            yield "angle-signs/json", f'{{"password": "{signs}"}}'
+            # a Kubernetes Secret's data: an env file holding a session token
+            env = base64.b64encode(f"AWS_SESSION_TOKEN={sts}\n".encode()).decode()
+            yield "b64-env-session", f"  app.env: {env}"
+    elif family == "redis-led-by-sign":
+        for _ in range(per_shape):
+            core = _rand(rng, rng.randrange(9, 16))
+            pw = core[:4] + rng.choice("#!*~") + core[4:]
+            for scheme in ("redis", "rediss", "valkeys", "unix", "redis+sentinel"):
+                url = f"{scheme}://{pw}@10.0.0.7:6379"
+                yield f"encoded-user/{scheme}", "state=" + _encoded(url, 1)
+                yield f"encoded-user-twice/{scheme}", "next=" + _encoded(url, 2)
+            yield "led-by-angle", f"rediss://:<{core}#x@cache.internal:6380/0"
+            yield "led-by-dollar-digit", f"--broker=redis://${rng.randrange(10)}{core}@cache:6379"
+            yield "led-by-bracket", f'"url": "redis://:[{core})@cache:6379/1"'
+    else:  # pragma: no cover - a test names a family that does not exist
+        raise KeyError(family)
+
+
 FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
-    "redis-userinfo", "assignment-cut",
+    "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
+    "short-drawn", "assignment-shapes", "redis-led-by-sign",
 )
 
 
@@ -443,6 +544,9 @@ def multiline_records(seed: int = 7, per_shape: int = 2) -> Iterator[tuple[str, 
                 ("creds:", False), (f"  {key}: >-", False), (f"    {value}", True),
                 ("  region: eu-west-3", False)]
             yield "backslash", [(f"{key} = \\", False), (value, True)]
+            yield "hcl-heredoc", [(f"  {key} = <<EOT", False), (value, True), ("EOT", False)]
+            yield "hcl-heredoc-indented", [(f"  {key} = <<-EOT", False), (f"    {value}", True),
+                                           ("  EOT", False)]
             yield "hcl-default", [(f'variable "{key}" {{', False), ("  type = string", False),
                                   (f'  default = "{value}"', True), ("  sensitive = true", False),
                                   ("}", False)]
@@ -476,6 +580,7 @@ def multiline_near_misses() -> list[str]:
         'variable "api_token" {', "  default = var.fallback_token", "}",
         'variable "region" {', '  default = "us-east-1"', "}",
         "password = \\", "  $(cat /run/secrets/db)",
+        "  db_password = <<EOT", "${var.db_password}", "EOT",
         "secret = \\", "  os.environ['APP_SECRET']",
         "checksums: |", "  3f786850e387550fdab836ed7e6dc881de23001b",
         "  89e6c98d92887913cadf06b2adb97f26cde4849b",

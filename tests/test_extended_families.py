@@ -162,11 +162,46 @@ def test_family_lines_one_at_a_time() -> None:
         b"redis://<password>@localhost:6379",
         b"rediss://app_user@cache.internal:6380",
         b"unix://redis@/run/redis.sock",
+        b"state=redis%3A%2F%2Fcache%40localhost%3A6379%2F0",
+        b"next=redis%253A%252F%252F%2524%257BREDIS_PASSWORD%257D%2540cache%253A6379",
+        b"redis://[worker]@cache:6379",
         # values with , ; | that are lists, pipes or type names, not drawn
         b"PASSWORD_RULES=upper,lower,digit,Symbol1",
         b"token=abc|def|ghi",
         b"secret_key=Settings,Config1",
         b"private_key: PKCS7PrivateKeyTypes,",
+        # SQL bind variables, directives and pairs with no literal value
+        b"ALTER USER app IDENTIFIED BY :new_password;",
+        b"CREATE USER app IDENTIFIED BY &pw;",
+        b"SetEnv APP_ENV production",
+        b"    fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;",
+        b"    fastcgi_param DB_PASSWORD $db_password;",
+        b'read -r TOKEN <<< "$(vault read -field=token secret/ci)"',
+        b"**password:** see the vault entry",
+        b"password = '''${DB_PASSWORD}'''",
+        # short values that read as names, not as drawn
+        b"token: getToken2",
+        b"SECRET=MyService1",
+        b"api_key: HTTPClient2",
+        # where a secret is kept, not the secret
+        b'password: "ENC[AES256_GCM,data:Tr7o9QmZ,iv:Xk2,tag:Pq1,type:str]"',
+        b"DB_PASSWORD=vault:secret/data/db#password",
+        b"  api_token: '!Ref ApiToken2'",
+        b"client_secret = file:///run/secrets/Client1",
+        b"**password:** `var.db_password`",
+        b"    fastcgi_param PASSWORD secretKeyRef;",
+        b"export SECRET_KEY='arn:aws:secretsmanager:eu-west-1:123456789012:secret:app'",
+        # long base64 that is a file, a public key or text, not a drawn token
+        b"![chart](data:image/png;base64,q8Rt2VbXk9LmPz3Wc7Ny1Hd5Jf0Gs4Ka6Ue8Qi2Yo+Tr/Vw5Xz7Ab9Cd1"
+        b"Ef3Gh5Ij7Kl9Mn1Op3Qr5St7Uv9Wx1Yz3Ab5Cd7Ef9Gh1Ij3Kl5Mn7Op9Qr1St3Uv5Wx7Yz9Ab1Cd3Ef5Gh7Ij9Kl1Mn3"
+        b"Op5Qr7St9Uv1Wx3Yz5Ab7Cd9Ef1Gh3Ij5Kl7Mn9)",
+        b"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQDq8Rt2VbXk9LmPz3Wc7Ny1Hd5Jf0Gs4Ka6Ue8Qi2YoTrVw5X"
+        b"z7Ab9Cd1Ef3Gh5Ij7Kl9Mn1Op3Qr5St7Uv9Wx1Yz3Ab5Cd7Ef9Gh1Ij3Kl5Mn7Op9Qr1St3Uv5Wx7Yz9Ab1Cd3Ef5"
+        b"Gh7Ij9Kl1Mn3 deploy@build",
+        b"  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENCK3dJSkFKVjFrN2xHK0VmTU1B"
+        b"b0dDQ3FHU000OUJBTUNNQTh4RFRBTEJnTlZCQU1NQkhSbGMzUXdIaGNOTWpRd05qQXhNVEl3TURBd1doY05N"
+        b"alV3Tmpr",
+        b"sha256-" + b"9f2c4e" * 30,
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:
@@ -333,6 +368,15 @@ def test_without_re2_a_repeat_inside_a_repeat_is_refused(monkeypatch, tmp_path) 
         (b"redis://Ab1#@", b""),
         (b"unix://a.b@a.b", b"x"),
         (b"valkey://x@[::1]:6379", b"-"),
+        # runs of base64 just short of a bare token, or long and refused
+        (b"Ab3+" * 31 + b"A ", b""),
+        (b"aB3/", b"-"),
+        # SQL, directives, bold keys and triple quotes with no end
+        (b"IDENTIFIED WITH x BY ", b""),
+        (b"SET PASSWORD FOR a = ", b""),
+        (b"**password:** ", b"x"),
+        (b"password = '''x", b""),
+        (b"SetEnv TOKEN ", b"x"),
     ],
 )
 def test_extended_rules_are_linear_on_adversarial_lines(unit: bytes, tail: bytes) -> None:

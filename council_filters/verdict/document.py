@@ -76,6 +76,7 @@ from council_filters.verdict.locations import (
     severity_word,
 )
 
+SETTLED_CAP = 500  # rows of status tables read for the ids they mark fixed
 MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
 RECAP_PRIOR = 64  # findings before a recap section that its items may restate
 RESTATE_BUDGET = 100_000  # comparisons of recap items with earlier findings, per answer
@@ -148,13 +149,17 @@ _OTHER = re.compile(
 _INVENTORY = re.compile(
     r"^(?:(?:files?|changes?|paths?|code|modules?|areas?|surfaces?)\s+(?:reviewed|inspected|read|"
     r"examined|checked|audited|analy[sz]ed|modified|changed|touched|covered|in\s+scope)|"
-    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|inputs?\b|"
+    r"(?:reviewed|inspected|audited)\s+(?:files?|inputs?|scope|paths?)|scope\b|"
+    # "Inputs", "Inputs read" (not "Input Validation": a dimension of the review)
+    r"inputs?(?:\s+(?:read|reviewed|used|considered|provided|given))?(?=\s*(?:[(:\uff1a]|$))|"
     r"(?:integration\s+|supporting\s+)?evidence\b|ruled[\s-]+out|refuted|dismissed|"
     r"non[\s-]?issues|false[\s-]+positives|(?:everything\s+else\s+)?checked[\s-]+(?:and\s+)?"
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
+    r"updates?|fixes|modification)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:of\s+interest|involved|to\s+(?:read|review|touch))|"
     r"(?!(?:improve|increase|add|expand|extend|raise|low|missing|insufficient|poor|lacking|"
     r"no|weak|limited)\b)(?:[\w-]+\s+){0,2}coverage(?:\s+(?:audit|analysis|check|matrix|map|"
@@ -178,7 +183,11 @@ _SEV_CATEGORY = re.compile(
 _AFTERWORD = re.compile(
     r"^(?:(?:proposed|suggested|recommended)\s+(?:fix|patch|solution)(?:es)?\b|"
     r"how\s+to\s+(?:verify|test|reproduce|run)\b|verification\s+steps\b|"
-    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes\s*:?\s*$|"
+    r"steps\s+to\s+reproduce\b|(?:[\w-]+\s+){0,2}notes?\s*:?\s*$|"
+    # "Testing Recommendations", "Test plan", "Manual test checklist": what to run, not
+    # what is wrong
+    r"(?:manual\s+|suggested\s+|recommended\s+)?test(?:ing)?\s+(?:plan|recommendations?|"
+    r"suggestions?|checklist|scenarios|steps|strategy)\s*:?\s*$|"
     # "Option A — SQLAlchemy + Alembic": one of the alternatives weighed, its pros and cons
     r"option\s+[a-z0-9]\b(?!\s*[:.)]?\s*(?:fix|patch)\b)|"
     # "Recommendations for Future Work", "Areas for Future Enhancement": later work, whose
@@ -379,8 +388,8 @@ _SEV_WORD_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD + r")(?![\w-])", r
 _SEV_WORDS_RE = re.compile(r"(?<![\w-])(?P<w>" + SEVERITY_WORD
                            + r")s?(?:(?![\w-])|(?=-(?:severity|priority)\b))", re.I)
 _FIELD = re.compile(
-    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|location|file|files|"
-    r"path|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
+    r"^\s*(?:[-*+]\s+)?[*_]*\s*(?P<k>severity|priority|risk|impact|level|locations?|file|files|"
+    r"paths?|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r"|" + SEVERITY_KEYS + r"|" + STATUS_KEYS
     + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
 # an item that opens with only a line of the file its section or header names ("- :339 —
@@ -409,11 +418,16 @@ _TALLY_VALUE = re.compile(r"^[\W_]*[^\W\d_][\w \-]{0,30}?[*_`]*\s*(?::|[(\[]?\s*
 _SUMMARY_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{0,40}\bsummary(?:\*\*|__)\s*:?\s*$", re.I)
 _CHECKBOX = re.compile(r"^\s*[*_]*\[(?P<x>[ xX\u2713\u2714])\]\s*")
 # a bold label alone on its line that names a part of one finding's text, not a finding
-_BODY_LABEL = re.compile(
-    r"^\s*(?:\*\*|__)\s*(?:description|details?|problem|issue|evidence|explanation|analysis|"
+_BODY_WORDS = (
+    r"(?:description|details?|problem|issue|evidence|explanation|analysis|"
     r"context|background|observations?|rationale|root\s+cause|why(?:\s+it\s+matters)?|"
-    r"reproduction|repro|steps\s+to\s+reproduce|proof|impact|risk|fix|suggested\s+fix|"
-    r"recommendation|recommended\s+fix|remediation)\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+    r"reproduction|repro|steps\s+to\s+reproduce|proof|impacts?|risks?|fix|suggested\s+fix|"
+    r"recommendations?|recommended\s+fix|remediation|suggestions?)")
+_BODY_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:?\s*(?:\*\*|__)\s*:?\s*$", re.I)
+# ... and such a label leading a line of that text ("**Suggestion:** move the update")
+_BODY_LEAD = re.compile(r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:\s*(?:\*\*|__)|"
+                        r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*(?:\*\*|__)\s*:", re.I)
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
@@ -938,6 +952,11 @@ class _Reader:
         self.asks = False  # the paragraph before says what to write ("For each finding provide:")
         self.badge_open = False  # the paragraph before was only a severity badge
         self.ids: dict[str, dict[str, Any]] = {}  # a finding's id or number -> the finding
+        # rows of a status table that mark an id fixed ("| 3 | stale context | FIXED |"):
+        # the id -> the words of its row
+        self.settled_ids: dict[str, set[str]] = {}
+        self.listed_ids: set[int] = set()  # rows of a table listing findings by their ids
+        self.superseded: set[int] = set()  # ... whose detail came after them
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
         self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
@@ -953,11 +972,15 @@ class _Reader:
         self.review_list = False  # a bold review title: the list after it is its critiques
         self.review_paras = False  # ... and the paragraphs right after it
         self.fix_lead = False  # a finding's Fix/Evidence paragraph ends with ":" over a list
+        self.place_lead = False  # "**Files Affected**:" over a list: the places of a finding
         self.summary_value = False  # the verdict expected below is a summary's
         # the one document the answer says it reviews ("**Reviewed plan:** docs/plan.md",
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
         self.reviewed: Location | None = None
         self.review_title = False  # a level-1 heading names a review, audit or critique
+        # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
+        # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
+        self.brief = False
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -984,13 +1007,21 @@ class _Reader:
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only
 
+    def in_fielded_heading(self) -> bool:
+        """The innermost section is a heading that may be the finding and has given a
+        severity or place field of its own ("**Severity**: High", "**Location**: …")
+        already: a finding by its fields, whose labelled lists are its parts."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and any(
+            _OWN_FIELD.match(ln) for ln in c.body[:MAX_BODY])
+
     def in_finding_heading(self) -> bool:
         """The innermost section is a heading that is a finding by its look (a tag, a
         location, a finding id): what is under it is that finding's."""
         c = self.sections[-1].cand if self.sections else None
         return c is not None and not c.name_only and bool(
             _lead_tag(c.text) or locate(c.text) is not None or _FINDING_ID.match(_plain(c.text))
-            or _OWN_ASIDE.search(c.text))
+            or _OWN_ASIDE.search(c.text) or c.numbered)
 
     def titled_file(self, path: str) -> bool:
         """The finding being read (an open paragraph, or else a finding heading with
@@ -1214,7 +1245,10 @@ class _Reader:
                     held.cand, held.kind = None, "other"
                 return True
         k = key_of(("#" * heading + " " + s) if heading else s)
-        if k is not None and k.name == "findings" and not heading:
+        if k is not None and k.name == "findings" and not heading and not (
+                not k.value and self.in_fielded_heading()):
+            # ("**Problems**:" alone under a heading with its own Severity and Location
+            # fields names a part of that finding: read below as its field)
             self.close_sections(7)
             self.sections.append(_Section(7, "findings", None, None, 0))
             self.open_span(self.line + 1, 7)
@@ -1225,6 +1259,14 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        cand = self.sections[-1].cand if self.sections else None
+        if vk and not heading and cand is not None and not cand.name_only and not cand.title \
+                and _ITEM_STATUS_KEY.match(s):
+            # "### 4. Type safety" then "**Status**: ✅ Acceptable": a weaker key under a
+            # heading that may be one finding is that item's status, not the review's vote
+            vk = [v for v in vk if v[1]]
+            if not vk:
+                return False
         strong_key = bool(vk) and vk[0][1]
         if (strong_key or k is not None and k.name in ("confidence", "summary")) and not heading:
             self.close_sections(7)
@@ -1304,6 +1346,13 @@ class _Reader:
                        or _OWN_ASIDE.search(head))
         if self.restates(rec, ident) or self.advice(rec, own_sev):
             return
+        listed = self.ids.get(ident) if ident else None
+        if listed is not None and ident and id(listed) in self.listed_ids:
+            # a summary table's row listed this finding by its id ahead of its detail: the
+            # detail is the finding, the row only its entry (dropped when reading ends)
+            self.listed_ids.discard(id(listed))
+            self.superseded.add(id(listed))
+            del self.ids[ident]
         if at is None:
             self.doc.findings.append(rec)
         else:
@@ -1359,6 +1408,11 @@ class _Reader:
             if any(len(mine & fw) >= 2 and 2 * len(mine & fw) > len(mine) for fw in words):
                 gone.add(id(rec))
         if gone:
+            before = [0]  # how many of the findings before each index are gone
+            for f in self.doc.findings:
+                before.append(before[-1] + (id(f) in gone))
+            self.doc.round_starts = [n - before[min(n, len(self.doc.findings))]
+                                     for n in self.doc.round_starts]
             self.doc.findings = [f for f in self.doc.findings if id(f) not in gone]
 
     def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
@@ -1689,6 +1743,10 @@ class _Reader:
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
+        if kind in ("neutral", "findings") and _settled_tail(text.strip(" *_#")):
+            # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
+            # what the heading names (a section or one finding) was settled in the change
+            kind = "resolved"
         for s_up in self.sections:
             if s_up.cand is not None:
                 s_up.cand.subs.append(kind)
@@ -1715,16 +1773,24 @@ class _Reader:
                              len(self.doc.findings), level=level,
                              name_only=names_findings or kind == "findings" and _is_section_name(
                                  plain), title=title, ident=text.strip())
-            if sec.prior and not _lead_tag(text) and locate(text) is None:
-                sec.cand.name_only = True  # "Required changes": a recap's name, no finding
+            if (sec.prior or any(s.prior for s in self.sections)) and not _lead_tag(text) \
+                    and locate(text) is None:
+                # "Required changes": a recap's name, no finding; "### Can Be Done Later",
+                # "### Phase 1: Critical Fixes" inside it: a part of that recap
+                sec.cand.name_only = True
             # "### 8. No doc comments on public items" in a review: one of its numbered
             # items, whatever its section is called
             sec.cand.numbered = self.review_title and level >= 3 and bool(
-                re.match(r"^\s*\d{1,3}[.)]\s+\S", text)) and len(plain.split()) >= 3
+                re.match(r"^\s*\d{1,3}(?:(?:\.\d{1,3})+\.?|[.)])\s+\S", text)) \
+                and (len(plain.split()) >= 3 or not plain.isascii() and len(re.findall(
+                    r"[^\W\d_]", plain)) >= 6)  # "### 8. …", "### 1.2 …" (CJK: no spaces)
             if self.comment is not None:
                 self.comment.cand = True
-        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I):
+        if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I) \
+                or level == 1 and _REVIEW_WORD.search(plain) and not plain.isascii():
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
+        if title and _BRIEF_TITLE.search(plain):
+            self.brief = True
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -1780,6 +1846,12 @@ class _Reader:
                     "positive", "resolved"):
             self.close_para()
             self.feed(lines[0])
+            if not label and self.under_cand() and (
+                    not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading()):
+                # "**Risk**:" / "**Impact**:" (no severity) under a heading that may be the
+                # finding: a field of it over its list, not a group of findings
+                self.fix_lead = True
+                return
             self.list_label = label  # the severity of the list that follows
             return
         if not quoted and len(lines) == 1 and _REVIEW_LABEL.match(lines[0]) \
@@ -1801,6 +1873,9 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and (m := _PROBLEM_LABEL.match(lines[0])) \
                 and key_of(lines[0]) is None and self.kind() not in ("positive", "resolved") \
+                and not ((_BODY_LABEL.match(lines[0]) or self.in_fielded_heading())
+                         and self.under_cand()) \
+                and not (_BODY_LABEL.match(lines[0]) and self.in_finding_heading()) \
                 and not (_POSITIVE.search(m["t"]) or _RESOLVED.search(m["t"])
                          or _QUESTIONS.search(m["t"]) or re.match(r"\W*no\b", m["t"], re.I)):
             # "**Critical Failure Modes**" alone over a list: the list is its findings, of
@@ -1812,6 +1887,8 @@ class _Reader:
         if not quoted and len(lines) == 1 and _LEAD_IN.match(lines[0]) \
                 and key_of(lines[0]) is None and not _ASKS.search(lines[0]) \
                 and not self.in_finding_heading() \
+                and not ((_BODY_LABEL.match(lines[0]) or self.in_fielded_heading())
+                         and self.under_cand()) \
                 and self.kind() not in ("positive", "resolved") \
                 and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
                          or _QUESTIONS.search(lines[0]) or _NONE_RE.match(lines[0])
@@ -1843,8 +1920,17 @@ class _Reader:
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
         # is a finding: the list after it is that finding's detail, not findings
-        self.fix_lead = not quoted and self.under_cand() and bool(
-            _FIX_LEAD.match(lines[0])) and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        # "**Risk**:" / "**Files Affected:**" alone over a list: a field of that finding
+        # named by the reviewer, whose items (risks, affected files, examples) are its
+        # detail; a severity or recap label over a list is a group (read above)
+        self.fix_lead = not quoted and self.under_cand() and (bool(
+            _FIX_LEAD.match(lines[0])) or len(lines) == 1 and bool(
+                _FIELD_LABEL_ALONE.match(lines[0])) and _sev_label(lines[0]) is None
+            and (not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading())
+            and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
+            and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        self.place_lead = not quoted and len(lines) == 1 and self.under_cand() \
+            and bool(_PLACES_LABEL.match(lines[0]))
 
     def para_lines(self, lines: list[str], base: int, quoted: bool = False) -> None:
         if quoted:
@@ -1915,7 +2001,8 @@ class _Reader:
             group = _sev_label(ln) if (tm or re.match(r"^\s*[*_]{2}[^*_\n]{2,40}[*_]{2}\s*:?\s*$|"
                                                        r"^[^\W\d_][\w \-]{1,38}:\s*$", ln)) \
                 and (len(lines) == 1 or i == len(lines) - 1) else None
-            if group is not None and kind not in ("positive", "resolved"):
+            if group is not None and kind not in ("positive", "resolved") \
+                    and not (_BODY_LABEL.match(ln) and self.in_finding_heading()):
                 # "**Blocking**" / "Nice to have:" alone: a sub-heading whose severity
                 # covers what follows, down to the next one or the next heading
                 self.close_para()
@@ -1981,7 +2068,11 @@ class _Reader:
             # title (wrapped over lines or not) with its place right after it
             bold = _bold_then_place(lines[i:i + 3]) if kind == "findings" and boundary \
                 and hm is None else None
-            opens = kind not in ("positive", "resolved") and (
+            opens = kind not in ("positive", "resolved") and not (
+                _BODY_LEAD.match(ln) and self.in_finding_heading()) and not (
+                # "**File:** `a.py`" then "**Lines 20-21**": the file's line, no finding
+                i > 0 and _LINE_FIELD.match(ln) and (fm := _FIELD.match(lines[i - 1]))
+                and fm["k"].lower() in ("file", "path", "location", "where")) and (
                 bold is not None or title
                 or _opens(probe, kind, (boundary or numbered) and kind != "other")
                 or i == 0 and after_badge and self.pending_sev is not None
@@ -2013,6 +2104,19 @@ class _Reader:
     def items(self, node: SyntaxTreeNode, quoted: bool, depth: int = 0,
               sev: str | None = None) -> None:
         if not quoted and self.checkbox_verdict(node):
+            for ln in _flat(node):
+                self.feed(ln)
+            return
+        if self.place_lead and depth == 0 and not quoted and not any(
+                _lead_tag(_no_code(h)) for h in (_item_head(c) for c in node.children)):
+            # "**Files Affected**:" then "- `api/auth.py` - …": under a heading that may be
+            # the finding, the first file listed is its place and the list its detail
+            self.place_lead = False
+            c = self.sections[-1].cand
+            f = next((_first_file(_item_head(i)) for i in node.children
+                      if i.type == "list_item"), None)
+            if c is not None and c.file is None and f is not None:
+                c.file = Location(f)
             for ln in _flat(node):
                 self.feed(ln)
             return
@@ -2395,6 +2499,7 @@ class _Reader:
             strong = pending[0] or kc is not None and kc[0]
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
+        self.settled_rows(rows)
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
         if _field_table(rows):
@@ -2428,6 +2533,39 @@ class _Reader:
             if self.restates(rec, _ident(ref) or _number(ref + ".") if ref else None):
                 continue
             self.doc.findings.append(rec)
+            if ref and (key := _ident(ref)) and re.search(r"[A-Za-z]", key):
+                self.ids.setdefault(key, rec)
+                self.listed_ids.add(id(rec))  # "| C-1 | CRITICAL | deps | … |" ahead of C-1
+
+    def settled_by_row(self, rec: dict[str, Any]) -> bool:
+        """``rec`` opens with an id a status table marked fixed, and shares two words
+        with that table's row."""
+        text = str(rec.get("summary", ""))
+        key = _ident(text) or _number(text)
+        row_words = self.settled_ids.get(key) if key else None
+        return row_words is not None and len(row_words & _words(text)) >= 2
+
+    def settled_rows(self, rows: list[list[str]]) -> None:
+        """A table with an id column and a status column: the ids its rows mark fixed or
+        resolved (not partly, not yet), with their rows' words."""
+        if len(rows) < 2 or len(self.settled_ids) >= SETTLED_CAP:
+            return
+        head = [_plain(c).strip(" *_`").lower() for c in rows[0]]
+        idc = next((i for i, h in enumerate(head) if h in _ID_COLUMNS), None)
+        stc = next((i for i, h in enumerate(head) if h in _STATUS_COLUMNS), None)
+        if idc is None or stc is None:
+            return
+        for row in rows[1:SETTLED_CAP]:
+            if max(idc, stc) >= len(row):
+                continue
+            st = _plain(row[stc])
+            if not _RESOLVED.search(st) or _STILL.search(st):
+                continue
+            cell = _plain(row[idc]).strip(" *_`#")
+            key = _ident(cell) or _number(cell + ".")
+            if key:
+                self.settled_ids[key] = _words(" ".join(
+                    c for i, c in enumerate(row) if i not in (idc, stc)))
 
     def note_subject(self, node: SyntaxTreeNode) -> None:
         """The block right after a heading that names one file (``> adds
@@ -2445,10 +2583,19 @@ class _Reader:
 
     def walk(self, nodes: list[SyntaxTreeNode], quoted: bool = False) -> None:
         emitted = -1  # the findings the node before this one opened from
+        listed = -1  # ... when that node was a list
         for node in nodes:
             t = node.type
             count = len(self.doc.findings)
-            if t == "fence" and not quoted and 0 <= emitted < count:
+            if t == "fence" and not quoted and self.para is not None and not any(
+                    locate(ln) for ln in [self.para.head, *self.para.rest[:12]]):
+                # "**3. The flag is read twice**" then its code, the finding still open: the
+                # place the code gives is that finding's
+                loc = _code_comment_place([node])
+                if loc is not None:
+                    self.para.rest.append(f"`{loc.file}:{loc.line}`" if loc.line else
+                                          f"`{loc.file}`")
+            elif t == "fence" and not quoted and 0 <= emitted < count:
                 self.cite(node, emitted)
             if not quoted:
                 self.note_subject(node)
@@ -2462,12 +2609,13 @@ class _Reader:
             if t not in ("bullet_list", "ordered_list"):
                 self.review_list = False
                 if t != "paragraph":
-                    self.fix_lead = False
+                    self.fix_lead = self.place_lead = False
                     self.review_paras = False
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
-                self.paragraph(node, quoted)
+                if quoted or not (0 <= listed < count and self.list_place(node)):
+                    self.paragraph(node, quoted)
             elif t in ("bullet_list", "ordered_list"):
                 self.items(node, quoted)
             elif t == "table" and not quoted:
@@ -2539,6 +2687,31 @@ class _Reader:
                     r"\S{1,60}", _text(node).strip())):  # a marker line is no block of text
                 self.blocks += 1
             emitted = count if t in ("paragraph", "bullet_list", "ordered_list") else -1
+            listed = count if t in ("bullet_list", "ordered_list") else -1
+
+    def list_place(self, node: SyntaxTreeNode) -> bool:
+        """A paragraph that is only a place field, right under a list whose last finding
+        names no place, is that finding's place: the item's continuation fell out of the
+        list (``10. Low: …`` then ``Location: `a.rs:100`…`` indented as for ``9.``)."""
+        lines = _text(node).split("\n")
+        m = _FIELD.match(lines[0])
+        rec = self.doc.findings[-1]
+        if m is None or "file" in rec or not (
+                m["k"].lower() in ("location", "locations", "file", "files", "path", "paths",
+                                   "where")
+                or PLACE_KEY_RE.match(m["k"])):
+            return False
+        value = " ".join([m["v"], *lines[1:4]])
+        loc = locate(value)
+        if loc is None and (f := _first_file(value)) is not None:
+            loc = Location(f)
+        if loc is None or _strip_decor(value[:loc.start]).strip("`*_ ,"):
+            return False
+        _put_location(rec, loc)
+        self.doc.findings[-1] = _ordered(rec)
+        for ln in lines:
+            self.feed(ln)
+        return True
 
     def cite(self, node: SyntaxTreeNode, first: int) -> None:
         """A code citation right after the item that opened a finding is that finding's
@@ -2554,6 +2727,22 @@ class _Reader:
         self.close_para()
         self.close_sections(0)
         self.close_comment()
+        if self.superseded:  # the rows of a summary table whose findings were detailed
+            gone = [id(f) in self.superseded for f in self.doc.findings]
+            before = [0]  # how many of the findings before each index are gone
+            for g in gone:
+                before.append(before[-1] + g)
+            self.doc.round_starts = [n - before[min(n, len(gone))]
+                                     for n in self.doc.round_starts]
+            self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True)
+                                 if not g]
+        if self.brief:
+            self.doc.findings.clear()  # what a reviewer is asked to check, not what it found
+        if self.settled_ids:
+            # a finding a status table marks fixed by its id ("| 3 | stale tool_context |
+            # FIXED |", "### #3 — Regen keeps stale tool_context"), wherever the table is,
+            # when the row also names its subject: settled, not open
+            self.doc.findings[:] = [f for f in self.doc.findings if not self.settled_by_row(f)]
         self.drop_previews()
         if src is not None:
             self.close_span(len(src))
@@ -2589,8 +2778,8 @@ _RECAP_SUMMARY = re.compile(
 # restates a finding when its title is mostly that finding's words)
 _RECAP_ACTION = re.compile(
     r"(?:top[\s-]*\d*\s+(?:issues|findings|must[\s-]?fix\w*|fixes|priorities)|"
-    r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks)|(?:implementation|remediation|"
-    r"fix)\s+(?:plan|steps|order)|(?:minimum\s+)?"
+    r"(?:implementation\s+|fix\s+)?(?:todos?|to-dos?|tasks|tickets)|(?:implementation|remediation|"
+    r"fix)\s+(?:plan|steps|order|roadmap)|(?:minimum\s+)?"
     r"required\s+(?:changes?|fixes|actions)|change\s+requests?|action\s+(?:items?|plan)|"
     r"next\s+steps?|suggest(?:ions?|ed\s+\w+)|recommend(?:ations?|ed\s+\w+)|fix(?:es)?\s+"
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
@@ -2610,8 +2799,8 @@ _RECAP_TAIL = re.compile(
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
-    r"^(?:testing|test|further|additional|other|general|future|improvements?|follow[\s-]?up)"
-    r"\s+(?=\w)", re.I)
+    r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
+    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
 
 
 # the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
@@ -2651,8 +2840,26 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
         m = rx.match(name)
         if m and (_RECAP_TAIL.match(name[m.end():]) or _CJK_RUN.search(m.group(0)[-2:])
                   and name[m.end():m.end() + 1].isspace()):
-            return kind  # "改进建议（优先级排序）": a name, then its aside
+            # ("改进建议（优先级排序）": a name, then its aside)
+            if kind == "action" and _GRADED_FINDINGS.match(name[m.end():]):
+                return None  # "Priority 3: Medium Findings (Could Fix)": findings, graded
+            return kind
+    q = _SUMMARY_QUALIFIER.match(name)
+    if q and _recap_kind(name[q.end():]) == "summary":
+        return "summary"  # "Security Issues Summary", "Round 2 Findings Overview"
     return None
+
+
+# up to three words ahead of a summary's name that ends the heading: "Security Issues
+# Summary" (a name that goes on after it, "Error summary is wrong", is a finding's)
+_SUMMARY_QUALIFIER = re.compile(
+    r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
+    r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+
+
+# what follows a priority that grades findings rather than recaps them
+_GRADED_FINDINGS = re.compile(r"^\s*[:\u2014\u2013-]\s*(?:[\w-]+\s+){0,2}?(?:findings?|issues?|"
+                              r"problems?|bugs?|defects?)\b", re.I)
 
 
 _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#?\s*"
@@ -3217,6 +3424,25 @@ def _titled_item(head: str) -> bool:
 _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*(?P<v>.*)$")
 
 
+# the columns of a status table: an item's id and its status
+_ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue", "ref"))
+_STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
+# an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
+_ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
+_DASH_TAIL = re.compile(
+    r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
+_STILL = re.compile(
+    r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
+
+
+def _settled_tail(plain: str) -> bool:
+    """The heading ends, after a dash, in a short clause that says it was settled
+    (fixed, resolved, addressed) and does not say partly or not yet."""
+    m = _DASH_TAIL.search(plain)
+    return m is not None and bool(_RESOLVED.search(m["t"])) and not _STILL.search(m["t"])
+
+
 def _sev_label(head: str) -> str | None:
     """The severity of an item that only names one ("- **Medium**", "- High priority:")."""
     t = _plain(head).strip(" :")
@@ -3338,10 +3564,29 @@ def _qualifies(c: _Cand) -> bool:
 
 # a line that leads in a list of findings ("Current findings:", "Top-5 concerns:")
 # a finding's part that leads in its detail ("**Fix**: ...", "Evidence:", "Suggested fix -")
+# a label naming the files a finding touches, alone over its list ("**Files Affected**:",
+# "**Files Missing Validation**:", "**Affected files:**", "Locations:")
+_PLACES_LABEL = re.compile(
+    r"^\s*[*_]{0,2}(?:files?(?:\s+[^\W\d_]+){0,3}|(?:locations?|places?)(?:\s+(?:affected|"
+    r"involved|concerned|touched))?|affected\s+(?:files?|locations?))\s*[:\uff1a]?\s*[*_]{0,2}"
+    r"\s*[:\uff1a]\s*$",
+    re.I)
+# a bold label alone that ends in a colon ("**Risk**:", "**Files Affected:**",
+# "**Example Failure Cases**:"): the name of a field over the list that follows
+# a severity or place field of a finding ("**Severity**: High", "- **Location:** `a.py:3`")
+_OWN_FIELD = re.compile(
+    r"^\W*(?:severity|priority|location|file|files|path|line|lines)\s*[*_]*\s*[:\uff1a]", re.I)
+_FIELD_LABEL_ALONE = re.compile(
+    r"^\s*(?:\*\*|__)(?![^*_\n]*\b(?:files?|locations?|paths?|places?)\b)"
+    r"[^\W\d_][^\W\d_'-]*(?:[\s'-]+[^\W\d_]+){0,5}\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?\s*$")
 _FIX_LEAD = re.compile(
     r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
     r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
+# the title of a document addressed to a reviewer: what to check, not what was found
+_BRIEF_TITLE = re.compile(
+    r"\breview\s+(?:brief(?:ing)?|packet|request|instructions?|prompt|template)\b|"
+    r"\bbrief(?:ing)?\s+for\s+(?:the\s+|a\s+)?(?:\w+\s+)?reviewers?\b", re.I)
 # a bold label alone that titles a review ("**Plan Review (plan.md)**", "**Design review**")
 _REVIEW_LABEL = re.compile(
     r"^\s*(?:\*\*|__)[^*\n]{0,40}\b(?:review|critique)\b[^*\n]{0,80}(?:\*\*|__)\s*$", re.I)
@@ -3443,7 +3688,7 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
         if not m or not m["v"].strip():
             continue
         k = m["k"].lower()
-        if not (k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k)):
+        if not (k in ("location", "locations", "file", "path", "where") or PLACE_KEY_RE.match(k)):
             continue
         loc = locate(m["v"][:400])
         if loc is not None:
@@ -3467,6 +3712,9 @@ _CODE_COMMENT = re.compile(
 # a code citation: a fence whose info string is ``START:END:PATH`` (the form IDE
 # assistants cite code in: `` ```12:40:src/app/main.py ``)
 _CITATION = re.compile(r"^(?P<a>\d{1,7}):(?P<b>\d{1,7}):(?P<p>\S[^\n]{0,300})$")
+# a fence's info string naming the file: ``title="a/b.js"``, ``file=a/b.py``, ``ts:src/a.ts``
+_INFO_FILE = re.compile(r"(?:\b(?:title|file(?:name)?|path)\s*=\s*[\"']?|^[\w+-]{1,20}:)"
+                        r"(?P<p>[\w@~+.\-/\\]{1,300})")
 
 
 def citation_place(node: SyntaxTreeNode) -> Location | None:
@@ -3475,7 +3723,10 @@ def citation_place(node: SyntaxTreeNode) -> Location | None:
         return None
     m = _CITATION.match(node.info.strip())
     if not m:
-        return None
+        # "```js title=\"lib/walk.js\"", "```python:src/a.py": the file the block is from
+        t = _INFO_FILE.search(node.info[:300])
+        path = clean_path(t["p"]) if t else ""
+        return Location(path) if t and "/" in path and _pathlike(path) else None
     path = clean_path(m["p"])
     if not _pathlike(path):
         return None
@@ -3594,11 +3845,19 @@ _PLACE_LINE = re.compile(r"^[\s*_`~(]*(?:(?:lines?|ln|zeilen?|lignes?|l[i\u00ed]
                          r"\ubc88\uc9f8\s*\uc904|\ud589)", re.I)
 
 
+# a line field whose key holds the number: "**Line 14:** text", "**Lines 20-21**" alone
+_LINE_FIELD = re.compile(r"^\s*(?:\*\*|__)\s*lines?\s+(?P<v>\d{1,7}(?:\s*[-\u2013]\s*\d{1,7})?)"
+                         r"\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*(?::|$))", re.I)
+
+
 def _fields(lines: list[str]) -> dict[str, str]:
     """The known fields among ``lines`` (several may share a line: ``**Location:** x.
     **Issue:** y``): file, line, severity, status."""
     out: dict[str, str] = {}
     for ln in lines[:MAX_BODY]:
+        if (lm := _LINE_FIELD.match(ln)) is not None:
+            out.setdefault("line", lm["v"])  # "**Line 14:** only skips …", "**Lines 20-21**"
+            continue
         for seg in re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln):
             m = _FIELD.match(seg)
             if not m:
@@ -3607,7 +3866,7 @@ def _fields(lines: list[str]) -> dict[str, str]:
             v = re.sub(r"\s*\*\*[A-Z][\w ]{1,20}:\*\*.*$", "", m["v"]).strip()
             if not v or _PLACEHOLDER.search(v):
                 continue
-            if k in ("location", "file", "files", "path", "where", "area") \
+            if k in ("location", "locations", "file", "files", "path", "paths", "where", "area") \
                     or k.startswith("affected"):
                 out.setdefault("file", v)
             elif PLACE_KEY_RE.match(k):  # another language's key: only a path is the place

@@ -426,6 +426,8 @@ def review_json(text: str) -> dict[str, Any] | None:
         records = None if verdict_doc else pr_records.comment_records(value)
         if records is not None:
             return {"comments": records}  # saved pull-request review data, in any nesting
+        if reviewer_json.findings_array(value) is not None:
+            return {"findings": value}  # a review's findings printed as a bare array
     doc = value if isinstance(value, dict) else None
     if doc is None and "{" in s and not s.startswith("{"):
         first, last = s.find("{"), s.rfind("}")
@@ -441,10 +443,16 @@ def review_json(text: str) -> dict[str, Any] | None:
         return None
     if _is_review(doc):
         return doc
-    for k in _WRAPPERS:
-        wrapped = doc.get(k)
-        if isinstance(wrapped, dict):
-            return wrapped if _is_review(wrapped) else None
+    for _depth in range(3):  # {"result": {"review": {"verdict": ...}}}: wrapped, at most thrice
+        wrapped: dict[str, Any] | None = next(
+            (doc[k] for k in _WRAPPERS if isinstance(doc.get(k), dict)), None)
+        if wrapped is None:
+            break
+        if _is_review(wrapped):
+            return wrapped
+        doc = wrapped
+    else:
+        return None
     # its parts one object down: {"summary": {"verdict": ...}, "report": {"problems": [...]}}
     return doc if any(isinstance(v, dict) and _is_review(v)
                       for v in list(doc.values())[:16]) else None

@@ -87,6 +87,8 @@ _NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefil
                     "readme", "license", "vagrantfile", "justfile"))
 _BLOB_PATH = re.compile(r"^https?://[^/\s]{1,200}/[^\s]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
                         r"([^\s?]{1,400})")
+_BARE_BLOB = re.compile(r"https?://[^/\s]{1,200}/[^\s#]{0,300}?/(?:-/)?blob/[^/\s]{1,100}/"
+                        r"(?P<p>[^\s?#]{1,400})#L(?P<l>\d{1,9})(?:-L?(?P<e>\d{1,9}))?")
 _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 
 
@@ -146,6 +148,21 @@ def clean_path(raw: str) -> str:
     return p
 
 
+# the checkout directory of a CI runner or a development container, where a reviewer that
+# ran there saw the repository: GitHub Actions (/home/runner/work/<repo>/<repo>/ and
+# /github/workspace/), GitLab (/builds/<group>/<project>/), Codespaces and dev containers
+# (/workspaces/<repo>/, /workspace/)
+_CHECKOUT = re.compile(r"^(?:/home/runner/work/[^/]+/[^/]+|/github/workspace|/builds/[^/]+/[^/]+|"
+                       r"/workspaces/[^/]+|/workspace)/(?=[^/])")
+
+
+def checkout_relative(path: str) -> str:
+    """An absolute path under a CI runner's or a dev container's checkout, relative to it
+    (``/home/runner/work/app/app/src/a.py`` is ``src/a.py``); any other path as it is."""
+    m = _CHECKOUT.match(path)
+    return path[m.end():] if m else path
+
+
 def _pathlike(p: str) -> bool:
     base = p.replace("\\", "/").rsplit("/", 1)[-1]
     if not base or base.startswith(".") and len(base) == 1:
@@ -169,13 +186,21 @@ def find_location(text: str) -> Location | None:
     """The first cited location in ``text`` (a markdown link counts by its text or URL)."""
     best: Location | None = None
     for m in _LINK.finditer(text):
-        url = m["u"]
+        url = re.sub(r"^file://(?:localhost)?(?=/)", "", m["u"])  # file:///home/x/a.py#L7
         blob = _BLOB_PATH.search(url)  # a GitHub/GitLab blob URL: the path after the ref
         inner = find_location(m["t"]) or find_location(
             (blob.group(1) if blob else url).replace("#L", ":").replace("-L", "-"))
         if inner is not None:
             best = Location(inner.file, inner.line, inner.end_line, inner.column,
                             m.start(), m.end())
+            break
+    for m in _BARE_BLOB.finditer(text):  # a blob URL written out: ".../blob/main/a.py#L7-L9"
+        if best is not None and m.start() >= best.start:
+            break
+        path = clean_path(m["p"])
+        if _pathlike(path) and 1 <= int(m["l"]) <= 10_000_000:
+            end = int(m["e"]) if m["e"] and int(m["e"]) > int(m["l"]) else None
+            best = Location(path, int(m["l"]), end, None, m.start(), m.end())
             break
     for rx in _LOC_PATTERNS:
         for m in rx.finditer(text):

@@ -64,6 +64,7 @@ from council_filters.verdict.locations import (
     SEVERITY_WORD,
     Location,
     _put_severity,
+    checkout_relative,
     clean_path,
     find_location,
     severity_word,
@@ -149,7 +150,7 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
     if root:  # the structured findings; the findings text keeps the reviewer's words
         for f in out.findings:
             if isinstance(f.get("file"), str):
-                f["file"] = relative_to(f["file"], root)
+                f["file"] = checkout_relative(relative_to(f["file"], root))
     return out
 
 
@@ -490,9 +491,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         v = _get(v, "verdict", "decision", "status")
     if isinstance(v, str):
         out.found_verdict = True
-        word = words.vote_of(v)
+        word = words.vote_of(v) or reviewer_json.value_vote(v)
     else:
-        b = _get(doc, "approved", "passed", "passes", "pass", "lgtm")
+        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm"))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
@@ -508,9 +509,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     s = _get(doc, "summary", "overview", "overall_explanation", "explanation", "review_notes")
     if isinstance(s, str):
         out.summary = _cap(" ".join(s.split()))
-    for items in reviewer_json.finding_lists(doc):
-        for item in items[:10_000]:
-            _add_json_item(out, item, origin, None)
+    for item in reviewer_json.finding_items(doc):
+        _add_json_item(out, item, origin, None)
     for key, sev in _GROUPS:  # findings grouped under a key that names their severity
         group = _get(doc, key)
         for item in group[:10_000] if isinstance(group, list) else []:
@@ -541,8 +541,7 @@ _GROUPS = (("blockers", "critical"), ("blocking_issues", "critical"),
 
 
 def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | None) -> None:
-    if isinstance(item, dict) and isinstance(st := _get(item, "status", "state"), str) \
-            and _CLOSED.match(st):
+    if reviewer_json.settled(item):
         return  # a finding annotated resolved later is not an open one
     if isinstance(item, dict) and item.get("in_reply_to_id") not in (None, "", 0):
         return  # a reply in a review comment's thread answers it: no new finding
@@ -607,8 +606,6 @@ _MAX_LINE = 10_000_000
 # a linter's scale in a JSON severity field (reviewdog's ERROR / WARNING / INFO, SARIF's
 # error / warning / note): only there, since "error" in prose is no severity
 _LINT_SEVERITY = {"error": "critical", "fatal": "critical", "note": "minor", "notice": "minor"}
-_CLOSED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
-                     r"invalid|duplicate|false[\s_-]positive)\b", re.I)
 
 
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
@@ -617,8 +614,7 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         return found[0] if found else None
     if not isinstance(item, dict):
         return None
-    text = _get(item, "title", "summary", "message", "description", "issue", "finding",
-                "problem", "comment", "text", "body", "subject", "detail", "details")
+    text = _get(item, *reviewer_json.TEXT_KEYS)
     if not isinstance(text, str) or not text.strip():
         return None
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.base import diffranges, schemas, severity
+from council_filters.verdict.locations import find_location
 
 STAGES: tuple[str, ...] = ("council", "judge", "critique", "stack-review", "stack-judge")
 SCHEMA_BASE = "https://council-filters.invalid/schemas/"
@@ -380,6 +381,12 @@ _LINE_KEYS = ("line", "newline", "startline", "linestart", "linenumber", "lineno
               "beginline", "lines", "linerange", "range", "region", "start", "originalline",
               "originalstartline")
 _END_KEYS = ("endline", "lineend", "end", "lastline")
+#: keys holding a list of a finding's places, the first its own
+_LIST_PLACE_KEYS = ("files", "paths", "locations", "places", "filepaths", "filenames")
+#: other keys a finding may spell its place out under (taken when they hold a path with a
+#: line: ``"source": "semgrep"`` names no place)
+_STRING_PLACE_KEYS = ("where", "loc", "ref", "reference", "source", "at", "site", "filelocation",
+                      "sourcelocation", "codelocation", "location", "position", "place")
 _SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
                    r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
 _MAX_LINE = 10_000_000
@@ -407,20 +414,133 @@ def finding_lists(doc: dict[str, Any]) -> list[list[Any]]:
     """The findings lists of a review document: the first conventional one (``findings``,
     ``issues``, ...) when it has one; else every list under a key that names findings,
     at its top level, else one object down (``{"review": {"findings": [...]}}``)."""
+    return [items for _holder, items in _held_lists(doc)]
+
+
+def _held_lists(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
+    """``finding_lists`` with the object that holds each list."""
     low = {str(k).lower(): v for k, v in doc.items()}
     for name in FINDINGS_KEYS:
         if isinstance(low.get(name), list) and low[name]:
-            return [low[name]]
+            return [(doc, low[name])]
+        if isinstance(low.get(name), dict) and low[name]:
+            keyed = _keyed(low[name])
+            if keyed:
+                return keyed
     top = [(k, v) for k, v in doc.items() if isinstance(v, list) and names_findings(k)]
     if top:  # its own lists, even empty ones ("findings": [] says there are none)
-        return [v for _k, v in top if v]
+        return [(doc, v) for _k, v in top if v]
     for k, inner in list(doc.items())[:16]:
         if isinstance(inner, dict) and not _NOT_OPEN.intersection(_parts(k)):
-            found = [v for name, v in inner.items()
+            found = [(inner, v) for name, v in inner.items()
                      if isinstance(v, list) and v and names_findings(name)]
             if found:
                 return found
     return []
+
+
+def _keyed(value: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Findings written as an object: keyed by id (``{"F1": {...}, "F2": {...}}``), or
+    keyed by file (``{"src/a.py": [{"line": 3, ...}]}``, each list that file's)."""
+    items = list(value.items())[:1_000]
+    if all(isinstance(v, dict) for _k, v in items):
+        return [(value, [v for _k, v in items])]
+    if all(isinstance(v, list) for _k, v in items):
+        return [({"file": str(k)}, v) for k, v in items if v]
+    return []
+
+
+def finding_items(doc: dict[str, Any]) -> list[Any]:
+    """The findings of a review document (see ``finding_lists``), at most 10,000 a list.
+    A finding that names no file of its own takes the file of the object holding its
+    list: a per-file review (``{"file": "a.py", "issues": [{"line": 3, ...}]}``), or one
+    entry of a list of files (``{"files": [{"path": "a.py", "findings": [...]}]}``)."""
+    held = _held_lists(doc)
+    if not held:  # a list of per-file entries, each holding its own findings
+        for k, v in list(doc.items())[:16]:
+            if isinstance(v, list) and not _NOT_OPEN.intersection(_parts(k)):
+                held = [h for entry in v[:1_000] if isinstance(entry, dict)
+                        and _own_path(entry) is not None for h in _held_lists(entry)]
+                if held:
+                    break
+    out: list[Any] = []
+    for holder, items in held:
+        outer = _own_path(holder)
+        for item in items[:10_000]:
+            if outer is not None and isinstance(item, dict) and place(item)[0] is None:
+                item = {**item, "file": outer}
+            out.append(item)
+    return out
+
+
+def _own_path(node: dict[str, Any]) -> str | None:
+    """The file an object names at its own top level (``file``, ``path``, ...)."""
+    low = {_norm(k): v for k, v in list(node.items())[:64]}
+    return next((low[k] for k in _PATH_KEYS if isinstance(low.get(k), str) and low[k].strip()),
+                None)
+
+
+#: keys holding a finding's text, in order of preference
+TEXT_KEYS = ("title", "summary", "message", "description", "issue", "finding", "problem",
+             "comment", "text", "body", "subject", "detail", "details")
+
+
+def findings_array(value: Any) -> list[dict[str, Any]] | None:
+    """A review's findings printed as a bare JSON array (``[{"file": "cmd/root.go:321",
+    "priority": "HIGH", "summary": ...}, ...]``): every one of its first items an object
+    with a text and a place of its own (a file or a line); None otherwise."""
+    if not isinstance(value, list) or not value:
+        return None
+    for item in value[:50]:
+        if not isinstance(item, dict):
+            return None
+        low = {str(k).lower(): v for k, v in list(item.items())[:64]}
+        if not any(isinstance(low.get(k), str) and low[k].strip() for k in TEXT_KEYS):
+            return None
+        path, first, _last = place(item)
+        if not isinstance(path, str) and first is None:
+            return None
+    return value
+
+
+_MERGE = re.compile(r"(?:(?:ready|ok|okay|safe|good|fine)\s+to\s+merge|merge(?:able)?|"
+                    r"merge\s+it|can\s+(?:be\s+)?merge(?:d)?)", re.I)
+
+
+def value_vote(value: str) -> str | None:
+    """The vote of a verdict key's value that only a review document's key makes one: a
+    merge recommendation (``"recommendation": "merge"``, ``"ready to merge"``: APPROVE),
+    codex's ``overall_correctness`` shortened to ``"correct"`` / ``"incorrect"``."""
+    v = " ".join(re.sub(r"[_\-.!]+", " ", value[:60]).split()).lower()
+    if _MERGE.fullmatch(v):
+        return "APPROVE"
+    return {"correct": "APPROVE", "incorrect": "REVISE"}.get(v)
+
+
+def flag(value: Any) -> Any:
+    """A boolean written as a string (``"approved": "false"``) as the boolean."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
+#: a finding's state, resolution or flags saying it was settled after it was written
+_SETTLED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
+                      r"invalid|duplicate|false[\s_-]positive)\b", re.I)
+_SETTLED_FLAGS = ("resolved", "isresolved", "fixed", "isfixed", "addressed", "dismissed")
+
+
+def settled(item: Any) -> bool:
+    """A finding marked settled: its ``status``/``state`` or its ``resolution`` says
+    resolved, fixed, closed, addressed, dismissed, won't fix (``"resolution": "Fixed in
+    e944d96"``), or a flag such as ``resolved``/``fixed`` is true."""
+    if not isinstance(item, dict):
+        return False
+    low = {_norm(k): v for k, v in list(item.items())[:64]}
+    if any(low.get(k) is True for k in _SETTLED_FLAGS):
+        return True
+    return any(isinstance(low.get(k), str) and _SETTLED.match(low[k])
+               for k in ("status", "state", "resolution"))
 
 
 def line_span(value: Any) -> tuple[int | None, int | None]:
@@ -469,6 +589,13 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
         if path is None:
             path = next((low[k] for k in _PATH_KEYS
                          if isinstance(low.get(k), str) and low[k].strip()), None)
+        if path is None:  # "files": ["a.py"], "locations": ["a.py:12", "b.py:3"]: the first
+            path = next((v[0] for k in (*_PATH_KEYS, *_LIST_PLACE_KEYS)
+                         if isinstance(v := low.get(k), list) and v and isinstance(v[0], str)
+                         and v[0].strip()), None)
+        if path is None:  # "where": "a.py:12", "ref": "a.py#L3": a place spelled out
+            path = next((low[k] for k in _STRING_PLACE_KEYS if isinstance(low.get(k), str)
+                         and find_location(low[k][:400]) is not None), None)
         if first is None:
             for k in _LINE_KEYS:
                 if k in low and not (node is item and k in ("range", "start", "begin")

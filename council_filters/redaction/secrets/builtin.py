@@ -30,10 +30,12 @@ from council_filters.redaction.secrets.validators import (
     PASSWORD_WORDS,
     SECRET_WORDS,
     assignment_ok,
+    bare_token_ok,
     basic_ok,
     bearer_ok,
     cut_value_ok,
     digit_in,
+    encoded_redis_user_ok,
     encoded_url_password_ok,
     flag_ok,
     jwt_shape,
@@ -98,7 +100,10 @@ _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300})
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
 # digit, both cases, no call, index or variable at its start.
 _SCRAMBLED = (
-    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[]|\$[A-Za-z_{(])"
+    # (a name opening a call or an index that closes: code; one that never
+    # closes, pmi7w[CAEC7hMIU7, is a drawn value)
+    rb"(?P<q>[\"'`])?(?P<v>(?![A-Za-z_][\w.$]{0,300}+[(\[][^\s\"'`]{0,300}?[)\]]"
+    rb"|\$[A-Za-z_{(])"
     rb"(?=[^\s\"'`]{0,300}?[()\[\]{}<>$*@&])(?-i:(?=[^\s\"'`]{0,300}?[0-9])"
     rb"(?=[^\s\"'`]{0,300}?[A-Z])(?=[^\s\"'`]{0,300}?[a-z]))"
     rb"(?(q)[^\"'`\s]{10,300}+|[^\s\"'`,;|]{10,300}+))(?(q)(?P=q))"
@@ -127,14 +132,16 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
 
 B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
-#: The longest base64 token decoded (768 bytes of text).
-B64_MAX = 1024
-_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,768}")
+#: The longest base64 token decoded (3,072 bytes of text: an env line with a
+#: session token in it).
+B64_MAX = 4096
+_B64_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
 def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     """A base64 token that decodes to text holding a credential assignment
-    (``SECRET_KEY=...``): the key/value rules, run on the decoded text."""
+    (``SECRET_KEY=...``, ``AWS_SESSION_TOKEN=...``): the key/value rules, run
+    on the decoded text."""
     core = secret.rstrip("=")
     if len(core) % 4 == 1:
         return False
@@ -145,7 +152,8 @@ def base64_assignment_ok(secret: str, _m: Any = None) -> bool:
     if _B64_TEXT.fullmatch(text) is None:
         return False  # binary: a key, a hash, an image, not lines of text
     for line in text.splitlines():  # (an env file of a few lines too)
-        for rule_id in ("secret-assignment", "secret-scrambled-value"):
+        for rule_id in ("secret-assignment", "secret-scrambled-value", "aws-session-token",
+                        "secret-long-value"):
             rule = BY_ID[rule_id]
             check = rule.validator
             assert check is not None
@@ -294,7 +302,7 @@ RULES: tuple[Rule, ...] = (
         "flag-credentials",
         rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
-        rb"requirepass|masterauth)"
+        rb"requirepass|masterauth)(?:-(?:key|base|value|string|text))*"
         rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
@@ -345,6 +353,20 @@ RULES: tuple[Rule, ...] = (
         description="scheme%3A%2F%2Fuser%3Apassword%40host: a URL encoded once or twice",
     ),
     _r(
+        "redis-url-encoded",
+        # A Redis URL encoded once or twice whose user part alone is its password
+        # (state=valkeys%3A%2F%2FPASSWORD%40host)
+        rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:%(?:25)?2B[a-z]{1,12})?)(?:%3A|%253A)"
+        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){8,256}+)"
+        rb"(?:%40|%2540)[A-Za-z0-9_\[%]",
+        rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?%(?:25)?3a%(?:25)?2f",
+        group=2,
+        validator=encoded_redis_user_ok,
+        placeholders=False,
+        description="redis%3A%2F%2FPASSWORD%40host: an encoded Redis URL, its user part the "
+        "password",
+    ),
+    _r(
         "bearer-token",
         rb"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{12,}=*)",
         rb"(?i)bearer",
@@ -389,12 +411,22 @@ RULES: tuple[Rule, ...] = (
         rb"(?i)\b(?:identified[ \t]+by|password)[ \t]+'([^'\s]{6,256})'"
         rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,512}?[ \t]"
         rb"-p([^\s\"'-][^\s\"']{3,255})"
-        rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})",
+        rb"|\b(?:login|user)[ \t]+[^\s]{1,128}[ \t]+password[ \t]+([^\s]{4,256})"
+        # IDENTIFIED [WITH plugin] BY, the value quoted either way or bare
+        # (Oracle); WITH PASSWORD = N'...' (SQL Server); SET PASSWORD [FOR
+        # user] = '...'; mysql -p'...'
+        rb"|\bidentified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+"
+        rb"(?:'([^'\s]{6,256})'|\"([^\"\s]{6,256})\"|([^\s'\";:&@$?][^\s'\";]{5,255}))"
+        rb"|\b(?:with|set)[ \t]+password[ \t]*(?:for[ \t]+[^\n=]{1,128})?=[ \t]*"
+        rb"(?:password[ \t]*\([ \t]*)?N?'([^'\s]{6,256})'"
+        rb"|\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,512}?[ \t]"
+        rb"-p'([^'\s]{4,255})'",
         rb"(?i:identified[ \t]+by|password[ \t]+'|mysql|mariadb|"
         rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n])",
         validator=flag_ok,
         placeholders=False,
-        description="SQL IDENTIFIED BY / PASSWORD '...', mysql -pSECRET, netrc lines",
+        description="SQL IDENTIFIED [WITH plugin] BY '...' (any quotes, or none), PASSWORD "
+        "'...', WITH PASSWORD = N'...', SET PASSWORD = '...', mysql -pSECRET, netrc lines",
     ),
     _r(
         "secret-xml",
@@ -484,15 +516,17 @@ RULES: tuple[Rule, ...] = (
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
         # config files that take ``key value`` (``password\tS3cr3t!``).
-        rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2})[ \t]+)?"
-        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+)"
+        rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2}|setenv"
+        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+)?"
+        rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+(?:<<<[ \t]*)?)"
         rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
         rb"(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
         rb"",
         group=4,
         validator=spaced_pair_ok,
         placeholders=False,
-        description="KEY value on a line of its own (ENV KEY value, setx KEY value)",
+        description="KEY value on a line of its own (ENV KEY value, setx KEY value, Apache "
+        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value)",
     ),
     _r(
         "secret-enclosed-pair",
@@ -603,6 +637,38 @@ RULES: tuple[Rule, ...] = (
         description="a token of 64 bytes and more under a key naming a secret, however wrapped",
     ),
     _r(
+        "secret-bold-key",
+        # Markdown that makes the key bold, colon and all: **password:** `...`
+        rb"(?i)\*\*(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>:)\*\*[ \t]*" + _VALUE,
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="**password:** value (a bold key with its colon inside)",
+    ),
+    _r(
+        "secret-triple-quoted",
+        # TOML's multi-line strings and Python's triple quotes, on one line
+        rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)[ \t]*(?P<op>=|:)[ \t]*"
+        rb"(?P<q>'''|\"\"\")(?P<v>[^\n]{1,300}?)(?P=q)",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description="password = '''...''' (a value in triple quotes)",
+    ),
+    _r(
+        "secret-bare-token",
+        # A long base64 run standing alone (no key, no known preamble): an STS
+        # session token's body pasted on its own, in a fence, a list, a quote.
+        rb"(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{128,8192}+={0,2})(?![A-Za-z0-9+/=_-])",
+        rb"",
+        validator=bare_token_ok,
+        placeholders=False,
+        description="a base64 run of 128 bytes and more that reads as a drawn token, "
+        "with no key and no known preamble",
+    ),
+    _r(
         "login-credentials",
         # -u USER ... -p PASSWORD (az, docker, oc, cf, sqlcmd, ...)
         rb"(?:^|[\s;|&(`])-[uU][ \t]+[\"']?[^\s\"'-][^\s\"']{0,127}[\"']?[ \t]+"
@@ -667,7 +733,9 @@ alternation = _alternation
 # followed only by a known suffix (``DB_PASSWORD``, ``api_key_value``; not
 # ``token_count``, ``secret_name``, a bare ``key``).
 _KEY_END = (
-    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*" + _alternation(KEY_SUFFIXES) + b"?"
+    _alternation(PASSWORD_WORDS + SECRET_WORDS) + rb"[_.-]*"
+    # (a suffix's "_" may be written "-", as HTTP headers and options do: Secret-Key-Base)
+    + _alternation(KEY_SUFFIXES).replace(b"_", b"[_-]") + b"?"
 )
 # The start of a value the validator can accept: six characters, not a
 # variable, a placeholder or a template (``$X``, ``<your key>``, ``{{ x }}``).
@@ -687,7 +755,7 @@ _KEY_APART = (
     # not a word: it has a digit, a sign or a change of case)
     + rb"|[ \t]+(?:" + _Q + rb"[^\"'` \t\n\x24<{]|[^ \t\n\"'`\x24<{()\[\]}][^ \t\n\"'`()\[\]{}]*"
     + rb"(?:[0-9!#%\x5e*+~@&\x24\x80-\xff]|(?-i:[a-z][A-Z])))"
-    + rb"|" + _Q + rb"?[ \t]*:[ \t]*[!&]|%3d|%22%3a|%3a|%253d|%2522%253a|%253a)"
+    + rb"|" + _Q + rb"?[ \t]*:[ \t]*[!&]|[ \t]+<<<|%3d|%22%3a|%3a|%253d|%2522%253a|%253a)"
 )
 # An Authorization header with a value either rule can take (Basic and six
 # bytes, or an optional scheme word and sixteen bytes).
@@ -710,7 +778,8 @@ _ASSIGNED = (
 #: (:mod:`.follow`) stands for this mark.
 OPENS = "@opens"
 _OPENER = (
-    rb"(?i)(?:" + _KEY_END + rb"[\x24@]*[\"'`]?[ \t]*(?::[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\)"
+    rb"(?i)(?:" + _KEY_END + rb"[\x24@]*[\"'`]?[ \t]*(?::[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\"
+    rb"|[:=][ \t]*<<-?[A-Za-z_])"
     rb"|variable[ \t]+\"[A-Za-z0-9_.-]{0,80}" + _KEY_END + rb"\"[ \t]*\{)"
 )
 
@@ -761,12 +830,14 @@ _TIGHT: dict[str, bytes] = {
     "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
     rb"client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
-    rb"masterauth)(?:=|[ \t]|[\"'`][ \t]*,)",
+    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"
     rb"{1,256}@",
     "url-credentials-encoded": rb"(?i)%3a%2f%2f|%253a%252f%252f",
+    "redis-url-encoded": rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?"
+    rb"%(?:25)?3a%(?:25)?2f",
     "bearer-token": rb"(?i)bearer[ \t]+[A-Za-z0-9._~+/-]{12}",
     "authorization-basic": _AUTHORIZATION,
     "authorization-header": _AUTHORIZATION,
@@ -776,7 +847,9 @@ _TIGHT: dict[str, bytes] = {
     rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
     "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
     rb"|mysql|mariadb|"
-    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4})",
+    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4}"
+    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
+    rb"|(?:with|set)[ \t]+password[ \t]*[=f])",
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
     rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
@@ -807,6 +880,11 @@ _TIGHT: dict[str, bytes] = {
     rb"(?:[A-Za-z!&\[]{1,12}[^A-Za-z0-9+/\n]+)?(?:[A-Za-z0-9+/_-]|\\/){64}",
     "secret-scrambled-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*" + _Q + rb"?[^ \t\n\"'`]{0,300}[()\[\]{}<>\x24*@&]",
+    "secret-bold-key": rb"(?i)" + _KEY_END + rb"[\x24@]*:\*\*[ \t]*[^ \t\n]",
+    # (the quotes maybe escaped, as JSON inside a string writes them)
+    "secret-triple-quoted": rb"(?i)" + _KEY_END + rb"[\x24@]*[ \t]*[=:][ \t]*"
+    rb"(?:(?:\\*')(?:\\*')(?:\\*')|(?:\\*\")(?:\\*\")(?:\\*\"))",
+    "secret-bare-token": rb"[A-Za-z0-9+/]{128}",
     # (a value the validator can take has a digit or a sign in it)
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",

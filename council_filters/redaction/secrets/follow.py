@@ -46,7 +46,8 @@ _BLANKS = b" \t\r"
 # (a value continued on the next line); a list dash may lead.
 _BLOCK_OPEN = re.compile(
     rb"""(?P<lead>[ \t]*(?:-[ \t]+)?)["']?(?P<key>[A-Za-z0-9_.$@-]{1,80})["']?[ \t]*"""
-    rb"""(?:(?P<block>:)[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*\\)[ \t\r]*"""
+    rb"""(?:(?P<block>:)[ \t]*[|>][-+1-9]{0,2}|[:=][ \t]*(?:\\|<<-?[A-Za-z_][A-Za-z0-9_]{0,30}))"""
+    rb"""[ \t\r]*"""
 )
 _HCL_OPEN = re.compile(rb"""[ \t]*variable[ \t]+"(?P<key>[A-Za-z0-9_.-]{1,80})"[ \t]*\{[ \t\r]*""")
 _HCL_DEFAULT = re.compile(rb"""[ \t]*default[ \t]*=[ \t]*(?P<v>\S.*)""")

@@ -62,7 +62,9 @@ _PLACEHOLDER_RUN = LazyRegex(r"([Xx*#.\u2022\u2026_-])\1{5,}|0{8,}")
 _PLACEHOLDER_WORDS = LazyRegex(
     r"(?i:example|placeholder|redacted|changeme|change_me|your[_-]?(?:own[_-]?)?"
     r"(?:api[_-]?)?(?:key|token|secret|pass|password)|insert[_-]|replace[_-]?me|dummy|"
-    r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[^>]*>|\$\{|\{\{|%\(|\$[A-Z_]{3,}\b"
+    # (<words> in angle brackets; a drawn password's <T^Lf)5LL~*=U&> is none)
+    r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[A-Za-z0-9 _.,:/@#'-]{1,80}>|\$\{|\{\{|%\(|"
+    r"\$[A-Z_]{3,}\b"
 )
 
 

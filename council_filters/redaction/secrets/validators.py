@@ -186,6 +186,12 @@ _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
+#: A word glued before a key word that makes one name of both (``Apitoken``,
+#: ``accesstoken``, ``Clientsecret``, ``rootpassword``).
+_GLUED = LazyRegex(
+    r"(?:^|[_.\-])(?:api|access|auth|bot|refresh|session|client|app|private|master|admin"
+    r"|root|db|user|webhook|jwt|signing|shared|service)\Z"
+)
 #: An acronym before a capitalised key word (``AWSSecretKey``, ``APIToken``).
 _ACRONYM_END = LazyRegex(r"[A-Z]{3}[a-z]\Z")
 #: What may follow the short words "pass" and "pw" in a key.
@@ -204,17 +210,19 @@ def _key_kind(key: str) -> str | None:
     if not k or len(k) > 80:
         return None
     low = k.lower()
-    upper_key = k.upper() == k
+    last = k.rsplit(".", 1)[-1]  # (process.env.APITOKEN: the name after the dots)
+    upper_key = k.upper() == k or (last.upper() == last and any(c.isalpha() for c in last))
     for kind, words in (("password", _PASSWORD_WORDS), ("secret", _SECRET_WORDS)):
         for w in words:
             start = low.rfind(w)
             while start >= 0:
-                rest = low[start + len(w) :]
+                rest = low[start + len(w) :].replace("-", "_")  # (X-Secret-Key-Base)
                 suffix_ok = rest in _KEY_SUFFIXES or rest.lstrip("_-.") in _KEY_SUFFIXES
                 boundary = (
                     start == 0
                     or low[start - 1] in "_-. /"
                     or upper_key
+                    or _GLUED.search(low, 0, start) is not None
                     or (k[start].isupper() and k[start - 1].islower())
                     or (kind == "password" and len(w) >= 6 and k[start - 1].isalpha())
                     or (start >= 2 and _ACRONYM_END.match(k[start - 2 : start + 2]) is not None)
@@ -225,6 +233,17 @@ def _key_kind(key: str) -> str | None:
                     return kind
                 start = low.rfind(w, 0, start)
     return None
+
+
+#: A value that says where the secret is kept, not the secret: a SOPS
+#: ciphertext, a vault, secret-manager or 1Password reference, a CloudFormation
+#: tag, a file URL, an ARN, a Spring ``@Value``, a Kubernetes ``secretKeyRef``,
+#: a Terraform reference (``var.db_password``).
+_REFERENCE = LazyRegex(
+    r"(?:ENC\[[A-Z0-9_]+,|(?i:vault|op|awssm|awsssm|gcpsm|azurekv|sm|ref\+[a-z]+|secretsmanager"
+    r"|ssm|keyvault):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
+    r"|@Value\(|(?:secretKeyRef|valueFrom)[;,]?\Z|(?:var|local|data|module)\.[a-z_][\w.]*\Z)"
+)
 
 
 # The full-width colon and equals sign (UTF-8, read as latin-1) as the ASCII ones.
@@ -250,6 +269,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
         value = value[scheme.end() :]  # "Basic dXNl...", "Bearer abc..."
         kind = "password"
     low = value.lower()
+    if _REFERENCE.match(value):
+        return False  # ENC[...], vault:..., !Ref X, file:///..., @Value(...): where it is kept
     if (
         value[:1] in "$<{"
         or "${" in value
@@ -309,8 +330,12 @@ def assignment_ok(secret: str, m: Any) -> bool:
     # mix letters of both cases, digits and signs, as a chosen secret does)
     if len(value) < 8 or is_placeholder(value):
         return False
+    if _HUMAN.fullmatch(value):
+        return True  # a person's password under a token key: Summer2024#
     if len(value) < 12:
-        return _classes(value) == 4 and len(set(value)) >= 6 and " " not in value
+        if " " in value or len(set(value)) < 6:
+            return False
+        return _classes(value) == 4 or _drawn_short(value)
     if value.isalpha() and (value.islower() or value.isupper()):
         return False  # a word
     if " " in value.strip():
@@ -320,15 +345,40 @@ def assignment_ok(secret: str, m: Any) -> bool:
     )
 
 
-def _chosen(value: str) -> bool:
-    """A value no prose word is: eight bytes mixing letters of both cases and digits."""
-    return (
-        len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
+def _drawn_short(value: str) -> bool:
+    """Eight to eleven letters and digits drawn at random (``i1MfOkkz``,
+    ``H3duTsx7s2``): both cases, a digit, two changes of case, and not the
+    shape of a name (``getToken2``, ``MyService1``, ``HTTPClient2``)."""
+    if _classes(value) != 3 or not _has_digit(value):
+        return False
+    core = value.rstrip("0123456789")
+    if _has_digit(core):  # digits inside the letters: drawn, not a name
+        return case_changes(value) >= 1
+    return case_changes(value) >= 2 and not (
+        _CAMEL.match(core) or _TYPE_NAME.match(core) or _TITLE_WORDS.match(core)
     )
 
 
-#: A value shaped as code: a name opening a call or an index, or one wrapped whole.
-_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
+#: Words in title case run together, digits after (``AppVersion``, ``MyApp``).
+_TITLE_WORDS = LazyRegex(r"(?:[A-Z]?[a-z]+|[A-Z]+)(?:[A-Z][a-z]+)*\Z")
+
+
+def _chosen(value: str) -> bool:
+    """A value no prose word is: eight bytes mixing letters of both cases and
+    digits, or a password as people make them (``river-velvet414!``)."""
+    return (
+        len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
+    ) or _HUMAN.fullmatch(value) is not None
+
+
+#: A password as people make them: words (joined by - _ . or not), two digits
+#: and more, a sign to end (``Falcon.copper6284!``, ``Summer2024#``).
+_HUMAN = LazyRegex(r"[A-Za-z]{3,24}(?:[-_.]?[A-Za-z]{2,24}){0,3}[0-9]{2,8}[!#$%&*?@^~+=]")
+
+
+#: A value shaped as code: a name opening a call or an index that closes, or
+#: one wrapped whole.
+_CODE_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[].*[)\]]|\$[A-Za-z_{(]|[(\[{].*[)\]}]\Z")
 #: The signs that make secret-assignment read a value as code or a variable.
 _CODE_SIGNS = frozenset("()[]{}<>$*@&")
 
@@ -343,8 +393,7 @@ def scrambled_ok(secret: str, m: Any) -> bool:
     if (len(secret) < 10 or any(c.isspace() for c in secret) or _classes(secret) < 4
             or case_changes(secret) < 2 or _CODE_SHAPE.match(secret)):
         return False
-    templates = ("${", "{{", "#{", "<%", "$(")
-    return not any(t in secret for t in templates) and not is_placeholder(secret)
+    return not templated(secret) and not is_placeholder(secret)
 
 
 def cut_value_ok(secret: str, m: Any) -> bool:
@@ -361,8 +410,7 @@ def cut_value_ok(secret: str, m: Any) -> bool:
     parts = inner.replace(";", ",").replace("|", ",").split(",")
     if all(_IDENT.match(p) for p in parts):
         return False  # a list of names (Settings,Config1), a pipe of words
-    templates = ("${", "{{", "#{", "<%", "$(", "%(")
-    return not any(t in secret for t in templates) and not is_placeholder(secret)
+    return not templated(secret) and not is_placeholder(secret)
 
 
 def _classes(value: str) -> int:
@@ -482,12 +530,17 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     password = secret.split(":", 1)[1] if ":" in secret else secret
     if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
         return False
-    if "$(" in password or password.lower().startswith(("%2", "<")):
+    if "$(" in password or password.lower().startswith("%2") or _LED_BY_VARIABLE.match(password):
         return False
     if any(c in _URL_SIGNS for c in password):
         return _classes(password) >= 3
     return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
                                          and case_changes(password) >= 2)
+
+
+def encoded_redis_user_ok(secret: str, m: Any) -> bool:
+    """The user part of a Redis URL encoded once or twice (its password), judged decoded."""
+    return redis_userinfo_ok(unquote(unquote(secret)), m)
 
 
 def encoded_url_password_ok(secret: str, m: Any) -> bool:
@@ -507,6 +560,60 @@ def long_value_ok(secret: str, m: Any) -> bool:
         and shannon_entropy(core) > 4.0
         and not is_placeholder(core)
     )
+
+
+#: A template or a variable as written in configuration and code, closed
+#: (``${NAME}``, ``{{ x }}``, ``#{x}``, ``<%= x %>``, ``$(cmd)``, ``%(name)s``):
+#: an opener alone inside a drawn password (``r7j.]],cO${R)[YE``) is one of its signs.
+_TEMPLATE = LazyRegex(
+    r"\$\{[^{}\s]{0,200}\}|\{\{.{0,200}?\}\}|#\{[^{}]{0,200}\}|<%.{0,200}?%>"
+    r"|\$\([^()]{0,200}\)|%\([A-Za-z_]\w{0,80}\)[sd]"
+)
+
+
+def templated(value: str) -> bool:
+    """Whether ``value`` holds a closed template or variable (see ``_TEMPLATE``)."""
+    return _TEMPLATE.search(value) is not None
+
+
+#: How a base64 run starts when it encodes a file format or a public key, not
+#: a drawn token: PNG, JPEG, GIF, PDF, gzip, zip, RIFF (WebP, WAV), BMP, Ogg,
+#: MP3, WebM, WOFF and WOFF2, TrueType, an SSH public key or a length-prefixed
+#: blob (``AAAA``), DER certificates and keys (``MII``, ``MI``), protobuf text.
+_FILE_MAGIC = (
+    "iVBOR", "/9j/", "R0lGOD", "JVBER", "H4sI", "UEsDB", "UEsFB", "UklGR", "Qk", "T2dnU",
+    "SUQz", "//u", "//s", "GkXf", "d09G", "AAEAAA", "AAAA", "MI", "eNp", "KLUv", "N3q8",
+    "AGFzbQ", "f0VMR", "TVqQ", "yv66", "PD94", "PHN2", "PCFET",
+)
+
+
+def bare_token_ok(secret: str, m: Any = None) -> bool:
+    """A long base64 run with no key and no known preamble that reads as a
+    drawn token (an STS session token's body): both cases and digits spread
+    over it, many changes of case, near six bits of entropy per character,
+    and neither a file format's or a key's start nor text once decoded."""
+    core = secret.rstrip("=")
+    n = len(core)
+    if n < 128 or core.startswith(_FILE_MAGIC):
+        return False
+    if m is not None and m.string[max(0, m.start(1) - 7) : m.start(1)] in (b"base64,", "base64,"):
+        return False  # a data: URL's content (an image, a font, a file)
+    upper = sum(c.isupper() for c in core)
+    lower = sum(c.islower() for c in core)
+    digits = sum(c.isdigit() for c in core)
+    if min(upper, lower) < n // 6 or digits < n // 40 or case_changes(core) < n // 6:
+        return False
+    if shannon_entropy(core) < 5.2:
+        return False
+    import base64
+
+    head = core[:128]
+    try:
+        raw = base64.b64decode(head + "=" * (-len(head) % 4))
+    except ValueError:
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return printable < len(raw) * 3 // 4  # (text in base64, an env file or JSON, is not)
 
 
 _ASCII_RUN = LazyRegex(r"[\x00-\x7f]+")
@@ -565,11 +672,17 @@ _URL_PLACEHOLDERS = frozenset(
 )
 
 
+#: How a variable, a placeholder or a list starts a URL's password: ``$NAME``,
+#: ``${``, ``$(``, ``<...>``, ``{...}``, ``[...]`` (closed); ``$2K[Od``,
+#: ``<dgH84p5D#NOz`` are drawn passwords that start with a sign.
+_LED_BY_VARIABLE = LazyRegex(r"\$[A-Za-z_{(]|<[^<>]*>|\{[^{}]*\}|\[[^\[\]]*\]")
+
+
 def url_password_ok(secret: str, m: Any) -> bool:
     low = secret.lower()
     if low in _URL_PLACEHOLDERS or low.strip("*x.") == "":
         return False
-    if secret[:1] in "$<{[" or secret[:2] in ("%(", "%{") or "${" in secret or "{{" in secret:
+    if _LED_BY_VARIABLE.match(secret) or secret[:2] in ("%(", "%{") or templated(secret):
         return False
     return not (secret.startswith(":") or is_placeholder(secret))
 
@@ -577,7 +690,7 @@ def url_password_ok(secret: str, m: Any) -> bool:
 def flag_ok(secret: str, _m: Any = None) -> bool:
     """The value of ``--password X``: not another option, a variable or a placeholder."""
     secret = secret.rstrip(".,:;)")  # prose punctuation after a word
-    if secret.startswith(("-", "$", "<", "{", "%(", "@")) or "${" in secret or "{{" in secret:
+    if secret.startswith(("-", "$", "<", "{", "%(", "@")) or templated(secret):
         return False
     low = secret.lower()
     if low in _CODE_WORDS or low in _URL_PLACEHOLDERS or is_placeholder(secret):
