@@ -234,7 +234,13 @@ _FINDINGS = re.compile(
     r"remarks?|points?|fixes|what(?:'s|\s+is)\s+(?:actually\s+|really\s+)?(?:hurting|wrong|broken))\b|"
     # in Chinese and Japanese ("新しい指摘", "发现的问题", "問題点")
     "\u6307\u6458|(?<!\u6ca1\u6709)(?<!\u65e0)\u95ee\u9898|(?<!\u6c92\u6709)\u554f\u984c"
-    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677",
+    "(?!\u306a\u3057|\u3042\u308a\u307e\u305b\u3093)|\u53d1\u73b0|\u767a\u898b|\u7f3a\u9677|"
+    # ... in Korean ("발견 사항", "지적 사항", "문제점", "이슈"; not "문제 없음") and the other
+    # languages of the tables ("Problemas encontrados", "Befunde", "Problèmes", "Замечания")
+    "\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c(?!\\s?\uc5c6)|\uc774\uc288|"
+    r"\b(?:problemas?|achados?|hallazgos?|befunde?|probl\u00e8mes?|problemi|constats?|"
+    r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
+    r"\u043d\w*)(?!\w)",
     re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
@@ -261,7 +267,8 @@ _LABEL_WORDS = frozenset((
     "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
 _FINDING_ID = re.compile(
-    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|"
+    r"^(?:(?:issue|finding|bug|problem|concern|defect|blocker|comment|item|vuln(?:erability)?|"
+    r"vulnerabilidade|vulnerabilidad|vuln\u00e9rabilit\u00e9|schwachstelle|"
     # the same nouns in other languages ("问题 1：", "指摘 2:", "문제 3:", "Problema 4 —")
     r"\u95ee\u9898|\u554f\u984c|\u6307\u6458|\u53d1\u73b0|\u767c\u73fe|\u7f3a\u9677|"
     r"\ubb38\uc81c|\uc774\uc288|\uc9c0\uc801|problema|probl[e\u00e8]me|befund|fehler|hallazgo|"
@@ -357,11 +364,22 @@ _LABEL_WORDS_INTL = frozenset((
     "предложения", "melhorias", "mejoras", "améliorations", "miglioramenti",
     "verbesserungen", "улучшения", "corrigir", "corriger", "corregir", "correggere",
     "beheben", "исправить", "correções", "correcciones", "corrections", "correzioni",
-    "korrekturen", "исправления", "de", "da", "do", "la", "le", "les", "des", "di", "del",
+    "korrekturen", "исправления",
+    # found, identified, and the vulnerabilities a security review groups ("4 Vulnerabilidades
+    # Críticas Identificadas", "Kritische Schwachstellen gefunden")
+    "vulnerabilidade", "vulnerabilidades", "vulnérabilité", "vulnérabilités", "vulnerabilità",
+    "schwachstelle", "schwachstellen", "encontrado", "encontrados", "encontrada",
+    "encontradas", "identificado", "identificados", "identificada", "identificadas",
+    "trouvé", "trouvés", "trouvées", "identifié", "identifiés", "identifiées", "trovati",
+    "trovate", "identificati", "identificate", "gefunden", "identifiziert",
+    "de", "da", "do", "la", "le", "les", "des", "di", "del",
     "della", "à", "a", "e", "y", "et", "und", "и", "con", "com", "avec", "mit", "antes",
     "avant", "prima", "vor", "до", "merge", "fusão", "fusión", "fusion",
     "\uc774\uc288", "\ubb38\uc81c", "\ubb38\uc81c\uc810", "\uacb0\ud568", "\uc9c0\uc801",
     "\uc0ac\ud56d", "\uc218\uc815", "\uba38\uc9c0", "\ubcd1\ud569", "\uc804", "\ud56d\ubaa9",
+    # 발견, 발견사항, 지적사항, 상세, 세부, 주요 ("상세 발견사항": detailed findings)
+    "\ubc1c\uacac", "\ubc1c\uacac\uc0ac\ud56d", "\uc9c0\uc801\uc0ac\ud56d", "\uc0c1\uc138",
+    "\uc138\ubd80", "\uc8fc\uc694",
 ))
 # severity words of other languages a heading may name that are also common words of
 # another ("media", "grave"): read in fields and cells only
@@ -450,6 +468,7 @@ class _Section:
     prior: tuple[dict[str, Any], ...] | None = None  # a recap: the findings read before it
     summary_recap: bool = False  # a summary or status (not suggestions or changes)
     summary_head: bool = False  # headed as a summary or status, findings read before or not
+    preview: bool = False  # a summary before any finding: what it lists may come again below
 
 
 @dataclass
@@ -504,18 +523,48 @@ _CJK_LABEL = re.compile(
     "(?:[\\W\\d_]+[^\\W\\d_]{1,10})?[\\W\\d_]*$")
 
 
-def _is_label(text: str) -> bool:
-    if _FINDING_ID.match(_plain(text)):
+# a severity word of another language as the tag of a title ("1. 重大: 入力が検証されない",
+# "【高】：令牌未校验"), not the name of a group ("严重问题：必须修复")
+_CJK_TAGGED = re.compile("^[\\W\\d_]*(?P<w>[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6})"
+                         "[\\W_]*[:\uff1a][\\W_]*(?P<t>[^\\W\\d_].*)$")
+
+
+def _cjk_tagged_title(text: str) -> bool:
+    """True for a heading that is a severity tag before a finding's own title."""
+    m = _CJK_TAGGED.match(_NUMBERING.sub("", re.sub(r"[*_`~]+", "", text).strip()))
+    if m is None or severity.INTL_ALIASES.get(m["w"]) is None:
         return False
-    t = re.sub(r"\([^)]*\)|\uff08[^\uff09]{0,40}\uff09", " ", _plain(text)).lower()
+    rest = m["t"]
+    return heading_severity(rest) is None and not _FINDINGS.search(rest) \
+        and len(re.findall("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\\W\\d_]{2,}",
+                           rest)) >= 5
+
+
+def _is_label(text: str) -> bool:
+    if _FINDING_ID.match(_plain(text)) or _intl_head(text):
+        return False  # an id; "建议行动计划", an action plan: no severity's group
+    # an aside in full-width brackets goes before _plain turns the brackets into spaces
+    t = re.sub(r"\([^)]*\)", " ", _plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
+    t = t.lower()
     if _CJK_LABEL.match(t):
-        return True
+        return not _cjk_tagged_title(text)
     # "Top-5 must-fix issues for v0.6", "Three blockers": a count or a version labels nothing
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
     return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
-                              or _CJK_LABEL.match(w) is not None for w in toks)
+                              or _CJK_LABEL.match(w) is not None
+                              or _CJK_LABEL_PARTS.match(w) is not None for w in toks)
+
+
+# a group's name in Chinese or Japanese made only of when and how to act ("P3 - 长期优化",
+# "P2 - 后续改进", "今後の検討事項"): the words of "P3 - long-term improvements"
+_CJK_LABEL_PARTS = re.compile(
+    "^(?:\u957f\u671f|\u77ed\u671f|\u4e2d\u671f|\u8fd1\u671f|\u4f18\u5316|\u6539\u8fdb|"
+    "\u6539\u5584|\u8fed\u4ee3|\u540e\u7eed|\u4eca\u5f8c|\u5c06\u6765|\u7acb\u5373|\u5c3d\u5feb|"
+    "\u8ba1\u5212|\u8a08\u753b|\u4fee\u590d|\u4fee\u6b63|\u5efa\u8bae|\u5efa\u8b70|\u5fc5\u987b|"
+    "\u5fc5\u9808|\u5f3a\u70c8|\u53ef\u9009|\u63a8\u8350|\u63a8\u5968|\u8003\u8651|\u691c\u8a0e|"
+    "\u4e8b\u9879|\u4e8b\u9805|\u95ee\u9898|\u554f\u984c|\u9879|\u5bfe\u5fdc|\u306e)+$")
 
 
 def _intl_severity_word(w: str) -> str | None:
@@ -936,6 +985,7 @@ class _Reader:
         self.superseded: set[int] = set()  # ... whose detail came after them
         self.words_of: dict[int, set[str]] = {}  # a finding (by identity) -> its words
         self.restate_budget = RESTATE_BUDGET
+        self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
@@ -1335,6 +1385,8 @@ class _Reader:
             self.doc.findings.insert(at, rec)
         if isinstance(rec.get("file"), str):
             self.block_file = Location(rec["file"])
+        if "file" not in rec and any(sec.preview for sec in self.sections):
+            self.previews.append(rec)
         places = _field_places(fields.get("file", ""))
         if len(places) < 2:  # "Location: `a.md` §5 vs `b.md` templates": each file compared
             places = _compared_places(fields.get("file", "")) or places
@@ -1363,6 +1415,33 @@ class _Reader:
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
+
+    def drop_previews(self) -> None:
+        """A summary at the head of the review (``## 总体评价`` / ``### 主要问题``, ``##
+        Overview`` / ``### Main issues``) lists, without places, the findings the review
+        details below it: each of its fileless items that a later finding restates (shares
+        two of its words and more than half of them) is that finding again, not one of its
+        own; an item the review does not detail below stays a finding."""
+        if not self.previews:
+            return
+        ids = {id(f) for f in self.previews}
+        later = [f for f in self.doc.findings if id(f) not in ids][:RECAP_PRIOR * 4]
+        if not later:
+            return
+        words = [_words(str(f.get("summary", "")) + " " + str(f.get("discussion", ""))[:300])
+                 for f in later]
+        gone: set[int] = set()
+        for rec in self.previews[:RECAP_PRIOR]:
+            mine = _words(str(rec.get("summary", "")))
+            if any(len(mine & fw) >= 2 and 2 * len(mine & fw) > len(mine) for fw in words):
+                gone.add(id(rec))
+        if gone:
+            before = [0]  # how many of the findings before each index are gone
+            for f in self.doc.findings:
+                before.append(before[-1] + (id(f) in gone))
+            self.doc.round_starts = [n - before[min(n, len(self.doc.findings))]
+                                     for n in self.doc.round_starts]
+            self.doc.findings = [f for f in self.doc.findings if id(f) not in gone]
 
     def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
         """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
@@ -1556,9 +1635,12 @@ class _Reader:
                 continue
             if len(inner) == 1 and "severity" not in inner[0] and "priority" not in inner[0]:
                 # "### Finding 3" over "- Line 40: ..." and "- Severity: Low": one finding
-                want = _SEV_WORD_RE.search(_fields(c.body).get("severity", ""))
+                said = _fields(c.body).get("severity", "")
+                want = _SEV_WORD_RE.search(said)
                 if want and severity_word(want["w"]):
                     _put_severity(inner[0], want["w"])
+                elif s := severity.lead_severity(said):  # "Severidade: 🟧 Média", "重要度: 高"
+                    inner[0]["severity"] = s
             if inner:
                 tag = _lead_tag(c.text)
                 if tag:  # the heading's own tag or badge is the severity of what it holds
@@ -1651,7 +1733,7 @@ class _Reader:
                     _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None)) \
                 or _DISPOSITION.match(re.sub(r"^[\W\d_]+", "", plain)):
             kind = "resolved"
-        elif _is_inventory(plain, text) and not re.search(
+        elif (_is_inventory(plain, text) or _intl_head(text) == "changes") and not re.search(
                 r"\((?:priority|severity)\s*:", plain, re.I) or (
                 _POSITIVE.match(plain) or len(plain.split()) <= 3 and _POSITIVE.search(plain)
                 and not _lead_tag(text) or re.search(r"\b(?:verified|confirmed|passed)"
@@ -1671,7 +1753,7 @@ class _Reader:
             kind = "findings"
         elif rnd:
             kind = "neutral"
-        elif is_key or _OTHER.match(plain):
+        elif is_key or _OTHER.match(plain) or _intl_head(text):
             kind = "other"
         if kind == "other" and re.match(r"^(?:summary|executive\s+summary|tl;?dr|overview)\b",
                                         plain, re.I) and not self.doc.summary:
@@ -1705,7 +1787,8 @@ class _Reader:
                 re.sub(r"\bissues?\s+(?=review|report|audit|#\s*\d)|\bissue\s+#\s*\d+", " ",
                        plain, flags=re.I)):
             kind = "neutral"  # "# Issue Review: ...": the review of an issue, a title
-        if kind in ("neutral", "findings") and _BODY_PART.match(plain) and any(
+        if kind in ("neutral", "findings") and (_BODY_PART.match(plain)
+                                                or _BODY_PART_INTL.match(plain)) and any(
                 s.cand is not None and not s.cand.name_only and (
                     _lead_tag(s.cand.text) or _FINDING_ID.match(_plain(s.cand.text))
                     or locate(s.cand.text) is not None) for s in self.sections):
@@ -1725,8 +1808,9 @@ class _Reader:
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
-        sec.summary_head = _recap_kind(recap_name) == "summary"
-        recap = _recap_kind(recap_name) if self.doc.findings else None
+        sec.summary_head = _recap_kind(recap_name, text) == "summary"
+        sec.preview = sec.summary_head and not self.doc.findings and level >= 2
+        recap = _recap_kind(recap_name, text) if self.doc.findings else None
         if recap is not None:
             sec.prior = tuple(self.doc.findings[-RECAP_PRIOR:])
             sec.summary_recap = recap == "summary"
@@ -2017,7 +2101,8 @@ class _Reader:
                 i += 1
                 continue
             em = _EMPTY_GROUP.match(ln)
-            if em and _NONE_RE.match(em["v"]) and _sev_label(em["k"]) is not None \
+            if em and (_NONE_RE.match(em["v"]) or _NONE_MORE.match(em["v"])) \
+                    and _sev_label(em["k"]) is not None \
                     and kind not in ("positive", "resolved"):
                 # "CRITICAL: None" / "**High:** none found": a severity with nothing under it
                 self.close_para()
@@ -2174,6 +2259,20 @@ class _Reader:
                 _opens_item(ln) for ln in _flat(node)):
             # a list right under a paragraph that opened a finding ("**[HIGH] a.py:3** —
             # title" then its bullets) is that finding's body, not findings of its own
+            if (aside := _aside_severity(self.para.head)) is not None:
+                self.para.sev = aside  # "**2. 권한 누락** (심각도: 낮음)"
+            for ln in _flat(node):
+                self.para.rest.append(ln)
+                self.feed(ln)
+            return
+        if self.para is not None and not quoted and depth == 0 \
+                and (place := _sub_points_place(self.para, node)) is not None:
+            # "**Minor 1: the toast is an error**" over "- `a.tsx:164`: reject(...)" and
+            # "- the catch in `b.tsx:570` shows it": the title's one finding, at the place its
+            # first sub-point opens with (or its place field gives); the rest is its body
+            self.para.file = place
+            if (aside := _aside_severity(self.para.head)) is not None:
+                self.para.sev = aside
             for ln in _flat(node):
                 self.para.rest.append(ln)
                 self.feed(ln)
@@ -2362,6 +2461,15 @@ class _Reader:
             else:
                 for ln in _flat(c):
                     self.feed(ln)
+        fm = (_FIELD_ITEM.match(head) or _INTL_FIELD_ITEM.match(head)) \
+            if nested and not quoted else None
+        if fm is not None and self.in_finding_heading() and _evidence_key(head):
+            # "### BUG-010 …" over "- **Trigger**: several call sites:" and its nested
+            # "- `a.ts:219`: …": the field's value, the evidence of the heading's finding
+            for sub in nested:
+                for ln in _flat(sub):
+                    self.feed(ln)
+            return
         for sub in nested:
             self.items(sub, quoted, depth + 1, sev)
 
@@ -2392,7 +2500,12 @@ class _Reader:
                                 self.emit(lines[0], lines[1:], group, place)
                     continue
                 if _lead_tag(head) and (tag := _lead_tag(head)):
-                    self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag, place)
+                    em = _EMPTY_GROUP.match(head)
+                    if not (em and not inner and (_NONE_RE.match(em["v"])
+                                                  or _NONE_MORE.match(em["v"]))):
+                        # ("**Suggestion**: なし（…）": a label with nothing under it)
+                        self.emit(head, rest + [ln for c in inner for ln in _flat(c)], tag,
+                                  place)
                     continue
                 for ln in _flat(it):
                     self.feed(ln)
@@ -2744,6 +2857,7 @@ class _Reader:
             # FIXED |", "### #3 — Regen keeps stale tool_context"), wherever the table is,
             # when the row also names its subject: settled, not open
             self.doc.findings[:] = [f for f in self.doc.findings if not self.settled_by_row(f)]
+        self.drop_previews()
         if src is not None:
             self.close_span(len(src))
             if self.spans:
@@ -2803,14 +2917,44 @@ _RECAP_QUALIFIER = re.compile(
     r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
 
 
-def _recap_kind(name: str) -> str | None:
-    """"summary" or "action" when the heading ``name`` is a recap's, else None."""
+# the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
+_BODY_PART_INTL = re.compile(r"^(?:" + words.BODY_PART_HEADS_INTL + r")\s*:?\s*$", re.I)
+
+
+# the sections of other languages that hold no findings of their own, by kind (the
+# tables of :mod:`.words`): a name that opens the heading, then its end, punctuation, a
+# bracket or a connecting word ("変更概要（今回分）", "Übersicht der Änderungen"); a name
+# followed by more words is a title ("요약 화면이 비어 있음")
+_INTL_TAIL = (r"(?=\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|das|de|del|della|di|du|of|for|f\u00fcr|"
+              r"para|per|pour|zur|zum)\s))")
+_INTL_HEADS = tuple((kind, re.compile(r"(?:" + rx + r")" + _INTL_TAIL, re.I)) for kind, rx in (
+    ("summary", words.SUMMARY_HEADS_INTL), ("action", words.ACTION_HEADS_INTL),
+    ("changes", words.CHANGES_HEADS_INTL), ("other", words.OTHER_HEADS_INTL)))
+
+
+def _intl_head(text: str) -> str | None:
+    """"summary", "action", "changes" or "other" when the heading ``text`` names such a
+    section in another language ("## 2. 変更概要", "### 📋 다음 단계")."""
+    name = re.sub(r"^[\W\d_]+", "", re.sub(r"[*_`~]+", "", text[:200]))
+    for kind, rx in _INTL_HEADS:
+        if rx.match(name):
+            return kind
+    return None
+
+
+def _recap_kind(name: str, heading: str | None = None) -> str | None:
+    """"summary" or "action" when the heading ``name`` is a recap's, else None (its
+    ``heading`` as written names it in another language, see :func:`_intl_head`)."""
+    if (intl := _intl_head(heading or name)) in ("summary", "action"):
+        return intl
     q = _RECAP_QUALIFIER.match(name)
     if q and (kind := _recap_kind(name[q.end():])) == "action":
         return kind  # "Testing recommendations", "Further suggestions"
     for kind, rx in (("summary", _RECAP_SUMMARY), ("action", _RECAP_ACTION)):
         m = rx.match(name)
-        if m and _RECAP_TAIL.match(name[m.end():]):
+        if m and (_RECAP_TAIL.match(name[m.end():]) or _CJK_RUN.search(m.group(0)[-2:])
+                  and name[m.end():m.end() + 1].isspace()):
+            # ("改进建议（优先级排序）": a name, then its aside)
             if kind == "action" and _GRADED_FINDINGS.match(name[m.end():]):
                 return None  # "Priority 3: Medium Findings (Could Fix)": findings, graded
             return kind
@@ -3018,6 +3162,8 @@ _NONE_MORE = re.compile(
     "\u043d\u0435\u0442|\u043d\u0438\u0447\u0435\u0433\u043e|"
     "\u65e0|\u7121|\u6682\u65e0|\u6ca1\u6709|\u306a\u3057|"
     "\u7279\u306b\u306a\u3057|\u8a72\u5f53\u306a\u3057|\uc5c6\uc74c|\ud574\ub2f9\\s*\uc5c6\uc74c)"
+    # ... and its aside ("なし（コメントも意図明確）。", "없음 (기존과 동일)")
+    "[\\s*_`]*(?:\uff08[^\uff08\uff09\n]{0,80}\uff09|\\([^()\n]{0,80}\\))?"
     "[\\s*_`\u3002.\uff0e]*$", re.I)
 
 
@@ -3097,11 +3243,27 @@ def _settled_body(rest: list[str]) -> bool:
             continue
         if fenced or not ln.strip():
             continue
-        if not text and _SETTLED_MARK.match(ln):
+        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+
+
+# the first line of a body that says, in another language, that the item was fixed: after a
+# fixed mark or alone and short ("> ✅ behoben (Commit a16c5ee)", "> 已修复（提交 6933dfa）",
+# "**수정 완료** — 커밋 1a2b"); an English word alone opens a sentence ("Fixed width …")
+_SETTLED_LEAD = re.compile(r"^[\s>*_`]{0,8}(?P<m>(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*)?"
+                           r"(?P<w>[^\W\d_][^\n]{0,80})$")
+_ENGLISH_SETTLED = re.compile(r"(?:resolved|fixed|addressed|closed|completed|already|no\s+longer|"
+                              r"clarified|withdrawn|won|accepted)\b", re.I)
+
+
+def _settled_intl(line: str) -> bool:
+    m = _SETTLED_LEAD.match(line.strip())
+    if m is None or not _RESOLVED.match(m["w"]):
+        return False
+    return bool(m["m"]) or not _ENGLISH_SETTLED.match(m["w"]) and len(m["w"]) <= 60
 
 
 def _says_nothing_wrong(line: str) -> bool:
@@ -3178,6 +3340,8 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
         return False
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
         return True  # "**2.** text (a.py:3)": an enumerated finding
+    if kind == "findings" and _aside_severity(s) is not None:
+        return True  # "**1. Session fixation** (심각도: 높음)": a numbered title, its severity
     t = re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", s))
     t = _ID_LEAD.sub("", re.sub(r"^[*_`]+", "", t), count=1)
     loc = locate(t[:300])
@@ -3247,6 +3411,63 @@ def _item_head(item: SyntaxTreeNode) -> str:
     return _text(first).split("\n")[0]
 
 
+# a bold numbered (or id'd) title and its severity in an aside, in any language of the
+# tables: "**1. Session fixation** (Severity: High)", "**2. 권한 누락** (심각도: 높음)"
+_TITLE_ASIDE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,200}?)(?:\*\*|__)\s*"
+                          r"[(\uff08](?P<a>[^()\uff08\uff09\n]{1,40})[)\uff09][\s.\u3002]*$")
+
+
+def _aside_severity(line: str) -> str | None:
+    """The severity the aside of a bold numbered title names (see :data:`_TITLE_ASIDE`)."""
+    m = _TITLE_ASIDE.match(line)
+    if m is None or not (re.match(r"^\d{1,3}[.)]\s", m["t"].strip())
+                         or _FINDING_ID.match(_plain(m["t"]))):
+        return None
+    a = m["a"].strip()
+    f = re.match(r"^(?P<k>[^:\uff1a]{1,20})[:\uff1a]\s*(?P<v>.+)$", a)
+    if f is not None:
+        k = f["k"].strip().lower()
+        if k not in ("severity", "priority") and not SEVERITY_KEY_RE.match(k):
+            return None
+        a = f["v"]
+    w = _SEV_WORD_RE.search(a)
+    return severity_word(w["w"]) if w else severity.lead_severity(a)
+
+
+def _sub_points_place(para: _Para, node: SyntaxTreeNode) -> Location | None:
+    """The place of a finding written as a bold title of its own (with a severity tag or a
+    finding id, and no place: ``**Minor 1: …**``, ``**[M2] …**``, ``**1. … ** (심각도: 높음)``)
+    over a list of its sub-points: the place the list's first item opens with, or gives
+    in a place field (``- 파일: `a.ts:33```); None when the title has a place of its own,
+    is no finding's title, or its list opens otherwise (then its items are read as before)."""
+    head = para.head.strip()
+    m = re.match(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,200}?)(?:\*\*|__)(?P<rest>[^*\n]{0,60})$", head)
+    if m is None or locate(head) is not None or _first_file(head) or para.rest:
+        return None
+    title, rest = m["t"].strip(), m["rest"].strip(" :.\u3002")
+    if rest and not re.match(r"^[(\uff08][^()\uff08\uff09]{1,40}[)\uff09]$", rest):
+        return None  # "**Title** — then a sentence": a paragraph of its own
+    if not (_lead_tag(title) or _FINDING_ID.match(_plain(title)) or _PRIORITY_ID.match(title)
+            or re.match(r"^\d{1,3}[.)]\s", title) or re.match(r"^\[[A-Z]{1,3}\d{1,3}\]", title)):
+        return None
+    if _sev_label(title) is not None or _is_label(title):
+        return None  # "**Critical issues**": a group over findings
+    items = [c for c in node.children[:MAX_BODY] if c.type == "list_item"]
+    if not items:
+        return None
+    first = _item_head(items[0])
+    fm = _FIELD.match(first)
+    if fm and fm["v"].strip():
+        k = fm["k"].lower()
+        if k in ("location", "file", "path", "where") or PLACE_KEY_RE.match(k):
+            return locate(fm["v"]) or (Location(f) if (f := _first_file(fm["v"])) else None)
+        return None
+    if not _opens_item(first) or _lead_tag(_no_code(first)):
+        return None  # a tagged item is a finding of its own
+    t = re.sub(r"^[*_`]+", "", re.sub(r"^[^\w\[(`*./~]+", "", _ITEM_NUMBER.sub("", first.strip())))
+    return locate(_ID_LEAD.sub("", t, count=1)[:300])
+
+
 def _opens_item(head: str) -> bool:
     """A list item that is a finding by its own look: a severity tag, or a location with a
     line at its start."""
@@ -3313,6 +3534,24 @@ def _bare_place(head: str) -> bool:
 
 _FIELD_ITEM = re.compile(
     r"^\s*(?:\*\*|__)?[A-Za-z][\w /()'-]{0,28}?(?::(?:\*\*|__)|(?:\*\*|__):)\s*")
+
+
+# a field item whose bold key is in Chinese, Japanese or Korean ("**触发场景**：…")
+_INTL_FIELD_ITEM = re.compile("^\\s*(?:\\*\\*|__)[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+                              "[^*_\\n:\uff1a]{0,15}(?:\\*\\*|__)\\s*[:\uff1a]")
+
+
+def _evidence_key(head: str) -> bool:
+    """The key of a field item (``**Trigger**: …``, ``**触发场景**：…``, ``**Evidência:**``)
+    that is neither a place, a severity nor a findings word: what its nested list holds
+    is evidence of the finding it belongs to."""
+    m = re.match(r"^[\s*_`]*(?P<k>[^*_`:\uff1a\n]{1,30}?)[\s*_`]*[:\uff1a]", head)
+    if m is None:
+        return False
+    k = m["k"].strip().lower()
+    return not (k in ("location", "locations", "file", "files", "path", "paths", "where")
+                or PLACE_KEY_RE.match(k) or SEVERITY_KEY_RE.match(k) or severity_word(k)
+                or _FINDINGS.search(k) or _sev_label(k) is not None)
 
 
 def _field_item(head: str) -> bool:
@@ -3726,7 +3965,9 @@ _PLACES_LEAD = re.compile(r"^[\s*_]*(?P<p>`[^`\n]{1,300}`(?:\s*(?:,|;|\band\b|\u
                           r"`[^`\n]{1,300}`)+)[*_]*\s*(?:[\u2014\u2013:]|-\s)")
 _ASIDE = re.compile(r"\((?:[^()\n]|\([^()\n]{0,20}\)){0,80}\)|"
                     r"\uff08(?:[^\uff08\uff09()\n]|\([^()\n]{0,20}\)){0,80}\uff09")
-_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?")
+# ("…, `:16`", or a line range alone in code: "`a.py:82-91`, `111-120`")
+_LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))(?:`?:(?P<l>\d{1,7})(?:-\d{1,7})?`?"
+                         r"|`L?(?P<m>\d{1,7})(?:\s*[-\u2013~]\s*L?\d{1,7})?`)")
 
 
 def _field_places(value: str) -> list[Location]:
@@ -3748,7 +3989,7 @@ def _field_places(value: str) -> list[Location]:
     for i, g in enumerate(glue[1:]):
         g = _ASIDE.sub(" ", g)  # "a.json:17（postinstall）、b.mjs:24": an aside is glue
         for m in _LINE_AGAIN.finditer(g):  # "…, `:16`": another line of the same file
-            more.append(Location(out[i].file, int(m["l"])))
+            more.append(Location(out[i].file, int(m["l"] or m["m"])))
         rest.append(_LINE_AGAIN.sub(" ", g))
     if any(_PLACE_GLUE.sub("", g) for g in rest):
         return out[:1]  # prose between them: one place, named with others
@@ -4009,13 +4250,26 @@ _COLUMNS = (
               "details", "comment", "message", "concern", "blocker", "defect", "bug", "gap",
               "risk description", "observation")),
 )
+# a text column that names a summary, a title or the contents, in other languages ("요약",
+# "概要", "内容", "Resumo", "Zusammenfassung", "Titolo"): like "Summary", a describing column
+_INTL_SUMMARY_COLS = (
+    "\u8981\u7d04", "\u6982\u8981", "\u6458\u8981", "\u5185\u5bb9", "\u6807\u9898",
+    "\u30bf\u30a4\u30c8\u30eb", "\u4ef6\u540d", "\uc694\uc57d", "\ub0b4\uc6a9",
+    "\uc81c\ubaa9", "resumo", "t\u00edtulo", "titulo", "zusammenfassung", "titel",
+    "r\u00e9sum\u00e9", "titre", "resumen", "riepilogo", "sommario", "titolo",
+    "\u0441\u0443\u0442\u044c", "\u0437\u0430\u0433\u043e\u043b\u043e\u0432\u043e\u043a")
 # the same columns named in other languages (Chinese, Japanese, Korean, German, French,
 # Spanish, Portuguese, Italian, Russian)
 _COLUMNS_INTL = (
     ("file", ("\u6587\u4ef6", "\u4f4d\u7f6e", "\u8def\u5f84", "\u30d5\u30a1\u30a4\u30eb",
               "\u5834\u6240", "\u7b87\u6240", "\ud30c\uc77c", "\uc704\uce58", "datei", "ort",
               "fichier", "emplacement", "archivo", "ubicaci\u00f3n", "arquivo", "posizione",
-              "\u0444\u0430\u0439\u043b")),
+              "\u0444\u0430\u0439\u043b",
+              # a file and its line in one column ("ファイル:行", "文件:行号", "Datei:Zeile")
+              "\u30d5\u30a1\u30a4\u30eb:\u884c", "\u6587\u4ef6:\u884c",
+              "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
+              "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
+              "file:riga")),
     ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
               "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
@@ -4035,7 +4289,7 @@ _COLUMNS_INTL = (
               "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
               "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
               "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
-              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435")),
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435") + _INTL_SUMMARY_COLS),
 )
 # a severity cell that says the row passed, or is only an emoji
 _PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"
@@ -4160,7 +4414,8 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                                                           "n", "nr", "key")
                   and i not in cols.values()), None)
     fixcol = next((i for i, c in enumerate(header) if c in _FIX_COLS), None)
-    described = header[cols["text"]] in ("description", "summary", "title", "details")
+    described = header[cols["text"]] in ("description", "summary", "title", "details",
+                                         *_INTL_SUMMARY_COLS)
     if not (in_findings or "file" in cols and not described or "severity" in cols
             or header[cols["text"]] in ("issue", "finding", "concern", "blocker", "defect",
                                          "bug", "problem")):
@@ -4315,7 +4570,19 @@ _REVIEWISH = re.compile(
     r"\u5ba1\u67e5|\u5ba1\u8ba1|\u8bc4\u5ba1|\u7f3a\u9677|"
     # Japanese and traditional Chinese: 指摘, 問題, レビュー, 監査, 審查, 評審
     r"\u6307\u6458|\u554f\u984c|\u30ec\u30d3\u30e5\u30fc|\u76e3\u67fb|\u5be9\u67e5|"
-    r"\u8a55\u5be9", re.I)
+    r"\u8a55\u5be9|"
+    # Korean: 리뷰, 검토, 발견, 지적, 문제, 이슈, 결함, 취약
+    r"\ub9ac\ubdf0|\uac80\ud1a0|\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c|\uc774\uc288|"
+    r"\uacb0\ud568|\ucde8\uc57d|"
+    # and the review's words in the other languages of the tables
+    r"\b(?:revis[a\u00e3]o|revisi[o\u00f3]n|revisione|revue|pr\u00fcfung|auditoria|"
+    r"auditor[\u00ed]a|problemas?|probleme?|probl\u00e8mes?|problemi|achados?|hallazgos?|"
+    r"befunde?|constats?|rilievi|falhas?|fallos?|fehler|m\u00e4ngel|erros?|errores|"
+    r"d[\u00e9e]bitos?|vulnerabilidade[s]?|vulnerabilidad(?:es)?|vuln\u00e9rabilit\u00e9s?|"
+    r"vulnerabilit\u00e0|schwachstellen?|riscos?|riesgos?|risiken|risques?|rischi|"
+    r"difetti|anomalies?|\u0440\u0435\u0432\u044c\u044e|\u043f\u0440\u043e\u0431\u043b\u0435"
+    r"\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430\u043d\w*|\u0443\u044f\u0437\u0432"
+    r"\u0438\u043c\w*|\u043e\u0448\u0438\u0431\u043a\w*)(?!\w)", re.I)
 _REVIEWISH_SCAN = 64 * 1024
 
 

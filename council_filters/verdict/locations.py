@@ -69,6 +69,12 @@ _LOC_PATTERNS = (
                + r"(?:" + _DASH + r"L?(?P<e>" + _NUM + r")?\s*\)?", re.I),
     re.compile(_PW + _W + r"\s+L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?\b"),
     re.compile(_PW + _W + r"\s*@\s*L?(?P<l>" + _NUM + r"\b"),
+    # Korean: "path 42번째 줄", "path 42행", "path (42-45줄)", "path 라인 42"
+    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?P<l>" + _NUM
+               + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+"
+               r"(?:\ubc88\uc9f8\s*+\uc904|\ubc88\s*+\uc904|\ud589|\uc904|\ub77c\uc778)"),
+    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\ub77c\uc778|\uc904)\s*+(?P<l>" + _NUM
+               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"),
     # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）"
     re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+\u7b2c?\s*+(?P<l>" + _NUM
                + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
@@ -94,7 +100,8 @@ PLACE_KEYS = (
     r"(?:\u6d89\u53ca|\u76f8\u5173|\u5173\u8054|\u53d7\u5f71\u54cd)(?:\u7684)?\u6587\u4ef6|"
     r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|(?:\u5bfe\u8c61|\u95a2\u9023|\u8a72\u5f53)"
     r"\u30d5\u30a1\u30a4\u30eb|"
-    r"\u5834\u6240|\u8a72\u5f53\u7b87\u6240|\u7b87\u6240|\uc704\uce58|"
+    r"\u5834\u6240|\u8a72\u5f53(?:\u7b87\u6240|\u884c|\u90e8\u5206)?|\u5bfe\u8c61\u7b87\u6240|"
+    r"\u7b87\u6240|\uc704\uce58|"
     r"(?:(?:\uad00\ub828|\ub300\uc0c1|\ud574\ub2f9)\s?)?\ud30c\uc77c|"
     r"ort|datei(?:en)?|betroffene\s+dateien?|fundstelle|fichiers?(?:\s+concern[\u00e9e]s?)?|"
     r"emplacement|localisation|archivos?(?:\s+afectados?)?|ubicaci[o\u00f3]n|"

@@ -97,10 +97,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"修正が必要|不可合并|暂不合并|수정\s*필요|"
      r"修改后(?:合并|通过)|要求修改|请求修改|需返工|待修改|有条件合并|修正依頼|要対応|要改善|"
      r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*요청|보완\s*필요|"
-     r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)", "REVISE"),
+     r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)|"
+     r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
+     "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
      + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
+     r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
+     r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
      r"(?:머지|병합)\s*가능|문제\s*없음", "APPROVE"),
     # other languages: Portuguese, Spanish, French, Italian, German, Russian ("Aprovado com
     # ressalvas", "Requiere cambios", "Modifications requises", "Änderungen erforderlich",
@@ -142,6 +146,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"rifiutat[oa]|abgelehnt|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
      r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
      r"fusionner|mergen|unire)", "REJECT"),
+    # an imperative to ship it, alone as a key's value ("Empfehlung: Deployen.")
+    (r"(?:mergen|deployen|freigeben|ausrollen|mesclar|implantar|fusionar|d[\u00e9e]ployer|"
+     r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
      r"freigegeben|freigabe|genehmigt|angenommen|bestanden|\u043e\u0434\u043e\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
@@ -203,7 +210,10 @@ def is_enumeration(value: str) -> bool:
     """True for a list of choices or a placeholder, not a verdict."""
     v = value.strip().strip("*_`\"'")
     if _BOX.search(v):
-        return checked(v) is None
+        # options to tick; one box alone is a task's state ("Status: [ ] Pendente"), not a
+        # form, unless it names a verdict
+        return checked(v) is None and (len(_BOX.findall(v)) >= 2 or _lookup(
+            _BOX.sub(" ", v), True, False) in VOTES)
     if _PLACEHOLDER.match(v):
         return True
     head = v[:160]
@@ -215,10 +225,16 @@ def is_enumeration(value: str) -> bool:
     return len(voted) >= 2
 
 
+# a machine key written inside the value ("`REVIEW_RESULT: PASS`"): its value is the verdict
+_INNER_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*_)*(?:RESULT|VERDICT|DECISION|STATUS|OUTCOME)"
+                        r"\s*[:=]\s*")
+
+
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
     v = _LEAD.sub("", v.strip())
     v = v.replace("**", "").replace("__", "").replace("`", "")
     v = _LEAD.sub("", v)[:120]
+    v = _INNER_KEY.sub("", v, count=1)
     for rx, vote in _TABLE:
         m = rx.match(v)
         if m:
@@ -435,3 +451,92 @@ def overall_correctness(block: str) -> str | None:
     block of text, when it states one."""
     m = _CORRECTNESS.search(block)
     return m["v"] if m and vote_of(m["v"], False) in VOTES else None
+
+
+# --------------------------------------------------------------------------- #
+# Section names of other languages that hold no findings of their own
+# --------------------------------------------------------------------------- #
+# One table per kind, reproduced in docs/parse-verdict.md.  Each is the start of a
+# heading (after its numbering and emoji); what may follow it is punctuation, a
+# parenthesis or a qualifier.
+#
+# A summary of the review (its items restate findings): "总体评价", "요약", "Visão geral"
+SUMMARY_HEADS_INTL = (
+    "\u603b\u4f53\u8bc4\u4ef7|\u7e3d\u9ad4\u8a55\u50f9|\u6574\u4f53\u8bc4\u4ef7|\u603b\u8bc4|"
+    "\u7dcf\u8a55|\u7dcf\u5408\u8a55\u4fa1|\u5168\u4f53\u8a55\u4fa1|\u8bc4\u5ba1\u603b\u7ed3|"
+    "\u5ba1\u67e5\u603b\u7ed3|\u5ba1\u67e5\u6458\u8981|\u30ec\u30d3\u30e5\u30fc\u6982\u8981|"
+    "\u30b5\u30de\u30ea\u30fc|\u98ce\u9669\u8bc4\u4f30|\u98a8\u96aa\u8a55\u4f30|"
+    "\u30ea\u30b9\u30af\u8a55\u4fa1|\ub9ac\uc2a4\ud06c\\s?\ud3c9\uac00|\uc704\ud5d8\\s?\ud3c9\uac00|"
+    "\uc885\ud569\\s?\ud3c9\uac00|\ucd1d\ud3c9|\uac1c\uc694|\uc694\uc57d|"
+    r"vis[a\u00e3]o\s+geral|resumo\s+executivo|avalia[c\u00e7][a\u00e3]o\s+(?:geral|de\s+riscos?)|"
+    r"\u00fcbersicht|gesamtbewertung|risikobewertung|panoramica|riepilogo|sintesi|"
+    r"valutazione\s+(?:complessiva|dei\s+rischi)|aper\u00e7u|synth\u00e8se|"
+    r"\u00e9valuation\s+(?:globale|des\s+risques)|resumen\s+ejecutivo|"
+    r"evaluaci[o\u00f3]n\s+(?:general|de\s+riesgos)|descripci[o\u00f3]n\s+general")
+# What to do next (its items answer findings, or plan work): "行动计划", "次のステップ",
+# "다음 단계", "Próximos passos", "Nächste Schritte", "Piano d'azione"
+ACTION_HEADS_INTL = (
+    "(?:\u5efa\u8bae)?\u884c\u52a8\u8ba1\u5212|\u884c\u52d5\u8a08\u756b|"
+    "\u30a2\u30af\u30b7\u30e7\u30f3\u30d7\u30e9\u30f3|\u5bfe\u5fdc\u65b9\u91dd|"
+    "\u5bfe\u5fdc\u8a08\u753b|\u4fee\u6b63\u8a08\u753b|\u4fee\u590d\u8ba1\u5212|"
+    "\u6574\u6539\u8ba1\u5212|\u6539\u8fdb\u8ba1\u5212|\u540e\u7eed(?:\u6b65\u9aa4|\u884c\u52a8|"
+    "\u5de5\u4f5c)|\u4e0b\u4e00\u6b65(?:\u884c\u52a8|\u8ba1\u5212)?|\u6b21\u306e\u30b9\u30c6\u30c3\u30d7|"
+    "(?:\u63a8\u5968\u3055\u308c\u308b)?\u6b21\u306e\u30a2\u30af\u30b7\u30e7\u30f3|"
+    "\u4eca\u5f8c\u306e(?:\u5bfe\u5fdc|\u8ab2\u984c)|\ub2e4\uc74c\\s?\ub2e8\uacc4|"
+    "\ud6c4\uc18d\\s?\uc870\uce58|\uc2e4\ud589\\s?\uacc4\ud68d|\uc870\uce58\\s?\uacc4\ud68d|"
+    "\uac1c\uc120\\s?\uacc4\ud68d|"
+    r"pr[o\u00f3]ximos\s+pass(?:o|os)|plano\s+de\s+a[c\u00e7][a\u00e3]o|n[a\u00e4]chste\s+schritte|"
+    r"ma[\u00dfs]nahmenplan|aktionsplan|prossimi\s+passi|piano\s+d['\u2019]azione|"
+    r"prochaines\s+[\u00e9e]tapes|plan\s+d['\u2019]action|pr[o\u00f3]ximos\s+pasos|"
+    r"plan\s+de\s+acci[o\u00f3]n")
+# What the change does, or what the review read and checked (its items say so, none is
+# a finding): "変更概要", "变更摘要", "변경 사항", "確認結果", "검토 범위", "Alterações"
+CHANGES_HEADS_INTL = (
+    "\u53d8\u66f4\u6982\u8981|\u5909\u66f4\u6982\u8981|\u53d8\u66f4\u6458\u8981|"
+    "\u5909\u66f4\u306e\u6982\u8981|\u6539\u52a8\u6982\u8981|\u6539\u52a8\u6458\u8981|"
+    "\u53d8\u66f4\u8bf4\u660e|\u53d8\u66f4\u5185\u5bb9|\u5909\u66f4\u5185\u5bb9|\u5909\u66f4\u70b9|"
+    "\u6539\u52a8\u6e05\u5355|\ubcc0\uacbd\\s?(?:\uc0ac\ud56d\\s?)?(?:\uc694\uc57d)?|"
+    "\u5ba1\u67e5\u8303\u56f4|\u5ba1\u67e5\u5bf9\u8c61|\u30ec\u30d3\u30e5\u30fc(?:\u7bc4\u56f2|"
+    "\u5bfe\u8c61)|\u691c\u8a3c\u7bc4\u56f2|\uac80\ud1a0\\s?(?:\ubc94\uc704|\ub300\uc0c1)|"
+    "\u7167\u5408\u3057\u305f\u898f\u7d04|\u78ba\u8a8d\u7d50\u679c|\u9a8c\u8bc1\u7ed3\u679c|"
+    "\u68c0\u67e5\u7ed3\u679c|\ud655\uc778\\s?\uacb0\uacfc|\uac80\uc99d\\s?\uacb0\uacfc|"
+    "\u6d4b\u8bd5\u7ed3\u679c|\u6e2c\u8a66\u7d50\u679c|\u30c6\u30b9\u30c8\u7d50\u679c|"
+    "\ud14c\uc2a4\ud2b8\\s?\uacb0\uacfc|"
+    r"(?:re-?)?test-?ergebnisse|resultados\s+d[oe]s?\s+(?:testes|pruebas)|"
+    r"risultati\s+dei\s+test|r\u00e9sultats\s+des\s+tests|"
+    # checklists and gates: what is to be checked, not what was found ("체크리스트",
+    # "(권장) 검증 게이트", "チェックリスト", "检查清单", "Checkliste", "Lista de verificação")
+    "\uccb4\ud06c\\s?\ub9ac\uc2a4\ud2b8|(?:\uad8c\uc7a5\\s?)?\uac80\uc99d\\s?(?:\uac8c\uc774\ud2b8|"
+    "\ud56d\ubaa9)|\u30c1\u30a7\u30c3\u30af\u30ea\u30b9\u30c8|\u68c0\u67e5\u6e05\u5355|"
+    "\u6838\u5bf9\u6e05\u5355|\u9a8c\u8bc1\u6e05\u5355|"
+    r"checkliste|lista\s+de\s+(?:verifica[c\u00e7][a\u00e3]o|comprobaci[o\u00f3]n)|"
+    r"liste\s+de\s+contr\u00f4le|lista\s+di\s+controllo|"
+    r"altera[c\u00e7][o\u00f5]es(?:\s+realizadas)?|mudan[c\u00e7]as|\u00e4nderungen|"
+    r"modifiche|cambios(?:\s+realizados)?|escopo|umfang|ambito|port\u00e9e|alcance")
+# Neither findings nor praise: references, a test plan, background ("参考资料",
+# "テスト計画", "Referências", "Testplan"); their items are findings only by a place or tag
+OTHER_HEADS_INTL = (
+    "\u53c2\u8003(?:\u8d44\u6599|\u6587\u732e|\u94fe\u63a5|\u6700\u4f73\u5b9e\u8df5|\u60c5\u5831)?|"
+    "\u53c2\u7167|\ucc38\uace0\\s?\uc790\ub8cc|\u6d4b\u8bd5\u8ba1\u5212|\u6e2c\u8a66\u8a08\u5283|"
+    "\u30c6\u30b9\u30c8(?:\u8a08\u753b|\u65b9\u91dd)|\ud14c\uc2a4\ud2b8\\s?\uacc4\ud68d|"
+    "\u80cc\u666f|\ubc30\uacbd|\u9644\u5f55|\u4ed8\u9332|\ubd80\ub85d|"
+    r"refer[e\u00ea]ncias|referenzen|riferimenti|r\u00e9f\u00e9rences|referencias|"
+    r"plano\s+de\s+testes?|testplan|piano\s+di\s+test|plan\s+de\s+tests?|plan\s+de\s+pruebas|"
+    r"contexto|hintergrund|contesto|m\u00e9thodologie|metodologia|metodolog\u00eda")
+# The parts of one finding written as its sub-headings ("#### 근거", "#### 影响",
+# "#### Correção", "#### ⏱️ Estimativa"): under a heading that is a finding by its look,
+# parts of it, never findings of their own
+BODY_PART_HEADS_INTL = (
+    "\u95ee\u9898(?:\u63cf\u8ff0|\u8bf4\u660e)?|\u5f71\u54cd(?:\u8303\u56f4)?|\u4fee\u590d(?:\u5efa\u8bae|"
+    "\u65b9\u6848)?|\u89e3\u51b3\u65b9\u6848|\u539f\u56e0|\u6839\u56e0|\u8bc1\u636e|\u4ee3\u7801|"
+    "\u5de5\u4f5c\u91cf|\u9884\u4f30|\u590d\u73b0\u6b65\u9aa4|"
+    "\u554f\u984c\u70b9|\u5f71\u97ff|\u4fee\u6b63\u6848|\u6839\u62e0|\u8a72\u5f53\u7b87\u6240|"
+    "\u898b\u7a4d\u3082\u308a|\u518d\u73fe\u624b\u9806|"
+    "\uadfc\uac70|\uc601\ud5a5|\uad8c\uc7a5\\s?\uc218\uc815|\uc644\ub8cc\\s?\uae30\uc900|\uc6d0\uc778|"
+    "\ud574\uacb0(?:\\s?\ubc29\uc548)?|\uc7ac\ud604\\s?\ub2e8\uacc4|"
+    r"problema|impacto|corre[c\u00e7][a\u00e3]o|solu[c\u00e7][a\u00e3]o|soluci[o\u00f3]n|"
+    r"estimativa|estimaci[o\u00f3]n|c[o\u00f3]digo(?:\s+(?:vulner[a\u00e1]vel|atual|actual))?|"
+    r"causa(?:\s+raiz|\s+ra[i\u00ed]z)?|evid[e\u00ea]ncias?|recomenda[c\u00e7][a\u00e3]o|"
+    r"localiza[c\u00e7][a\u00e3]o|ubicaci[o\u00f3]n|auswirkung|l\u00f6sung|ursache|"
+    r"aufwand|sch\u00e4tzung|impact|correctif|solution|cause|preuve|estimation|"
+    r"soluzione|causa|stima|correzione")
