@@ -38,6 +38,11 @@ def test_a_record_tables_verdict_row_is_the_verdict(row: str, vote: str) -> None
     "| Metric | Value |\n|---|---|\n| Projected size | 12 GB |\n"
     "| **Verdict** | **WITHIN BUDGET** |\n",
     "| Field | Value |\n|---|---|\n| **Verdict** | `STAGE_FOUR_PATCH_APPLIED` |\n",
+    # each checked item's record under its own heading
+    "## Verification\n\n### \U0001f534 CRITICAL #1 \u2014 stale package name\n\n"
+    "| Field | Detail |\n|---|---|\n| Claimed fix | renamed |\n| **Verdict** | \u2705 PASS |\n\n"
+    "### 2. The lock file\n\n| Field | Detail |\n|---|---|\n| Claimed fix | regenerated |\n"
+    "| **Verdict** | \u2705 PASS |\n",
     # a Verdict row alone (it may be cited)
     "| Key | Value |\n|---|---|\n| Verdict | APPROVE |\n",
     # a verdict column of a wider table: each row's own result

@@ -2388,13 +2388,15 @@ class _Reader:
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
         cand = self.sections[-1].cand if self.sections else None
-        if pending is None and len(rows) >= 3 and all(len(r) == 2 for r in rows) and not (
-                cand is not None and cand.in_findings and not cand.title):
+        if pending is None and len(rows) >= 3 and all(len(r) == 2 for r in rows) and (
+                not self.sections or self.sections[-1].level <= 2) and not (
+                cand is not None and not cand.title
+                and (cand.in_findings or cand.sev is not None or cand.numbered)):
             # the review's own record as a two-column table of two or more fields
             # ("| Field | Value |" over "| Round | 2 |", "| **Verdict** | REWORK |"): its
-            # Verdict row, when the value names a verdict (a Verdict row alone may be
-            # cited; under a heading in the findings that may be one finding, the table
-            # is that finding's fields)
+            # Verdict row, when the value names a verdict, under the title or a level-2
+            # heading (a Verdict row alone may be cited; under a deeper heading, or one
+            # that may be one finding, the table is that item's fields)
             voted = False
             for row in rows[:META_ROWS]:
                 kc = words.is_key_cell(row[0])
