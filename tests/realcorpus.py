@@ -490,9 +490,11 @@ def scenario(seed: int, failures: bool = True) -> Scenario:
         records.append({"kind": "reviewer", "run": f"r{seed}", "mode": "review",
                         "slug": f"change-{seed}", "reviewer": r, "status": "OK",
                         "exit_code": 0, "output": text})
-        # A verdict written only behind a quote marker or in a table row is not the
+        # A verdict written only behind a quote marker or in a lone table row is not the
         # reviewer's own key (what a reviewer quotes is not its verdict): it reads UNKNOWN.
-        quoted = h["vkey"] in ("quote", "table") and not h["json"]
+        # A table of two fields (Verdict, then Confidence) is the review's own record.
+        record = h["vkey"] == "table" and h["confidence"] is not None and h["vpos"] == "top"
+        quoted = h["vkey"] in ("quote", "table") and not h["json"] and not record
         verdicts[r] = "UNKNOWN" if quoted else verdict
         truth += found
     return Scenario(seed, records, verdicts, truth)

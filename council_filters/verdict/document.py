@@ -434,6 +434,11 @@ _BODY_LEAD = re.compile(r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:\s*(?:\*\*|_
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
+META_ROWS = 40  # rows of a record table, lines of a header quote read for a Verdict key
+_QUOTE_MARK = re.compile(r"^\s{0,3}(?:>\s?)+")
+_BOLD_FIELD = re.compile(r"^\s*(?:\*\*|__)[^*_\n:]{1,40}:?(?:\*\*|__)\s*:?\s*\S")
+
+
 @dataclass
 class Vote:
     vote: str | None
@@ -2520,9 +2525,30 @@ class _Reader:
                 and self.headings <= 1:
             for name, value in words.metadata_keys(body):
                 self.vote(value, name == "verdict")
+        if info == "verdict":  # a block the reviewer labels as its verdict
+            for name, value in words.metadata_keys(body):
+                if words.vote_of(value, name == "verdict") in words.VOTES:
+                    self.vote(value, name == "verdict")
         got = words.overall_correctness(body) if "overall_correctness" in body else None
         if got is not None:
             self.vote(got, False)
+
+    def header_quote(self, node: SyntaxTreeNode) -> None:
+        """The answer's first block, under its title, a quote of two or more bold fields
+        (``> **Date:** …`` / ``> **Verdict:** ✅ PASS``): the review's own header, whose
+        Verdict key states the verdict when its value names one.  Any other quote is
+        cited text."""
+        if not node.map or not self.src:
+            return
+        # (a line without its own ">" continues the quote's paragraph lazily: not a field)
+        lines = [_QUOTE_MARK.sub("", ln) for ln in self.src[node.map[0]:node.map[1]][:META_ROWS]
+                 if _QUOTE_MARK.match(ln)]
+        if sum(1 for ln in lines if _BOLD_FIELD.match(ln)) < 2:
+            return
+        for ln in lines:
+            for value, strong, rank in words.verdict_keys(ln) if _BOLD_FIELD.match(ln) else []:
+                if strong and words.vote_of(value) in words.VOTES:
+                    self.vote(value, True, rank)
 
     def checkbox_verdict(self, node: SyntaxTreeNode) -> bool:
         """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
@@ -2613,6 +2639,25 @@ class _Reader:
             strong = pending[0] or kc is not None and kc[0]
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
+        cand = self.sections[-1].cand if self.sections else None
+        if pending is None and len(rows) >= 3 and all(len(r) == 2 for r in rows) and (
+                not self.sections or self.sections[-1].level <= 2) and not (
+                cand is not None and not cand.title
+                and (cand.in_findings or cand.sev is not None or cand.numbered)):
+            # the review's own record as a two-column table of two or more fields
+            # ("| Field | Value |" over "| Round | 2 |", "| **Verdict** | REWORK |"): its
+            # Verdict row, when the value names a verdict, under the title or a level-2
+            # heading (a Verdict row alone may be cited; under a deeper heading, or one
+            # that may be one finding, the table is that item's fields)
+            voted = False
+            for row in rows[:META_ROWS]:
+                kc = words.is_key_cell(row[0])
+                if kc is not None and kc[0] and words.vote_of(row[1]) in words.VOTES:
+                    voted = self.vote(row[1], True, kc[1]) or voted
+            conf = next((r[1] for r in rows[:META_ROWS]
+                         if _plain(r[0]).strip(" *_`:").lower() == "confidence"), None)
+            if voted and conf is not None and not self.doc.confidence:
+                self.doc.confidence = confidence_word(conf)  # the record's Confidence row
         self.settled_rows(rows)
         if len(rows) < 2 or self.kind() in ("positive", "resolved"):
             return
@@ -2745,6 +2790,8 @@ class _Reader:
                             ln.strip() for ln in c.lines) and len(self.doc.findings) == c.count:
                         carry = (c.file, c.signed)  # "In src/a.py:" right over the hunk
                     self.close_comment()  # a notification's quoted hunk: the next comment's
+                if not quoted and not self.blocks and self.headings <= 1:
+                    self.header_quote(node)
                 held, self.comment = self.comment, None  # a quote is no comment's own words
                 self.walk(node.children, quoted=True)
                 if self.comment is None:

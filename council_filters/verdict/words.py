@@ -74,8 +74,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
     (r"patch" + _SEP + r"is" + _SEP + r"incorrect", "REVISE"),
-    (r"(?:fail(?:ed|s|ing|ure)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|(?:has|with|some|minor|"
-     r"major|open)?" + _SEP0 + r"concerns?)" + _END, "REVISE"),
+    (r"(?:fail(?:ed|s|ing|ure)?(?:\s+again)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|"
+     r"(?:has|with|some|minor|major|open)?" + _SEP0 + r"concerns?)" + _END, "REVISE"),
     # does not merge
     (r"(?:do" + _SEP + r"not|don'?t)" + _SEP + r"(?:merge|ship|deploy|release|land)|dnm"
      r"|reject(?:s|ed)?|rejection|(?:blocker|blocking)" + _END, "REJECT"),
@@ -86,7 +86,10 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      + r"(?:to|for)" + _SEP + r"(?:merge|ship|land|go|release|deploy|production)"
      r"|(?:production|merge|release|ship)" + _SEP0 + r"ready|mergeable"
      r"|patch" + _SEP + r"is" + _SEP + r"correct|green" + _SEP + r"light"
-     r"|(?:go|pass(?:ed|es)?|ship)" + _END, "APPROVE"),
+     r"|(?:go|pass(?:ed|es)?|ship)" + _END
+     # "Conclusion: Recommend Merge" (alone: "recommend merging after the fix" is a sentence)
+     + r"|(?:recommend(?:ed|s)?" + _SEP + r"(?:to" + _SEP + r")?merg(?:e|ing)|merge" + _SEP
+     + r"recommended)(?=\s*(?:$|[.!*_`]))", "APPROVE"),
     (r"(?:clean|ok|okay|sound|verified|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
@@ -247,6 +250,15 @@ def _lookup(v: str, strong: bool, strict: bool) -> str | None:
     return None
 
 
+# "PASS — 536,035 checks", "FAIL (3/40 tests)": a count of checks a test run passed or
+# failed, a result of the tests and not the review's verdict under a weaker key
+_CHECK_COUNT = re.compile(
+    r"^[\W_]*(?:pass(?:ed|es)?|fail(?:ed|s)?)[\W_]+[\d][\d,./ ]*\s*(?:of\s+[\d,]+\s+)?"
+    r"(?:checks?|tests?|cases?|assertions?|specs?)\b", re.I)
+# "Pass `x` into the helper": a verb before a code span, a sentence and not the phrase
+_VERB_THEN_CODE = re.compile(r"^[\W_]*[A-Za-z]+\s+`")
+
+
 def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None:
     """APPROVE, REVISE or REJECT for the value's leading phrase; "BAD" for a status word;
     None when the value does not start with a verdict (or enumerates choices).
@@ -255,6 +267,9 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
     value = _STRUCK.sub(" ", value[:VALUE_CAP])
+    if (strict or not strong) and _VERB_THEN_CODE.match(value) \
+            or not strong and _CHECK_COUNT.match(value):
+        return None
     box = checked(value)
     if box is not None:
         value = box
@@ -280,7 +295,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 # verdict") is a Verdict key; the weaker keys count only when their value names a verdict,
 # and only when no Verdict key is there.  A qualifier such as "Original"/"Initial" marks a
 # verdict a later one replaces; "New"/"Updated"/"Final" one that replaces earlier ones.
-_WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|"
+_WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|readiness|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action|"
                # in Portuguese, Spanish, French, Italian, German and Russian
                r"decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
@@ -294,7 +309,8 @@ _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommen
                r"\u0432\u044b\u0432\u043e\u0434|"
                # a key named by its choices: "Go/No-Go: Go", "Ship / No-ship: ship"
                r"go\s*/\s*no[\s-]?go|go[\s-]no[\s-]go|ship\s*/\s*no[\s-]?ship")
-_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|gate|quality|plan|"
+_QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|consensus|panel|gate|"
+               r"quality|plan|"
                r"security|audit|approval|pr|spec|release|ship|go/no-?go|go-no-go|governance|"
                r"recommended|current|new|updated|revised|original|initial|"
                r"previous|prior|re-?review|second|third|last|latest|summary|readiness|"
