@@ -426,3 +426,93 @@ All issues are resolved.
 """
     got = findings(text)
     assert [(f.get("summary"), f.get("severity")) for f in got] == [("Embedded script", "medium")]
+
+
+# -- a review closed as a whole, and items settled by design or superseded -------------
+
+CLOSED_REVIEW = """\
+# Audit of the upload queue
+
+> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for the record.
+
+## Summary
+
+| # | Finding | Severity | Fixed |
+|---|---|---|---|
+| A | Retries re-send the whole batch | **High** | only failed parts are re-sent |
+| B | `queue/flush.py` drops the last item | Medium | loop bound corrected |
+
+## Finding A — retries re-send the whole batch
+
+`queue/retry.py:52` loops over the batch, not over the failed parts.
+
+## Finding B — the last item is dropped
+
+`queue/flush.py:17` stops one short of the end.
+"""
+
+
+def test_a_header_that_closes_every_finding_leaves_none_open() -> None:
+    assert findings(CLOSED_REVIEW) == []
+
+
+def test_a_closed_header_in_other_words_also_closes_the_review() -> None:
+    for header in ("CLOSED \u2014 all findings resolved.",
+                   "All issues from round 1 addressed.",
+                   "**Status:** RESOLVED",
+                   "Resolution: won't fix"):
+        text = CLOSED_REVIEW.replace(
+            "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+            "the record.", header)
+        assert findings(text) == [], header
+
+
+@pytest.mark.parametrize("header", [
+    "> Status: all but one finding resolved in `9c1e4d0`.",
+    "> Not all findings are resolved yet.",
+    "> All round-1 issues addressed; two new findings below.",
+    "> Status: partially resolved.",
+])
+def test_a_header_that_leaves_some_open_closes_nothing(header: str) -> None:
+    text = CLOSED_REVIEW.replace(
+        "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+        "the record.", header)
+    assert ("queue/retry.py", 52) in places(text)
+
+
+def test_a_heading_naming_open_findings_keeps_them_despite_a_closed_header() -> None:
+    text = CLOSED_REVIEW + "\n## Still open\n\n- `queue/peek.py:9` returns a copy, not a view.\n"
+    assert ("queue/peek.py", 9) in places(text)
+
+
+def test_a_closing_line_inside_a_section_is_not_the_header() -> None:
+    # a status sentence under a section heading is not the document's header
+    text = ("# Review\n\n## Notes\n\nAll findings resolved in the previous round.\n\n"
+            "## Findings\n\n- `queue/peek.py:9` returns a copy, not a view.\n")
+    assert places(text) == [("queue/peek.py", 9)]
+
+
+BY_DESIGN = """\
+## Known issues
+
+### 1. Slow cold start (By Design)
+**Affected:** `boot/loader.py`
+**Impact:** the first call waits on the index build.
+
+### 2. Stale thumbnails (Superseded)
+**Affected:** `media/thumbs.py`
+
+### 3. Lost focus after save
+**Affected:** `ui/editor.py`
+**Impact:** the cursor jumps to the top.
+"""
+
+
+def test_an_item_headed_by_design_or_superseded_is_not_a_finding() -> None:
+    assert [f.get("file") for f in findings(BY_DESIGN)] == ["ui/editor.py"]
+
+
+def test_none_outstanding_is_not_a_finding() -> None:
+    for none in ("None outstanding.", "None left."):
+        text = f"## Findings\n\n- `queue/peek.py:9` returns a copy, not a view.\n- {none}\n"
+        assert places(text) == [("queue/peek.py", 9)], none

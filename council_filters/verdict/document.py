@@ -3115,7 +3115,7 @@ _SETTLED_HEAD = re.compile(
     r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
-    r"won'?t\s+fix)\s*\)?\s*$)", re.I)
+    r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
@@ -3179,7 +3179,7 @@ def _skip_head(head: str) -> bool:
         return True
     if _NONE_RE.match(h) or _NONE_MORE.match(h) or re.match(
             r"^[\s*_`(]*(?:none|n/?a)\b(?:[\s*_`).]*(?:$|[\u2014:-])|[*_`]*\.\s|\s+(?:found|"
-            r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
+            r"identified|established|noted|observed|reported|remain(?:ing|s)?|outstanding|left|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
         return True
     if _CODEX_TUI_ITEM.match(h):
@@ -3189,7 +3189,8 @@ def _skip_head(head: str) -> bool:
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
     if _PRAISE.search(first) and not _lead_tag(h):
         return True
-    if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
+    if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done|(?i:by\s+design|won'?t\s+fix|"
+                 r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
@@ -3600,6 +3601,48 @@ _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
 _STILL = re.compile(
     r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
+
+
+# a header line that closes every finding of the document ("> **Status: all findings
+# resolved in 2aa58fb.**", "CLOSED — all findings resolved", "All issues from round 1
+# addressed"), never a partial one ("all but two findings resolved", "not all issues fixed")
+_CLOSED_ALL = re.compile(
+    r"(?<!\bnot\s)\b(?:all|every)\s+(?:[\w-]+\s+){0,3}?(?:findings?|issues?|items?|comments?|"
+    r"concerns?|problems?|bugs?|defects?|points?)\b[^.;\n]{0,40}?\b(?:(?:are|were|have\s+been|"
+    r"has\s+been|is|now)\s+)?(?:resolved|addressed|fixed|closed)\b", re.I)
+# ... and what says some are still open, on that line or in a heading of the document
+_OPEN_LEFT = re.compile(
+    r"\b(?:but|except|remaining|remains?|still|pending|partial(?:ly)?|partly|new|open|"
+    r"outstanding|unresolved|regress\w*|reopened|not\s+(?:yet\s+)?(?:fixed|resolved|"
+    r"addressed))\b", re.I)
+# ... or the header's own status field ("**Status:** RESOLVED", "Status: CLOSED — fixed in
+# 4f2a", "> Resolution: won't fix"); "Status: Complete" is a review's, not its findings'
+_CLOSED_STATUS = re.compile(
+    r"^[\s>*_]*(?:status|state|resolution)[\s*_]*:[\s*_]*(?:\u2705\s*)?[*_]*(?:resolved|closed|"
+    r"fixed|addressed|won'?t\s+fix|superseded|no\s+longer\s+applies)\b", re.I)
+CLOSED_HEAD_LINES = 30  # lines of a document's header read for a status that closes it
+
+
+def _closes_all(src: list[str]) -> bool:
+    """The document's header (the lines before its first section heading) says every
+    finding is settled, and no line of it nor any heading says some are still open."""
+    closed = False
+    fenced = False
+    for i, ln in enumerate(src):
+        s = ln.strip()
+        if s.startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced:
+            continue
+        if re.match(r"#{2,6}\s", s) or i >= CLOSED_HEAD_LINES:
+            break
+        if _CLOSED_ALL.search(s) or _CLOSED_STATUS.match(s):
+            if _OPEN_LEFT.search(s):
+                return False
+            closed = True
+    if not closed:
+        return False
+    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln) for ln in src)
 
 
 def _settled_tail(plain: str) -> bool:
@@ -4738,6 +4781,8 @@ def _read_document(text: str, origin: str) -> Doc:
     reader.src = body.split("\n")
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
+    if doc.findings and _closes_all(reader.src):
+        doc.findings = []  # "> Status: all findings resolved in 2aa58fb.": a closed review
     if doc.template and not any(v.vote in ("APPROVE", "REVISE", "REJECT") for v in doc.votes):
         doc.findings = []  # a form to fill in: its rows and examples are no one's findings
     elif not any(v.vote for v in doc.votes) and not _REVIEWISH.search(
