@@ -516,3 +516,51 @@ def test_none_outstanding_is_not_a_finding() -> None:
     for none in ("None outstanding.", "None left."):
         text = f"## Findings\n\n- `queue/peek.py:9` returns a copy, not a view.\n- {none}\n"
         assert places(text) == [("queue/peek.py", 9)], none
+
+
+BOT_THREAD = """\
+## Inline review comments
+
+### reviewbot[bot] — 2026-03-02T10:00:00Z
+
+Location: `src/sync/push.py:41`
+
+_⚠️ Potential issue_ | _🟠 Major_
+
+**The lock is checked after the upload.** A lost lock leaves the archive replaced.
+
+✅ Addressed in commit 1f3e9a2
+
+### reviewbot[bot] — 2026-03-02T10:00:01Z
+
+Location: `src/sync/pull.py:88`
+
+_⚠️ Potential issue_ | _🟡 Minor_
+
+**Extracted files are not checked against the manifest hash.**
+
+### reviewbot[bot] — 2026-03-02T10:00:02Z
+
+Location: `src/sync/lock.py:12`
+
+_🛠️ Refactor suggestion_ | _🟡 Minor_
+
+**The expiry constant is duplicated.**
+
+✅ Addressed in commits 2b4c6d8 to 3c5d7e9
+"""
+
+
+def test_a_bot_comment_marked_addressed_in_a_commit_is_not_a_finding() -> None:
+    assert places(BOT_THREAD) == [("src/sync/pull.py", 88)]
+
+
+def test_a_comment_record_marked_addressed_is_not_a_finding() -> None:
+    text = ("Comment #7 by reviewbot[bot] on src/sync/push.py:41\n\n"
+            "_⚠️ Potential issue_ | _🟠 Major_\n\n"
+            "**The lock is checked after the upload.**\n\n"
+            "✅ Addressed in commit 1f3e9a2\n\n---\n\n"
+            "Comment #8 by reviewbot[bot] on src/sync/pull.py:88\n\n"
+            "_⚠️ Potential issue_ | _🟡 Minor_\n\n"
+            "**Extracted files are not checked against the manifest hash.**\n")
+    assert places(text) == [("src/sync/pull.py", 88)]

@@ -987,6 +987,7 @@ class _Reader:
         self.restate_budget = RESTATE_BUDGET
         self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
+        self.last_comment: int | None = None  # the findings' count when the last one opened
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
         self.subject: Location | None = None  # the one file a section's first lines name
@@ -1118,12 +1119,16 @@ class _Reader:
         self.close_comment()
         self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
                                         cand=self.in_finding_heading(), hunk=self.hunk_quoted)
+        self.last_comment = self.comment.count
         self.hunk_quoted = False
 
     def close_comment(self) -> None:
         self.close_para()
         c, self.comment = self.comment, None
         if c is None:
+            return
+        if any(_BOT_ADDRESSED.match(ln) for ln in c.lines):
+            del self.doc.findings[c.count:]  # the bot marked its comment addressed
             return
         inner = self.doc.findings[c.count:]
         if inner or c.cand:
@@ -1620,6 +1625,10 @@ class _Reader:
                     and not any(k in ("findings", "neutral") for k in c.subs):
                 del self.doc.findings[c.count:]  # "Statut : CORRIGÉ": its parts are settled too
                 continue
+            if inner and any(_BOT_ADDRESSED.match(ln) for ln in c.body) \
+                    and not any(k in ("findings", "neutral") for k in c.subs):
+                del self.doc.findings[c.count:]  # a bot's comment it marked addressed: all of it
+                continue
             if inner and not (c.name_only and len(inner) > 1) \
                     and not any(k in ("findings", "neutral") for k in c.subs) \
                     and _fields(c.body).get("file") \
@@ -1671,11 +1680,22 @@ class _Reader:
                           number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
+    def bot_addressed(self, line: str) -> None:
+        """The mark a review bot appends to its comment once a commit answers it ("✅
+        Addressed in commit 6ed72f8"), after the comment was read: that comment is settled."""
+        if self.last_comment is not None and _BOT_ADDRESSED.match(line):
+            start = self.last_comment
+            self.close_comment()
+            del self.doc.findings[start:]
+            self.last_comment = None
+
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
         self.loose_file = self.block_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
+        self.bot_addressed(text)  # a line alone may have been read as a heading
+        self.last_comment = None  # a mark after the next heading answers no earlier comment
         at = node.map[0] if node.map else self.line
         self.line = at
         if node.markup in ("-", "=") and self.comment is not None:
@@ -1858,6 +1878,8 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted:
+            self.bot_addressed(lines[0])
         if not quoted and len(self.prose_files) < 2:
             for ln in lines[:8]:
                 self.prose_files.update(f for f, _, _ in _file_tokens(ln)[:2])
@@ -3244,11 +3266,17 @@ def _settled_body(rest: list[str]) -> bool:
             continue
         if fenced or not ln.strip():
             continue
-        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)):
+        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)) \
+                or _BOT_ADDRESSED.match(ln):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+
+
+# the line a review bot appends to its own comment once a commit answers it, anywhere in
+# the comment ("✅ Addressed in commit 6ed72f8", "✅ Addressed in commits c371cce to ec989ea")
+_BOT_ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*Addressed\s+in\s+commits?\s+[0-9a-f]{7,40}\b", re.I)
 
 
 # the first line of a body that says, in another language, that the item was fixed: after a
