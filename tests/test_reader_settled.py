@@ -564,3 +564,22 @@ def test_a_comment_record_marked_addressed_is_not_a_finding() -> None:
             "_⚠️ Potential issue_ | _🟡 Minor_\n\n"
             "**Extracted files are not checked against the manifest hash.**\n")
     assert places(text) == [("src/sync/pull.py", 88)]
+
+
+SETTLED_SECTIONS = """\
+## Issues
+
+### Open — High
+1. **Uploads skip the size check** — `api/upload.ts:30` reads the whole body first
+
+### Previously Fixed (round 2 — cleanup)
+1. ~~**Unused import**~~ — removed from `ui/list.tsx`
+2. **Session id reused after logout** — `auth/session.ts:14` now rotates it
+
+### Accepted (Low Priority)
+- **Random ids for toasts** — `ui/toast.ts:9` uses Math.random; not a security use
+"""
+
+
+def test_previously_fixed_and_accepted_sections_hold_no_findings() -> None:
+    assert places(SETTLED_SECTIONS) == [("api/upload.ts", 30)]

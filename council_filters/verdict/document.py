@@ -3132,7 +3132,9 @@ _SHAPE_DROP = re.compile(
 # a heading over findings of an earlier state or set aside ("Before (REJECT)" in a before /
 # after comparison, "Deferred items", "Should-fix (deferred)", "Out of scope")
 _SETTLED_HEAD = re.compile(
-    r"^(?:before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
+    r"^(?:(?:previously|already|earlier)\s+(?:fixed|resolved|addressed|closed)\b"
+    r"|accepted(?:\s+(?:risks?|items?|issues?|findings?))?\s*(?:\([^()\n]{0,40}\))?\s*:?\s*$"
+    r"|before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
     r"(?!.{0,40}\bafter\b)"
     r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
