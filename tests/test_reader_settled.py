@@ -583,3 +583,27 @@ SETTLED_SECTIONS = """\
 
 def test_previously_fixed_and_accepted_sections_hold_no_findings() -> None:
     assert places(SETTLED_SECTIONS) == [("api/upload.ts", 30)]
+
+
+def test_a_status_nested_under_one_item_settles_that_item_only() -> None:
+    # the status child belongs to the first item, not to the section that lists both
+    for status in ("Fixed", "By design", "Superseded by the pool rewrite", "Won't fix"):
+        text = ("## Findings\n\n- **Leak** `pool/conn.py:3` the handle is never closed.\n"
+                f"  - **Status:** {status}\n- **Race** `pool/queue.py:9` two writers.\n")
+        assert places(text) == [("pool/queue.py", 9)], status
+    text = ("## Findings\n\n- **Leak** `pool/conn.py:3` the handle is never closed.\n"
+            "  - **Status:** Open\n- **Race** `pool/queue.py:9` two writers.\n")
+    assert places(text) == [("pool/conn.py", 3), ("pool/queue.py", 9)]
+
+
+def test_a_table_row_marked_by_design_is_not_a_finding() -> None:
+    text = ("## Findings\n\n| File | Line | Issue | Status |\n|---|---|---|---|\n"
+            "| pool/conn.py | 3 | handle never closed | By design |\n"
+            "| pool/queue.py | 9 | two writers | Open |\n")
+    assert places(text) == [("pool/queue.py", 9)]
+
+
+def test_an_item_ending_no_longer_applies_is_settled_but_regressed_is_not() -> None:
+    text = ("## Findings\n\n1. Leak in `pool/conn.py:3` — no longer applies\n"
+            "2. Race in `pool/queue.py:9` — regressed after the fix\n")
+    assert places(text) == [("pool/queue.py", 9)]

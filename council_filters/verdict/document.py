@@ -119,7 +119,7 @@ _POSITIVE = re.compile(
     r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430)(?!\w)", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
-    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
+    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk|by\s+design|superseded)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
     # fixed / resolved in Japanese and Chinese ("直った", "修正済み", "已修复")
     "\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
     "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
@@ -1621,7 +1621,11 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and (st := _fields(c.body).get("status")) and _RESOLVED.search(st) \
+            # the status field of a heading that is one item, not of a section of findings
+            # ("## Findings"), nor one nested under an item it lists ("- Status: Fixed")
+            if inner and not _is_label(c.text) and (st := _fields(
+                    [ln for ln in c.body if not ln.startswith("- ")]).get("status")) \
+                    and _RESOLVED.search(st) \
                     and not any(k in ("findings", "neutral") for k in c.subs):
                 del self.doc.findings[c.count:]  # "Statut : CORRIGÉ": its parts are settled too
                 continue
@@ -3218,7 +3222,8 @@ def _skip_head(head: str) -> bool:
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
-                 r"shipped|merged)[*_`.]*\s*$", h, re.I):
+                 r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
+                 h, re.I):
         return True
     if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
                  r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
@@ -3287,7 +3292,7 @@ _BOT_ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*Addressed\s+in\s+commits?\s+[0-9a
 _SETTLED_LEAD = re.compile(r"^[\s>*_`]{0,8}(?P<m>(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*)?"
                            r"(?P<w>[^\W\d_][^\n]{0,80})$")
 _ENGLISH_SETTLED = re.compile(r"(?:resolved|fixed|addressed|closed|completed|already|no\s+longer|"
-                              r"clarified|withdrawn|won|accepted)\b", re.I)
+                              r"clarified|withdrawn|won|accepted|by\s+design|superseded)\b", re.I)
 
 
 def _settled_intl(line: str) -> bool:
