@@ -282,6 +282,17 @@ def test_a_resolved_thread_and_its_replies_are_no_findings() -> None:
     assert where(got) == [("lib/two.py", 8, "medium")]
 
 
+def test_a_record_in_a_settled_state_is_no_finding_but_an_outdated_one_is() -> None:
+    for state in ("resolved", "RESOLVED", "closed", "fixed"):
+        rec = dict(rest(9, "svc/cache.py", MAJOR, 30), state=state)
+        assert places(read(with_another(rec))) == [("docs/notes.md", 3)], state
+    rec = dict(rest(9, "svc/cache.py", MAJOR, 30), state="outdated")
+    assert ("svc/cache.py", 30) in places(read(with_another(rec)))
+    thread = {"review_threads": [{"state": "resolved", "comments": [
+        {"body": MAJOR, "path": "svc/cache.py", "line": 30, "author": "review-bot"}]}]}
+    assert places(read(json.dumps(thread))) == []
+
+
 # --------------------------------------------------------------------------- #
 # bodies posted with no place: reviews and issue comments
 # --------------------------------------------------------------------------- #

@@ -426,3 +426,184 @@ All issues are resolved.
 """
     got = findings(text)
     assert [(f.get("summary"), f.get("severity")) for f in got] == [("Embedded script", "medium")]
+
+
+# -- a review closed as a whole, and items settled by design or superseded -------------
+
+CLOSED_REVIEW = """\
+# Audit of the upload queue
+
+> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for the record.
+
+## Summary
+
+| # | Finding | Severity | Fixed |
+|---|---|---|---|
+| A | Retries re-send the whole batch | **High** | only failed parts are re-sent |
+| B | `queue/flush.py` drops the last item | Medium | loop bound corrected |
+
+## Finding A — retries re-send the whole batch
+
+`queue/retry.py:52` loops over the batch, not over the failed parts.
+
+## Finding B — the last item is dropped
+
+`queue/flush.py:17` stops one short of the end.
+"""
+
+
+def test_a_header_that_closes_every_finding_leaves_none_open() -> None:
+    assert findings(CLOSED_REVIEW) == []
+
+
+def test_a_closed_header_in_other_words_also_closes_the_review() -> None:
+    for header in ("CLOSED \u2014 all findings resolved.",
+                   "All issues from round 1 addressed.",
+                   "**Status:** RESOLVED",
+                   "Resolution: won't fix"):
+        text = CLOSED_REVIEW.replace(
+            "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+            "the record.", header)
+        assert findings(text) == [], header
+
+
+@pytest.mark.parametrize("header", [
+    "> Status: all but one finding resolved in `9c1e4d0`.",
+    "> Not all findings are resolved yet.",
+    "> All round-1 issues addressed; two new findings below.",
+    "> Status: partially resolved.",
+])
+def test_a_header_that_leaves_some_open_closes_nothing(header: str) -> None:
+    text = CLOSED_REVIEW.replace(
+        "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+        "the record.", header)
+    assert ("queue/retry.py", 52) in places(text)
+
+
+def test_a_heading_naming_open_findings_keeps_them_despite_a_closed_header() -> None:
+    text = CLOSED_REVIEW + "\n## Still open\n\n- `queue/peek.py:9` returns a copy, not a view.\n"
+    assert ("queue/peek.py", 9) in places(text)
+
+
+def test_a_closing_line_inside_a_section_is_not_the_header() -> None:
+    # a status sentence under a section heading is not the document's header
+    text = ("# Review\n\n## Notes\n\nAll findings resolved in the previous round.\n\n"
+            "## Findings\n\n- `queue/peek.py:9` returns a copy, not a view.\n")
+    assert places(text) == [("queue/peek.py", 9)]
+
+
+BY_DESIGN = """\
+## Known issues
+
+### 1. Slow cold start (By Design)
+**Affected:** `boot/loader.py`
+**Impact:** the first call waits on the index build.
+
+### 2. Stale thumbnails (Superseded)
+**Affected:** `media/thumbs.py`
+
+### 3. Lost focus after save
+**Affected:** `ui/editor.py`
+**Impact:** the cursor jumps to the top.
+"""
+
+
+def test_an_item_headed_by_design_or_superseded_is_not_a_finding() -> None:
+    assert [f.get("file") for f in findings(BY_DESIGN)] == ["ui/editor.py"]
+
+
+def test_none_outstanding_is_not_a_finding() -> None:
+    for none in ("None outstanding.", "None left."):
+        text = f"## Findings\n\n- `queue/peek.py:9` returns a copy, not a view.\n- {none}\n"
+        assert places(text) == [("queue/peek.py", 9)], none
+
+
+BOT_THREAD = """\
+## Inline review comments
+
+### reviewbot[bot] — 2026-03-02T10:00:00Z
+
+Location: `src/sync/push.py:41`
+
+_⚠️ Potential issue_ | _🟠 Major_
+
+**The lock is checked after the upload.** A lost lock leaves the archive replaced.
+
+✅ Addressed in commit 1f3e9a2
+
+### reviewbot[bot] — 2026-03-02T10:00:01Z
+
+Location: `src/sync/pull.py:88`
+
+_⚠️ Potential issue_ | _🟡 Minor_
+
+**Extracted files are not checked against the manifest hash.**
+
+### reviewbot[bot] — 2026-03-02T10:00:02Z
+
+Location: `src/sync/lock.py:12`
+
+_🛠️ Refactor suggestion_ | _🟡 Minor_
+
+**The expiry constant is duplicated.**
+
+✅ Addressed in commits 2b4c6d8 to 3c5d7e9
+"""
+
+
+def test_a_bot_comment_marked_addressed_in_a_commit_is_not_a_finding() -> None:
+    assert places(BOT_THREAD) == [("src/sync/pull.py", 88)]
+
+
+def test_a_comment_record_marked_addressed_is_not_a_finding() -> None:
+    text = ("Comment #7 by reviewbot[bot] on src/sync/push.py:41\n\n"
+            "_⚠️ Potential issue_ | _🟠 Major_\n\n"
+            "**The lock is checked after the upload.**\n\n"
+            "✅ Addressed in commit 1f3e9a2\n\n---\n\n"
+            "Comment #8 by reviewbot[bot] on src/sync/pull.py:88\n\n"
+            "_⚠️ Potential issue_ | _🟡 Minor_\n\n"
+            "**Extracted files are not checked against the manifest hash.**\n")
+    assert places(text) == [("src/sync/pull.py", 88)]
+
+
+SETTLED_SECTIONS = """\
+## Issues
+
+### Open — High
+1. **Uploads skip the size check** — `api/upload.ts:30` reads the whole body first
+
+### Previously Fixed (round 2 — cleanup)
+1. ~~**Unused import**~~ — removed from `ui/list.tsx`
+2. **Session id reused after logout** — `auth/session.ts:14` now rotates it
+
+### Accepted (Low Priority)
+- **Random ids for toasts** — `ui/toast.ts:9` uses Math.random; not a security use
+"""
+
+
+def test_previously_fixed_and_accepted_sections_hold_no_findings() -> None:
+    assert places(SETTLED_SECTIONS) == [("api/upload.ts", 30)]
+
+
+def test_a_status_nested_under_one_item_settles_that_item_only() -> None:
+    # the status child belongs to the first item, not to the section that lists both
+    for status in ("Fixed", "By design", "Superseded by the pool rewrite", "Won't fix"):
+        text = ("## Findings\n\n- **Leak** `pool/conn.py:3` the handle is never closed.\n"
+                f"  - **Status:** {status}\n- **Race** `pool/queue.py:9` two writers.\n")
+        assert places(text) == [("pool/queue.py", 9)], status
+    text = ("## Findings\n\n- **Leak** `pool/conn.py:3` the handle is never closed.\n"
+            "  - **Status:** Open\n- **Race** `pool/queue.py:9` two writers.\n")
+    assert places(text) == [("pool/conn.py", 3), ("pool/queue.py", 9)]
+
+
+def test_a_table_row_marked_by_design_is_not_a_finding() -> None:
+    text = ("## Findings\n\n| File | Line | Issue | Status |\n|---|---|---|---|\n"
+            "| pool/conn.py | 3 | handle never closed | By design |\n"
+            "| pool/queue.py | 9 | two writers | Open |\n")
+    assert places(text) == [("pool/queue.py", 9)]
+
+
+def test_an_item_ending_no_longer_applies_is_settled_but_regressed_is_not() -> None:
+    text = ("## Findings\n\n1. Leak in `pool/conn.py:3` — no longer applies\n"
+            "2. Race in `pool/queue.py:9` — regressed after the fix\n")
+    assert places(text) == [("pool/queue.py", 9)]

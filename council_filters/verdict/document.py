@@ -119,7 +119,7 @@ _POSITIVE = re.compile(
     r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430)(?!\w)", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
-    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
+    r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk|by\s+design|superseded)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
     # fixed / resolved in Japanese and Chinese ("直った", "修正済み", "已修复")
     "\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
     "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
@@ -992,6 +992,7 @@ class _Reader:
         self.restate_budget = RESTATE_BUDGET
         self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
+        self.last_comment: int | None = None  # the findings' count when the last one opened
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
         self.subject: Location | None = None  # the one file a section's first lines name
@@ -1123,12 +1124,16 @@ class _Reader:
         self.close_comment()
         self.comment = comments.Comment(file, len(self.doc.findings), signed, sev,
                                         cand=self.in_finding_heading(), hunk=self.hunk_quoted)
+        self.last_comment = self.comment.count
         self.hunk_quoted = False
 
     def close_comment(self) -> None:
         self.close_para()
         c, self.comment = self.comment, None
         if c is None:
+            return
+        if any(_BOT_ADDRESSED.match(ln) for ln in c.lines):
+            del self.doc.findings[c.count:]  # the bot marked its comment addressed
             return
         inner = self.doc.findings[c.count:]
         if inner or c.cand:
@@ -1621,9 +1626,17 @@ class _Reader:
             if c is None:
                 continue
             inner = self.doc.findings[c.count:]
-            if inner and (st := _fields(c.body).get("status")) and _RESOLVED.search(st) \
+            # the status field of a heading that is one item, not of a section of findings
+            # ("## Findings"), nor one nested under an item it lists ("- Status: Fixed")
+            if inner and not _is_label(c.text) and (st := _fields(
+                    [ln for ln in c.body if not ln.startswith("- ")]).get("status")) \
+                    and _RESOLVED.search(st) \
                     and not any(k in ("findings", "neutral") for k in c.subs):
                 del self.doc.findings[c.count:]  # "Statut : CORRIGÉ": its parts are settled too
+                continue
+            if inner and any(_BOT_ADDRESSED.match(ln) for ln in c.body) \
+                    and not any(k in ("findings", "neutral") for k in c.subs):
+                del self.doc.findings[c.count:]  # a bot's comment it marked addressed: all of it
                 continue
             if inner and not (c.name_only and len(inner) > 1) \
                     and not any(k in ("findings", "neutral") for k in c.subs) \
@@ -1676,11 +1689,22 @@ class _Reader:
                           number=_number(c.ident or ""))
 
     # -- blocks ------------------------------------------------------------------
+    def bot_addressed(self, line: str) -> None:
+        """The mark a review bot appends to its comment once a commit answers it ("✅
+        Addressed in commit 6ed72f8"), after the comment was read: that comment is settled."""
+        if self.last_comment is not None and _BOT_ADDRESSED.match(line):
+            start = self.last_comment
+            self.close_comment()
+            del self.doc.findings[start:]
+            self.last_comment = None
+
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
         self.loose_file = self.block_file = None
         level = int(node.tag[1]) if node.tag[1:].isdigit() else 1
         text = _text(node)
+        self.bot_addressed(text)  # a line alone may have been read as a heading
+        self.last_comment = None  # a mark after the next heading answers no earlier comment
         at = node.map[0] if node.map else self.line
         self.line = at
         if node.markup in ("-", "=") and self.comment is not None:
@@ -1863,6 +1887,8 @@ class _Reader:
 
     def paragraph(self, node: SyntaxTreeNode, quoted: bool) -> None:
         lines = _text(node).split("\n")
+        if not quoted:
+            self.bot_addressed(lines[0])
         if not quoted and len(self.prose_files) < 2:
             for ln in lines[:8]:
                 self.prose_files.update(f for f, _, _ in _file_tokens(ln)[:2])
@@ -3157,12 +3183,14 @@ _SHAPE_DROP = re.compile(
 # a heading over findings of an earlier state or set aside ("Before (REJECT)" in a before /
 # after comparison, "Deferred items", "Should-fix (deferred)", "Out of scope")
 _SETTLED_HEAD = re.compile(
-    r"^(?:before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
+    r"^(?:(?:previously|already|earlier)\s+(?:fixed|resolved|addressed|closed)\b"
+    r"|accepted(?:\s+(?:risks?|items?|issues?|findings?))?\s*(?:\([^()\n]{0,40}\))?\s*:?\s*$"
+    r"|before\b(?!\s+(?:merg|releas|ship|deploy|launch|go|shipping|production))"
     r"(?!.{0,40}\bafter\b)"
     r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
-    r"won'?t\s+fix)\s*\)?\s*$)", re.I)
+    r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
@@ -3226,7 +3254,7 @@ def _skip_head(head: str) -> bool:
         return True
     if _NONE_RE.match(h) or _NONE_MORE.match(h) or re.match(
             r"^[\s*_`(]*(?:none|n/?a)\b(?:[\s*_`).]*(?:$|[\u2014:-])|[*_`]*\.\s|\s+(?:found|"
-            r"identified|established|noted|observed|reported|remain(?:ing|s)?|so\s+far|in\s+this|"
+            r"identified|established|noted|observed|reported|remain(?:ing|s)?|outstanding|left|so\s+far|in\s+this|"
             r"at\s+this)\b)", h, re.I):
         return True
     if _CODEX_TUI_ITEM.match(h):
@@ -3236,11 +3264,13 @@ def _skip_head(head: str) -> bool:
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
     if _PRAISE.search(first) and not _lead_tag(h):
         return True
-    if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done)\)|\b(?:FIXED|RESOLVED|"
+    if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done|(?i:by\s+design|won'?t\s+fix|"
+                 r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
-                 r"shipped|merged)[*_`.]*\s*$", h, re.I):
+                 r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
+                 h, re.I):
         return True
     if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
                  r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
@@ -3290,11 +3320,17 @@ def _settled_body(rest: list[str]) -> bool:
             continue
         if fenced or not ln.strip():
             continue
-        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)):
+        if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)) \
+                or _BOT_ADDRESSED.match(ln):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+
+
+# the line a review bot appends to its own comment once a commit answers it, anywhere in
+# the comment ("✅ Addressed in commit 6ed72f8", "✅ Addressed in commits c371cce to ec989ea")
+_BOT_ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*Addressed\s+in\s+commits?\s+[0-9a-f]{7,40}\b", re.I)
 
 
 # the first line of a body that says, in another language, that the item was fixed: after a
@@ -3303,7 +3339,7 @@ def _settled_body(rest: list[str]) -> bool:
 _SETTLED_LEAD = re.compile(r"^[\s>*_`]{0,8}(?P<m>(?:\u2705|\u2714\ufe0f?)\s*[*_]*\s*)?"
                            r"(?P<w>[^\W\d_][^\n]{0,80})$")
 _ENGLISH_SETTLED = re.compile(r"(?:resolved|fixed|addressed|closed|completed|already|no\s+longer|"
-                              r"clarified|withdrawn|won|accepted)\b", re.I)
+                              r"clarified|withdrawn|won|accepted|by\s+design|superseded)\b", re.I)
 
 
 def _settled_intl(line: str) -> bool:
@@ -3647,6 +3683,48 @@ _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
 _STILL = re.compile(
     r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
+
+
+# a header line that closes every finding of the document ("> **Status: all findings
+# resolved in 2aa58fb.**", "CLOSED — all findings resolved", "All issues from round 1
+# addressed"), never a partial one ("all but two findings resolved", "not all issues fixed")
+_CLOSED_ALL = re.compile(
+    r"(?<!\bnot\s)\b(?:all|every)\s+(?:[\w-]+\s+){0,3}?(?:findings?|issues?|items?|comments?|"
+    r"concerns?|problems?|bugs?|defects?|points?)\b[^.;\n]{0,40}?\b(?:(?:are|were|have\s+been|"
+    r"has\s+been|is|now)\s+)?(?:resolved|addressed|fixed|closed)\b", re.I)
+# ... and what says some are still open, on that line or in a heading of the document
+_OPEN_LEFT = re.compile(
+    r"\b(?:but|except|remaining|remains?|still|pending|partial(?:ly)?|partly|new|open|"
+    r"outstanding|unresolved|regress\w*|reopened|not\s+(?:yet\s+)?(?:fixed|resolved|"
+    r"addressed))\b", re.I)
+# ... or the header's own status field ("**Status:** RESOLVED", "Status: CLOSED — fixed in
+# 4f2a", "> Resolution: won't fix"); "Status: Complete" is a review's, not its findings'
+_CLOSED_STATUS = re.compile(
+    r"^[\s>*_]*(?:status|state|resolution)[\s*_]*:[\s*_]*(?:\u2705\s*)?[*_]*(?:resolved|closed|"
+    r"fixed|addressed|won'?t\s+fix|superseded|no\s+longer\s+applies)\b", re.I)
+CLOSED_HEAD_LINES = 30  # lines of a document's header read for a status that closes it
+
+
+def _closes_all(src: list[str]) -> bool:
+    """The document's header (the lines before its first section heading) says every
+    finding is settled, and no line of it nor any heading says some are still open."""
+    closed = False
+    fenced = False
+    for i, ln in enumerate(src):
+        s = ln.strip()
+        if s.startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced:
+            continue
+        if re.match(r"#{2,6}\s", s) or i >= CLOSED_HEAD_LINES:
+            break
+        if _CLOSED_ALL.search(s) or _CLOSED_STATUS.match(s):
+            if _OPEN_LEFT.search(s):
+                return False
+            closed = True
+    if not closed:
+        return False
+    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln) for ln in src)
 
 
 def _settled_tail(plain: str) -> bool:
@@ -4785,6 +4863,8 @@ def _read_document(text: str, origin: str) -> Doc:
     reader.src = body.split("\n")
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
+    if doc.findings and _closes_all(reader.src):
+        doc.findings = []  # "> Status: all findings resolved in 2aa58fb.": a closed review
     if doc.template and not any(v.vote in ("APPROVE", "REVISE", "REJECT") for v in doc.votes):
         doc.findings = []  # a form to fill in: its rows and examples are no one's findings
     elif not any(v.vote for v in doc.votes) and not _REVIEWISH.search(

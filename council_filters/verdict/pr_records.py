@@ -24,7 +24,8 @@ review comment by its keys:
   ``notes`` or ``comments.nodes``, with a place or a resolution state of its own) is one
   comment: its first, at the thread's place; the others answer it;
 - its state: a resolved, closed or deleted thread or comment (``isResolved``,
-  ``is_resolved``, ``resolved``, ``unresolved: false``, a settled ``status``), a system
+  ``is_resolved``, ``resolved``, ``unresolved: false``, a settled ``status``, a ``state``
+  of resolved, closed or fixed; an outdated one still counts, at its original line), a system
   note, a reply (``in_reply_to_id``, ``replyTo``, ``parent``...), and a comment whose
   text opens by saying it was fixed or addressed are no findings;
 - its author (``user.login``, ``author.login``, ``author``) is kept for the reading.
@@ -216,7 +217,8 @@ def settled(d: dict[str, Any], body: str) -> bool:
     or a text saying the point was fixed or addressed."""
     if any(d.get(k) is True for k in _RESOLVED + ("deleted", "system")):
         return True
-    if d.get("unresolved") is False or _CLOSED.match(str(d.get("status", ""))):
+    if d.get("unresolved") is False or _CLOSED.match(str(d.get("status", ""))) \
+            or _GONE_STATE.match(str(d.get("state", ""))):
         return True
     if any(d.get(k) not in (None, "", 0, False) for k in _REPLY):
         return True
@@ -225,6 +227,9 @@ def settled(d: dict[str, Any], body: str) -> bool:
     return bool(_SETTLED.match(body.lstrip()[:80]) or _ADDRESSED.search(body))
 
 
+# a record's state naming it settled ("state": "resolved"); an outdated one (the diff moved
+# under it) is not: it still reads at its original line
+_GONE_STATE = re.compile(r"(?:resolved|closed|fixed)$", re.I)
 # a thread's or comment's status naming it settled (Azure DevOps: fixed, closed, wontFix,
 # byDesign)
 _CLOSED = re.compile(r"(?:fixed|closed|resolved|wont[\s_-]?fix|by[\s_-]?design)$", re.I)
@@ -305,8 +310,10 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
         path = own_path or inherited
         held = _conversation(v)
         if held is not None and _is_thread(v, held[0], held[1], key):
-            if not any(v.get(k) is True for k in _RESOLVED) and v.get("unresolved") is not False \
-                    and not _CLOSED.match(str(v.get("status", ""))):  # else settled
+            if not any(v.get(k) is True for k in _RESOLVED) \
+                    and v.get("unresolved") is not False \
+                    and not _CLOSED.match(str(v.get("status", ""))) \
+                    and not _GONE_STATE.match(str(v.get("state", ""))):  # else settled
                 _add_thread(out, v, held[1], own_path, own_line, inherited)
             continue
         body = _text(v, path is not None)
