@@ -153,7 +153,7 @@ def _looks_garbled(text: str) -> bool:
     continuation byte (or by a space, a no-break space made plain): the one shape a
     garbled run has, so clean text showing it is ambiguous by nature."""
     for reading_ in _READINGS:
-        for a, b in zip(text, text[1:] + " ", strict=True):
+        for a, b in zip(text, (text + " ")[1:], strict=True):
             lead, cont = reading_.get(a, 0), reading_.get(b, 0)
             if lead >= 0xC2 and (0x80 <= cont <= 0xBF or b == " "):
                 return True
