@@ -128,7 +128,10 @@ def test_french_and_typography_are_not_taken_for_garbling() -> None:
                  "\u00c0 la fa\u00e7on \u00ab\u00a0na\u00efve\u00a0\u00bb \u2014 d\u00e9j\u00e0 vu",
                  "Gr\u00fc\u00dfe aus K\u00f6ln \u2013 \u00c4rger \u00fcber \u00d6l",
                  "\u00bfQu\u00e9 pas\u00f3? \u00a1Se\u00f1or!",
-                 "\u00a9 2024 \u2122 \u00b1 5 \u00b0C"):
+                 "\u00a9 2024 \u2122 \u00b1 5 \u00b0C",
+                 # box drawing: "\u2500\u2510" is C4 BF in code page 437, "\u2550\u2557" CD BB
+                 "\u250c\u2500\u2500\u2510\n\u2502 a \u2502\n\u2514\u2500\u2500\u2518 "
+                 "\u2554\u2550\u2557 \u255a\u2550\u255d \u2014 caf\u00e9"):
         assert repair(text) == text
 
 

@@ -18,7 +18,9 @@ when what it gives is more plausible than what was there:
   assigned character that is not a control;
 - a two-byte sequence (``Ã©`` for ``é``) only when the same run holds another repaired
   sequence or the text holds two or more repairs (one ``Ã©`` alone in French text is
-  left as it is);
+  left as it is), and, for the console pages and Mac Roman, only in a text where that
+  page has a longer sequence or two side by side (box drawing such as ``─┐`` is C4 BF
+  in code page 437);
 - a run ending one byte short of a sequence is completed only by what garbling loses: a
   space that was a no-break space (0xA0), or a byte the code page leaves undefined
   (0x9D for ``”`` after ``â€``, 0x8F for the variation selector after ``ï¸``).
@@ -62,9 +64,10 @@ def _sloppy_1252() -> dict[str, int]:
 
 _PAGES: tuple[dict[str, int], ...] = (
     _sloppy_1252(), _page("cp850"), _page("cp437"), _page("mac_roman"))
-# Mac Roman gives accented letters to continuation bytes: its two-byte spans count only in
-# a text where it has a strong one
-_MAC = _PAGES[3]
+# The console pages give box drawing to lead and continuation bytes ("\u2500\u2510" reads as
+# C4 BF) and Mac Roman accented letters to continuation bytes: the two-byte spans of a
+# page other than Windows-1252 count only in a text where that page has a strong one, or
+# two side by side (what reading twice leaves).
 Span = tuple[int, int, str, bool]
 # a run: non-ASCII characters, across single spaces and with one following space (each
 # may be a no-break space made plain)
@@ -148,25 +151,24 @@ def _spans(run: str, page: dict[str, int]) -> list[Span]:
 def _round(text: str, before: bool) -> str:
     """One round of repair; see the module docstring for which spans are taken
     (``before``: an earlier round repaired this text)."""
-    found: list[tuple[int, list[Span], list[Span]]] = []
-    mac = False  # a strong Mac Roman span: its two-byte spans count too
+    found: list[tuple[int, list[list[Span]]]] = []
+    sure = [True] + [False] * (len(_PAGES) - 1)  # pages whose two-byte spans count
     for m in _RUN.finditer(text):
         run = m.group()
-        if not any(c in _ALL for c in run):
-            continue
-        best: list[Span] = []
-        for page in _PAGES[:-1]:
-            spans = _spans(run, page)
-            if _cover(spans) > _cover(best):
-                best = spans
-        spans = _spans(run, _MAC)
-        mac = mac or any(span[3] for span in spans)
-        found.append((m.start(), best, spans))
+        if any(c in _ALL for c in run):
+            per_page = [_spans(run, page) for page in _PAGES]
+            found.append((m.start(), per_page))
+            for k, spans in enumerate(per_page):
+                sure[k] = sure[k] or any(span[3] for span in spans) or \
+                    any(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
     runs: list[tuple[int, list[Span]]] = []
     count = 0
-    for start, best, spans in found:
-        spans = spans if mac else [span for span in spans if span[3]]
-        best = spans if _cover(spans) > _cover(best) else best
+    for start, per_page in found:
+        best: list[Span] = []
+        for k, spans in enumerate(per_page):
+            spans = spans if sure[k] else [span for span in spans if span[3]]
+            if _cover(spans) > _cover(best):
+                best = spans
         if best:
             runs.append((start, best))
             count += len(best)
