@@ -72,7 +72,17 @@ Span = tuple[int, int, str, bool]
 # a run: non-ASCII characters, across single spaces and with one following space (each
 # may be a no-break space made plain)
 _RUN = re.compile(r"[^\x00-\x7f]+(?: [^\x00-\x7f]+)* ?")
-_ALL = frozenset("".join("".join(page) for page in _PAGES))
+
+
+def _pair(page: dict[str, int], after: str) -> re.Pattern[str]:
+    """How every garbled sequence of ``page`` starts: a character read from a lead byte,
+    then one read from a continuation byte (or one of ``after``)."""
+    leads = "".join(re.escape(c) for c, b in page.items() if 0xC2 <= b <= 0xF4)
+    conts = "".join(re.escape(c) for c, b in page.items() if 0x80 <= b <= 0xBF)
+    return re.compile(f"[{leads}][{conts}{after}]")
+
+
+_PAIRS = tuple(_pair(page, " " if k == 0 else "") for k, page in enumerate(_PAGES))
 
 
 def _length(lead: int) -> int:
@@ -153,14 +163,17 @@ def _round(text: str, before: bool) -> str:
     (``before``: an earlier round repaired this text)."""
     found: list[tuple[int, list[list[Span]]]] = []
     sure = [True] + [False] * (len(_PAGES) - 1)  # pages whose two-byte spans count
+    pages = [k for k, pair in enumerate(_PAIRS) if pair.search(text)]
+    if not pages:
+        return text
     for m in _RUN.finditer(text):
         run = m.group()
-        if any(c in _ALL for c in run):
-            per_page = [_spans(run, page) for page in _PAGES]
-            found.append((m.start(), per_page))
-            for k, spans in enumerate(per_page):
-                sure[k] = sure[k] or any(span[3] for span in spans) or \
-                    any(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
+        per_page = [_spans(run, _PAGES[k]) if k in pages and _PAIRS[k].search(run) else []
+                    for k in range(len(_PAGES))]
+        found.append((m.start(), per_page))
+        for k, spans in enumerate(per_page):
+            sure[k] = sure[k] or any(span[3] for span in spans) or \
+                any(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
     runs: list[tuple[int, list[Span]]] = []
     count = 0
     for start, per_page in found:
