@@ -22,7 +22,7 @@ import unicodedata
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from council_filters.verdict import reading
+from council_filters.verdict import mojibake, reading
 from council_filters.verdict.mojibake import repair
 
 CLEAN = """\
@@ -138,17 +138,7 @@ def test_french_and_typography_are_not_taken_for_garbling() -> None:
 # --------------------------------------------------------------------------- #
 # Properties
 # --------------------------------------------------------------------------- #
-def _encodes(name: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for b in range(0x80, 0x100):
-        try:
-            out[bytes([b]).decode(name)] = b
-        except UnicodeDecodeError:
-            out[chr(b)] = b
-    return out
-
-
-_READINGS = [_encodes(name) for name in ("cp1252", "latin-1", "cp850", "cp437", "mac_roman")]
+_READINGS = [mojibake._page(name) for name in ("cp1252", "latin-1", "cp850", "cp437", "mac_roman")]
 
 
 def _looks_garbled(text: str) -> bool:

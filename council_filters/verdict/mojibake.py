@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from council_filters.base.bytesops import _need
+
 ROUNDS = 2
 # bytes Windows-1252 leaves undefined: tools drop them, or keep them as C1 controls
 _UNDEFINED = (0x9D, 0x8F, 0x81, 0x8D, 0x90)
@@ -86,14 +88,9 @@ _PAIRS = tuple(_pair(page, " " if k == 0 else "") for k, page in enumerate(_PAGE
 
 
 def _length(lead: int) -> int:
-    """Bytes in the UTF-8 sequence ``lead`` starts; 0 when it starts none."""
-    if 0xC2 <= lead <= 0xDF:
-        return 2
-    if 0xE0 <= lead <= 0xEF:
-        return 3
-    if 0xF0 <= lead <= 0xF4:
-        return 4
-    return 0
+    """Bytes in the UTF-8 sequence ``lead`` starts; 0 when it starts none (C0, C1 and
+    F5-FF start no valid one)."""
+    return _need(lead) if 0xC2 <= lead <= 0xF4 else 0
 
 
 def _char(seq: bytes) -> str | None:
