@@ -37,7 +37,13 @@ from council_filters import dispatch, fence  # noqa: E402
 from council_filters.consolidate.render import mdquote  # noqa: E402
 from council_filters.dispatch import outcome  # noqa: E402
 from council_filters.redaction import machine as redaction  # noqa: E402
-from council_filters.verdict import findings_block, layers, reading, reviewer_json  # noqa: E402
+from council_filters.verdict import (  # noqa: E402
+    findings_block,
+    layers,
+    mojibake,
+    reading,
+    reviewer_json,
+)
 
 LIMIT = 5.0
 
@@ -161,6 +167,16 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
      reading.read),
     ("tolerant reader: glued verdict keys and arrows",
      lambda n: rep(b"**Verdict:** REJECT \xe2\x86\x92 ", n // 128) + b"\n", reading.read),
+    # UTF-8 read as a code page: one run of garbled badges as long as the input, lone
+    # leads across single spaces (a run that never completes), and the reader over both
+    ("mojibake repair: one garbled run",
+     lambda n: rep("\u00f0\u0178\u0178 \u00e2\u0161 \u00ef\u00b8\u00c3\u00a9".encode(), n),
+     lambda d: mojibake.repair(d.decode("utf-8", "replace"))),
+    ("mojibake repair: lone leads and spaces", lambda n: rep("\u00e2 \u00c3 ".encode(), n),
+     lambda d: mojibake.repair(d.decode("utf-8", "replace"))),
+    ("tolerant reader: garbled badges",
+     lambda n: rep("- \u00f0\u0178\u0178  **Major** `a.py:1` \u00e2\u20ac\u201d x\n".encode(),
+                   n // 128), reading.read),
     ("tolerant reader: escape sequences", lambda n: rep(b"\x1b[31m\x1b]52;c;", n // 128),
      reading.read),
     ("tolerant reader: codex events",

@@ -102,28 +102,6 @@ def normalise(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-# UTF-8 text shown in a Windows console and saved from it: "\u2014" reads "\u00d4\u00c7\u00f6"
-# (code page 850) or "\u00e2\u20ac\u201d" (code page 1252), "\u2705" reads "\u00d4\u00a3\u00e0"
-_MOJIBAKE = re.compile("\u00d4\u00c7[\u00f6\u00f4\u00d6\u00a3\u00d8\u00a6\u00a5]|"
-                       "\u00d4\u00a3\u00e0|"
-                       "\u00e2\u20ac[\u201d\u201c\u2122\u0153\u02dc\u00a6\u2019]")
-MOJIBAKE_SCAN = 1 << 20
-
-
-def unmojibake(text: str) -> str:
-    """``text`` with its own characters back when it is UTF-8 read as code page 850, 437
-    or 1252 (two or more of the usual marks, and the whole text round-trips); else as it
-    is."""
-    if len(_MOJIBAKE.findall(text[:MOJIBAKE_SCAN], 0)) < 2 or len(text) > MOJIBAKE_SCAN:
-        return text
-    for page in ("cp850", "cp437", "cp1252"):
-        try:
-            return text.encode(page).decode("utf-8")
-        except UnicodeError:
-            continue
-    return text
-
-
 def code_mask(lines: list[str]) -> list[bool]:
     """True for lines inside (or delimiting) a fenced code block."""
     mask = [False] * len(lines)

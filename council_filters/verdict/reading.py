@@ -37,6 +37,7 @@ from council_filters.verdict import (
     document,
     formats,
     layers,
+    mojibake,
     pr_records,
     review_body,
     reviewer_json,
@@ -53,7 +54,6 @@ from council_filters.verdict.answer_lines import (
     confidence_word,
     key_of,
     normalise,
-    unmojibake,
     verdict_word,
 )
 from council_filters.verdict.finding_items import (
@@ -125,7 +125,7 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
     ``root``: the reviewed repository's root; an absolute path under it is made
     relative to it.
     """
-    text = unmojibake(normalise(data))
+    text = mojibake.repair(normalise(data))
     got = formats.unwrap(text)
     warnings: list[str] = []
     if got.meta.get("error"):
