@@ -499,13 +499,20 @@ def test_the_walk_is_linear() -> None:
                                             {"body": "ok", "author": HUMAN}]}}
                                        for i in range(n)]})
     small, large = saved(1500), saved(6000)
-    t0 = time.perf_counter()
-    n_small = len(read(small).findings)
-    t1 = time.perf_counter()
-    n_large = len(read(large).findings)
-    t2 = time.perf_counter()
+
+    def best(text: str) -> tuple[float, int]:
+        # the least CPU time of three readings: other processes on a loaded machine
+        # neither add to it nor, over three tries, decide it
+        runs = []
+        for _ in range(3):
+            t0 = time.process_time()
+            n = len(read(text).findings)
+            runs.append((time.process_time() - t0, n))
+        return min(runs)
+
+    (t_small, n_small), (t_large, n_large) = best(small), best(large)
     assert (n_small, n_large) == (1000, 4000)
-    assert (t2 - t1) < 8 * max(t1 - t0, 0.01)
+    assert t_large < 8 * max(t_small, 0.01)
 
 
 def test_deep_or_odd_values_never_crash() -> None:
