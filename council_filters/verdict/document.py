@@ -346,6 +346,45 @@ _PHRASES = (
                 "\u4f4e\u512a\u5148|\uacbd\ubbf8|\uc0ac\uc18c\ud55c?|\ucc38\uace0|"
                 "\uc120\ud0dd|\ub0ae\uc74c"), "minor"),
 )
+# Bucket sections: a review's findings grouped by how soon to act (MoSCoW and its kin)
+# rather than by a severity word.  A heading, a bold line or a `Label:` line that is only
+# one of these names holds findings, of the severity given here (one table, reproduced in
+# docs/parse-verdict.md; ``None``: the bucket grades nothing).
+BUCKETS: tuple[tuple[str, str | None], ...] = (
+    (r"must(?:[\s-]+(?:haves?|do|fix(?:es)?|address))?|blocking|blockers?", "critical"),
+    (r"should(?:[\s-]+(?:haves?|do|fix(?:es)?|address))?", "medium"),
+    (r"could(?:[\s-]+(?:haves?|do|fix(?:es)?))?|polish|nice[\s-]+to[\s-]+haves?|consider|"
+     r"non[\s-]?blocking|nits?|nitpicks?|follow[\s-]?ups?|(?:smaller|small|minor)\s+"
+     r"(?:items|things|points|issues)", "minor"),
+    (r"other\s+(?:notes|items|points|remarks|observations)", None),
+)
+_BUCKET = re.compile(
+    r"^(?:" + "|".join(f"(?P<b{i}>{rx})" for i, (rx, _) in enumerate(BUCKETS))
+    + r")\s*(?:\([^()\n]{0,60}\))?\s*[:\uff1a]?\s*$", re.I)
+
+
+# a heading that only titles a review ("# Code review", "## PR Review", "## Review notes")
+_REVIEW_HEAD = re.compile(
+    r"^(?:(?:code|pr|pull\s+request|change|diff|patch|final|council|security)\s+)?review"
+    r"(?:\s+(?:notes|comments|feedback))?\s*:?\s*$", re.I)
+
+# an item of a review's plain list that praises, thanks or sums up: no finding
+_REVIEW_ASIDE = re.compile(
+    r"^[\W_]*(?:nice|good|great|excellent|solid|clean|well[\s-]done|thanks?|thank\s+you|"
+    r"kudos|love|lgtm|overall|in\s+summary|looks\s+good)\b", re.I)
+
+
+def bucket(text: str) -> tuple[bool, str | None]:
+    """Whether ``text`` (a heading or a label) only names a bucket, and the severity it
+    implies ("Must", "**Should have:**", "### 3. Nice-to-have", "Smaller items:")."""
+    t = re.sub(r"^[\W\d_]+", "", _plain(text)).strip()
+    m = _BUCKET.match(t)
+    if m is None:
+        return False, None
+    i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None)
+    return True, BUCKETS[i][1]
+
+
 # a heading's words in the other languages of the severity table that only label a group
 # ("Problemas Críticos", "Problèmes Haute Priorité", "Kritische Probleme", "P0 — 머지 전
 # 필수 수정"): issue and fix nouns, priority, must/should, before/merge, and small words
@@ -474,6 +513,7 @@ class _Section:
     summary_recap: bool = False  # a summary or status (not suggestions or changes)
     summary_head: bool = False  # headed as a summary or status, findings read before or not
     preview: bool = False  # a summary before any finding: what it lists may come again below
+    review_head: bool = False  # "# Code review", "## Review": its own bullet list is findings
 
 
 @dataclass
@@ -546,6 +586,8 @@ def _cjk_tagged_title(text: str) -> bool:
 
 
 def _is_label(text: str) -> bool:
+    if bucket(text)[0]:
+        return True  # "Should", "Smaller items", "Other notes": a bucket of findings
     if _FINDING_ID.match(_plain(text)) or _intl_head(text):
         return False  # an id; "建议行动计划", an action plan: no severity's group
     # an aside in full-width brackets goes before _plain turns the brackets into spaces
@@ -597,7 +639,11 @@ def _intl_label_word(w: str) -> bool:
 
 def heading_severity(text: str) -> str | None:
     """The severity a heading gives its section, in any wording ("P0 (blocks release)",
-    "### NITS — nice to have", "High priority", "Critical Issues (Must Fix)")."""
+    "### NITS — nice to have", "High priority", "Critical Issues (Must Fix)", a bucket's
+    name: "Must", "Should have")."""
+    is_bucket, sev0 = bucket(text)
+    if is_bucket and sev0 is not None:
+        return sev0
     t = _plain(text)
     m = _SEV_WORDS_RE.search(t)
     if m:
@@ -1753,8 +1799,11 @@ class _Reader:
             _GROUP_NOUN.search(plain) is not None and heading_severity(text) is not None
             and locate(text) is None and not _FINDING_ID.match(plain) and not _lead_tag(text))
         kind = "neutral"
+        is_bucket = bucket(text)[0]
         if is_key:
             kind = "other"
+        elif is_bucket:
+            kind = "findings"  # "## Should", "### Other notes": a bucket of findings
         elif _skip_head(text) and not _PLACEHOLDER.search(text) or _RESOLVED.search(text) and (
                 _is_label(_RESOLVED.sub(" ", text)) or _FINDINGS.search(plain) and not (
                     # "ISSUE-001: … on a closed socket": one finding by its look, whose
@@ -1836,6 +1885,7 @@ class _Reader:
                 s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
         sec.preview = sec.summary_head and not self.doc.findings and level >= 2
@@ -2337,6 +2387,14 @@ class _Reader:
         nested = [c for c in children if c.type in ("bullet_list", "ordered_list")]
         others = [c for c in children if c is not first and c not in nested]
         kind = self.kind()
+        review_item = kind == "neutral" and depth == 0 and bool(self.sections) \
+            and self.sections[-1].review_head
+        if review_item and (_REVIEW_ASIDE.match(head) or head.rstrip(" *_").endswith("?")):
+            for ln in _flat(item):  # "- Nice work on the errors", "- Why a thread here?"
+                self.feed(ln)
+            return
+        if review_item:
+            kind = "findings"  # "# Code review" then a plain list: the review's findings
         if quoted or kind in ("positive", "resolved") or _skip_head(head) and head.strip():
             if not quoted and _PLACEHOLDER.search(head):
                 self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
@@ -2383,7 +2441,7 @@ class _Reader:
                 depth > 0 or kind != "findings" or self.under_cand()):
             self.feed(head)  # "- `a.py:204-209`" alone: the place of what the text says
             return
-        under = self.under_cand()
+        under = self.under_cand() and not review_item
         if under and (box is not None or _FIELD_ITEM.match(head) and _PROBLEM_WORDS.search(
                 head[:400]) and not _FIELD.match(head)) and self.in_category():
             under = False  # "### Security" over "- [ ] **Path check:** ...": its findings
@@ -3739,6 +3797,9 @@ def _sev_label(head: str) -> str | None:
     t = _plain(head).strip(" :")
     if not t or len(t) > 40 or not _is_label(t):
         return None
+    is_bucket, sev = bucket(t)
+    if is_bucket:
+        return sev or ""  # "Other notes:": findings follow, of no severity
     return heading_severity(t)
 
 
