@@ -162,3 +162,23 @@ def test_a_heading_that_only_starts_with_a_bucket_word_is_no_bucket() -> None:
 ])
 def test_the_bucket_table(name: str, sev: str | None) -> None:
     assert document.bucket(name) == (True, sev)
+
+
+RECAP = """## Findings
+
+1. `net/retry.py:40` — the retry loop never backs off after a failure, so a dead upstream
+   is called in a tight loop.
+2. `web/cache.py:12` — the cache keys entries by path only and ignores the locale.
+
+## Summary
+
+### Must
+- Add backoff to the retry loop so a dead upstream is not called in a tight loop.
+
+### Should
+- Make the cache key include the locale.
+"""
+
+
+def test_buckets_of_a_recap_restate_the_findings_and_give_their_severity() -> None:
+    assert read(RECAP) == [("net/retry.py", 40, "critical"), ("web/cache.py", 12, "medium")]
