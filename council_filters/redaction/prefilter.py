@@ -474,10 +474,11 @@ class Prefilter:
         compiled = []
         for rule_id, pattern in self.extra:
             try:
-                compiled.append(re.compile(pattern))
+                rx = re.compile(pattern)
             except re.error as exc:
                 raise PrefilterError(
                     f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
+            compiled.append(linear(pattern) or rx)
         self._re_extra = tuple(compiled)
         # The re engine finds the lines holding a required literal of some extra
         # pattern in one pass over the lower-cased buffer, then runs each pattern
@@ -658,6 +659,33 @@ class Prefilter:
         view = memoryview(buf)[start:end] if start or end != len(buf) else buf
         self._hs_scan(view, on_match)
         return ends
+
+
+def linear(pattern: bytes) -> Any:
+    """``pattern`` compiled by RE2 over bytes (one byte a character), or None
+    when the RE2 bindings are missing or refuse it.
+
+    The ``re`` engine runs the extra patterns this way: Python's ``re``
+    backtracks, and a search such as ``-u[^\\n]*-p`` is tried again from every
+    ``-u`` of a line that holds no ``-p`` (quadratic in the line: a hostile
+    line of 500 KB took seconds), where RE2 reads each byte a bounded number
+    of times whatever the pattern.  The patterns :func:`check_pattern` lets
+    through mean the same to both engines (no anchors, lookaround or
+    back-references; ``\\b`` and ``\\w`` are ASCII in both); under ``(?i)``
+    RE2 also folds the Latin-1 letters, which only adds candidates.
+    """
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - a dependency; Python's re then
+        return None
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True  # (only where a match is, never its groups)
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except Exception:  # noqa: BLE001 - the bindings raise their own error type
+        return None
 
 
 _N_BUILTIN = 11  # the ten credential shapes and the BEGIN marker
