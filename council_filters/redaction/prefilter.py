@@ -24,7 +24,9 @@ Three engines give the same answers:
     rules of ``--rules``.  The compiled database is cached on disk (private
     directory, see :func:`cache_dir`), so a run does not pay the compile.
 ``re``
-    Python's regex module, one search per literal family.  Always available.
+    Python's regex module for the built-in triggers, one search per literal
+    family; the extra patterns run on RE2 (see :func:`linear`), only on the
+    lines that hold one of their required literals.  Always available.
 
 The engine is chosen at import from ``COUNCIL_PREFILTER``: ``auto`` (the
 default) takes ``native`` for the built-in patterns when it is built, and for
@@ -704,10 +706,9 @@ def widen(forms: dict[bytes, bytes]) -> None:
     exact pattern starts a bounded repeat that dense text keeps alive, where
     the wider one waits for a rarer part and only remembers the key word
     until the line's end (``KEY[^\\n]*RUN`` for ``KEY<bytes>RUN``).  The
-    ``re`` engine keeps the exact pattern: a ``[^\\n]*`` between two parts
-    would be tried again from every key word of a line there (quadratic),
-    where the automaton reads each byte once.  Call it before :func:`get`
-    builds a prefilter for those patterns.
+    ``re`` engine keeps the exact pattern, which finds fewer lines; it runs
+    on RE2 there, linear either way (see :func:`linear`).  Call it before
+    :func:`get` builds a prefilter for those patterns.
     """
     _WIDER.update(forms)
 
