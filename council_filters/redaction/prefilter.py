@@ -480,7 +480,7 @@ class Prefilter:
             except re.error as exc:
                 raise PrefilterError(
                     f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
-            compiled.append(linear(pattern) or rx)
+            compiled.append(_Linear(pattern, rx))
         self._re_extra = tuple(compiled)
         # The re engine finds the lines holding a required literal of some extra
         # pattern in one pass over the lower-cased buffer, then runs each pattern
@@ -688,6 +688,30 @@ def linear(pattern: bytes) -> Any:
         return re2.compile(pattern, options)
     except Exception:  # noqa: BLE001 - the bindings raise their own error type
         return None
+
+
+class _Linear:
+    """An extra pattern of the ``re`` engine: compiled by :func:`linear` when
+    first searched (a run that finds none of its literals does not pay the
+    compile), Python's ``re`` compile when RE2 refuses it."""
+
+    __slots__ = ("_fallback", "_pattern", "_rx")
+
+    def __init__(self, pattern: bytes, fallback: re.Pattern[bytes]) -> None:
+        self._pattern = pattern
+        self._fallback = fallback
+        self._rx: Any = None
+
+    def _compiled(self) -> Any:
+        if self._rx is None:
+            self._rx = linear(self._pattern) or self._fallback
+        return self._rx
+
+    def search(self, buf: Any, pos: int, endpos: int) -> Any:
+        return self._compiled().search(buf, pos, endpos)
+
+    def finditer(self, buf: Any, pos: int, endpos: int) -> Any:
+        return self._compiled().finditer(buf, pos, endpos)
 
 
 _N_BUILTIN = 11  # the ten credential shapes and the BEGIN marker
