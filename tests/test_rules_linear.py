@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,13 @@ FLOOR = 0.002
 LIMIT = 8.0  # linear: about 4; quadratic: about 16
 
 
-@pytest.fixture(params=["re", "auto"])
-def engine(request: pytest.FixtureRequest) -> Iterator[str]:
+@contextmanager
+def engine_set(name: str) -> Iterator[None]:
+    """The prefilter engine ``name`` for the block (the one before restored)."""
     saved = prefilter.WANT
-    prefilter.use(request.param)
+    prefilter.use(name)
     try:
-        yield request.param
+        yield
     finally:
         prefilter.use(saved)
 
@@ -92,27 +94,25 @@ def slow_units(rules: object, shape: str) -> list[tuple[bytes, float]]:
 
 @pytest.mark.parametrize("shape", ["one line", "many lines"])
 @pytest.mark.parametrize("spec", ["extended", GITLEAKS_DEFAULT], ids=["extended", "gitleaks"])
+@pytest.mark.parametrize("engine", ["re", "auto"])
 def test_every_rule_set_is_linear_on_lines_of_its_own_literals(
     engine: str, spec: str, shape: str
 ) -> None:
     rules = load_rules(spec)
     assert rules is not None
     assert len(literals(rules)) > 100  # the check covers the set, not a few words
-    assert slow_units(rules, shape) == []
+    with engine_set(engine):
+        assert slow_units(rules, shape) == []
 
 
 def test_the_re_engine_runs_a_gap_between_two_words_in_linear_time() -> None:
     """``-u a`` repeated: the login search's ``[^\\n]*`` before ``-p`` is tried
     from every ``-u`` by a backtracking engine (seconds at 100 KB)."""
-    saved = prefilter.WANT
-    prefilter.use("re")
-    try:
-        rules = load_rules("extended")
-        line = b"-u a " * 20000 + b"\n"
+    rules = load_rules("extended")
+    line = b"-u a " * 20000 + b"\n"
+    with engine_set("re"):
         assert redact_value(line, rules)[0] == line  # type: ignore[arg-type]
         assert cpu(rules, line, 3) < 0.5  # (was 14 s of CPU time)
-    finally:
-        prefilter.use(saved)
 
 
 def test_a_line_of_rejected_matches_each_to_its_end_is_linear_and_redacted() -> None:
