@@ -48,8 +48,8 @@ Speed: one scan over each buffer finds the lines that can change, and the
 exact line machine runs only there and inside open PEM blocks. With the
 compiled module (built at install when a C compiler is there) the scan is a
 SIMD pass in C and the whole input goes from descriptor to descriptor in C;
---rules scans use Hyperscan when the 'fast' extra is installed, Python's re
-otherwise. --version names the engines; COUNCIL_PREFILTER=native, hyperscan or
+--rules scans use Hyperscan when the 'fast' extra is installed, RE2 (linear,
+like Hyperscan) otherwise. --version names the engines; COUNCIL_PREFILTER=native, hyperscan or
 re forces one, COUNCIL_LINE_MACHINE=python the Python machine. Output is the
 same bytes either way.
 

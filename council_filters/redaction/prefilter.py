@@ -24,7 +24,9 @@ Three engines give the same answers:
     rules of ``--rules``.  The compiled database is cached on disk (private
     directory, see :func:`cache_dir`), so a run does not pay the compile.
 ``re``
-    Python's regex module, one search per literal family.  Always available.
+    Python's regex module for the built-in triggers, one search per literal
+    family; the extra patterns run on RE2 (see :func:`linear`), only on the
+    lines that hold one of their required literals.  Always available.
 
 The engine is chosen at import from ``COUNCIL_PREFILTER``: ``auto`` (the
 default) takes ``native`` for the built-in patterns when it is built, and for
@@ -474,10 +476,11 @@ class Prefilter:
         compiled = []
         for rule_id, pattern in self.extra:
             try:
-                compiled.append(re.compile(pattern))
+                rx = re.compile(pattern)
             except re.error as exc:
                 raise PrefilterError(
                     f"rule {rule_id}: prefilter regex does not compile: {exc}") from None
+            compiled.append(_Linear(pattern, rx))
         self._re_extra = tuple(compiled)
         # The re engine finds the lines holding a required literal of some extra
         # pattern in one pass over the lower-cased buffer, then runs each pattern
@@ -660,6 +663,57 @@ class Prefilter:
         return ends
 
 
+def linear(pattern: bytes) -> Any:
+    """``pattern`` compiled by RE2 over bytes (one byte a character), or None
+    when the RE2 bindings are missing or refuse it.
+
+    The ``re`` engine runs the extra patterns this way: Python's ``re``
+    backtracks, and a search such as ``-u[^\\n]*-p`` is tried again from every
+    ``-u`` of a line that holds no ``-p`` (quadratic in the line: a hostile
+    line of 500 KB took seconds), where RE2 reads each byte a bounded number
+    of times whatever the pattern.  The patterns :func:`check_pattern` lets
+    through mean the same to both engines (no anchors, lookaround or
+    back-references; ``\\b`` and ``\\w`` are ASCII in both); under ``(?i)``
+    RE2 also folds the Latin-1 letters, which only adds candidates.
+    """
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - a dependency; Python's re then
+        return None
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True  # (only where a match is, never its groups)
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except Exception:  # noqa: BLE001 - the bindings raise their own error type
+        return None
+
+
+class _Linear:
+    """An extra pattern of the ``re`` engine: compiled by :func:`linear` when
+    first searched (a run that finds none of its literals does not pay the
+    compile), Python's ``re`` compile when RE2 refuses it."""
+
+    __slots__ = ("_fallback", "_pattern", "_rx")
+
+    def __init__(self, pattern: bytes, fallback: re.Pattern[bytes]) -> None:
+        self._pattern = pattern
+        self._fallback = fallback
+        self._rx: Any = None
+
+    def _compiled(self) -> Any:
+        if self._rx is None:
+            self._rx = linear(self._pattern) or self._fallback
+        return self._rx
+
+    def search(self, buf: Any, pos: int, endpos: int) -> Any:
+        return self._compiled().search(buf, pos, endpos)
+
+    def finditer(self, buf: Any, pos: int, endpos: int) -> Any:
+        return self._compiled().finditer(buf, pos, endpos)
+
+
 _N_BUILTIN = 11  # the ten credential shapes and the BEGIN marker
 _cache: dict[tuple[tuple[str, bytes], ...], Prefilter] = {}
 
@@ -676,10 +730,9 @@ def widen(forms: dict[bytes, bytes]) -> None:
     exact pattern starts a bounded repeat that dense text keeps alive, where
     the wider one waits for a rarer part and only remembers the key word
     until the line's end (``KEY[^\\n]*RUN`` for ``KEY<bytes>RUN``).  The
-    ``re`` engine keeps the exact pattern: a ``[^\\n]*`` between two parts
-    would be tried again from every key word of a line there (quadratic),
-    where the automaton reads each byte once.  Call it before :func:`get`
-    builds a prefilter for those patterns.
+    ``re`` engine keeps the exact pattern, which finds fewer lines; it runs
+    on RE2 there, linear either way (see :func:`linear`).  Call it before
+    :func:`get` builds a prefilter for those patterns.
     """
     _WIDER.update(forms)
 

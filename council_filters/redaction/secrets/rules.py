@@ -188,10 +188,18 @@ class Rule(_RuleFields):
             )
         # Built-in rules: a rejected match does not hide one starting inside it
         # ("file.py:12:PASSWORD = ..." is first read as the pair "file.py: 12...").
+        # Each retry costs about its match's length, so the rejected matches
+        # may span RETRY_BUDGET times the line: a line of rejected matches each
+        # running to its end ("authorization=" repeated) would cost its square.
+        # Past that the line counts as fired (a redactor fails closed).
         search = self.regex.search
+        budget = RETRY_BUDGET * len(subject) + RETRY_FLOOR
         m = search(subject)
         while m is not None:
             if self._accept(m, subject, path, global_allow):
+                return True
+            budget -= m.end() - m.start() + 1
+            if budget < 0:
                 return True
             m = search(subject, m.start() + 1)
         return False
@@ -303,6 +311,13 @@ class Rule(_RuleFields):
                 ],
             )
         )
+
+
+#: What the retries of :meth:`Rule.fires` may read: the rejected matches of a
+#: built-in rule on one line span at most this many times the line, plus
+#: :data:`RETRY_FLOOR` bytes; a line that needs more is redacted.
+RETRY_BUDGET = 16
+RETRY_FLOOR = 1 << 16
 
 
 def joined_hits(rx: Any, lines: Sequence[bytes], *, byte_long: bool = False) -> set[int]:
