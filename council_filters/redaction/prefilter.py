@@ -126,7 +126,7 @@ def _hyperscan_installed() -> bool:
 def describe() -> str:
     """The engines in use, for ``--version`` and ``--help``."""
     if WANT == "re":
-        return "re (Python regex; forced)"
+        return "re (Python regex for the eleven patterns, RE2 for --rules; forced)"
     if WANT == "hyperscan":
         hs = _hyperscan()
         return f"hyperscan {getattr(hs, '__version__', '?')} (every buffer; forced)"
@@ -138,7 +138,7 @@ def describe() -> str:
         version = getattr(hs, "__version__", "?") if hs is not None else "failed to import"
         extra = f"hyperscan {version} on every buffer"
     else:
-        extra = "re (install the 'fast' extra for hyperscan)"
+        extra = "RE2 (install the 'fast' extra for hyperscan)"
     parts.append(("--rules: " if parts else "") + extra)
     return "; ".join(parts)
 
