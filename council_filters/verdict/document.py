@@ -45,6 +45,7 @@ Nothing here raises on any input; the work is linear in the answer's size.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1492,12 +1493,18 @@ class _Reader:
             if any(len(mine & fw) >= 2 and 2 * len(mine & fw) > len(mine) for fw in words):
                 gone.add(id(rec))
         if gone:
-            before = [0]  # how many of the findings before each index are gone
-            for f in self.doc.findings:
-                before.append(before[-1] + (id(f) in gone))
-            self.doc.round_starts = [n - before[min(n, len(self.doc.findings))]
-                                     for n in self.doc.round_starts]
-            self.doc.findings = [f for f in self.doc.findings if id(f) not in gone]
+            self.drop(lambda f: id(f) in gone)
+
+    def drop(self, dropped: Callable[[dict[str, Any]], bool]) -> None:
+        """Remove the findings ``dropped`` picks, keeping each round's start in step."""
+        gone = [dropped(f) for f in self.doc.findings]
+        if not any(gone):
+            return
+        before = [0]  # how many of the findings before each index are gone
+        for g in gone:
+            before.append(before[-1] + g)
+        self.doc.round_starts = [n - before[min(n, len(gone))] for n in self.doc.round_starts]
+        self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True) if not g]
 
     def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
         """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
@@ -2973,21 +2980,14 @@ class _Reader:
         self.close_sections(0)
         self.close_comment()
         if self.superseded:  # the rows of a summary table whose findings were detailed
-            gone = [id(f) in self.superseded for f in self.doc.findings]
-            before = [0]  # how many of the findings before each index are gone
-            for g in gone:
-                before.append(before[-1] + g)
-            self.doc.round_starts = [n - before[min(n, len(gone))]
-                                     for n in self.doc.round_starts]
-            self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True)
-                                 if not g]
+            self.drop(lambda f: id(f) in self.superseded)
         if self.brief:
-            self.doc.findings.clear()  # what a reviewer is asked to check, not what it found
+            self.drop(lambda f: True)  # what a reviewer is asked to check, not what it found
         if self.settled_ids:
             # a finding a status table marks fixed by its id ("| 3 | stale tool_context |
             # FIXED |", "### #3 — Regen keeps stale tool_context"), wherever the table is,
             # when the row also names its subject: settled, not open
-            self.doc.findings[:] = [f for f in self.doc.findings if not self.settled_by_row(f)]
+            self.drop(self.settled_by_row)
         self.drop_previews()
         if src is not None:
             self.close_span(len(src))
