@@ -488,6 +488,8 @@ class Vote:
     rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
     # replaces earlier ones ("New verdict", "Final verdict")
     remark: bool = False  # a Verdict key whose value is a sentence naming no decision
+    aside: bool = False  # ... and it sits in a section of the review ("## Performance")
+    scope: str | None = None  # the file a per-file section's heading names ("## 2. a.tsx")
 
 
 @dataclass
@@ -515,6 +517,7 @@ class _Section:
     summary_head: bool = False  # headed as a summary or status, findings read before or not
     preview: bool = False  # a summary before any finding: what it lists may come again below
     review_head: bool = False  # "# Code review", "## Review": its own bullet list is findings
+    item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
 
 
 @dataclass
@@ -1288,8 +1291,14 @@ class _Reader:
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank,
-                                   remark=v is None and words.is_remark(value)))
+        remark = v is None and words.is_remark(value)
+        # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
+        # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
+        scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank, remark=remark,
+                                   aside=remark and any(s.level >= 2 and s.kind != "other"
+                                                        for s in self.sections),
+                                   scope=scope))
         self.doc.has_keys = True
         return True
 
@@ -1342,6 +1351,8 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        if heading == 1 and vk and all(v and words.is_name(v) for v, _, _ in vk):
+            vk = []  # "# Re-Review Verdict — Flight Control": the document's title
         cand = self.sections[-1].cand if self.sections else None
         if vk and not heading and cand is not None and not cand.name_only and not cand.title \
                 and _ITEM_STATUS_KEY.match(s):
@@ -1892,6 +1903,9 @@ class _Reader:
                 s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        if level >= 2 and not rnd and not is_key and (
+                _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
+            sec.item = f"{at}:{plain[:80]}"
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
@@ -3736,6 +3750,13 @@ _ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue
 _STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
 _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# a heading that is one item of a list of them ("1. dialog.tsx", "Decision 2: …", "#3 …",
+# "Commit 4"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
+# nor a reviewer ("Reviewer 2")
+_ITEM_HEAD = re.compile(
+    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?:decision|issue|item|finding|commit|task|step|phase|"
+    r"change|pr|requirement|criterion|criteria|check|question|file|module|component|"
+    r"feature|story|ticket|part|section)\s*#?\d{1,4}\b)", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
 _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")

@@ -30,14 +30,18 @@ _CJK_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3001\u3002\uff01\uff0
 _SEP = r"[\s_-]+"
 _SEP0 = r"[\s_-]*"
 # the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
-_YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|lgtm|ok)"
+_YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|lgtm|ok|" \
+       r"(?:production|merge)[\s_-]?ready|ready(?:[\s_-]+(?:for|to)[\s_-]+(?:merge|production|" \
+       r"release|ship|deploy(?:ment)?))?)"
 _FEW = r"(?:(?:the|some|a|few|minor|major|small|required|requested|necessary|suggested|" \
-       r"several|critical|mandatory|blocking|following|listed)" + _SEP + r"){0,3}"
-_CHANGES = r"(?:changes?|modifications?|conditions?|fix(?:es)?|revisions?|tweaks?|edits?|" \
-           r"amendments?|rework|corrections?|required\s+changes|reservations?)"
+       r"several|critical|mandatory|blocking|following|listed|high|priority|urgent|important|" \
+       r"targeted)" + _SEP + r"){0,3}"
+_CHANGES = r"(?:changes?|modifications?|conditions?|constraints?|fix(?:es)?|revisions?|tweaks?|" \
+           r"edits?|amendments?|rework|corrections?|required\s+changes|reservations?|" \
+           r"(?:improvements?|enhancements?)" + _SEP + r"(?:needed|required|necessary))"
 _NOTES = r"(?:suggestions?|comments?|nits?|nitpicks?|notes?|caveats?|observations?|" \
          r"recommendations?|remarks?|warnings?|follow[\s_-]?ups?|minor\s+issues|" \
-         r"minor\s+concerns|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
+         r"concerns?|improvements?|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
 
 # (pattern on the leading phrase, vote).  "BAD" marks a status a reviewer cannot give
 # itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.  A vote
@@ -70,7 +74,12 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"no" + _SEP0 + r"go|not" + _SEP + r"(?:yet" + _SEP + r")?(?:ready|approved|mergeable"
      r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
      + _SEP0 + r"ready|lgtm|passing)|fix(?:es)?" + _SEP + r"(?:required|needed|first)"
-     r"|unsatisfactory|insufficient", "REVISE"),
+     r"|unsatisfactory|insufficient"
+     # "should not be approved as is", "La PR ne devrait pas être approuvée en l'état"
+     r"|(?:should|must|can|could|would)(?:" + _SEP + r"not|n't)" + _SEP + r"(?:yet" + _SEP
+     + r")?be" + _SEP + r"approved|(?:ne" + _SEP + r")?(?:devrait|doit|peut|pourrait)" + _SEP
+     + r"pas" + _SEP + r"(?:encore" + _SEP + r")?(?:[\u00eae]tre" + _SEP + r")?approuv\w*",
+     "REVISE"),
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
     (r"patch" + _SEP + r"is" + _SEP + r"incorrect", "REVISE"),
@@ -84,6 +93,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|accept(?:ed|s|able)?(?:" + _SEP + r"as" + _SEP0 + r"is)?|ship" + _SEP + r"it"
      r"|(?:ready|safe|good|ok|okay)" + _SEP
      + r"(?:to|for)" + _SEP + r"(?:merge|ship|land|go|release|deploy|production)"
+     # "Ready for PR review and merge": the review is done and says merge
+     + r"|ready" + _SEP + r"for" + _SEP + r"(?:(?:pr|code|final)" + _SEP + r")?review" + _SEP
+     + r"and" + _SEP + r"merg(?:e|ing)"
      r"|(?:production|merge|release|ship)" + _SEP0 + r"ready|mergeable"
      r"|patch" + _SEP + r"is" + _SEP + r"correct|green" + _SEP + r"light"
      r"|(?:go|pass(?:ed|es)?|ship)" + _END
@@ -104,7 +116,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
      "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
-    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
+    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과|合并|合入)" + _CJK_END
      + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
      r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
      r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
@@ -187,12 +199,29 @@ _DECIDING = re.compile(
     r"(?![A-Za-z])", re.I)
 
 
+# "No bottlenecks identified": what a check found, not a doubt about the verdict
+_NONE_FOUND = re.compile(r"\bno\s+(?:[\w-]+\s+){0,3}?(?:identified|found|detected|observed|"
+                         r"spotted)\b", re.I)
+
+
+def is_name(value: str) -> bool:
+    """A Verdict key's value that names a thing and no decision ("# Re-Review Verdict —
+    Flight Control"): the key is a title's word.  A word in capitals ("DISAGREE") may be
+    a decision the table does not know: not a name."""
+    v = value.strip().strip("*_`\"' ")
+    first = re.sub(r"[\W_]+", "", v.split()[0]) if v.split() else ""
+    return bool(first) and not first.isupper() and vote_of(v) is None \
+        and _DECIDING.search(v) is None
+
+
 def is_remark(value: str) -> bool:
     """A Verdict key's value that is a sentence about something else and names no
-    decision at all ("The storage layer is well covered by its tests."): a remark a
-    reviewer put under a Verdict label, not a statement of the verdict."""
+    decision at all ("The storage layer is well covered by its tests.", "Performance is
+    excellent - no bottlenecks identified"): a remark a reviewer put under a Verdict
+    label, not a statement of the verdict."""
     v = value.strip().strip("*_` ")
-    return len(v.split()) >= 4 and vote_of(v) is None and _DECIDING.search(v) is None
+    return len(v.split()) >= 4 and vote_of(v) is None \
+        and _DECIDING.search(_NONE_FOUND.sub(" ", v)) is None
 
 
 def checked(value: str) -> str | None:
@@ -233,11 +262,27 @@ _INNER_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*_)*(?:RESULT|VERDICT|DECISION|STATUS
                         r"\s*[:=]\s*")
 
 
+# the change a value names before its verdict ("PR remains blocked", "This PR is ready to
+# merge", "La PR ne devrait pas être approuvée"): the verdict is what follows
+_SUBJECT = re.compile(
+    r"^(?:(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?)\s+)?"
+    r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff)"
+    r"(?:\s+#?\d{1,7})?\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|"
+    r"es|est\u00e1|\u00e9|fica)\s+){0,2}(?=\S)", re.I)
+
+
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
     v = _LEAD.sub("", v.strip())
     v = v.replace("**", "").replace("__", "").replace("`", "")
     v = _LEAD.sub("", v)[:120]
     v = _INNER_KEY.sub("", v, count=1)
+    got = _match(v, strong, strict)
+    if got is None and (rest := _SUBJECT.sub("", v, count=1)) != v:
+        got = _match(rest, strong, strict)  # "PR remains blocked": what follows the change
+    return got
+
+
+def _match(v: str, strong: bool, strict: bool) -> str | None:
     for rx, vote in _TABLE:
         m = rx.match(v)
         if m:
@@ -298,7 +343,7 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|readiness|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action|"
                # in Portuguese, Spanish, French, Italian, German and Russian
-               r"decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
+               r"estado|statut|stato|decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
                r"empfehlung|recomenda[c\u00e7][a\u00e3]o|recomendaci[o\u00f3]n|raccomandazione|"
                r"recommandation|conclus[a\u00e3]o|conclusi[o\u00f3]n|conclusione|fazit|ergebnis|"
                r"resultado|risultato|r[\u00e9e]sultat|esito|avalia[c\u00e7][a\u00e3]o|"
@@ -323,7 +368,7 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
 _CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
                r"最终结论|最終判定")
 _CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
-             r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
+             r"结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
 # one makes it a Verdict key only when its value names a verdict
 _CJK_HEAD = re.compile(r"(?:" + _CJK_STRONG + r")$")
@@ -404,6 +449,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         strong, rank = True, 1
     else:
         strong, rank = False, key_rank(m["wmod"] or "")
+        if (m["w"] or "").lower() == "readiness":
+            # "Merge readiness: Ready." / "yes" / "no": the key asks whether it may merge
+            value = _READY_ANSWER.sub(lambda a: "not ready" if a["no"] else "ready to merge",
+                                      value, count=1)
     out: list[tuple[str, bool, int]] = []
     while True:
         nxt = None if len(out) >= 7 else next(
@@ -414,6 +463,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         out.append((_trim(_ARROW.sub(" ", value[:nxt.start()])), strong, rank))
         strong, rank = True, key_rank(nxt["mod"] or "")
         value = value[nxt.end():]
+
+
+_READY_ANSWER = re.compile(r"^[*_`\s]*(?:(?P<yes>ready|yes)|(?P<no>no))[*_`]*"
+                           r"(?=\s*(?:$|[.!,;:(\u2014\u2013-]))", re.I)
 
 
 def _trim(value: str) -> str:
