@@ -235,3 +235,18 @@ def test_a_tools_run_status_is_no_verdict() -> None:
 ])
 def test_a_status_that_names_a_verdict_is_still_read(doc: dict[str, object], vote: str) -> None:
     assert reading.read(json.dumps(doc).encode()).verdict == vote
+
+
+# --------------------------------------------------------------------------- #
+# A key item whose value carries a tick
+# --------------------------------------------------------------------------- #
+def test_a_key_item_marked_with_a_tick_is_still_a_key() -> None:
+    text = ("# Tasks review\n\n## Summary\n\n- **Overall Status**: \u2705 Pass\n"
+            "- **Quality Score**: 96/100\n- **Total Tasks**: 12\n")
+    assert verdict(text) == "APPROVE"
+
+
+def test_a_tick_in_a_list_of_strengths_is_no_verdict() -> None:
+    text = ("# Review\n\n## Findings\n\n- `a.py:3` \u2014 the retry never stops\n\n"
+            "## Strengths\n\n- **Status:** \u2705 approved design kept intact\n")
+    assert verdict(text) == "UNKNOWN"

@@ -2417,8 +2417,10 @@ class _Reader:
         if review_item:
             kind = "findings"  # "# Code review" then a plain list: the review's findings
         if quoted or kind in ("positive", "resolved") or _skip_head(head) and head.strip():
-            if not quoted and _PLACEHOLDER.search(head):
-                self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
+            if not quoted and (_PLACEHOLDER.search(head) or kind not in ("positive", "resolved")):
+                # "- Approval: `<approve|comment>`": a form's choice; "- **Overall Status**:
+                # ✅ Pass": a key line, whatever mark its value carries
+                self.keys(head)
             for ln in _flat(item):
                 self.feed(ln)
             return
