@@ -250,3 +250,38 @@ def test_a_tick_in_a_list_of_strengths_is_no_verdict() -> None:
     text = ("# Review\n\n## Findings\n\n- `a.py:3` \u2014 the retry never stops\n\n"
             "## Strengths\n\n- **Status:** \u2705 approved design kept intact\n")
     assert verdict(text) == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# A verdict as the title or the last line; gate flags; questions
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("# Review: APPROVED\n\nA two-line change to the retry count.\n", "APPROVE"),
+    ("# Code Review \u2014 Changes requested\n\n- `a.py:3` \u2014 the lock leaks\n", "REVISE"),
+    ("Two nits below.\n\n- `a.py:3` \u2014 rename `x`\n\n**LGTM** \U0001f680\n", "APPROVE"),
+    ("- `a.py:3` \u2014 the lock leaks\n\nREQUEST CHANGES\n", "REVISE"),
+])
+def test_a_title_or_a_closing_line_that_is_the_verdict(text: str, vote: str) -> None:
+    assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("text", [
+    "# PR Review: fix: drop the stale cache\n\n- `a.py:3` \u2014 the lock leaks\n",
+    "# Review: Approve button redesign\n\n- `a.py:3` \u2014 the label is cut\n",
+    "- `a.py:3` \u2014 rename `x`\n\nApproved.\n",  # a plain last word: prose, not a stated key
+    "## Summary\n\nReady to merge?\n",
+    "**Verdict:** Approve? Not yet, the suite fails on CI.\n",
+])
+def test_titles_closing_prose_and_questions_state_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
+@pytest.mark.parametrize("text,vote", [
+    ('{"merge_ready": true, "findings": []}', "APPROVE"),
+    ('{"merge_ready": false, "findings": [{"file": "a.py", "line": 3, "title": "leak"}]}',
+     "REVISE"),
+    ("```yaml\nmerge_ready: true\n```\n\nNothing blocking.\n", "APPROVE"),
+    ("```yaml\napproved: false\n```\n\n- `a.py:3` \u2014 the lock leaks\n", "REVISE"),
+])
+def test_merge_ready_and_approved_flags(text: str, vote: str) -> None:
+    assert verdict(text) == vote

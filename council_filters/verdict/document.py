@@ -1809,6 +1809,10 @@ class _Reader:
             rnd = self.rounds
             self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
+        if level == 1 and not is_key and not self.headings and (
+                tm := _REVIEW_VERDICT_TITLE.match(re.sub(r"[*_`]", "", text).strip())) is not None \
+                and words.vote_of(tm["v"], False, strict=True) in words.VOTES:
+            self.vote(tm["v"], False)  # "# Review: APPROVED": the title states it
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
         label = _is_label(text) or names_findings or _SEV_CATEGORY.match(plain) is not None or (
@@ -3752,6 +3756,9 @@ _ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue
 _STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
 _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# "# Review: APPROVED", "# Code Review — Changes requested": a title that is the verdict
+_REVIEW_VERDICT_TITLE = re.compile(
+    r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
 # a heading that is one item of a list of them ("1. dialog.tsx", "Decision 2: …", "#3 …",
 # "Commit 4"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
 # nor a reviewer ("Reviewer 2")

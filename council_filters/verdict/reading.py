@@ -247,6 +247,8 @@ def _from_document(text: str, origin: str) -> Reading:
     out = Reading()
     if cut:
         out.warnings.append(CUT)
+    if not doc.votes and not doc.template and (closing := _closing_verdict(text)):
+        doc.votes.append(document.Vote(closing, False, 0, 1))  # "**LGTM** 🚀" to close
     vote, warn, found = resolve_votes(doc.votes)
     last = max((v.round for v in doc.votes), default=0)
     if vote == "APPROVE" and last and len(doc.round_starts) >= last and any(
@@ -266,6 +268,25 @@ def _from_document(text: str, origin: str) -> Reading:
     out.findings_text = doc.findings_text if doc.findings_text is not None else \
         "\n".join(_item_text(f) for f in doc.findings)
     return out
+
+
+_CLOSING = re.compile(r"^\s*(?:\*\*|__)?(?P<p>[^*_\n]{2,40}?)(?:\*\*|__)?[\s\W]*$")
+
+
+def _closing_verdict(text: str) -> str | None:
+    """A review that states its verdict only as its last line, the phrase alone in bold or
+    in capitals (``**LGTM** 🚀``, ``**Request changes.**``, ``APPROVED``): that verdict."""
+    tail = text[-400:].rstrip().rsplit("\n", 1)[-1]
+    m = _CLOSING.match(tail)
+    if m is None or tail.lstrip().startswith(("#", "|", ">", "-", "*  ", "`")) \
+            and not tail.lstrip().startswith("**"):
+        return None
+    phrase = m["p"].strip()
+    if len(phrase.split()) > 5 or not (tail.lstrip().startswith(("**", "__"))
+                                        or phrase.isupper()):
+        return None
+    v = words.vote_of(phrase, False, strict=True)
+    return v if v in VOTES else None
 
 
 def _markdown_fences(lines: list[str]) -> list[str] | None:
@@ -503,7 +524,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         # status is ("verdict": "OK", "gate_status": "OK")
         word = words.vote_of(v, not _run_status(doc)) or reviewer_json.value_vote(v)
     else:
-        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm"))
+        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm",
+                                    "merge_ready", "ready_to_merge", "mergeable"))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"

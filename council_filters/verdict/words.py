@@ -300,6 +300,8 @@ def _match(v: str, strong: bool, strict: bool) -> str | None:
 _CHECK_COUNT = re.compile(
     r"^[\W_]*(?:pass(?:ed|es)?|fail(?:ed|s)?)[\W_]+[\d][\d,./ ]*\s*(?:of\s+[\d,]+\s+)?"
     r"(?:checks?|tests?|cases?|assertions?|specs?)\b", re.I)
+# a value whose first sentence asks ("Ready to merge?", "Approve? Not yet.")
+_QUESTION = re.compile(r"^[^.!\n\u3002]{0,80}[?\uff1f]")
 # "Pass `x` into the helper": a verb before a code span, a sentence and not the phrase
 _VERB_THEN_CODE = re.compile(r"^[\W_]*[A-Za-z]+\s+`")
 
@@ -312,6 +314,8 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
     value = _STRUCK.sub(" ", value[:VALUE_CAP])
+    if _QUESTION.match(value):
+        return None  # "Ready to merge?": a question, whatever it names
     if (strict or not strong) and _VERB_THEN_CODE.match(value) \
             or not strong and _CHECK_COUNT.match(value):
         return None
@@ -500,8 +504,10 @@ def is_key_cell(cell: str) -> tuple[bool, int] | None:
 
 
 _META = re.compile(r"^\s*[\"']?(?P<k>verdict|decision|recommendation|status|review_decision|"
-                   r"overall_verdict|final_verdict)[\"']?\s*[:=]\s*(?P<v>.{1,120}?)[\s,]*$",
-                   re.I | re.M)
+                   r"overall_verdict|final_verdict|merge_ready|ready_to_merge|mergeable|approved)"
+                   r"[\"']?\s*[:=]\s*(?P<v>.{1,120}?)[\s,]*$", re.I | re.M)
+# a gate's boolean in metadata ("merge_ready: true", "approved: false")
+_FLAG_KEYS = ("merge_ready", "ready_to_merge", "mergeable", "approved")
 _CORRECTNESS = re.compile(r"[\"']overall_correctness[\"']\s*:\s*[\"'](?P<v>[^\"'\n]{1,60})[\"']")
 
 
@@ -511,7 +517,12 @@ def metadata_keys(block: str) -> list[tuple[str, str]]:
     out = []
     for m in _META.finditer(block[:8000]):
         k = m["k"].lower()
-        out.append(("verdict" if "verdict" in k else k, m["v"].strip().strip("\"'")))
+        v = m["v"].strip().strip("\"'")
+        if k in _FLAG_KEYS:
+            if v.lower() not in ("true", "false", "yes", "no"):
+                continue
+            k, v = "decision", "approve" if v.lower() in ("true", "yes") else "not ready"
+        out.append(("verdict" if "verdict" in k else k, v))
     return out
 
 
