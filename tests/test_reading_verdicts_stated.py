@@ -285,3 +285,19 @@ def test_titles_closing_prose_and_questions_state_no_verdict(text: str) -> None:
 ])
 def test_merge_ready_and_approved_flags(text: str, vote: str) -> None:
     assert verdict(text) == vote
+
+
+# --------------------------------------------------------------------------- #
+# A record table whose header row is the Verdict
+# --------------------------------------------------------------------------- #
+def test_a_record_table_headed_by_its_verdict_row() -> None:
+    text = ("# Review of the billing export\n\n| **Verdict** | \u2705 Approve |\n|---|---|\n"
+            "| Confidence | High |\n")
+    assert verdict(text) == "APPROVE"
+
+
+def test_a_table_headed_by_a_verdict_column_cites_nothing_new() -> None:
+    # the header names the columns ("Verdict" over each run's result): no verdict there
+    text = ("# Runs\n\n| Verdict | Run |\n|---|---|\n| see below | nightly |\n"
+            "| see below | weekly |\n")
+    assert verdict(text) == "UNKNOWN"

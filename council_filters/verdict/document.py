@@ -2751,7 +2751,11 @@ class _Reader:
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
         cand = self.sections[-1].cand if self.sections else None
-        if pending is None and len(rows) >= 3 and all(len(r) == 2 for r in rows) and (
+        head_key = words.is_key_cell(rows[0][0]) if rows and len(rows[0]) == 2 else None
+        if pending is None and (len(rows) >= 3 or len(rows) == 2 and head_key is not None and (
+                # "| Verdict | ✅ Approve |" as the header over "| Confidence | High |"
+                head_key[0] and words.vote_of(rows[0][1]) in words.VOTES)) \
+                and all(len(r) == 2 for r in rows) and (
                 not self.sections or self.sections[-1].level <= 2) and not (
                 cand is not None and not cand.title
                 and (cand.in_findings or cand.sev is not None or cand.numbered)):

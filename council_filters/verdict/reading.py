@@ -282,6 +282,8 @@ def _closing_verdict(text: str) -> str | None:
             and not tail.lstrip().startswith("**"):
         return None
     phrase = m["p"].strip()
+    if re.search(r"[\d:=]", phrase):
+        return None  # "PASS: 12, FAIL: 0": a tally of checks, not the verdict phrase
     if len(phrase.split()) > 5 or not (tail.lstrip().startswith(("**", "__"))
                                         or phrase.isupper()):
         return None
