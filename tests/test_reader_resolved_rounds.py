@@ -275,3 +275,87 @@ P2: `src/b.py:30` — the cache key ignores the user id.
 def test_a_mark_after_a_finding_no_comment_holds_settles_what_its_part_read() -> None:
     # the parts of the dump are set off by rules; the mark answers only its own part
     assert places(RULED) == [("src/b.py", 30)]
+
+
+ROUND_STATUS = """\
+## Re-review, cycle 2
+
+### Cycle-1 findings — resolution status
+
+| ID | Finding | Status |
+|----|---------|--------|
+| B-1 | `docs/auth.md` still says the command has no JSON output | RESOLVED |
+| M-1 | the exclusion registry misses two patterns | PARTIALLY RESOLVED — see S-3 |
+| M-2 | `docs/e2e.md:83` says the command emits no JSON | OPEN |
+
+### Remaining findings
+
+#### S-3 — `docs/policy.md:51` still counts 22 globs
+
+The file now lists 25.
+"""
+
+
+def test_a_resolution_status_heading_keeps_only_its_open_rows() -> None:
+    assert places(ROUND_STATUS) == [("docs/e2e.md", 83), ("docs/policy.md", 51)]
+
+
+NOTHING_LEFT = """\
+# Final re-review
+
+## Re-review status
+
+| Finding | Status | Verification |
+|---|---|---|
+| W-1 | **CLOSED** | The filter now keeps the target only. |
+
+## Narrative findings (second reviewer)
+
+No Critical or Warning findings remain in this narrow scope, and no regression was seen.
+"""
+
+
+def test_a_findings_heading_over_a_line_saying_none_remain_is_no_finding() -> None:
+    assert places(NOTHING_LEFT) == []
+    text = NOTHING_LEFT.replace("and no regression was seen.",
+                                "but `src/filter.py:40` drops the last target.")
+    assert places(text) == [("src/filter.py", 40)]
+
+
+# -- an item's own answer ------------------------------------------------------------------
+
+ANSWERED = """\
+# Review round 2
+
+## Findings
+
+{item}
+- `src/b.py:3` — the retry loop never stops.
+"""
+
+
+@pytest.mark.parametrize("item", [
+    "- `src/a.py:12` — the null check is missing. **Fixed in a1b2c3d.**",
+    "- `src/a.py:12` — the null check is missing. Fixed in #41.",
+    "- `src/a.py:12` — the null check is missing → Done",
+    "- `src/a.py:12` — the null check is missing — PASS",
+    "- `src/a.py:12` — the null check is missing — verified fixed",
+    "- `src/a.py:12` — the null check is missing (won't fix — the caller validates)",
+    "- `src/a.py:12` — the null check is missing. N/A: the path is unreachable.",
+    "- `src/a.py:12` — the null check is missing. *Addressed:* the guard was added.",
+    "- **The null check is missing** (`src/a.py:12`)\n  - Response: Fixed in a1b2c3d.",
+    "- **The null check is missing** (`src/a.py:12`)\n  - Status: ✓ confirmed fixed",
+    "1. `src/a.py:12` the null check is missing\n   **Resolution:** Done in a1b2c3d",
+])
+def test_an_item_answered_as_fixed_done_or_not_applicable_is_not_a_finding(item: str) -> None:
+    assert places(ANSWERED.format(item=item)) == [("src/b.py", 3)]
+
+
+@pytest.mark.parametrize("item", [
+    "- `src/a.py:12` — the guard fixed in a1b2c3d regressed: the null check is missing again.",
+    "- `src/a.py:12` — the null check is missing. Status: Verified",
+    "- **The null check is missing** (`src/a.py:12`)\n  - Resolution: done partially",
+    "- `src/a.py:12` — the cache is done before the write lands.",
+])
+def test_an_answer_that_is_not_settled_keeps_the_finding(item: str) -> None:
+    assert places(ANSWERED.format(item=item)) == [("src/a.py", 12), ("src/b.py", 3)]

@@ -1926,8 +1926,9 @@ class _Reader:
         if self.response and level >= 2 and kind in ("neutral", "findings") \
                 and not _OPEN_LEFT.search(plain):
             kind = "resolved"  # "## R1 — handle bindings (P1)" in a response: an answered item
-        if kind in ("neutral", "findings", "positive") and _settled_section(plain) and not (
-                _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None):
+        if kind in ("neutral", "findings", "positive") and _settled_section(plain) and (not (
+                _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None)
+                or _ROUND_STATUS.search(plain.strip(" *_:"))):
             # "## Resolved", "### Fixed since last review", "## Verification of Fixes",
             # "## Behobene Probleme": the previous round's items, settled unless they say
             # otherwise
@@ -3357,6 +3358,13 @@ _FIX_CHECK = re.compile(
     r"^(?:verification\s+of\s+(?:the\s+)?(?:(?:previous|prior|earlier|round[\s-]*\d+)\s+)?"
     r"(?:fix(?:es)?|findings?|issues?)|(?:previous\s+)?fix(?:es)?\s+verification|"
     r"fix(?:es)?\s+verified|verified\s+fix(?:es)?)\b", re.I)
+# ... or the state of the earlier round's findings ("Resolution status", "Cycle-1 findings —
+# resolution status", "Status of previous findings"), whose open items say they are
+_ROUND_STATUS = re.compile(
+    r"(?:^|[\u2014\u2013:-]\s*|\b(?:findings?|issues?|items?)\s+)(?:resolution|fix|remediation)"
+    r"\s+status$|^status\s+of\s+(?:the\s+)?"
+    r"(?:previous|prior|earlier|last|round[\s-]*\d+|cycle[\s-]*\d+)\s+(?:round\s+|review\s+)?"
+    r"(?:findings?|issues?|items?|comments?)$", re.I)
 # the open words that keep a heading from settling its section
 _OPEN_WORDS = re.compile(
     r"\b(?:still|open|remaining|remains?|unresolved|outstanding|pending|partial(?:ly)?|partly|"
@@ -3380,7 +3388,7 @@ def _settled_section(plain: str) -> bool:
     t = re.sub(r"^[\W\d_]+|[\s:*_.]+$", "", plain)
     if not t or len(t) > 80 or _OPEN_WORDS.search(t):
         return False
-    if _FIX_CHECK.match(t):
+    if _FIX_CHECK.match(t) or _ROUND_STATUS.search(t):
         return True
     tokens = re.findall(r"[^\W\d_]+", t.lower())
     settled = [w for w in tokens if _SETTLED_WORD.fullmatch(w)] or re.search(
@@ -3548,6 +3556,8 @@ def _skip_head(head: str) -> bool:
                  r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
                  r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
         return True  # "… renumbers when filters change — expected.", "…; fine for now."
+    if _ANSWERED.search(h) and not _reopened(h):
+        return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)):
         return True
@@ -3581,6 +3591,28 @@ _REVIEWER_STATUS = re.compile(
     r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
 
 
+# an answer to a review item, in the item's own line: "Fixed in a1b2c3d" (or "Done in #12")
+# opening a clause, a settled word after an arrow or a dash at its end ("→ Done", "— PASS",
+# "— N/A", "— verified fixed"), a settled label opening a sentence ("*Addressed:* the guard
+# was added"), or "N/A" as the answer ("N/A: the path is unreachable")
+_ANSWERED = re.compile(
+    r"(?:^|[.:;!(\u2014\u2013\u2192>]\s*|\*\*\s*|\s-\s)[*_`]*(?:fixed|addressed|resolved|done|"
+    r"implemented|applied)\s+(?:in|by|via|with)\s+(?:commit\s+|pr\s+)?[`\[]*(?:[0-9a-f]{7,40}|#\d+)\b"
+    r"|(?:\u2192|->|=>|\s[\u2014\u2013]|\s-)\s*[*_`]*(?:done|fixed|resolved|addressed|applied|"
+    r"n/a|won'?t[\s-]*fix|wontfix|pass(?:ed)?|verified(?:\s+fixed)?|confirmed\s+fixed)"
+    r"[*_`.!]*\s*$"
+    r"|(?:^|[.!]\s+)[*_]+(?:addressed|fixed|resolved|done)[*_]*\s*:[*_]*\s"
+    r"|(?:^|[.;]\s+|[\u2014\u2013]\s*)[*_]*(?-i:N/A)[*_]*\s*(?:[:.\u2014\u2013]|$)"
+    r"|\((?:won'?t[\s-]*fix|wontfix|by\s+design)\b[^()\n]{0,60}\)[.\s]*$", re.I)
+# a settled value of an item's answer field ("**Resolution:** Done in a1b2c3d", "Response:
+# Fixed in …", "Status: ✓ confirmed fixed"; not "Done partially", "N/A yet")
+_ANSWER_LABEL = re.compile(
+    r"(?:^|\s)[*_]*(?:response|answer|reply|resolution|status|outcome)[*_]*\s*[:\uff1a]\s*[*_`]*"
+    r"\s*(?:[\u2705\u2714\u2713]\ufe0f?\s*)?[*_`]*(?:done|fixed|resolved|addressed|applied|"
+    r"n/a|not\s+applicable|won'?t[\s-]*fix|wontfix|by\s+design|verified\s+fixed|"
+    r"confirmed\s+fixed)\b(?!\s+(?:yet|partially|partly))", re.I)
+
+
 def _settled_body(rest: list[str]) -> bool:
     """The body of an item says the item is settled: its first line opens with a fixed
     mark, or a status or verdict label of its own names it fixed or resolved."""
@@ -3597,7 +3629,9 @@ def _settled_body(rest: list[str]) -> bool:
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
-    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+    joined = " ".join(text)
+    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(joined)) or bool(
+        text and _ANSWER_LABEL.search(" ".join(text[:2])) and not _reopened(joined))
 
 
 # the line a review bot appends to its own comment once a commit answers it, anywhere in
@@ -4085,6 +4119,14 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
                         r"`(?P<p>[^`\s]{1,200})`[*_]*\s*(?:[\u2014\u2013:]|-\s)")
 
 
+# a body that opens saying nothing is left ("No Critical or Warning findings remain in the
+# final scope, and …"), not "No issues in the parser, but the retry loop leaks"
+_NONE_REMAIN = re.compile(
+    r"^[\s*_`]*no\s+(?:[\w-]+\s+){0,4}?(?:findings?|issues?|problems?|concerns?|blockers?)\s+"
+    r"(?:remain(?:ing|s)?|(?:were\s+|was\s+)?(?:found|identified|raised))\b", re.I)
+_NONE_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
@@ -4109,6 +4151,9 @@ def _qualifies(c: _Cand) -> bool:
             for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
     body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
+    if body and not _lead_tag(text) and not fields.get("severity") and locate(text) is None \
+            and _NONE_REMAIN.match(body[0]) and not _NONE_BUT.search(body[0]):
+        return False  # "## Narrative findings" over "No Critical or Warning findings remain …"
     if any(_PASSED_FIELD.match(ln) for ln in body[:6]) and not _lead_tag(text):
         return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
