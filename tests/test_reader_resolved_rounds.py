@@ -39,7 +39,7 @@ ROUND_TWO = """\
     "Resolved", "Addressed", "Applied", "Done", "Fixed since last review",
     "Previously reported", "Previously reported issues re-validated as fixed",
     "Verification of fixes", "Fixes verified", "Behoben", "Behobene Probleme", "Resueltos",
-    "Problèmes corrigés", "해결된 이슈", "Limits (won't fix / upstream)",
+    "Problèmes corrigés", "해결된 이슈", "Erledigt", "Limits (won't fix / upstream)",
 ])
 def test_a_heading_over_settled_items_holds_no_finding(heading: str) -> None:
     assert places(ROUND_TWO.format(heading=heading)) == [("lib/mailer.rb", 11)]
@@ -359,3 +359,18 @@ def test_an_item_answered_as_fixed_done_or_not_applicable_is_not_a_finding(item:
 ])
 def test_an_answer_that_is_not_settled_keeps_the_finding(item: str) -> None:
     assert places(ANSWERED.format(item=item)) == [("src/a.py", 12), ("src/b.py", 3)]
+
+
+VERIFIED_COLUMN = """\
+# Verification of the audit fixes
+
+| # | Finding | Location | Verified |
+|---|---|---|---|
+| 1 | Weak hash | `auth/hash.py:10` | ✓ |
+| 2 | Open redirect | `web/redirect.py:33` | ✗ still redirects to any host |
+| 3 | Debug on in prod | `settings.py:5` | ✓ |
+"""
+
+
+def test_a_verification_report_keeps_the_row_its_check_mark_fails() -> None:
+    assert places(VERIFIED_COLUMN) == [("web/redirect.py", 33)]

@@ -3355,9 +3355,10 @@ _SETTLED_FILLER = frozenset((
 # "Verification of fixes", "Fix verification", "Fixes verified", "Verified fixes": the
 # check of the previous round's fixes, whose items are settled unless they say otherwise
 _FIX_CHECK = re.compile(
-    r"^(?:verification\s+of\s+(?:the\s+)?(?:(?:previous|prior|earlier|round[\s-]*\d+)\s+)?"
+    r"^(?:verification\s+of\s+(?:the\s+)?(?:(?:previous|prior|earlier|round[\s-]*\d+|[\w-]+)\s+)?"
     r"(?:fix(?:es)?|findings?|issues?)|(?:previous\s+)?fix(?:es)?\s+verification|"
-    r"fix(?:es)?\s+verified|verified\s+fix(?:es)?)\b", re.I)
+    r"fix(?:es)?\s+verified|verified\s+fix(?:es)?)"
+    r"(?:\s+(?:report|results?|summary|table|notes?|log|checklist))?\s*$", re.I)
 # ... or the state of the earlier round's findings ("Resolution status", "Cycle-1 findings —
 # resolution status", "Status of previous findings"), whose open items say they are
 _ROUND_STATUS = re.compile(
@@ -3437,7 +3438,8 @@ def _reopened(text: str, cell: bool = False) -> bool:
 
 # the names of a table's status column, in the languages of the reviews read
 _STATUS_HEADS = frozenset((
-    "status", "state", "resolution", "outcome", "result", "verification", "verdict", "estado",
+    "status", "state", "resolution", "outcome", "result", "verification", "verified", "verdict",
+    "estado",
     "statut", "stato", "zustand", "\u72b6\u6001", "\u72c0\u614b", "\u72b6\u614b",
     "\uc0c1\ud0dc"))
 
@@ -3454,7 +3456,7 @@ def _open_rows(rows: list[list[str]]) -> list[list[str]]:
     head = [_plain(c).strip(" *_`").lower() for c in rows[0]]
     stc = next((i for i, h in enumerate(head) if h in _STATUS_HEADS), None)
     kept = [r for r in rows[1:] if (_reopened(
-        _plain(r[stc]) if stc is not None and stc < len(r) else " | ".join(r),
+        r[stc].strip(" *_`") if stc is not None and stc < len(r) else " | ".join(r),
         cell=stc is not None) or stc is not None and stc < len(r)
         and _FAILED_ROW.search(_plain(r[stc]))) and not _SEE_REF.search(" ".join(r))]
     if stc is None:
