@@ -374,3 +374,8 @@ VERIFIED_COLUMN = """\
 
 def test_a_verification_report_keeps_the_row_its_check_mark_fails() -> None:
     assert places(VERIFIED_COLUMN) == [("web/redirect.py", 33)]
+
+
+def test_a_first_round_item_that_says_the_problem_was_verified_stays_a_finding() -> None:
+    item = "- `src/a.py:12` — the lock is released twice — verified"
+    assert places(ANSWERED.format(item=item)) == [("src/a.py", 12), ("src/b.py", 3)]

@@ -3601,7 +3601,7 @@ _ANSWERED = re.compile(
     r"(?:^|[.:;!(\u2014\u2013\u2192>]\s*|\*\*\s*|\s-\s)[*_`]*(?:fixed|addressed|resolved|done|"
     r"implemented|applied)\s+(?:in|by|via|with)\s+(?:commit\s+|pr\s+)?[`\[]*(?:[0-9a-f]{7,40}|#\d+)\b"
     r"|(?:\u2192|->|=>|\s[\u2014\u2013]|\s-)\s*[*_`]*(?:done|fixed|resolved|addressed|applied|"
-    r"n/a|won'?t[\s-]*fix|wontfix|pass(?:ed)?|verified(?:\s+fixed)?|confirmed\s+fixed)"
+    r"n/a|won'?t[\s-]*fix|wontfix|pass(?:ed)?|verified\s+fixed|confirmed\s+fixed)"
     r"[*_`.!]*\s*$"
     r"|(?:^|[.!]\s+)[*_]+(?:addressed|fixed|resolved|done)[*_]*\s*:[*_]*\s"
     r"|(?:^|[.;]\s+|[\u2014\u2013]\s*)[*_]*(?-i:N/A)[*_]*\s*(?:[:.\u2014\u2013]|$)"
