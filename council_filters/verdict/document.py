@@ -239,7 +239,13 @@ _FINDINGS = re.compile(
     # ... in Korean ("발견 사항", "지적 사항", "문제점", "이슈"; not "문제 없음") and the other
     # languages of the tables ("Problemas encontrados", "Befunde", "Problèmes", "Замечания")
     "\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c(?!\\s?\uc5c6)|\uc774\uc288|"
+    # ... and the concerns a review raises ("気になる点", "懸念事項", "担忧", "우려 사항",
+    # "Bedenken", "Preocupaciones", "Préoccupations", "Опасения"), as "Concerns" does
+    "\u6c17\u306b\u306a\u308b\u70b9|\u61f8\u5ff5|\u62c5\u5fe7|\u64d4\u6182|\u987e\u8651|"
+    "\u9867\u616e|\uc6b0\ub824|"
     r"\b(?:problemas?|achados?|hallazgos?|befunde?|probl\u00e8mes?|problemi|constats?|"
+    r"bedenken|preocupa[c\u00e7](?:iones|[o\u00f5]es)|pr\u00e9occupations?|preoccupazioni|"
+    r"\u043e\u043f\u0430\u0441\u0435\u043d\u0438\w*|"
     r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
     r"\u043d\w*)(?!\w)",
     re.I)
@@ -600,9 +606,15 @@ def _is_label(text: str) -> bool:
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
-    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
+    return bool(toks) and all(w in _LABEL_WORDS or _COUNT.match(w) or _intl_label_word(w)
                               or _CJK_LABEL.match(w) is not None
                               or _CJK_LABEL_PARTS.match(w) is not None for w in toks)
+
+
+# how many findings a group holds: a number, alone or with a counter word of Chinese,
+# Japanese or Korean ("CRITICAL 3건", "MAJOR 12件", "轻微 2个", "3項"), which labels nothing
+_COUNT = re.compile("^\\d{1,4}(?:\u4ef6|\u4e2a|\u500b|\u9879|\u9805|\u6761|\u689d|\u5904|\u8655|"
+                    "\u70b9|\u9ede|\u3064|\uac74|\uac1c)?$")
 
 
 # a group's name in Chinese or Japanese made only of when and how to act ("P3 - 长期优化",
@@ -3038,14 +3050,15 @@ _RECAP_ACTION = re.compile(
 _RECAP_TAIL = re.compile(
     r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
     r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
-    r"points|changes|fixes|list|concerns)\b)", re.I)
+    r"points|changes|fixes|list|concerns)\b|"
+    r"(?:" + words.HEAD_QUALIFIERS_INTL + r")\s*(?:$|[^\w\s]))", re.I)
 
 
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
     r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
-    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
+    r"general|future|improvements?|follow[\s-]?up|key|main)\s+(?=\w)", re.I)
 
 
 # the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
@@ -3056,8 +3069,9 @@ _BODY_PART_INTL = re.compile(r"^(?:" + words.BODY_PART_HEADS_INTL + r")\s*:?\s*$
 # tables of :mod:`.words`): a name that opens the heading, then its end, punctuation, a
 # bracket or a connecting word ("変更概要（今回分）", "Übersicht der Änderungen"); a name
 # followed by more words is a title ("요약 화면이 비어 있음")
-_INTL_TAIL = (r"(?=\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|das|de|del|della|di|du|of|for|f\u00fcr|"
-              r"para|per|pour|zur|zum)\s))")
+_INTL_TAIL = (r"(?=\s*(?:" + words.HEAD_QUALIFIERS_INTL + r")?\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|"
+              r"das|de|del|della|di|du|of|for|f\u00fcr|para|per|pour|zur|zum|y|e|et|und|"
+              r"\u0438)\s))")
 _INTL_HEADS = tuple((kind, re.compile(r"(?:" + rx + r")" + _INTL_TAIL, re.I)) for kind, rx in (
     ("summary", words.SUMMARY_HEADS_INTL), ("action", words.ACTION_HEADS_INTL),
     ("changes", words.CHANGES_HEADS_INTL), ("other", words.OTHER_HEADS_INTL)))

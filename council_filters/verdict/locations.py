@@ -96,13 +96,13 @@ _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 # Korean, German, French, Spanish, Portuguese, Italian, Russian); the files a finding
 # involves count as its location ("File coinvolti", "涉及文件", "관련 파일")
 PLACE_KEYS = (
-    r"\u4f4d\u7f6e|\u6587\u4ef6(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
-    r"(?:\u6d89\u53ca|\u76f8\u5173|\u5173\u8054|\u53d7\u5f71\u54cd)(?:\u7684)?\u6587\u4ef6|"
-    r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|(?:\u5bfe\u8c61|\u95a2\u9023|\u8a72\u5f53)"
-    r"\u30d5\u30a1\u30a4\u30eb|"
+    # any key that ends with the noun "file" names the place ("文件", "测试文件", "涉及的文件",
+    # "対象ファイル", "テストファイル", "관련 파일", "테스트 파일")
+    r"\u4f4d\u7f6e|[\u3040-\u30ff\u3400-\u9fff]{0,4}(?:\u6587\u4ef6|\u6a94\u6848|"
+    r"\u30d5\u30a1\u30a4\u30eb)(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
     r"\u5834\u6240|\u8a72\u5f53(?:\u7b87\u6240|\u884c|\u90e8\u5206)?|\u5bfe\u8c61\u7b87\u6240|"
     r"\u7b87\u6240|\uc704\uce58|"
-    r"(?:(?:\uad00\ub828|\ub300\uc0c1|\ud574\ub2f9)\s?)?\ud30c\uc77c|"
+    r"(?:[\uac00-\ud7af]{1,4}\s?)?\ud30c\uc77c|"
     r"ort|datei(?:en)?|betroffene\s+dateien?|fundstelle|fichiers?(?:\s+concern[\u00e9e]s?)?|"
     r"emplacement|localisation|archivos?(?:\s+afectados?)?|ubicaci[o\u00f3]n|"
     r"localiza[c\u00e7][a\u00e3]o|arquivos?(?:\s+afetados?)?|posizione|"

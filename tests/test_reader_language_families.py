@@ -1,0 +1,282 @@
+"""The reader on reviews written in other languages, read by family of form rather than
+by phrase (issue: read what real reviewers print): a severity group that counts its
+findings, the keys a verdict is stated under, the sections that hold no findings
+(acceptance criteria, metrics, a mapping to standards), the parts of one finding, a
+recap named with a qualifier after it, a key that ends with the noun "file", and the
+concerns a review raises.  Every fixture is written for these tests, in several
+languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> reading.Reading:
+    return reading.read(text.encode(), "tester")
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in read(text).findings]
+
+
+# --------------------------------------------------------------------------- #
+# 1. A severity group that says how many findings it holds
+# --------------------------------------------------------------------------- #
+COUNTED = {
+    "korean-counter": ("## CRITICAL 2건 (즉시 수정)", "## MINOR 1건 (참고용)"),
+    "japanese-counter": ("## 重大 2件", "## 軽微 1件（報告のみ）"),
+    "chinese-counter": ("## 严重问题 2 个", "## 轻微 1 项"),
+    "english-word-cjk-counter": ("## HIGH 2件", "## LOW 1개"),
+}
+
+
+@pytest.mark.parametrize("heads", COUNTED.values(), ids=COUNTED.keys())
+def test_a_counted_severity_group_grades_what_it_holds(heads: tuple[str, str]) -> None:
+    text = f"""\
+# Review of the upload service
+
+{heads[0]}
+
+### U-1 — size limit checked after the read
+
+`upload/handler.go:52` reads the whole body before comparing it with the limit.
+
+### U-2 — temporary files never removed
+
+`upload/store.go:118` leaves the spool file behind on error.
+
+{heads[1]}
+
+| # | 위치 | 내용 |
+|---|---|---|
+| n1 | upload/util.go:7 | helper name does not say what it returns |
+"""
+    assert where(text) == [("upload/handler.go", 52, "critical"),
+                           ("upload/store.go", 118, "critical"),
+                           ("upload/util.go", 7, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 2. The keys a verdict is stated under
+# --------------------------------------------------------------------------- #
+KEYS = {
+    "chinese-overall-comment": ("**总评：✅ 通过 —— 可以合并**", "APPROVE"),
+    "chinese-audit-conclusion": ("**审核结论**：需要修改", "REVISE"),
+    "korean-overall-comment": ("**총평**: 반려", "REJECT"),
+    "portuguese-opinion": ("**Parecer:** aprovado com ressalvas", "REVISE"),
+    "spanish-opinion": ("**Dictamen:** aprobado", "APPROVE"),
+}
+
+
+@pytest.mark.parametrize("line,vote", KEYS.values(), ids=KEYS.keys())
+def test_verdict_keys_of_other_languages(line: str, vote: str) -> None:
+    text = f"# 审查 / Revisão\n\n## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n\n{line}\n"
+    assert read(text).verdict == vote
+
+
+def test_a_summary_heading_that_is_also_a_key_needs_a_verdict_word() -> None:
+    text = ("# 审查\n\n## 总评\n\n整体结构清晰，测试覆盖了主要路径。\n\n"
+            "## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n")
+    assert read(text).verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# 3. Sections that say what is to be met, measured or mapped: no findings
+# --------------------------------------------------------------------------- #
+NO_FINDINGS = {
+    "german-acceptance-criteria": """\
+# BUG-12 — Export bricht bei leeren Spalten ab
+
+**Schweregrad:** Mittel
+
+`export/csv.py:77` greift auf das erste Element einer leeren Liste zu.
+
+## Akzeptanzkriterien
+
+- [ ] Leere Spalten erzeugen eine leere Zelle statt eines Abbruchs.
+- [ ] Ein Test deckt eine Tabelle ohne Zeilen ab.
+""",
+    "japanese-acceptance-criteria": """\
+# レビュー: 検索 API
+
+## 指摘事項
+
+### 1. ページ番号が負でも受け付ける
+`search/api.py:31` で `page` の下限を確認していない。
+
+## 受け入れ基準
+
+- [ ] 負のページ番号には 400 を返す
+- [ ] 0 件のときも空配列を返す
+""",
+    "russian-metrics": """\
+# Отчёт о ревью
+
+## Найденные проблемы
+
+### 1. Пароль пишется в журнал
+**Критичность:** Высокая
+**Файл:** `auth/login.py:40`
+
+## МЕТРИКИ КОДА
+
+### Сложность
+- **Средняя:** Низкая
+- **Максимальная:** 12 ветвлений в одной функции
+""",
+    "spanish-standards-mapping": """\
+# Auditoría del módulo de pagos
+
+## Hallazgos
+
+### 1. Token de sesión en la URL
+**Severidad:** Alta
+**Ubicación:** `pay/redirect.js:9`
+
+## Cumplimiento y estándares
+
+- ❌ **A02 – Fallos criptográficos** (token expuesto)
+- ⚠️ **A07 – Fallos de autenticación** (sesión reutilizable)
+""",
+}
+
+
+@pytest.mark.parametrize("text", NO_FINDINGS.values(), ids=NO_FINDINGS.keys())
+def test_sections_that_hold_no_findings(text: str) -> None:
+    found = where(text)
+    assert len(found) == 1, found
+    assert found[0][0] is not None and found[0][1] is not None
+
+
+# --------------------------------------------------------------------------- #
+# 4. The parts of one finding written as its sub-headings
+# --------------------------------------------------------------------------- #
+def test_reproduction_steps_are_part_of_the_finding() -> None:
+    text = """\
+# Prüfung des Importdienstes
+
+## Befunde
+
+### B-1 — Import überschreibt Einträge anderer Nutzer
+**Schweregrad:** Hoch
+**Datei:** `import/merge.py:63`
+
+#### Reproduktion
+1. Zwei Konten anlegen, beide importieren `data/sample.csv`.
+2. Das zweite Konto sieht danach die Einträge des ersten.
+"""
+    assert where(text) == [("import/merge.py", 63, "critical")]
+
+
+def test_the_details_and_state_of_a_finding_are_parts_of_it() -> None:
+    text = """\
+# 設定読み込みのレビュー
+
+## 指摘事項
+
+### C-1: 既定値が環境変数より優先される
+**場所**: `config/load.py:22`
+**重要度**: 中
+
+#### 問題の詳細
+`config/defaults.yaml` を先に読み、環境変数で上書きしていない。
+
+#### ステータス
+未修正
+"""
+    assert where(text) == [("config/load.py", 22, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# 5. A recap named with a qualifier after its name
+# --------------------------------------------------------------------------- #
+def test_priority_recommendations_restate_the_findings() -> None:
+    text = """\
+# Revisão do serviço de mensagens
+
+## Problemas encontrados
+
+1. **Fila sem limite** ❌
+   - **Severidade:** Alta
+   - **Problema:** a fila cresce sem limite quando o consumidor para
+
+2. **Sem reenvio** ⚠️
+   - **Severidade:** Média
+   - **Problema:** mensagens com erro são descartadas
+
+## Recomendações prioritárias
+
+### 🔴 Crítico
+
+1. **Limitar a fila**
+   - definir um máximo e rejeitar acima dele
+
+2. **Reenviar mensagens com erro**
+   - três tentativas com espera crescente
+"""
+    assert [s for _, _, s in where(text)] == ["critical", "medium"]
+
+
+# --------------------------------------------------------------------------- #
+# 6. A key that ends with the noun "file" names the place
+# --------------------------------------------------------------------------- #
+FILE_KEYS = {
+    "japanese-test-file": "**テストファイル**: `tests/cart.test.ts`",
+    "chinese-config-file": "**配置文件**：`deploy/app.yaml`",
+    "korean-test-file": "**테스트 파일**: `tests/cart_test.go`",
+}
+
+
+@pytest.mark.parametrize("field", FILE_KEYS.values(), ids=FILE_KEYS.keys())
+def test_a_key_ending_in_file_names_the_place(field: str) -> None:
+    text = f"""\
+# Review
+
+## Findings
+
+### 1. Discount applied twice for bundled items
+
+{field}
+**Severity**: High
+
+The bundle path and the item path both subtract the discount.
+"""
+    path = field.split("`")[1]
+    assert where(text) == [(path, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# 7. The concerns a review raises are findings, as "Concerns" are
+# --------------------------------------------------------------------------- #
+CONCERNS = {
+    "japanese": "懸念点",
+    "chinese": "担忧",
+    "korean": "우려 사항",
+    "german": "Bedenken",
+    "spanish": "Preocupaciones",
+    "french": "Préoccupations",
+}
+
+
+@pytest.mark.parametrize("head", CONCERNS.values(), ids=CONCERNS.keys())
+def test_concern_sections_hold_findings(head: str) -> None:
+    text = f"""\
+# Review
+
+## Verdict
+
+**APPROVE**
+
+### Strengths
+
+- The retry loop is easy to follow.
+
+### {head}
+
+- **Lock file left behind on crash** — the next start has to clean it up.
+- **Two-second timeout** — a loaded host may hit it and refuse to start.
+"""
+    assert len(read(text).findings) == 2
