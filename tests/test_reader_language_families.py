@@ -280,3 +280,37 @@ def test_concern_sections_hold_findings(head: str) -> None:
 - **Two-second timeout** — a loaded host may hit it and refuse to start.
 """
     assert len(read(text).findings) == 2
+
+
+# --------------------------------------------------------------------------- #
+# 8. A heading whose aside in brackets says the item was settled
+# --------------------------------------------------------------------------- #
+SETTLED_ASIDES = {
+    "japanese": ("（対応済み）", False),
+    "chinese": ("（已修复）", False),
+    "korean": ("（해결됨）", False),
+    "spanish": (" (resuelto)", False),
+    "german-negated": (" (nicht behoben)", True),
+    "japanese-open": ("（未対応）", True),
+    "english-partial": (" (partially fixed)", True),
+}
+
+
+@pytest.mark.parametrize("aside,open_", SETTLED_ASIDES.values(), ids=SETTLED_ASIDES.keys())
+def test_a_settled_aside_closes_the_item(aside: str, open_: bool) -> None:
+    text = f"""\
+# Review of the session module
+
+## Findings
+
+## P0: tokens are signed with a fixed fallback secret{aside}
+
+`auth/session.ts:14` falls back to a constant when the variable is unset.
+
+## P1: the design names routes that were never built
+
+`docs/routes.md` lists `/api/kids/*`, the code serves `/kids/*`.
+"""
+    files = [f for f, _, _ in where(text)]
+    assert ("auth/session.ts" in files) is open_
+    assert "docs/routes.md" in files

@@ -3319,6 +3319,10 @@ _NONE_MORE = re.compile(
 _CODEX_TUI_ITEM = re.compile(r"^\[[xX ]\]\s+\[P[0-3]\]\s[^\n]*\s\u2014\s+\S+:\d+-\d+\s*$")
 
 
+# an aside in brackets, ASCII or full-width, short enough to be a status ("（対応済み）")
+_SETTLED_ASIDE = re.compile(r"[(\uff08]([^()\uff08\uff09\n]{1,30})[)\uff09]")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -3340,6 +3344,9 @@ def _skip_head(head: str) -> bool:
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
+    if any(_RESOLVED.match(a.strip(" *_`")) and not _STILL.search(a)
+           for a in _SETTLED_ASIDE.findall(h)):
+        return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
                  h, re.I):
