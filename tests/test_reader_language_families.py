@@ -314,3 +314,24 @@ def test_a_settled_aside_closes_the_item(aside: str, open_: bool) -> None:
     files = [f for f, _, _ in where(text)]
     assert ("auth/session.ts" in files) is open_
     assert "docs/routes.md" in files
+
+
+# --------------------------------------------------------------------------- #
+# 9. A glob's star inside a cited name is part of the place
+# --------------------------------------------------------------------------- #
+def test_a_glob_in_a_place_is_kept() -> None:
+    text = """\
+# Auditoria do módulo de instâncias
+
+## Bugs
+
+### BUG-2 — o contador nunca volta a zero
+**Arquivo:** `db/migrations/20260101_*.sql:3-27`
+**Severidade:** Alta
+
+### BUG-3 — a data sai sem fuso horário
+**Arquivo:** **src/report.py**:12
+**Severidade:** Baixa
+"""
+    assert where(text) == [("db/migrations/20260101_*.sql", 3, "critical"),
+                           ("src/report.py", 12, "minor")]

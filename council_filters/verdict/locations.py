@@ -51,8 +51,12 @@ def emoji_severity(emoji: str) -> str | None:
 # --------------------------------------------------------------------------- #
 # A path starts where no path character precedes it, and its runs never give characters
 # back (possessive), so a scan over a long unbroken word stays linear.
+# A glob's star inside a name is part of the path ("migrations/2026_*.sql", "src/*.ts"): a
+# star right after a name character or a slash and before a name character or a dot (an
+# emphasis mark, "**a.py**" or "*a.py*", is never followed by one).
+_STAR = r"(?<=[\w/\\])\*(?=[\w.])"
 _P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
-      r"[\w@~+.\-]*+(?:[\\/][\w@~+.\-]++)*+")
+      r"(?:[\w@~+.\-]|" + _STAR + r")*+(?:[\\/](?:[\w@~+.\-]|" + _STAR + r")++)*+")
 _W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
 _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
