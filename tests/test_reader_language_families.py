@@ -335,3 +335,120 @@ def test_a_glob_in_a_place_is_kept() -> None:
 """
     assert where(text) == [("db/migrations/20260101_*.sql", 3, "critical"),
                            ("src/report.py", 12, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 10. A line written before its file, in the words of each language
+# --------------------------------------------------------------------------- #
+LINE_FIRST = {
+    "spanish": "En la línea 31 de `cart/total.py` el descuento se aplica dos veces.",
+    "spanish-en": "Línea 31 en `cart/total.py`: el descuento se aplica dos veces.",
+    "german": "In Zeile 31 von `cart/total.py` wird der Rabatt doppelt abgezogen.",
+    "french": "À la ligne 31 du fichier `cart/total.py`, la remise est appliquée deux fois.",
+    "portuguese": "Na linha 31 de `cart/total.py` o desconto é aplicado duas vezes.",
+    "russian": "В строке 31 файла `cart/total.py` скидка применяется дважды.",
+    "japanese-no": "`cart/total.py` の31行目で割引が二重に適用される。",
+    "chinese-corner-brackets": "「cart/total.py」第31行：折扣被重复扣除。",
+}
+
+
+@pytest.mark.parametrize("line", LINE_FIRST.values(), ids=LINE_FIRST.keys())
+def test_a_line_before_its_file(line: str) -> None:
+    text = f"# Review\n\n## Findings\n\n1. {line}\n2. `cart/tax.py:8` rounds too early.\n"
+    assert where(text)[0][:2] == ("cart/total.py", 31)
+
+
+# --------------------------------------------------------------------------- #
+# 11. The numbering of Chinese, Japanese and Korean headings
+# --------------------------------------------------------------------------- #
+def test_cjk_numbering_leaves_the_severity_group() -> None:
+    text = """\
+# 缓存模块审查
+
+## 一、严重问题
+
+### 1）缓存键缺少租户
+`cache/keys.py:14` 不同租户共用一个键。
+
+## 二、一般问题
+
+① `cache/ttl.py:30` 过期时间写死。
+
+## 第3点：軽微
+
+`cache/names.py:5` 的命名不一致。
+"""
+    assert where(text) == [("cache/keys.py", 14, "critical"), ("cache/ttl.py", 30, "medium"),
+                           ("cache/names.py", 5, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 12. A table's line column in Korean, and a verdict word followed by a mark
+# --------------------------------------------------------------------------- #
+def test_korean_line_column() -> None:
+    text = """\
+# 리뷰
+
+## 발견 사항
+
+| 파일 | 라인 | 심각도 | 설명 |
+|---|---|---|---|
+| `pay/charge.go` | 88 | 높음 | 재시도 시 중복 결제 |
+| `pay/log.go` | 12 | 낮음 | 로그 수준이 과하다 |
+"""
+    assert where(text) == [("pay/charge.go", 88, "critical"), ("pay/log.go", 12, "minor")]
+
+
+MARKED = {
+    "chinese-check": ("最终结论：通过 ✅", "APPROVE"),
+    "chinese-cross": ("结论：不通过 ❌", "REVISE"),
+    "japanese-check": ("**判定**: 承認 ✅", "APPROVE"),
+    "english-thumbs": ("Verdict: GO 👍", "APPROVE"),
+}
+
+
+@pytest.mark.parametrize("line,vote", MARKED.values(), ids=MARKED.keys())
+def test_a_verdict_word_followed_by_a_mark(line: str, vote: str) -> None:
+    text = f"# 审查\n\n## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n\n{line}\n"
+    assert read(text).verdict == vote
+
+
+# --------------------------------------------------------------------------- #
+# 13. A severity tag: any word of the table in brackets, a CJK word by its lead
+# --------------------------------------------------------------------------- #
+TAGS = {
+    "chinese-optional-bracketed": ("[可选] `ui/menu.tsx:7` 菜单项命名可以更清楚", "minor"),
+    "japanese-proposal-bracketed": ("[提案] `ui/menu.tsx:7` メニュー名を揃える", "minor"),
+    "korean-suggestion-bracketed": ("【제안】 `ui/menu.tsx:7` 메뉴 이름 통일", "minor"),
+    "spanish-medium-bracketed": ("[Medio] `ui/menu.tsx:7` nombres de menú", "medium"),
+    "korean-fatal-lead": ("**치명적**: `ui/menu.tsx:7` 권한 검사가 없다", "critical"),
+    "chinese-must-fix": ("**必须修复**：`ui/menu.tsx:7` 缺少权限检查", "critical"),
+    "chinese-suggestion-key": ("**建议**：`ui/menu.tsx:7` 改用常量", None),
+    "spanish-media-word": ("Media: `ui/menu.tsx:7` nombres de menú", None),
+}
+
+
+@pytest.mark.parametrize("item,sev", TAGS.values(), ids=TAGS.keys())
+def test_other_language_tags(item: str, sev: str | None) -> None:
+    text = f"# 审查\n\n## 发现的问题\n\n- {item}\n- `ui/list.tsx:9` 列表没有虚拟滚动\n"
+    assert where(text)[0] == ("ui/menu.tsx", 7, sev)
+
+
+# --------------------------------------------------------------------------- #
+# 14. Suggested follow-ups in Chinese: what to do next, not findings of their own
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("head", ["建议后续", "后续建议", "建议后续工作"])
+def test_chinese_follow_ups_are_no_findings(head: str) -> None:
+    text = f"""\
+# 审查
+
+## 发现的问题
+
+- `auth/token.py:21` 令牌过期时间没有校验。
+
+## {head}
+
+- 为令牌过期补一个测试
+- 之后考虑把密钥放进配置中心
+"""
+    assert where(text) == [("auth/token.py", 21, None)]

@@ -282,7 +282,13 @@ _FINDING_ID = re.compile(
     r"achado|\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430|\u0437\u0430\u043c\u0435\u0447"
     r"\u0430\u043d\u0438\u0435)\s*#?\s*\d{1,4}\b"
     r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
-_NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
+# a heading's or item's number: "1.", "2.3", "a)", and the numbering of Chinese, Japanese
+# and Korean ("一、", "二．", "①", "第1点：", "第二条", "1）")
+_NUMBERING = re.compile(
+    r"^(?:(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+|\d{1,3}\uff09\s*|"
+    "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}(?:[\u3001.\uff0e]\\s*|\\s+)|"
+    "[\u2460-\u2473]\\s*|\u7b2c\\s*[\\d\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"
+    "\u5341]{1,3}\\s*[\u70b9\u9ede\u6761\u689d\u9805\u9879\u4e2a\u500b\\s]\\s*[:\uff1a]?\\s*)")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
     r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
@@ -777,8 +783,7 @@ def _lead_tag(text: str) -> str | None:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
-    if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
-            and w not in _FIELD_WORDS and (s := severity.INTL_ALIASES.get(w)):
+    if m and (s := _intl_tag(m)):
         return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
@@ -799,6 +804,21 @@ _INTL_TAG = re.compile(
     r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
     r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
     r"-\s|\*\*))")
+
+
+def _intl_tag(m: re.Match[str]) -> str | None:
+    """The severity of another language's tag: a word in brackets is always a tag (``[可选]``,
+    ``[提案]``, ``[Medio]``, ``【제안】``); before a colon or dash, not the words that are also
+    common words or the keys of a finding's fields (``Media:``, ``**建议：**``).  A word of
+    Chinese, Japanese or Korean counts by its leading severity word (``**치명적**:``,
+    ``**必须修复**：``)."""
+    bracketed = m["a"] is not None
+    w = (m["a"] or m["b"] or "").strip().lower()
+    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS):
+        return None
+    if (s := severity.INTL_ALIASES.get(w)) is not None:
+        return s
+    return _intl_severity_word(w) if _CJK_RUN.match(w) else None
 
 
 _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
@@ -4477,7 +4497,8 @@ _COLUMNS_INTL = (
               "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
               "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
               "file:riga")),
-    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
+    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "\ub77c\uc778", "\ud589",
+              "zeile", "ligne",
               "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
                   "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",

@@ -57,7 +57,7 @@ def emoji_severity(emoji: str) -> str | None:
 _STAR = r"(?<=[\w/\\])\*(?=[\w.])"
 _P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
       r"(?:[\w@~+.\-]|" + _STAR + r")*+(?:[\\/](?:[\w@~+.\-]|" + _STAR + r")++)*+")
-_W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
+_W = r"[`*_'\"\u300c\u300d\u300e\u300f]*"  # wrappers of a path or a line ("「a.py」" too)
 _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
@@ -79,11 +79,18 @@ _LOC_PATTERNS = (
                r"(?:\ubc88\uc9f8\s*+\uc904|\ubc88\s*+\uc904|\ud589|\uc904|\ub77c\uc778)"),
     re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\ub77c\uc778|\uc904)\s*+(?P<l>" + _NUM
                + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"),
-    # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）"
-    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+\u7b2c?\s*+(?P<l>" + _NUM
+    # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）", "path の42行目",
+    # "path 的第42行"
+    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\u306e|\u7684)?\s*+\u7b2c?\s*+(?P<l>" + _NUM
                + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
-    re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
-               + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    # a line before its file, in any language of the tables: "line 12 of path", "línea 12
+    # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path"
+    re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
+               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443])\s+(?P<l>" + _NUM
+               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s+(?:of|in|de|del|do|da|du|von|im|en|"
+               r"di|della|\u0432|\u0444\u0430\u0439\u043b\u0430)\s+(?:(?:the|la|le|el|der|die|"
+               r"das|dem|o|a)\s+)?(?:(?:file|archivo|fichier|arquivo|datei|"
+               r"\u0444\u0430\u0439\u043b\u0430?)\s+)?" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )
 _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")

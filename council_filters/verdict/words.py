@@ -24,9 +24,14 @@ VOTES = ("APPROVE", "REVISE", "REJECT")
 
 # A short word counts only when the value ends there or punctuation follows ("GO.",
 # "PASS — 37 checks"), not when a sentence goes on ("go with option A").
-_END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09]))"
+# A mark after the word ends it too ("通过 ✅", "GO 👍", "不通过 ❌"): check, cross, warning,
+# coloured circles, thumbs up
+_MARK_END = (r"\u2705\u2714\u2713\u274c\u2716\u26a0\u2b55\U0001f7e2\U0001f7e1\U0001f7e0"
+             r"\U0001f534\U0001f44d\U0001f44e")
+_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09" + _MARK_END
+        + r"]))")
 _CJK_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3001\u3002\uff01\uff0c\uff1a"
-            r"\uff1b\uff08\uff09\u3010\u3011]|但))")
+            r"\uff1b\uff08\uff09\u3010\u3011" + _MARK_END + r"]|但))")
 _SEP = r"[\s_-]+"
 _SEP0 = r"[\s_-]*"
 # the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
@@ -506,7 +511,8 @@ ACTION_HEADS_INTL = (
     "\u30a2\u30af\u30b7\u30e7\u30f3\u30d7\u30e9\u30f3|\u5bfe\u5fdc\u65b9\u91dd|"
     "\u5bfe\u5fdc\u8a08\u753b|\u4fee\u6b63\u8a08\u753b|\u4fee\u590d\u8ba1\u5212|"
     "\u6574\u6539\u8ba1\u5212|\u6539\u8fdb\u8ba1\u5212|\u540e\u7eed(?:\u6b65\u9aa4|\u884c\u52a8|"
-    "\u5de5\u4f5c)|\u4e0b\u4e00\u6b65(?:\u884c\u52a8|\u8ba1\u5212)?|\u6b21\u306e\u30b9\u30c6\u30c3\u30d7|"
+    "\u5de5\u4f5c|\u5efa\u8bae|\u5efa\u8b70)|\u5f8c\u7e8c\u5efa\u8b70|"
+    "\u5efa\u8bae\u540e\u7eed(?:\u5de5\u4f5c|\u884c\u52a8|\u6b65\u9aa4)?|\u5efa\u8b70\u5f8c\u7e8c|\u4e0b\u4e00\u6b65(?:\u884c\u52a8|\u8ba1\u5212)?|\u6b21\u306e\u30b9\u30c6\u30c3\u30d7|"
     "(?:\u63a8\u5968\u3055\u308c\u308b)?\u6b21\u306e\u30a2\u30af\u30b7\u30e7\u30f3|"
     "\u4eca\u5f8c\u306e(?:\u5bfe\u5fdc|\u8ab2\u984c)|\ub2e4\uc74c\\s?\ub2e8\uacc4|"
     "\ud6c4\uc18d\\s?\uc870\uce58|\uc2e4\ud589\\s?\uacc4\ud68d|\uc870\uce58\\s?\uacc4\ud68d|"
