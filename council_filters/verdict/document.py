@@ -818,6 +818,8 @@ def _intl_tag(m: re.Match[str]) -> str | None:
         return None
     if (s := severity.INTL_ALIASES.get(w)) is not None:
         return s
+    if SEVERITY_KEY_RE.match(w) or PLACE_KEY_RE.match(w) or STATUS_KEY_RE.match(w):
+        return None  # "**심각도**:", "**重要度**:": a field's key, whose leading word is no tag
     return _intl_severity_word(w) if _CJK_RUN.match(w) else None
 
 

@@ -53,9 +53,10 @@ def emoji_severity(emoji: str) -> str | None:
 # back (possessive), so a scan over a long unbroken word stays linear.
 # A glob's star inside a name is part of the path ("migrations/2026_*.sql", "src/*.ts"): a
 # star right after a name character or a slash and before a name character or a dot (an
-# emphasis mark, "**a.py**" or "*a.py*", is never followed by one).
+# emphasis mark, "**a.py**" or "*a.py*", is never followed by one); no path starts inside
+# such a run, so a long "a*a*a*…" is scanned once.
 _STAR = r"(?<=[\w/\\])\*(?=[\w.])"
-_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
+_P = (r"(?<![\w@~+.\-\\/:])(?<![\w/\\]\*)(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
       r"(?:[\w@~+.\-]|" + _STAR + r")*+(?:[\\/](?:[\w@~+.\-]|" + _STAR + r")++)*+")
 _W = r"[`*_'\"\u300c\u300d\u300e\u300f]*"  # wrappers of a path or a line ("「a.py」" too)
 _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
