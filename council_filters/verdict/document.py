@@ -242,7 +242,13 @@ _FINDINGS = re.compile(
     # ... in Korean ("발견 사항", "지적 사항", "문제점", "이슈"; not "문제 없음") and the other
     # languages of the tables ("Problemas encontrados", "Befunde", "Problèmes", "Замечания")
     "\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c(?!\\s?\uc5c6)|\uc774\uc288|"
+    # ... and the concerns a review raises ("気になる点", "懸念事項", "担忧", "우려 사항",
+    # "Bedenken", "Preocupaciones", "Préoccupations", "Опасения"), as "Concerns" does
+    "\u6c17\u306b\u306a\u308b\u70b9|\u61f8\u5ff5|\u62c5\u5fe7|\u64d4\u6182|\u987e\u8651|"
+    "\u9867\u616e|\uc6b0\ub824|"
     r"\b(?:problemas?|achados?|hallazgos?|befunde?|probl\u00e8mes?|problemi|constats?|"
+    r"bedenken|preocupa[c\u00e7](?:iones|[o\u00f5]es)|pr\u00e9occupations?|preoccupazioni|"
+    r"\u043e\u043f\u0430\u0441\u0435\u043d\u0438\w*|"
     r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
     r"\u043d\w*)(?!\w)",
     re.I)
@@ -279,7 +285,13 @@ _FINDING_ID = re.compile(
     r"achado|\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430|\u0437\u0430\u043c\u0435\u0447"
     r"\u0430\u043d\u0438\u0435)\s*#?\s*\d{1,4}\b"
     r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
-_NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
+# a heading's or item's number: "1.", "2.3", "a)", and the numbering of Chinese, Japanese
+# and Korean ("一、", "二．", "①", "第1点：", "第二条", "1）")
+_NUMBERING = re.compile(
+    r"^(?:(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+|\d{1,3}\uff09\s*|"
+    "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}(?:[\u3001.\uff0e]\\s*|\\s+)|"
+    "[\u2460-\u2473]\\s*|\u7b2c\\s*[\\d\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"
+    "\u5341]{1,3}\\s*[\u70b9\u9ede\u6761\u689d\u9805\u9879\u4e2a\u500b\\s]\\s*[:\uff1a]?\\s*)")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
     r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
@@ -610,9 +622,15 @@ def _is_label(text: str) -> bool:
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
-    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
+    return bool(toks) and all(w in _LABEL_WORDS or _COUNT.match(w) or _intl_label_word(w)
                               or _CJK_LABEL.match(w) is not None
                               or _CJK_LABEL_PARTS.match(w) is not None for w in toks)
+
+
+# how many findings a group holds: a number, alone or with a counter word of Chinese,
+# Japanese or Korean ("CRITICAL 3건", "MAJOR 12件", "轻微 2个", "3項"), which labels nothing
+_COUNT = re.compile("^\\d{1,4}(?:\u4ef6|\u4e2a|\u500b|\u9879|\u9805|\u6761|\u689d|\u5904|\u8655|"
+                    "\u70b9|\u9ede|\u3064|\uac74|\uac1c)?$")
 
 
 # a group's name in Chinese or Japanese made only of when and how to act ("P3 - 长期优化",
@@ -775,8 +793,7 @@ def _lead_tag(text: str) -> str | None:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
-    if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
-            and w not in _FIELD_WORDS and (s := severity.INTL_ALIASES.get(w)):
+    if m and (s := _intl_tag(m)):
         return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
@@ -797,6 +814,23 @@ _INTL_TAG = re.compile(
     r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
     r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
     r"-\s|\*\*))")
+
+
+def _intl_tag(m: re.Match[str]) -> str | None:
+    """The severity of another language's tag: a word in brackets is always a tag (``[可选]``,
+    ``[提案]``, ``[Medio]``, ``【제안】``); before a colon or dash, not the words that are also
+    common words or the keys of a finding's fields (``Media:``, ``**建议：**``).  A word of
+    Chinese, Japanese or Korean counts by its leading severity word (``**치명적**:``,
+    ``**必须修复**：``)."""
+    bracketed = m["a"] is not None
+    w = (m["a"] or m["b"] or "").strip().lower()
+    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS):
+        return None
+    if (s := severity.INTL_ALIASES.get(w)) is not None:
+        return s
+    if SEVERITY_KEY_RE.match(w) or PLACE_KEY_RE.match(w) or STATUS_KEY_RE.match(w):
+        return None  # "**심각도**:", "**重要度**:": a field's key, whose leading word is no tag
+    return _intl_severity_word(w) if _CJK_RUN.match(w) else None
 
 
 _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
@@ -3137,14 +3171,15 @@ _RECAP_ACTION = re.compile(
 _RECAP_TAIL = re.compile(
     r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
     r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
-    r"points|changes|fixes|list|concerns)\b)", re.I)
+    r"points|changes|fixes|list|concerns)\b|"
+    r"(?:" + words.HEAD_QUALIFIERS_INTL + r")\s*(?:$|[^\w\s]))", re.I)
 
 
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
     r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
-    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
+    r"general|future|improvements?|follow[\s-]?up|key|main)\s+(?=\w)", re.I)
 
 
 # the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
@@ -3155,8 +3190,9 @@ _BODY_PART_INTL = re.compile(r"^(?:" + words.BODY_PART_HEADS_INTL + r")\s*:?\s*$
 # tables of :mod:`.words`): a name that opens the heading, then its end, punctuation, a
 # bracket or a connecting word ("変更概要（今回分）", "Übersicht der Änderungen"); a name
 # followed by more words is a title ("요약 화면이 비어 있음")
-_INTL_TAIL = (r"(?=\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|das|de|del|della|di|du|of|for|f\u00fcr|"
-              r"para|per|pour|zur|zum)\s))")
+_INTL_TAIL = (r"(?=\s*(?:" + words.HEAD_QUALIFIERS_INTL + r")?\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|"
+              r"das|de|del|della|di|du|of|for|f\u00fcr|para|per|pour|zur|zum|y|e|et|und|"
+              r"\u0438)\s))")
 _INTL_HEADS = tuple((kind, re.compile(r"(?:" + rx + r")" + _INTL_TAIL, re.I)) for kind, rx in (
     ("summary", words.SUMMARY_HEADS_INTL), ("action", words.ACTION_HEADS_INTL),
     ("changes", words.CHANGES_HEADS_INTL), ("other", words.OTHER_HEADS_INTL)))
@@ -3553,6 +3589,10 @@ _NONE_MORE = re.compile(
 _CODEX_TUI_ITEM = re.compile(r"^\[[xX ]\]\s+\[P[0-3]\]\s[^\n]*\s\u2014\s+\S+:\d+-\d+\s*$")
 
 
+# an aside in brackets, ASCII or full-width, short enough to be a status ("（対応済み）")
+_SETTLED_ASIDE = re.compile(r"[(\uff08]([^()\uff08\uff09\n]{1,30})[)\uff09]")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -3574,6 +3614,9 @@ def _skip_head(head: str) -> bool:
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
+    if any(_RESOLVED.match(a.strip(" *_`")) and not _STILL.search(a)
+           for a in _SETTLED_ASIDE.findall(h)):
+        return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
                  h, re.I):
@@ -4754,7 +4797,8 @@ _COLUMNS_INTL = (
               "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
               "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
               "file:riga")),
-    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
+    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "\ub77c\uc778", "\ud589",
+              "zeile", "ligne",
               "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
                   "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",
