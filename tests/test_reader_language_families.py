@@ -452,3 +452,16 @@ def test_chinese_follow_ups_are_no_findings(head: str) -> None:
 - 之后考虑把密钥放进配置中心
 """
     assert where(text) == [("auth/token.py", 21, None)]
+
+
+@pytest.mark.parametrize(("opening", "sev"), [
+    ("**严重程度**：中 — ", "medium"),
+    ("[심각도: 중간] ", "medium"),
+    ("【重要度：高】", "critical"),
+    ("**Schweregrad**: niedrig — ", "minor"),
+])
+def test_a_severity_key_opening_an_item_gives_its_value(opening: str, sev: str) -> None:
+    # the key names the field ("severity"); the value after it is the finding's severity,
+    # never the key's own leading word ("심각도" starts with "serious")
+    text = f"## Findings\n\n1. {opening}`src/store.py:40` the lock is never released\n"
+    assert where(text) == [("src/store.py", 40, sev)]

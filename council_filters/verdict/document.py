@@ -792,6 +792,14 @@ def _lead_tag(text: str) -> str | None:
     if m:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
+    m = _KEYED_TAG.match(t)  # "**严重程度**：中 —", "[심각도: 중간]": the key's value
+    if m and SEVERITY_KEY_RE.match(m["k"]):
+        w = m["v"].lower()
+        s = severity.INTL_ALIASES.get(w) or severity_word(w)
+        if s is None and _CJK_RUN.match(w):
+            s = _intl_severity_word(w)
+        if s:
+            return s
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
     if m and (s := _intl_tag(m)):
         return s
@@ -816,6 +824,13 @@ _INTL_TAG = re.compile(
     r"-\s|\*\*))")
 
 
+# a severity key and its value opening a finding, bare or in brackets ("**严重程度**：中 —",
+# "[심각도: 중간]", "【重要度：高】")
+_KEYED_TAG = re.compile(
+    r"^[\s*_`]*[\[(\u3010\uff08\uff3b]?\s*[*_]*(?P<k>[^\W\d_]{1,14})[*_]*\s*[:\uff1a]\s*[*_]*"
+    r"(?P<v>[^\W\d_]{1,14})[*_`]*\s*(?:[\])\u3011\uff09\uff3d]|:|\uff1a|\u2014|\u2013|-\s|\*\*|\s|$)")
+
+
 def _intl_tag(m: re.Match[str]) -> str | None:
     """The severity of another language's tag: a word in brackets is always a tag (``[可选]``,
     ``[提案]``, ``[Medio]``, ``【제안】``); before a colon or dash, not the words that are also
@@ -828,8 +843,6 @@ def _intl_tag(m: re.Match[str]) -> str | None:
         return None
     if (s := severity.INTL_ALIASES.get(w)) is not None:
         return s
-    if SEVERITY_KEY_RE.match(w) or PLACE_KEY_RE.match(w) or STATUS_KEY_RE.match(w):
-        return None  # "**심각도**:", "**重要度**:": a field's key, whose leading word is no tag
     return _intl_severity_word(w) if _CJK_RUN.match(w) else None
 
 
