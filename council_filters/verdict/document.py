@@ -1600,10 +1600,16 @@ class _Reader:
         recommendations), an item that restates no finding and has neither a place nor a
         severity of its own (or its list's: "Suggestions" are minor) is advice on what to
         do next, not a finding; a timing heading inside the list ("### Immediate (P0)")
-        orders the actions and gives none of them a severity."""
-        sec = next((s for s in reversed(self.sections) if s.prior), None)
-        return sec is not None and not sec.summary_recap and "file" not in rec \
-            and not own_sev and not sec.sev
+        orders the actions and gives none of them a severity, as does a graded list of
+        actions inside an ungraded one ("## Recommendations by Priority" / "### Priority
+        2: Medium"): its grade orders the actions, it does not make them findings."""
+        recaps = [s for s in self.sections if s.prior]
+        if not recaps:
+            return False
+        sec = recaps[-1]
+        if sec.sev and any(not s.summary_recap and not s.sev for s in recaps[:-1]):
+            sec = next(s for s in recaps if not s.summary_recap and not s.sev)
+        return not sec.summary_recap and "file" not in rec and not own_sev and not sec.sev
 
     def said_there(self, rec: dict[str, Any]) -> bool:
         """A finding read before at ``rec``'s place (its file, a line within the other's
@@ -3034,11 +3040,12 @@ _RECAP_ACTION = re.compile(
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
 # what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
-# requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
+# requests", "Recommendations for v2", "Recommended Action Plan", "Recommended Improvements
+# Priority"); "Summary line is wrong" names a finding instead
 _RECAP_TAIL = re.compile(
     r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
     r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
-    r"points|changes|fixes|list|concerns)\b)", re.I)
+    r"points|changes|fixes|list|concerns|plan|priority|priorities|order|roadmap)\b)", re.I)
 
 
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
@@ -3335,12 +3342,17 @@ def _skip_head(head: str) -> bool:
                  r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
         return True  # "… renumbers when filters change — expected.", "…; fine for now."
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
-            or _INFO_CONFIRMS.match(_plain(h)):
+            or _INFO_CONFIRMS.match(_plain(h)) or _CONTENTS_ENTRY.match(h):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
     # and so is code that assigns or calls (`` `onclick={close}` ``)
     return bool(_PLACEHOLDER.search(re.sub(r"`(?:<[a-z][a-z0-9-]*(?:\s[^`<>\n]*)?/?>|"
                                            r"[^`\n]*[=(;][^`\n]*)`", " ", h)))
+
+
+# an entry of a table of contents: only a link to a heading of the same document
+# ("[Findings: High](#-high-priority)", "**[3. Testing](#3-testing)**")
+_CONTENTS_ENTRY = re.compile(r"^[\s*_]*\[[^\[\]\n]{1,200}\]\(#[^()\s]{0,200}\)[\s*_.]*$")
 
 
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",

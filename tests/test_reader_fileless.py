@@ -1,0 +1,120 @@
+"""Findings with no file are read only where the reviewer made them findings (issue 22,
+item 5): the lists of actions that follow the findings (an action plan in phases, a
+list of recommendations graded by priority) are advice, not new findings, and a table
+of contents is navigation.  Every review below is written for these tests; none is a
+reviewer's text."""
+
+from __future__ import annotations
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> list[tuple]:
+    got = reading.read(text.encode(), "tester")
+    return [(f.get("file"), f.get("line"), f.get("severity"), f.get("summary"))
+            for f in got.findings]
+
+
+FINDINGS = """# Review of the export job
+
+## Findings
+
+### 1. The export retries forever
+`jobs/export.py:88` loops on any error with no limit.
+
+### 2. No metrics for failed exports
+Nothing counts the exports that fail, so an outage goes unseen.
+
+"""
+
+
+def test_a_recommended_action_plan_in_phases_adds_no_findings() -> None:
+    text = FINDINGS + """## Recommended Action Plan
+
+### Phase 1: Critical Fixes (Block Merge)
+1. Cap the retries of the export loop
+2. Write the tenant id into every audit line
+
+### Phase 2: Fix High-Priority Issues
+1. Move the export settings into one place
+2. Time out the upload after a minute
+"""
+    got = read(text)
+    assert [(f, ln) for f, ln, _, _ in got] == [("jobs/export.py", 88), (None, None)]
+
+
+def test_a_list_of_recommendations_graded_by_priority_is_advice() -> None:
+    text = FINDINGS + """## Recommendations by Priority
+
+### Priority 1: Critical
+- Rotate the signing key every quarter
+
+### Priority 2: Medium
+- Split the export job into smaller steps
+
+### Priority 3: Low
+- Log the duration of each export
+"""
+    got = read(text)
+    assert len(got) == 2
+    assert not any("signing key" in str(s) or "smaller steps" in str(s) for *_, s in got)
+
+
+def test_recommended_improvements_priority_with_graded_sub_lists_is_advice() -> None:
+    text = FINDINGS + """## Recommended Improvements Priority
+
+### High Priority (Do First)
+1. **Add a dead-letter queue** - Keeps failed exports
+2. **Add load tests** - Confidence before launch
+
+### Low Priority (Nice to Have)
+3. **Add a dashboard** - Easier operations
+"""
+    assert len(read(text)) == 2
+
+
+def test_an_action_restating_a_finding_still_gives_it_its_severity() -> None:
+    text = FINDINGS + """## Recommendations by Priority
+
+### Priority 1: Critical
+- Add metrics for failed exports so an outage is seen
+"""
+    got = read(text)
+    assert len(got) == 2
+    assert got[1][0] is None and got[1][2] == "critical"
+
+
+def test_a_graded_list_of_must_fix_items_on_its_own_keeps_its_new_findings() -> None:
+    text = FINDINGS + """## Must Fix Before Merge
+- The archive step deletes the source before the upload is confirmed
+"""
+    got = read(text)
+    assert len(got) == 3
+    assert got[2][2] == "critical"
+
+
+def test_a_table_of_contents_is_no_list_of_findings() -> None:
+    text = """# Audit of the billing service
+
+## Table of Contents
+1. [Summary](#summary)
+2. [Findings: Critical](#findings-critical)
+3. [Findings: Medium](#findings-medium)
+4. [Recommended Roadmap](#recommended-roadmap)
+
+## Summary
+Two problems stand out.
+
+## Findings: Critical
+
+### C1. Invoices are rounded twice
+**File:** `billing/round.go`
+
+## Findings: Medium
+
+### M1. No test covers refunds
+Refunds have no test at all.
+"""
+    got = read(text)
+    assert [(f, sev) for f, _, sev, _ in got] == [("billing/round.go", "critical"),
+                                                  (None, "medium")]
