@@ -118,3 +118,21 @@ Refunds have no test at all.
     got = read(text)
     assert [(f, sev) for f, _, sev, _ in got] == [("billing/round.go", "critical"),
                                                   (None, "medium")]
+
+
+def test_an_action_list_named_with_a_qualifier_is_advice() -> None:
+    text = FINDINGS + """## Hardening Recommendations
+- Send a strict transport security header
+- Pin the base image by digest
+
+## Post-Deployment Tasks
+1. Watch the export error rate for a week
+"""
+    assert len(read(text)) == 2
+
+
+def test_a_title_that_goes_on_after_an_action_word_is_still_a_finding() -> None:
+    text = FINDINGS + """### 3. Hardening recommendations are never applied
+The deploy script skips the hardening step when the flag file is missing.
+"""
+    assert len(read(text)) == 3

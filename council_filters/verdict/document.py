@@ -3099,6 +3099,9 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
     q = _SUMMARY_QUALIFIER.match(name)
     if q and _recap_kind(name[q.end():]) == "summary":
         return "summary"  # "Security Issues Summary", "Round 2 Findings Overview"
+    q = _ACTION_QUALIFIER.match(name)
+    if q and _recap_kind(name[q.end():]) == "action":
+        return "action"  # "Hardening Recommendations", "Post-Deployment Tasks"
     return None
 
 
@@ -3107,6 +3110,14 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
 _SUMMARY_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
     r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+
+
+# up to two words ahead of a list of actions' name that ends the heading, or its aside:
+# "Hardening Recommendations", "Post-Deployment Tasks (optional)" ("Ignored suggestion
+# breaks the build" goes on after the name: a finding's title)
+_ACTION_QUALIFIER = re.compile(
+    r"^(?:[\w-]+\s+){1,2}(?=(?:recommendations?|suggestions?|tasks|todos?|next\s+steps?|"
+    r"action\s+items?)\s*(?:[:.\u2014\u2013-]\s*)?(?:\([^()\n]{0,60}\)\s*)?$)", re.I)
 
 
 # what follows a priority that grades findings rather than recaps them
