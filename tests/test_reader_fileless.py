@@ -136,3 +136,31 @@ def test_a_title_that_goes_on_after_an_action_word_is_still_a_finding() -> None:
 The deploy script skips the hardening step when the flag file is missing.
 """
     assert len(read(text)) == 3
+
+
+def test_sections_the_reviewer_sets_aside_hold_no_findings() -> None:
+    text = FINDINGS + """## Remaining Known Issues (not blocking)
+
+| # | Severity | File | Issue |
+|---|----------|------|-------|
+| 1 | Major | `jobs/upload.py` | The whole environment is inherited |
+| 2 | Minor | Cross-platform | The home folder is read from one variable |
+
+## Architecture Notes (No Action Needed)
+- The queue and the scheduler share one connection pool
+
+### Items deferred (after launch)
+- A second region for the archive bucket
+"""
+    assert len(read(text)) == 2
+
+
+def test_known_issues_without_an_aside_still_hold_findings() -> None:
+    text = """# Status of the sync tool
+
+## Known Issues & Failures
+
+### 1. Parse errors in the helper commands
+**Impact:** the raw data comes back but is never structured
+"""
+    assert len(read(text)) == 1

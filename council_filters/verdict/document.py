@@ -1889,6 +1889,10 @@ class _Reader:
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
+        if kind in ("neutral", "findings") and _SET_ASIDE_HEAD.match(plain):
+            # "## Remaining Known Issues (not blocking)", "## Architecture Notes (No Action
+            # Needed)", "### Items deferred (…)": what the reviewer set aside, no findings
+            kind = "resolved"
         if kind in ("neutral", "findings") and _settled_tail(text.strip(" *_#")):
             # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
             # what the heading names (a section or one finding) was settled in the change
@@ -3267,6 +3271,14 @@ _SETTLED_HEAD = re.compile(
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
+# a section the reviewer sets aside as a whole: known issues it says do not block (or
+# are not to be fixed), notes it says need no action, items it defers
+_SET_ASIDE_HEAD = re.compile(
+    r"^(?:(?:remaining|other|open)\s+)?known\s+(?:issues?|limitations?|gaps?)\s*\([^()\n]{0,30}"
+    r"\b(?:not\s+blocking|non-?blocking|do\s+not\s+(?:try\s+to\s+)?fix|won'?t\s+fix)\b[^()\n]{0,40}"
+    r"\)\s*:?\s*$"
+    r"|.{0,80}\(\s*no\s+action\s+(?:is\s+)?(?:needed|required)\b[^()\n]{0,40}\)\s*:?\s*$"
+    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 
