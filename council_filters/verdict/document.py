@@ -3272,10 +3272,10 @@ _SETTLED_HEAD = re.compile(
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
 # a section the reviewer sets aside as a whole: known issues it says do not block (or
-# are not to be fixed), notes it says need no action, items it defers
+# will not be fixed), notes it says need no action, items it defers
 _SET_ASIDE_HEAD = re.compile(
     r"^(?:(?:remaining|other|open)\s+)?known\s+(?:issues?|limitations?|gaps?)\s*\([^()\n]{0,30}"
-    r"\b(?:not\s+blocking|non-?blocking|do\s+not\s+(?:try\s+to\s+)?fix|won'?t\s+fix)\b[^()\n]{0,40}"
+    r"\b(?:not\s+blocking|non-?blocking|won'?t\s+fix)\b[^()\n]{0,40}"
     r"\)\s*:?\s*$"
     r"|.{0,80}\(\s*no\s+action\s+(?:is\s+)?(?:needed|required)\b[^()\n]{0,40}\)\s*:?\s*$"
     r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b", re.I)
