@@ -164,3 +164,33 @@ def test_known_issues_without_an_aside_still_hold_findings() -> None:
 **Impact:** the raw data comes back but is never structured
 """
     assert len(read(text)) == 1
+
+
+def test_the_reasons_for_a_risk_rating_are_no_findings() -> None:
+    text = """# Review of the fallback rename
+
+## Findings
+- `src/names.ts:27` — the parse fallback still returns the old name.
+
+## Risks
+
+**Risk Level**: Low
+
+**Why Low**:
+1. Only a string changes, no logic
+2. The same value is already used two lines below
+3. The tests already expect the new name
+"""
+    assert [(f, ln) for f, ln, _, _ in read(text)] == [("src/names.ts", 27)]
+
+
+def test_a_heading_explaining_why_there_are_no_issues_holds_none() -> None:
+    text = """# Second round
+
+## Why No Critical/Important Issues
+1. **Data flow checked**: the new command reuses the existing runner.
+2. **Criteria traced**: every criterion maps to a test.
+
+## Verdict: APPROVE
+"""
+    assert read(text) == []

@@ -200,7 +200,7 @@ _AFTERWORD = re.compile(
     r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
-    r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
+    r"\b(?:no|without|zero)\s+(?:[\w/-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
     r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
 # an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
 _SETTLED_LABEL = re.compile(
@@ -2112,6 +2112,8 @@ class _Reader:
             and (not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading())
             and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
             and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        if not quoted and len(lines) == 1 and _WHY_LEAD.match(lines[0]):
+            self.fix_lead = True  # "**Why Low**:" over a list: the reasons, not findings
         self.place_lead = not quoted and len(lines) == 1 and self.under_cand() \
             and bool(_PLACES_LABEL.match(lines[0]))
 
@@ -3271,6 +3273,12 @@ _SETTLED_HEAD = re.compile(
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
+# a lead-in that gives the reasons for a rating or a call, alone over a list: "**Why
+# Low**:", "Why this is safe:" (its items are the reviewer's reasons, not findings)
+_WHY_LEAD = re.compile(r"^\s*(?:\*\*|__)?\s*why\b[^:*_\n]{0,40}(?:\*\*|__)?\s*[:\uff1a]\s*"
+                       r"(?:\*\*|__)?\s*$", re.I)
+
+
 # a section the reviewer sets aside as a whole: known issues it says do not block (or
 # will not be fixed), notes it says need no action, items it defers
 _SET_ASIDE_HEAD = re.compile(
