@@ -194,3 +194,17 @@ def test_a_heading_explaining_why_there_are_no_issues_holds_none() -> None:
 ## Verdict: APPROVE
 """
     assert read(text) == []
+
+
+def test_rows_whose_what_was_done_column_is_filled_in_are_settled() -> None:
+    text = FINDINGS + """## Folded into the contributor guide
+
+| Finding | What was done |
+|---------|---------------|
+| **No package manager chosen.** | The guide picks one for every language. |
+| **No runbook for the demo.** | The guide ends with a one-page runbook. |
+| **No owner for the nightly job.** | Not yet — waiting on the team lead. |
+"""
+    got = read(text)
+    assert len(got) == 3
+    assert "owner for the nightly job" in str(got[2][3])

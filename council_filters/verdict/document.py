@@ -4663,8 +4663,14 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 _PASSED_ROW.search(_unwrap(vals[cols["status"]]))
                 and not _FAILED_ROW.search(_unwrap(vals[cols["status"]])))):
             continue
-        if fixcol is not None and _DONE_FIX.match(_unwrap(vals[fixcol])):
-            continue  # "| Fix | Wrapped the call … |": what was done, a fixed row
+        if fixcol is not None and (_DONE_FIX.match(_unwrap(vals[fixcol])) or header[fixcol] in (
+                "what was done", "action taken", "changes made", "change made")
+                and _strip_decor(vals[fixcol]).strip(" -\u2014") and not re.match(
+                    r"^[\W_]*(?:none|n/?a|not\b|no\b|tbd|todo|pending|open|nothing)",
+                    _strip_decor(vals[fixcol]), re.I)):
+            # "| Fix | Wrapped the call … |": what was done, a fixed row; a column that
+            # names the work done ("What was done") settles every row it fills in
+            continue
         if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
                and not re.search(r"\b(?:not|un|partially|partly)\s*(?:fixed|resolved|done)\b", v,
                                  re.I)
