@@ -208,3 +208,11 @@ def test_rows_whose_what_was_done_column_is_filled_in_are_settled() -> None:
     got = read(text)
     assert len(got) == 3
     assert "owner for the nightly job" in str(got[2][3])
+
+
+def test_a_section_of_non_issue_checks_holds_no_findings() -> None:
+    text = FINDINGS + """## Non-Issue Checks
+- The retry counter resets on success: confirmed
+- Upload timeouts are configurable: confirmed
+"""
+    assert len(read(text)) == 2
