@@ -216,3 +216,16 @@ def test_a_section_of_non_issue_checks_holds_no_findings() -> None:
 - Upload timeouts are configurable: confirmed
 """
     assert len(read(text)) == 2
+
+
+def test_a_medium_term_heading_in_an_action_plan_is_no_severity() -> None:
+    text = FINDINGS + """## Action Plan (Priority)
+
+## Short term (this month)
+1. Add a unit test for the retry cap
+
+## MEDIUM TERM (Q2)
+1. Set up a nightly end-to-end run
+2. Add error monitoring
+"""
+    assert len(read(text)) == 2

@@ -646,7 +646,8 @@ def heading_severity(text: str) -> str | None:
     is_bucket, sev0 = bucket(text)
     if is_bucket and sev0 is not None:
         return sev0
-    t = _plain(text)
+    # "MEDIUM TERM (Q2)", "Mid-term": when to act, not how severe
+    t = re.sub(r"\b(?:short|medium|mid|long)[\s-]+term\b", " ", _plain(text), flags=re.I)
     m = _SEV_WORDS_RE.search(t)
     if m:
         sev = severity_word(m["w"])
