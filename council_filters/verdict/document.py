@@ -203,7 +203,8 @@ _AFTERWORD = re.compile(
     r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
-    r"\b(?:no|without|zero)\s+(?:[\w-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
+    r"\bnon-?(?:issues?|findings?)\b|"
+    r"\b(?:no|without|zero)\s+(?:[\w/-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
     r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
 # an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
 _SETTLED_LABEL = re.compile(
@@ -673,7 +674,8 @@ def heading_severity(text: str) -> str | None:
     is_bucket, sev0 = bucket(text)
     if is_bucket and sev0 is not None:
         return sev0
-    t = _plain(text)
+    # "MEDIUM TERM (Q2)", "Mid-term": when to act, not how severe
+    t = re.sub(r"\b(?:short|medium|mid|long)[\s-]+term\b", " ", _plain(text), flags=re.I)
     m = _SEV_WORDS_RE.search(t)
     if m:
         sev = severity_word(m["w"])
@@ -1680,10 +1682,16 @@ class _Reader:
         recommendations), an item that restates no finding and has neither a place nor a
         severity of its own (or its list's: "Suggestions" are minor) is advice on what to
         do next, not a finding; a timing heading inside the list ("### Immediate (P0)")
-        orders the actions and gives none of them a severity."""
-        sec = next((s for s in reversed(self.sections) if s.prior), None)
-        return sec is not None and not sec.summary_recap and "file" not in rec \
-            and not own_sev and not sec.sev
+        orders the actions and gives none of them a severity, as does a graded list of
+        actions inside an ungraded one ("## Recommendations by Priority" / "### Priority
+        2: Medium"): its grade orders the actions, it does not make them findings."""
+        recaps = [s for s in self.sections if s.prior]
+        if not recaps:
+            return False
+        sec = recaps[-1]
+        if sec.sev and any(not s.summary_recap and not s.sev for s in recaps[:-1]):
+            sec = next(s for s in recaps if not s.summary_recap and not s.sev)
+        return not sec.summary_recap and "file" not in rec and not own_sev and not sec.sev
 
     def said_there(self, rec: dict[str, Any]) -> bool:
         """A finding read before at ``rec``'s place (its file, a line within the other's
@@ -1976,6 +1984,10 @@ class _Reader:
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
+        if kind in ("neutral", "findings") and _SET_ASIDE_HEAD.match(plain):
+            # "## Remaining Known Issues (not blocking)", "## Architecture Notes (No Action
+            # Needed)", "### Items deferred (…)": what the reviewer set aside, no findings
+            kind = "resolved"
         if kind in ("neutral", "findings") and _settled_tail(text.strip(" *_#")):
             # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
             # what the heading names (a section or one finding) was settled in the change
@@ -2225,6 +2237,8 @@ class _Reader:
             and (not _GROUP_NOUN.search(lines[0]) or self.in_fielded_heading())
             and _recap_kind(_strip_decor(lines[0]).strip(" :*_")) is None) \
             and lines[-1].rstrip(" *_").endswith((":", "\uff1a"))
+        if not quoted and len(lines) == 1 and _WHY_LEAD.match(lines[0]):
+            self.fix_lead = True  # "**Why Low**:" over a list: the reasons, not findings
         self.place_lead = not quoted and len(lines) == 1 and self.under_cand() \
             and bool(_PLACES_LABEL.match(lines[0]))
 
@@ -3180,11 +3194,12 @@ _RECAP_ACTION = re.compile(
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
 # what may follow a recap's name: nothing, punctuation, or a qualifier ("Summary of change
-# requests", "Recommendations for v2"); "Summary line is wrong" names a finding instead
+# requests", "Recommendations for v2", "Recommended Action Plan", "Recommended Improvements
+# Priority"); "Summary line is wrong" names a finding instead
 _RECAP_TAIL = re.compile(
     r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
     r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
-    r"points|changes|fixes|list|concerns)\b|"
+    r"points|changes|fixes|list|concerns|plan|priority|priorities|order|roadmap)\b|"
     r"(?:" + words.HEAD_QUALIFIERS_INTL + r")\s*(?:$|[^\w\s]))", re.I)
 
 
@@ -3240,6 +3255,9 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
     q = _SUMMARY_QUALIFIER.match(name)
     if q and _recap_kind(name[q.end():]) == "summary":
         return "summary"  # "Security Issues Summary", "Round 2 Findings Overview"
+    q = _ACTION_QUALIFIER.match(name)
+    if q and _recap_kind(name[q.end():]) == "action":
+        return "action"  # "Hardening Recommendations", "Post-Deployment Tasks"
     return None
 
 
@@ -3248,6 +3266,14 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
 _SUMMARY_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
     r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+
+
+# up to two words ahead of a list of actions' name that ends the heading, or its aside:
+# "Hardening Recommendations", "Post-Deployment Tasks (optional)" ("Ignored suggestion
+# breaks the build" goes on after the name: a finding's title)
+_ACTION_QUALIFIER = re.compile(
+    r"^(?:[\w-]+\s+){1,2}(?=(?:recommendations?|suggestions?|tasks|todos?|next\s+steps?|"
+    r"action\s+items?)\s*(?:[:.\u2014\u2013-]\s*)?(?:\([^()\n]{0,60}\)\s*)?$)", re.I)
 
 
 # what follows a priority that grades findings rather than recaps them
@@ -3399,6 +3425,20 @@ _SETTLED_HEAD = re.compile(
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)"
     # "(Won't Fix / Platform-Bedingt)": the set-aside reason and another beside it
     r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$)", re.I)
+# a lead-in that gives the reasons for a rating or a call, alone over a list: "**Why
+# Low**:", "Why this is safe:" (its items are the reviewer's reasons, not findings)
+_WHY_LEAD = re.compile(r"^\s*(?:\*\*|__)?\s*why\b[^:*_\n]{0,40}(?:\*\*|__)?\s*[:\uff1a]\s*"
+                       r"(?:\*\*|__)?\s*$", re.I)
+
+
+# a section the reviewer sets aside as a whole: known issues it says do not block (or
+# will not be fixed), notes it says need no action, items it defers
+_SET_ASIDE_HEAD = re.compile(
+    r"^(?:(?:remaining|other|open)\s+)?known\s+(?:issues?|limitations?|gaps?)\s*\([^()\n]{0,30}"
+    r"\b(?:not\s+blocking|non-?blocking|won'?t\s+fix)\b[^()\n]{0,40}"
+    r"\)\s*:?\s*$"
+    r"|.{0,80}\(\s*no\s+action\s+(?:is\s+)?(?:needed|required)\b[^()\n]{0,40}\)\s*:?\s*$"
+    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 # the words of a heading over the previous round's settled items ("Resolved", "Fixed since
@@ -3641,12 +3681,17 @@ def _skip_head(head: str) -> bool:
     if _ANSWERED.search(h) and not _reopened(h):
         return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
-            or _INFO_CONFIRMS.match(_plain(h)):
+            or _INFO_CONFIRMS.match(_plain(h)) or _CONTENTS_ENTRY.match(h):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
     # and so is code that assigns or calls (`` `onclick={close}` ``)
     return bool(_PLACEHOLDER.search(re.sub(r"`(?:<[a-z][a-z0-9-]*(?:\s[^`<>\n]*)?/?>|"
                                            r"[^`\n]*[=(;][^`\n]*)`", " ", h)))
+
+
+# an entry of a table of contents: only a link to a heading of the same document
+# ("[Findings: High](#-high-priority)", "**[3. Testing](#3-testing)**")
+_CONTENTS_ENTRY = re.compile(r"^[\s*_]*\[[^\[\]\n]{1,200}\]\(#[^()\s]{0,200}\)[\s*_.]*$")
 
 
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
@@ -4975,8 +5020,14 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 _PASSED_ROW.search(_unwrap(vals[cols["status"]]))
                 and not _FAILED_ROW.search(_unwrap(vals[cols["status"]])))):
             continue
-        if fixcol is not None and _DONE_FIX.match(_unwrap(vals[fixcol])):
-            continue  # "| Fix | Wrapped the call … |": what was done, a fixed row
+        if fixcol is not None and (_DONE_FIX.match(_unwrap(vals[fixcol])) or header[fixcol] in (
+                "what was done", "action taken", "changes made", "change made")
+                and _strip_decor(vals[fixcol]).strip(" -\u2014") and not re.match(
+                    r"^[\W_]*(?:none|n/?a|not\b|no\b|tbd|todo|pending|open|nothing)",
+                    _strip_decor(vals[fixcol]), re.I)):
+            # "| Fix | Wrapped the call … |": what was done, a fixed row; a column that
+            # names the work done ("What was done") settles every row it fills in
+            continue
         if any(re.search(r"\u2705|\u2714|\b(?:fixed|resolved|done)\b", v, re.I)
                and not re.search(r"\b(?:not|un|partially|partly)\s*(?:fixed|resolved|done)\b", v,
                                  re.I)
