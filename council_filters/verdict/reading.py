@@ -152,6 +152,8 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
         for f in out.findings:
             if isinstance(f.get("file"), str):
                 f["file"] = checkout_relative(relative_to(f["file"], root))
+            for r in f.get("related") or ():
+                r["file"] = checkout_relative(relative_to(r["file"], root))
     return out
 
 
