@@ -2680,7 +2680,7 @@ class _Reader:
                 continue
             own = _lead_tag(t[loc.end:].lstrip(" `*_:\u2014\u2013-"))
             if own is not None and own != sev:
-                self.emit(shead, [], sev, None)  # "- `c.py:31` — P1: worse here": its own
+                self.emit(shead, [], own, None)  # "- `c.py:31` — P1: worse here": its own
             else:
                 _relate(rec, [loc])
 
@@ -4143,13 +4143,16 @@ _LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))(?:`?:(?P<l>\d{1,7})(?:-
                          r"|`L?(?P<m>\d{1,7})(?:\s*[-\u2013~]\s*L?\d{1,7})?`)")
 
 
+MAX_LISTED = 64  # places read from one list (a finding keeps MAX_RELATED of them)
+
+
 def _field_places(value: str) -> list[Location]:
     """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
     when it holds nothing but places; otherwise at most the first."""
     v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
     out: list[Location] = []
     pos, glue = 0, []
-    while len(out) < 16:
+    while len(out) < MAX_LISTED:
         loc = locate(v[pos:])
         if loc is None:
             break
