@@ -101,6 +101,20 @@ def test_each_form_is_one_finding_with_its_other_places_related(name: str) -> No
     assert located(read(text)) == [(own, others)]
 
 
+def test_a_json_findings_list_of_places_gives_the_others_as_related() -> None:
+    doc = {"verdict": "REVISE", "findings": [
+        {"title": "the handle is never closed", "severity": "high",
+         "locations": ["io/read.py:12", "io/write.py:30-34", {"path": "io/tee.py", "line": 7}]},
+        {"title": "the two guides disagree", "files": ["guide/a.md", "guide/b.md"]},
+        {"title": "one place only", "file": "io/one.py", "line": 4, "end_line": 9}]}
+    got = read(json.dumps(doc))
+    assert located(got) == [
+        (("io/read.py", 12), [("io/write.py", 30), ("io/tee.py", 7)]),
+        (("guide/a.md", None), [("guide/b.md", None)]),
+        (("io/one.py", 4), [])]
+    assert got[0]["related"][0]["end_line"] == 34 and got[2]["end_line"] == 9
+
+
 def test_a_related_place_keeps_its_range() -> None:
     got = read(FORMS["chinese-list-with-asides"][0])[0]
     assert got["related"][0] == {"file": "cache/disk.ts", "line": 8, "end_line": 14}

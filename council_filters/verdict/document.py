@@ -2655,12 +2655,19 @@ class _Reader:
         for ln in [" ".join(x.strip() for x in lead[:8])]:  # "Same issue at `b.py:12`, `c.py:4`."
             m = _ALSO_INLINE.search(ln)
             tail = ln[m.end():m.end() + 600] if m else ""
+            related = bool(rec.get("related"))
             while tail:
                 loc = locate(tail)
                 if loc is None or loc.line is None or re.search(r"[.;!?]\s", tail[:loc.start]):
                     break
                 _relate(rec, [loc])
                 tail = tail[loc.end:]
+            said = rec.get("summary")
+            cut = _ALSO_SENTENCE.search(said) if isinstance(said, str) else None
+            if cut is not None and rec.get("related") and not related \
+                    and _strip_decor(said[:cut.start()]):
+                # "x leaks. The same issue occurs in": the places are related, not words
+                rec["summary"] = said[:cut.start()].rstrip()
         if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
             return
         for sub in nested[0].children[:40]:
@@ -3961,6 +3968,10 @@ _ALSO_AT = re.compile(
     r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
     r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
     r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+# the sentence that ends a finding's text by naming its other places (now related)
+_ALSO_SENTENCE = re.compile(
+    r"(?:(?<=[.;!?])|\s[\u2014\u2013-])\s+(?:the\s+)?(?:same\s+(?:issue|problem|bug|pattern|"
+    r"mistake|defect|error)\b|also\s+(?:at|in|on)\b)(?:[^.;!?]|\.(?=\S))*[.;!?]?\s*$", re.I)
 _ALSO_INLINE = re.compile(
     r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
