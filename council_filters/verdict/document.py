@@ -2663,7 +2663,8 @@ class _Reader:
                 _relate(rec, [loc])
                 tail = tail[loc.end:]
             said = rec.get("summary")
-            cut = _ALSO_SENTENCE.search(said) if isinstance(said, str) else None
+            said = said if isinstance(said, str) else ""
+            cut = _ALSO_SENTENCE.search(said)
             if cut is not None and rec.get("related") and not related \
                     and _strip_decor(said[:cut.start()]):
                 # "x leaks. The same issue occurs in": the places are related, not words
