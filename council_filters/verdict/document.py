@@ -4075,7 +4075,7 @@ def _reorder(rec: dict[str, Any]) -> None:
 
 def _relate(rec: dict[str, Any], places: list[Location]) -> None:
     """The other places one finding cites: its ``related`` list (in place)."""
-    if any([put_related(rec, loc) for loc in places]):
+    if any([put_related(rec, loc) for loc in places]):  # a list: every place is tried
         _reorder(rec)
 
 
