@@ -67,6 +67,7 @@ INTL_ALIASES: dict[str, str] = {
     # Chinese (simplified and traditional)
     "致命": "critical", "严重": "critical", "嚴重": "critical", "阻塞": "critical",
     "紧急": "critical", "緊急": "critical", "高危": "critical", "高": "critical",
+    "必须修复": "critical", "必須修復": "critical",
     "中等": "medium", "中危": "medium", "中": "medium", "一般": "medium",
     "轻微": "minor", "輕微": "minor", "低危": "minor", "低": "minor", "建议": "minor",
     "建議": "minor", "提示": "minor", "可选": "minor", "可選": "minor",

@@ -21,7 +21,10 @@ bounded) and read from the tree, not line by line:
   is rows under column names; a paragraph line that starts with a severity tag or a
   location opens a finding (the line-based reading of plain text);
 - **not findings**: items marked fixed/resolved/✅/[x]/✓, ``[OK]`` checks, placeholders
-  of a template, "none", field and key lines, questions.
+  of a template, "none", field and key lines, questions; in a later round, what a heading
+  of settled items ("Resolved", "Previously reported", "Verification of fixes") or an
+  answer to a review holds, but for the items, sub-headings and table rows that say they
+  are still open;
 - **restatements**: under a recap heading (a summary, a status table, a consensus;
   suggestions, required changes, next steps...) an item that names an earlier
   finding's id or repeats its words is folded into it (see ``_Reader.restates``);
@@ -240,7 +243,13 @@ _FINDINGS = re.compile(
     # ... in Korean ("발견 사항", "지적 사항", "문제점", "이슈"; not "문제 없음") and the other
     # languages of the tables ("Problemas encontrados", "Befunde", "Problèmes", "Замечания")
     "\ubc1c\uacac|\uc9c0\uc801|\ubb38\uc81c(?!\\s?\uc5c6)|\uc774\uc288|"
+    # ... and the concerns a review raises ("気になる点", "懸念事項", "担忧", "우려 사항",
+    # "Bedenken", "Preocupaciones", "Préoccupations", "Опасения"), as "Concerns" does
+    "\u6c17\u306b\u306a\u308b\u70b9|\u61f8\u5ff5|\u62c5\u5fe7|\u64d4\u6182|\u987e\u8651|"
+    "\u9867\u616e|\uc6b0\ub824|"
     r"\b(?:problemas?|achados?|hallazgos?|befunde?|probl\u00e8mes?|problemi|constats?|"
+    r"bedenken|preocupa[c\u00e7](?:iones|[o\u00f5]es)|pr\u00e9occupations?|preoccupazioni|"
+    r"\u043e\u043f\u0430\u0441\u0435\u043d\u0438\w*|"
     r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
     r"\u043d\w*)(?!\w)",
     re.I)
@@ -277,7 +286,13 @@ _FINDING_ID = re.compile(
     r"achado|\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430|\u0437\u0430\u043c\u0435\u0447"
     r"\u0430\u043d\u0438\u0435)\s*#?\s*\d{1,4}\b"
     r"|(?!top-\d)[A-Z][A-Z0-9]{0,6}-\d{1,4}\b|#\d{1,4}\b)", re.I)  # "Top-5 ...": no id
-_NUMBERING = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+")
+# a heading's or item's number: "1.", "2.3", "a)", and the numbering of Chinese, Japanese
+# and Korean ("一、", "二．", "①", "第1点：", "第二条", "1）")
+_NUMBERING = re.compile(
+    r"^(?:(?:\d{1,3}(?:\.\d{1,3})*[.):]?|[A-Za-z][.)])\s+|\d{1,3}\uff09\s*|"
+    "[\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]{1,3}(?:[\u3001.\uff0e]\\s*|\\s+)|"
+    "[\u2460-\u2473]\\s*|\u7b2c\\s*[\\d\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"
+    "\u5341]{1,3}\\s*[\u70b9\u9ede\u6761\u689d\u9805\u9879\u4e2a\u500b\\s]\\s*[:\uff1a]?\\s*)")
 _POSITIVE_MARK = re.compile(
     r"^[\s*_`]*(?:\[(?:ok|pass|passed|x|verified|good|done)\]|\u2705|\u2714|\u2713|"
     r"\U0001f44d|\U0001f7e2\s*(?:ok|pass)|(?:ok|pass|passed)\s*(?::|\u2014|\u2013|\s-\s))",
@@ -489,6 +504,8 @@ class Vote:
     rank: int = 1  # 0: a verdict a later key replaces ("Original verdict"); 2: one that
     # replaces earlier ones ("New verdict", "Final verdict")
     remark: bool = False  # a Verdict key whose value is a sentence naming no decision
+    aside: bool = False  # ... and it sits in a section of the review ("## Performance")
+    scope: str | None = None  # the file a per-file section's heading names ("## 2. a.tsx")
 
 
 @dataclass
@@ -516,6 +533,11 @@ class _Section:
     summary_head: bool = False  # headed as a summary or status, findings read before or not
     preview: bool = False  # a summary before any finding: what it lists may come again below
     review_head: bool = False  # "# Code review", "## Review": its own bullet list is findings
+    reopen: bool = False  # a heading under settled items that says it is still open
+    # settled by its words ("Resolved", "Previously reported"), not by a check mark alone
+    # ("## ✅ Improvements"): an item under it may still say it is open
+    reopenable: bool = False
+    item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
 
 
 @dataclass
@@ -601,9 +623,15 @@ def _is_label(text: str) -> bool:
     t = re.sub(r"\bv\d{1,3}(?:\.\d{1,3}){0,2}\b|\b(?:one|two|three|four|five|six|seven|eight|"
                r"nine|ten)\b", " ", t)
     toks = [w for w in re.split(r"[\s:/,.&+()#'-]+", t) if w]
-    return bool(toks) and all(w in _LABEL_WORDS or w.isdigit() or _intl_label_word(w)
+    return bool(toks) and all(w in _LABEL_WORDS or _COUNT.match(w) or _intl_label_word(w)
                               or _CJK_LABEL.match(w) is not None
                               or _CJK_LABEL_PARTS.match(w) is not None for w in toks)
+
+
+# how many findings a group holds: a number, alone or with a counter word of Chinese,
+# Japanese or Korean ("CRITICAL 3건", "MAJOR 12件", "轻微 2个", "3項"), which labels nothing
+_COUNT = re.compile("^\\d{1,4}(?:\u4ef6|\u4e2a|\u500b|\u9879|\u9805|\u6761|\u689d|\u5904|\u8655|"
+                    "\u70b9|\u9ede|\u3064|\uac74|\uac1c)?$")
 
 
 # a group's name in Chinese or Japanese made only of when and how to act ("P3 - 长期优化",
@@ -766,8 +794,7 @@ def _lead_tag(text: str) -> str | None:
         w = m["w"].lower()
         return "critical" if w.startswith("must") else severity_word(w)
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
-    if m and (w := (m["a"] or m["b"] or "").strip().lower()) not in _HEADING_AMBIGUOUS \
-            and w not in _FIELD_WORDS and (s := severity.INTL_ALIASES.get(w)):
+    if m and (s := _intl_tag(m)):
         return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
@@ -788,6 +815,23 @@ _INTL_TAG = re.compile(
     r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
     r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
     r"-\s|\*\*))")
+
+
+def _intl_tag(m: re.Match[str]) -> str | None:
+    """The severity of another language's tag: a word in brackets is always a tag (``[可选]``,
+    ``[提案]``, ``[Medio]``, ``【제안】``); before a colon or dash, not the words that are also
+    common words or the keys of a finding's fields (``Media:``, ``**建议：**``).  A word of
+    Chinese, Japanese or Korean counts by its leading severity word (``**치명적**:``,
+    ``**必须修复**：``)."""
+    bracketed = m["a"] is not None
+    w = (m["a"] or m["b"] or "").strip().lower()
+    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS):
+        return None
+    if (s := severity.INTL_ALIASES.get(w)) is not None:
+        return s
+    if SEVERITY_KEY_RE.match(w) or PLACE_KEY_RE.match(w) or STATUS_KEY_RE.match(w):
+        return None  # "**심각도**:", "**重要度**:": a field's key, whose leading word is no tag
+    return _intl_severity_word(w) if _CJK_RUN.match(w) else None
 
 
 _KNOWN_NAMES = frozenset(("makefile", "dockerfile", "jenkinsfile", "gemfile", "rakefile",
@@ -1041,6 +1085,9 @@ class _Reader:
         self.previews: list[dict[str, Any]] = []  # fileless findings read in a preview
         self.comment: comments.Comment | None = None  # a review comment placed around its prose
         self.last_comment: int | None = None  # the findings' count when the last one opened
+        # the findings' count at the last heading, rule or folded record: what a bot's
+        # "✅ Addressed in …" settles when no comment of its own is open
+        self.mark_from = 0
         self.hunk_quoted = False  # a quoted diff hunk was just read: a comment on it follows
         self.bot_sender = False  # the text is a review bot's notification
         self.subject: Location | None = None  # the one file a section's first lines name
@@ -1058,6 +1105,11 @@ class _Reader:
         # "# Review of `docs/plan.md`"): the file of an item citing only a line of it
         self.reviewed: Location | None = None
         self.review_title = False  # a level-1 heading names a review, audit or critique
+        # the title or the lines before the first section say the document answers a review
+        # ("Second-round response to the review of 736f7e1", "# Review response"): its
+        # sections are the answered items, settled unless they say they are still open
+        self.response = False
+        self.sectioned = False  # a heading below the title was read
         # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
         # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
         self.brief = False
@@ -1074,13 +1126,20 @@ class _Reader:
 
     # -- context ----------------------------------------------------------------
     def kind(self) -> str:
-        for sec in self.sections:
+        for i, sec in enumerate(self.sections):
             if sec.kind in ("positive", "resolved"):
+                if sec.reopenable and any(s.reopen for s in self.sections[i + 1:]):
+                    break  # "### 2. Token check — UNFIXED" under "## Previously reported"
                 return sec.kind
         for sec in reversed(self.sections):
             if sec.kind in ("findings", "other"):
                 return sec.kind
         return "neutral"
+
+    def reopenable(self) -> bool:
+        """The items read are under a heading settled by its words (see ``_Section``)."""
+        sec = next((s for s in self.sections if s.kind in ("positive", "resolved")), None)
+        return sec is not None and sec.reopenable
 
     def under_cand(self) -> bool:
         """The innermost section is a heading that may itself be the finding."""
@@ -1289,8 +1348,14 @@ class _Reader:
         if v is None and not strong:
             return False
         self.order += 1
-        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank,
-                                   remark=v is None and words.is_remark(value)))
+        remark = v is None and words.is_remark(value)
+        # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
+        # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
+        scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank, remark=remark,
+                                   aside=remark and any(s.level >= 2 and s.kind != "other"
+                                                        for s in self.sections),
+                                   scope=scope))
         self.doc.has_keys = True
         return True
 
@@ -1343,6 +1408,8 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        if heading == 1 and vk and all(v and words.is_name(v) for v, _, _ in vk):
+            vk = []  # "# Re-Review Verdict — Flight Control": the document's title
         cand = self.sections[-1].cand if self.sections else None
         if vk and not heading and cand is not None and not cand.name_only and not cand.title \
                 and _ITEM_STATUS_KEY.match(s):
@@ -1667,7 +1734,9 @@ class _Reader:
                 del self.doc.findings[c.count:]  # "Statut : CORRIGÉ": its parts are settled too
                 continue
             if inner and any(_BOT_ADDRESSED.match(ln) for ln in c.body) \
-                    and not any(k in ("findings", "neutral") for k in c.subs):
+                    and not any(k in ("findings", "neutral") for k in c.subs) \
+                    and not c.title and len({f.get("file") for f in inner}) <= 1:
+                # (not a title over a dump of comments, each marked or not on its own)
                 del self.doc.findings[c.count:]  # a bot's comment it marked addressed: all of it
                 continue
             if inner and not (c.name_only and len(inner) > 1) \
@@ -1729,6 +1798,12 @@ class _Reader:
             self.close_comment()
             del self.doc.findings[start:]
             self.last_comment = None
+        elif self.comment is None and _BOT_ADDRESSED.match(line):
+            # a dump's record with no comment opened ("P1: …" then the mark): what was read
+            # since the record began
+            self.close_para()
+            del self.doc.findings[self.mark_from:]
+        self.mark_from = len(self.doc.findings)
 
     def heading(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -1737,6 +1812,7 @@ class _Reader:
         text = _text(node)
         self.bot_addressed(text)  # a line alone may have been read as a heading
         self.last_comment = None  # a mark after the next heading answers no earlier comment
+        self.mark_from = len(self.doc.findings)
         at = node.map[0] if node.map else self.line
         self.line = at
         if node.markup in ("-", "=") and self.comment is not None:
@@ -1752,8 +1828,8 @@ class _Reader:
                  if (f := _first_file(m.group(0))) and "/" in f}
         if len(named) == 1:  # "## Review of `lib/parse.ts`": the section's one file
             self.subject, self.subject_open = Location(named.pop()), False
-        if level <= 2:
-            self.close_comment()
+        if level <= 2 or self.comment is not None and locate(text) is not None:
+            self.close_comment()  # ... or "### src/api/client.ts:22": the next comment's place
         self.want_summary_para = False
         self.want_verdict_para = None
         self.want_confidence = self.summary_value = False
@@ -1777,6 +1853,10 @@ class _Reader:
             rnd = self.rounds
             self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
+        if level == 1 and not is_key and not self.headings and (
+                tm := _REVIEW_VERDICT_TITLE.match(re.sub(r"[*_`]", "", text).strip())) is not None \
+                and words.vote_of(tm["v"], False, strict=True) in words.VOTES:
+            self.vote(tm["v"], False)  # "# Review: APPROVED": the title states it
         k = key_of("#" * level + " " + text)
         names_findings = k is not None and k.name == "findings"
         label = _is_label(text) or names_findings or _SEV_CATEGORY.match(plain) is not None or (
@@ -1866,11 +1946,29 @@ class _Reader:
             # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
             # what the heading names (a section or one finding) was settled in the change
             kind = "resolved"
+        if level == 1 and not self.sectioned and _RESPONSE_DOC.search(plain) \
+                and not any(v.vote for v in self.doc.votes):
+            self.response = True  # "# Response to the review of PR #88"
+        if level >= 2:
+            self.sectioned = True
+        if self.response and level >= 2 and kind in ("neutral", "findings") \
+                and not _OPEN_LEFT.search(plain):
+            kind = "resolved"  # "## R1 — handle bindings (P1)" in a response: an answered item
+        if kind in ("neutral", "findings", "positive") and _settled_section(plain) and (not (
+                _FINDING_ID.match(plain) or _lead_tag(text) or locate(text) is not None)
+                or _ROUND_STATUS.search(plain.strip(" *_:"))):
+            # "## Resolved", "### Fixed since last review", "## Verification of Fixes",
+            # "## Behobene Probleme": the previous round's items, settled unless they say
+            # otherwise
+            kind = "resolved"
         for s_up in self.sections:
             if s_up.cand is not None:
                 s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        if level >= 2 and not rnd and not is_key and (
+                _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
+            sec.item = f"{at}:{plain[:80]}"
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
@@ -1883,7 +1981,15 @@ class _Reader:
             self.open_span(at + 1, level)
             if k is not None and k.value and not _NONE_RE.match(k.value):
                 self.head_value[at + 1] = k.value
+        sec.reopenable = kind == "resolved" and bool(
+            self.response or _settled_section(plain) or _SETTLED_HEAD.match(plain)
+            or _RESOLVED.search(re.sub("[\u2705\u2714\u2713]", " ", text)))
         outer = self.kind()
+        if outer == "resolved" and self.reopenable() and kind in ("neutral", "findings") \
+                and _reopened(text):
+            # "### 2. Username check — UNFIXED" under "## Previously reported": still open
+            sec.kind = kind = "findings"
+            sec.reopen, outer = True, "findings"
         if not is_key and kind not in ("positive", "resolved", "other") \
                 and outer not in ("positive", "resolved") and not rnd \
                 and (not label or names_findings) and not _skip_head(text):
@@ -1925,6 +2031,10 @@ class _Reader:
         lines = _text(node).split("\n")
         if not quoted:
             self.bot_addressed(lines[0])
+        if not quoted and not self.sectioned and not self.response \
+                and _RESPONSE_DOC.search(" ".join(lines[:6])) \
+                and not any(v.vote for v in self.doc.votes):
+            self.response = True  # "Second-round response to the independent review of …"
         if not quoted and len(self.prose_files) < 2:
             for ln in lines[:8]:
                 self.prose_files.update(f for f, _, _ in _file_tokens(ln)[:2])
@@ -2381,9 +2491,14 @@ class _Reader:
             return
         if review_item:
             kind = "findings"  # "# Code review" then a plain list: the review's findings
+        if kind == "resolved" and not quoted and self.reopenable() \
+                and _reopened(" ".join([head, *rest])):
+            kind = "findings"  # "- `a.py:12` — ❌ still failing" under "## Previously reported"
         if quoted or kind in ("positive", "resolved") or _skip_head(head) and head.strip():
-            if not quoted and _PLACEHOLDER.search(head):
-                self.keys(head)  # "- Approval: `<approve|comment>`": a form's choice
+            if not quoted and (_PLACEHOLDER.search(head) or kind not in ("positive", "resolved")):
+                # "- Approval: `<approve|comment>`": a form's choice; "- **Overall Status**:
+                # ✅ Pass": a key line, whatever mark its value carries
+                self.keys(head)
             for ln in _flat(item):
                 self.feed(ln)
             return
@@ -2720,7 +2835,11 @@ class _Reader:
             if kc is not None and words.vote_of(cells[1], strong) in words.VOTES:
                 self.vote(cells[1], strong, max(kc[1], pending[1]))
         cand = self.sections[-1].cand if self.sections else None
-        if pending is None and len(rows) >= 3 and all(len(r) == 2 for r in rows) and (
+        head_key = words.is_key_cell(rows[0][0]) if rows and len(rows[0]) == 2 else None
+        if pending is None and (len(rows) >= 3 or len(rows) == 2 and head_key is not None and (
+                # "| Verdict | ✅ Approve |" as the header over "| Confidence | High |"
+                head_key[0] and words.vote_of(rows[0][1]) in words.VOTES)) \
+                and all(len(r) == 2 for r in rows) and (
                 not self.sections or self.sections[-1].level <= 2) and not (
                 cand is not None and not cand.title
                 and (cand.in_findings or cand.sev is not None or cand.numbered)):
@@ -2739,7 +2858,12 @@ class _Reader:
             if voted and conf is not None and not self.doc.confidence:
                 self.doc.confidence = confidence_word(conf)  # the record's Confidence row
         self.settled_rows(rows)
-        if len(rows) < 2 or self.kind() in ("positive", "resolved"):
+        open_only = len(rows) >= 2 and (self.kind() == "resolved" and self.reopenable()
+                                        or self.kind() in ("neutral", "findings")
+                                        and _mixed_status(rows))
+        if open_only:
+            rows = _open_rows(rows)  # under settled items: the rows still open, if any
+        if len(rows) < 2 or self.kind() in ("positive", "resolved") and not open_only:
             return
         if _field_table(rows):
             # "| Aspect | Details |" over "| File | a.css:101-134 |", "| Impact | … |": the
@@ -2756,9 +2880,10 @@ class _Reader:
             return
         # a failing row of a status table is a finding in a findings section, not in a
         # summary or status section inside it (that restates what the review found)
-        fails = self.kind() == "findings" and not any(s.summary_head for s in self.sections)
-        for rec in _table_findings(rows, self.kind() == "findings", self.sev(), self.origin,
-                                   fails):
+        fails = (self.kind() == "findings" or open_only) \
+            and not any(s.summary_head for s in self.sections)
+        for rec in _table_findings(rows, self.kind() == "findings" or open_only, self.sev(),
+                                   self.origin, fails):
             ref = rec.pop("_id", None)
             col_line = rec.pop("_line", None)
             lm = _ROW_LINE.search(rec.get("summary", "")[:200])
@@ -2886,9 +3011,17 @@ class _Reader:
                 self.close_para()
                 if not quoted and self.details <= 0:
                     self.close_comment()  # (a rule inside a folded block is the block's)
+                    self.mark_from = len(self.doc.findings)
             elif t in ("fence", "code_block", "html_block"):
                 if t == "html_block":  # <details> folds: how deep the reading is in them
                     low = node.content.lower()
+                    if not quoted and self.details <= 0 and "<details" in low and re.search(
+                            r"<summary>\s*<strong>|\[bot\]", low):
+                        # a folded record of a comment dump, its summary naming its author
+                        # ("<summary><strong>cubic-dev-ai[bot]</strong> · …"): a mark in it
+                        # settles its own
+                        self.close_comment()
+                        self.mark_from = len(self.doc.findings)
                     self.details = max(0, self.details + low.count("<details")
                                        - low.count("</details"))
                 if t == "html_block" and not quoted:
@@ -3027,14 +3160,15 @@ _RECAP_ACTION = re.compile(
 _RECAP_TAIL = re.compile(
     r"^\s*(?:$|[:(\[\u2014\u2013\-|,.;!?&]|(?:of|for|table|and|or|by|before|after|from|in|to|"
     r"with|on|round|r\d+|\d+|v\d[\w.]*|summary|status|overview|recap|issues|findings|items|"
-    r"points|changes|fixes|list|concerns)\b)", re.I)
+    r"points|changes|fixes|list|concerns)\b|"
+    r"(?:" + words.HEAD_QUALIFIERS_INTL + r")\s*(?:$|[^\w\s]))", re.I)
 
 
 # one word ahead of an action recap's name: "Testing recommendations", "Improvement
 # suggestions", "Further actions"
 _RECAP_QUALIFIER = re.compile(
     r"^(?:(?:security|performance|code|quality)\s+)?(?:testing|test|further|additional|other|"
-    r"general|future|improvements?|follow[\s-]?up)\s+(?=\w)", re.I)
+    r"general|future|improvements?|follow[\s-]?up|key|main)\s+(?=\w)", re.I)
 
 
 # the parts of one finding as its sub-headings, in other languages (:mod:`.words`)
@@ -3045,8 +3179,9 @@ _BODY_PART_INTL = re.compile(r"^(?:" + words.BODY_PART_HEADS_INTL + r")\s*:?\s*$
 # tables of :mod:`.words`): a name that opens the heading, then its end, punctuation, a
 # bracket or a connecting word ("変更概要（今回分）", "Übersicht der Änderungen"); a name
 # followed by more words is a title ("요약 화면이 비어 있음")
-_INTL_TAIL = (r"(?=\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|das|de|del|della|di|du|of|for|f\u00fcr|"
-              r"para|per|pour|zur|zum)\s))")
+_INTL_TAIL = (r"(?=\s*(?:" + words.HEAD_QUALIFIERS_INTL + r")?\s*(?:$|[^\w\s]|(?:der|des|do|da|dos|"
+              r"das|de|del|della|di|du|of|for|f\u00fcr|para|per|pour|zur|zum|y|e|et|und|"
+              r"\u0438)\s))")
 _INTL_HEADS = tuple((kind, re.compile(r"(?:" + rx + r")" + _INTL_TAIL, re.I)) for kind, rx in (
     ("summary", words.SUMMARY_HEADS_INTL), ("action", words.ACTION_HEADS_INTL),
     ("changes", words.CHANGES_HEADS_INTL), ("other", words.OTHER_HEADS_INTL)))
@@ -3237,9 +3372,158 @@ _SETTLED_HEAD = re.compile(
     r"|(?:deferred|postponed|out\s+of\s+scope|won'?t\s+fix|not\s+in\s+scope)(?:\s+(?:items?|"
     r"issues?|findings?|work|changes?|tasks?|follow-?ups?))?\s*:?\s*$"
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
-    r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)\s*\)?\s*$)", re.I)
+    r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)"
+    # "(Won't Fix / Platform-Bedingt)": the set-aside reason and another beside it
+    r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$)", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
+# the words of a heading over the previous round's settled items ("Resolved", "Fixed since
+# last review", "Previously reported", "Addressed", "Applied", "Behoben", "Resueltos",
+# "해결된 이슈"): a settled word, and nothing but the names of what was settled and when
+_SETTLED_WORD = re.compile(
+    r"(?:resolved|fixed|addressed|closed|completed|done|applied|remediated|corrected|"
+    r"behoben\w{0,2}|erledigt\w{0,2}|gel\u00f6st\w{0,2}|korrigiert\w{0,2}|umgesetzt\w{0,2}|"
+    r"corrig\u00e9e?s?|r\u00e9solue?s?|trait\u00e9e?s?|appliqu\u00e9e?s?|resuelt[oa]s?|"
+    r"corregid[oa]s?|solucionad[oa]s?|aplicad[oa]s?|corrigid[oa]s?|resolvid[oa]s?|"
+    r"risolt[oaie]|"
+    # Korean: "해결됨", "해결된", "수정됨", "수정된", "반영됨", "반영된", "조치된"
+    "(?:\ud574\uacb0|\uc218\uc815|\ubc18\uc601|\uc870\uce58)(?:\ub428|\ub41c|\uc644\ub8cc))",
+    re.I)
+_SETTLED_FILLER = frozenset((
+    "issue", "issues", "finding", "findings", "item", "items", "problem", "problems", "bug",
+    "bugs", "comment", "comments", "feedback", "concern", "concerns", "point", "points",
+    "blocker", "blockers", "review", "reviews", "previously", "reported", "raised", "flagged",
+    "since", "last", "previous", "prior", "earlier", "first", "round", "pass", "iteration",
+    "cycle", "the", "all", "and", "of", "in", "from", "this", "that", "were", "was", "have",
+    "has", "been", "are", "is", "now", "already", "confirmed", "verified", "successfully",
+    "what", "new", "changes", "fixes", "requested", "suggested", "probleme",
+    "fehler", "punkte", "befunde", "anmerkungen", "probl\u00e8mes", "corrections",
+    "remarques", "problemas", "hallazgos", "puntos", "observaciones", "cambios",
+    "re", "validated", "revalidated", "rechecked", "checked", "as", "identified", "found",
+    "\uc774\uc288", "\ubb38\uc81c", "\uc0ac\ud56d", "\ud56d\ubaa9", "\ubb38\uc81c\uc810"))
+# "Verification of fixes", "Fix verification", "Fixes verified", "Verified fixes": the
+# check of the previous round's fixes, whose items are settled unless they say otherwise
+_FIX_CHECK = re.compile(
+    r"^(?:verification\s+of\s+(?:the\s+)?(?:(?:previous|prior|earlier|round[\s-]*\d+|[\w-]+)\s+)?"
+    r"(?:fix(?:es)?|findings?|issues?)|(?:previous\s+)?fix(?:es)?\s+verification|"
+    r"fix(?:es)?\s+verified|verified\s+fix(?:es)?)"
+    r"(?:\s+(?:report|results?|summary|table|notes?|log|checklist))?\s*$", re.I)
+# ... or the state of the earlier round's findings ("Resolution status", "Cycle-1 findings —
+# resolution status", "Status of previous findings"), whose open items say they are
+_ROUND_STATUS = re.compile(
+    r"(?:^|[\u2014\u2013:-]\s*|\b(?:findings?|issues?|items?)\s+)(?:resolution|fix|remediation)"
+    r"\s+status$|^status\s+of\s+(?:the\s+)?"
+    r"(?:previous|prior|earlier|last|round[\s-]*\d+|cycle[\s-]*\d+)\s+(?:round\s+|review\s+)?"
+    r"(?:findings?|issues?|items?|comments?)$", re.I)
+# the open words that keep a heading from settling its section
+_OPEN_WORDS = re.compile(
+    r"\b(?:still|open|remaining|remains?|unresolved|outstanding|pending|partial(?:ly)?|partly|"
+    r"not|un\w*|regress\w*|reopened|fail\w*)\b", re.I)
+
+
+# a document that answers a review: "Second-round response to the independent review",
+# "in response to reviewer feedback", "# Review response", "Fix log" (not "in response to
+# your review request": a reviewer's opening)
+_RESPONSE_DOC = re.compile(
+    r"\b(?:responses?|repl(?:y|ies)|answers?)\s+to\s+(?:the\s+|each\s+|all\s+|every\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:review(?:er'?s?)?|review\s+comments?|feedback)\b(?!\s+request)"
+    r"|\breview\s+(?:response|repl(?:y|ies))\b|\bfix\s+log\b", re.I)
+
+
+def _settled_section(plain: str) -> bool:
+    """A heading over items the change settled: made of a settled word and the names of
+    what was settled and when ("Resolved", "Fixed Since Last Review", "Applied",
+    "Previously Reported — Addressed", "Behobene Probleme", "해결된 이슈"), or a check of
+    the previous round's fixes ("Verification of Fixes")."""
+    t = re.sub(r"^[\W\d_]+|[\s:*_.]+$", "", plain)
+    if not t or len(t) > 80 or _OPEN_WORDS.search(t):
+        return False
+    if _FIX_CHECK.match(t) or _ROUND_STATUS.search(t):
+        return True
+    tokens = re.findall(r"[^\W\d_]+", t.lower())
+    settled = [w for w in tokens if _SETTLED_WORD.fullmatch(w)] or re.search(
+        r"\bpreviously\s+(?:reported|raised|flagged|identified|found)\b", t, re.I)
+    return bool(settled) and len(tokens) <= 8 and all(
+        w in _SETTLED_FILLER or _SETTLED_WORD.fullmatch(w) for w in tokens)
+
+
+# what an item says of its own state when it is not settled ("❌ Still failing", "Status:
+# OPEN", "not fixed", "Partially fixed", "regressed", "未解决", "nicht behoben", "pendiente")
+_REOPENED = re.compile(
+    r"\u274c|\u2717|\u2718|\u23f3|"
+    r"\b(?:still\s+(?:open|present|failing|fails|broken|there|exists|reproduces|happens|occurs|"
+    r"an?\s+issue|unfixed|unresolved|missing|applies)|not\s+(?:yet\s+)?(?:fixed|resolved|"
+    r"addressed|done)|unfixed|unresolved|regress(?:ed|ion)|reopened|re-opened|"
+    r"partial(?:ly)?\s+(?:fixed|resolved|addressed|done)|partly\s+(?:fixed|resolved|addressed)|"
+    r"(?:status|state)\s*[*_]*\s*:\s*[*_`]*\s*(?:open|failing|fail(?:ed)?|pending|partial)\b)|"
+    # Chinese, Japanese, Korean, German, French and Spanish
+    "\u672a\u89e3\u51b3|\u672a\u4fee\u590d|\u672a\u4fee\u6b63|\u672a\u5bfe\u5fdc|"
+    "\u90e8\u5206\u4fee\u590d|\u90e8\u5206\u89e3\u51b3|\u4ecd\u672a|\ubbf8\ud574\uacb0|"
+    "\ubbf8\uc218\uc815|\ubbf8\ubc18\uc601|"
+    r"\b(?:nicht\s+behoben|noch\s+offen|non\s+(?:corrig|r\u00e9solu)\w*|"
+    r"no\s+resuelt[oa]|sin\s+resolver|pendiente)\b", re.I)
+
+
+# a state word in capitals ("OPEN", "FAIL", "UNFIXED")
+_OPEN_STATE = (r"(?-i:OPEN|FAIL(?:ED|S)?|UNFIXED|NOT\s+FIXED|PENDING|REGRESSED|PARTIAL(?:LY)?)"
+               r"(?![\w-])")
+# ... where a state is written: opening the text or after a dash, a colon, a bracket
+_OPEN_STATE_AT = re.compile(r"(?:^|[\u2014\u2013:(\[|]|\s-)[\s*_`]*" + _OPEN_STATE)
+_OPEN_CELL = re.compile(
+    r"(?<![\w-])" + _OPEN_STATE + r"|^[\W_]*(?:partial(?:ly)?|teilweise|partiel(?:le)?|open|"
+    r"pending|failing|failed|fail|unfixed|unresolved|not\s+(?:yet\s+)?(?:fixed|started)|"
+    r"in\s+progress|to\s*do|offen|ouvert|abierto|"
+    "parcial(?:mente)?|parziale|\u90e8\u5206|\ubd80\ubd84)[\\W_]*$", re.I)
+
+
+def _reopened(text: str, cell: bool = False) -> bool:
+    """``text`` (an item under a heading of settled items, or the status ``cell`` of a
+    table row) says it is still open."""
+    if re.match(r"^[\W\d_]{0,6}(?:\u2705|\u2714|\[x\]|~~)", text):
+        return False  # "✅ FIXED (was FAILED)": its own mark settles it
+    t = text[:600]
+    return bool(_REOPENED.search(t) or (_OPEN_CELL if cell else _OPEN_STATE_AT).search(t))
+
+
+# the names of a table's status column, in the languages of the reviews read
+_STATUS_HEADS = frozenset((
+    "status", "state", "resolution", "outcome", "result", "verification", "verified", "verdict",
+    "estado",
+    "statut", "stato", "zustand", "\u72b6\u6001", "\u72c0\u614b", "\u72b6\u614b",
+    "\uc0c1\ud0dc"))
+
+
+# a row that says where its open part is detailed ("… still trusted — see §4.5", "see
+# SUGGESTION-3", "see below"): that finding's restatement, read where it is detailed
+_SEE_REF = re.compile(r"\bsee\s+(?:\u00a7|section\s+\d|below\b|above\b|#\d|[A-Z][A-Z]*[-_]?\d)")
+
+
+def _open_rows(rows: list[list[str]]) -> list[list[str]]:
+    """The header and the rows of a table under settled items whose status cell (else the
+    row) says they are still open: a status table of a re-review.  The status column is
+    named ``status`` and its kept cells marked failing, as the table reader reads them."""
+    head = [_plain(c).strip(" *_`").lower() for c in rows[0]]
+    stc = next((i for i, h in enumerate(head) if h in _STATUS_HEADS), None)
+    kept = [r for r in rows[1:] if (_reopened(
+        r[stc].strip(" *_`") if stc is not None and stc < len(r) else " | ".join(r),
+        cell=stc is not None) or stc is not None and stc < len(r)
+        and _FAILED_ROW.search(_plain(r[stc]))) and not _SEE_REF.search(" ".join(r))]
+    if stc is None:
+        return [rows[0]] + kept
+    return [rows[0][:stc] + ["status"] + rows[0][stc + 1:]] + [
+        r[:stc] + ["\u274c " + r[stc]] + r[stc + 1:] if stc < len(r) else r for r in kept]
+
+
+def _mixed_status(rows: list[list[str]]) -> bool:
+    """A table whose status column marks some rows settled and some still open: the
+    status of the previous round's items, in a re-review."""
+    head = [_plain(c).strip(" *_`").lower() for c in rows[0]]
+    stc = next((i for i, h in enumerate(head) if h in _STATUS_HEADS), None)
+    if stc is None:
+        return False
+    cells = [_plain(r[stc]) for r in rows[1:SETTLED_CAP] if stc < len(r)]
+    return any(_RESOLVED.search(c) and not _STILL.search(c) for c in cells) and any(
+        _reopened(c, cell=True) for c in cells)
 
 
 # a heading's field saying its check passed ("**Assessment**: [OK] Sound", "Status: ✅ PASS",
@@ -3294,6 +3578,10 @@ _NONE_MORE = re.compile(
 _CODEX_TUI_ITEM = re.compile(r"^\[[xX ]\]\s+\[P[0-3]\]\s[^\n]*\s\u2014\s+\S+:\d+-\d+\s*$")
 
 
+# an aside in brackets, ASCII or full-width, short enough to be a status ("（対応済み）")
+_SETTLED_ASIDE = re.compile(r"[(\uff08]([^()\uff08\uff09\n]{1,30})[)\uff09]")
+
+
 def _skip_head(head: str) -> bool:
     """Not a finding: a none, a check that passed, a resolved item, a template line."""
     h = head.strip()
@@ -3315,6 +3603,9 @@ def _skip_head(head: str) -> bool:
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
+    if any(_RESOLVED.match(a.strip(" *_`")) and not _STILL.search(a)
+           for a in _SETTLED_ASIDE.findall(h)):
+        return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
                  h, re.I):
@@ -3323,6 +3614,8 @@ def _skip_head(head: str) -> bool:
                  r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
                  r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
         return True  # "… renumbers when filters change — expected.", "…; fine for now."
+    if _ANSWERED.search(h) and not _reopened(h):
+        return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
     if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)):
         return True
@@ -3356,6 +3649,28 @@ _REVIEWER_STATUS = re.compile(
     r"(?:\s++[^\s(\[]++){0,3}\s*+(?:[(\[][^\n]{0,60})?$", re.I)
 
 
+# an answer to a review item, in the item's own line: "Fixed in a1b2c3d" (or "Done in #12")
+# opening a clause, a settled word after an arrow or a dash at its end ("→ Done", "— PASS",
+# "— N/A", "— verified fixed"), a settled label opening a sentence ("*Addressed:* the guard
+# was added"), or "N/A" as the answer ("N/A: the path is unreachable")
+_ANSWERED = re.compile(
+    r"(?:^|[.:;!(\u2014\u2013\u2192>]\s*|\*\*\s*|\s-\s)[*_`]*(?:fixed|addressed|resolved|done|"
+    r"implemented|applied)\s+(?:in|by|via|with)\s+(?:commit\s+|pr\s+)?[`\[]*(?:[0-9a-f]{7,40}|#\d+)\b"
+    r"|(?:\u2192|->|=>|\s[\u2014\u2013]|\s-)\s*[*_`]*(?:done|fixed|resolved|addressed|applied|"
+    r"n/a|won'?t[\s-]*fix|wontfix|pass(?:ed)?|verified\s+fixed|confirmed\s+fixed)"
+    r"[*_`.!]*\s*$"
+    r"|(?:^|[.!]\s+)[*_]+(?:addressed|fixed|resolved|done)[*_]*\s*:[*_]*\s"
+    r"|(?:^|[.;]\s+|[\u2014\u2013]\s*)[*_]*(?-i:N/A)[*_]*\s*(?:[:.\u2014\u2013]|$)"
+    r"|\((?:won'?t[\s-]*fix|wontfix|by\s+design)\b[^()\n]{0,60}\)[.\s]*$", re.I)
+# a settled value of an item's answer field ("**Resolution:** Done in a1b2c3d", "Response:
+# Fixed in …", "Status: ✓ confirmed fixed"; not "Done partially", "N/A yet")
+_ANSWER_LABEL = re.compile(
+    r"(?:^|\s)[*_]*(?:response|answer|reply|resolution|status|outcome)[*_]*\s*[:\uff1a]\s*[*_`]*"
+    r"\s*(?:[\u2705\u2714\u2713]\ufe0f?\s*)?[*_`]*(?:done|fixed|resolved|addressed|applied|"
+    r"n/a|not\s+applicable|won'?t[\s-]*fix|wontfix|by\s+design|verified\s+fixed|"
+    r"confirmed\s+fixed)\b(?!\s+(?:yet|partially|partly))", re.I)
+
+
 def _settled_body(rest: list[str]) -> bool:
     """The body of an item says the item is settled: its first line opens with a fixed
     mark, or a status or verdict label of its own names it fixed or resolved."""
@@ -3372,12 +3687,15 @@ def _settled_body(rest: list[str]) -> bool:
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
-    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(" ".join(text)))
+    joined = " ".join(text)
+    return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(joined)) or bool(
+        text and _ANSWER_LABEL.search(" ".join(text[:2])) and not _reopened(joined))
 
 
 # the line a review bot appends to its own comment once a commit answers it, anywhere in
 # the comment ("✅ Addressed in commit 6ed72f8", "✅ Addressed in commits c371cce to ec989ea")
-_BOT_ADDRESSED = re.compile(r"^[ \t>]*\u2705\s*Addressed\s+in\s+commits?\s+[0-9a-f]{7,40}\b", re.I)
+_BOT_ADDRESSED = re.compile(
+    r"^[ \t>]*\u2705\s*Addressed\s+in\s+(?:commits?\s+)?\[?`?[0-9a-f]{7,40}\b", re.I)
 
 
 # the first line of a body that says, in another language, that the item was fixed: after a
@@ -3725,6 +4043,16 @@ _ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue
 _STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
 _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# "# Review: APPROVED", "# Code Review — Changes requested": a title that is the verdict
+_REVIEW_VERDICT_TITLE = re.compile(
+    r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
+# a heading that is one item of a list of them ("1. dialog.tsx", "Decision 2: …", "#3 …",
+# "Commit 4"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
+# nor a reviewer ("Reviewer 2")
+_ITEM_HEAD = re.compile(
+    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?:decision|issue|item|finding|commit|task|step|phase|"
+    r"change|pr|requirement|criterion|criteria|check|question|file|module|component|"
+    r"feature|story|ticket|part|section)\s*#?\d{1,4}\b)", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
 _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
@@ -3771,7 +4099,9 @@ def _closes_all(src: list[str]) -> bool:
             closed = True
     if not closed:
         return False
-    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln) for ln in src)
+    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln)
+                   and not _settled_section(_plain(ln.strip(" #")))  # "### New … addressed"
+                   for ln in src)
 
 
 def _settled_tail(plain: str) -> bool:
@@ -3857,6 +4187,14 @@ _FILE_HEAD = re.compile(r"^[\s*_]*(?:[A-Za-z]{0,3}\d{1,3}[.):]?\s+)?[*_]*"
                         r"`(?P<p>[^`\s]{1,200})`[*_]*\s*(?:[\u2014\u2013:]|-\s)")
 
 
+# a body that opens saying nothing is left ("No Critical or Warning findings remain in the
+# final scope, and …"), not "No issues in the parser, but the retry loop leaks"
+_NONE_REMAIN = re.compile(
+    r"^[\s*_`]*no\s+(?:[\w-]+\s+){0,4}?(?:findings?|issues?|problems?|concerns?|blockers?)\s+"
+    r"(?:remain(?:ing|s)?|(?:were\s+|was\s+)?(?:found|identified|raised))\b", re.I)
+_NONE_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
@@ -3881,6 +4219,9 @@ def _qualifies(c: _Cand) -> bool:
             for ln in c.body[:MAX_BODY] if ln.strip()):
         return False  # "### Feature flags" ... "No change request here.": a clean check
     body = [ln for ln in c.body[:MAX_BODY] if ln.strip()]
+    if body and not _lead_tag(text) and not fields.get("severity") and locate(text) is None \
+            and _NONE_REMAIN.match(body[0]) and not _NONE_BUT.search(body[0]):
+        return False  # "## Narrative findings" over "No Critical or Warning findings remain …"
     if any(_PASSED_FIELD.match(ln) for ln in body[:6]) and not _lead_tag(text):
         return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
@@ -4458,7 +4799,8 @@ _COLUMNS_INTL = (
               "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
               "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
               "file:riga")),
-    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "zeile", "ligne",
+    ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "\ub77c\uc778", "\ud589",
+              "zeile", "ligne",
               "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
                   "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",

@@ -402,7 +402,8 @@ _REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall
                           "final_verdict", "overall_verdict", "review_verdict", "judgment",
                           "judgement",
                           # a gate's boolean ("approved": false), findings grouped by severity
-                          "approved", "lgtm", "passes", "passed", "blockers",
+                          "approved", "lgtm", "passes", "passed", "merge_ready",
+                          "ready_to_merge", "mergeable", "blockers",
                           "blocking_issues", "must_fix", "should_fix", "nits",
                           "critical_issues", "required_changes", "review_status"))
 # keys a tool wraps its review object in ({"review": {...}})

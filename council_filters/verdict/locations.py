@@ -51,9 +51,14 @@ def emoji_severity(emoji: str) -> str | None:
 # --------------------------------------------------------------------------- #
 # A path starts where no path character precedes it, and its runs never give characters
 # back (possessive), so a scan over a long unbroken word stays linear.
-_P = (r"(?<![\w@~+.\-\\/:])(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
-      r"[\w@~+.\-]*+(?:[\\/][\w@~+.\-]++)*+")
-_W = r"[`*_'\"]*"  # wrappers that may surround a path or a line number
+# A glob's star inside a name is part of the path ("migrations/2026_*.sql", "src/*.ts"): a
+# star right after a name character or a slash and before a name character or a dot (an
+# emphasis mark, "**a.py**" or "*a.py*", is never followed by one); no path starts inside
+# such a run, so a long "a*a*a*…" is scanned once.
+_STAR = r"(?<=[\w/\\])\*(?=[\w.])"
+_P = (r"(?<![\w@~+.\-\\/:])(?<![\w/\\]\*)(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
+      r"(?:[\w@~+.\-]|" + _STAR + r")*+(?:[\\/](?:[\w@~+.\-]|" + _STAR + r")++)*+")
+_W = r"[`*_'\"\u300c\u300d\u300e\u300f]*"  # wrappers of a path or a line ("「a.py」" too)
 _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
@@ -75,11 +80,18 @@ _LOC_PATTERNS = (
                r"(?:\ubc88\uc9f8\s*+\uc904|\ubc88\s*+\uc904|\ud589|\uc904|\ub77c\uc778)"),
     re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\ub77c\uc778|\uc904)\s*+(?P<l>" + _NUM
                + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?"),
-    # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）"
-    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+\u7b2c?\s*+(?P<l>" + _NUM
+    # Chinese and Japanese: "path 第42行", "path 42行目", "path（第42-45行）", "path の42行目",
+    # "path 的第42行"
+    re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\u306e|\u7684)?\s*+\u7b2c?\s*+(?P<l>" + _NUM
                + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
-    re.compile(r"\blines?\s+(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
-               + r")?\s+(?:of|in)\s+" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    # a line before its file, in any language of the tables: "line 12 of path", "línea 12
+    # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path"
+    re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
+               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443])\s+(?P<l>" + _NUM
+               + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s+(?:of|in|de|del|do|da|du|von|im|en|"
+               r"di|della|\u0432|\u0444\u0430\u0439\u043b\u0430)\s+(?:(?:the|la|le|el|der|die|"
+               r"das|dem|o|a)\s+)?(?:(?:file|archivo|fichier|arquivo|datei|"
+               r"\u0444\u0430\u0439\u043b\u0430?)\s+)?" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
 )
 _FILE_ONLY = re.compile(r"^[`*_'\"]+(?P<p>" + _P + r")[`*_'\"]+")
 _EXT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,9}$")
@@ -96,13 +108,13 @@ _LINK = re.compile(r"\[(?P<t>[^\]\n]{1,400})\]\((?P<u>[^)\s]{1,400})\)")
 # Korean, German, French, Spanish, Portuguese, Italian, Russian); the files a finding
 # involves count as its location ("File coinvolti", "涉及文件", "관련 파일")
 PLACE_KEYS = (
-    r"\u4f4d\u7f6e|\u6587\u4ef6(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
-    r"(?:\u6d89\u53ca|\u76f8\u5173|\u5173\u8054|\u53d7\u5f71\u54cd)(?:\u7684)?\u6587\u4ef6|"
-    r"\u6a94\u6848|\u30d5\u30a1\u30a4\u30eb|(?:\u5bfe\u8c61|\u95a2\u9023|\u8a72\u5f53)"
-    r"\u30d5\u30a1\u30a4\u30eb|"
+    # any key that ends with the noun "file" names the place ("文件", "测试文件", "涉及的文件",
+    # "対象ファイル", "テストファイル", "관련 파일", "테스트 파일")
+    r"\u4f4d\u7f6e|[\u3040-\u30ff\u3400-\u9fff]{0,4}(?:\u6587\u4ef6|\u6a94\u6848|"
+    r"\u30d5\u30a1\u30a4\u30eb)(?:\u8def\u5f84)?|\u8def\u5f84|\u4ee3\u7801\u4f4d\u7f6e|"
     r"\u5834\u6240|\u8a72\u5f53(?:\u7b87\u6240|\u884c|\u90e8\u5206)?|\u5bfe\u8c61\u7b87\u6240|"
     r"\u7b87\u6240|\uc704\uce58|"
-    r"(?:(?:\uad00\ub828|\ub300\uc0c1|\ud574\ub2f9)\s?)?\ud30c\uc77c|"
+    r"(?:[\uac00-\ud7af]{1,4}\s?)?\ud30c\uc77c|"
     r"ort|datei(?:en)?|betroffene\s+dateien?|fundstelle|fichiers?(?:\s+concern[\u00e9e]s?)?|"
     r"emplacement|localisation|archivos?(?:\s+afectados?)?|ubicaci[o\u00f3]n|"
     r"localiza[c\u00e7][a\u00e3]o|arquivos?(?:\s+afetados?)?|posizione|"

@@ -251,6 +251,8 @@ def _from_document(text: str, origin: str) -> Reading:
     out = Reading()
     if cut:
         out.warnings.append(CUT)
+    if not doc.votes and not doc.template and (closing := _closing_verdict(text)):
+        doc.votes.append(document.Vote(closing, False, 0, 1))  # "**LGTM** 🚀" to close
     vote, warn, found = resolve_votes(doc.votes)
     last = max((v.round for v in doc.votes), default=0)
     if vote == "APPROVE" and last and len(doc.round_starts) >= last and any(
@@ -270,6 +272,27 @@ def _from_document(text: str, origin: str) -> Reading:
     out.findings_text = doc.findings_text if doc.findings_text is not None else \
         "\n".join(_item_text(f) for f in doc.findings)
     return out
+
+
+_CLOSING = re.compile(r"^\s*(?:\*\*|__)?(?P<p>[^*_\n]{2,40}?)(?:\*\*|__)?[\s\W]*$")
+
+
+def _closing_verdict(text: str) -> str | None:
+    """A review that states its verdict only as its last line, the phrase alone in bold or
+    in capitals (``**LGTM** 🚀``, ``**Request changes.**``, ``APPROVED``): that verdict."""
+    tail = text[-400:].rstrip().rsplit("\n", 1)[-1]
+    m = _CLOSING.match(tail)
+    if m is None or tail.lstrip().startswith(("#", "|", ">", "-", "*  ", "`")) \
+            and not tail.lstrip().startswith("**"):
+        return None
+    phrase = m["p"].strip()
+    if re.search(r"[\d:=]", phrase):
+        return None  # "PASS: 12, FAIL: 0": a tally of checks, not the verdict phrase
+    if len(phrase.split()) > 5 or not (tail.lstrip().startswith(("**", "__"))
+                                        or phrase.isupper()):
+        return None
+    v = words.vote_of(phrase, False, strict=True)
+    return v if v in VOTES else None
 
 
 def _markdown_fences(lines: list[str]) -> list[str] | None:
@@ -310,7 +333,14 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     verdict").  Keys that agree give their vote; keys that disagree give UNKNOWN with a
     warning, unless they sit in successive rounds, when the last round's vote counts.
     """
-    strong = [v for v in votes if v.strong]
+    scopes = {v.scope for v in votes if v.scope is not None and v.vote is not None}
+    if len(scopes) >= 2:
+        # a per-file review ("## 1. dialog.tsx" … "### Verdict: PASS", "## 2. routes.tsx" …):
+        # each file's verdict, not the review's
+        votes = [v for v in votes if v.scope is None]
+    # "**Verdict:** ✅ Performance is excellent" under "## Performance analysis": a remark
+    # on one part of the review, not its verdict
+    strong = [v for v in votes if v.strong and not v.aside]
     pool = strong or [v for v in votes if not v.strong and v.vote in VOTES]
     if not pool:
         return None, None, False
@@ -496,9 +526,12 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         v = _get(v, "verdict", "decision", "status")
     if isinstance(v, str):
         out.found_verdict = True
-        word = words.vote_of(v) or reviewer_json.value_vote(v)
+        # a run's "status": "ok" (a tool's report) is no verdict; a verdict or a gate's
+        # status is ("verdict": "OK", "gate_status": "OK")
+        word = words.vote_of(v, not _run_status(doc)) or reviewer_json.value_vote(v)
     else:
-        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm"))
+        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm",
+                                    "merge_ready", "ready_to_merge", "mergeable"))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
@@ -532,6 +565,18 @@ _VERDICT_NAMES = ("final_verdict", "verdict", "overall_verdict", "review_verdict
                   "overall_status", "conclusion", "outcome", "status", "result")
 _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "overall",
                               "review_summary", "metadata", "gate", "quality_gate"))
+
+
+def _run_status(doc: dict[str, Any]) -> bool:
+    """True when the document's verdict is its plain ``status``/``result``/``outcome``
+    (no verdict, decision or gate key above it): a run's state, which says ``ok`` when
+    the run worked, whatever it found."""
+    names = [n for n in _VERDICT_NAMES if _get(doc, n) is not None]
+    if not names:
+        names = [n for k, d in list(doc.items())[:32] if isinstance(d, dict)
+                 and str(k).lower() in _VERDICT_HOLDERS and "gate" not in str(k).lower()
+                 for n in _VERDICT_NAMES if _get(d, n) is not None]
+    return bool(names) and names[0] in ("status", "result", "outcome")
 
 
 # keys a review object groups its findings under, with the severity each names (an

@@ -24,20 +24,29 @@ VOTES = ("APPROVE", "REVISE", "REJECT")
 
 # A short word counts only when the value ends there or punctuation follows ("GO.",
 # "PASS — 37 checks"), not when a sentence goes on ("go with option A").
-_END = r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09]))"
+# A mark after the word ends it too ("通过 ✅", "GO 👍", "不通过 ❌"): check, cross, warning,
+# coloured circles, thumbs up
+_MARK_END = (r"\u2705\u2714\u2713\u274c\u2716\u26a0\u2b55\U0001f7e2\U0001f7e1\U0001f7e0"
+             r"\U0001f534\U0001f44d\U0001f44e")
+_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3002\uff0c\uff1a\uff08\uff09" + _MARK_END
+        + r"]))")
 _CJK_END = (r"(?=\s*(?:$|[.!,;:()\[\]\-\u2013\u2014/|*_`~\u3001\u3002\uff01\uff0c\uff1a"
-            r"\uff1b\uff08\uff09\u3010\u3011]|但))")
+            r"\uff1b\uff08\uff09\u3010\u3011" + _MARK_END + r"]|但))")
 _SEP = r"[\s_-]+"
 _SEP0 = r"[\s_-]*"
 # the approving words a condition may follow ("APPROVE WITH CHANGES", "GO with conditions")
-_YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|lgtm|ok)"
+_YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|lgtm|ok|" \
+       r"(?:production|merge)[\s_-]?ready|ready(?:[\s_-]+(?:for|to)[\s_-]+(?:merge|production|" \
+       r"release|ship|deploy(?:ment)?))?)"
 _FEW = r"(?:(?:the|some|a|few|minor|major|small|required|requested|necessary|suggested|" \
-       r"several|critical|mandatory|blocking|following|listed)" + _SEP + r"){0,3}"
-_CHANGES = r"(?:changes?|modifications?|conditions?|fix(?:es)?|revisions?|tweaks?|edits?|" \
-           r"amendments?|rework|corrections?|required\s+changes|reservations?)"
+       r"several|critical|mandatory|blocking|following|listed|high|priority|urgent|important|" \
+       r"targeted)" + _SEP + r"){0,3}"
+_CHANGES = r"(?:changes?|modifications?|conditions?|constraints?|fix(?:es)?|revisions?|tweaks?|" \
+           r"edits?|amendments?|rework|corrections?|required\s+changes|reservations?|" \
+           r"(?:improvements?|enhancements?)" + _SEP + r"(?:needed|required|necessary))"
 _NOTES = r"(?:suggestions?|comments?|nits?|nitpicks?|notes?|caveats?|observations?|" \
          r"recommendations?|remarks?|warnings?|follow[\s_-]?ups?|minor\s+issues|" \
-         r"minor\s+concerns|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
+         r"concerns?|improvements?|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
 
 # (pattern on the leading phrase, vote).  "BAD" marks a status a reviewer cannot give
 # itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.  A vote
@@ -70,7 +79,12 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"no" + _SEP0 + r"go|not" + _SEP + r"(?:yet" + _SEP + r")?(?:ready|approved|mergeable"
      r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
      + _SEP0 + r"ready|lgtm|passing)|fix(?:es)?" + _SEP + r"(?:required|needed|first)"
-     r"|unsatisfactory|insufficient", "REVISE"),
+     r"|unsatisfactory|insufficient"
+     # "should not be approved as is", "La PR ne devrait pas être approuvée en l'état"
+     r"|(?:should|must|can|could|would)(?:" + _SEP + r"not|n't)" + _SEP + r"(?:yet" + _SEP
+     + r")?be" + _SEP + r"approved|(?:ne" + _SEP + r")?(?:devrait|doit|peut|pourrait)" + _SEP
+     + r"pas" + _SEP + r"(?:encore" + _SEP + r")?(?:[\u00eae]tre" + _SEP + r")?approuv\w*",
+     "REVISE"),
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
     (r"patch" + _SEP + r"is" + _SEP + r"incorrect", "REVISE"),
@@ -84,6 +98,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|accept(?:ed|s|able)?(?:" + _SEP + r"as" + _SEP0 + r"is)?|ship" + _SEP + r"it"
      r"|(?:ready|safe|good|ok|okay)" + _SEP
      + r"(?:to|for)" + _SEP + r"(?:merge|ship|land|go|release|deploy|production)"
+     # "Ready for PR review and merge": the review is done and says merge
+     + r"|ready" + _SEP + r"for" + _SEP + r"(?:(?:pr|code|final)" + _SEP + r")?review" + _SEP
+     + r"and" + _SEP + r"merg(?:e|ing)"
      r"|(?:production|merge|release|ship)" + _SEP0 + r"ready|mergeable"
      r"|patch" + _SEP + r"is" + _SEP + r"correct|green" + _SEP + r"light"
      r"|(?:go|pass(?:ed|es)?|ship)" + _END
@@ -104,7 +121,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
      "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
-    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과)" + _CJK_END
+    (r"(?:通过|通過|批准|合格|承認|承认|승인|통과|合并|合入)" + _CJK_END
      + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
      r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
      r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
@@ -187,12 +204,29 @@ _DECIDING = re.compile(
     r"(?![A-Za-z])", re.I)
 
 
+# "No bottlenecks identified": what a check found, not a doubt about the verdict
+_NONE_FOUND = re.compile(r"\bno\s+(?:[\w-]+\s+){0,3}?(?:identified|found|detected|observed|"
+                         r"spotted)\b", re.I)
+
+
+def is_name(value: str) -> bool:
+    """A Verdict key's value that names a thing and no decision ("# Re-Review Verdict —
+    Flight Control"): the key is a title's word.  A word in capitals ("DISAGREE") may be
+    a decision the table does not know: not a name."""
+    v = value.strip().strip("*_`\"' ")
+    first = re.sub(r"[\W_]+", "", v.split()[0]) if v.split() else ""
+    return bool(first) and not first.isupper() and vote_of(v) is None \
+        and _DECIDING.search(v) is None
+
+
 def is_remark(value: str) -> bool:
     """A Verdict key's value that is a sentence about something else and names no
-    decision at all ("The storage layer is well covered by its tests."): a remark a
-    reviewer put under a Verdict label, not a statement of the verdict."""
+    decision at all ("The storage layer is well covered by its tests.", "Performance is
+    excellent - no bottlenecks identified"): a remark a reviewer put under a Verdict
+    label, not a statement of the verdict."""
     v = value.strip().strip("*_` ")
-    return len(v.split()) >= 4 and vote_of(v) is None and _DECIDING.search(v) is None
+    return len(v.split()) >= 4 and vote_of(v) is None \
+        and _DECIDING.search(_NONE_FOUND.sub(" ", v)) is None
 
 
 def checked(value: str) -> str | None:
@@ -233,11 +267,27 @@ _INNER_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*_)*(?:RESULT|VERDICT|DECISION|STATUS
                         r"\s*[:=]\s*")
 
 
+# the change a value names before its verdict ("PR remains blocked", "This PR is ready to
+# merge", "La PR ne devrait pas être approuvée"): the verdict is what follows
+_SUBJECT = re.compile(
+    r"^(?:(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?)\s+)?"
+    r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff)"
+    r"(?:\s+#?\d{1,7})?\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|"
+    r"es|est\u00e1|\u00e9|fica)\s+){0,2}(?=\S)", re.I)
+
+
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
     v = _LEAD.sub("", v.strip())
     v = v.replace("**", "").replace("__", "").replace("`", "")
     v = _LEAD.sub("", v)[:120]
     v = _INNER_KEY.sub("", v, count=1)
+    got = _match(v, strong, strict)
+    if got is None and (rest := _SUBJECT.sub("", v, count=1)) != v:
+        got = _match(rest, strong, strict)  # "PR remains blocked": what follows the change
+    return got
+
+
+def _match(v: str, strong: bool, strict: bool) -> str | None:
     for rx, vote in _TABLE:
         m = rx.match(v)
         if m:
@@ -255,6 +305,8 @@ def _lookup(v: str, strong: bool, strict: bool) -> str | None:
 _CHECK_COUNT = re.compile(
     r"^[\W_]*(?:pass(?:ed|es)?|fail(?:ed|s)?)[\W_]+[\d][\d,./ ]*\s*(?:of\s+[\d,]+\s+)?"
     r"(?:checks?|tests?|cases?|assertions?|specs?)\b", re.I)
+# a value whose first sentence asks ("Ready to merge?", "Approve? Not yet.")
+_QUESTION = re.compile(r"^[^.!\n\u3002]{0,80}[?\uff1f]")
 # "Pass `x` into the helper": a verb before a code span, a sentence and not the phrase
 _VERB_THEN_CODE = re.compile(r"^[\W_]*[A-Za-z]+\s+`")
 
@@ -267,6 +319,8 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
     value = _STRUCK.sub(" ", value[:VALUE_CAP])
+    if _QUESTION.match(value):
+        return None  # "Ready to merge?": a question, whatever it names
     if (strict or not strong) and _VERB_THEN_CODE.match(value) \
             or not strong and _CHECK_COUNT.match(value):
         return None
@@ -298,7 +352,8 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
 _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommendation|readiness|"
                r"conclusion|gate|evaluation|approval|call|correctness|overall|action|"
                # in Portuguese, Spanish, French, Italian, German and Russian
-               r"decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
+               r"estado|statut|stato|decis[a\u00e3]o|decisi[o\u00f3]n|decisione|d[\u00e9e]cision|entscheidung|"
+               r"parecer|dictamen|"
                r"empfehlung|recomenda[c\u00e7][a\u00e3]o|recomendaci[o\u00f3]n|raccomandazione|"
                r"recommandation|conclus[a\u00e3]o|conclusi[o\u00f3]n|conclusione|fazit|ergebnis|"
                r"resultado|risultato|r[\u00e9e]sultat|esito|avalia[c\u00e7][a\u00e3]o|"
@@ -322,13 +377,13 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
                   r"second|third|last|amended)\b", re.I)
 _CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
                r"最终结论|最終判定")
-_CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|總評|総評|総合評価|审查结果|审核结果|评审结果|"
-             r"结果|結果|意见|意見|평가|결과|상태|状态|状態")
+_CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
+             r"审核结果|评审结果|结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
 # one makes it a Verdict key only when its value names a verdict
 _CJK_HEAD = re.compile(r"(?:" + _CJK_STRONG + r")$")
 _CJK_MOD = re.compile(r"(?:最终|最終|总体|總體|整体|整體|综合|総合|本次|评审|評審|审查|審查|審査|"
-                      r"复核|複核|代码审查|代碼審查|レビュー|最终评审|最終評審|全体|"
+                      r"审核|審核|复核|複核|代码审查|代碼審查|レビュー|最终评审|最終評審|全体|"
                       r"(?:최종|전체|종합|코드\s?리뷰|리뷰|검토)\s?)")
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
@@ -404,6 +459,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         strong, rank = True, 1
     else:
         strong, rank = False, key_rank(m["wmod"] or "")
+        if (m["w"] or "").lower() == "readiness":
+            # "Merge readiness: Ready." / "yes" / "no": the key asks whether it may merge
+            value = _READY_ANSWER.sub(lambda a: "not ready" if a["no"] else "ready to merge",
+                                      value, count=1)
     out: list[tuple[str, bool, int]] = []
     while True:
         nxt = None if len(out) >= 7 else next(
@@ -414,6 +473,10 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         out.append((_trim(_ARROW.sub(" ", value[:nxt.start()])), strong, rank))
         strong, rank = True, key_rank(nxt["mod"] or "")
         value = value[nxt.end():]
+
+
+_READY_ANSWER = re.compile(r"^[*_`\s]*(?:(?P<yes>ready|yes)|(?P<no>no))[*_`]*"
+                           r"(?=\s*(?:$|[.!,;:(\u2014\u2013-]))", re.I)
 
 
 def _trim(value: str) -> str:
@@ -447,8 +510,10 @@ def is_key_cell(cell: str) -> tuple[bool, int] | None:
 
 
 _META = re.compile(r"^\s*[\"']?(?P<k>verdict|decision|recommendation|status|review_decision|"
-                   r"overall_verdict|final_verdict)[\"']?\s*[:=]\s*(?P<v>.{1,120}?)[\s,]*$",
-                   re.I | re.M)
+                   r"overall_verdict|final_verdict|merge_ready|ready_to_merge|mergeable|approved)"
+                   r"[\"']?\s*[:=]\s*(?P<v>.{1,120}?)[\s,]*$", re.I | re.M)
+# a gate's boolean in metadata ("merge_ready: true", "approved: false")
+_FLAG_KEYS = ("merge_ready", "ready_to_merge", "mergeable", "approved")
 _CORRECTNESS = re.compile(r"[\"']overall_correctness[\"']\s*:\s*[\"'](?P<v>[^\"'\n]{1,60})[\"']")
 
 
@@ -458,7 +523,12 @@ def metadata_keys(block: str) -> list[tuple[str, str]]:
     out = []
     for m in _META.finditer(block[:8000]):
         k = m["k"].lower()
-        out.append(("verdict" if "verdict" in k else k, m["v"].strip().strip("\"'")))
+        v = m["v"].strip().strip("\"'")
+        if k in _FLAG_KEYS:
+            if v.lower() not in ("true", "false", "yes", "no"):
+                continue
+            k, v = "decision", "approve" if v.lower() in ("true", "yes") else "not ready"
+        out.append(("verdict" if "verdict" in k else k, v))
     return out
 
 
@@ -476,6 +546,16 @@ def overall_correctness(block: str) -> str | None:
 # heading (after its numbering and emoji); what may follow it is punctuation, a
 # parenthesis or a qualifier.
 #
+# A word that may follow a section's name and leaves it that section: of what (the code),
+# how urgent or how central ("Recomendações prioritárias", "Métricas del código",
+# "МЕТРИКИ КОДА", "Empfehlungen (wichtigste)", "Principales recomendaciones" reads its name)
+HEAD_QUALIFIERS_INTL = (
+    r"(?:d[eou]l?\s+|des\s+)?(?:c[o\u00f3]digo|code|codes)|"
+    r"\u043a\u043e\u0434\u0430|\u4ee3\u7801|\u30b3\u30fc\u30c9|\ucf54\ub4dc|"
+    r"priorit[a\u00e1\u00e4\u00e9]r\w*|prioritari\w*|priorit\u00e4re\w*|"
+    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442\u043d\w*|"
+    r"principa(?:is|les|ux|li)|clave|chave|cl[e\u00e9]s?|wichtigste\w*|"
+    r"\u043e\u0441\u043d\u043e\u0432\u043d\w*|\u0433\u043b\u0430\u0432\u043d\w*")
 # A summary of the review (its items restate findings): "总体评价", "요약", "Visão geral"
 SUMMARY_HEADS_INTL = (
     "\u603b\u4f53\u8bc4\u4ef7|\u7e3d\u9ad4\u8a55\u50f9|\u6574\u4f53\u8bc4\u4ef7|\u603b\u8bc4|"
@@ -496,7 +576,8 @@ ACTION_HEADS_INTL = (
     "\u30a2\u30af\u30b7\u30e7\u30f3\u30d7\u30e9\u30f3|\u5bfe\u5fdc\u65b9\u91dd|"
     "\u5bfe\u5fdc\u8a08\u753b|\u4fee\u6b63\u8a08\u753b|\u4fee\u590d\u8ba1\u5212|"
     "\u6574\u6539\u8ba1\u5212|\u6539\u8fdb\u8ba1\u5212|\u540e\u7eed(?:\u6b65\u9aa4|\u884c\u52a8|"
-    "\u5de5\u4f5c)|\u4e0b\u4e00\u6b65(?:\u884c\u52a8|\u8ba1\u5212)?|\u6b21\u306e\u30b9\u30c6\u30c3\u30d7|"
+    "\u5de5\u4f5c|\u5efa\u8bae|\u5efa\u8b70)|\u5f8c\u7e8c\u5efa\u8b70|"
+    "\u5efa\u8bae\u540e\u7eed(?:\u5de5\u4f5c|\u884c\u52a8|\u6b65\u9aa4)?|\u5efa\u8b70\u5f8c\u7e8c|\u4e0b\u4e00\u6b65(?:\u884c\u52a8|\u8ba1\u5212)?|\u6b21\u306e\u30b9\u30c6\u30c3\u30d7|"
     "(?:\u63a8\u5968\u3055\u308c\u308b)?\u6b21\u306e\u30a2\u30af\u30b7\u30e7\u30f3|"
     "\u4eca\u5f8c\u306e(?:\u5bfe\u5fdc|\u8ab2\u984c)|\ub2e4\uc74c\\s?\ub2e8\uacc4|"
     "\ud6c4\uc18d\\s?\uc870\uce58|\uc2e4\ud589\\s?\uacc4\ud68d|\uc870\uce58\\s?\uacc4\ud68d|"
@@ -527,6 +608,20 @@ CHANGES_HEADS_INTL = (
     "\u6838\u5bf9\u6e05\u5355|\u9a8c\u8bc1\u6e05\u5355|"
     r"checkliste|lista\s+de\s+(?:verifica[c\u00e7][a\u00e3]o|comprobaci[o\u00f3]n)|"
     r"liste\s+de\s+contr\u00f4le|lista\s+di\s+controllo|"
+    # acceptance criteria and a definition of done: what is to be met, not what was found
+    # ("验收标准", "受け入れ基準", "인수 조건", "Akzeptanzkriterien", "Critérios de aceitação")
+    "\u9a8c\u6536\u6807\u51c6|\u9a57\u6536\u6a19\u6e96|\u9a8c\u6536\u6761\u4ef6|"
+    "\u53d7\u3051?\u5165\u308c?(?:\u57fa\u6e96|\u6761\u4ef6)|\u5b8c\u4e86\u6761\u4ef6|"
+    "(?:\uc778\uc218|\uc218\uc6a9)\\s?(?:\uc870\uac74|\uae30\uc900)|"
+    r"akzeptanzkriterien|abnahmekriterien|crit[e\u00e9]rios\s+de\s+aceita[c\u00e7][a\u00e3]o|"
+    r"criterios\s+de\s+aceptaci[o\u00f3]n|crit[e\u00e8]res\s+d['\u2019]acceptation|"
+    r"criteri\s+di\s+accettazione|\u043a\u0440\u0438\u0442\u0435\u0440\u0438\u0438\s+"
+    r"\u043f\u0440\u0438[\u0435\u0451]\u043c\u043a\u0438|dod|definition\s+of\s+done|"
+    # metrics of the code: measured, not found ("指标", "メトリクス", "지표", "Метрики кода")
+    "\u4ee3\u7801\u6307\u6807|\u6307\u6807|\u5ea6\u91cf|\u30e1\u30c8\u30ea\u30af\u30b9|"
+    "\uc9c0\ud45c|\uba54\ud2b8\ub9ad|"
+    r"m[e\u00e9]tricas|metriken|kennzahlen|m\u00e9triques|metriche|"
+    r"\u043c\u0435\u0442\u0440\u0438\u043a\u0438|"
     r"altera[c\u00e7][o\u00f5]es(?:\s+realizadas)?|mudan[c\u00e7]as|\u00e4nderungen|"
     r"modifiche|cambios(?:\s+realizados)?|escopo|umfang|ambito|port\u00e9e|alcance")
 # Neither findings nor praise: references, a test plan, background ("参考资料",
@@ -538,7 +633,12 @@ OTHER_HEADS_INTL = (
     "\u80cc\u666f|\ubc30\uacbd|\u9644\u5f55|\u4ed8\u9332|\ubd80\ub85d|"
     r"refer[e\u00ea]ncias|referenzen|riferimenti|r\u00e9f\u00e9rences|referencias|"
     r"plano\s+de\s+testes?|testplan|piano\s+di\s+test|plan\s+de\s+tests?|plan\s+de\s+pruebas|"
-    r"contexto|hintergrund|contesto|m\u00e9thodologie|metodologia|metodolog\u00eda")
+    r"contexto|hintergrund|contesto|m\u00e9thodologie|metodologia|metodolog\u00eda|"
+    # a mapping to standards ("合规", "コンプライアンス", "규정 준수", "Cumplimiento y estándares")
+    "\u5408\u89c4|\u5408\u898f|\u30b3\u30f3\u30d7\u30e9\u30a4\u30a2\u30f3\u30b9|"
+    "\uaddc\uc815\\s?\uc900\uc218|"
+    r"compliance|cumplimiento|conformidade|conformit[e\u00e9\u00e0]|konformit[a\u00e4]t|"
+    r"\u0441\u043e\u043e\u0442\u0432\u0435\u0442\u0441\u0442\u0432\u0438\u0435")
 # The parts of one finding written as its sub-headings ("#### 근거", "#### 影响",
 # "#### Correção", "#### ⏱️ Estimativa"): under a heading that is a finding by its look,
 # parts of it, never findings of their own
@@ -555,4 +655,15 @@ BODY_PART_HEADS_INTL = (
     r"causa(?:\s+raiz|\s+ra[i\u00ed]z)?|evid[e\u00ea]ncias?|recomenda[c\u00e7][a\u00e3]o|"
     r"localiza[c\u00e7][a\u00e3]o|ubicaci[o\u00f3]n|auswirkung|l\u00f6sung|ursache|"
     r"aufwand|sch\u00e4tzung|impact|correctif|solution|cause|preuve|estimation|"
-    r"soluzione|causa|stima|correzione")
+    r"soluzione|causa|stima|correzione|"
+    # how to reproduce it ("Reproduktion", "Pasos para reproducir", "Шаги воспроизведения")
+    r"reproduktion|schritte\s+zur\s+reproduktion|(?:pasos|passos)\s+para\s+reproduzi[rl]|"
+    r"pasos\s+para\s+reproducir|reprodu[c\u00e7][a\u00e3]o|reproducci[o\u00f3]n|"
+    r"(?:[e\u00e9]tapes\s+(?:de|pour)\s+)?reproduction|riproduzione|"
+    r"(?:\u0448\u0430\u0433\u0438\s+)?\u0432\u043e\u0441\u043f\u0440\u043e\u0438\u0437"
+    r"\u0432\u0435\u0434\u0435\u043d\u0438\u044f?|"
+    # its details, its reach, how to fix it and its state, in Japanese and Chinese
+    # ("問題の詳細", "不一致の詳細", "影響範囲", "推奨される修正方法", "ステータス")
+    "(?:[\u3040-\u30ff\u3400-\u9fff]{1,6}\u306e)?\u8a73\u7d30|\u8be6\u60c5|"
+    "\u5f71\u97ff\u7bc4\u56f2|(?:\u63a8\u5968\u3055\u308c\u308b)?\u4fee\u6b63(?:\u65b9\u6cd5|"
+    "\u65b9\u91dd)|\u4fee\u590d\u65b9\u6cd5|\u30b9\u30c6\u30fc\u30bf\u30b9|\u72b6\u6001|\u72c0\u614b")

@@ -1,0 +1,454 @@
+"""The reader on reviews written in other languages, read by family of form rather than
+by phrase (issue: read what real reviewers print): a severity group that counts its
+findings, the keys a verdict is stated under, the sections that hold no findings
+(acceptance criteria, metrics, a mapping to standards), the parts of one finding, a
+recap named with a qualifier after it, a key that ends with the noun "file", and the
+concerns a review raises.  Every fixture is written for these tests, in several
+languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def read(text: str) -> reading.Reading:
+    return reading.read(text.encode(), "tester")
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in read(text).findings]
+
+
+# --------------------------------------------------------------------------- #
+# 1. A severity group that says how many findings it holds
+# --------------------------------------------------------------------------- #
+COUNTED = {
+    "korean-counter": ("## CRITICAL 2건 (즉시 수정)", "## MINOR 1건 (참고용)"),
+    "japanese-counter": ("## 重大 2件", "## 軽微 1件（報告のみ）"),
+    "chinese-counter": ("## 严重问题 2 个", "## 轻微 1 项"),
+    "english-word-cjk-counter": ("## HIGH 2件", "## LOW 1개"),
+}
+
+
+@pytest.mark.parametrize("heads", COUNTED.values(), ids=COUNTED.keys())
+def test_a_counted_severity_group_grades_what_it_holds(heads: tuple[str, str]) -> None:
+    text = f"""\
+# Review of the upload service
+
+{heads[0]}
+
+### U-1 — size limit checked after the read
+
+`upload/handler.go:52` reads the whole body before comparing it with the limit.
+
+### U-2 — temporary files never removed
+
+`upload/store.go:118` leaves the spool file behind on error.
+
+{heads[1]}
+
+| # | 위치 | 내용 |
+|---|---|---|
+| n1 | upload/util.go:7 | helper name does not say what it returns |
+"""
+    assert where(text) == [("upload/handler.go", 52, "critical"),
+                           ("upload/store.go", 118, "critical"),
+                           ("upload/util.go", 7, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 2. The keys a verdict is stated under
+# --------------------------------------------------------------------------- #
+KEYS = {
+    "chinese-overall-comment": ("**总评：✅ 通过 —— 可以合并**", "APPROVE"),
+    "chinese-audit-conclusion": ("**审核结论**：需要修改", "REVISE"),
+    "korean-overall-comment": ("**총평**: 반려", "REJECT"),
+    "portuguese-opinion": ("**Parecer:** aprovado com ressalvas", "REVISE"),
+    "spanish-opinion": ("**Dictamen:** aprobado", "APPROVE"),
+}
+
+
+@pytest.mark.parametrize("line,vote", KEYS.values(), ids=KEYS.keys())
+def test_verdict_keys_of_other_languages(line: str, vote: str) -> None:
+    text = f"# 审查 / Revisão\n\n## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n\n{line}\n"
+    assert read(text).verdict == vote
+
+
+def test_a_summary_heading_that_is_also_a_key_needs_a_verdict_word() -> None:
+    text = ("# 审查\n\n## 总评\n\n整体结构清晰，测试覆盖了主要路径。\n\n"
+            "## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n")
+    assert read(text).verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# 3. Sections that say what is to be met, measured or mapped: no findings
+# --------------------------------------------------------------------------- #
+NO_FINDINGS = {
+    "german-acceptance-criteria": """\
+# BUG-12 — Export bricht bei leeren Spalten ab
+
+**Schweregrad:** Mittel
+
+`export/csv.py:77` greift auf das erste Element einer leeren Liste zu.
+
+## Akzeptanzkriterien
+
+- [ ] Leere Spalten erzeugen eine leere Zelle statt eines Abbruchs.
+- [ ] Ein Test deckt eine Tabelle ohne Zeilen ab.
+""",
+    "japanese-acceptance-criteria": """\
+# レビュー: 検索 API
+
+## 指摘事項
+
+### 1. ページ番号が負でも受け付ける
+`search/api.py:31` で `page` の下限を確認していない。
+
+## 受け入れ基準
+
+- [ ] 負のページ番号には 400 を返す
+- [ ] 0 件のときも空配列を返す
+""",
+    "russian-metrics": """\
+# Отчёт о ревью
+
+## Найденные проблемы
+
+### 1. Пароль пишется в журнал
+**Критичность:** Высокая
+**Файл:** `auth/login.py:40`
+
+## МЕТРИКИ КОДА
+
+### Сложность
+- **Средняя:** Низкая
+- **Максимальная:** 12 ветвлений в одной функции
+""",
+    "spanish-standards-mapping": """\
+# Auditoría del módulo de pagos
+
+## Hallazgos
+
+### 1. Token de sesión en la URL
+**Severidad:** Alta
+**Ubicación:** `pay/redirect.js:9`
+
+## Cumplimiento y estándares
+
+- ❌ **A02 – Fallos criptográficos** (token expuesto)
+- ⚠️ **A07 – Fallos de autenticación** (sesión reutilizable)
+""",
+}
+
+
+@pytest.mark.parametrize("text", NO_FINDINGS.values(), ids=NO_FINDINGS.keys())
+def test_sections_that_hold_no_findings(text: str) -> None:
+    found = where(text)
+    assert len(found) == 1, found
+    assert found[0][0] is not None and found[0][1] is not None
+
+
+# --------------------------------------------------------------------------- #
+# 4. The parts of one finding written as its sub-headings
+# --------------------------------------------------------------------------- #
+def test_reproduction_steps_are_part_of_the_finding() -> None:
+    text = """\
+# Prüfung des Importdienstes
+
+## Befunde
+
+### B-1 — Import überschreibt Einträge anderer Nutzer
+**Schweregrad:** Hoch
+**Datei:** `import/merge.py:63`
+
+#### Reproduktion
+1. Zwei Konten anlegen, beide importieren `data/sample.csv`.
+2. Das zweite Konto sieht danach die Einträge des ersten.
+"""
+    assert where(text) == [("import/merge.py", 63, "critical")]
+
+
+def test_the_details_and_state_of_a_finding_are_parts_of_it() -> None:
+    text = """\
+# 設定読み込みのレビュー
+
+## 指摘事項
+
+### C-1: 既定値が環境変数より優先される
+**場所**: `config/load.py:22`
+**重要度**: 中
+
+#### 問題の詳細
+`config/defaults.yaml` を先に読み、環境変数で上書きしていない。
+
+#### ステータス
+未修正
+"""
+    assert where(text) == [("config/load.py", 22, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# 5. A recap named with a qualifier after its name
+# --------------------------------------------------------------------------- #
+def test_priority_recommendations_restate_the_findings() -> None:
+    text = """\
+# Revisão do serviço de mensagens
+
+## Problemas encontrados
+
+1. **Fila sem limite** ❌
+   - **Severidade:** Alta
+   - **Problema:** a fila cresce sem limite quando o consumidor para
+
+2. **Sem reenvio** ⚠️
+   - **Severidade:** Média
+   - **Problema:** mensagens com erro são descartadas
+
+## Recomendações prioritárias
+
+### 🔴 Crítico
+
+1. **Limitar a fila**
+   - definir um máximo e rejeitar acima dele
+
+2. **Reenviar mensagens com erro**
+   - três tentativas com espera crescente
+"""
+    assert [s for _, _, s in where(text)] == ["critical", "medium"]
+
+
+# --------------------------------------------------------------------------- #
+# 6. A key that ends with the noun "file" names the place
+# --------------------------------------------------------------------------- #
+FILE_KEYS = {
+    "japanese-test-file": "**テストファイル**: `tests/cart.test.ts`",
+    "chinese-config-file": "**配置文件**：`deploy/app.yaml`",
+    "korean-test-file": "**테스트 파일**: `tests/cart_test.go`",
+}
+
+
+@pytest.mark.parametrize("field", FILE_KEYS.values(), ids=FILE_KEYS.keys())
+def test_a_key_ending_in_file_names_the_place(field: str) -> None:
+    text = f"""\
+# Review
+
+## Findings
+
+### 1. Discount applied twice for bundled items
+
+{field}
+**Severity**: High
+
+The bundle path and the item path both subtract the discount.
+"""
+    path = field.split("`")[1]
+    assert where(text) == [(path, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# 7. The concerns a review raises are findings, as "Concerns" are
+# --------------------------------------------------------------------------- #
+CONCERNS = {
+    "japanese": "懸念点",
+    "chinese": "担忧",
+    "korean": "우려 사항",
+    "german": "Bedenken",
+    "spanish": "Preocupaciones",
+    "french": "Préoccupations",
+}
+
+
+@pytest.mark.parametrize("head", CONCERNS.values(), ids=CONCERNS.keys())
+def test_concern_sections_hold_findings(head: str) -> None:
+    text = f"""\
+# Review
+
+## Verdict
+
+**APPROVE**
+
+### Strengths
+
+- The retry loop is easy to follow.
+
+### {head}
+
+- **Lock file left behind on crash** — the next start has to clean it up.
+- **Two-second timeout** — a loaded host may hit it and refuse to start.
+"""
+    assert len(read(text).findings) == 2
+
+
+# --------------------------------------------------------------------------- #
+# 8. A heading whose aside in brackets says the item was settled
+# --------------------------------------------------------------------------- #
+SETTLED_ASIDES = {
+    "japanese": ("（対応済み）", False),
+    "chinese": ("（已修复）", False),
+    "korean": ("（해결됨）", False),
+    "spanish": (" (resuelto)", False),
+    "german-negated": (" (nicht behoben)", True),
+    "japanese-open": ("（未対応）", True),
+    "english-partial": (" (partially fixed)", True),
+}
+
+
+@pytest.mark.parametrize("aside,open_", SETTLED_ASIDES.values(), ids=SETTLED_ASIDES.keys())
+def test_a_settled_aside_closes_the_item(aside: str, open_: bool) -> None:
+    text = f"""\
+# Review of the session module
+
+## Findings
+
+## P0: tokens are signed with a fixed fallback secret{aside}
+
+`auth/session.ts:14` falls back to a constant when the variable is unset.
+
+## P1: the design names routes that were never built
+
+`docs/routes.md` lists `/api/kids/*`, the code serves `/kids/*`.
+"""
+    files = [f for f, _, _ in where(text)]
+    assert ("auth/session.ts" in files) is open_
+    assert "docs/routes.md" in files
+
+
+# --------------------------------------------------------------------------- #
+# 9. A glob's star inside a cited name is part of the place
+# --------------------------------------------------------------------------- #
+def test_a_glob_in_a_place_is_kept() -> None:
+    text = """\
+# Auditoria do módulo de instâncias
+
+## Bugs
+
+### BUG-2 — o contador nunca volta a zero
+**Arquivo:** `db/migrations/20260101_*.sql:3-27`
+**Severidade:** Alta
+
+### BUG-3 — a data sai sem fuso horário
+**Arquivo:** **src/report.py**:12
+**Severidade:** Baixa
+"""
+    assert where(text) == [("db/migrations/20260101_*.sql", 3, "critical"),
+                           ("src/report.py", 12, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 10. A line written before its file, in the words of each language
+# --------------------------------------------------------------------------- #
+LINE_FIRST = {
+    "spanish": "En la línea 31 de `cart/total.py` el descuento se aplica dos veces.",
+    "spanish-en": "Línea 31 en `cart/total.py`: el descuento se aplica dos veces.",
+    "german": "In Zeile 31 von `cart/total.py` wird der Rabatt doppelt abgezogen.",
+    "french": "À la ligne 31 du fichier `cart/total.py`, la remise est appliquée deux fois.",
+    "portuguese": "Na linha 31 de `cart/total.py` o desconto é aplicado duas vezes.",
+    "russian": "В строке 31 файла `cart/total.py` скидка применяется дважды.",
+    "japanese-no": "`cart/total.py` の31行目で割引が二重に適用される。",
+    "chinese-corner-brackets": "「cart/total.py」第31行：折扣被重复扣除。",
+}
+
+
+@pytest.mark.parametrize("line", LINE_FIRST.values(), ids=LINE_FIRST.keys())
+def test_a_line_before_its_file(line: str) -> None:
+    text = f"# Review\n\n## Findings\n\n1. {line}\n2. `cart/tax.py:8` rounds too early.\n"
+    assert where(text)[0][:2] == ("cart/total.py", 31)
+
+
+# --------------------------------------------------------------------------- #
+# 11. The numbering of Chinese, Japanese and Korean headings
+# --------------------------------------------------------------------------- #
+def test_cjk_numbering_leaves_the_severity_group() -> None:
+    text = """\
+# 缓存模块审查
+
+## 一、严重问题
+
+### 1）缓存键缺少租户
+`cache/keys.py:14` 不同租户共用一个键。
+
+## 二、一般问题
+
+① `cache/ttl.py:30` 过期时间写死。
+
+## 第3点：軽微
+
+`cache/names.py:5` 的命名不一致。
+"""
+    assert where(text) == [("cache/keys.py", 14, "critical"), ("cache/ttl.py", 30, "medium"),
+                           ("cache/names.py", 5, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# 12. A table's line column in Korean, and a verdict word followed by a mark
+# --------------------------------------------------------------------------- #
+def test_korean_line_column() -> None:
+    text = """\
+# 리뷰
+
+## 발견 사항
+
+| 파일 | 라인 | 심각도 | 설명 |
+|---|---|---|---|
+| `pay/charge.go` | 88 | 높음 | 재시도 시 중복 결제 |
+| `pay/log.go` | 12 | 낮음 | 로그 수준이 과하다 |
+"""
+    assert where(text) == [("pay/charge.go", 88, "critical"), ("pay/log.go", 12, "minor")]
+
+
+MARKED = {
+    "chinese-check": ("最终结论：通过 ✅", "APPROVE"),
+    "chinese-cross": ("结论：不通过 ❌", "REVISE"),
+    "japanese-check": ("**判定**: 承認 ✅", "APPROVE"),
+    "english-thumbs": ("Verdict: GO 👍", "APPROVE"),
+}
+
+
+@pytest.mark.parametrize("line,vote", MARKED.values(), ids=MARKED.keys())
+def test_a_verdict_word_followed_by_a_mark(line: str, vote: str) -> None:
+    text = f"# 审查\n\n## 发现的问题\n\n- `cache/lru.py:14` 容量为零时除零。\n\n{line}\n"
+    assert read(text).verdict == vote
+
+
+# --------------------------------------------------------------------------- #
+# 13. A severity tag: any word of the table in brackets, a CJK word by its lead
+# --------------------------------------------------------------------------- #
+TAGS = {
+    "chinese-optional-bracketed": ("[可选] `ui/menu.tsx:7` 菜单项命名可以更清楚", "minor"),
+    "japanese-proposal-bracketed": ("[提案] `ui/menu.tsx:7` メニュー名を揃える", "minor"),
+    "korean-suggestion-bracketed": ("【제안】 `ui/menu.tsx:7` 메뉴 이름 통일", "minor"),
+    "spanish-medium-bracketed": ("[Medio] `ui/menu.tsx:7` nombres de menú", "medium"),
+    "korean-fatal-lead": ("**치명적**: `ui/menu.tsx:7` 권한 검사가 없다", "critical"),
+    "chinese-must-fix": ("**必须修复**：`ui/menu.tsx:7` 缺少权限检查", "critical"),
+    "chinese-suggestion-key": ("**建议**：`ui/menu.tsx:7` 改用常量", None),
+    "spanish-media-word": ("Media: `ui/menu.tsx:7` nombres de menú", None),
+}
+
+
+@pytest.mark.parametrize("item,sev", TAGS.values(), ids=TAGS.keys())
+def test_other_language_tags(item: str, sev: str | None) -> None:
+    text = f"# 审查\n\n## 发现的问题\n\n- {item}\n- `ui/list.tsx:9` 列表没有虚拟滚动\n"
+    assert where(text)[0] == ("ui/menu.tsx", 7, sev)
+
+
+# --------------------------------------------------------------------------- #
+# 14. Suggested follow-ups in Chinese: what to do next, not findings of their own
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("head", ["建议后续", "后续建议", "建议后续工作"])
+def test_chinese_follow_ups_are_no_findings(head: str) -> None:
+    text = f"""\
+# 审查
+
+## 发现的问题
+
+- `auth/token.py:21` 令牌过期时间没有校验。
+
+## {head}
+
+- 为令牌过期补一个测试
+- 之后考虑把密钥放进配置中心
+"""
+    assert where(text) == [("auth/token.py", 21, None)]
