@@ -51,7 +51,9 @@ def rich_input(repo: Path) -> bytes:
          "subject": "File-level note"},
         {"kind": "finding", "origin": "tests", "severity": "critical", "subject": "No file"},
         {"kind": "finding", "origin": "requirements", "file": "src/x.py", "line": 9,
-         "subject": "Missing acceptance criterion", "confidence": "low"},
+         "subject": "Missing acceptance criterion", "confidence": "low",
+         "related": [{"file": "src/y.py", "line": 3, "end_line": 5}, {"file": "docs/a b.md"},
+                     {"file": "/etc/hosts", "line": 1}]},
     ]
     return b"".join(orjson.dumps(r) + b"\n" for r in recs)
 

@@ -10,6 +10,8 @@ read what real reviewers print), with fixtures written for these tests, among th
 
 from __future__ import annotations
 
+from reader_kit import located
+
 from council_filters.verdict import reading
 
 
@@ -194,14 +196,14 @@ The second declaration wins under every YAML parser.
 """
 
 
-def test_a_location_field_listing_several_places_is_the_finding_once_a_place() -> None:
+def test_a_location_field_listing_several_places_is_one_finding_with_related_places() -> None:
     assert where(SEVERAL_IN_A_FIELD) == [
         ("tools/guard.py", 40, "critical"),
-        ("tools/guard.py", 77, "critical"),
         ("lib/count.rs", 12, "medium"),
-        ("lib/tally.rs", 3, "medium"),
         ("app/run.py", 9, "medium"),
     ]
+    assert [r for _, r in located(reading.read(SEVERAL_IN_A_FIELD.encode()).findings)] == [
+        [("tools/guard.py", 77)], [("lib/tally.rs", 3)], []]
 
 
 FIELDS_UNDER_A_FILE_HEADING = """\
@@ -376,13 +378,10 @@ JAPANESE_RECHECK = """\
 """
 
 
-def test_a_japanese_recheck_reads_new_findings_only_at_every_place() -> None:
-    assert where(JAPANESE_RECHECK) == [
-        ("lib/cache.ts", 30, "medium"),
-        ("lib/store.ts", 8, "medium"),
-        ("lib/store.ts", 40, "medium"),
-        (None, None, "critical"),
-    ]
+def test_a_japanese_recheck_reads_new_findings_only_with_every_place() -> None:
+    assert where(JAPANESE_RECHECK) == [("lib/cache.ts", 30, "medium"), (None, None, "critical")]
+    assert located(reading.read(JAPANESE_RECHECK.encode()).findings)[0][1] == [
+        ("lib/store.ts", 8), ("lib/store.ts", 40)]
 
 
 RULE_IN_A_FOLD = """\
@@ -426,9 +425,9 @@ def test_a_rule_inside_a_folded_block_does_not_end_the_comment() -> None:
     assert where(RULE_IN_A_FOLD) == [("src/io/reader.py", 50, "critical")]
 
 
-def test_an_item_opening_with_several_places_is_the_finding_once_a_place() -> None:
+def test_an_item_opening_with_several_places_is_one_finding_with_related_places() -> None:
     text = ("## Findings\n"
             "- `pkg/run_test.go:40-44`, `pkg/run.go:40-44` \u2014 the helper is dead code.\n"
             "- `pkg/a.go:3` \u2014 calls `pkg/b.go:9` with the wrong flag.\n")
-    assert [w[:2] for w in where(text)] == [
-        ("pkg/run_test.go", 40), ("pkg/run.go", 40), ("pkg/a.go", 3)]
+    assert located(reading.read(text.encode()).findings) == [
+        (("pkg/run_test.go", 40), [("pkg/run.go", 40)]), (("pkg/a.go", 3), [])]

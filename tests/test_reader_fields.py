@@ -7,6 +7,7 @@ Fixtures written for these tests, a few variations of each shape.
 from __future__ import annotations
 
 import pytest
+from reader_kit import located
 
 from council_filters.verdict import reading
 
@@ -74,16 +75,16 @@ See `web/cache.py:12`: two locales share one entry.
     ("store/sync.py:126-157, cli.py", [("store/sync.py", 126)]),
     ("`store/sync.py` (lines 126-157), `cli.py`", [("store/sync.py", 126)]),
     ("`store/sync.py:126` and `cli.py`", [("store/sync.py", 126)]),
-    # every file with its own line: one finding a place, as before
+    # every file with its own line: one finding, the second place related
     ("`store/sync.py:126`, `cli.py:9`", [("store/sync.py", 126), ("cli.py", 9)]),
-    # no file with a line: one finding a file, as before
+    # no file with a line: one finding, the second file related
     ("`store/sync.py`, `cli.py`", [("store/sync.py", None), ("cli.py", None)]),
 ])
 def test_a_file_with_a_line_then_a_bare_file_is_one_finding(value: str, want: list) -> None:
     for field in ("File", "Location", "Files"):
         text = (f"# Review\n\n1. **Partial write on sync** (HIGH)\n   - **{field}:** {value}\n"
                 "   - **Issue:** a failed batch leaves half the rows written.\n")
-        assert places(text) == want, field
+        assert located(read(text).findings) == [(want[0], want[1:])], field
 
 
 # --------------------------------------------------------------------------- #

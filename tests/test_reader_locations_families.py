@@ -7,6 +7,7 @@ the bot, the wording, the markup and the order.
 from __future__ import annotations
 
 import pytest
+from reader_kit import located
 
 from council_filters.verdict import reading
 
@@ -316,10 +317,12 @@ SAME_ISSUE_AT = """\
 """
 
 
-def test_same_issue_at_several_places_is_one_finding_a_place() -> None:
-    assert where(SAME_ISSUE_AT) == [
-        ("web/views/orders.py", 140, "medium"), ("web/views/invoices.py", 88, "medium"),
-        ("web/views/users.py", 51, "medium"), ("web/forms.py", 12, "medium")]
+def test_same_issue_at_several_places_is_one_finding_with_related_places() -> None:
+    assert where(SAME_ISSUE_AT) == [("web/views/orders.py", 140, "medium"),
+                                    ("web/forms.py", 12, "medium")]
+    assert located(read(SAME_ISSUE_AT).findings) == [
+        (("web/views/orders.py", 140), [("web/views/invoices.py", 88), ("web/views/users.py", 51)]),
+        (("web/forms.py", 12), [])]
 
 
 # --------------------------------------------------------------------------- #
@@ -624,7 +627,13 @@ This leaks between requests.
 @pytest.mark.parametrize("name", sorted(MORE_PLACES))
 def test_more_places_in_other_markup(name: str) -> None:
     text, found = MORE_PLACES[name]
-    assert [(f, ln) for f, ln, _ in where(text)] == found
+    # each finding's place, then the other places it cites
+    assert [p for own, rel in located(read(text).findings) for p in (own, *rel)] == found
+
+
+@pytest.mark.parametrize("name", ["same-issue-inline", "also-in-files"])
+def test_one_finding_cited_at_several_places_is_read_once(name: str) -> None:
+    assert len(read(MORE_PLACES[name][0]).findings) == 1
 
 
 # --------------------------------------------------------------------------- #

@@ -8,6 +8,7 @@ languages, paths); each family is the shape, not one reviewer's spelling of it.
 from __future__ import annotations
 
 import pytest
+from reader_kit import located
 
 from council_filters.verdict import reading
 
@@ -268,9 +269,9 @@ TRAILING_PLACES = {
 
 
 @pytest.mark.parametrize("name", sorted(TRAILING_PLACES))
-def test_an_item_ending_with_its_places_is_one_finding_a_place(name: str) -> None:
+def test_an_item_ending_with_its_places_is_one_finding_with_related_places(name: str) -> None:
     text, want = TRAILING_PLACES[name]
-    assert places("## Issues\n\n" + text) == want
+    assert located(read("## Issues\n\n" + text).findings) == [(want[0], want[1:])]
 
 
 def test_places_cited_as_evidence_at_the_end_stay_one_finding() -> None:
@@ -319,7 +320,7 @@ def test_a_thread_envelope_then_the_place_above_the_hunk(name: str) -> None:
 
 
 # --------------------------------------------------------------------------- #
-# 6. A file and a list of its lines: one finding a line
+# 6. A file and a list of its lines: one finding, the other lines related
 # --------------------------------------------------------------------------- #
 LINE_LISTS = {
     "bold-file-then-lines": (
@@ -334,9 +335,9 @@ LINE_LISTS = {
 
 
 @pytest.mark.parametrize("name", sorted(LINE_LISTS))
-def test_a_file_and_a_list_of_its_lines_is_one_finding_a_line(name: str) -> None:
+def test_a_file_and_a_list_of_its_lines_is_one_finding_the_lines_related(name: str) -> None:
     text, want = LINE_LISTS[name]
-    assert places(text) == want
+    assert located(read(text).findings) == [(want[0], want[1:])]
 
 
 def test_a_list_of_lines_that_is_not_the_findings_place_adds_none() -> None:
@@ -576,7 +577,7 @@ def test_a_review_of_several_documents_gives_no_file() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# 13. A location field listing several files: one finding a file
+# 13. A location field listing several files: one finding, the other files related
 # --------------------------------------------------------------------------- #
 @pytest.mark.parametrize("value,want", [
     ("`guide.md` vs `api.md` vs `faq.md` (status wording)",
@@ -588,10 +589,11 @@ def test_a_review_of_several_documents_gives_no_file() -> None:
     # a file after a semicolon is evidence
     ("`compose.yml` (line 29); `docs/log.txt` (2024-03-01)", [("compose.yml", 29)]),
 ])
-def test_a_location_field_listing_files_is_one_finding_a_file(value: str, want: list) -> None:
+def test_a_location_field_listing_files_is_one_finding_the_files_related(value: str,
+                                                                         want: list) -> None:
     text = (f"# Review\n\n1. **Category:** consistency\n   **Location:** {value}\n"
             "   **Description:** the pages disagree on the default size.\n")
-    assert places(text) == want
+    assert located(read(text).findings) == [(want[0], want[1:])]
 
 
 def test_the_items_own_tag_outranks_its_impact_field() -> None:

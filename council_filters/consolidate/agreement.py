@@ -62,15 +62,23 @@ class Group:
         return len({r.verdict for r in self.citers if r.votes}) > 1
 
     def where(self) -> str:
-        """``path:first-last`` over the members' lines (``path`` alone without a line)."""
+        """``path:first-last`` over the lines of the members in the survivor's file
+        (``path`` alone without a line); members elsewhere are its related places."""
         s = self.item.survivor
         if not s.file:
             return ""
-        lines = sorted({f.line for _, f in self.members if f.line})
+        lines = sorted({f.line for _, f in self.members if f.line and f.file == s.file})
         if not lines:
             return inline(s.file)
         span = f"{lines[0]}" if len(lines) == 1 else f"{lines[0]}-{lines[-1]}"
         return f"{inline(s.file)}:{span}"
+
+    def also(self) -> list[str]:
+        """The report's line for the other places the finding is cited at (none without)."""
+        related = self.item.related
+        if not related:
+            return []
+        return ["  - Also at: " + ", ".join(inline(p.text()) for p in related)]
 
     def sort_key(self) -> tuple[Any, ...]:
         s = self.item.survivor
@@ -86,6 +94,7 @@ class Group:
             "verdicts": {r.slot: r.verdict for r in self.citers},
             "conflict": self.conflict,
             "members": [dict(member_record(f), reviewer=r.slot) for r, f in self.members],
+            **({"related": [p.record() for p in self.item.related]} if self.item.related else {}),
             **({"baseline": self.item.baseline} if self.item.baseline else {}),
         }
 
@@ -202,6 +211,7 @@ class GroupedSynthesis(synthesis.Synthesis):
             where = g.where()
             out.append(f"- {where + ' — ' if where else ''}{inline(g.item.survivor.title)}"
                        f" ({names})")
+            out.extend(g.also())
             out.extend(f'  - {r.name}: "{inline(f.title)}"' for r, f in g.members)
         if not self.agreed:
             out.append("- No point was made by two or more reviewers")
@@ -211,6 +221,7 @@ class GroupedSynthesis(synthesis.Synthesis):
             r, f = g.members[0]
             where = g.where()
             single.append(f'- {where + " — " if where else ""}{r.name} only: "{inline(f.title)}"')
+            single.extend(g.also())
         out.extend(single or ["- None"])
         out += ["", f"Full reviewer outputs: see {report_path}"]
         return "\n".join(out)
@@ -233,6 +244,7 @@ class GroupedSynthesis(synthesis.Synthesis):
             names = ", ".join(r.name for r in g.citers)
             title = inline(g.item.survivor.title)
             out.append(f"- [{_rated(g.severity)}] {g.where()} — {title} ({names})")
+            out.extend(g.also())
             out.extend(_quotes(g))
             if g.conflict:
                 verdicts = ", ".join(f"{r.name} {r.verdict}" for r in g.citers)
@@ -246,6 +258,7 @@ class GroupedSynthesis(synthesis.Synthesis):
             where = g.where()
             lead = f"- [{_rated(g.severity)}] {where + ' — ' if where else ''}"
             dis.append(f'{lead}{r.name} only ({r.verdict}): "{inline(f.title)}"{_tag(f)}')
+            dis.extend(g.also())
             for r2, f2 in g.members[1:]:  # duplicates, or claims that did not check out
                 dis.append(f'  - {r2.name} ({r2.verdict}): "{inline(f2.title)}"{_tag(f2)}')
         dis.extend(self.unknown_lines())
@@ -265,6 +278,7 @@ class GroupedSynthesis(synthesis.Synthesis):
                 names = ", ".join(r.name for r, _ in g.members)
                 title = inline(g.item.survivor.title)
                 out.append(f"- [{_rated(g.severity)}] {g.where()} — {title} ({names})")
+                out.extend(g.also())
                 out.extend(_quotes(g))
             if not self.unverified:
                 out.append("- None")

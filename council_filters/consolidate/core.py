@@ -34,6 +34,7 @@ from council_filters.consolidate.finding import (
     finding_problem,
     fold,
     normalize_path,
+    related_places,
     severity_of,
     title_of,
 )
@@ -134,7 +135,8 @@ def _add(
     if unrecognised:
         out.unknown_severity += 1
     title = title_of(raw)
-    f = Finding(raw, origin, file, line, severity, title, reviewer, source, lineno, ordinal)
+    f = Finding(raw, origin, file, line, severity, title, reviewer, source, lineno, ordinal,
+                related=related_places(raw, file, line))
     f.fingerprint = finding_fingerprint(f)
     out.findings.append(f)
 

@@ -57,7 +57,8 @@ def dedup(findings: Sequence[Finding], window: int = 3) -> list[Consolidated]:
 
 def group_by_finding(findings: Sequence[Finding]) -> list[Consolidated]:
     """Merge findings that name the same problem (:mod:`.grouping`): same file, lines
-    within the window, similar texts.  Every consolidated finding lists its members.
+    within the window (any place a finding cites: its own or a related one), similar
+    texts.  Every consolidated finding lists its members.
 
     A reviewer's finding that repeats a script finding of its own origin (same file, lines
     within the window, the same problem by the script's title and explanation) joins the
@@ -65,7 +66,8 @@ def group_by_finding(findings: Sequence[Finding]) -> list[Consolidated]:
     ordered = sorted(findings, key=lambda f: f.key)
     joins = _script_joins(ordered)
     rest = [i for i in range(len(ordered)) if i not in joins]
-    items = [grouping.Item(ordered[i].file, ordered[i].line, _who(ordered[i]), ordered[i].title)
+    items = [grouping.Item(ordered[i].file, ordered[i].line, _who(ordered[i]), ordered[i].title,
+                           tuple((p.file, p.line) for p in ordered[i].related if p.line))
              for i in rest]
     groups = [[rest[k] for k in idx] for idx in grouping.group(items)]
     where = {i: g for g, idx in enumerate(groups) for i in idx}

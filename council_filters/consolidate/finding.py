@@ -15,13 +15,14 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 from council_filters.base import schemas
 from council_filters.base import severity as sev
 from council_filters.consolidate import evidence
+from council_filters.consolidate.grouping import WINDOW
 from council_filters.consolidate.origins import ORIGIN_CODES, canonical_origin
 
 Record = dict[str, Any]
@@ -204,6 +205,82 @@ def group_of(origins: Iterable[str], category: str | None, severity: str | None)
     return "Suggestion"
 
 
+class Place(NamedTuple):
+    """Another place one finding cites (its ``related`` list)."""
+
+    file: str
+    line: int | None = None
+    end_line: int | None = None
+
+    def record(self) -> Record:
+        out: Record = {"file": self.file}
+        if self.line:
+            out["line"] = self.line
+            if self.end_line and self.end_line > self.line:
+                out["end_line"] = self.end_line
+        return out
+
+    def text(self) -> str:
+        """``path:line`` (``path:12-14``; ``path`` alone for a file-level place)."""
+        if not self.line:
+            return self.file
+        if self.end_line and self.end_line > self.line:
+            return f"{self.file}:{self.line}-{self.end_line}"
+        return f"{self.file}:{self.line}"
+
+
+MAX_RELATED = 16  # the other places one finding keeps
+
+
+def _count(value: object) -> int | None:
+    """A line number as a record gives it: an integer of at least 1, else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    return None
+
+
+def related_places(raw: Record, file: str | None, line: int | None) -> tuple[Place, ...]:
+    """The other places a finding cites (its ``related`` field), normalised: repository
+    spellings, never its own place, each once, at most :data:`MAX_RELATED`."""
+    given = raw.get("related")
+    if not isinstance(given, list):
+        return ()
+    return merge_places([], given, file, line)
+
+
+def merge_places(have: Sequence[Place], more: Iterable[object], file: str | None,
+                 line: int | None) -> tuple[Place, ...]:
+    """``have`` and then the places of ``more`` (``Place`` or ``{file, line, end_line}``
+    records) not listed yet, leaving out ``(file, line)``, at most :data:`MAX_RELATED`."""
+    out = list(have)
+    seen = {(p.file, p.line) for p in out} | {(file, line)}
+    for item in more:
+        if len(out) >= MAX_RELATED:
+            break
+        if isinstance(item, Place):
+            p = item
+        elif isinstance(item, dict) and isinstance(item.get("file"), str) and item["file"].strip():
+            at = _count(item.get("line"))
+            end = _count(item.get("end_line")) if at else None
+            p = Place(normalize_path(item["file"]), at, end)
+        else:
+            continue
+        if (p.file, p.line) not in seen:
+            seen.add((p.file, p.line))
+            out.append(p)
+    return tuple(out)
+
+
+def _near(p: Place, file: str | None, line: int | None) -> bool:
+    """``p`` is the spot ``file:line`` names: the same file, both without a line or
+    lines at most ``WINDOW`` apart."""
+    if p.file != file:
+        return False
+    if p.line is None or line is None:
+        return p.line is None and line is None
+    return abs(p.line - line) <= WINDOW
+
+
 def title_of(record: Record) -> str:
     for key in ("subject", "summary"):
         v = record.get(key)
@@ -308,6 +385,7 @@ class Finding:
     evidence: evidence.Evidence | None = None  # the evidence check's outcome, when it ran
     change: str | None = None  # added | context | file | unchanged, when a diff is known
     baseline: str | None = None  # new | unchanged, when a baseline is given
+    related: tuple[Place, ...] = ()  # the other places it cites
 
     def __post_init__(self) -> None:
         self.key = orjson.dumps(self.raw, option=orjson.OPT_SORT_KEYS)
@@ -398,6 +476,28 @@ class Consolidated:
         return self.unique_fingerprint or self.survivor.fingerprint
 
     @property
+    def related(self) -> tuple[Place, ...]:
+        """The other places the finding is cited at: the survivor's, then each other
+        member's own place and those it cites, unless within ``WINDOW`` lines of the
+        survivor's place or of one listed already (the same spot, cited twice); at most
+        :data:`MAX_RELATED`."""
+        s = self.survivor
+        if len(self.members) == 1:
+            return s.related
+        out = list(s.related)
+        for m in self.members:
+            if m is s:
+                continue
+            own = [Place(m.file, m.line)] if m.file else []
+            for p in (*own, *m.related):
+                if len(out) >= MAX_RELATED:
+                    return tuple(out)
+                if not _near(p, s.file, s.line) and not any(
+                        _near(p, q.file, q.line) for q in out):
+                    out.append(p)
+        return tuple(out)
+
+    @property
     def citers(self) -> list[str]:
         """The reviewers (slots, else origins) whose findings are in this group, in order."""
         return list(dict.fromkeys(m.reviewer or m.origin for m in self.members))
@@ -420,6 +520,11 @@ class Consolidated:
             if k in OWNED:
                 continue
             out[k] = s.file if k == "file" and s.file is not None else v
+        related = self.related
+        if related:
+            out["related"] = [p.record() for p in related]
+        else:
+            out.pop("related", None)
         if s.evidence is not None:
             out["line"] = s.line
             out.update(s.evidence.fields())
@@ -443,6 +548,12 @@ def member_line(f: Finding) -> str:
     return f"{f.origin} ({f.severity or 'unrated'}){' ' + where if where else ''}: {fold(f.title)}"
 
 
+def related_text(c: Consolidated) -> str | None:
+    """``Also at: b.py:22, c.py:31`` for a finding cited at other places (None without)."""
+    related = c.related
+    return "Also at: " + ", ".join(p.text() for p in related) + "." if related else None
+
+
 def members_text(c: Consolidated) -> str:
     """The members of a listed group as plain text (SARIF and rdjsonl messages)."""
     n = len(c.citers)
@@ -456,6 +567,8 @@ def member_record(f: Finding) -> Record:
     end = f.raw.get("end_line")
     if isinstance(end, int) and not isinstance(end, bool) and f.line and end > f.line:
         out["end_line"] = end
+    if f.related:
+        out["related"] = [p.record() for p in f.related]
     out["severity"] = f.severity
     out["text"] = f.title
     disc = f.raw.get("discussion")

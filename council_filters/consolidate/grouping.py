@@ -1,7 +1,10 @@
 """Finding-level agreement: which findings from different reviewers name the same problem.
 
 Two findings belong to one group when they are in the same file, their lines
-are at most ``WINDOW`` apart, *and* their texts describe the same problem.
+are at most ``WINDOW`` apart, *and* their texts describe the same problem.  A
+finding cited at several places (its ``related`` places) is near another
+finding when any of its places is: one reviewer's "the lock leaks at a.py:10,
+also b.py:22" and another's "b.py:22 never releases the lock" are one problem.
 "Same problem" is decided by a TF-IDF cosine over normalised words: words are
 lower-cased, identifiers are kept whole and also split into their parts
 (``getUserById`` -> ``getuserbyid get user by id``), a small stemmer folds
@@ -200,6 +203,7 @@ class Item:
     line: int | None
     origin: str
     text: str
+    also: tuple[tuple[str, int], ...] = ()  # the other places it cites, with a line
 
 
 class Similarity:
@@ -248,27 +252,33 @@ def group(
     """
     sim = Similarity([it.text for it in items])
     folded = [_fold(it.text) for it in items]
-    by_file: dict[str, list[int]] = {}
+    by_file: dict[str, list[tuple[int, int]]] = {}  # file -> (line, item) for every place
     for i, it in enumerate(items):
         if it.file and it.line:
-            by_file.setdefault(it.file, []).append(i)
+            by_file.setdefault(it.file, []).append((it.line, i))
+            for f, ln in it.also:
+                by_file.setdefault(f, []).append((ln, i))
     pairs: list[tuple[float, int, int]] = []
-    for idx in by_file.values():
-        idx.sort(key=lambda i: (items[i].line, i))
-        lines = [items[i].line or 0 for i in idx]
-        for a, i in enumerate(idx):
+    tried: set[tuple[int, int]] = set()
+    for places in by_file.values():
+        places.sort()
+        for a, (line_a, i) in enumerate(places):
             b = a + 1
             seen = 0
-            while b < len(idx) and lines[b] - lines[a] <= window and seen < max_neighbours:
-                j = idx[b]
+            while b < len(places) and places[b][0] - line_a <= window and seen < max_neighbours:
+                j = places[b][1]
                 b += 1
                 seen += 1
+                key = (min(i, j), max(i, j))
+                if i == j or key in tried:
+                    continue
+                tried.add(key)
                 same_origin = items[i].origin == items[j].origin
                 if same_origin and folded[i] != folded[j]:
                     continue
                 s = 1.0 if folded[i] == folded[j] else sim(i, j)
                 if s >= threshold:
-                    pairs.append((s, min(i, j), max(i, j)))
+                    pairs.append((s, *key))
     pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
     parent = list(range(len(items)))
     origins: dict[int, set[str]] = {}

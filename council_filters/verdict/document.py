@@ -77,6 +77,7 @@ from council_filters.verdict.locations import (
     clean_path,
     emoji_severity,
     find_location,
+    put_related,
     severity_word,
 )
 
@@ -1536,21 +1537,10 @@ class _Reader:
                 end = _PLACES_TAIL.search(head.rstrip()[-500:])
                 places = _field_places(end["a"] or end["b"]) if end else []
         if len(places) > 1 and rec.get("file") == places[0].file:
-            # "File: a.py:3, b.py:9": one finding at several places, once a place
-            seen = {(places[0].file, places[0].line)}
-            for loc in places[1:]:
-                if (loc.file, loc.line) in seen:
-                    continue
-                seen.add((loc.file, loc.line))
-                again = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line")}
-                _put_location(again, loc)
-                if at is None:
-                    self.doc.findings.append(_ordered(again))
-                else:
-                    at += 1
-                    self.doc.findings.insert(at, _ordered(again))
+            # "File: a.py:3, b.py:9": one finding at its first place, the others related
+            _relate(rec, places[1:])
         if len(places) < 2 and isinstance(rec.get("file"), str):
-            self.at_lines(rec, head, at)
+            self.at_lines(rec, head)
         for key in (ident, number):
             if key:
                 self.ids.setdefault(key, rec)
@@ -1588,9 +1578,10 @@ class _Reader:
         self.doc.round_starts = [n - before[min(n, len(gone))] for n in self.doc.round_starts]
         self.doc.findings = [f for f, g in zip(self.doc.findings, gone, strict=True) if not g]
 
-    def at_lines(self, rec: dict[str, Any], head: str, at: int | None) -> None:
+    def at_lines(self, rec: dict[str, Any], head: str) -> None:
         """``a.cs violations at lines: 41, 44, 101`` / ``… (lines 8 and 34)`` in the head of
-        a finding in that file (at one of those lines, or at none): one finding a line."""
+        a finding in that file (at one of those lines, or at none): one finding at the
+        first line listed (or its own), the other lines its related places."""
         m = _LINE_LIST.search(head[:600])
         if m is None:
             return
@@ -1600,19 +1591,7 @@ class _Reader:
             return
         if line is None:
             rec["line"] = nums[0]
-            rec.update(_ordered(rec))
-        seen = {rec["line"]}
-        for n in nums:
-            if n in seen:
-                continue
-            seen.add(n)
-            again = {k: v for k, v in rec.items() if k not in ("line", "end_line", "column")}
-            again["line"] = n
-            if at is None:
-                self.doc.findings.append(_ordered(again))
-            else:
-                at += 1
-                self.doc.findings.insert(at, _ordered(again))
+        _relate(rec, [Location(rec["file"], n) for n in nums])
 
     def restates(self, rec: dict[str, Any], ident: str | None) -> bool:
         """In a recap section (a summary, status table, suggestions, required changes...
@@ -2680,7 +2659,7 @@ class _Reader:
                     loc = _code_comment_place(others + nested)
                     if loc is not None:
                         _put_location(rec, loc)
-                        self.doc.findings[-1] = _ordered(rec)
+                        self.doc.findings[-1] = rec = _ordered(rec)
                 self.also_at(rec, [head, *rest] + [
                     ln for c in others if c.type == "paragraph" for ln in _text(c).split("\n")],
                     nested)
@@ -2811,18 +2790,27 @@ class _Reader:
     def also_at(self, rec: dict[str, Any], lead: list[str],
                 nested: list[SyntaxTreeNode]) -> None:
         """One finding at several places: "Same issue at:" and a list whose items each
-        open with a location are that finding again, once a place."""
+        open with a location are that finding's related places (an item with a severity
+        tag of its own that differs from the finding's is a finding of its own)."""
         sev = rec.get("severity")
         sev = sev if isinstance(sev, str) else None
         for ln in [" ".join(x.strip() for x in lead[:8])]:  # "Same issue at `b.py:12`, `c.py:4`."
             m = _ALSO_INLINE.search(ln)
             tail = ln[m.end():m.end() + 600] if m else ""
+            related = bool(rec.get("related"))
             while tail:
                 loc = locate(tail)
                 if loc is None or loc.line is None or re.search(r"[.;!?]\s", tail[:loc.start]):
                     break
-                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+                _relate(rec, [loc])
                 tail = tail[loc.end:]
+            said = rec.get("summary")
+            said = said if isinstance(said, str) else ""
+            cut = _ALSO_SENTENCE.search(said)
+            if cut is not None and rec.get("related") and not related \
+                    and _strip_decor(said[:cut.start()]):
+                # "x leaks. The same issue occurs in": the places are related, not words
+                rec["summary"] = said[:cut.start()].rstrip()
         if not nested or not any(_ALSO_AT.search(ln) for ln in lead[-4:]):
             return
         for sub in nested[0].children[:40]:
@@ -2838,12 +2826,13 @@ class _Reader:
                 loc = Location(f)
             if "file" not in rec:  # the finding named no place: its first one is its own
                 _put_location(rec, loc)
-                rec.update(_ordered(rec))
+                _reorder(rec)
                 continue
-            if loc.line is None:
-                self.doc.findings.append(_ordered(_place_copy(rec, loc)))
+            own = _lead_tag(t[loc.end:].lstrip(" `*_:\u2014\u2013-"))
+            if own is not None and own != sev:
+                self.emit(shead, [], own, None)  # "- `c.py:31` — P1: worse here": its own
             else:
-                self.emit(shead, [], sev, None)
+                _relate(rec, [loc])
 
     def table(self, node: SyntaxTreeNode) -> None:
         self.close_para()
@@ -4379,6 +4368,10 @@ _ALSO_AT = re.compile(
     r"[^:\n]{0,30}|\bother\s+(?:occurrences|places|instances|locations|call\s*sites)\b"
     r"[^:\n]{0,20}|\b(?:repeated|duplicated|likewise)\s+(?:at|in)\b[^:\n]{0,20}|"
     r"\baffected\s+(?:locations|places|call\s*sites)\b[^:\n]{0,20})\s*[*_]*:[*_]*\s*$", re.I)
+# the sentence that ends a finding's text by naming its other places (now related)
+_ALSO_SENTENCE = re.compile(
+    r"(?:(?<=[.;!?])|\s[\u2014\u2013-])\s+(?:the\s+)?(?:same\s+(?:issue|problem|bug|pattern|"
+    r"mistake|defect|error)\b|also\s+(?:at|in|on)\b)(?:[^.;!?]|\.(?=\S))*[.;!?]?\s*$", re.I)
 _ALSO_INLINE = re.compile(
     r"\b(?:(?:the\s+)?same\s+(?:issue|problem|bug|pattern|mistake|defect|error)\s+"
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
@@ -4472,11 +4465,17 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
     return None
 
 
-def _place_copy(rec: dict[str, Any], loc: Location) -> dict[str, Any]:
-    """``rec`` again at another place."""
-    out = {k: v for k, v in rec.items() if k not in ("file", "line", "end_line", "column")}
-    _put_location(out, loc)
-    return out
+def _reorder(rec: dict[str, Any]) -> None:
+    """``rec``'s keys in the order every reader writes them, in place."""
+    keep = _ordered(rec)
+    rec.clear()
+    rec.update(keep)
+
+
+def _relate(rec: dict[str, Any], places: list[Location]) -> None:
+    """The other places one finding cites: its ``related`` list (in place)."""
+    if any([put_related(rec, loc) for loc in places]):  # a list: every place is tried
+        _reorder(rec)
 
 
 _CODE_COMMENT = re.compile(
@@ -4555,13 +4554,16 @@ _LINE_AGAIN = re.compile(r"(?:^|(?<=[\s,;\u3001\uff0c]))(?:`?:(?P<l>\d{1,7})(?:-
                          r"|`L?(?P<m>\d{1,7})(?:\s*[-\u2013~]\s*L?\d{1,7})?`)")
 
 
+MAX_LISTED = 64  # places read from one list (a finding keeps MAX_RELATED of them)
+
+
 def _field_places(value: str) -> list[Location]:
     """The places a location field lists (``a.py:3, b.py:9``; links read by their text),
     when it holds nothing but places; otherwise at most the first."""
     v = re.sub(r"\]\([^)\s]{0,600}\)", "]", value[:2000])
     out: list[Location] = []
     pos, glue = 0, []
-    while len(out) < 16:
+    while len(out) < MAX_LISTED:
         loc = locate(v[pos:])
         if loc is None:
             break
@@ -4659,7 +4661,7 @@ def _fields(lines: list[str]) -> dict[str, str]:
 
 
 _ORDER = ("kind", "origin", "priority", "severity", "file", "line", "end_line", "column",
-          "summary", "discussion", "evidence")
+          "related", "summary", "discussion", "evidence")
 
 
 def _ordered(rec: dict[str, Any]) -> dict[str, Any]:

@@ -258,6 +258,42 @@ def _put_location(rec: dict[str, Any], loc: Location | None) -> None:
         if value:
             rec[key] = value
 
+
+# the other places one finding cites, kept with it (``related``): at most this many
+MAX_RELATED = 16
+
+
+def place_entry(file: str, line: object = None, end_line: object = None) -> dict[str, Any]:
+    """One ``related`` entry: ``{"file", "line"?, "end_line"?}`` (an end only past its line)."""
+    out: dict[str, Any] = {"file": file}
+    if isinstance(line, int) and not isinstance(line, bool) and line >= 1:
+        out["line"] = line
+        if isinstance(end_line, int) and not isinstance(end_line, bool) and end_line > line:
+            out["end_line"] = end_line
+    return out
+
+
+def put_related(rec: dict[str, Any], loc: Location) -> bool:
+    """Add ``loc`` to the other places the finding ``rec`` cites (its ``related`` list):
+    not its own place, not one listed already, at most :data:`MAX_RELATED`.  True when
+    it was added."""
+    if not loc.file:
+        return False
+    entry = place_entry(loc.file, loc.line, loc.end_line)
+    if entry["file"] == rec.get("file") and entry.get("line") == rec.get("line"):
+        return False
+    related = rec.get("related")
+    if not isinstance(related, list):
+        related = []
+    if len(related) >= MAX_RELATED or any(
+            r.get("file") == entry["file"] and r.get("line") == entry.get("line")
+            for r in related if isinstance(r, dict)):
+        return False
+    related.append(entry)
+    rec["related"] = related
+    return True
+
+
 def _sev_only(text: str) -> str | None:
     t = text.strip()
     if not t or len(t) > 60:

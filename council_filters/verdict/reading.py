@@ -64,10 +64,12 @@ from council_filters.verdict.finding_items import (
 from council_filters.verdict.locations import (
     SEVERITY_WORD,
     Location,
+    _put_location,
     _put_severity,
     checkout_relative,
     clean_path,
     find_location,
+    put_related,
     severity_word,
 )
 
@@ -152,6 +154,8 @@ def read(data: bytes, origin: str = "reviewer", root: str | None = None) -> Read
         for f in out.findings:
             if isinstance(f.get("file"), str):
                 f["file"] = checkout_relative(relative_to(f["file"], root))
+            for r in f.get("related") or ():
+                r["file"] = checkout_relative(relative_to(r["file"], root))
     return out
 
 
@@ -654,6 +658,25 @@ _MAX_LINE = 10_000_000
 _LINT_SEVERITY = {"error": "critical", "fatal": "critical", "note": "minor", "notice": "minor"}
 
 
+def _json_place(path: Any, first: int | None, last: int | None) -> Location | None:
+    """A JSON finding's place from :func:`reviewer_json.place`'s parts: a path with its line
+    (``"src/a.py:12"``), else the path and the line keys' numbers."""
+    if not isinstance(path, str) or not path.strip():
+        return None
+    loc = find_location(path)
+    if loc is not None:
+        line, end = loc.line, loc.end_line
+        out = Location(loc.file, line or first)
+    else:
+        line, end = None, None
+        out = Location(clean_path(path), first)
+    if out.line is not None:
+        top = end if line is not None and end else last
+        if top is not None and top > out.line:
+            out.end_line = top
+    return out
+
+
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if isinstance(item, str):
         found = parse_findings([f"- {item}"], None, origin)
@@ -680,17 +703,13 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     where = _get(item, "code_location", "location", "position")
     if path is None and isinstance(where, str):
         path = where  # "location": "src/a.py:12"
-    loc = find_location(path) if isinstance(path, str) else None
-    if loc is not None:
-        rec["file"], rec["line"] = loc.file, loc.line
-        if loc.end_line:
-            rec["end_line"] = loc.end_line
-    elif isinstance(path, str) and path.strip():
-        rec["file"] = clean_path(path)
-    if "file" in rec and not rec.get("line") and first is not None:
-        rec["line"] = first
-    if last is not None and rec.get("line") and last > rec["line"] and "end_line" not in rec:
-        rec["end_line"] = last
+    own = _json_place(path, first, last)
+    if own is not None:
+        _put_location(rec, Location(own.file, own.line, own.end_line))
+        for other in reviewer_json.other_places(item):  # "locations": ["a.py:3", "b.py:9"]
+            loc = _json_place(*other)
+            if loc is not None:
+                put_related(rec, loc)
     if "severity" not in rec and "priority" not in rec:
         b = document.badge_severity(text) or document.lead_tag(text.lstrip()[:200])
         if b:

@@ -572,6 +572,25 @@ def line_span(value: Any) -> tuple[int | None, int | None]:
     return None, None
 
 
+def other_places(item: dict[str, Any], limit: int = 16) -> list[tuple[Any, int | None,
+                                                                      int | None]]:
+    """The places after the first in a finding's list of places (``"locations": ["a.py:12",
+    "b.py:3"]``, ``"files": [...]``, a list of location objects), as :func:`place` gives
+    each: the other places one finding cites."""
+    for k, v in list(item.items())[:64]:
+        low = _norm(k)
+        if not (low in _LIST_PLACE_KEYS or low in _PLACE_KEYS) or not isinstance(v, list):
+            continue
+        out: list[tuple[Any, int | None, int | None]] = []
+        for entry in v[1:limit + 1]:
+            if isinstance(entry, str) and entry.strip():
+                out.append((entry, None, None))
+            elif isinstance(entry, dict):
+                out.append(place(entry))
+        return out
+    return []
+
+
 def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
     """(path value, first line, last line) of one finding: its own keys first, then the
     objects it nests its place in (``location``, ``code_location``, ``position``, SARIF's

@@ -8,7 +8,9 @@ since GitLab keeps one entry per fingerprint), ``severity`` (``info``,
 to the repository) and ``location.lines.begin`` (an integer).  GitLab's
 parser stops at the first entry it cannot read, so a finding naming no file,
 or a file outside the repository, is left out (and counted) rather than
-written with a made-up path; so is what ``--filter-mode`` leaves out.
+written with a made-up path; so is what ``--filter-mode`` leaves out.  The
+format has one location an issue: the other places a finding is cited at are
+named in its description (``(also at b.py:22, c.py:31)``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def entry(c: Consolidated) -> dict[str, Any]:
     n = len(c.citers)
     if n > 1:
         text += f" (raised by {n} reviewers: {', '.join(c.citers)})"
+    if c.related:
+        text += " (also at " + ", ".join(p.text() for p in c.related) + ")"
     status = status_text(s)
     if status is not None and s.status != "verified":
         text += f" [{status}]"

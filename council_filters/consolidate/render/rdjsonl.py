@@ -6,7 +6,9 @@ INFO (none -> WARNING).  Ranges are line-wise unless the finding carries a
 ``column`` (counted in characters, 1-based) and the anchored line is
 readable, in which case it is converted to reviewdog's UTF-8 byte column.
 Every line stays under 64 KiB: an over-long message is cut (on a character
-boundary) and marked.
+boundary) and marked.  The other places a finding is cited at (``related``)
+are named in the message (``Also at: b.py:22, c.py:31.``) and given as
+``related_locations`` (places inside the repository).
 
 A finding that carries replacement code -- a ``replacement`` field, or a
 ```` ```suggestion ```` block in its discussion (GitHub's convention) -- gets
@@ -24,7 +26,12 @@ import orjson
 
 from council_filters.base.paths import repo_path
 from council_filters.consolidate import evidence
-from council_filters.consolidate.finding import Consolidated, SourceReader, members_text
+from council_filters.consolidate.finding import (
+    Consolidated,
+    SourceReader,
+    members_text,
+    related_text,
+)
 from council_filters.consolidate.render import mdquote
 
 SEVERITY = {"critical": "ERROR", "medium": "WARNING", "minor": "INFO"}
@@ -53,6 +60,9 @@ def message(c: Consolidated) -> str:
     disc = s.raw.get("discussion")
     if isinstance(disc, str) and disc.strip():
         parts.append(_inert(disc.strip()))
+    also = related_text(c)
+    if also is not None:
+        parts.append(_inert(also))
     if c.listed:
         if len(c.members) > 1:
             parts.append(members_text(c))
@@ -99,6 +109,23 @@ def suggestion_range(c: Consolidated) -> dict[str, Any] | None:
 REPOSITORY = "."  # the location of a finding that names no file inside the repository
 
 
+def related_locations(c: Consolidated) -> list[dict[str, Any]]:
+    """The other places the finding is cited at, as reviewdog's ``related_locations``."""
+    out = []
+    for p in c.related:
+        inside = repo_path(p.file)
+        if inside is None:
+            continue
+        location: dict[str, Any] = {"path": inside}
+        if p.line:
+            rng: dict[str, Any] = {"start": {"line": p.line}}
+            if p.end_line and p.end_line > p.line:
+                rng["end"] = {"line": p.end_line}
+            location["range"] = rng
+        out.append({"message": "also at " + p.text(), "location": location})
+    return out
+
+
 def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
     s = c.survivor
     inside = repo_path(s.file) if s.file else None
@@ -140,6 +167,9 @@ def diagnostic(c: Consolidated, reader: SourceReader) -> dict[str, Any]:
         "source": {"name": f"council/{s.origin}"},
         "code": {"value": c.id},
     }
+    related = related_locations(c)
+    if related:
+        out["related_locations"] = related
     text = replacement(c)
     lines = suggestion_range(c) if text is not None else None
     if text is not None and lines is not None:

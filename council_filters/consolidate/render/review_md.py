@@ -135,6 +135,8 @@ def render_finding(c: Consolidated, reader: SourceReader) -> list[str]:
     others = [o for o in c.origins if o != s.origin]
     if others:
         meta.append("also raised by: " + ", ".join(inline(o) for o in others))
+    if c.related:
+        out += ["", "Also at: " + ", ".join(code_span(p.text()) for p in c.related)]
     out += ["", "_" + " · ".join(meta) + "_", ""]
     return out
 

@@ -9,6 +9,10 @@ from the content fingerprint (it survives line shifts and reordering);
 trap).  Every result has a location: findings naming no file or a file
 outside the repository are left out and counted in the run's properties,
 since GitHub refuses the whole upload for one result without a location.
+``relatedLocations`` hold the members of a merged finding (their reviewers'
+words), then the other places the finding is cited at (``related``), each
+with an id the message links (``Also at: [b.py:22](3)``), as GitHub shows
+them; a related place outside the repository is left out.
 GitHub's limits: at most 25,000 results and rules per run (the least severe
 are left out and counted), descriptions cut to 1,024 characters, at most 20
 tags per rule.
@@ -43,6 +47,11 @@ SECURITY_SEVERITY = {"critical": "9.0", "medium": "5.5", "minor": "2.0"}
 
 def _cut(text: str, limit: int = MAX_DESCRIPTION) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _link_text(text: str) -> str:
+    """A place as the text of a SARIF message link (``[text](id)``): brackets escaped."""
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
 def artifact_uri(path: str) -> str | None:
@@ -120,6 +129,21 @@ def result(c: Consolidated, index: int) -> dict[str, Any]:
                 }
             loc["message"] = {"text": f"{m.origin}: {fold(m.title)}"}
             related.append(loc)
+    links = []
+    for p in c.related:
+        p_uri = artifact_uri(p.file)
+        if p_uri is None:
+            continue
+        p_region: dict[str, Any] = {"startLine": p.line or 1}
+        if p.line and p.end_line and p.end_line > p.line:
+            p_region["endLine"] = p.end_line
+        ident = len(related)
+        related.append({"id": ident, "physicalLocation": {
+            "artifactLocation": {"uri": p_uri}, "region": p_region},
+            "message": {"text": "also at " + p.text()}})
+        links.append(f"[{_link_text(p.text())}]({ident})")
+    if links:
+        text += "\n\nAlso at: " + ", ".join(links) + "."
     props: dict[str, Any] = {
         "id": c.id,
         "origin": s.origin,
