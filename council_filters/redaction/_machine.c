@@ -13,6 +13,8 @@
  *   vector_width([width])                           the scan's width (tests)
  *   Matches(base, n_builtin)                        a multi-pattern scan's matches
  *                                                   as lines and masks
+ *   line_slices(buf, cands)                         the candidates' lines, one
+ *                                                   object per distinct line
  * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
@@ -998,6 +1000,84 @@ static PyObject *count_lines(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(k);
 }
 
+/* line_slices(buf, cands) -> list: for each (start, ...) of cands, the line
+ * that starts there, buf[start:buf.index(b"\n", start)] (ValueError when no
+ * newline ends it).  Lines of the same bytes are one object: text dense in
+ * near misses repeats its candidate lines, and the sets and dicts the rules
+ * key by lines then hash each once and compare by identity.  The table of
+ * the lines seen has two slots per candidate, so memory stays linear. */
+typedef struct {
+    Py_ssize_t start, len;
+    unsigned long long hash;
+    PyObject *line; /* borrowed: the list holds it */
+} Seen;
+
+static PyObject *line_slices(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *cands;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*O", &view, &cands)) return NULL;
+    PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, ...) pairs");
+    if (seq == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap <<= 1;
+    Seen *table = PyMem_Calloc(cap, sizeof(Seen));
+    PyObject *out = table ? PyList_New(n) : NULL;
+    if (table == NULL) PyErr_NoMemory();
+    const unsigned char *s = view.buf;
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *first = PyTuple_Check(item) && PyTuple_GET_SIZE(item) > 0
+                              ? PyTuple_GET_ITEM(item, 0) : NULL;
+        Py_ssize_t start = first ? PyLong_AsSsize_t(first) : -1;
+        if (start < 0 || start > view.len) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a candidate outside the buffer");
+            Py_CLEAR(out);
+            break;
+        }
+        const unsigned char *nlp = memchr(s + start, '\n', (size_t)(view.len - start));
+        if (nlp == NULL) {
+            PyErr_SetString(PyExc_ValueError, "a candidate line without its newline");
+            Py_CLEAR(out);
+            break;
+        }
+        Py_ssize_t len = nlp - (s + start);
+        unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+        for (Py_ssize_t k = 0; k < len; k++) h = (h ^ s[start + k]) * 1099511628211ULL;
+        size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
+        PyObject *line = NULL;
+        while (table[at].line != NULL) {
+            Seen *e = &table[at];
+            if (e->hash == h && e->len == len && memcmp(s + e->start, s + start, (size_t)len) == 0) {
+                line = e->line;
+                Py_INCREF(line);
+                break;
+            }
+            at = (at + 1) & (cap - 1);
+        }
+        if (line == NULL) {
+            line = PyBytes_FromStringAndSize((const char *)s + start, len);
+            if (line == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            table[at].start = start;
+            table[at].len = len;
+            table[at].hash = h;
+            table[at].line = line;
+        }
+        PyList_SET_ITEM(out, i, line);
+    }
+    PyMem_Free(table);
+    Py_DECREF(seq);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 /* ----- a whole input, from descriptor to descriptor ---------------------- */
 /* Reads in_fd to its end and writes the redaction to out_fd, the state
  * carrying on (several inputs are one stream).  A read is topped up while
@@ -1328,6 +1408,8 @@ static PyMethodDef methods[] = {
      "Redact the whole buffer, looking only at trigger lines while idle."},
     {"scan", scan, METH_VARARGS, "The native prefilter: a position per line with a trigger."},
     {"count_lines", count_lines, METH_VARARGS, "The newlines in buf[start:end]."},
+    {"line_slices", line_slices, METH_VARARGS,
+     "The line at each candidate's start, one object per distinct line."},
     {"redact_fd", redact_fd, METH_VARARGS,
      "Redact one input descriptor to an output descriptor, the state carrying on."},
     {NULL, NULL, 0, NULL},

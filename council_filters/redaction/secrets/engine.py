@@ -227,6 +227,21 @@ def held_lines(joined: bytes) -> set[int]:
     return held
 
 
+def candidate_lines(buf: bytes, cands: Sequence[tuple[int, int]]) -> list[bytes]:
+    """The line at each candidate's start (``(start, mask)``), without its newline.
+
+    The compiled module makes one object of the lines of the same bytes (text
+    dense in near misses repeats them), so the sets and dicts keyed by lines
+    hash each once; without it, one slice per candidate."""
+    from council_filters.redaction import native
+
+    slices = getattr(native.compiled(), "line_slices", None)
+    if slices is not None:
+        return slices(buf, cands)  # type: ignore[no-any-return]
+    index = buf.index
+    return [buf[start : index(b"\n", start)] for start, _ in cands]
+
+
 def _pem_idle_on(line: bytes) -> bool:
     """A line the PEM machine, when idle, steps over without a change: plain
     ASCII (no escapes) whose markers, read as the machine reads them, name no
@@ -757,8 +772,7 @@ class RuleCheck:
         """
         from council_filters.redaction.secrets import proof
 
-        index = buf.index
-        lines = [buf[start : index(b"\n", start)] for start, _ in cands]
+        lines = candidate_lines(buf, cands)
         scans = self.plan.scans
         served = proven | bulk
         by_mask: dict[int, list[bytes]] = {}
@@ -802,7 +816,9 @@ class RuleCheck:
         pem_only = self._pem_only_scans()
         if not maybe and not clean and not pem_only:
             return None
-        held = held_lines(b"\n".join(lines))
+        # (a line is held for its bytes: each distinct line is looked at once)
+        distinct = list(dict.fromkeys(lines))
+        held = {distinct[i] for i in held_lines(b"\n".join(distinct))}
         union: set[bytes] = set().union(*maybe.values())
         keep = []
         memo = self._droppable
@@ -814,11 +830,11 @@ class RuleCheck:
                 drop = memo[mask]
             else:
                 drop = memo[mask] = self._drop_rules(mask, served, pem_only)
-            if drop is None or i in held:
+            line = lines[i]
+            if drop is None or line in held:
                 keep.append(cand)
                 continue
             rules, pem, one_look = drop
-            line = lines[i]
             if pem:
                 idle = idle_on.get(line)  # (marker lines repeat: one look at each)
                 if idle is None:
