@@ -410,3 +410,43 @@ def test_joined_hits_tell_each_matchs_line_as_a_table_of_line_starts_would() -> 
             for byte_long in (False, True):
                 assert joined_hits(rx, lines, byte_long=byte_long) == by_table(
                     rx, lines, byte_long), (rx.pattern, lines, byte_long)
+
+
+def _base64_lines(rng: random.Random, n: int) -> list[bytes]:
+    """Runs of the base64 alphabet at the lengths the rule's bounds turn on, a key
+    word's base64 in some, with "=" and other bytes after them."""
+    alphabet = (string.ascii_letters + string.digits + "+/").encode()
+    least, most = builtin.B64_LEAST, builtin.B64_MAX
+    lines = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            k = rng.choice([0, 3, least - 2, least - 1, least, least + 1, 60, most - 1, most,
+                            most + 1])
+            run = bytes(rng.choice(alphabet) for _ in range(k))
+            if rng.random() < 0.7:
+                at = rng.randint(0, len(run))
+                run = run[:at] + rng.choice(builtin.B64_WORDS) + run[at:]
+            tail = rng.choice([b"", b" ", b"x", b"-", b"_", b'"', b"=x", b"\xff"])
+            parts.append(run + b"=" * rng.choice([0, 0, 1, 2, 3]) + tail)
+        lines.append(b"".join(parts))
+    return lines
+
+
+def test_the_compiled_base64_proof_names_the_lines_its_pattern_does() -> None:
+    """secret-base64-assignment's proof runs compiled when the module is built:
+    the same lines as the rule's proof pattern, on every line of the corpora
+    and on runs at the lengths and tails its bounds turn on."""
+    from council_filters.redaction import native
+
+    compiled = getattr(native.compiled(), "base64_words", None)
+    if compiled is None:
+        pytest.skip("the compiled module is not built")
+    rule = builtin.BY_ID["secret-base64-assignment"]
+    (rx,) = proof.proof_regexes(rule) or ()
+    lines = LINES + _base64_lines(random.Random(8), 3000)
+    found = proof.maybe_lines(rule, lines)
+    assert found == proof.lines_matching(rx, lines)
+    assert len(found) > 1000  # (the lines hold runs that match, not only ones that do not)
+    with pytest.raises(TypeError):
+        compiled(["text"], builtin.B64_WORDS, 12, 4096)
