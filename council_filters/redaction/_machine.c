@@ -1328,8 +1328,9 @@ static PyTypeObject MatchesType = {
  * (a sequence of bytes) holding a whole run of [A-Za-z0-9+/] (no such byte
  * just before it) of `least` to `most` bytes, followed by at most two "="
  * and then no byte of [A-Za-z0-9+/=], with one of `words` (runs of that
- * alphabet) inside it: the proof of the rule secret-base64-assignment (see
- * proof.py), linear in the lines' length times the words' number. */
+ * alphabet) inside it, that decodes to text: the proof of the rule
+ * secret-base64-assignment (see proof.py), linear in the lines' length times
+ * the words' number. */
 static int b64_letter(unsigned char c) { return is_alnum(c) || c == '+' || c == '/'; }
 
 static int run_holds(const unsigned char *s, Py_ssize_t n, PyObject *words) {
@@ -1347,6 +1348,28 @@ static int run_holds(const unsigned char *s, Py_ssize_t n, PyObject *words) {
     return 0;
 }
 
+/* Whether the run decodes (as base64, its last group short) to text: every
+ * byte a tab, a line end or printable ASCII, as the rule's validator asks. */
+static int decodes_to_text(const unsigned char *s, Py_ssize_t n) {
+    if (n % 4 == 1) return 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        unsigned v = is_upper(c) ? (unsigned)(c - 'A') : is_lower(c) ? (unsigned)(c - 'a' + 26)
+                   : is_digit(c) ? (unsigned)(c - '0' + 52) : c == '+' ? 62u : 63u;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            unsigned char b = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+            if (!(b == '\t' || b == '\n' || b == '\r' || (b >= 0x20 && b <= 0x7e))) return 0;
+        }
+    }
+    return 1;
+}
+
 static int line_has_run(const unsigned char *s, Py_ssize_t n, PyObject *words,
                         Py_ssize_t least, Py_ssize_t most) {
     Py_ssize_t i = 0;
@@ -1360,7 +1383,7 @@ static int line_has_run(const unsigned char *s, Py_ssize_t n, PyObject *words,
         Py_ssize_t e = i, pad = 0;
         while (e < n && s[e] == '=') e++, pad++;
         if (i - a >= least && i - a <= most && pad <= 2 && (e == n || !b64_letter(s[e]))
-            && run_holds(s + a, i - a, words))
+            && run_holds(s + a, i - a, words) && decodes_to_text(s + a, i - a))
             return 1;
     }
     return 0;

@@ -284,12 +284,22 @@ def clean_lines(rule: Rule, lines: Sequence[bytes]) -> set[bytes]:
     return {ln for ln in lines if ln not in seen}
 
 
+def _shipped_searches() -> list[bytes]:
+    """The combined scan's patterns of the built-in searches (builtin.SCANS, the
+    PEM machine's non-ASCII one), as :func:`_prefilter_pairs` writes them."""
+    from council_filters.redaction.secrets import pemscan
+
+    return [pattern if kind == "re" else verify or re.escape(pattern)
+            for kind, pattern, verify, _ in builtin.SCANS] + [pemscan.SEARCH]
+
+
 @lru_cache(maxsize=16)
 def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     """The ``(id, regex)`` pairs of a plan's searches, for the combined scan."""
     from council_filters.redaction import prefilter
 
     prefilter.widen(builtin.AUTOMATON_FORMS)
+    prefilter.shipped(_shipped_searches())
     pairs = []
     for i, sc in enumerate(plan.scans):
         pattern = sc.regex.pattern if sc.regex is not None else (

@@ -592,10 +592,12 @@ def _base64_words() -> Any:
     It reads what the rule's own pattern asks, byte by byte: a whole run of
     the base64 alphabet of :data:`builtin.B64_LEAST` to :data:`builtin.B64_MAX`
     bytes, at most two ``=`` and then no byte of the alphabet or ``=``, with a
-    key word's base64 in the run; the same lines as the pattern, at memory
-    speed where ``re`` tries every word at every byte of a run (8 MB/s).  Only
-    the proof moves: the rule and its validator still decide on the lines it
-    finds."""
+    key word's base64 in the run; and what the validator asks first, that the
+    run decode to text (tabs, line ends, printable ASCII).  At memory speed,
+    where ``re`` tried every word at every byte of a run (8 MB/s); and a run
+    of letters that happens to hold a word's base64 (``BXR``) decodes to
+    bytes that are no text, so its line no longer goes to the validator.  The
+    rule and its validator still decide on the lines it finds."""
     from council_filters.redaction import native
 
     return getattr(native.compiled(), "base64_words", None)
