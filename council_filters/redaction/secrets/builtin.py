@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from functools import cache
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
@@ -711,6 +712,12 @@ _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 def _alternation(words: tuple[str, ...]) -> bytes:
     """One of ``words`` (non-empty ones), as a prefix tree: a backtracking engine
     tries each letter once at a position, not each word."""
+    return _alternation_of(tuple(words))
+
+
+@cache
+def _alternation_of(words: tuple[str, ...]) -> bytes:
+    # (made once per word list: several patterns share the key words and suffixes)
     trie: dict[int, Any] = {}
     for w in sorted(set(words)):
         if w:

@@ -756,6 +756,7 @@ class RuleCheck:
         """Prove the built-in rules silent on most candidate lines at once.
 
         Each built-in rule with at least ``_BULK_MIN`` candidate lines here
+        (any number, when its proof is compiled: :func:`proof.compiled`)
         runs its proof pattern once over them joined (:func:`proof.maybe_lines`);
         :attr:`_maybe` keeps the lines it may fire on, and :meth:`check` runs
         it on those only.  Rules from a file are proven as :meth:`prepare`
@@ -799,7 +800,7 @@ class RuleCheck:
         maybe = self._maybe
         clean = self._clean
         for key, (rule, group, counted) in per_rule.items():
-            if counted[0] < _BULK_MIN:
+            if counted[0] < _BULK_MIN and not proof.compiled(rule):
                 continue
             if proof.servable(rule):
                 found = proof.maybe_lines(rule, group)
