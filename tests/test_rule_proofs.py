@@ -469,7 +469,7 @@ def test_the_compiled_base64_proof_is_between_the_rule_and_its_pattern() -> None
 
 def test_a_compiled_proof_serves_a_few_lines_too() -> None:
     """A rule whose proof is compiled is proven on any number of candidate lines
-    (a pass costs next to nothing), not only from _BULK_MIN lines on: a word's
+    (a pass costs next to nothing), not only from _PROOF_MIN lines on: a word's
     base64 in a run of letters that is no text never reaches the rule; one
     that decodes to an assignment does, and is redacted."""
     from council_filters.redaction.secrets import engine
@@ -477,10 +477,10 @@ def test_a_compiled_proof_serves_a_few_lines_too() -> None:
     rule = builtin.BY_ID["secret-base64-assignment"]
     if not proof.compiled(rule):
         pytest.skip("the compiled module is not built")
-    near = [b"call getQXV0aHandlerForTheWidget(x)", b"  zzQVNTRkludeWidgets = 3", b"BXRandomish"]
+    near = [b"call getQXV0aHandlerForTheWidget(x)", b"BXRandomish"]
     real = b"ENV_B64=" + __import__("base64").b64encode(b"PASSWORD=Zq8#vK2m!pL")
     data = b"\n".join(near + [real]) + b"\n"
-    assert len(near) + 1 < engine._BULK_MIN
+    assert len(near) + 1 < engine._PROOF_MIN
     ran = []
     saved = RuleCheck.check
 
@@ -493,5 +493,5 @@ def test_a_compiled_proof_serves_a_few_lines_too() -> None:
         out, redacted = redact_value(data, EXT)
     finally:
         RuleCheck.check = saved  # type: ignore[method-assign]
-    assert redacted == [4] and ran == [real]
-    assert out.split(b"\n")[:3] == near
+    assert redacted == [3] and ran == [real]
+    assert out.split(b"\n")[:2] == near
