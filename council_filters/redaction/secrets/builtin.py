@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from functools import cache
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
@@ -131,10 +132,12 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
+B64_WORDS = tuple(f.encode() for f in B64_FRAGMENTS)  # (as the compiled proof takes them)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
 #: The longest base64 token decoded (3,072 bytes of text: an env line with a
 #: session token in it).
 B64_MAX = 4096
+B64_LEAST = 12  # (and the shortest)
 _B64_TEXT = LazyRegex(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
@@ -506,7 +509,7 @@ RULES: tuple[Rule, ...] = (
         # A run of base64 (from its start, up to B64_MAX) with a key word's
         # base64 in it; the validator decodes it and runs the key/value rules.
         rb"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,%d}?" % B64_MAX + _B64_WORD + rb")"
-        rb"([A-Za-z0-9+/]{12,%d}+={0,2})(?![A-Za-z0-9+/=])" % B64_MAX,
+        rb"([A-Za-z0-9+/]{%d,%d}+={0,2})(?![A-Za-z0-9+/=])" % (B64_LEAST, B64_MAX),
         rb"",
         validator=base64_assignment_ok,
         placeholders=False,
@@ -709,6 +712,12 @@ _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 def _alternation(words: tuple[str, ...]) -> bytes:
     """One of ``words`` (non-empty ones), as a prefix tree: a backtracking engine
     tries each letter once at a position, not each word."""
+    return _alternation_of(tuple(words))
+
+
+@cache
+def _alternation_of(words: tuple[str, ...]) -> bytes:
+    # (made once per word list: several patterns share the key words and suffixes)
     trie: dict[int, Any] = {}
     for w in sorted(set(words)):
         if w:
