@@ -1032,7 +1032,7 @@ _TIGHT: dict[str, bytes] = {
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
-    "password-hash-line": rb":(?:\$apr1\$|\{SHA\}|\$2[abxy]?\$[0-9]{2}\$|\$[56]\$)",
+    "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
     "powershell-plaintext": rb"(?i)convertto-securestring",
     # (a key word's base64, at any of its three offsets)

@@ -728,6 +728,9 @@ def _names_secret(key: str) -> bool:
 
 
 _LEADS = frozenset("$-=([{<")
+#: A variable's name (one case; two capitals, three small letters and more) and a sign
+#: after it.
+_VARIABLE_THEN = LazyRegex(r"(?:[A-Z][A-Z0-9_]{1,}|[a-z][a-z0-9_]{2,})[-/.:@]")
 
 
 def sign_led_drawn(value: str) -> bool:
@@ -742,17 +745,20 @@ def sign_led_drawn(value: str) -> bool:
     rest = value[1:]
     if len(rest) < 9 or any(c.isspace() for c in value) or not _has_digit(rest):
         return False
-    if _classes(rest) < 3 or case_changes(rest) < 2:
+    changes = case_changes(rest)
+    if _classes(rest) < 3 or changes < 1 or (changes < 2 and _classes(rest) < 4):
         return False
+    if _VARIABLE_THEN.match(rest):
+        return False  # $HOME-backup-2024, $PWD/keys2: a variable, then more
     if templated(value) or _WRAPPED.match(value) or _CALL_SHAPE.match(rest):
         return False
     if "->" in rest or "::" in rest or rest[:1] == "-":  # $this->pw, $Foo::X, --option
         return False
     core = rest.rstrip("0123456789")
     if _IDENT.match(rest) and (
-        not _has_digit(core) or _CAMEL.match(core) or _TYPE_NAME.match(core)
+        not _has_digit(core) or (changes <= 4 and (_CAMEL.match(core) or _TYPE_NAME.match(core)))
     ):
-        return False  # a name, digits after: $apiToken2, $DB_PASS_1
+        return False  # a name, digits after or inside: $apiToken2, $DB_PASS_1, $oauth2Token
     return not is_placeholder(rest)
 
 
