@@ -93,6 +93,12 @@ def _r(
 
 
 _TAIL = rb"(?![A-Za-z0-9_-])"
+# The start of a value led by a sign that is no variable, option or template
+# opener: $ and a letter, = or - and no second one, a bracket and no other.
+_SIGN_LEAD = (
+    rb"(?:\x24[A-Za-z]|[=-][^ \t\n\r\x0b\x0c\"'`=-]|[(\[<][^ \t\n\r\x0b\x0c\"'`(\[<{\x24]"
+    rb"|\{[^ \t\n\r\x0b\x0c\"'`{\x24])"
+)
 _B64END = rb"(?![A-Za-z0-9+/=])"
 
 # Key/value: KEY (quoted or not) OP VALUE (quoted or not).
@@ -678,7 +684,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?\]?)"
         rb"(?P<op>[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
         rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}+[ \t]*=[ \t]*)"
-        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?(?P<v>`?[$=(\[{<-][^\s\"'`]{9,300}+)(?(q)(?P=q))",
+        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?(?P<v>`?" + _SIGN_LEAD + rb"[^\s\"'`]{8,299}+)(?(q)(?P=q))",
         rb"",
         group=4,
         validator=sign_led_ok,
@@ -897,6 +903,20 @@ _ASSIGNED = (
     + rb"[ \t]*"
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
+# The search of secret-sign-led-value, secret-passphrase and
+# secret-typed-assignment: a key naming a secret (or requirepass, masterauth),
+# then an operator, blanks, a comma or a parenthesis before a value led by a
+# sign or a lower-case word run; or a type and "=", a string prefix or a
+# parenthesis before a quote.
+_PHRASE_START = rb"(?-i:[a-z]{3,10}[ .-][a-z]{3,10}[ .-][a-z]{3})"
+_KEYED_VALUE = (
+    rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
+    rb"(?:(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+)(?:@|r#{0,3})?" + _Q + rb"?(?:`?"
+    + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
+    rb"|[ \t]*:[ \t]*&?[A-Za-z_'][A-Za-z0-9_.<>\[\], ?!']{0,60}=[ \t]*(?:@|r#{0,3})?(?:" + _Q
+    + rb"|`?" + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
+    rb"|[ \t]*=[ \t]*(?:@|r#{0,3})" + _Q + rb"|\((?:@|r#{0,3})?" + _Q + rb")"
+)
 #: The search of the lines that open a value on the lines after them
 #: (:mod:`.follow`) stands for this mark.
 OPENS = "@opens"
@@ -1014,21 +1034,11 @@ _TIGHT: dict[str, bytes] = {
     "secret-assignment": _ASSIGNED,
     "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
-    # (a key naming a secret and its value as the rule reads them, to the
-    # value's sign and nine bytes after it)
-    "secret-sign-led-value": rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q
-    + rb"?\]?"
-    rb"(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
-    rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}[ \t]*=[ \t]*)(?:@|r#{0,3})?"
-    + _Q + rb"?`?[\x24=(\[{<-][^ \t\n\"'`]{9}",
-    "secret-passphrase": rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q
-    + rb"?\]?"
-    rb"(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
-    rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}[ \t]*=[ \t]*)(?:@|r#{0,3})?"
-    + _Q + rb"?(?-i:[a-z]{3,10}[ .-][a-z]{3,10}[ .-][a-z]{3})",
-    "secret-typed-assignment": rb"(?i)" + _KEY_END + rb"(?:[ \t]*:[ \t]*&?(?:'static[ \t]+)?"
-    rb"[A-Za-z_][A-Za-z0-9_.]{0,40}(?:<[A-Za-z0-9_, .]{0,40}>)?[?!]?[ \t]*=[ \t]*(?:@|r#{0,3})?"
-    rb"|[ \t]*=[ \t]*(?:@|r#{0,3})|\()" + _QQ + rb"[^\"'\n]",
+    # (one search for three rules: a key naming a secret, what they read
+    # between, and the start of a value each can take)
+    "secret-sign-led-value": _KEYED_VALUE,
+    "secret-passphrase": _KEYED_VALUE,
+    "secret-typed-assignment": _KEYED_VALUE,
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",

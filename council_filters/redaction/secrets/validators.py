@@ -727,7 +727,9 @@ def _names_secret(key: str) -> bool:
     return _key_kind(key) is not None or _REDIS_KEY.match(key.strip("\"'`[]")) is not None
 
 
-_LEADS = frozenset("$-=([{<")
+#: The start the rule asks (builtin._SIGN_LEAD): ``$`` and a letter, ``=`` or
+#: ``-`` and no second one, a bracket and no other bracket or ``$`` after it.
+_SIGN_LEAD = LazyRegex(r"\$[A-Za-z]|[=-][^\s\"'`=-]|[(\[<][^\s\"'`(\[<{$]|\{[^\s\"'`{$]")
 #: A variable's name (one case; two capitals, three small letters and more) and a sign
 #: after it.
 _VARIABLE_THEN = LazyRegex(r"(?:[A-Z][A-Z0-9_]{1,}|[a-z][a-z0-9_]{2,})[-/.:@]")
@@ -740,7 +742,7 @@ def sign_led_drawn(value: str) -> bool:
     after the sign no name with digits after it (``$DB_PASSWORD_2``,
     ``$secretKey12``), no call, no wrapped expression, no closed template."""
     value = value[1:] if value[:1] == "`" else value  # (PowerShell escapes $ with `)
-    if value[:1] not in _LEADS:
+    if _SIGN_LEAD.match(value) is None:
         return False
     rest = value[1:]
     if len(rest) < 9 or any(c.isspace() for c in value) or not _has_digit(rest):
