@@ -417,6 +417,16 @@ def drawn_short(rng: random.Random) -> str:
             return s
 
 
+def sign_led(rng: random.Random) -> str:
+    """The rest of a value led by a sign: ten to sixteen drawn bytes, a sign
+    among them, both cases changing at least twice, a digit among the letters."""
+    while True:
+        core = _rand(rng, rng.randrange(10, 16))
+        v = core[:3] + rng.choice("#%*_!") + core[3:]
+        if case_changes(v) >= 2 and any(c.isdigit() for c in v.rstrip(string.digits)):
+            return v
+
+
 def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tuple[str, str]]:
     """Bare session tokens, SQL passwords, directive pairs and short drawn values."""
     triple = "'" * 3, '"' * 3
@@ -498,6 +508,72 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "led-by-angle", f"rediss://:<{core}#x@cache.internal:6380/0"
             yield "led-by-dollar-digit", f"--broker=redis://${rng.randrange(10)}{core}@cache:6379"
             yield "led-by-bracket", f'"url": "redis://:[{core})@cache:6379/1"'
+    elif family == "sign-led-value":
+        for _ in range(per_shape):
+            for lead in ("$", "-", "=", "("):
+                v = lead + sign_led(rng)
+                if lead == "(":
+                    v += "]"  # opens one bracket, closes another: drawn, not wrapped
+                yield f"env/{lead}", f"WEBHOOK_SECRET={v}"
+                yield f"yaml/{lead}", f"  client_secret: {v}"
+                yield f"json/{lead}", f'  "apiToken": "{v}",'
+                yield f"php-array/{lead}", f"    'db_password' => '{v}',"
+                yield f"define/{lead}", f"define( 'DB_PASSWORD', '{v}' );"
+                yield f"makefile/{lead}", f"SIGNING_KEY ?= {v}"
+                yield f"netrc/{lead}", f"machine ci.example.net login bot password {v}"
+                yield f"redis-conf/{lead}", f"requirepass {v}"
+                yield f"redis-flag/{lead}", f"redis-server --port 7000 --requirepass '{v}'"
+                yield f"typed/{lead}", f'const DB_PASSWORD: &str = "{v}";'
+            yield "powershell-escaped", f'$env:API_TOKEN = "`${sign_led(rng)}"'
+    elif family == "passphrase":
+        words = ("copper", "heron", "basalt", "quill", "mango", "tinder", "prism", "gravel",
+                 "otter", "lichen", "fennel", "sparrow")
+        for _ in range(per_shape):
+            for sep in (".", "-", " "):
+                phrase = sep.join(rng.sample(words, rng.randrange(3, 6)))
+                yield f"json/{sep}", f'  "signing_secret": "{phrase}",'
+                yield f"go/{sep}", f'\tvaultToken := "{phrase}"'
+                yield f"php/{sep}", f"$db_password = '{phrase}';"
+                yield f"kotlin-typed/{sep}", f'    val keyPassphrase: String = "{phrase}"'
+                if sep != " ":
+                    yield f"env/{sep}", f"ADMIN_PASSWORD={phrase}"
+                    yield f"yaml/{sep}", f"  webhook_secret: {phrase}"
+    elif family == "typed-assignment":
+        for _ in range(per_shape):
+            pw, tok = password(rng), _rand(rng, 30)
+            yield "rust-const", f'pub const ADMIN_PASSWORD: &str = "{pw}";'
+            yield "rust-static", f"static SIGNING_SECRET: &'static str = \"{tok}\";"
+            yield "rust-raw", f'    let db_password = r#"{pw}"#;'
+            yield "kotlin-typed", f'    private val apiToken: String = "{tok}"'
+            yield "swift-typed", f'    static let clientSecret: String = "{tok}"'
+            yield "scala-typed", f'  val dbPassword: String = "{pw}"'
+            yield "typescript-typed", f"  private readonly authToken: string = '{tok}';"
+            yield "csharp-verbatim", f'        string smtpPassword = @"{pw}";'
+            yield "java-setter", f'        ds.setPassword("{pw}");'
+            yield "builder-with", f'    .withClientSecret("{tok}")'
+            yield "go-setter", f'\tcfg.SetAuthToken("{tok}")'
+    elif family == "credential-files":
+        for _ in range(per_shape):
+            pw = password(rng)
+            salt = _rand(rng, 64, ALNUM + "!#%&()*+,-./:;<=>?@[]^_{|}~")
+            bc = _rand(rng, 53, ALNUM + "./")
+            yield "pgpass", f"replica.db.internal:5433:ledger:auditor:{pw}"
+            yield "pgpass-any", f"*:*:*:backup:{pw}"
+            yield "oracle-thin", f"jdbc:oracle:thin:hr/{pw}@//ora.internal:1521/XEPDB1"
+            yield "odbc-braces", f"Driver={{ODBC Driver 17 for SQL Server}};Uid=etl;Pwd={{{pw}}};"
+            yield "sqlserver-braces", f"jdbc:sqlserver://sql:1433;user=sa;password={{{pw}}};"
+            yield "htpasswd-bcrypt", f"deploy:$2y$05${bc}"
+            yield "htpasswd-apr1", f"ops:$apr1${_rand(rng, 8)}${_rand(rng, 22, ALNUM + './')}"
+            yield "htpasswd-sha", "admin:{SHA}" + base64.b64encode(
+                bytes(rng.randrange(256) for _ in range(20))).decode()
+            digest = _rand(rng, 86, ALNUM + "./")
+            yield "shadow", f"svc:$6${_rand(rng, 16)}${digest}:19700:0:99999:7:::"
+            yield "wp-salt", f"define( 'NONCE_SALT', '{salt}' );"
+            yield "wp-logged-in-key", f"define('LOGGED_IN_KEY', '{salt[::-1]}');"
+            yield "securestring", (
+                f"$cred = ConvertTo-SecureString '{pw}' -AsPlainText -Force")
+            yield "aws-configure-set", (
+                f"aws configure set aws_secret_access_key {aws_secret_key(rng)} --profile ci")
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -506,7 +582,8 @@ FAMILIES = (
     "aws-secret-json", "aws-session-token", "redis-url", "assignment", "assignment-contexts",
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
-    "short-drawn", "assignment-shapes", "redis-led-by-sign",
+    "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
+    "passphrase", "typed-assignment", "credential-files",
 )
 
 

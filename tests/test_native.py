@@ -139,6 +139,36 @@ def test_count_lines_past_the_byte_lanes_limit() -> None:
         assert m.count_lines(big, a, b) == big.count(b"\n", a, b)
 
 
+@given(st.lists(st.sampled_from([b"", b"a", b"ab", b"ba", b"x" * 40, b"\xff\x00", b"ab "]),
+                max_size=60), st.data())
+@SETTINGS
+def test_line_slices_are_the_lines_and_repeats_share_one_object(
+    body: list[bytes], data: st.DataObject
+) -> None:
+    """The candidates' lines as slicing gives them, one object per distinct line."""
+    buf = b"".join(line + b"\n" for line in body)
+    starts = [0]
+    for line in body[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    cands = [(at, 2) for at in starts[: len(body)]]
+    cands = data.draw(st.lists(st.sampled_from(cands), max_size=80)) if cands else []
+    got = m.line_slices(buf, cands)
+    assert got == [buf[at : buf.index(b"\n", at)] for at, _ in cands]
+    assert m.line_slices(memoryview(buf), cands) == got
+    first: dict[bytes, bytes] = {}
+    for line in got:
+        assert first.setdefault(line, line) is line  # (the same bytes: the same object)
+
+
+def test_line_slices_refuse_what_is_not_a_whole_line() -> None:
+    buf = b"ab\ncd"
+    assert m.line_slices(buf, []) == []
+    assert m.line_slices(buf, [(0, 1), (3, 1)][:1]) == [b"ab"]
+    for bad in ([(3, 1)], [(7, 1)], [(-1, 1)], [3], [()]):
+        with pytest.raises((ValueError, TypeError)):
+            m.line_slices(buf, bad)
+
+
 def test_the_prefilter_engine_named_native_is_the_compiled_scan() -> None:
     saved = prefilter.WANT
     try:

@@ -193,6 +193,25 @@ def test_plain_patterns_are_accepted(pattern: bytes) -> None:
     prefilter.Prefilter([("ok", pattern)])
 
 
+def test_the_shipped_searches_pass_the_check_they_skip() -> None:
+    """The built-in searches skip check_pattern at run time; each one passes it,
+    and only they are named (a rule file's pattern is still checked)."""
+    from council_filters.redaction.secrets import engine, load_rules
+
+    pairs = load_rules("extended").fresh().prefilter  # (names the shipped searches)
+    searches = engine._shipped_searches()
+    assert set(searches) == prefilter._SHIPPED and len(searches) > 40
+    assert {p for _, p in pairs} <= prefilter._SHIPPED
+    try:
+        prefilter._SHIPPED.clear()
+        for pattern in searches:
+            prefilter.check_pattern("shipped", pattern)
+    finally:
+        prefilter.shipped(searches)
+    with pytest.raises(prefilter.PrefilterError):
+        prefilter.Prefilter([("bad", rb"[^a]+" + searches[0])])
+
+
 def test_unknown_engine_name_is_an_error() -> None:
     res = subprocess.run(
         [sys.executable, "-c", "import council_filters.redaction.prefilter"],

@@ -35,6 +35,7 @@ def shipped_patterns() -> list[tuple[bytes, int]]:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     where = tmp_path / "cache"
     monkeypatch.setenv("COUNCIL_CACHE_DIR", str(where))
+    monkeypatch.setattr(lazy, "_packs", {})  # (a fresh process: no pack read yet)
     return where
 
 
@@ -105,3 +106,76 @@ def test_text_patterns_and_flags_are_kept_apart(cache: Path) -> None:
     assert lazy.compile_kept(r"(?P<w>é+)x", re.I) == a == re.compile(r"(?P<w>é+)x", re.I)
     assert a.match("ÉÉX") and not b.match("ÉÉX") and c.match(b"EEX")
 
+
+
+def packs(cache: Path) -> list[Path]:
+    return sorted(cache.glob("programs-*.bin"))
+
+
+def test_the_programs_a_process_used_are_read_back_from_one_pack(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    patterns = shipped_patterns()
+    for p, f in patterns:
+        lazy.compile_kept(p, f)
+    assert packs(cache) == []  # (written when the process ends, or asked)
+    lazy.keep_programs()
+    (pack,) = packs(cache)
+    assert stat.S_IMODE(pack.stat().st_mode) == 0o600
+    # The next process reads the pack alone: no entry is opened.
+    monkeypatch.setattr(lazy, "_packs", {})
+    for entry in entries(cache):
+        entry.unlink()
+    for p, f in patterns:
+        got = lazy.compile_kept(p, f)
+        ref = re.compile(p, f)
+        assert got == ref and got.groupindex == ref.groupindex, p[:60]
+    assert entries(cache) == []
+    # Another process adds its own programs to the same pack.
+    monkeypatch.setattr(lazy, "_packs", {})
+    lazy.compile_kept(rb"(?P<x>q+)z")
+    lazy.keep_programs()
+    monkeypatch.setattr(lazy, "_packs", {})
+    assert len(lazy._pack(str(cache)) or {}) == len({(p, f) for p, f in patterns}) + 1
+
+
+def test_a_damaged_pack_or_program_in_it_is_not_used(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pattern = rb"(?P<key>[a-z]+)=(?P<v>\d{3,})"
+    lazy.compile_kept(pattern)
+    lazy.keep_programs()
+    (pack,) = packs(cache)
+    good = pack.read_bytes()
+    marshal = __import__("marshal")
+    head = lazy._program_head(pattern, 0)
+    for bad in (good[:-9], good.replace(lazy._PACK_MAGIC, b"another thing\n"),
+                lazy._PACK_MAGIC + marshal.dumps([1, 2]),
+                lazy._PACK_MAGIC + marshal.dumps({head: marshal.dumps((0, [1, 2, 3], 0, {}, ()))})):
+        pack.write_bytes(bad)
+        os.chmod(pack, 0o600)
+        monkeypatch.setattr(lazy, "_packs", {})
+        got = lazy.compile_kept(pattern)
+        assert got == re.compile(pattern)
+        assert got.match(b"ab=1234").group("v") == b"1234"
+    # A pack others may write is not read.
+    pack.write_bytes(good)
+    os.chmod(pack, 0o666)
+    monkeypatch.setattr(lazy, "_packs", {})
+    assert lazy._pack(str(cache)) == {}
+
+
+def test_the_plain_command_keeps_its_programs_though_it_skips_the_exit(cache: Path) -> None:
+    """council-redact's plain form ends its process without the interpreter's
+    exit (no exit hooks): it writes the pack itself."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "council_filters.cli.redact", "--rules", "extended"],
+        input=b"password = 'Xk8#pq2Lm9zR'\nnothing here\n", capture_output=True, check=True,
+        env={**os.environ, "COUNCIL_CACHE_DIR": str(cache)},
+    )
+    assert done.stdout == b"--- redacted credential at line 1 ---\nnothing here\n"
+    (pack,) = packs(cache)
+    assert len(lazy._read_pack(str(pack))) >= 2

@@ -410,3 +410,88 @@ def test_joined_hits_tell_each_matchs_line_as_a_table_of_line_starts_would() -> 
             for byte_long in (False, True):
                 assert joined_hits(rx, lines, byte_long=byte_long) == by_table(
                     rx, lines, byte_long), (rx.pattern, lines, byte_long)
+
+
+def _base64_lines(rng: random.Random, n: int) -> list[bytes]:
+    """Runs of the base64 alphabet at the lengths the rule's bounds turn on, a key
+    word's base64 in some, with "=" and other bytes after them; and assignments
+    written in base64, some of them cut."""
+    import base64
+
+    alphabet = (string.ascii_letters + string.digits + "+/").encode()
+    least, most = builtin.B64_LEAST, builtin.B64_MAX
+    lines = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            k = rng.choice([0, 3, least - 2, least - 1, least, least + 1, 60, most - 1, most,
+                            most + 1])
+            run = bytes(rng.choice(alphabet) for _ in range(k))
+            if rng.random() < 0.7:
+                at = rng.randint(0, len(run))
+                run = run[:at] + rng.choice(builtin.B64_WORDS) + run[at:]
+            tail = rng.choice([b"", b" ", b"x", b"-", b"_", b'"', b"=x", b"\xff"])
+            parts.append(run + b"=" * rng.choice([0, 0, 1, 2, 3]) + tail)
+        lines.append(b"".join(parts))
+        key = rng.choice(["PASSWORD", "db_pass", "SECRET_KEY", "api_token", "pwd", "Auth"])
+        value = "".join(rng.choice("abcXYZ0189!@#") for _ in range(rng.randint(4, 40)))
+        text = base64.b64encode(f"{key}={value}{rng.choice(['', chr(10), chr(10) + 'A=1'])}"
+                                .encode())
+        text = text[: rng.randint(least - 1, len(text))] if rng.random() < 0.2 else text
+        lines.append(rng.choice([b"", b"ENV_B64=", b"x ", b'"']) + text + rng.choice([b"", b'"']))
+    return lines
+
+
+def test_the_compiled_base64_proof_is_between_the_rule_and_its_pattern() -> None:
+    """secret-base64-assignment's proof runs compiled when the module is built:
+    every line the rule fires on, and only lines its proof pattern matches
+    (the run that holds a key word's base64 must also decode to text, as the
+    validator asks), on every line of the corpora and on runs at the lengths
+    and tails its bounds turn on."""
+    from council_filters.redaction import native
+
+    compiled = getattr(native.compiled(), "base64_words", None)
+    if compiled is None:
+        pytest.skip("the compiled module is not built")
+    rule = builtin.BY_ID["secret-base64-assignment"]
+    (rx,) = proof.proof_regexes(rule) or ()
+    lines = LINES + _base64_lines(random.Random(8), 3000)
+    found = proof.maybe_lines(rule, lines)
+    assert found is not None
+    fired = {ln for ln in lines if rule.fires(ln)}
+    matched = proof.lines_matching(rx, lines)
+    assert fired <= found <= matched
+    assert len(fired) > 1000  # (lines it fires on, not only ones it does not)
+    assert len(matched - found) > 1000  # (runs that decode to bytes that are no text)
+    with pytest.raises(TypeError):
+        compiled(["text"], builtin.B64_WORDS, 12, 4096)
+
+
+def test_a_compiled_proof_serves_a_few_lines_too() -> None:
+    """A rule whose proof is compiled is proven on any number of candidate lines
+    (a pass costs next to nothing), not only from _PROOF_MIN lines on: a word's
+    base64 in a run of letters that is no text never reaches the rule; one
+    that decodes to an assignment does, and is redacted."""
+    from council_filters.redaction.secrets import engine
+
+    rule = builtin.BY_ID["secret-base64-assignment"]
+    if not proof.compiled(rule):
+        pytest.skip("the compiled module is not built")
+    near = [b"call getQXV0aHandlerForTheWidget(x)", b"BXRandomish"]
+    real = b"ENV_B64=" + __import__("base64").b64encode(b"PASSWORD=Zq8#vK2m!pL")
+    data = b"\n".join(near + [real]) + b"\n"
+    assert len(near) + 1 < engine._PROOF_MIN
+    ran = []
+    saved = RuleCheck.check
+
+    def check(self: RuleCheck, line: bytes, hits: object, prev: bytes | None = None) -> object:
+        ran.append(line)
+        return saved(self, line, hits, prev)  # type: ignore[arg-type]
+
+    RuleCheck.check = check  # type: ignore[method-assign]
+    try:
+        out, redacted = redact_value(data, EXT)
+    finally:
+        RuleCheck.check = saved  # type: ignore[method-assign]
+    assert redacted == [3] and ran == [real]
+    assert out.split(b"\n")[:2] == near

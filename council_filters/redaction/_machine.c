@@ -13,6 +13,9 @@
  *   vector_width([width])                           the scan's width (tests)
  *   Matches(base, n_builtin)                        a multi-pattern scan's matches
  *                                                   as lines and masks
+ *   line_slices(buf, cands)                         the candidates' lines, one
+ *                                                   object per distinct line
+ *   base64_words(lines, words, least, most)         secret-base64-assignment's proof
  * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
@@ -998,6 +1001,84 @@ static PyObject *count_lines(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(k);
 }
 
+/* line_slices(buf, cands) -> list: for each (start, ...) of cands, the line
+ * that starts there, buf[start:buf.index(b"\n", start)] (ValueError when no
+ * newline ends it).  Lines of the same bytes are one object: text dense in
+ * near misses repeats its candidate lines, and the sets and dicts the rules
+ * key by lines then hash each once and compare by identity.  The table of
+ * the lines seen has two slots per candidate, so memory stays linear. */
+typedef struct {
+    Py_ssize_t start, len;
+    unsigned long long hash;
+    PyObject *line; /* borrowed: the list holds it */
+} Seen;
+
+static PyObject *line_slices(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *cands;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*O", &view, &cands)) return NULL;
+    PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, ...) pairs");
+    if (seq == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap <<= 1;
+    Seen *table = PyMem_Calloc(cap, sizeof(Seen));
+    PyObject *out = table ? PyList_New(n) : NULL;
+    if (table == NULL) PyErr_NoMemory();
+    const unsigned char *s = view.buf;
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *first = PyTuple_Check(item) && PyTuple_GET_SIZE(item) > 0
+                              ? PyTuple_GET_ITEM(item, 0) : NULL;
+        Py_ssize_t start = first ? PyLong_AsSsize_t(first) : -1;
+        if (start < 0 || start > view.len) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a candidate outside the buffer");
+            Py_CLEAR(out);
+            break;
+        }
+        const unsigned char *nlp = memchr(s + start, '\n', (size_t)(view.len - start));
+        if (nlp == NULL) {
+            PyErr_SetString(PyExc_ValueError, "a candidate line without its newline");
+            Py_CLEAR(out);
+            break;
+        }
+        Py_ssize_t len = nlp - (s + start);
+        unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+        for (Py_ssize_t k = 0; k < len; k++) h = (h ^ s[start + k]) * 1099511628211ULL;
+        size_t at = (size_t)(h ^ (h >> 29)) & (cap - 1);
+        PyObject *line = NULL;
+        while (table[at].line != NULL) {
+            Seen *e = &table[at];
+            if (e->hash == h && e->len == len && memcmp(s + e->start, s + start, (size_t)len) == 0) {
+                line = e->line;
+                Py_INCREF(line);
+                break;
+            }
+            at = (at + 1) & (cap - 1);
+        }
+        if (line == NULL) {
+            line = PyBytes_FromStringAndSize((const char *)s + start, len);
+            if (line == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            table[at].start = start;
+            table[at].len = len;
+            table[at].hash = h;
+            table[at].line = line;
+        }
+        PyList_SET_ITEM(out, i, line);
+    }
+    PyMem_Free(table);
+    Py_DECREF(seq);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 /* ----- a whole input, from descriptor to descriptor ---------------------- */
 /* Reads in_fd to its end and writes the redaction to out_fd, the state
  * carrying on (several inputs are one stream).  A read is topped up while
@@ -1322,12 +1403,116 @@ static PyTypeObject MatchesType = {
     .tp_new = matches_new,
 };
 
+/* ----- base64 runs that hold a key word's base64 ------------------------ */
+/* base64_words(lines, words, least, most) -> list: the indices of the lines
+ * (a sequence of bytes) holding a whole run of [A-Za-z0-9+/] (no such byte
+ * just before it) of `least` to `most` bytes, followed by at most two "="
+ * and then no byte of [A-Za-z0-9+/=], with one of `words` (runs of that
+ * alphabet) inside it, that decodes to text: the proof of the rule
+ * secret-base64-assignment (see proof.py), linear in the lines' length times
+ * the words' number. */
+static int b64_letter(unsigned char c) { return is_alnum(c) || c == '+' || c == '/'; }
+
+static int run_holds(const unsigned char *s, Py_ssize_t n, PyObject *words) {
+    Py_ssize_t k = PyTuple_GET_SIZE(words);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t w = 0; w < k; w++) {
+            PyObject *word = PyTuple_GET_ITEM(words, w);
+            Py_ssize_t len = PyBytes_GET_SIZE(word);
+            const char *text = PyBytes_AS_STRING(word);
+            if (len > 0 && len <= n - i && s[i] == (unsigned char)text[0]
+                && memcmp(s + i, text, (size_t)len) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the run decodes (as base64, its last group short) to text: every
+ * byte a tab, a line end or printable ASCII, as the rule's validator asks. */
+static int decodes_to_text(const unsigned char *s, Py_ssize_t n) {
+    if (n % 4 == 1) return 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        unsigned v = is_upper(c) ? (unsigned)(c - 'A') : is_lower(c) ? (unsigned)(c - 'a' + 26)
+                   : is_digit(c) ? (unsigned)(c - '0' + 52) : c == '+' ? 62u : 63u;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            unsigned char b = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+            if (!(b == '\t' || b == '\n' || b == '\r' || (b >= 0x20 && b <= 0x7e))) return 0;
+        }
+    }
+    return 1;
+}
+
+static int line_has_run(const unsigned char *s, Py_ssize_t n, PyObject *words,
+                        Py_ssize_t least, Py_ssize_t most) {
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (!b64_letter(s[i])) {
+            i++;
+            continue;
+        }
+        Py_ssize_t a = i;
+        while (i < n && b64_letter(s[i])) i++;
+        Py_ssize_t e = i, pad = 0;
+        while (e < n && s[e] == '=') e++, pad++;
+        if (i - a >= least && i - a <= most && pad <= 2 && (e == n || !b64_letter(s[e]))
+            && run_holds(s + a, i - a, words) && decodes_to_text(s + a, i - a))
+            return 1;
+    }
+    return 0;
+}
+
+static PyObject *base64_words(PyObject *self, PyObject *args) {
+    PyObject *lines, *words;
+    Py_ssize_t least, most;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!nn", &lines, &PyTuple_Type, &words, &least, &most))
+        return NULL;
+    for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(words); w++) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(words, w))) {
+            PyErr_SetString(PyExc_TypeError, "words must be bytes");
+            return NULL;
+        }
+    }
+    PyObject *seq = PySequence_Fast(lines, "lines must be a sequence");
+    if (seq == NULL) return NULL;
+    PyObject *out = PyList_New(0);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *line = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyBytes_Check(line)) {
+            PyErr_SetString(PyExc_TypeError, "lines must be bytes");
+            Py_CLEAR(out);
+            break;
+        }
+        if (!line_has_run((const unsigned char *)PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line),
+                          words, least, most))
+            continue;
+        PyObject *x = PyLong_FromSsize_t(i);
+        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"vector_width", vector_width, METH_VARARGS, "The native scan's vector width (0, 16, 32)."},
     {"run_all", run_all, METH_VARARGS,
      "Redact the whole buffer, looking only at trigger lines while idle."},
     {"scan", scan, METH_VARARGS, "The native prefilter: a position per line with a trigger."},
     {"count_lines", count_lines, METH_VARARGS, "The newlines in buf[start:end]."},
+    {"line_slices", line_slices, METH_VARARGS,
+     "The line at each candidate's start, one object per distinct line."},
+    {"base64_words", base64_words, METH_VARARGS,
+     "The indices of the lines with a whole base64 run holding one of the words."},
     {"redact_fd", redact_fd, METH_VARARGS,
      "Redact one input descriptor to an output descriptor, the state carrying on."},
     {NULL, NULL, 0, NULL},

@@ -30,18 +30,38 @@ def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
     the regex engine directly, which checks it as it checks any program.  Any
     failure (no cache, a damaged or foreign entry, another interpreter)
     compiles as ``re.compile`` does; the pattern is the same either way.
+
+    The programs a process used are also kept together in one pack (see
+    :func:`keep_programs`): a run of ``--rules extended`` needs a hundred,
+    and one read of the pack costs less than hashing their patterns and
+    opening their entries one by one.
     """
     from council_filters.redaction import diskcache
 
     flags = int(flags)
-    path = diskcache.entry_path(f"re-{_program_key(pattern, flags)}.bin")
+    head = _program_head(pattern, flags)
+    directory = diskcache.cache_dir()
+    pack = _pack(directory)
+    if pack is not None and head in pack:
+        try:
+            return _from_program(pattern, pack[head])
+        except Exception:  # noqa: BLE001 - any failure: its entry, or a compile
+            del pack[head]
+    path = None
+    if directory:
+        import os
+
+        path = os.path.join(directory, f"re-{diskcache.digest(head)[:40]}.bin")
     if path is not None:
         data = diskcache.read(path)
         if data is not None and data.startswith(_PROGRAM_MAGIC):
             try:
-                return _from_program(pattern, data[len(_PROGRAM_MAGIC) :])
+                rx = _from_program(pattern, data[len(_PROGRAM_MAGIC) :])
             except Exception:  # noqa: BLE001, S110 - any failure: compile instead
                 pass
+            else:
+                _added(directory, head, data[len(_PROGRAM_MAGIC) :])
+                return rx
     try:
         program = _program(pattern, flags)
         rx = _from_program(pattern, program)
@@ -49,27 +69,110 @@ def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
         return re.compile(pattern, flags)
     if path is not None:
         diskcache.write(path, _PROGRAM_MAGIC + program)
+        _added(directory, head, program)
     return rx
 
 
 _PROGRAM_MAGIC = b"council-re-program 1\n"
+_PACK_MAGIC = b"council-re-programs 1\n"
+#: A pack that grows past this (programs of many versions' patterns) starts again.
+_PACK_LIMIT = 8 << 20
 
 
-def _program_key(pattern: Any, flags: int) -> str:
-    from council_filters.redaction.diskcache import digest
-
+def _interpreter_tag() -> str:
+    """What keys a program to this interpreter (made once)."""
     if not _interpreter:
         import _sre
         import sys
 
         _interpreter.append(f"{sys.version}|{sys.implementation.cache_tag}|{_sre.MAGIC}|")
+    return _interpreter[0]
+
+
+def _program_head(pattern: Any, flags: int) -> bytes:
+    """What keys a program: this interpreter, the flags, the kind and the pattern."""
     kind = b"b" if isinstance(pattern, bytes) else b"s"
     text = pattern if isinstance(pattern, bytes) else pattern.encode("utf-8", "surrogatepass")
-    head = f"{_interpreter[0]}{flags}|".encode()
-    return digest(head + kind + text)[:40]
+    return f"{_interpreter_tag()}{flags}|".encode() + kind + text
 
 
-_interpreter: list[str] = []  # what keys a program to this interpreter (made once)
+_interpreter: list[str] = []  # (see _interpreter_tag)
+
+#: The pack of the cache directory in use: its path, the programs read from it
+#: (head -> program) and those this process added (kept by keep_programs).
+_packs: dict[str, tuple[str, dict[bytes, bytes], dict[bytes, bytes]]] = {}
+
+
+def _pack(directory: str | None) -> dict[bytes, bytes] | None:
+    """The programs of the pack in ``directory`` (read once per process), or None
+    when the cache is off."""
+    if not directory:
+        return None
+    found = _packs.get(directory)
+    if found is None:
+        import os
+
+        from council_filters.redaction import diskcache
+
+        name = f"programs-{diskcache.digest(_interpreter_tag().encode())[:24]}.bin"
+        path = os.path.join(directory, name)
+        found = _packs[directory] = (path, _read_pack(path), {})
+    return found[1]
+
+
+def _read_pack(path: str) -> dict[bytes, bytes]:
+    import marshal
+
+    from council_filters.redaction import diskcache
+
+    data = diskcache.read(path, _PACK_LIMIT)
+    if data is None or not data.startswith(_PACK_MAGIC):
+        return {}
+    try:
+        programs = marshal.loads(memoryview(data)[len(_PACK_MAGIC) :])
+    except Exception:  # noqa: BLE001 - a damaged pack: start again
+        return {}
+    if not isinstance(programs, dict) or not all(
+        isinstance(k, bytes) and isinstance(v, bytes) for k, v in programs.items()
+    ):
+        return {}
+    return programs
+
+
+def _added(directory: str | None, head: bytes, program: bytes) -> None:
+    """A program to keep in the pack of ``directory``."""
+    if directory and _pack(directory) is not None:
+        _packs[directory][2][head] = program
+        if not _at_exit:
+            import atexit
+
+            atexit.register(keep_programs)
+            _at_exit.append(True)
+
+
+_at_exit: list[bool] = []  # keep_programs is registered to run at exit
+
+
+def keep_programs() -> None:
+    """Write the programs this process added to their packs (with what the packs
+    on disk hold now: several processes add to one pack); failures are ignored.
+
+    Run at exit, and by a command that ends its process without the
+    interpreter's exit (``council-redact``'s plain form)."""
+    import marshal
+    import os
+
+    from council_filters.redaction import diskcache
+
+    for path, _, added in _packs.values():
+        if not added or not os.path.isdir(os.path.dirname(path)):
+            continue
+        programs = _read_pack(path)
+        if sum(map(len, programs.values())) > _PACK_LIMIT // 2:
+            programs = {}
+        programs.update(added)
+        added.clear()
+        diskcache.write(path, _PACK_MAGIC + marshal.dumps(programs))
 
 
 def _program(pattern: Any, flags: int) -> bytes:

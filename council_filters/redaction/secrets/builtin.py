@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from functools import cache
 
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import Rule
@@ -33,26 +34,34 @@ from council_filters.redaction.secrets.validators import (
     bare_token_ok,
     basic_ok,
     bearer_ok,
+    braced_password_ok,
     cut_value_ok,
     digit_in,
     encoded_redis_user_ok,
     encoded_url_password_ok,
+    file_password_ok,
     flag_ok,
+    hash_line_ok,
     jwt_shape,
     login_password_ok,
     long_value_ok,
     pair_argument_ok,
+    passphrase_ok,
+    plaintext_secure_string_ok,
     redis_userinfo_ok,
     said_ok,
     sas_ok,
     scrambled_ok,
+    sign_led_ok,
     spaced_pair_ok,
     stripe_ok,
     token_shape,
     twilio_ok,
+    typed_ok,
     url_encoded_ok,
     url_password_ok,
     url_token_ok,
+    wordpress_salt_ok,
 )
 
 TYPE_CHECKING = False
@@ -85,6 +94,12 @@ def _r(
 
 
 _TAIL = rb"(?![A-Za-z0-9_-])"
+# The start of a value led by a sign that is no variable, option or template
+# opener: $ and a letter, = or - and no second one, a bracket and no other.
+_SIGN_LEAD = (
+    rb"(?:\x24[A-Za-z]|[=-][^ \t\n\r\x0b\x0c\"'`=-]|[(\[<][^ \t\n\r\x0b\x0c\"'`(\[<{\x24]"
+    rb"|\{[^ \t\n\r\x0b\x0c\"'`{\x24])"
+)
 _B64END = rb"(?![A-Za-z0-9+/=])"
 
 # Key/value: KEY (quoted or not) OP VALUE (quoted or not).
@@ -131,10 +146,12 @@ def _b64_fragments(words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 B64_FRAGMENTS = _b64_fragments(_B64_KEY_WORDS)
+B64_WORDS = tuple(f.encode() for f in B64_FRAGMENTS)  # (as the compiled proof takes them)
 _B64_WORD = rb"(?:" + b"|".join(f.encode() for f in B64_FRAGMENTS) + rb")"
 #: The longest base64 token decoded (3,072 bytes of text: an env line with a
 #: session token in it).
 B64_MAX = 4096
+B64_LEAST = 12  # (and the shortest)
 _B64_TEXT = LazyRegex(rb"[\t\n\r\x20-\x7e]{4,3072}")
 
 
@@ -177,7 +194,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "aws-secret-access-key",
         rb"(?i)(?:aws)?[ _.-]?secret[ _.-]?(?:access)?[ _.-]?key(?:[ _.-]?id)?"
-        rb"(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*)"
+        rb"(?:[\\\"'`\]]{0,4}[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*"
+        rb"|[ \t]+)"
         rb"[\\\"'`]{0,4}([A-Za-z0-9/+]{40})" + _B64END,
         rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key",
         description="AWS secret access keys in assignments, JSON (escaped too), XML, prompts",
@@ -506,7 +524,7 @@ RULES: tuple[Rule, ...] = (
         # A run of base64 (from its start, up to B64_MAX) with a key word's
         # base64 in it; the validator decodes it and runs the key/value rules.
         rb"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]{0,%d}?" % B64_MAX + _B64_WORD + rb")"
-        rb"([A-Za-z0-9+/]{12,%d}+={0,2})(?![A-Za-z0-9+/=])" % B64_MAX,
+        rb"([A-Za-z0-9+/]{%d,%d}+={0,2})(?![A-Za-z0-9+/=])" % (B64_LEAST, B64_MAX),
         rb"",
         validator=base64_assignment_ok,
         placeholders=False,
@@ -660,6 +678,110 @@ RULES: tuple[Rule, ...] = (
         description="password = '''...''' (a value in triple quotes)",
     ),
     _r(
+        "secret-sign-led-value",
+        # A value led by a sign the other rules read as a variable, an option
+        # or an operator ($Kx9#..., -dzA..., KEY==jg3A..., (|^4&*<...]) that
+        # reads as drawn, after a key naming a secret and an operator, blanks,
+        # a comma between two strings, a type (``: &str =``), a string prefix
+        # (``@"``, ``r#"``) or an opening parenthesis.
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?\]?)"
+        rb"(?P<op>[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
+        rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}+[ \t]*=[ \t]*)"
+        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?(?P<v>`?" + _SIGN_LEAD + rb"[^\s\"'`]{8,299}+)(?(q)(?P=q))",
+        rb"",
+        group=4,
+        validator=sign_led_ok,
+        placeholders=False,
+        description="a key naming a secret and a value led by $, -, = or a bracket that "
+        "reads as drawn, not as a variable, an option or an expression",
+    ),
+    _r(
+        "secret-passphrase",
+        # Lower-case words joined by one blank, dot or dash: the assignment
+        # rules want a digit, capitals or entropy of a token key's value and
+        # end an unquoted value at a blank.
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?\]?)"
+        rb"(?P<op>[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
+        rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}+[ \t]*=[ \t]*)"
+        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?"
+        rb"(?P<v>[a-z]{3,10}+(?:(?:\.[a-z]{3,10}+){2,5}+|(?:-[a-z]{3,10}+){2,5}+"
+        rb"|(?: [a-z]{3,10}+){2,5}+))"
+        rb"(?(q)(?P=q)|(?![^\s,;]))",
+        rb"",
+        group=4,
+        validator=passphrase_ok,
+        placeholders=False,
+        description="a key naming a secret and three to six lower-case words joined by a "
+        "blank, a dot or a dash, none of prose, configuration or code",
+    ),
+    _r(
+        "secret-typed-assignment",
+        # Go, Rust, Kotlin, Swift, Scala, TypeScript, C#, Java: a string given
+        # through a type annotation, a string prefix or a setter.
+        rb"(?<![A-Za-z0-9_$])(?P<key>[A-Za-z0-9_$]{1,80}+)"
+        rb"(?P<op>[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.]{0,40}+"
+        rb"(?:<[A-Za-z0-9_, .]{0,40}+>)?[?!]?[ \t]*=[ \t]*|[ \t]*=[ \t]*(?=@\"|r#{0,3}\")|\()"
+        rb"(?:@|r#{0,3})?(?P<q>[\"'])(?P<v>[^\"'\n]{1,300}?)(?P=q)",
+        rb"",
+        group=4,
+        validator=typed_ok,
+        placeholders=False,
+        description='password: String = "...", TOKEN: &str = "...", key = @"..." or r#"..."#, '
+        'setPassword("..."), withPassword("...")',
+    ),
+    _r(
+        "secret-braced-value",
+        # ODBC and SQL Server quote a value in braces: Pwd={...};
+        rb"(?i)(?<![A-Za-z0-9_])(?:password|pwd)[ \t]*=[ \t]*\{([^{}\n]{1,256})\}",
+        rb"",
+        validator=braced_password_ok,
+        placeholders=False,
+        description="Pwd={...} and password={...} (a value in an ODBC connection string's braces)",
+    ),
+    _r(
+        "credential-file-line",
+        # A .pgpass line (host:port:database:user:password) and an Oracle thin
+        # URL's user/password@.
+        rb"^[ \t]*(?:[A-Za-z0-9*][A-Za-z0-9.*_-]{0,252}|\[[0-9A-Fa-f:]{2,45}\]):(?:[0-9]{1,5}|\*):"
+        rb"[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:((?:[^\s:\\]|\\[:\\]){1,256}+)[ \t\r]*$"
+        rb"|jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#]{1,64}/(\"[^\"\n]{1,128}\"|[^@\s\"/]{1,128})@",
+        rb"",
+        validator=file_password_ok,
+        placeholders=False,
+        description="host:port:database:user:password (.pgpass), jdbc:oracle:thin:user/password@",
+    ),
+    _r(
+        "password-hash-line",
+        # htpasswd and shadow lines: user:HASH, the scheme's mark before it.
+        rb"^[ \t]*[A-Za-z0-9._@-]{1,64}:((?:\$apr1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}"
+        rb"|\{SHA\}[A-Za-z0-9+/]{27}=|\$2[abxy]?\$[0-9]{2}\$[./A-Za-z0-9]{53}"
+        rb"|\$[56]\$(?:rounds=[0-9]{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}))"
+        rb"(?=:|[ \t\r]*$)",
+        rb"",
+        validator=hash_line_ok,
+        placeholders=False,
+        description="user:HASH lines of htpasswd and shadow files (apr1, {SHA}, bcrypt, "
+        "SHA-crypt)",
+    ),
+    _r(
+        "wordpress-salt",
+        rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"][ \t]*,[ \t]*"
+        rb"(?:'([^'\n]{32,128})'|\"([^\"\n]{32,128})\")",
+        rb"",
+        validator=wordpress_salt_ok,
+        placeholders=False,
+        description="WordPress keys and salts in wp-config.php define() lines",
+    ),
+    _r(
+        "powershell-plaintext",
+        rb"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:'([^'\n]{4,256})'"
+        rb"|\"([^\"\n]{4,256})\")[^\n]{0,80}?-AsPlainText",
+        rb"",
+        validator=plaintext_secure_string_ok,
+        placeholders=False,
+        description="ConvertTo-SecureString '...' -AsPlainText (a literal made a secure string)",
+    ),
+    _r(
         "secret-bare-token",
         # A long base64 run standing alone (no key, no known preamble): an STS
         # session token's body pasted on its own, in a fence, a list, a quote.
@@ -709,6 +831,12 @@ _VALUE_START = rb"(?:" + _Q + rb"[^\"'` \t\n][^\"'`\n]{5}|[^ \t\n\"'`,;|]{6})"
 def _alternation(words: tuple[str, ...]) -> bytes:
     """One of ``words`` (non-empty ones), as a prefix tree: a backtracking engine
     tries each letter once at a position, not each word."""
+    return _alternation_of(tuple(words))
+
+
+@cache
+def _alternation_of(words: tuple[str, ...]) -> bytes:
+    # (made once per word list: several patterns share the key words and suffixes)
     trie: dict[int, Any] = {}
     for w in sorted(set(words)):
         if w:
@@ -784,6 +912,20 @@ _ASSIGNED = (
     + rb"[ \t]*"
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
+# The search of secret-sign-led-value, secret-passphrase and
+# secret-typed-assignment: a key naming a secret (or requirepass, masterauth),
+# then an operator, blanks, a comma or a parenthesis before a value led by a
+# sign or a lower-case word run; or a type and "=", a string prefix or a
+# parenthesis before a quote.
+_PHRASE_START = rb"(?-i:[a-z]{3,10}[ .-][a-z]{3,10}[ .-][a-z]{3})"
+_KEYED_VALUE = (
+    rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
+    rb"(?:(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+)(?:@|r#{0,3})?" + _Q + rb"?(?:`?"
+    + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
+    rb"|[ \t]*:[ \t]*&?[A-Za-z_'][A-Za-z0-9_.<>\[\], ?!']{0,60}=[ \t]*(?:@|r#{0,3})?(?:" + _Q
+    + rb"|`?" + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
+    rb"|[ \t]*=[ \t]*(?:@|r#{0,3})" + _Q + rb"|\((?:@|r#{0,3})?" + _Q + rb")"
+)
 #: The search of the lines that open a value on the lines after them
 #: (:mod:`.follow`) stands for this mark.
 OPENS = "@opens"
@@ -808,8 +950,8 @@ _TIGHT: dict[str, bytes] = {
     "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
     rb"[A-Z2-7]{16}",
     "aws-secret-access-key": rb"(?i)secret[ _.-]?(?:access)?[ _.-]?key(?:[ _.-]?id)?"
-    rb"(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*)"
-    rb"[\\\"'`]*[A-Za-z0-9/+]{40}",
+    rb"(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]*\[[A-Za-z]*\][ \t]*:[ \t]*"
+    rb"|[ \t]+)[\\\"'`]*[A-Za-z0-9/+]{40}",
     "aws-session-token": rb"IQoJb3JpZ2lu|FwoGZXIvYXdz|FQoGZXIvYXdz|AQoDYXdz"
     rb"|(?i:(?:session|security)[ _.-]?token)(?:[\\\"'`\]]*[ \t]*(?:[:=]|=>|:=|,)[ \t]*|>|[ \t]+"
     rb"|%(?:25)?3[Dd])[\\\"'`]*(?:[A-Za-z0-9+/]|\\/|%(?:25)?2[BbFf]){60}",
@@ -901,6 +1043,17 @@ _TIGHT: dict[str, bytes] = {
     "secret-assignment": _ASSIGNED,
     "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
+    # (one search for three rules: a key naming a secret, what they read
+    # between, and the start of a value each can take)
+    "secret-sign-led-value": _KEYED_VALUE,
+    "secret-passphrase": _KEYED_VALUE,
+    "secret-typed-assignment": _KEYED_VALUE,
+    "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
+    "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
+    rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
+    "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
+    "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
+    "powershell-plaintext": rb"(?i)convertto-securestring",
     # (a key word's base64, at any of its three offsets)
     "secret-base64-assignment": _alternation(B64_FRAGMENTS),
 }

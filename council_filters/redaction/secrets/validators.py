@@ -712,3 +712,171 @@ def basic_ok(secret: str, _m: Any = None) -> bool:
         return False
     core = secret.rstrip("=")
     return not (core.isalpha() and (core.islower() or core.isupper() or core.istitle()))
+
+
+#: Keys that name a Redis password with no key word at a boundary
+#: (``requirepass``, ``--masterauth``).
+_REDIS_KEY = LazyRegex(r"(?i)-{0,2}(?:requirepass|masterauth)\Z")
+#: A value wrapped whole in one pair of brackets (``(a, b)``, ``[0]``): code;
+#: ``(|^4&*<mpp}7HD%)v.=OO]`` opens one kind and closes another: drawn.
+_WRAPPED = LazyRegex(r"\(.*\)\Z|\[.*\]\Z|\{.*\}\Z|<.*>\Z")
+_CALL_SHAPE = LazyRegex(r"[A-Za-z_][\w.$]*[(\[].*[)\]]")
+
+
+def _names_secret(key: str) -> bool:
+    return _key_kind(key) is not None or _REDIS_KEY.match(key.strip("\"'`[]")) is not None
+
+
+#: The start the rule asks (builtin._SIGN_LEAD): ``$`` and a letter, ``=`` or
+#: ``-`` and no second one, a bracket and no other bracket or ``$`` after it.
+_SIGN_LEAD = LazyRegex(r"\$[A-Za-z]|[=-][^\s\"'`=-]|[(\[<][^\s\"'`(\[<{$]|\{[^\s\"'`{$]")
+#: A variable's name (one case; two capitals, three small letters and more) and a sign
+#: after it.
+_VARIABLE_THEN = LazyRegex(r"(?:[A-Z][A-Z0-9_]{1,}|[a-z][a-z0-9_]{2,})[-/.:@]")
+
+
+def sign_led_drawn(value: str) -> bool:
+    """A value led by a sign (``$``, ``-``, ``=``, a bracket) that reads as drawn,
+    not as a variable, an option, an expression or a template: ten bytes and
+    more, no blank, a digit, letters of both cases that change case twice, and
+    after the sign no name with digits after it (``$DB_PASSWORD_2``,
+    ``$secretKey12``), no call, no wrapped expression, no closed template."""
+    value = value[1:] if value[:1] == "`" else value  # (PowerShell escapes $ with `)
+    if _SIGN_LEAD.match(value) is None:
+        return False
+    rest = value[1:]
+    if len(rest) < 9 or any(c.isspace() for c in value) or not _has_digit(rest):
+        return False
+    changes = case_changes(rest)
+    if _classes(rest) < 3 or changes < 1 or (changes < 2 and _classes(rest) < 4):
+        return False
+    if _VARIABLE_THEN.match(rest):
+        return False  # $HOME-backup-2024, $PWD/keys2: a variable, then more
+    if templated(value) or _WRAPPED.match(value) or _CALL_SHAPE.match(rest):
+        return False
+    if "->" in rest or "::" in rest or rest[:1] == "-":  # $this->pw, $Foo::X, --option
+        return False
+    core = rest.rstrip("0123456789")
+    if _IDENT.match(rest) and (
+        not _has_digit(core) or (changes <= 4 and (_CAMEL.match(core) or _TYPE_NAME.match(core)))
+    ):
+        return False  # a name, digits after or inside: $apiToken2, $DB_PASS_1, $oauth2Token
+    return not is_placeholder(rest)
+
+
+def sign_led_ok(secret: str, m: Any) -> bool:
+    """``KEY=$Kx9#...``, ``KEY==jg3A...``, ``--requirepass '-GFv...'``: a key that
+    names a secret, and a value led by a sign that reads as drawn."""
+    return _names_secret(m.group("key").decode("latin-1")) and sign_led_drawn(secret)
+
+
+_SETTER = LazyRegex(r"(?:[Ss]et|[Ww]ith|[Pp]ut)_?[A-Z]")
+
+
+def typed_ok(secret: str, m: Any) -> bool:
+    """A string given to a key that names a secret through a type annotation
+    (``password: String = "..."``, ``API_TOKEN: &str = "..."``), a string prefix
+    (``@"..."``, ``r#"..."#``) or a setter (``setPassword("...")``,
+    ``withPassword("...")``): judged as an assignment's quoted value."""
+    key = m.group("key").decode("latin-1")
+    if m.group("op") == b"(" and _SETTER.match(key) is None:
+        return False  # getPassword("name"), checkToken(x): not given, looked up
+    return assignment_ok(secret, m) or (_names_secret(key) and sign_led_drawn(secret))
+
+
+def braced_password_ok(secret: str, _m: Any = None) -> bool:
+    """``Pwd={...}``: an ODBC value in braces that is no format field
+    (``{password}``, ``{self.pw}``, ``{0}``) and no placeholder."""
+    if len(secret) < 6 or templated(secret) or is_placeholder(secret):
+        return False
+    if _DOTTED.match(secret) or (_IDENT.match(secret) and not _has_digit(secret)):
+        return False
+    if any(c in secret for c in "(){}"):
+        return False
+    return _classes(secret) >= 2 and secret.lower() not in _URL_PLACEHOLDERS
+
+
+def file_password_ok(secret: str, _m: Any = None) -> bool:
+    """The password field of a credential file line (``.pgpass``,
+    ``jdbc:oracle:thin:user/PASSWORD@``): not a wildcard, a variable, a
+    template or a placeholder; six bytes and more, not digits alone."""
+    secret = secret.strip('"')
+    if len(secret) < 6 or secret.isdigit() or len(set(secret)) < 4 or _plain_word(secret):
+        return False  # (a word: the message of a file:line:col:level:word report)
+    if secret[:1] in "$%<{=-":
+        return sign_led_drawn(secret)
+    return url_password_ok(secret, _m) and secret.lower() not in _CODE_WORDS
+
+
+def plaintext_secure_string_ok(secret: str, _m: Any = None) -> bool:
+    """``ConvertTo-SecureString 'X' -AsPlainText``: X a literal, not a variable
+    (``"$pw"`` in double quotes is one) or a placeholder."""
+    if secret[:1] in "$-=":
+        return sign_led_drawn(secret)
+    return flag_ok(secret, _m)
+
+
+#: The password hashes of credential files (htpasswd, shadow): the scheme's
+#: mark and a salt and digest of the scheme's length.
+def hash_line_ok(secret: str, _m: Any = None) -> bool:
+    """A password hash's digest that is not a mask or a placeholder (``*``, ``!``, ``x``)."""
+    return len(set(secret)) > 8 and not is_placeholder(secret)
+
+
+def wordpress_salt_ok(secret: str, _m: Any = None) -> bool:
+    """A WordPress key or salt: 32 bytes and more, drawn (not the sample text
+    ``put your unique phrase here``).  A drawn salt holds any sign, ``<N>``
+    and ``${`` too, so the placeholder words are not asked."""
+    return " " not in secret.strip() and _classes(secret) >= 3 and len(set(secret)) >= 16
+
+
+#: Words that make a run of lower-case words prose, a name or code, not a
+#: passphrase (``must-be-set``, ``config.db.password``, ``read-only-access``).
+_NOT_PASSPHRASE = frozenset((
+    "a", "an", "the", "and", "but", "for", "nor", "not", "yet", "all", "any", "each", "every",
+    "some", "more", "most", "less", "only", "also", "just", "must", "should", "will", "would",
+    "can", "could", "may", "might", "shall", "use", "used", "uses", "using", "see", "set", "get",
+    "put", "new", "old", "with", "from", "into", "onto", "over", "under", "that", "this", "then",
+    "than", "when", "where", "which", "what", "who", "how", "why", "there", "here", "your", "you",
+    "our", "are", "was", "were", "has", "have", "had", "been", "being", "its", "his", "her",
+    "their", "them", "they", "none", "null", "true", "false", "default", "example", "sample",
+    "demo", "test", "testing", "foo", "bar", "baz", "qux", "dummy", "fake", "placeholder",
+    "change", "changeme", "replace", "enter", "keep", "kept", "stored", "store", "read", "write",
+    "access", "admin", "root", "user", "users", "name", "names", "type", "file", "path", "url",
+    "uri", "host", "port", "service", "server", "client", "bearer", "basic", "header", "headers",
+    "cluster", "system", "kube", "github", "actions", "runner", "config", "configs", "settings",
+    "env", "environ", "environment", "process", "request", "response", "params", "args",
+    "options", "props", "self", "this", "secret", "secrets", "password", "passwords", "pass",
+    "passwd", "token", "tokens", "key", "keys", "auth", "api", "value", "values", "data", "meta",
+    "metadata", "spec", "vault", "session", "context", "state", "local", "global", "prod",
+    "production", "dev", "development", "staging", "app", "apps", "com", "org", "net", "www",
+    "http", "https", "json", "yaml", "xml", "html", "text", "string", "str", "int", "bool",
+    "list", "dict", "map", "array", "object", "function", "method", "class", "module", "package",
+    "import", "export", "return", "main", "index", "node", "npm", "pip", "docker", "image",
+    "build", "release", "version", "expire", "expires", "expired", "rotate", "rotated", "setting",
+    "field", "fields", "never", "start", "stop", "login", "logout", "cache", "account",
+    "accounts", "enable", "enabled", "disable", "disabled", "required", "optional",
+))
+_PASSPHRASE_SEP = LazyRegex(r"[ .-]")
+
+
+def passphrase_ok(secret: str, m: Any) -> bool:
+    """Three to six lower-case words joined by one blank, dot or dash
+    (``amber.lattice.crimson``, ``"glacier orbit walnut ember"``) under a key
+    that names a secret: each word of three to ten letters, none twice, none
+    a word of prose, configuration or code."""
+    if not _names_secret(m.group("key").decode("latin-1")):
+        return False
+    if m.group("q") is None and " " in secret:
+        return False  # unquoted words apart by blanks: prose
+    words = _PASSPHRASE_SEP.split(secret)
+    if not 3 <= len(words) <= 6 or len(set(words)) != len(words) or len(secret) < 14:
+        return False
+    return all(3 <= len(w) <= 10 and w.isalpha() and w.islower() and w.isascii()
+               and w not in _NOT_PASSPHRASE and _SPOKEN.fullmatch(w) is not None
+               for w in words)
+
+
+#: A word that can be said: a vowel, and no more than four consonants in a row
+#: (``walnut``, ``strength``; not ``gxkpwtvf``, a drawn run of letters).
+_SPOKEN = LazyRegex(r"(?=[a-z]*[aeiouy])(?:[^aeiouy]{0,4}[aeiouy]+)*[^aeiouy]{0,4}")
