@@ -913,7 +913,10 @@ _KEYED_VALUE = (
     rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
     rb"(?:(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+)(?:@|r#{0,3})?" + _Q + rb"?(?:`?"
     + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
-    rb"|[ \t]*:[ \t]*&?[A-Za-z_'][A-Za-z0-9_.<>\[\], ?!']{0,60}=[ \t]*(?:@|r#{0,3})?(?:" + _Q
+    # (the type's bytes unbounded: the automaton keeps a bounded repeat alive
+    # after every key word of dense text, an unbounded class costs it less)
+    rb"|[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>, \[\]?]*[?!]?[ \t]*=[ \t]*"
+    rb"(?:@|r#{0,3})?(?:" + _Q
     + rb"|`?" + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
     rb"|[ \t]*=[ \t]*(?:@|r#{0,3})" + _Q + rb"|\((?:@|r#{0,3})?" + _Q + rb")"
 )
