@@ -1039,9 +1039,9 @@ _TIGHT: dict[str, bytes] = {
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)
-    "secret-sign-led-value": _KEYED_VALUE,
-    "secret-passphrase": _KEYED_VALUE,
-    "secret-typed-assignment": _KEYED_VALUE,
+    **dict.fromkeys(
+        ("secret-sign-led-value", "secret-passphrase", "secret-typed-assignment"), _KEYED_VALUE
+    ),
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
