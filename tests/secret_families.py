@@ -513,8 +513,8 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
         for _ in range(per_shape):
             for lead in ("$", "-", "=", "("):
                 v = lead + sign_led(rng)
-                if lead == "(":
-                    v += "]"  # opens one bracket, closes another: drawn, not wrapped
+                if lead == "(":  # a sign after it; opens one bracket, closes another
+                    v = lead + rng.choice("|^&*") + sign_led(rng) + "]"
                 yield f"env/{lead}", f"WEBHOOK_SECRET={v}"
                 yield f"yaml/{lead}", f"  client_secret: {v}"
                 yield f"json/{lead}", f'  "apiToken": "{v}",'
