@@ -418,10 +418,11 @@ def drawn_short(rng: random.Random) -> str:
 
 
 def sign_led(rng: random.Random) -> str:
-    """The rest of a value led by a sign: ten to sixteen drawn bytes, a sign
-    among them, both cases changing at least twice, a digit among the letters."""
+    """The rest of a value led by a sign: ten to sixteen drawn bytes, a letter
+    first (``$8...`` is a shell's argument), a sign among them, both cases
+    changing at least twice, a digit among the letters."""
     while True:
-        core = _rand(rng, rng.randrange(10, 16))
+        core = rng.choice(string.ascii_letters) + _rand(rng, rng.randrange(9, 15))
         v = core[:3] + rng.choice("#%*_!") + core[3:]
         if case_changes(v) >= 2 and any(c.isdigit() for c in v.rstrip(string.digits)):
             return v
@@ -512,8 +513,8 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
         for _ in range(per_shape):
             for lead in ("$", "-", "=", "("):
                 v = lead + sign_led(rng)
-                if lead == "(":
-                    v += "]"  # opens one bracket, closes another: drawn, not wrapped
+                if lead == "(":  # a sign after it; opens one bracket, closes another
+                    v = lead + rng.choice("|^&*") + sign_led(rng) + "]"
                 yield f"env/{lead}", f"WEBHOOK_SECRET={v}"
                 yield f"yaml/{lead}", f"  client_secret: {v}"
                 yield f"json/{lead}", f'  "apiToken": "{v}",'

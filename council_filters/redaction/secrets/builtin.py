@@ -95,10 +95,12 @@ def _r(
 
 _TAIL = rb"(?![A-Za-z0-9_-])"
 # The start of a value led by a sign that is no variable, option or template
-# opener: $ and a letter, = or - and no second one, a bracket and no other.
+# opener: $, a name and then a digit or a sign ($PASSWORD alone, $env:X are
+# variables); = or - and no second one (nor =>, ->); ( or [ and a sign.  Not
+# "<" or "{": <your-api-key> and {token} are how placeholders start.
 _SIGN_LEAD = (
-    rb"(?:\x24[A-Za-z]|[=-][^ \t\n\r\x0b\x0c\"'`=-]|[(\[<][^ \t\n\r\x0b\x0c\"'`(\[<{\x24]"
-    rb"|\{[^ \t\n\r\x0b\x0c\"'`{\x24])"
+    rb"(?:\x24[A-Za-z][A-Za-z_]*[^A-Za-z_: \t\n\r\x0b\x0c\"'`]|[=-][^ \t\n\r\x0b\x0c\"'`=>-]"
+    rb"|[(\[][^A-Za-z0-9 \t\n\r\x0b\x0c\"'`(\[<{\x24])"
 )
 _B64END = rb"(?![A-Za-z0-9+/=])"
 
@@ -687,7 +689,8 @@ RULES: tuple[Rule, ...] = (
         rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?\]?)"
         rb"(?P<op>[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+"
         rb"|[ \t]*:[ \t]*&?[A-Za-z_][A-Za-z0-9_.<>\[\]?]{0,40}+[ \t]*=[ \t]*)"
-        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?(?P<v>`?" + _SIGN_LEAD + rb"[^\s\"'`]{8,299}+)(?(q)(?P=q))",
+        rb"(?:@|r#{0,3})?(?P<q>[\"'`])?(?P<v>`?(?=" + _SIGN_LEAD + rb")[^\s\"'`]{10,300}+)"
+        rb"(?(q)(?P=q))",
         rb"",
         group=4,
         validator=sign_led_ok,
@@ -917,12 +920,19 @@ _ASSIGNED = (
 # then an operator, blanks, a comma or a parenthesis before a value led by a
 # sign or a lower-case word run; or a type and "=", a string prefix or a
 # parenthesis before a quote.
-_PHRASE_START = rb"(?-i:[a-z]{3,10}[ .-][a-z]{3,10}[ .-][a-z]{3})"
+_PHRASE_START = rb"(?-i:[a-z]{3,10}[.-][a-z]{3,10}[.-][a-z]{3})"
+_SPOKEN_START = rb"(?-i:[a-z]{3,10} [a-z]{3,10} [a-z]{3})"  # (words apart by blanks: quoted)
 _KEYED_VALUE = (
     rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
-    rb"(?:(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*|[ \t]+)(?:@|r#{0,3})?" + _Q + rb"?(?:`?"
-    + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
-    rb"|[ \t]*:[ \t]*&?[A-Za-z_'][A-Za-z0-9_.<>\[\], ?!']{0,60}=[ \t]*(?:@|r#{0,3})?(?:" + _Q
+    rb"(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD
+    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    # (after blanks alone, a value led by "=" is no value: KEY =x)
+    rb"|[ \t]+(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD.replace(b"[=-]", b"-", 1)
+    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    # (the type's bytes unbounded: the automaton keeps a bounded repeat alive
+    # after every key word of dense text, an unbounded class costs it less)
+    rb"|[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>, \[\]?]*[?!]?[ \t]*=[ \t]*"
+    rb"(?:@|r#{0,3})?(?:" + _Q
     + rb"|`?" + _SIGN_LEAD + rb"|" + _PHRASE_START + rb")"
     rb"|[ \t]*=[ \t]*(?:@|r#{0,3})" + _Q + rb"|\((?:@|r#{0,3})?" + _Q + rb")"
 )
@@ -1045,9 +1055,9 @@ _TIGHT: dict[str, bytes] = {
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)
-    "secret-sign-led-value": _KEYED_VALUE,
-    "secret-passphrase": _KEYED_VALUE,
-    "secret-typed-assignment": _KEYED_VALUE,
+    **dict.fromkeys(
+        ("secret-sign-led-value", "secret-passphrase", "secret-typed-assignment"), _KEYED_VALUE
+    ),
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",

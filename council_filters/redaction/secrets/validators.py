@@ -727,9 +727,12 @@ def _names_secret(key: str) -> bool:
     return _key_kind(key) is not None or _REDIS_KEY.match(key.strip("\"'`[]")) is not None
 
 
-#: The start the rule asks (builtin._SIGN_LEAD): ``$`` and a letter, ``=`` or
-#: ``-`` and no second one, a bracket and no other bracket or ``$`` after it.
-_SIGN_LEAD = LazyRegex(r"\$[A-Za-z]|[=-][^\s\"'`=-]|[(\[<][^\s\"'`(\[<{$]|\{[^\s\"'`{$]")
+#: The start the rule asks (builtin._SIGN_LEAD): ``$``, a name and a digit or
+#: a sign after it; ``=`` or ``-`` and no second one (nor ``=>``, ``->``); ``(``
+#: or ``[`` and a sign.
+_SIGN_LEAD = LazyRegex(
+    r"\$[A-Za-z][A-Za-z_]*[^A-Za-z_:\s\"'`]|[=-][^\s\"'`=>-]|[(\[][^A-Za-z0-9\s\"'`(\[<{$]"
+)
 #: A variable's name (one case; two capitals, three small letters and more) and a sign
 #: after it.
 _VARIABLE_THEN = LazyRegex(r"(?:[A-Z][A-Z0-9_]{1,}|[a-z][a-z0-9_]{2,})[-/.:@]")
@@ -767,6 +770,8 @@ def sign_led_drawn(value: str) -> bool:
 def sign_led_ok(secret: str, m: Any) -> bool:
     """``KEY=$Kx9#...``, ``KEY==jg3A...``, ``--requirepass '-GFv...'``: a key that
     names a secret, and a value led by a sign that reads as drawn."""
+    if secret[:1] == "=" and not m.group("op").strip(b" \t"):
+        return False  # KEY =x: blanks and an operator, not a value led by "="
     return _names_secret(m.group("key").decode("latin-1")) and sign_led_drawn(secret)
 
 
