@@ -79,3 +79,20 @@ Summary of this commit:
 
 def test_a_list_of_changes_or_files_is_no_finding() -> None:
     assert where(CHANGES) == []
+
+
+RANGES = """\
+Code review of the upload worker.
+
+src/jobs/upload.py: L88-L94
+The retry loop sleeps while it holds the queue lock, so every other worker stalls.
+
+- src/jobs/limits.py:L12-L20 — the limit is read once at import and never refreshed.
+- src/jobs/limits.py: 3 places read the limit; all of them are fine.
+"""
+
+
+def test_a_place_written_path_colon_l_range_is_read_with_its_range() -> None:
+    found = reading.read(RANGES.encode(), "tester").findings
+    assert [(f.get("file"), f.get("line"), f.get("end_line")) for f in found] == [
+        ("src/jobs/upload.py", 88, 94), ("src/jobs/limits.py", 12, 20)]
