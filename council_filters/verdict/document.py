@@ -3842,6 +3842,9 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
         return False
     if _lead_tag(_no_code(s)) and not _BADGES[0].match(s.lstrip("*_` ")):
         return True
+    if kind != "findings" and (lead := _IN_PATH_LEAD.match(s)) is not None \
+            and not _CHANGE_LEAD.match(s[lead.end():]):
+        return True  # '"In src/seq/01-intro.js, Step 1 has a typo ..."': a plain finding
     if not located:
         return False
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
@@ -3856,6 +3859,13 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     if _FILE_LINES.match(t[:300]):
         return True  # "**Billing.cs violations at lines:** 41, 44, 101"
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
+
+
+# a plain sentence that opens with the file it is about, a file with a directory ("In
+# src/seq/01-intro.js, Step 1 has a typo", quoted or not)
+_IN_PATH_LEAD = re.compile(
+    r"^[\"'\u201c(]?\s*In\s+`?(?P<p>[\w.][\w.\\-]*[/\\][\w./\\-]*\.[A-Za-z][A-Za-z0-9]{0,9})`?"
+    r"\s*,\s+(?=\S)")
 
 
 # a plain line that opens with the file it faults ("store.py: several jobs in one module",
@@ -4202,6 +4212,9 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
             r"[^\W\d_]{3,}", _PROBLEM_MARK.sub("", head, 1)):
         return True  # "- ❌ **Tests**: no test covers ...", "- ⚠️ Error handling: ...": marked
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
+        if kind == "neutral" and depth == 0 and not under_cand and not _FIELD.match(head) \
+                and (loc := locate(head[:600])) is not None and _tail_place(head, loc):
+            return True  # "1. **Too much text**: every page is a long list (deck.py:57)."
         return kind == "findings" and depth == 0 and not under_cand and _titled_item(head)
     if _lead_tag(_no_code(head)):
         return True
@@ -4216,12 +4229,33 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
             return True
         if loc.line is not None and kind == "findings" and not under_cand:
             return True
+        if kind == "neutral" and depth == 0 and not under_cand and _tail_place(t, loc):
+            return True  # "1. Boxes overflow: ... fixed height (deck.py:1205).": plain text
     if kind == "findings" and depth == 0 and not under_cand:
         if re.match(r"^[\s*_`]*[^:]{1,40}:\s*$", head) and not rest:
             return False  # "Details:" opening a nested list
         f = _first_file(head)
         return not (f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))))
     return False
+
+
+# what may follow an item's place when the place closes the item: more places (links or
+# ``path:line`` words) and closing punctuation, ASCII or full-width
+_TAIL_REST = re.compile(
+    r"^(?:\s*[,;\u3001\uff0c]\s*(?:\[[^\]\n]{1,400}\]\([^)\s]{1,400}\)|`?[\w./\\-]{1,300}:\d{1,7}"
+    r"(?:-\d{1,7})?`?))*[\s)\]\uff09\u3011\u3002.;:,!`*_]*$")
+def _tail_place(text: str, loc: Location) -> bool:
+    """A plain list item that ends with the place it faults: a sentence of its own words,
+    then the place (in brackets, after a dash, or as a link), then nothing but other places
+    and closing punctuation ("1. Boxes overflow: the height is fixed (deck.py:1205).")."""
+    if loc.line is None or _CHANGE_LEAD.match(text):
+        return False
+    label = re.match(r"^[^:\uff1a\n]{1,40}[:\uff1a]", _strip_decor(text))
+    if label is not None and _POSITIVE.search(label.group(0)):
+        return False  # "- Strengths: one palette for every page (deck.py:20)": praise
+    if sum(1 for c in _strip_decor(text[:loc.start]) if c.isalpha()) < 8:
+        return False  # "- a.py:3", "- see b.py:4": a place, not a finding's own words
+    return bool(_TAIL_REST.match(text[loc.end:]))
 
 
 def _is_inventory(plain: str, text: str) -> bool:
@@ -5224,8 +5258,9 @@ def plain_headings(body: str) -> str:
         # two rules, centred with spaces
         boxed = bool(_BOX_RULE.match(nxt)) and (not prev.strip() or bool(_RULE_LINE.match(prev)))
         if fenced or not (_PLAIN_TITLE.match(ln) or boxed and _PLAIN_TITLE.match(s)) \
-                or s.endswith((".", ",", ";", "!", "?")):
-            continue
+                or s.endswith((".", ",", ";", "!", "?", "\u3002", "\uff0c", "\uff1b", "\uff01",
+                               "\uff1f")):
+            continue  # a sentence (its full stop ASCII or full-width), not a title
         if not boxed and (prev.strip() and not _RULE_LINE.match(prev) or nxt.strip() and not (
                 _LIST_START.match(nxt) and not _LIST_START.match(ln))):
             continue

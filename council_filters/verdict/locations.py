@@ -65,8 +65,9 @@ _PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
     re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
     # `path`:12 too (the wrappers closed before the colon), and a full-width colon
-    re.compile(_PW + _W + r"[:\uff1a]L?(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM
-               + r")?(?::(?P<c>" + _NUM + r")?" + _W),
+    # and "path: L12-L20" (a space only before an explicit L)
+    re.compile(_PW + _W + r"[:\uff1a](?:[ \t]{0,2}L(?=\d)|L?)(?P<l>" + _NUM + r"(?:" + _DASH
+               + r"L?(?P<e>" + _NUM + r")?(?::(?P<c>" + _NUM + r")?" + _W),
     # "path, line 12", "path (lines 12-15)", "path (~L24)", "`path` — L19:", "path - line 3"
     re.compile(_PW + _W + r"\s*+(?:,|[\u2014\u2013]|-(?=\s))?\s*+\(?\s*+~?\s*+(?:at\s++)?(?:lines?|"
                r"ln|l\.|L(?=\d)|zeilen?|lignes?|l[i\u00ed]neas?|linhas?|righe|riga|\u884c)\s*+~?\s*+"
