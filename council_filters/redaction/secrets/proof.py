@@ -473,11 +473,23 @@ _WHOLE: dict[str, bytes] = {
 # skip to), without the key; only the lines it finds go through the whole proof.
 _OPS_FIRST = rb"(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])"
 assert builtin.OP == rb"[ \t]*" + _OPS_FIRST + rb"[ \t]*"
+_SIGNED_RUN = rb"[^\s\"'`]{0,298}"  # (a sign-led value: 300 bytes of one run at most)
+_RUN_HOLDS = b"".join(rb"(?=" + _SIGNED_RUN + c + rb")"
+                      for c in (rb"[0-9\x80-\xff]", rb"[a-z\x80-\xff]", rb"[A-Z\x80-\xff]"))
 _FIRST: dict[str, bytes] = {
     "secret-assignment": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + _proof_value(False),
     "secret-scrambled-value": rb"(?i)" + _OPS_FIRST + rb"[ \t]*" + builtin.SCRAMBLED,
     "secret-table-cell": rb"(?i)(?P<op>\|)[ \t]*" + _proof_value(False),
     "secret-name-value": rb"(?i)(?-i:[Vv])alue[\"']?[ \t]*(?P<op>[:=])[ \t]*" + _proof_value(False),
+    # sign_led_drawn's first asks, without the key: a sign, then nine bytes
+    # and more of the value's run holding a digit and letters of both cases
+    # (a byte past ASCII may be either, as latin-1 reads it); most values led
+    # by a sign under a secret key are variables in one case ($DB_PASS_2).
+    "secret-sign-led-value": rb"[\x24=(\[-]" + _RUN_HOLDS + rb"[^\s\"'`]{9}",
+    # the start of a passphrase, without the key: three words joined by dots
+    # or dashes, or by blanks after a quote (unquoted, blanks make prose)
+    "secret-passphrase": rb"[a-z]{3,10}+(?:(?:\.[a-z]{3,10}+){2}|(?:-[a-z]{3,10}+){2})"
+    rb"|[\"'`][a-z]{3,10}+(?: [a-z]{3,10}+){2}",
 }
 
 
