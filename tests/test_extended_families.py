@@ -250,6 +250,12 @@ def test_near_misses_pass(line: bytes) -> None:
         'secret_key: "settings.secret.key"', "api_token: com.example.mobile",
         'AUTH_TOKEN: "must be set before start"', "pwd := ffzrdiz.loh.gxkpwtvf",
         "password: pebble orbit walnut cascade and more",
+        # whole references where a Redis or npm password goes, and files read
+        "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
+        "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',
+        "redis-cli -a %(redis_password)s ping",
+        "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
+        "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
     ],
 )
 def test_near_misses_of_sign_led_typed_and_file_shapes_pass(line: str) -> None:

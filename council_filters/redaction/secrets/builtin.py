@@ -45,9 +45,11 @@ from council_filters.redaction.secrets.validators import (
     jwt_shape,
     login_password_ok,
     long_value_ok,
+    npmrc_auth_ok,
     pair_argument_ok,
     passphrase_ok,
     plaintext_secure_string_ok,
+    redis_ok,
     redis_userinfo_ok,
     said_ok,
     sas_ok,
@@ -423,7 +425,7 @@ RULES: tuple[Rule, ...] = (
         rb"|(?i:\bsentinel[ \t]+(?:auth-pass[ \t]+[^\s]{1,128}|sentinel-pass))[ \t]+[\"']?"
         rb"([^\s\"']{4,256})",
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
-        validator=flag_ok,
+        validator=redis_ok,
         placeholders=False,
         description="Redis passwords given to requirepass, masterauth, AUTH, redis-cli -a, "
         "an ACL user (after >) and sentinel auth-pass",
@@ -767,6 +769,19 @@ RULES: tuple[Rule, ...] = (
         "SHA-crypt)",
     ),
     _r(
+        "npmrc-auth",
+        # An .npmrc's _auth (base64 of user:password) or _password (base64 of
+        # the password), bare or for one registry (//host/path/:_password=).
+        rb"(?:^[ \t]*|/:)_(?P<key>auth|password)[ \t]*=[ \t]*[\"']?"
+        rb"([A-Za-z0-9+/]{8,1024}+={0,2})[\"']?[ \t\r]*$",
+        rb"",
+        group=2,
+        validator=npmrc_auth_ok,
+        placeholders=False,
+        description="_auth= and _password= lines of .npmrc files (base64 of user:password "
+        "or of the password)",
+    ),
+    _r(
         "wordpress-salt",
         rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"][ \t]*,[ \t]*"
         rb"(?:'([^'\n]{32,128})'|\"([^\"\n]{32,128})\")",
@@ -1062,6 +1077,7 @@ _TIGHT: dict[str, bytes] = {
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
     "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
+    "npmrc-auth": rb"_(?:auth|password)[ \t]*=",
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
     "powershell-plaintext": rb"(?i)convertto-securestring",
     # (a key word's base64, at any of its three offsets)
