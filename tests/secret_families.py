@@ -616,6 +616,15 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "password-quoted", f'//registry.example.org/:_password="{enc}"'
             yield "auth", f"_auth={both}"
             yield "auth-scoped", f"//npm.pkg.example.com/:_auth = {both}"
+    elif family == "netrc-passphrase":
+        words = ("tundra", "pillow", "garnet", "ripple", "cobble", "meadow", "falcon", "ember",
+                 "willow", "saffron", "hazel", "quarry")
+        for _ in range(per_shape):
+            phrase = " ".join(rng.sample(words, rng.randrange(3, 7)))
+            host = rng.choice(["git.example.net", "ftp.internal", "api.example.com"])
+            yield "machine", f"machine {host} login deploy password {phrase}"
+            yield "indented", f"  machine {host} login ci-bot password {phrase}"
+            yield "default", f"default login anonymous password {phrase}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -626,7 +635,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc",
+    "npmrc", "netrc-passphrase",
 )
 
 

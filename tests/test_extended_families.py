@@ -256,6 +256,9 @@ def test_near_misses_pass(line: bytes) -> None:
         "redis-cli -a %(redis_password)s ping",
         "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
         "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
+        # netrc lines whose words after "password" are prose or a variable
+        "machine host login me password is not set here", "default login me password $PW",
+        "machine h login u password see the docs", "  password pebble orbit walnut cascade",
     ],
 )
 def test_near_misses_of_sign_led_typed_and_file_shapes_pass(line: str) -> None:

@@ -45,6 +45,7 @@ from council_filters.redaction.secrets.validators import (
     jwt_shape,
     login_password_ok,
     long_value_ok,
+    netrc_phrase_ok,
     npmrc_auth_ok,
     pair_argument_ok,
     passphrase_ok,
@@ -769,6 +770,18 @@ RULES: tuple[Rule, ...] = (
         "SHA-crypt)",
     ),
     _r(
+        "netrc-passphrase",
+        # A whole netrc line whose password is words apart by blanks
+        # (machine HOST login USER password amber lattice crimson).
+        rb"^[ \t]*(?:machine[ \t]+[^\s]{1,253}[ \t]+|default[ \t]+)login[ \t]+[^\s]{1,128}"
+        rb"[ \t]+password[ \t]+([a-z]{3,10}(?:[ \t][a-z]{3,10}){2,5})[ \t\r]*$",
+        rb"",
+        validator=netrc_phrase_ok,
+        placeholders=False,
+        description="a netrc line (machine or default, login, password) whose password is "
+        "three to six words apart by blanks",
+    ),
+    _r(
         "npmrc-auth",
         # An .npmrc's _auth (base64 of user:password) or _password (base64 of
         # the password), bare or for one registry (//host/path/:_password=).
@@ -1077,6 +1090,7 @@ _TIGHT: dict[str, bytes] = {
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
     "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
+    "netrc-passphrase": rb"login[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[a-z]{3,10}[ \t][a-z]{3}",
     "npmrc-auth": rb"_(?:auth|password)[ \t]*=",
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
     "powershell-plaintext": rb"(?i)convertto-securestring",

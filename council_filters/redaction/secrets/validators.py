@@ -928,6 +928,17 @@ def passphrase_ok(secret: str, m: Any) -> bool:
         return False
     if m.group("q") is None and " " in secret:
         return False  # unquoted words apart by blanks: prose
+    return _phrase_ok(secret)
+
+
+def netrc_phrase_ok(secret: str, _m: Any = None) -> bool:
+    """The words after ``password`` on a whole netrc line (``machine HOST
+    login USER password ...``): a passphrase as passphrase_ok reads one
+    (the line's shape names the secret, so blanks may part the words)."""
+    return _phrase_ok(secret)
+
+
+def _phrase_ok(secret: str) -> bool:
     words = _PASSPHRASE_SEP.split(secret)
     if not 3 <= len(words) <= 6 or len(set(words)) != len(words) or len(secret) < 14:
         return False
