@@ -616,7 +616,7 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "password-quoted", f'//registry.example.org/:_password="{enc}"'
             yield "auth", f"_auth={both}"
             yield "auth-scoped", f"//npm.pkg.example.com/:_auth = {both}"
-    elif family == "netrc-passphrase":
+    elif family == "file-passphrase":
         words = ("tundra", "pillow", "garnet", "ripple", "cobble", "meadow", "falcon", "ember",
                  "willow", "saffron", "hazel", "quarry")
         for _ in range(per_shape):
@@ -625,6 +625,8 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "machine", f"machine {host} login deploy password {phrase}"
             yield "indented", f"  machine {host} login ci-bot password {phrase}"
             yield "default", f"default login anonymous password {phrase}"
+            yield "pgpass", f"{host}:5432:ledger:auditor:{phrase}"
+            yield "pgpass-any", f"*:*:*:replica:{phrase}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -635,7 +637,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "netrc-passphrase",
+    "npmrc", "file-passphrase",
 )
 
 

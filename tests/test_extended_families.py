@@ -259,6 +259,7 @@ def test_near_misses_pass(line: bytes) -> None:
         # netrc lines whose words after "password" are prose or a variable
         "machine host login me password is not set here", "default login me password $PW",
         "machine h login u password see the docs", "  password pebble orbit walnut cascade",
+        "src/x.c:10:3:error:expected identifier before", "lib.rs:7:12:warning:unused import here",
     ],
 )
 def test_near_misses_of_sign_led_typed_and_file_shapes_pass(line: str) -> None:

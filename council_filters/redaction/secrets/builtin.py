@@ -750,6 +750,9 @@ RULES: tuple[Rule, ...] = (
         # URL's user/password@.
         rb"^[ \t]*(?:[A-Za-z0-9*][A-Za-z0-9.*_-]{0,252}|\[[0-9A-Fa-f:]{2,45}\]):(?:[0-9]{1,5}|\*):"
         rb"[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:((?:[^\s:\\]|\\[:\\]){1,256}+)[ \t\r]*$"
+        # (a passphrase: words apart by single blanks, judged as words)
+        rb"|^[ \t]*(?:[A-Za-z0-9*][A-Za-z0-9.*_-]{0,252}|\[[0-9A-Fa-f:]{2,45}\]):(?:[0-9]{1,5}|\*):"
+        rb"[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:([a-z]{3,10}(?: [a-z]{3,10}){2,5})[ \t\r]*$"
         rb"|jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#]{1,64}/(\"[^\"\n]{1,128}\"|[^@\s\"/]{1,128})@",
         rb"",
         validator=file_password_ok,

@@ -831,10 +831,21 @@ def braced_password_ok(secret: str, _m: Any = None) -> bool:
     return _classes(secret) >= 2 and secret.lower() not in _URL_PLACEHOLDERS
 
 
+_PGPASS_PHRASE = 2  # credential-file-line's group of a .pgpass passphrase
+_REPORT_LEVELS = frozenset(("error", "warning", "warn", "note", "info", "fatal", "debug",
+                            "hint", "notice", "critical", "trace"))
+
+
 def file_password_ok(secret: str, _m: Any = None) -> bool:
     """The password field of a credential file line (``.pgpass``,
     ``jdbc:oracle:thin:user/PASSWORD@``): not a wildcard, a variable, a
-    template or a placeholder; six bytes and more, not digits alone."""
+    template or a placeholder; six bytes and more, not digits alone.  A
+    ``.pgpass`` password of words apart by blanks is read as a passphrase."""
+    if _m is not None and _m.lastindex == _PGPASS_PHRASE:
+        # (not a report's file:line:column:level:message, which has this shape)
+        database, user = _m.group(0).decode("latin-1").split(":")[-3:-1]
+        return (not database.isdigit() and user.lower() not in _REPORT_LEVELS
+                and _phrase_ok(secret))
     secret = secret.strip('"')
     if len(secret) < 6 or secret.isdigit() or len(set(secret)) < 4 or _plain_word(secret):
         return False  # (a word: the message of a file:line:col:level:word report)
