@@ -987,6 +987,15 @@ def _provider_search() -> bytes:
     return re.sub(rb"\{(\d+),\}", rb"{\1}", inner)
 
 
+# (netrc-passphrase shares it: a netrc line's "login USER password" and a
+# word of three letters and more, one search for both rules)
+_DATABASE_SEARCH = (
+    rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
+    rb"|mysql|mariadb|"
+    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{3}"
+    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
+    rb"|(?:with|set)[ \t]+password[ \t]*[=f])"
+)
 _TIGHT: dict[str, bytes] = {
     "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
     rb"[A-Z2-7]{16}",
@@ -1038,11 +1047,7 @@ _TIGHT: dict[str, bytes] = {
     rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli"
     rb"|(?i:acl[ \t]+setuser|sentinel[ \t]+(?:auth-pass|sentinel-pass))"
     rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
-    "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
-    rb"|mysql|mariadb|"
-    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4}"
-    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
-    rb"|(?:with|set)[ \t]+password[ \t]*[=f])",
+    "database-credentials": _DATABASE_SEARCH,
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
     rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
@@ -1093,8 +1098,9 @@ _TIGHT: dict[str, bytes] = {
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
     "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
-    "netrc-passphrase": rb"login[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[a-z]{3,10}[ \t][a-z]{3}",
-    "npmrc-auth": rb"_(?:auth|password)[ \t]*=",
+    "netrc-passphrase": _DATABASE_SEARCH,
+    # (the assignment's search: _auth= and _password= are assignments of secret keys)
+    "npmrc-auth": _ASSIGNED,
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
     "powershell-plaintext": rb"(?i)convertto-securestring",
     # (a key word's base64, at any of its three offsets)
