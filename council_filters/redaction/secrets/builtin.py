@@ -1047,7 +1047,8 @@ _TIGHT: dict[str, bytes] = {
     rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli"
     rb"|(?i:acl[ \t]+setuser|sentinel[ \t]+(?:auth-pass|sentinel-pass))"
     rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
-    "database-credentials": _DATABASE_SEARCH,
+    # (one search for both: SQL and client passwords, and a netrc line's words)
+    **dict.fromkeys(("database-credentials", "netrc-passphrase"), _DATABASE_SEARCH),
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
     rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
@@ -1098,7 +1099,6 @@ _TIGHT: dict[str, bytes] = {
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
     "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
-    "netrc-passphrase": _DATABASE_SEARCH,
     # (the assignment's search: _auth= and _password= are assignments of secret keys)
     "npmrc-auth": _ASSIGNED,
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
