@@ -575,6 +575,58 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                 f"$cred = ConvertTo-SecureString '{pw}' -AsPlainText -Force")
             yield "aws-configure-set", (
                 f"aws configure set aws_secret_access_key {aws_secret_key(rng)} --profile ci")
+    elif family == "opener-in-value":
+        # a drawn value holding "${" or "{{" that nothing closes: a sign, not a template
+        for _ in range(per_shape):
+            core = _rand(rng, rng.randrange(12, 20), ALNUM + "!#%^*~")
+            cut = rng.randrange(2, len(core) - 2)
+            v = core[:cut] + rng.choice(("${", "{{")) + core[cut:]
+            yield "redis-conf", f"requirepass {v}"
+            yield "redis-cli", f"redis-cli -h cache -a '{v}' ping"
+            yield "redis-auth-user", f"AUTH worker {v}"
+            yield "redis-acl", f"ACL SETUSER worker on >{v} ~jobs:* +@read"
+            yield "json", f'  "db_password": "{v}",'
+            yield "yaml", f"  smtp_password: {v}"
+            yield "xml-attr", f"<server id='a' api_token='{v}'/>"
+            yield "python-kw", f"client = Redis(host='cache', password='{v}')"
+    elif family == "redis-placed":
+        # where AUTH and sentinel auth-pass put the password, a leading sign is its own
+        for _ in range(per_shape):
+            v = sign_led(rng).replace("_", "%")  # ($ and a name alone is a variable)
+            for lead in ("-", "$", "@"):
+                yield f"auth-user/{lead}", f"AUTH default {lead}{v}"
+                yield f"auth-prompt/{lead}", f"cache:6379> AUTH ops {lead}{v}"
+                yield f"sentinel/{lead}", f"sentinel auth-pass primary-a {lead}{v}"
+            yield "conf-at", f"requirepass @{v}"
+            yield "cli-at", f"redis-cli -a @{v} --no-auth-warning"
+    elif family == "npmrc":
+        # base64 that happens to be letters alone reads as a name to the assignment rules
+        def b64_letters(text: Callable[[], str]) -> str:
+            while True:
+                enc = base64.b64encode(text().encode()).decode()
+                if enc.isalpha():
+                    return enc
+
+        for _ in range(per_shape):
+            enc = b64_letters(lambda: password(rng))
+            user = rng.choice(["ci", "deploy", "build-bot"])
+            both = base64.b64encode(f"{user}:{password(rng)}".encode()).decode()
+            yield "password-scoped", f"//npm.internal.example/repo/npm-all/:_password={enc}"
+            yield "password", f"_password={enc}"
+            yield "password-quoted", f'//registry.example.org/:_password="{enc}"'
+            yield "auth", f"_auth={both}"
+            yield "auth-scoped", f"//npm.pkg.example.com/:_auth = {both}"
+    elif family == "file-passphrase":
+        words = ("tundra", "pillow", "garnet", "ripple", "cobble", "meadow", "falcon", "ember",
+                 "willow", "saffron", "hazel", "quarry")
+        for _ in range(per_shape):
+            phrase = " ".join(rng.sample(words, rng.randrange(3, 7)))
+            host = rng.choice(["git.example.net", "ftp.internal", "api.example.com"])
+            yield "machine", f"machine {host} login deploy password {phrase}"
+            yield "indented", f"  machine {host} login ci-bot password {phrase}"
+            yield "default", f"default login anonymous password {phrase}"
+            yield "pgpass", f"{host}:5432:ledger:auditor:{phrase}"
+            yield "pgpass-any", f"*:*:*:replica:{phrase}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -584,7 +636,8 @@ FAMILIES = (
     "assignment-values", "wrapped-values", "assignment-fullwidth", "assignment-base64",
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
-    "passphrase", "typed-assignment", "credential-files",
+    "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
+    "npmrc", "file-passphrase",
 )
 
 

@@ -250,6 +250,16 @@ def test_near_misses_pass(line: bytes) -> None:
         'secret_key: "settings.secret.key"', "api_token: com.example.mobile",
         'AUTH_TOKEN: "must be set before start"', "pwd := ffzrdiz.loh.gxkpwtvf",
         "password: pebble orbit walnut cascade and more",
+        # whole references where a Redis or npm password goes, and files read
+        "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
+        "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',
+        "redis-cli -a %(redis_password)s ping",
+        "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
+        "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
+        # netrc lines whose words after "password" are prose or a variable
+        "machine host login me password is not set here", "default login me password $PW",
+        "machine h login u password see the docs", "  password pebble orbit walnut cascade",
+        "src/x.c:10:3:error:expected identifier before", "lib.rs:7:12:warning:unused import here",
     ],
 )
 def test_near_misses_of_sign_led_typed_and_file_shapes_pass(line: str) -> None:

@@ -45,9 +45,12 @@ from council_filters.redaction.secrets.validators import (
     jwt_shape,
     login_password_ok,
     long_value_ok,
+    netrc_phrase_ok,
+    npmrc_auth_ok,
     pair_argument_ok,
     passphrase_ok,
     plaintext_secure_string_ok,
+    redis_ok,
     redis_userinfo_ok,
     said_ok,
     sas_ok,
@@ -423,7 +426,7 @@ RULES: tuple[Rule, ...] = (
         rb"|(?i:\bsentinel[ \t]+(?:auth-pass[ \t]+[^\s]{1,128}|sentinel-pass))[ \t]+[\"']?"
         rb"([^\s\"']{4,256})",
         rb"(?i:requirepass|masterauth)|AUTH[ \t]|redis-cli",
-        validator=flag_ok,
+        validator=redis_ok,
         placeholders=False,
         description="Redis passwords given to requirepass, masterauth, AUTH, redis-cli -a, "
         "an ACL user (after >) and sentinel auth-pass",
@@ -747,6 +750,9 @@ RULES: tuple[Rule, ...] = (
         # URL's user/password@.
         rb"^[ \t]*(?:[A-Za-z0-9*][A-Za-z0-9.*_-]{0,252}|\[[0-9A-Fa-f:]{2,45}\]):(?:[0-9]{1,5}|\*):"
         rb"[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:((?:[^\s:\\]|\\[:\\]){1,256}+)[ \t\r]*$"
+        # (a passphrase: words apart by single blanks, judged as words)
+        rb"|^[ \t]*(?:[A-Za-z0-9*][A-Za-z0-9.*_-]{0,252}|\[[0-9A-Fa-f:]{2,45}\]):(?:[0-9]{1,5}|\*):"
+        rb"[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:([a-z]{3,10}(?: [a-z]{3,10}){2,5})[ \t\r]*$"
         rb"|jdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#]{1,64}/(\"[^\"\n]{1,128}\"|[^@\s\"/]{1,128})@",
         rb"",
         validator=file_password_ok,
@@ -765,6 +771,31 @@ RULES: tuple[Rule, ...] = (
         placeholders=False,
         description="user:HASH lines of htpasswd and shadow files (apr1, {SHA}, bcrypt, "
         "SHA-crypt)",
+    ),
+    _r(
+        "netrc-passphrase",
+        # A whole netrc line whose password is words apart by blanks
+        # (machine HOST login USER password amber lattice crimson).
+        rb"^[ \t]*(?:machine[ \t]+[^\s]{1,253}[ \t]+|default[ \t]+)login[ \t]+[^\s]{1,128}"
+        rb"[ \t]+password[ \t]+([a-z]{3,10}(?:[ \t][a-z]{3,10}){2,5})[ \t\r]*$",
+        rb"",
+        validator=netrc_phrase_ok,
+        placeholders=False,
+        description="a netrc line (machine or default, login, password) whose password is "
+        "three to six words apart by blanks",
+    ),
+    _r(
+        "npmrc-auth",
+        # An .npmrc's _auth (base64 of user:password) or _password (base64 of
+        # the password), bare or for one registry (//host/path/:_password=).
+        rb"(?:^[ \t]*|/:)_(?P<key>auth|password)[ \t]*=[ \t]*[\"']?"
+        rb"([A-Za-z0-9+/]{8,1024}+={0,2})[\"']?[ \t\r]*$",
+        rb"",
+        group=2,
+        validator=npmrc_auth_ok,
+        placeholders=False,
+        description="_auth= and _password= lines of .npmrc files (base64 of user:password "
+        "or of the password)",
     ),
     _r(
         "wordpress-salt",
@@ -956,6 +987,15 @@ def _provider_search() -> bytes:
     return re.sub(rb"\{(\d+),\}", rb"{\1}", inner)
 
 
+# (netrc-passphrase shares it: a netrc line's "login USER password" and a
+# word of three letters and more, one search for both rules)
+_DATABASE_SEARCH = (
+    rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
+    rb"|mysql|mariadb|"
+    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{3}"
+    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
+    rb"|(?:with|set)[ \t]+password[ \t]*[=f])"
+)
 _TIGHT: dict[str, bytes] = {
     "aws-access-key-id": rb"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
     rb"[A-Z2-7]{16}",
@@ -1007,11 +1047,8 @@ _TIGHT: dict[str, bytes] = {
     rb"|AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?" + _QQ + rb"?[^ \t\n\"']{6}|redis-cli"
     rb"|(?i:acl[ \t]+setuser|sentinel[ \t]+(?:auth-pass|sentinel-pass))"
     rb"|(?i:user)[ \t]+[^ \t\n]{1,128}[ \t][^\n]{0,256}>",
-    "database-credentials": rb"(?i:(?:identified[ \t]+by|password)[ \t]+\\*'[^' \t\n]{6}"
-    rb"|mysql|mariadb|"
-    rb"(?:login|user)[ \t]+[^ \t\n]{1,128}[ \t]+password[ \t]+[^ \t\n]{4}"
-    rb"|identified[ \t]+(?:with[ \t]+[A-Za-z0-9_]{1,64}[ \t]+)?by[ \t]+[^ \t\n;]{6}"
-    rb"|(?:with|set)[ \t]+password[ \t]*[=f])",
+    # (one search for both: SQL and client passwords, and a netrc line's words)
+    **dict.fromkeys(("database-credentials", "netrc-passphrase"), _DATABASE_SEARCH),
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
     rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
@@ -1062,6 +1099,8 @@ _TIGHT: dict[str, bytes] = {
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"
     rb"(?:[^ \t\n:\\]|\\[:\\])|jdbc:oracle:",
     "password-hash-line": rb":(?:\x24apr1\x24|\{SHA\}|\x242[abxy]?\x24[0-9]{2}\x24|\x24[56]\x24)",
+    # (the assignment's search: _auth= and _password= are assignments of secret keys)
+    "npmrc-auth": _ASSIGNED,
     "wordpress-salt": rb"define\([ \t]*['\"](?:SECURE_AUTH|AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)['\"]",
     "powershell-plaintext": rb"(?i)convertto-securestring",
     # (a key word's base64, at any of its three offsets)

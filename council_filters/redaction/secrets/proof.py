@@ -185,12 +185,17 @@ _NAME_WORDS = _words(tuple(
 ))
 #: Values that are code words (``None``, ``str``, ``required``, ...).
 _CODE = _words(tuple(validators.CODE_WORDS))
+_INNER = rb"""[^\s"'`,;|<>{}()\[\]]"""  # a byte inside a reference, in every value's class
 #: A subset of what rules.is_placeholder finds in a value (case as it reads it:
 #: the words in any case, also where the proof's own pattern minds case).
 _PLACEHOLDER = (
     rb"(?:(?-i:xxxx|XXXX|x{6}|X{6}|\*{6}|\#{6}|\.{6}|_{6}|-{6}|0{8}|\$[A-Z_]{3,}\b)"
     rb"|(?i:example|placeholder|redacted|changeme|change_me|dummy|replace[_-]?me|insert[_-]"
-    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password))|\$\{|\{\{)"
+    rb"|your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass|password))"
+    # a whole reference (rules.REFERENCE_WHOLE), of bytes every value here may
+    # hold (so it lies inside the value): an opener alone is a drawn sign
+    rb"|\$\{[#!]?[A-Za-z0-9_.]++(?:[:/%#^@?+=-]" + _INNER + rb"{0,200}+)?\}"
+    rb"|\{\{" + _INNER + rb"{0,200}+\}\})"
 )
 #: The bytes a placeholder or a template's ``#{`` can start with (and with the
 #: brackets of code): the lazy scans below look for one only where such a byte
@@ -327,9 +332,13 @@ _XML_OK = (
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
     rb"(?!" + _WIN_VAR + rb"<)(?(pw)|" + _secret_kind(_XMLV) + rb")"
 )
-# flag_ok: not led by - $ < { @, and not a bare word (a byte that is no letter
+# flag_ok: not led by - $ < { or @ and a name, and not a bare word (a byte that is no letter
 # or "_": the first such byte of the secret's class lies inside it).
-_FLAG_OK = rb"(?![-$<{@])"
+_FLAG_OK = rb"(?![-$<{]|@[A-Za-z0-9_./~-])"
+# redis_ok where the password's place is fixed (AUTH, sentinel auth-pass): a
+# lead of - or $ is allowed there (a variable written whole goes on to it)
+_PLACED_OK = rb"(?![<{])"
+_REDIS_OK = rb"(?![-$<{])"  # (and no file: redis_ok reads no @file)
 _DIGIT_AHEAD = rb"(?=[A-Za-z_]*[0-9])"  # stripe_ok: the key holds a digit (keys are
 # runs of [A-Za-z0-9_], so the first byte that is no letter or "_" is a digit)
 
@@ -363,9 +372,14 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
         (rb"(?P<v>", rb"(?P<v>" + _XML_OK),
     ),
     # flag_ok's first checks, on each secret group
-    "redis-credentials": tuple(
-        (rb"([^\s\"']{%d,256})" % n, rb"(" + _FLAG_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])"
-         + rb"[^\s\"']{%d,256})" % n) for n in (4, 6)
+    "redis-credentials": (
+        (rb"sentinel-pass))[ \t]+[\"']?([^\s\"']{4,256})",
+         rb"sentinel-pass))[ \t]+[\"']?(" + _PLACED_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])"
+         rb"[^\s\"']{4,256})"),
+        (rb"([^\s\"']{6,256})", rb"(" + _PLACED_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])"
+         rb"[^\s\"']{6,256})"),
+        (rb"([^\s\"']{4,256})", rb"(" + _REDIS_OK + rb"(?=[A-Za-z_]*[^A-Za-z_\s\"'])"
+         rb"[^\s\"']{4,256})"),
     ),
     "flag-credentials": (
         (rb"([^\s\"'`;|&]{6,256})",

@@ -63,9 +63,18 @@ _PLACEHOLDER_WORDS = LazyRegex(
     r"(?i:example|placeholder|redacted|changeme|change_me|your[_-]?(?:own[_-]?)?"
     r"(?:api[_-]?)?(?:key|token|secret|pass|password)|insert[_-]|replace[_-]?me|dummy|"
     # (<words> in angle brackets; a drawn password's <T^Lf)5LL~*=U&> is none)
-    r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[A-Za-z0-9 _.,:/@#'-]{1,80}>|\$\{|\{\{|%\(|"
+    r"\bfake|fake[_-]|sample[_-])|xxxx|XXXX|<[A-Za-z0-9 _.,:/@#'-]{1,80}>|"
     r"\$[A-Z_]{3,}\b"
 )
+#: A reference written whole where the value would go: ``${NAME}``,
+#: ``${NAME:-default}``, ``{{ .Values.x }}``, ``%(name)s``.  An opener alone
+#: (``BhizEHt${u2Jvn``, ``vsHV{{eAs1``) or one that a drawn sign closes
+#: (``cO${R)[YE}``) is part of a drawn value, not a reference.
+REFERENCE_WHOLE = (
+    r"\$\{[#!]?[A-Za-z0-9_.]+(?:[:/%#^@?+=,-][^{}\s]{0,200})?\}|\{\{.{0,200}?\}\}"
+    r"|%\([A-Za-z_]\w{0,80}\)[sdr]"
+)
+_REFERENCE_WHOLE = LazyRegex(REFERENCE_WHOLE)
 
 
 def is_placeholder(secret: str) -> bool:
@@ -73,11 +82,17 @@ def is_placeholder(secret: str) -> bool:
 
     One or two distinct characters (``XXXXXXXX``, ``xxxx0000``), a run of six
     or more mask characters, or a word people write in examples
-    (``EXAMPLE``, ``your_api_key``, ``<token>``, ``${TOKEN}``).
+    (``EXAMPLE``, ``your_api_key``, ``<token>``), or a whole reference
+    (``${TOKEN}``, ``{{ .Values.token }}``); a drawn value holding ``${`` or
+    ``{{`` among its signs is none.
     """
     if len(set(secret)) <= 2:
         return True
-    return bool(_PLACEHOLDER_RUN.search(secret) or _PLACEHOLDER_WORDS.search(secret))
+    return bool(
+        _PLACEHOLDER_RUN.search(secret)
+        or _PLACEHOLDER_WORDS.search(secret)
+        or _REFERENCE_WHOLE.search(secret)
+    )
 
 
 # --------------------------------------------------------------------------- #

@@ -11,7 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from council_filters.redaction.lazy import LazyRegex
-from council_filters.redaction.secrets.rules import is_placeholder, shannon_entropy
+from council_filters.redaction.secrets.rules import (
+    REFERENCE_WHOLE,
+    is_placeholder,
+    shannon_entropy,
+)
 
 _ASCII_DIGIT = LazyRegex(r"[0-9]")
 
@@ -273,8 +277,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
         return False  # ENC[...], vault:..., !Ref X, file:///..., @Value(...): where it is kept
     if (
         value[:1] in "$<{"
-        or "${" in value
-        or "{{" in value
+        or templated(value)
         or "#{" in value
         or (_WIN_VAR.match(value))
     ):
@@ -566,8 +569,7 @@ def long_value_ok(secret: str, m: Any) -> bool:
 #: (``${NAME}``, ``{{ x }}``, ``#{x}``, ``<%= x %>``, ``$(cmd)``, ``%(name)s``):
 #: an opener alone inside a drawn password (``r7j.]],cO${R)[YE``) is one of its signs.
 _TEMPLATE = LazyRegex(
-    r"\$\{[^{}\s]{0,200}\}|\{\{.{0,200}?\}\}|#\{[^{}]{0,200}\}|<%.{0,200}?%>"
-    r"|\$\([^()]{0,200}\)|%\([A-Za-z_]\w{0,80}\)[sd]"
+    REFERENCE_WHOLE + r"|#\{[^{}]{0,200}\}|<%.{0,200}?%>|\$\([^()]{0,200}\)"
 )
 
 
@@ -687,10 +689,38 @@ def url_password_ok(secret: str, m: Any) -> bool:
     return not (secret.startswith(":") or is_placeholder(secret))
 
 
+#: ``@`` and a name or a path: a file the tool reads the value from
+#: (``--password @/run/secrets/pw``); ``@^bCF...`` is a drawn value's sign.
+_FILE_REF = LazyRegex(r"@(?:[\w./~-]|\Z)")
+#: A shell variable written whole (``$REDIS_PASSWORD``, ``${PW}``, ``$(cat f)``).
+_SHELL_VAR = LazyRegex(r"\$(?:[A-Za-z_]\w*|\{[^{}]*\}|\([^()]*\))\Z")
+
+
 def flag_ok(secret: str, _m: Any = None) -> bool:
     """The value of ``--password X``: not another option, a variable or a placeholder."""
+    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("))
+
+
+#: The groups of redis-credentials where the password's place is fixed:
+#: ``AUTH [user] <password>`` and ``sentinel auth-pass <master> <password>``.
+_REDIS_POSITIONAL = (2, 5)
+
+
+def redis_ok(secret: str, m: Any = None) -> bool:
+    """flag_ok without its files (no Redis password is read from ``@file``),
+    and where the password's place is fixed (AUTH, sentinel auth-pass) no
+    option can stand: a value led by ``-`` or ``$`` is the password there,
+    unless it is a variable written whole."""
+    if m is not None and m.lastindex in _REDIS_POSITIONAL:
+        if _SHELL_VAR.match(secret.rstrip(".,:;)")):
+            return False
+        return _flag_value_ok(secret, ("<", "{", "%("), files=False)
+    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("), files=False)
+
+
+def _flag_value_ok(secret: str, leads: tuple[str, ...], *, files: bool = True) -> bool:
     secret = secret.rstrip(".,:;)")  # prose punctuation after a word
-    if secret.startswith(("-", "$", "<", "{", "%(", "@")) or templated(secret):
+    if secret.startswith(leads) or (files and _FILE_REF.match(secret)) or templated(secret):
         return False
     low = secret.lower()
     if low in _CODE_WORDS or low in _URL_PLACEHOLDERS or is_placeholder(secret):
@@ -801,16 +831,51 @@ def braced_password_ok(secret: str, _m: Any = None) -> bool:
     return _classes(secret) >= 2 and secret.lower() not in _URL_PLACEHOLDERS
 
 
+_PGPASS_PHRASE = 2  # credential-file-line's group of a .pgpass passphrase
+_REPORT_LEVELS = frozenset(("error", "warning", "warn", "note", "info", "fatal", "debug",
+                            "hint", "notice", "critical", "trace"))
+
+
 def file_password_ok(secret: str, _m: Any = None) -> bool:
     """The password field of a credential file line (``.pgpass``,
     ``jdbc:oracle:thin:user/PASSWORD@``): not a wildcard, a variable, a
-    template or a placeholder; six bytes and more, not digits alone."""
+    template or a placeholder; six bytes and more, not digits alone.  A
+    ``.pgpass`` password of words apart by blanks is read as a passphrase."""
+    if _m is not None and _m.lastindex == _PGPASS_PHRASE:
+        # (not a report's file:line:column:level:message, which has this shape)
+        database, user = _m.group(0).decode("latin-1").split(":")[-3:-1]
+        return (not database.isdigit() and user.lower() not in _REPORT_LEVELS
+                and _phrase_ok(secret))
     secret = secret.strip('"')
     if len(secret) < 6 or secret.isdigit() or len(set(secret)) < 4 or _plain_word(secret):
         return False  # (a word: the message of a file:line:col:level:word report)
     if secret[:1] in "$%<{=-":
         return sign_led_drawn(secret)
     return url_password_ok(secret, _m) and secret.lower() not in _CODE_WORDS
+
+
+def npmrc_auth_ok(secret: str, m: Any) -> bool:
+    """An .npmrc ``_auth`` or ``_password``: base64 of text (``user:password``
+    for ``_auth``, both parts there), whose password is no placeholder, no
+    variable and not a word people write for one (``password``, ``secret``)."""
+    import base64
+
+    core = secret.rstrip("=")
+    try:
+        password = base64.b64decode(core + "=" * (-len(core) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    if not password.isprintable():
+        return False
+    if m.group("key") == b"auth":
+        user, sep, password = password.partition(":")
+        if not (user and sep):
+            return False
+    low = password.lower()
+    if len(password) < 4 or len(set(password)) < 3 or password[:1] in "$<{%":
+        return False
+    return not (low in _PASSWORD_WORDS + _SECRET_WORDS or low in _CODE_WORDS
+                or is_placeholder(password) or templated(password))
 
 
 def plaintext_secure_string_ok(secret: str, _m: Any = None) -> bool:
@@ -874,6 +939,17 @@ def passphrase_ok(secret: str, m: Any) -> bool:
         return False
     if m.group("q") is None and " " in secret:
         return False  # unquoted words apart by blanks: prose
+    return _phrase_ok(secret)
+
+
+def netrc_phrase_ok(secret: str, _m: Any = None) -> bool:
+    """The words after ``password`` on a whole netrc line (``machine HOST
+    login USER password ...``): a passphrase as passphrase_ok reads one
+    (the line's shape names the secret, so blanks may part the words)."""
+    return _phrase_ok(secret)
+
+
+def _phrase_ok(secret: str) -> bool:
     words = _PASSPHRASE_SEP.split(secret)
     if not 3 <= len(words) <= 6 or len(set(words)) != len(words) or len(secret) < 14:
         return False
