@@ -11,6 +11,7 @@ code words, scheme words, non-ASCII bytes).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import string
@@ -261,6 +262,23 @@ def _documents() -> Iterator[tuple[str, bytes]]:
     yield "pairs and keys", ("\n".join(pairs) + "\n").encode()
 
 
+@contextlib.contextmanager
+def _rule_runs() -> Iterator[list[bytes]]:
+    """The lines that reach a rule's own check while the block runs."""
+    ran: list[bytes] = []
+    saved = RuleCheck.check
+
+    def check(self: RuleCheck, line: bytes, hits: object, prev: bytes | None = None) -> object:
+        ran.append(line)
+        return saved(self, line, hits, prev)  # type: ignore[arg-type]
+
+    RuleCheck.check = check  # type: ignore[method-assign]
+    try:
+        yield ran
+    finally:
+        RuleCheck.check = saved  # type: ignore[method-assign]
+
+
 @pytest.mark.parametrize("name", ["mixed", "near misses", "pairs and keys"])
 def test_bulk_proof_redacts_exactly_as_line_by_line(name: str) -> None:
     data = dict(_documents())[name]
@@ -270,18 +288,8 @@ def test_bulk_proof_redacts_exactly_as_line_by_line(name: str) -> None:
 def test_most_near_misses_never_reach_a_rule() -> None:
     """On fresh near misses the rules run on few lines (the point of the proofs)."""
     data = "".join(ln + "\n" for ln in near_misses.near_miss_lines(seed=77, n=20000)).encode()
-    ran = []
-    saved = RuleCheck.check
-
-    def check(self: RuleCheck, line: bytes, hits: object, prev: bytes | None = None) -> object:
-        ran.append(line)
-        return saved(self, line, hits, prev)  # type: ignore[arg-type]
-
-    RuleCheck.check = check  # type: ignore[method-assign]
-    try:
+    with _rule_runs() as ran:
         redact_value(data, EXT)
-    finally:
-        RuleCheck.check = saved  # type: ignore[method-assign]
     assert len(ran) < 20000 * 0.15, len(ran)
 
 
@@ -481,17 +489,7 @@ def test_a_compiled_proof_serves_a_few_lines_too() -> None:
     real = b"ENV_B64=" + __import__("base64").b64encode(b"PASSWORD=Zq8#vK2m!pL")
     data = b"\n".join(near + [real]) + b"\n"
     assert len(near) + 1 < engine._PROOF_MIN
-    ran = []
-    saved = RuleCheck.check
-
-    def check(self: RuleCheck, line: bytes, hits: object, prev: bytes | None = None) -> object:
-        ran.append(line)
-        return saved(self, line, hits, prev)  # type: ignore[arg-type]
-
-    RuleCheck.check = check  # type: ignore[method-assign]
-    try:
+    with _rule_runs() as ran:
         out, redacted = redact_value(data, EXT)
-    finally:
-        RuleCheck.check = saved  # type: ignore[method-assign]
     assert redacted == [3] and ran == [real]
     assert out.split(b"\n")[:2] == near
