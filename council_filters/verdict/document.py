@@ -202,6 +202,33 @@ _AFTERWORD = re.compile(
     # items are findings only by a priority of their own
     r"(?:[\w-]+\s+){0,3}(?:for\s+)?(?:the\s+)?future\s+(?:work|improvements?|enhancements?|"
     r"iterations?|considerations?|directions?)\b)", re.I)
+# a label line of a plain-text answer that names what is no finding: its questions, its
+# assumptions, the limits of what it could check ("Validation Gap", "Open Questions /
+# Assumptions", "Caveats")
+_ASIDE_NAME = re.compile(
+    r"^(?:open\s+|unresolved\s+)?(?:questions?|assumptions?|limitations?|caveats?|"
+    r"validation\s+gaps?|not\s+verified|unverified)(?:\s*(?:/|&|and)\s*(?:open\s+)?"
+    r"(?:questions?|assumptions?|limitations?|caveats?))?$", re.I)
+_LABEL_LINE = re.compile(r"^\s*(?:\*\*|__)(?P<a>[^*_\n]{2,50})(?:\*\*|__)\s*:?\s*$|"
+                         r"^\s*(?P<b>[^\W\d_][\w /&-]{1,48}):\s*$")
+
+
+def _aside_label(line: str) -> str | None:
+    """The kind of section a label line alone opens when it names praise (``**Positive
+    Checks**``, ``Strengths:``) or questions, assumptions and limits (``**Validation
+    Gap**``): ``positive`` or ``other``; None for any other line."""
+    m = _LABEL_LINE.match(line)
+    if m is None:
+        return None
+    name = re.sub(r"^[\W\d_]+", "", (m["a"] or m["b"] or "").strip(" :"))
+    if _lead_tag(name) or _FINDINGS.search(_POSITIVE.sub(" ", name)) and not _ASIDE_NAME.match(
+            name):
+        return None
+    if _POSITIVE.match(name) or len(name.split()) <= 3 and _POSITIVE.search(name):
+        return "positive"
+    return "other" if _ASIDE_NAME.match(name) else None
+
+
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
     r"\bnon-?(?:issues?|findings?)\b|"
@@ -2035,6 +2062,11 @@ class _Reader:
                 re.match(r"^\s*\d{1,3}(?:(?:\.\d{1,3})+\.?|[.)])\s+\S", text)) \
                 and (len(plain.split()) >= 3 or not plain.isascii() and len(re.findall(
                     r"[^\W\d_]", plain)) >= 6)  # "### 8. …", "### 1.2 …" (CJK: no spaces)
+            if sec.preview and not _lead_tag(text) and locate(text) is None \
+                    and not _FINDING_ID.match(plain):
+                # "### Review Summary & Verdict: needs-work" over the list of what is wrong,
+                # before any finding: the answer's summary names its list, it is not one
+                sec.cand.name_only = True
             if self.comment is not None:
                 self.comment.cand = True
         if level == 1 and re.search(r"\b(?:review|audit|critique)\b", plain, re.I) \
@@ -2165,6 +2197,20 @@ class _Reader:
             self.close_para()
             self.feed(lines[0])
             self.list_label = ""  # "Current findings:" / "Top concerns:": findings follow
+            return
+        if not quoted and len(lines) == 1 and not self.headings and node.map and self.src \
+                and not self.doc.findings and _LEAD_SENTENCE.match(lines[0]) \
+                and not _NOT_FOUND.search(lines[0]) and key_of(lines[0]) is None \
+                and self.kind() == "neutral" and not self.under_cand() and re.match(
+                    r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s", next(
+                        (ln for ln in self.src[node.map[1]:node.map[1] + 2] if ln.strip()), "")) \
+                and not (_POSITIVE.search(lines[0]) or _RESOLVED.search(lines[0])
+                         or _QUESTIONS.search(lines[0])):
+            # "Here are the bugs and edge cases I see." right over a list, as the answer's
+            # first words: the list is its findings
+            self.close_para()
+            self.feed(lines[0])
+            self.list_label = ""
             return
         if not quoted and len(lines) == 1 and node.map and self.src and re.match(
                 r"^\s*(?:[-*+]|\d{1,3}[.)])\s", next(
@@ -2301,6 +2347,18 @@ class _Reader:
                 # covers what follows, down to the next one or the next heading
                 self.close_para()
                 self.label(group)
+                self.feed(ln)
+                i += 1
+                continue
+            aside = _aside_label(ln) if group is None and (len(lines) == 1 or i == len(
+                lines) - 1) and kind in ("neutral", "findings") and not self.under_cand() \
+                else None
+            if aside is not None:
+                # "**Positive Checks**", "**Open Questions**", "Limitations:" alone: what
+                # follows, down to the next label or heading, praises or asks; no findings
+                self.close_para()
+                self.label(None)
+                self.sections.append(_Section(8, aside, None, None, 0))
                 self.feed(ln)
                 i += 1
                 continue
@@ -4211,6 +4269,8 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
     if kind != "other" and _PROBLEM_MARK.match(head) and re.search(
             r"[^\W\d_]{3,}", _PROBLEM_MARK.sub("", head, 1)):
         return True  # "- ❌ **Tests**: no test covers ...", "- ⚠️ Error handling: ...": marked
+    if kind == "neutral" and depth == 0 and not under_cand and _title_place(head):
+        return True  # "1. **Boot entries never rotate (`main.go:391`):** the map …"
     if (_FIELD.match(head) or _field_item(head)) and not _lead_tag(head):
         if kind == "neutral" and depth == 0 and not under_cand and not _FIELD.match(head) \
                 and (loc := locate(head[:600])) is not None and _tail_place(head, loc):
@@ -4237,6 +4297,23 @@ def _is_item_finding(head: str, rest: list[str], kind: str, depth: int,
         f = _first_file(head)
         return not (f and not re.search(r"\w{2,}", _strip_decor(head.replace(f, ""))))
     return False
+
+
+# an item's bold title that ends with the place it faults, in brackets, before the colon
+# that opens its text: "**Boot entries never rotate ([`main.go:391`](file:///…#L391)):**"
+_BOLD_TITLE_PLACE = re.compile(
+    r"^\s*(?:\*\*|__)(?P<t>[^*_\n]{3,150}?)\s*\((?P<p>(?:[^()\n]|\([^()\n]{0,600}\)){3,900}?)\)"
+    r"\s*[:\uff1a]?\s*(?:\*\*|__)\s*[:\uff1a]?")
+
+
+def _title_place(head: str) -> bool:
+    """An item titled in bold by what is wrong, its place in brackets closing the title."""
+    m = _BOLD_TITLE_PLACE.match(head)
+    if m is None or _POSITIVE.search(m["t"]) or _CHANGE_LEAD.match(m["t"]):
+        return False
+    loc = locate(m["p"])
+    return loc is not None and loc.line is not None and len(
+        re.findall(r"[^\W\d_]{2,}", _no_code(m["t"]))) >= 2
 
 
 # what may follow an item's place when the place closes the item: more places (links or
@@ -4395,6 +4472,15 @@ _LEAD_IN = re.compile(
     r"^[\s*_]*(?:[\w'-]+\s+){0,5}?(?:findings?|issues?|concerns?|problems?|blockers?|bugs?|"
     r"defects?|risks?|gaps?|flaws?|vulnerabilit(?:y|ies)|must[\s-]?fix(?:es)?)\b"
     r"(?:\s+[\w'-]+){0,4}\s*[*_]*:[*_]*\s*$", re.I)
+# a plain answer's opening sentence that announces the list below it as what is wrong
+# ("These are the bugs and edge cases I see.", "정적 리뷰 기준으로 보이는 버그·… 문제입니다.")
+_LEAD_SENTENCE = re.compile(
+    r"^(?=[^\n]{10,240}$)[^\n]*?(?:\b(?:findings|issues|concerns|problems|bugs|defects|"
+    r"risks|flaws|edge[\s-]cases)\b|\ubc84\uadf8|\ubb38\uc81c|\uc774\uc288|\u554f\u984c|\u95ee\u9898|"
+    r"\u6307\u6458|\u7f3a\u9677)[^\n]*[.:\u3002\uff1a]\s*$", re.I)
+# a sentence saying nothing was found
+_NOT_FOUND = re.compile(r"\b(?:no|none|not|nothing|without)\b|n't\b|\uc5c6|\u306a\u3044|"
+                        r"\u306a\u3057|\u6ca1\u6709|\u65e0", re.I)
 # "Same issue at:", "Also in:", "The same pattern appears in:", "Other occurrences:"
 _ALSO_AT = re.compile(
     r"(?:\b(?:same|similar)\s+(?:issue|problem|bug|pattern|mistake|defect|error|thing)\b"

@@ -94,6 +94,8 @@ def unwrap(raw: str) -> Unwrapped:
     if cut != got.text:
         got.meta["echo_cut"] = True
         got.text = cut
+    if got.kind == "text":
+        got.text = unglue_labels(printed_once(got.text))
     doc = review_json(got.text)
     if doc is None and got.kind == "text" and (cr := coderabbit_plain(got.text)) is not None:
         got.kind, doc = "coderabbit-plain", cr
@@ -567,6 +569,58 @@ def cut_echo(text: str) -> str:
                 rest = rest[:i]
                 break
     return "\n".join(rest)
+
+
+# a wrapper's closing status line ("EXIT=0", "exit code: 1") after what the CLI printed
+_EXIT_LINE = re.compile(
+    r"\n[ \t]*(?:exit(?:[ _]?code)?|rc)[ \t]*[=:][ \t]*-?\d{1,3}[ \t]*\n*\Z", re.I)
+
+
+def printed_once(text: str) -> str:
+    """An answer the CLI printed twice in a row (gemini's final message written out again,
+    a wrapper's ``EXIT=0`` after it): the answer, once.  Anything else as it is."""
+    body = _EXIT_LINE.sub("\n", text[-200:])
+    body = text[:-200] + body if len(text) > 200 else body
+    a = body.strip("\n")
+    n = len(a)
+    if n < 80:
+        return text
+    for half in (a[: n // 2], a[: (n - 1) // 2]):
+        if half.strip() and a in (half + half, half + "\n" + half, half + "\n\n" + half):
+            return half
+    return text
+
+
+# a bold title glued to the end of a sentence (codex prints its progress messages and its
+# answer without a break between them: "… concrete fixes.**Critical Findings**")
+_GLUED_LABEL = re.compile(r"[.!?\u3002](?P<b>(?:\*\*|__)[^\W\d_][^*_\n]{1,60}(?:\*\*|__)"
+                          r"[ \t]*:?)[ \t]*$")
+
+
+def unglue_labels(text: str) -> str:
+    """``text`` with a bold title that is glued to the sentence before it, at the end of
+    its line, moved to a paragraph of its own: the title of what follows.  Lines inside
+    fenced code are left alone."""
+    if "**" not in text and "__" not in text:
+        return text
+    out: list[str] = []
+    fence = None
+    for ln in text.split("\n"):
+        m = _FENCE_LINE.match(ln)
+        if m is not None:
+            if fence is None:
+                fence = m.group(1)[0]
+            elif m.group(1)[0] == fence:
+                fence = None
+        elif fence is None and (g := _GLUED_LABEL.search(ln)) is not None \
+                and len(ln[:g.start("b")].split()) >= 3 and not ln.lstrip().startswith("|"):
+            out += [ln[:g.start("b")], "", g["b"]]
+            continue
+        out.append(ln)
+    return "\n".join(out)
+
+
+_FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 # the banner a codex CLI run prints before the session's messages

@@ -1,0 +1,107 @@
+# ruff: noqa: E501  (a review line is as long as its writer made it)
+"""The reader on what reviewer CLIs print as plain text (issue: read what real reviewers
+print, items 4 and 5).  Fixtures written for these tests:
+
+- codex prints its progress messages and its answer with no break between them, so the
+  answer's first bold title ends the last progress sentence ("… to the report.**Critical
+  Findings**"): the title still covers the list under it;
+- an answer printed twice in a row (a wrapper echoing the final message, then ``EXIT=0``)
+  is read once;
+- a summary heading before any finding ("### Review Summary & Verdict: needs-work") names
+  the list under it, and an item whose bold title closes with its place in brackets
+  ("**Cache key ignores the locale ([`web/cache.ts:52`](…)):** …") is a finding there;
+- a label line alone naming praise ("**Positive Checks**") or what the reviewer could not
+  settle ("**Open Questions / Assumptions**", "**Validation Gap**") holds no findings,
+  even when its items cite places;
+- the answer's opening sentence announcing problems ("These are the bugs … I see.") right
+  over a numbered list of titles makes that list the findings.
+"""
+
+from __future__ import annotations
+
+from council_filters.verdict import formats, reading
+
+
+def where(text: str) -> list[tuple]:
+    return [(f.get("file"), f.get("line"), f.get("severity"))
+            for f in reading.read(text.encode(), "tester").findings]
+
+
+GLUED = """\
+=== REVIEW ===
+
+I will scan the queue code first.I looked at the worker and the scheduler; now writing up what I found.**Blocking Findings**
+1. The worker acks a job before running it. `jobs/worker.py:41` calls `ack()` first, so a crash loses the job.
+2. The scheduler reads its interval as seconds but the config gives milliseconds (`jobs/schedule.py:17`).
+
+**Minor Findings**
+1. A log line prints the whole payload (`jobs/worker.py:88`).
+"""
+
+
+def test_a_title_glued_to_the_last_progress_sentence_still_covers_its_list() -> None:
+    assert where(GLUED) == [
+        ("jobs/worker.py", 41, "critical"),
+        ("jobs/schedule.py", 17, "critical"),
+        ("jobs/worker.py", 88, "minor"),
+    ]
+
+
+def test_a_glued_title_inside_a_code_block_stays_where_it_is() -> None:
+    text = "```\nprint('the end of a sentence.**not a title**')\n```\n"
+    assert formats.unglue_labels(text) == text
+    assert formats.unglue_labels("Two words.**Title**") == "Two words.**Title**"  # not a sentence
+
+
+TWICE_BODY = """\
+The review is done; the details are in the notes file.
+
+### Review Summary & Verdict: **needs-work**
+
+1. **Cache key ignores the locale ([`web/cache.ts:52`](file:///home/dev/shop/web/cache.ts#L52)):** users see each other's language.
+2. **Retry sleeps on the event loop ([`web/retry.ts:9`](file:///home/dev/shop/web/retry.ts#L9)):** every request stalls while one retries.
+"""
+
+
+def test_an_answer_printed_twice_is_read_once() -> None:
+    twice = TWICE_BODY + TWICE_BODY + "EXIT=0\n"
+    assert where(twice) == where(TWICE_BODY) == [("web/cache.ts", 52, None), ("web/retry.ts", 9, None)]
+    assert formats.printed_once(TWICE_BODY) == TWICE_BODY
+
+
+ASIDES = """\
+**Medium Findings**
+1. The upload form trusts the client's size field (`api/upload.py:30`); enforce a limit on the server.
+
+**Positive Checks**
+1. Passwords are hashed with a slow hash (`api/auth.py:12`).
+2. Every query goes through bound parameters (`api/db.py:5`).
+
+**Open Questions / Assumptions**
+1. Is the upload endpoint meant to be public?
+
+**Validation Gap**
+1. The test suite could not be run here, so the failure paths were read, not executed.
+"""
+
+
+def test_praise_questions_and_limits_under_their_labels_are_no_findings() -> None:
+    assert where(ASIDES) == [("api/upload.py", 30, "medium")]
+
+
+LEAD_SENTENCE = """\
+These are the bugs and edge cases I can see from reading the export code.
+
+1. **Pages are stretched**
+   The canvas is 277 mm tall but is placed at 297 mm, so every photo is distorted.
+
+2. **Page numbers cover the content**
+   The number is drawn over the image and nothing keeps a bottom margin free.
+"""
+
+
+def test_an_opening_sentence_announcing_problems_makes_the_list_its_findings() -> None:
+    assert where(LEAD_SENTENCE) == [(None, None, None), (None, None, None)]
+    # a sentence saying nothing is wrong does not
+    assert where(LEAD_SENTENCE.replace("These are the bugs and edge cases I can see",
+                                       "I found no bugs or edge cases")) == []
