@@ -105,3 +105,22 @@ def test_an_opening_sentence_announcing_problems_makes_the_list_its_findings() -
     # a sentence saying nothing is wrong does not
     assert where(LEAD_SENTENCE.replace("These are the bugs and edge cases I can see",
                                        "I found no bugs or edge cases")) == []
+
+
+TALLIES = """\
+Verdict: REVISE
+
+Scan totals
+  Score: 91.5/100
+  Critical: 1, High: 0, Medium: 2, Low: 17
+
+Found **4** issue(s):
+- :rotating_light: 1 critical
+- :warning: 3 major
+
+- `src/net/retry.py:88` the loop retries forever on a 500
+"""
+
+
+def test_counts_per_severity_are_tallies_not_findings() -> None:
+    assert where(TALLIES) == [("src/net/retry.py", 88, None)]

@@ -3727,7 +3727,7 @@ def _skip_head(head: str) -> bool:
         return True  # "… renumbers when filters change — expected.", "…; fine for now."
     if _ANSWERED.search(h) and not _reopened(h):
         return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
-    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
+    if len(h) <= TALLY_CAP and _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)) or _CONTENTS_ENTRY.match(h):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
@@ -3842,11 +3842,17 @@ def _says_nothing_wrong(line: str) -> bool:
 
 # a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
 # "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
-_TALLY = re.compile(
-    r"^[^\w]*(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+_TALLY_PAIR = (
+    r"(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
-    r"concerns?|items?|violations?))?)(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
+    r"concerns?|items?|violations?))?)")
+TALLY_CAP = 300  # characters of a line tried as a tally (its runs of spaces backtrack)
+# a count of findings per severity ("Critical: 2", "- :warning: 9 major", "Critical: 1, High:
+# 0, Medium: 2, Low: 24"): a tally, not a finding
+_TALLY = re.compile(
+    r"^[^\w]*(?::[a-z][a-z0-9_+-]{1,30}:\s*)?" + _TALLY_PAIR + r"(?:\s*[,;/|]\s*[*_`]*"
+    + _TALLY_PAIR + r"){0,6}(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
     r"[*_`\s.]*(?:\([^()\n]{0,80}\))?[*_`\s.]*$", re.I)
 
 
