@@ -13,6 +13,12 @@ print, items 4 and 5).  Fixtures written for these tests:
 - a label line alone naming praise ("**Positive Checks**") or what the reviewer could not
   settle ("**Open Questions / Assumptions**", "**Validation Gap**") holds no findings,
   even when its items cite places;
+- counts per severity ("Critical: 1, High: 0, Medium: 2", "- :warning: 9 major") are tallies;
+- a table drawn with box characters (rich's ``┃ File ┃ Line ┃``) is read by its columns,
+  a cell wrapped over two lines being one cell; a framed one-column note stays text;
+- a label a wrapper puts before every line ("[codex] ", "gemini> ") is dropped (never a
+  severity tag), and "path:12 - what is wrong" on a line of its own opens a finding even
+  inside a paragraph;
 - the answer's opening sentence announcing problems ("These are the bugs … I see.") right
   over a numbered list of titles makes that list the findings.
 """
@@ -124,3 +130,51 @@ Found **4** issue(s):
 
 def test_counts_per_severity_are_tallies_not_findings() -> None:
     assert where(TALLIES) == [("src/net/retry.py", 88, None)]
+
+
+DRAWN = """\
+Review of the sync job
+
+┏━━━━━━━━━━━━━━━━━━━┳━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ File              ┃ Line ┃ Severity ┃ Issue                    ┃
+┡━━━━━━━━━━━━━━━━━━━╇━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ sync/pull.py      │ 40   │ High     │ the cursor is never      │
+│                   │      │          │ saved after a page       │
+│ sync/push.py      │ 7    │ Low      │ a log line is noisy      │
+└───────────────────┴──────┴──────────┴──────────────────────────┘
+
+┌──────────────────────────────┐
+│ Totals: 2 findings, 1 file   │
+└──────────────────────────────┘
+"""
+
+
+def test_a_table_drawn_with_box_characters_is_read_by_its_columns() -> None:
+    assert where(DRAWN) == [("sync/pull.py", 40, "critical"), ("sync/push.py", 7, "minor")]
+    found = reading.read(DRAWN.encode(), "tester").findings
+    assert "never saved after a page" in found[0]["summary"]  # a wrapped cell is one cell
+
+
+def test_a_framed_note_of_one_column_stays_text() -> None:
+    note = "┌────────────┐\n│ All good.  │\n└────────────┘\n"
+    assert formats.box_tables(note) == note
+
+
+PREFIXED = """\
+[codex] I read the diff of the two handlers.
+[codex] src/web/login.py:31 - the session id is not rotated after login
+[codex] src/web/logout.py:9 - the cookie survives logout
+[codex] Verdict: REVISE
+"""
+
+
+def test_a_label_before_every_line_is_the_wrapper_s_not_the_review_s() -> None:
+    got = reading.read(PREFIXED.encode(), "tester")
+    assert got.verdict == "REVISE"
+    assert where(PREFIXED) == [("src/web/login.py", 31, None), ("src/web/logout.py", 9, None)]
+    # a line that is a place, a dash and what is wrong opens a finding inside a paragraph
+    assert where(PREFIXED.replace("[codex] ", "")) == where(PREFIXED)
+    # a severity tag on every line is the findings' own, not a wrapper's label
+    tagged = "[P1] a.py:3 - one\n[P1] b.py:4 - two\n[P1] c.py:5 - three\n"
+    assert formats.unprefixed(tagged) == tagged
+    assert [s for _, _, s in where(tagged)] == ["critical"] * 3

@@ -3910,7 +3910,10 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
             and not _CHANGE_LEAD.match(s[lead.end():]):
         return True  # '"In src/seq/01-intro.js, Step 1 has a typo ..."': a plain finding
     if not located:
-        return False
+        # "src/a.py:12 - the loop never ends" on a line of its own inside a paragraph, as a
+        # terminal prints one finding a line: its place, a dash, what is wrong
+        pm = _PLACE_DASH.match(s)
+        return pm is not None and (loc := locate(pm["p"])) is not None and loc.line is not None
     if kind == "findings" and _ITEM_NUMBER.match(s) and locate(s) is not None:
         return True  # "**2.** text (a.py:3)": an enumerated finding
     if kind == "findings" and _aside_severity(s) is not None:
@@ -3923,6 +3926,11 @@ def _opens(line: str, kind: str, located: bool = True) -> bool:
     if _FILE_LINES.match(t[:300]):
         return True  # "**Billing.cs violations at lines:** 41, 44, 101"
     return bool(re.match(r"^[^:]{1,60}\s::\s", s)) and loc is not None
+
+
+_PLACE_DASH = re.compile(r"^(?:\d{1,3}[.)]\s+)?[`*_]*(?P<p>[\w.][\w./\\-]{0,200}\.[A-Za-z]"
+                         r"[A-Za-z0-9]{0,9}:\d{1,7}(?:[-\u2013]\d{1,7})?)[`*_]*\s+[\u2014\u2013-]\s+"
+                         r"[^\W\d_]")
 
 
 # a plain sentence that opens with the file it is about, a file with a directory ("In

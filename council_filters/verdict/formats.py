@@ -53,6 +53,7 @@ from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
 from council_filters.verdict import pr_records, reviewer_json
+from council_filters.verdict.locations import SEVERITY_WORD
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
 
@@ -95,7 +96,7 @@ def unwrap(raw: str) -> Unwrapped:
         got.meta["echo_cut"] = True
         got.text = cut
     if got.kind == "text":
-        got.text = unglue_labels(printed_once(got.text))
+        got.text = box_tables(unglue_labels(printed_once(unprefixed(got.text))))
     doc = review_json(got.text)
     if doc is None and got.kind == "text" and (cr := coderabbit_plain(got.text)) is not None:
         got.kind, doc = "coderabbit-plain", cr
@@ -591,6 +592,37 @@ def printed_once(text: str) -> str:
     return text
 
 
+# the label a CLI wrapper puts before every line of a reviewer's output ("[codex] ",
+# "gemini> ", "[claude-review] ")
+_LINE_PREFIX = re.compile(r"^(?:\[(?P<a>[A-Za-z][\w.-]{1,24})\]|(?P<b>[A-Za-z][\w.-]{1,24})>)"
+                          r"(?: |$)")
+_NOT_PREFIX = re.compile(r"(?i)^(?:" + SEVERITY_WORD + r"|x|done|todo|fixed|ok|pass|fail"
+                         r"|error|warning|notice|debug|trace)$")
+
+
+def unprefixed(text: str) -> str:
+    """``text`` without the one label a wrapper put before its lines (``[codex] …``,
+    ``gemini> …``), when at least three lines and four in five of its non-blank lines
+    carry it; a severity tag or a check mark is never such a label."""
+    lines = text.split("\n")
+    seen: dict[str, int] = {}
+    nonblank = 0
+    for ln in lines:
+        if ln.strip():
+            nonblank += 1
+            m = _LINE_PREFIX.match(ln)
+            if m is not None:
+                seen[m.group(0).rstrip()] = seen.get(m.group(0).rstrip(), 0) + 1
+    if not seen:
+        return text
+    label, count = max(seen.items(), key=lambda kv: kv[1])
+    name = label.strip("[]>")
+    if count < 3 or count * 5 < nonblank * 4 or _NOT_PREFIX.match(name):
+        return text
+    return "\n".join(ln[len(label):].removeprefix(" ") if ln.startswith(label) else ln
+                     for ln in lines)
+
+
 # a bold title glued to the end of a sentence (codex prints its progress messages and its
 # answer without a break between them: "… concrete fixes.**Critical Findings**")
 _GLUED_LABEL = re.compile(r"[.!?\u3002](?P<b>(?:\*\*|__)[^\W\d_][^*_\n]{1,60}(?:\*\*|__)"
@@ -621,6 +653,69 @@ def unglue_labels(text: str) -> str:
 
 
 _FENCE_LINE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+# a terminal table drawn with box characters (rich's, a CLI's): its cell lines, between
+# vertical bars, and its rules, made of box characters alone
+_BOX_BARS = "\u2502\u2503\u2551"
+_BOX_CELLS = re.compile(r"^\s*[" + _BOX_BARS + r"](?:[^" + _BOX_BARS + r"\n]*[" + _BOX_BARS
+                        + r"]){2,}\s*$")
+_BOX_RULE = re.compile(r"^\s*[\u2500-\u257f]{3,}\s*$")
+MAX_BOX_ROWS = 2_000  # rows of one drawn table turned into a Markdown table
+
+
+def box_tables(text: str) -> str:
+    """``text`` with each table drawn with box characters (two columns or more: a header
+    row, then rows, each row perhaps over several lines whose first cell is blank) turned
+    into a Markdown table of the same cells, so that its columns say what a row is.  A box
+    of one column (a framed note) is left as it is."""
+    if "\u2502" not in text and "\u2503" not in text and "\u2551" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not (_BOX_CELLS.match(lines[i]) or _BOX_RULE.match(lines[i])):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and (_BOX_CELLS.match(lines[j]) or _BOX_RULE.match(lines[j])):
+            j += 1
+        table = _box_rows(lines[i:j])
+        if table is None:
+            out += lines[i:j]
+        else:
+            out += ["", *table, ""]
+        i = j
+    return "\n".join(out)
+
+
+def _box_rows(block: list[str]) -> list[str] | None:
+    """The Markdown lines of one drawn table, or None when it is no table of columns."""
+    rows: list[list[str]] = []
+    ruled = False  # the row above ended at a rule: the next cell line opens a row
+    width = 0
+    for ln in block:
+        if _BOX_RULE.match(ln):
+            ruled = True
+            continue
+        cells = [c.strip() for c in re.split("[" + _BOX_BARS + "]", ln.strip())[1:-1]]
+        if len(cells) < 2 or width and len(cells) != width:
+            return None
+        width = len(cells)
+        if rows and not ruled and not cells[0]:
+            # a cell wrapped onto the next line: the same row
+            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
+        else:
+            rows.append(cells)
+        ruled = False
+        if len(rows) > MAX_BOX_ROWS:
+            return None
+    if len(rows) < 2:
+        return None
+    md = ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+    return [md[0], "|" + " --- |" * width, *md[1:]]
 
 
 # the banner a codex CLI run prints before the session's messages
