@@ -19,6 +19,8 @@ print, items 4 and 5).  Fixtures written for these tests:
 - a label a wrapper puts before every line ("[codex] ", "gemini> ") is dropped (never a
   severity tag), and "path:12 - what is wrong" on a line of its own opens a finding even
   inside a paragraph;
+- "File: src/cache/store.py" over a comment in the reviewer's words is one finding on that
+  file, file-level (a "Lines:" field under it is no comment);
 - the answer's opening sentence announcing problems ("These are the bugs … I see.") right
   over a numbered list of titles makes that list the findings.
 """
@@ -178,3 +180,19 @@ def test_a_label_before_every_line_is_the_wrapper_s_not_the_review_s() -> None:
     tagged = "[P1] a.py:3 - one\n[P1] b.py:4 - two\n[P1] c.py:5 - three\n"
     assert formats.unprefixed(tagged) == tagged
     assert [s for _, _, s in where(tagged)] == ["critical"] * 3
+
+
+FILE_ABOVE = """\
+File: src/cache/store.py
+The eviction loop never stops when the queue is empty, so the worker spins at full CPU.
+
+File: src/api/handler.go
+The handler swallows the decode error and answers 200 to a broken body.
+
+File: src/api/routes.go
+Lines: 10-14
+"""
+
+
+def test_a_file_line_over_an_unsigned_comment_is_a_finding_on_that_file() -> None:
+    assert where(FILE_ABOVE) == [("src/cache/store.py", None, None), ("src/api/handler.go", None, None)]

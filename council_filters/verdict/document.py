@@ -2276,7 +2276,14 @@ class _Reader:
             self.doc.summary = _cap(" ".join(ln.strip() for ln in lines if ln.strip()))
             self.want_summary_para = False
         kind = self.kind()
-        named = _FILE_HEADER.fullmatch(lines[0].strip()) if lines else None
+        first = lines[0].strip() if lines else ""
+        comment = len(lines) > 1 and kind not in ("positive", "resolved", "other") \
+            and not self.under_cand() and not self.in_finding_heading() \
+            and _unsigned_comment(lines[1])
+        keyed = _FILE_KEY.match(first) if comment else None
+        if keyed is not None:
+            first = keyed["v"]  # "File: src/store.py" over the comment on it
+        named = _FILE_HEADER.fullmatch(first) if lines else None
         if named and _pathlike(named["f"]) and locate(named["f"]) is None:
             # a line naming only a file (a pull-request page's file header): the place of
             # the comments that follow it
@@ -2290,6 +2297,16 @@ class _Reader:
                 self.feed(lines[0])
                 lines, base = lines[1:], base + 1
             if not lines:
+                return
+            if comment:
+                # "File: src/cache/store.py" then "The eviction loop never stops …": an
+                # unsigned comment on that file, one finding there
+                self.para = _Para(lines[0], self.pending_sev or self.sev(), self.loose_file,
+                                  list(lines[1:]))
+                self.pending_sev = None
+                for ln in lines:
+                    self.feed(ln)
+                self.close_para()
                 return
         if any(_DEFINING.match(ln) for ln in lines) and self.sections \
                 and self.sections[-1].file is None and self.sections[-1].kind != "positive" \
@@ -3430,6 +3447,17 @@ def _title_of(text: str) -> str:
     return " ".join(t.split()[:12])
 # a paragraph that only names a file, the header of the comments or items under it:
 # `src/a.py`, **src/a.py:**, __`src/a.py`__
+def _unsigned_comment(line: str) -> bool:
+    """A line that opens a reviewer's comment in its own words (four words or more), not a
+    field, a key, a line number, a change made or a finding's own opening."""
+    return not _PLACE_LINE.match(line) and not _FIELD.match(line) and key_of(line) is None \
+        and not re.match(r"^[\s*_]*[^\W\d_][\w \-]{0,30}[*_]*:\s", line) \
+        and not _opens(line, "neutral") and not _CHANGE_LEAD.match(line) \
+        and not _skip_head(line) and len(re.findall(r"[^\W\d_]{2,}", line)) >= 4
+
+
+# a file key alone on the first line of a paragraph ("File: src/store.py", "Path: `a.go`")
+_FILE_KEY = re.compile(r"^[*_]{0,2}(?:file|path)[*_]{0,2}\s*:[*_]{0,2}\s*(?P<v>\S{1,200})$", re.I)
 _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[*_]{0,2}")
 
 
