@@ -3452,6 +3452,8 @@ def _unsigned_comment(line: str) -> bool:
     field, a key, a line number, a change made or a finding's own opening."""
     return not _PLACE_LINE.match(line) and not _FIELD.match(line) and key_of(line) is None \
         and not re.match(r"^[\s*_]*[^\W\d_][\w \-]{0,30}[*_]*:\s", line) \
+        and not line.rstrip().endswith((":", "\uff1a")) and not comments.meta_location(line) \
+        and comments.file_line(line) is None \
         and not _opens(line, "neutral") and not _CHANGE_LEAD.match(line) \
         and not _skip_head(line) and len(re.findall(r"[^\W\d_]{2,}", line)) >= 4
 
