@@ -21,6 +21,8 @@ print, items 4 and 5).  Fixtures written for these tests:
   inside a paragraph;
 - "File: src/cache/store.py" over a comment in the reviewer's words is one finding on that
   file, file-level (a "Lines:" field under it is no comment);
+- an item the reviewer marks "[IGNORE]" is set aside, and "try/catch (line 2841)" names no
+  file (a pair of words joined by a slash is prose);
 - the answer's opening sentence announcing problems ("These are the bugs … I see.") right
   over a numbered list of titles makes that list the findings.
 """
@@ -196,3 +198,26 @@ Lines: 10-14
 
 def test_a_file_line_over_an_unsigned_comment_is_a_finding_on_that_file() -> None:
     assert where(FILE_ABOVE) == [("src/cache/store.py", None, None), ("src/api/handler.go", None, None)]
+
+
+SET_ASIDE = """\
+Codebase: board.js (3100 lines), index.html
+
+Findings
+
+1. UNGUARDED JSON PARSE
+   Locations: Lines 412-420
+   Problem: a broken save file throws and the board never loads.
+
+2. [IGNORE] NO KEYBOARD SHORTCUTS
+   Locations: Lines 90-140
+   Problem: every action needs the mouse.
+
+3. MIXED ERROR HANDLING
+   Locations: Lines 2841-2866 (try/catch), 239 (none)
+   Problem: some paths catch, others let the error escape.
+"""
+
+
+def test_an_item_the_reviewer_marks_ignore_is_set_aside_and_a_word_pair_is_no_file() -> None:
+    assert where(SET_ASIDE) == [("board.js", 412, None), ("board.js", 2841, None)]

@@ -3774,7 +3774,8 @@ _CONTENTS_ENTRY = re.compile(r"^[\s*_]*\[[^\[\]\n]{1,200}\]\(#[^()\s]{0,200}\)[\
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
 # "WONTFIX: …", "Skipped — …"
 _SET_ASIDE = re.compile(
-    r"^[\s*_`]*(?:\[[~\-/]\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
+    r"^[\s*_`]*(?:\d{1,3}[.)]\s+)?(?:\[[~\-/]\]\s*|\[(?:ignored?|deferred|postponed|skip(?:ped)?|"
+    r"wont-?fix|won'?t\s*fix)\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
     r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
 # an informational item that confirms a property holds ("Info: Privacy boundaries are
 # preserved", "Info: Execution is explicitly bounded"): a check that passed, no finding

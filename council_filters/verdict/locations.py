@@ -176,9 +176,20 @@ def checkout_relative(path: str) -> str:
     return path[m.end():] if m else path
 
 
+# pairs of words a writer joins with a slash ("try/catch (line 2841)", "read/write"): prose,
+# never a file
+_WORD_PAIRS = frozenset((
+    "try/catch", "and/or", "async/await", "read/write", "if/else", "input/output",
+    "get/set", "true/false", "yes/no", "on/off", "either/or", "open/close", "push/pull",
+    "start/stop", "load/save", "before/after", "client/server", "encode/decode", "i/o",
+))
+
+
 def _pathlike(p: str) -> bool:
     base = p.replace("\\", "/").rsplit("/", 1)[-1]
     if not base or base.startswith(".") and len(base) == 1:
+        return False
+    if p.lower() in _WORD_PAIRS:
         return False
     if "/" in p.replace("\\", "/") and any(c.isalpha() for c in base):
         return True
