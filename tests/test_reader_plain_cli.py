@@ -23,6 +23,8 @@ print, items 4 and 5).  Fixtures written for these tests:
   file, file-level (a "Lines:" field under it is no comment);
 - an item the reviewer marks "[IGNORE]" is set aside, and "try/catch (line 2841)" names no
   file (a pair of words joined by a slash is prose);
+- "…: The main.swift switches …" names its file after the sentence's article, and
+  Xcode's files ("Tests.xcconfig") are files;
 - the answer's opening sentence announcing problems ("These are the bugs … I see.") right
   over a numbered list of titles makes that list the findings.
 """
@@ -221,3 +223,21 @@ Findings
 
 def test_an_item_the_reviewer_marks_ignore_is_set_aside_and_a_word_pair_is_no_file() -> None:
     assert where(SET_ASIDE) == [("board.js", 412, None), ("board.js", 2841, None)]
+
+
+NAMED_FILES = """\
+  High-Severity Issues
+
+  1. Two Entry Modes: The main.swift switches between a CLI and a GUI, which complicates the test host.
+
+  Medium-Severity Issues
+
+  2. Module Name Clash: Tests.xcconfig sets PRODUCT_MODULE_NAME, which fights the project settings.
+  3. Shared Helpers: the helper in util.swift is copied into both targets.
+"""
+
+
+def test_a_bare_file_after_the_opening_article_or_of_xcode_s_types_is_the_place() -> None:
+    assert where(NAMED_FILES) == [("main.swift", None, "critical"),
+                                  ("Tests.xcconfig", None, "medium"),
+                                  (None, None, "medium")]

@@ -908,7 +908,10 @@ _FILE_TYPES = frozenset((
     "sv", "svh", "tcl", "f90", "cob", "adb", "ads", "pas", "cr", "rkt", "scm", "lisp", "cljs",
     "cljc", "edn", "hx", "purs", "elm", "gleam", "odin", "mojo", "cu", "cuh", "metal", "glsl",
     "hlsl", "wgsl", "ino", "tsbuildinfo", "webmanifest", "map", "snap", "patch", "diff",
-    "spec", "am", "in", "ac", "m4", "pyw", "pxd", "pth", "whl", "egg", "bzl", "workspace"))
+    "spec", "am", "in", "ac", "m4", "pyw", "pxd", "pth", "whl", "egg", "bzl", "workspace",
+    # Xcode's own files ("Tests.xcconfig sets …", "project.pbxproj")
+    "xcconfig", "pbxproj", "xcscheme", "entitlements", "storyboard", "xib", "xcstrings",
+    "modulemap"))
 
 
 def _code_name(raw: str) -> bool:
@@ -1005,9 +1008,14 @@ def _prose_file(text: str, before: str = "") -> str | None:
         lead = re.sub(r"[*_`~\"']+", "", text[:a]).rstrip()
         if _CLAUSE_LEAD.match(lead) or re.search(r"(?:[.!?;(\u3002\uff01\uff1f\uff08]|[\u2014"
                                                    r"\u2013:\uff1a\u3001]|\s-)$", lead) \
-                or _FILE_NOUN.search(lead):
+                or _FILE_NOUN.search(lead) or _ARTICLE_LEAD.search(lead):
             return f
     return None
+
+
+# an article opening a sentence or a clause right before a bare file name ("…: The
+# main.swift implements a dual mode"): the file is what the sentence is about
+_ARTICLE_LEAD = re.compile(r"(?:^|[.!?;:\u2014\u2013]\s*|\s-\s*)(?:the|this|its)$", re.I)
 
 
 def _same_path(a: str, b: str) -> bool:
