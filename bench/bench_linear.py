@@ -261,6 +261,20 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: coderabbit plain records",
      lambda n: rep(b"=" * 30 + b"\nFile: a.py\nLine: 1 to 2\nType: nitpick\n\nComment:\nx\n\n",
                    n // 128), reading.read),
+    # terminal shapes: box-drawn table rows (wrapped cells), a wrapper's label on every line,
+    # bold titles glued to sentences, tallies and blank runs after a severity count
+    ("tolerant reader: box-drawn table rows",
+     lambda n: "\u2503 File \u2503 Line \u2503 Issue \u2503\n".encode() + rep(
+         "\u2502 a.py \u2502 1 \u2502 x \u2502\n\u2502 \u2502 \u2502 y \u2502\n".encode(),
+         n // 128), reading.read),
+    ("tolerant reader: labelled lines",
+     lambda n: rep(b"[codex] a.py:1 - the loop never ends\n", n // 128), reading.read),
+    ("tolerant reader: titles glued to sentences",
+     lambda n: rep(b"I read the code and the tests.**High Findings**\n1. x `a.py:1`\n\n", n // 128),
+     reading.read),
+    ("tolerant reader: tallies and blank runs",
+     lambda n: rep(b"Critical: 1, High: 0, Medium: 2\n", n // 256)
+     + b"- Critical: 1" + b" " * (n // 256) + b"x\n", reading.read),
     ("dispatch: opencode events", lambda n: rep(b'{"type":"text","part":{"text":"x"}}\n', n),
      dispatch.read_opencode_events),
     # the extended rules' shapes of wrapped values: a key before each unit
