@@ -397,7 +397,8 @@ def meta_place(body: str) -> tuple[str | None, int | None]:
 _OVERVIEW = re.compile(
     r"<!--\s*(?:walkthrough_start|This is an auto-generated comment: (?:summarize|release notes)"
     r" by coderabbit)"
-    r"|^#{1,3}\s*(?:Summary by CodeRabbit|Pull request overview|Greptile (?:Summary|Overview))"
+    r"|^#{1,3}\s*(?:Summary by CodeRabbit|Pull request overview|Copilot review overview"
+    r"|Greptile (?:Summary|Overview))"
     r"\s*$"
     r"|^#{1,3}\s*Summary of Changes\s*\n+\s*Hello\b"
     r"|^\s*\**Actionable comments posted:\s*\d+"

@@ -198,13 +198,15 @@ def _take_structured(out: Reading, schema: Reading) -> None:
 def _take_embedded(out: Reading, block: Reading) -> None:
     """A review JSON fenced inside a Markdown answer: the reviewer's own structured copy
     of its review.  Its verdict stands when the prose states none; its findings stand
-    when the prose gave none, or when every one of them names its file (the prose's
-    sections, quotes and evidence lines are then the same findings retold)."""
+    when the prose gave none, when every one of them names its file (the prose's
+    sections, quotes and evidence lines are then the same findings retold), or when it
+    holds at least as many as the prose (a summary after the block retells a few)."""
     if not out.found_verdict and block.found_verdict:
         out.found_verdict, out.verdict = True, block.verdict
         out.warnings = [w for w in out.warnings if w != NO_VERDICT] + [
             w for w in block.warnings if w == NOT_A_VOTE]
-    if block.findings and (not out.findings or all(f.get("file") for f in block.findings)):
+    if block.findings and (not out.findings or all(f.get("file") for f in block.findings)
+                           or len(block.findings) >= len(out.findings)):
         out.findings, out.findings_text = block.findings, block.findings_text
 
 
@@ -517,6 +519,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     ``status``/``passed``), a summary, and findings under their usual names."""
     out = Reading()
     v = _get(doc, *_VERDICT_NAMES)
+    if v is None:  # "editorial_decision": "Major Revision", "merge_verdict": "GO"
+        v = next((d for k, d in list(doc.items())[:64]
+                  if isinstance(d, str) and reviewer_json.names_verdict(k)), None)
     if v is None:  # {"summary": {"verdict": "APPROVE", "issues": 0}}
         v = next((_get(d, *_VERDICT_NAMES) for k, d in list(doc.items())[:32]
                   if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS
@@ -547,12 +552,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     s = _get(doc, "summary", "overview", "overall_explanation", "explanation", "review_notes")
     if isinstance(s, str):
         out.summary = _cap(" ".join(s.split()))
-    for item in reviewer_json.finding_items(doc):
-        _add_json_item(out, item, origin, None)
-    for key, sev in _GROUPS:  # findings grouped under a key that names their severity
-        group = _get(doc, key)
-        for item in group[:10_000] if isinstance(group, list) else []:
-            _add_json_item(out, item, origin, sev)
+    for item, sev in reviewer_json.grouped_findings(doc):
+        _add_json_item(out, item, origin, sev)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
 
@@ -577,17 +578,6 @@ def _run_status(doc: dict[str, Any]) -> bool:
                  and str(k).lower() in _VERDICT_HOLDERS and "gate" not in str(k).lower()
                  for n in _VERDICT_NAMES if _get(d, n) is not None]
     return bool(names) and names[0] in ("status", "result", "outcome")
-
-
-# keys a review object groups its findings under, with the severity each names (an
-# item's own severity outranks its group's)
-_GROUPS = (("blockers", "critical"), ("blocking_issues", "critical"),
-           ("blocking", "critical"), ("must_fix", "critical"), ("critical_issues", "critical"),
-           ("required_changes", "critical"), ("critical", "critical"), ("high", "critical"),
-           ("should_fix", "medium"), ("major", "medium"), ("medium", "medium"),
-           ("important", "medium"), ("nits", "minor"), ("nitpicks", "minor"),
-           ("suggestions", "minor"), ("minor", "minor"), ("low", "minor"),
-           ("nice_to_have", "minor"))
 
 
 def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | None) -> None:
@@ -663,6 +653,7 @@ def _json_place(path: Any, first: int | None, last: int | None) -> Location | No
     (``"src/a.py:12"``), else the path and the line keys' numbers."""
     if not isinstance(path, str) or not path.strip():
         return None
+    path = reviewer_json.first_path(path)
     loc = find_location(path)
     if loc is not None:
         line, end = loc.line, loc.end_line
@@ -701,8 +692,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         _put_severity(rec, tag.group(1))
     path, first, last = reviewer_json.place(item)
     where = _get(item, "code_location", "location", "position")
-    if path is None and isinstance(where, str):
-        path = where  # "location": "src/a.py:12"
+    if path is None and isinstance(where, str) and (
+            find_location(where[:400]) is not None or reviewer_json.path_like(where)):
+        path = where  # "location": "src/a.py:12" (not "p. 3.1", a page of a paper)
     own = _json_place(path, first, last)
     if own is not None:
         _put_location(rec, Location(own.file, own.line, own.end_line))
