@@ -26,6 +26,9 @@ docs/parse-verdict.md ("Machine formats"):
 - ``session-json``: a saved chat session (a list of ``role``/``content`` or ``parts``
   messages, or an object with a ``messages`` list of ``type``/``content``); the answer
   is the last reply to the first prompt;
+- ``json-markdown``: a JSON object that is no review document and carries the review as
+  one Markdown string (``{"reviewFeedback": "### Review of a.py ..."}``); the answer is
+  that string;
 - ``coderabbit-plain``: ``coderabbit review --plain`` (or ``--prompt-only``): records
   under a rule of ``=``, each with ``File:``, ``Line: N to M``, ``Type:`` and its
   ``Comment:`` (or only its ``Prompt for AI Agent:``); ``meta["doc"]`` holds them as a

@@ -1,0 +1,227 @@
+"""Review JSON read by family (issue: read what real reviewers print, items 1 and 7):
+findings under keys of a pipeline's own naming, grouped by severity at any level,
+findings that name no file, per-file entries, verdict keys of its own making, a Markdown
+review held in one string, and a review bot's overview beside its located comments.
+Every document below is written for these tests; none is a reviewer's text."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from council_filters.verdict import formats, reading, reviewer_json
+
+
+def read(doc: Any) -> reading.Reading:
+    raw = doc if isinstance(doc, str) else json.dumps(doc)
+    return reading.read(raw.encode(), "tester")
+
+
+def where(got: reading.Reading) -> list[tuple[Any, Any, Any]]:
+    return [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings]
+
+
+# --------------------------------------------------------------------------- #
+# Findings under keys of the pipeline's own naming, most of them with no file
+# --------------------------------------------------------------------------- #
+def test_concerns_and_risks_that_name_no_file_are_findings() -> None:
+    got = read({
+        "summary": "The migration is risky.",
+        "concerns": ["The rollback drops the audit column.",
+                     "The retry loop has no bound."],
+        "risks": [{"description": "Tokens are logged at debug level.", "severity": "high"}],
+        "strengths": ["Clear commit history."],
+    })
+    assert where(got) == [(None, None, None), (None, None, None), (None, None, "critical")]
+    assert got.verdict == "UNKNOWN"  # it states none: none is invented
+
+
+@pytest.mark.parametrize("key", ["security_flaws", "weaknesses", "missing_checks",
+                                 "code_suggestions", "build_errors", "vulnerabilities"])
+def test_a_list_under_a_key_naming_findings_of_another_word_is_read(key: str) -> None:
+    got = read({key: [{"message": "The cache key ignores the tenant."}]})
+    assert len(got.findings) == 1 and got.findings[0].get("file") is None
+
+
+@pytest.mark.parametrize(("key", "named"), [
+    ("concerns", True), ("missing_tests", True), ("securityFlaws", True),
+    ("suggested_tasks", False), ("recommended_next_steps", False), ("strengths", False),
+    ("missing", False), ("resolved_risks", False),
+])
+def test_which_further_keys_name_findings(key: str, named: bool) -> None:
+    assert reviewer_json.names_findings(key) is named
+
+
+def test_each_reviewers_report_one_object_down_is_read_with_its_severity_groups() -> None:
+    got = read({
+        "paper_title": "On caching",
+        "editorial_decision": "Major Revision",
+        "first_report": {"recommendation": "Minor Revision",
+                         "weaknesses": [{"title": "The baseline is weak.", "severity": "Minor"}],
+                         "questions_for_author": ["Why this dataset?"]},
+        "second_report": {"weaknesses": ["The sample is small."]},
+        "devils_advocate": {"CRITICAL": [{"description": "The claim does not follow.",
+                                          "location": "p. 4"}],
+                            "MINOR": [{"description": "A typo in the abstract.",
+                                       "location": "abstract"}]},
+    })
+    assert got.verdict == "REVISE"  # "editorial_decision": a verdict key of its own making
+    assert where(got) == [(None, None, "minor"), (None, None, None),
+                          (None, None, "critical"), (None, None, "minor")]
+
+
+def test_a_findings_object_grouped_by_severity_is_not_keyed_by_file() -> None:
+    got = read({"verdict": "request changes", "findings": {
+        "critical": [{"file": "auth/session.py", "line": 40, "title": "Session never expires"}],
+        "minor": [{"title": "Rename the helper"}]}})
+    assert got.verdict == "REVISE"
+    assert where(got) == [("auth/session.py", 40, "critical"), (None, None, "minor")]
+
+
+def test_a_group_beside_the_findings_list_is_read_once() -> None:
+    got = read({"verdict": "REVISE", "findings": [{"title": "Off by one", "file": "a.c",
+                                                   "line": 3}],
+                "suggestions": ["Name the magic number."]})
+    assert where(got) == [("a.c", 3, None), (None, None, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# Places of other spellings
+# --------------------------------------------------------------------------- #
+def test_per_file_entries_under_a_key_of_their_own_naming_give_their_file() -> None:
+    doc = {"reviews": [
+        {"plan_file": "docs/plans/cache.md", "score": 8,
+         "issues": [{"severity": "High", "issue": "No eviction policy is named."}]},
+        {"plan_file": "docs/plans/queue.md", "score": 10, "issues": []},
+        {"plan_file": "docs/plans/auth.md",
+         "issues": [{"severity": "Low", "issue": "The diagram is stale."}]}]}
+    assert formats.review_json(json.dumps(doc)) is not None
+    assert where(read(doc)) == [("docs/plans/cache.md", None, "critical"),
+                                ("docs/plans/auth.md", None, "minor")]
+
+
+def test_a_profile_or_a_word_under_a_file_like_key_is_no_path() -> None:
+    assert reviewer_json.path_like("docs/plan.md") and reviewer_json.path_like(".env")
+    assert not reviewer_json.path_like("p. 3.1") and not reviewer_json.path_like("overall")
+
+
+def test_the_first_of_the_cited_evidence_lines_is_the_place() -> None:
+    got = read({"findings": [{"file": "src/cli.py", "summary": "Three copies of one block",
+                              "evidence_lines": [120, 188, 240]}]})
+    assert [(f["file"], f["line"], f.get("end_line")) for f in got.findings] == [
+        ("src/cli.py", 120, None)]
+
+
+def test_a_finding_naming_several_files_takes_the_first_and_its_line() -> None:
+    got = read([{"severity": "MEDIUM", "file": "lib/a.py + lib/b.py",
+                 "line": "a.py:30-31; b.py:12", "issue": "Both read the key unchecked."},
+                {"severity": "LOW", "file": "lib/c.py", "line": "7 (parse)",
+                 "issue": "The docstring is wrong."}])
+    assert where(got) == [("lib/a.py", 30, "medium"), ("lib/c.py", 7, "minor")]
+
+
+def test_a_page_of_a_paper_in_a_location_field_is_no_file() -> None:
+    got = read({"weaknesses": [{"description": "The method is unclear.", "location": "p. 3.1"},
+                               {"description": "Bad default.", "location": "src/a.py:9"}]})
+    assert where(got) == [(None, None, None), ("src/a.py", 9, None)]
+
+
+# --------------------------------------------------------------------------- #
+# Settled items, gates, a review held as one Markdown string
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("state", [
+    {"status": "stale", "resolution": "Already addressed by the last commit."},
+    {"status": "debunked"}, {"resolution": "Refuted: the call happens once."},
+    {"status": "not an issue"},
+])
+def test_findings_marked_stale_debunked_or_already_addressed_are_settled(
+        state: dict[str, str]) -> None:
+    got = read([{"file": "srv/zip.rs", "line": 40, "summary": "Zip built twice", **state}])
+    assert got.findings == []
+
+
+def test_a_gate_with_missing_files_lists_reads_each_missing_file_at_file_level() -> None:
+    got = read({"approved": False,
+                "backend_errors": [{"file": ".env", "line": 3, "severity": "warning",
+                                    "error": "A weak secret is committed."}],
+                "missing_backend_files": [{"path": "api/package.json",
+                                           "reason": "npm install needs it."}],
+                "build_errors": ["the image build stopped at its second step"]})
+    assert got.verdict == "REVISE"
+    assert where(got) == [(".env", 3, "medium"), ("api/package.json", None, None),
+                          (None, None, None)]
+
+
+MARKDOWN = ("### Review of `engine.py`\n\n#### 1. Bugs\n\n"
+            "* **Leaky forget**: `forget` keeps the key in the second map, so a later "
+            "lookup fails.\n\n#### 2. Suggestions\n\n"
+            "* **Split respond**: move each branch to its own method.\n")
+
+
+def test_a_review_held_as_one_markdown_string_is_read_as_markdown() -> None:
+    raw = json.dumps({"metrics": {"timeMs": 12}, "reviewFeedback": MARKDOWN})
+    got = formats.unwrap(raw)
+    assert got.kind == "json-markdown" and got.text == MARKDOWN
+    assert len(read(raw).findings) == 2
+
+
+def test_a_json_object_whose_strings_are_no_markdown_review_stays_json() -> None:
+    assert formats.markdown_answer(json.dumps({"result": "ok", "text": "one line"})) is None
+    assert formats.markdown_answer("[1, 2]") is None
+
+
+def test_a_fenced_review_json_with_more_findings_than_its_recap_stands() -> None:
+    block = {"summary": "Scripts lack checks.",
+             "risks": [{"severity": "HIGH", "location": "run.ps1:11", "description": "Push"},
+                       {"severity": "LOW", "location": "out.json", "description": "Artifact"}],
+             "missing_checks": [{"item": "Version pin", "details": "No minimum version."}]}
+    answer = ("Here is my review:\n\n```json\n" + json.dumps(block, indent=2) + "\n```\n\n"
+              "**Summary:**\n\n1. **HIGH**: the push is unchecked\n")
+    assert where(read(answer)) == [("run.ps1", 11, "critical"), ("out.json", None, "minor"),
+                                   (None, None, None)]
+
+
+# --------------------------------------------------------------------------- #
+# A review bot's overview beside its located comments (item 7)
+# --------------------------------------------------------------------------- #
+def test_copilots_review_overview_is_no_finding_its_comments_without_author_are() -> None:
+    overview = ("## Copilot review overview\n\n### Changes recommended\n\n"
+                "| Severity | Finding |\n|:--:|:--|\n| Low | `src/cost.swift` \u2014 The doc "
+                "claims unknown keys fail |\n\n**Changes:**\n- Adds typed snapshot decoding.\n"
+                "\n| File | Description |\n| ---- | ----------- |\n| src/pin.swift | Bumps "
+                "the pin. |\n")
+    doc = {"data": {"repository": {"pullRequest": {"reviews": {"nodes": [{
+        "author": {"login": "copilot-pull-request-reviewer"}, "state": "COMMENTED",
+        "body": overview, "comments": {"nodes": [
+            {"path": "src/cost.swift", "line": 11, "body": "The doc says unknown keys fail."},
+            {"path": "tests/cost_tests.swift", "line": 126, "body": "Rename this test."}]}}]}}}}}
+    got = read(doc)
+    assert [(f.get("file"), f.get("line")) for f in got.findings] == [
+        ("src/cost.swift", 11), ("tests/cost_tests.swift", 126)]
+
+
+# --------------------------------------------------------------------------- #
+# Bounded, and never a crash
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("doc", [
+    {"concerns": "not a list"}, {"risks": [None, 3, [], {}]}, {"CRITICAL": [{"x": 1}]},
+    {"findings": {"critical": "text", "minor": None}}, {"reviews": [{"plan_file": 7}]},
+    {"a_decision": {"nested": True}}, {"reviewFeedback": 12},
+    {"reviews": [{"plan_file": "a.md", "issues": "none"}]},
+])
+def test_odd_shapes_never_crash(doc: dict[str, Any]) -> None:
+    read(doc)
+    reviewer_json.grouped_findings(doc)
+
+
+def test_many_reports_and_groups_are_read_in_bounded_time() -> None:
+    doc = {f"report_{i}": {"weaknesses": [f"w{j}" for j in range(200)],
+                           "CRITICAL": [{"description": "c"}] * 200} for i in range(40)}
+    start = time.process_time()
+    got = read(doc)
+    assert time.process_time() - start < 20
+    # one object down, the first 16 parts are looked into
+    assert len(got.findings) == 16 * 400
