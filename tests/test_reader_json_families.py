@@ -203,6 +203,41 @@ def test_copilots_review_overview_is_no_finding_its_comments_without_author_are(
         ("src/cost.swift", 11), ("tests/cost_tests.swift", 126)]
 
 
+def test_one_review_comment_saved_alone_without_author_keeps_its_line() -> None:
+    body = "![high](https://example.invalid/high-priority.svg)\n\nThe lock leaks on error."
+    got = read({"path": "svc/lock.go", "line": 44, "body": body})
+    assert where(got) == [("svc/lock.go", 44, "critical")]
+
+
+@pytest.mark.parametrize("key", ["items", "results"])
+def test_a_list_under_a_word_that_says_nothing_is_read_when_its_items_look_like_findings(
+        key: str) -> None:
+    got = read({key: [{"message": "The client has no timeout.", "level": "warning"},
+                      {"text": "Cache key ignores the locale.", "file": "i18n.py", "line": 8}]})
+    assert where(got) == [(None, None, "medium"), ("i18n.py", 8, None)]
+    assert read({"items": [{"name": "apples", "count": 3}]}).findings == []
+
+
+def test_impact_gives_the_severity_when_it_is_a_word_not_a_sentence() -> None:
+    got = read({"issues": [{"title": "No timeout", "impact": "High"},
+                           {"title": "Slow path", "impact": "Every request waits ten seconds"
+                                                            " for the lock to clear."}]})
+    assert where(got) == [(None, None, "critical"), (None, None, None)]
+
+
+def test_a_location_written_as_a_path_and_a_line_pair() -> None:
+    got = read({"issues": [{"title": "Unchecked cast", "location": ["core/cast.ts", 27]}]})
+    assert where(got) == [("core/cast.ts", 27, None)]
+
+
+def test_severity_groups_inside_categories_make_a_review() -> None:
+    doc = {"security": {"high": [{"description": "Tokens reach the log."}]},
+           "style": {"low": ["Trailing spaces in the template."]}}
+    assert formats.review_json(json.dumps(doc)) is not None
+    assert where(read(doc)) == [(None, None, "critical"), (None, None, "minor")]
+    assert formats.review_json(json.dumps({"range": {"low": 1, "high": 9}})) is None
+
+
 # --------------------------------------------------------------------------- #
 # Bounded, and never a crash
 # --------------------------------------------------------------------------- #

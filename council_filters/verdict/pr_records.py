@@ -283,6 +283,14 @@ def _is_review_data(value: Any) -> bool:
 _THREAD_KEYS = ("reviewThreads", "review_threads", "threads", "discussions")
 
 
+def _lone_comment(value: Any) -> bool:
+    """One review comment saved alone, with no author: its ``path`` and its text, and no
+    list of anything (a review document holds its findings in lists)."""
+    return isinstance(value, dict) and _text(value, True) is not None \
+        and place(value)[0] is not None \
+        and not any(isinstance(v, list) for v in list(value.values())[:64])
+
+
 def comment_records(value: Any) -> list[dict[str, Any]] | None:
     """The review comments in a saved JSON value, in document order, each as a record the
     reader takes (``path``, ``line``, ``body``, ``author``); None when the value holds no
@@ -291,7 +299,7 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
         return None
     flat = isinstance(value, list) and value and all(
         isinstance(r, dict) and _text(r, True) is not None and place(r)[0] is not None
-        for r in value[:50])
+        for r in value[:50]) or _lone_comment(value)
     if not flat and not _is_review_data(value):
         return None
     out: list[dict[str, Any]] = []

@@ -681,7 +681,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     tag = re.match(r"\s*\[(P[0-4])\]\s*", text, re.I)
     if tag:
         text = text[tag.end():]
-    sev = _get(item, "severity", "priority", "level")
+    sev = _get(item, *reviewer_json.SEVERITY_KEYS)
+    if isinstance(sev, str) and len(sev) > 24:
+        sev = _get(item, "severity", "priority", "level")  # "impact": a sentence, no scale
     if isinstance(sev, int) and not isinstance(sev, bool) and 0 <= sev <= 4:
         sev = f"P{sev}"
     if isinstance(sev, str):

@@ -444,6 +444,14 @@ def _group(key: Any) -> str | None:
     return GROUP_SEVERITY.get(str(key).strip().lower().replace("-", "_").replace(" ", "_"))
 
 
+def severity_group(key: Any, items: list[Any]) -> bool:
+    """A list under a key naming a severity (``"high": [...]``) whose items are findings:
+    texts, or objects with a text of their own."""
+    return _group(key) is not None and bool(items) and all(
+        isinstance(x, str) and x.strip() or isinstance(x, dict) and any(
+            isinstance(x.get(k), str) for k in TEXT_KEYS) for x in items[:50])
+
+
 def _listed(key: Any) -> bool:
     return names_findings(key) or _group(key) is not None
 
@@ -480,7 +488,32 @@ def _held_lists(doc: dict[str, Any]) -> list[Held]:
         if isinstance(inner, dict) and not _NOT_OPEN.intersection(_parts(k)):
             held += [(inner, v, _group(name)) for name, v in list(inner.items())[:64]
                      if isinstance(v, list) and v and _listed(name)]
+    if not held:  # "items": [...], "results": [...]: findings when they look like findings
+        held = [(doc, low[name], None) for name in _GENERIC_LISTS
+                if generic_findings(name, low.get(name))]
     return held
+
+
+def generic_findings(key: Any, items: Any) -> bool:
+    """A list under a key that says nothing of what it holds (``items``, ``results``) whose
+    items all look like findings: a text of their own, and a severity or a place."""
+    return str(key).lower() in _GENERIC_LISTS and isinstance(items, list) and bool(items) \
+        and all(_finding_like(x) for x in items[:50])
+
+
+#: list keys that say nothing of what they hold: read when every item looks like a finding
+_GENERIC_LISTS = ("items", "results", "entries", "feedback", "remarks", "points")
+#: keys a finding's severity may be written under, in order of preference
+SEVERITY_KEYS = ("severity", "priority", "level", "impact", "criticality")
+
+
+def _finding_like(item: Any) -> bool:
+    """An object with a text of its own and a severity or a place."""
+    if not isinstance(item, dict):
+        return False
+    low = {str(k).lower(): v for k, v in list(item.items())[:64]}
+    return any(isinstance(low.get(k), str) and low[k].strip() for k in TEXT_KEYS) and (
+        any(k in low for k in SEVERITY_KEYS) or place(item) != (None, None, None))
 
 
 #: objects of a document looked into, one level down, for findings lists
@@ -729,6 +762,12 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
             if first is not None and last is None:
                 last = next((e for k in _END_KEYS if k in low
                              for e in (line_span(low[k])[0],) if e and e > first), None)
+        if path is None and first is None:  # "location": ["a.py", 12]
+            pair = next((v for k in _PLACE_KEYS if isinstance(v := low.get(k), list)
+                         and len(v) == 2 and isinstance(v[0], str)
+                         and isinstance(v[1], int) and not isinstance(v[1], bool)), None)
+            if pair is not None and path_like(pair[0]):
+                path, (first, last) = pair[0], line_span(pair[1])
         if path is not None and first is not None:
             break
         for k, v in low.items():
