@@ -238,6 +238,45 @@ def test_severity_groups_inside_categories_make_a_review() -> None:
     assert formats.review_json(json.dumps({"range": {"low": 1, "high": 9}})) is None
 
 
+RABBIT = ("_\u26a0\ufe0f Potential issue_ | _\U0001f7e0 Major_\n\n"
+          "**Close the file on the error path.**\n\nThe handle leaks when parsing fails.\n\n"
+          "<details>\n<summary>\U0001f916 Prompt for AI Agents</summary>\n\n```\n"
+          "Check the finding against the current code and fix it only if it still holds.\n\n"
+          "In `@src/io/reader.py` around lines 30 - 34, the handle opened by load() is not\n"
+          "closed when parse() raises; wrap it in a with block.\n```\n\n</details>\n\n"
+          "<!-- This is an auto-generated comment by CodeRabbit -->")
+GEMINI = ("![medium](https://example.invalid/medium-priority.svg)\n\n"
+          "The retry count is read from the environment without a default.")
+
+
+def test_bot_comments_saved_with_no_author_and_no_place_are_each_a_finding() -> None:
+    got = read([{"id": 1, "body": RABBIT}, {"id": 2, "created_at": "2026-01-02", "body": GEMINI}])
+    # the place CodeRabbit's prompt names (a range anchors at its last line), else none
+    assert where(got) == [("src/io/reader.py", 34, "medium"), (None, None, "medium")]
+
+
+def test_bot_comments_as_json_lines_of_bodies() -> None:
+    raw = json.dumps({"body": GEMINI}) + "\n" + json.dumps({"body": RABBIT})
+    assert where(read(raw)) == [(None, None, "medium"), ("src/io/reader.py", 34, "medium")]
+
+
+def test_one_bot_comment_saved_as_text_takes_the_place_its_prompt_names() -> None:
+    assert where(read(RABBIT)) == [("src/io/reader.py", 34, "medium")]
+
+
+def test_bodies_that_are_no_bots_comments_are_no_review_data() -> None:
+    assert formats.review_json(json.dumps([{"body": "Thanks, merged."},
+                                           {"body": "See you tomorrow."}])) is None
+
+
+def test_a_review_body_folding_several_prompts_takes_no_one_place() -> None:
+    two = RABBIT + "\n\n" + RABBIT.replace("src/io/reader.py", "src/io/writer.py")
+    got = read([{"user": {"login": "a-bot"}, "state": "COMMENTED", "body": two}])
+    # the body is read as Markdown (code blocks are quotes): two findings, neither given
+    # the place of one prompt
+    assert [f.get("file") for f in got.findings] == [None, None]
+
+
 # --------------------------------------------------------------------------- #
 # Bounded, and never a crash
 # --------------------------------------------------------------------------- #

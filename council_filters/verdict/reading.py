@@ -250,6 +250,8 @@ def _from_document(text: str, origin: str) -> Reading:
         body = _lone_comment(text, origin)  # one bot comment's body, saved alone
     if body is not None:  # a bot's folded summary body: its lists are the findings
         doc.findings, doc.findings_text = body, None
+    if len(doc.findings) == 1 and not doc.findings[0].get("file") and pr_records.bot_body(text):
+        _prompt_place(doc.findings[0], text)  # one bot comment, its place in its prompt
     out = Reading()
     if cut:
         out.warnings.append(CUT)
@@ -608,9 +610,11 @@ def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
 
 
 def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
-    """A text that is one review bot comment's body, saved without its place: it opens
+    """A text that is one review bot comment's body, saved without its envelope: it opens
     with the comment's severity badge (a line of badges, then its title and prose; or a
-    bold title holding the badge), and is one finding with no file.  None otherwise."""
+    bold title holding the badge), and is one finding, at the place its prompt for an
+    agent names (CodeRabbit's ``In `@a.sql` around lines 53 - 58``), else with no file.
+    None otherwise."""
     lines = [ln.strip() for ln in text[:20_000].split("\n") if ln.strip()]
     if len(lines) < 2 or (sev := document.badge_severity(lines[0])) is None:
         return None
@@ -623,7 +627,17 @@ def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
     title = " ".join(title.split()).strip(" .")
     if not title:
         return None
-    return [{"kind": "finding", "origin": origin, "severity": sev, "summary": title[:300]}]
+    rec: dict[str, Any] = {"kind": "finding", "origin": origin, "severity": sev,
+                           "summary": title[:300]}
+    _prompt_place(rec, text)
+    return [rec]
+
+
+def _prompt_place(rec: dict[str, Any], text: str) -> None:
+    """Give one bot comment's finding the place its prompt for an agent names."""
+    path, line = pr_records.meta_place(text)
+    if path is not None:
+        _put_location(rec, Location(clean_path(path), line))
 
 
 def _overview_findings(body: str, origin: str) -> list[dict[str, Any]]:
