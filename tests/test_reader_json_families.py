@@ -88,6 +88,32 @@ def test_a_group_beside_the_findings_list_is_read_once() -> None:
     assert where(got) == [("a.c", 3, None), (None, None, "minor")]
 
 
+@pytest.mark.parametrize(("doc", "want"), [
+    ({"analysis": {"decision": "reject", "problems": ["The query is built from input."]}},
+     "REJECT"),
+    ({"code_review": {"approved": False, "concerns": ["The loop never ends."]}}, "REVISE"),
+    ({"response": {"verdict": "LGTM", "issues": []}}, "APPROVE"),
+    ({"gate": {"merge_ready": "no"}, "issues": []}, "REVISE"),
+])
+def test_the_one_part_that_states_a_verdict_gives_it(doc: dict[str, Any], want: str) -> None:
+    assert read(doc).verdict == want
+
+
+def test_several_parts_each_with_a_verdict_give_none_and_a_run_state_is_none() -> None:
+    two = {"first_report": {"recommendation": "Accept", "weaknesses": ["Thin tests."]},
+           "second_report": {"recommendation": "Reject", "weaknesses": ["Wrong model."]}}
+    assert read(two).verdict == "UNKNOWN"
+    assert read({"run": {"status": "ok"}, "issues": [{"title": "Slow"}]}).verdict == "UNKNOWN"
+
+
+def test_findings_keyed_by_category_name_no_file_and_a_files_map_does() -> None:
+    got = read({"verdict": "REVISE", "findings": {
+        "security": [{"title": "Secrets in the log"}], "Dockerfile": [{"title": "Root user"}]}})
+    assert where(got) == [(None, None, None), ("Dockerfile", None, None)]
+    got = read({"verdict": "approve", "files": {"lib/a.py": [{"line": 3, "comment": "nit: name"}]}})
+    assert where(got) == [("lib/a.py", 3, "minor")]
+
+
 # --------------------------------------------------------------------------- #
 # Places of other spellings
 # --------------------------------------------------------------------------- #

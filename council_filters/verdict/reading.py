@@ -537,11 +537,14 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         # status is ("verdict": "OK", "gate_status": "OK")
         word = words.vote_of(v, not _run_status(doc)) or reviewer_json.value_vote(v)
     else:
-        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm",
-                                    "merge_ready", "ready_to_merge", "mergeable"))
+        b = reviewer_json.flag(_get(doc, *_GATES))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
+    if not out.found_verdict and (part := _verdict_part(doc)) is not None:
+        sub = _from_json(part, origin)  # {"analysis": {"decision": "reject", ...}}
+        if sub.verdict in VOTES:  # a part's run state ("status": "ok") is no verdict
+            out.found_verdict, word = True, sub.verdict
     if word in VOTES:
         out.verdict = word
     elif out.found_verdict:
@@ -568,6 +571,21 @@ _VERDICT_NAMES = ("final_verdict", "verdict", "overall_verdict", "review_verdict
                   "overall_status", "conclusion", "outcome", "status", "result")
 _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "overall",
                               "review_summary", "metadata", "gate", "quality_gate"))
+
+
+_GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
+          "mergeable")
+
+
+def _verdict_part(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The one part of a document (an object one down, of its first 16 keys, not an earlier
+    or settled one) that states a verdict under its own key or gate; None when none does,
+    or when several do (one report a reviewer: no one of them is the document's)."""
+    parts = [d for k, d in list(doc.items())[:16] if isinstance(d, dict)
+             and not reviewer_json.closed_key(k)
+             and (isinstance(_get(d, *_VERDICT_NAMES), str)
+                  or isinstance(reviewer_json.flag(_get(d, *_GATES)), bool))]
+    return parts[0] if len(parts) == 1 else None
 
 
 def _run_status(doc: dict[str, Any]) -> bool:

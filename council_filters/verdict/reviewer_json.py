@@ -488,6 +488,9 @@ def _held_lists(doc: dict[str, Any]) -> list[Held]:
         if isinstance(inner, dict) and not _NOT_OPEN.intersection(_parts(k)):
             held += [(inner, v, _group(name)) for name, v in list(inner.items())[:64]
                      if isinstance(v, list) and v and _listed(name)]
+    if not held:  # "files": {"a.py": [...]}: findings keyed by file under a files key
+        held = [h for name in _FILE_MAPS if isinstance(low.get(name), dict)
+                for h in _keyed(low[name])]
     if not held:  # "items": [...], "results": [...]: findings when they look like findings
         held = [(doc, low[name], None) for name in _GENERIC_LISTS
                 if generic_findings(name, low.get(name))]
@@ -501,6 +504,8 @@ def generic_findings(key: Any, items: Any) -> bool:
         and all(_finding_like(x) for x in items[:50])
 
 
+#: keys of an object holding each file's findings under the file's path
+_FILE_MAPS = ("files", "by_file", "per_file", "file_reviews", "file_comments", "file_findings")
 #: list keys that say nothing of what they hold: read when every item looks like a finding
 _GENERIC_LISTS = ("items", "results", "entries", "feedback", "remarks", "points")
 #: keys a finding's severity may be written under, in order of preference
@@ -534,9 +539,14 @@ def _keyed(value: dict[str, Any]) -> list[Held]:
         return [(value, v, _group(k)) for k, v in items if v]
     if all(isinstance(v, dict) for _k, v in items):
         return [(value, [v for _k, v in items], None)]
-    if all(isinstance(v, list) for _k, v in items):
-        return [({"file": str(k)}, v, None) for k, v in items if v]
+    if all(isinstance(v, list) for _k, v in items):  # a category's name is no file
+        return [({"file": str(k)} if _file_key(str(k)) else {}, v, None)
+                for k, v in items if v]
     return []
+
+
+def _file_key(key: str) -> bool:
+    return path_like(key) or re.fullmatch(r"[A-Z][A-Za-z]{0,30}file", key) is not None
 
 
 def finding_items(doc: dict[str, Any]) -> list[Any]:
@@ -650,10 +660,17 @@ def value_vote(value: str) -> str | None:
 
 
 def flag(value: Any) -> Any:
-    """A boolean written as a string (``"approved": "false"``) as the boolean."""
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
+    """A boolean written as a string (``"approved": "false"``, ``"merge_ready": "no"``) as
+    the boolean."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
     return value
+
+
+def closed_key(key: Any) -> bool:
+    """Whether a key says what it holds is settled or earlier (``previous_review``,
+    ``resolved_issues``)."""
+    return bool(_NOT_OPEN.intersection(_parts(key)))
 
 
 #: a finding's state, resolution or flags saying it was settled after it was written
