@@ -477,6 +477,9 @@ _MARKDOWN_WORDS = frozenset(("review", "feedback", "report", "markdown", "md", "
 _MARKDOWN_SHAPE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,3}[.)][ \t])", re.M)
 
 
+MAX_MARKDOWN_JSON = 1 << 20  # characters of a JSON object looked into for a Markdown review
+
+
 def markdown_answer(text: str) -> str | None:
     """The review a JSON object carries as one Markdown string (``{"performanceMetrics":
     {...}, "reviewFeedback": "### Review of a.py\\n\\n#### 1. Bugs\\n* ..."}``): the longest
@@ -484,8 +487,8 @@ def markdown_answer(text: str) -> str | None:
     report, content..., of three lines or more with a heading or a list item; None when
     the text is no such object."""
     s = text.strip()
-    if not s.startswith("{"):
-        return None
+    if not s.startswith("{") or len(s) > MAX_MARKDOWN_JSON or "\\n" not in s:
+        return None  # a review held in one string is not megabytes long, and has lines
     value = loads(s)
     if not isinstance(value, dict):
         return None

@@ -578,12 +578,23 @@ def per_file_findings(doc: dict[str, Any]) -> list[Held]:
     its file and holding its own findings (``{"files": [{"path": "a.py", "findings":
     [...]}]}``); the first such list of the document's (at most 16) keys."""
     for k, v in list(doc.items())[:16]:
-        if isinstance(v, list) and not _NOT_OPEN.intersection(_parts(k)):
-            held = [h for entry in v[:1_000] if isinstance(entry, dict)
-                    and _own_path(entry) is not None for h in _held_lists(entry)]
-            if held:
-                return held
+        if not isinstance(v, list) or _NOT_OPEN.intersection(_parts(k)) or not any(
+                _per_file(entry) and _held_lists(entry) for entry in v[:_PROBE]):
+            continue  # such entries are alike: a list whose first few are none has none
+        held = [h for entry in v[:1_000] if _per_file(entry) for h in _held_lists(entry)]
+        if held:
+            return held
     return []
+
+
+#: entries of a list looked at before the list is taken for a list of per-file entries
+_PROBE = 8
+
+
+def _per_file(entry: Any) -> bool:
+    return isinstance(entry, dict) and any(isinstance(x, (list, dict)) for x in
+                                           list(entry.values())[:64]) \
+        and _own_path(entry) is not None
 
 
 def _own_path(node: dict[str, Any]) -> str | None:
