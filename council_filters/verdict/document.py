@@ -4167,9 +4167,14 @@ def _closes_all(src: list[str]) -> bool:
             closed = True
     if not closed:
         return False
-    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln)
-                   and not _settled_section(_plain(ln.strip(" #")))  # "### New … addressed"
-                   for ln in src)
+    fenced = False
+    for ln in src:
+        if ln.strip().startswith(("```", "~~~")):
+            fenced = not fenced  # "# (Note: ...)" in a shell block is a comment, no heading
+        elif not fenced and re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln) \
+                and not _settled_section(_plain(ln.strip(" #"))):  # "### New … addressed"
+            return False
+    return True
 
 
 def _settled_tail(plain: str) -> bool:
