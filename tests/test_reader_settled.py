@@ -485,6 +485,15 @@ def test_a_heading_naming_open_findings_keeps_them_despite_a_closed_header() -> 
     assert ("queue/peek.py", 9) in places(text)
 
 
+def test_a_shell_comment_in_a_fenced_block_does_not_reopen_a_closed_review() -> None:
+    # "# ... still failing" inside a fenced block is a comment of the shell, not a heading
+    text = CLOSED_REVIEW.replace(
+        "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+        "the record.", "**Status:** RESOLVED") + (
+        "\n## Check\n\n```sh\n$ make test\n# two unrelated tests still failing on main\n```\n")
+    assert findings(text) == []
+
+
 def test_a_closing_line_inside_a_section_is_not_the_header() -> None:
     # a status sentence under a section heading is not the document's header
     text = ("# Review\n\n## Notes\n\nAll findings resolved in the previous round.\n\n"
