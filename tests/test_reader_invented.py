@@ -470,3 +470,30 @@ def test_a_finding_that_starts_with_a_recap_word_is_still_a_finding() -> None:
             "## Findings summary\n\n| # | Issue |\n|---|---|\n| 1 | Retry loop spins |\n"
             "| 2 | Summary line cut |\n")
     assert [s[:12] for s in summaries(text)] == ["Retry loop n", "Summary line"]
+
+
+# --------------------------------------------------------------------------- #
+# A scan report's tools that all came back clean are not findings
+# --------------------------------------------------------------------------- #
+CLEAN_SCAN = """\
+# Nightly scan of the billing service
+
+## Scan findings
+
+#### Linter
+- **Errors:** 0 \u2705
+- **Style warnings:** 3 (informational)
+- **Files checked:** 140
+
+#### Dependency audit
+- Audit completed against the lock file
+- No known vulnerabilities \u2705
+
+#### Type checker
+- **Errors:** 4
+- `billing/models.py` returns an untyped dict from `total()`
+"""
+
+
+def test_a_tool_that_came_back_clean_is_no_finding_but_one_with_errors_is() -> None:
+    assert summaries(CLEAN_SCAN) == ["Type checker"]

@@ -4292,6 +4292,30 @@ _NONE_REMAIN = re.compile(
 _NONE_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
 
 
+# a line of a tool's run that names no defect: a count ("Total lines scanned: 20,082",
+# "Low severity: 26 (informational)") or what was run ("Custom rules executed", "Analysis
+# completed on the contracts")
+_RUN_LINE = re.compile(
+    r"^[\s*_`]*(?:[^\W\d_][\w ()/.-]{0,40}?[*_`]*\s*[:=]\s*[*_`]*\s*\d[\d,.]*\s*%?[*_`]*\s*"
+    r"(?:\([^()\n]{0,40}\))?[\s*_`.]*$|[^\n]{0,80}?\b(?:executed|completed|ran|run|performed|"
+    r"scanned)\b[^\n]{0,80}$)", re.I)
+
+
+def _clean_run(body: list[str]) -> bool:
+    """The lines under a heading report a check's run and say nothing wrong: each is a
+    check mark or a "none", a count, or what was run, and one at least passes or says none."""
+    passed = False
+    for ln in body[:MAX_BODY]:
+        h = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", ln.strip())
+        if not h:
+            continue
+        if _says_nothing_wrong(h):
+            passed = True
+        elif not _RUN_LINE.match(h) or _PROBLEM_WORDS.search(h):
+            return False
+    return passed
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
@@ -4323,6 +4347,9 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
         return False  # "### P1: Docs" over bullets that all praise or say none: no finding
+    if body and not fields.get("severity") and not _lead_tag(text) and locate(text) is None \
+            and _clean_run(body):
+        return False  # "#### Bandit" over "High: 0 ✅", "Low: 26 (informational)": a clean run
     if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
             and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
         return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
