@@ -497,3 +497,47 @@ CLEAN_SCAN = """\
 
 def test_a_tool_that_came_back_clean_is_no_finding_but_one_with_errors_is() -> None:
     assert summaries(CLEAN_SCAN) == ["Type checker"]
+
+
+# --------------------------------------------------------------------------- #
+# A plan's steps and a list of work to come are not findings
+# --------------------------------------------------------------------------- #
+PLAN = """\
+# Fixing the importer after the review
+
+## Execution steps
+
+### Step 1 \u2014 Stop deleting rows on update (CRITICAL)
+- In `importer/sync.py`: only delete rows the run created
+- Add a test for the update path
+
+### Step 2 \u2014 Reject unknown states (MEDIUM)
+- Raise on an unknown transition
+"""
+
+AUDIT_WITH_NEXT_STEPS = """\
+# Audit of the tile renderer
+
+## Remaining gaps
+
+### 1. No cache eviction
+**Severity**: HIGH
+**Location**: `render/cache.ts`
+**Issue**: the tile cache grows without bound.
+
+## Next steps
+1. **HIGH PRIORITY**: add eviction to the tile cache
+2. **MEDIUM**: write tests for the shader factory
+3. **LOW**: publish a benchmark page
+
+## Followups
+- The atlas packer may waste space on odd sizes; worth a look later.
+"""
+
+
+def test_the_steps_of_a_plan_are_not_findings() -> None:
+    assert summaries(PLAN) == []
+
+
+def test_next_steps_and_followups_hold_no_findings() -> None:
+    assert read(AUDIT_WITH_NEXT_STEPS) == [("render/cache.ts", None, "critical")]

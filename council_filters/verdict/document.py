@@ -539,6 +539,7 @@ class _Section:
     # ("## ✅ Improvements"): an item under it may still say it is open
     reopenable: bool = False
     item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
+    plan: bool = False  # "## Next steps", "## Followups": work to come, no findings
 
 
 @dataclass
@@ -1480,6 +1481,8 @@ class _Reader:
              number: str | None = None) -> None:
         """``ident``: the item's explicit id (``N1``, ``#3``, ``SEC-2``), a reference in
         a recap; ``number``: its plain numbering ("3."), by which a recap may name it."""
+        if any(sec.plan for sec in self.sections):
+            return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
         ident = ident or _ident(head)
         number = number or _number(head)
         head = _ITEM_NUMBER.sub("", head, count=1)
@@ -1995,6 +1998,8 @@ class _Reader:
                 _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
             sec.item = f"{at}:{plain[:80]}"
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
+        sec.plan = level >= 2 and not is_key and _PLAN_HEAD.match(
+            re.sub(r"^[\W\d_]+", "", plain)) is not None and not _FINDINGS.search(plain)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
         sec.preview = sec.summary_head and not self.doc.findings and level >= 2
@@ -4316,6 +4321,15 @@ def _clean_run(body: list[str]) -> bool:
     return passed
 
 
+# a section of work to come, in order or not: its items are steps, not findings
+_PLAN_HEAD = re.compile(
+    r"^(?:(?:recommended|suggested|proposed)\s+)?(?:next\s+steps?|follow[\s-]?ups?|"
+    r"action\s+plan|roadmap|(?:work|fix|execution|implementation)\s+(?:order|steps|plan)|"
+    r"order\s+of\s+work|timeline|milestones)\b", re.I)
+# a plan's step as a heading ("Step 3 — Fix domain validation", "Step 2:")
+_STEP_HEAD = re.compile(r"^[\W_]*step\s*#?\d{1,3}[a-z]?\b(?!\s*(?:of|in)\b)", re.I)
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
@@ -4323,6 +4337,8 @@ def _qualifies(c: _Cand) -> bool:
             or _lead_tag(text) and not _is_label(re.sub(r"^[\W_]*P[0-4]\b", " ", text))
             and "resolved" not in c.subs):
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
+    if _STEP_HEAD.match(_plain(text)) and locate(text) is None:
+        return False  # "### Step 1 — Fix rollback safety (CRITICAL)": a step of a plan
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
     # a location field that names a file (not "Location: Section 8 - Endpoints")
