@@ -141,13 +141,22 @@ ADVICE = """\
 
 
 @pytest.mark.parametrize("heading", ["Testing Recommendations", "Recommendations",
-                                     "Recommended Next Steps", "Further Actions"])
+                                     "Further Actions"])
 def test_advice_after_the_findings_without_place_or_severity_is_not_a_finding(
         heading: str) -> None:
     got = findings(ADVICE.format(heading=heading))
     assert [(f.get("file"), f.get("line")) for f in got] == [
         ("api/handler.py", 52), ("api/auth.py", 17), ("api/cache.py", 9), (None, None)]
     assert got[-1].get("severity") == "critical"
+
+
+@pytest.mark.parametrize("heading", ["Recommended Next Steps", "Follow-ups", "Action Plan"])
+def test_work_to_come_after_the_findings_keeps_only_what_names_a_place(heading: str) -> None:
+    # the steps of a plan are no findings, tagged or not; a step naming a place of its
+    # own still reports something at that place
+    got = findings(ADVICE.format(heading=heading))
+    assert [(f.get("file"), f.get("line")) for f in got] == [
+        ("api/handler.py", 52), ("api/auth.py", 17), ("api/cache.py", 9)]
 
 
 def test_suggestions_after_the_findings_keep_the_severity_their_heading_gives() -> None:

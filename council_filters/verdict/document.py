@@ -1481,8 +1481,6 @@ class _Reader:
              number: str | None = None) -> None:
         """``ident``: the item's explicit id (``N1``, ``#3``, ``SEC-2``), a reference in
         a recap; ``number``: its plain numbering ("3."), by which a recap may name it."""
-        if any(sec.plan for sec in self.sections):
-            return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
         ident = ident or _ident(head)
         number = number or _number(head)
         head = _ITEM_NUMBER.sub("", head, count=1)
@@ -1493,6 +1491,9 @@ class _Reader:
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
+        if any(sec.plan for sec in self.sections) and not fields.get("file") \
+                and locate(head[:600]) is None:
+            return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
             return
