@@ -530,8 +530,8 @@ AUDIT_WITH_NEXT_STEPS = """\
 2. **MEDIUM**: write tests for the shader factory
 3. **LOW**: publish a benchmark page
 
-## Followups
-- The atlas packer may waste space on odd sizes; worth a look later.
+## Roadmap
+- Publish the renderer as its own package once the cache work lands.
 """
 
 
@@ -539,5 +539,36 @@ def test_the_steps_of_a_plan_are_not_findings() -> None:
     assert summaries(PLAN) == []
 
 
-def test_next_steps_and_followups_hold_no_findings() -> None:
+def test_next_steps_and_a_roadmap_hold_no_findings() -> None:
     assert read(AUDIT_WITH_NEXT_STEPS) == [("render/cache.ts", None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# A re-review's status table by severity, then the actions that answer its rows
+# --------------------------------------------------------------------------- #
+STATUS_THEN_ACTIONS = """\
+# Re-review of the upload service
+
+## Critical status (2/2 still open)
+
+| # | Finding | Status | Evidence |
+|---|---------|--------|----------|
+| C1 | Uploads skip the size limit | \u274c OPEN | `upload/limits.py:40` still reads the header only |
+| C2 | Tokens never expire | \u274c OPEN | no expiry check in the session store |
+
+## Required changes before merge
+
+### 1. Size limit (unblocks C1)
+- Count the bytes as they stream in
+- Reject the request once the limit is passed
+
+### 2. Token expiry (unblocks C2)
+- Store an expiry with each token
+"""
+
+
+def test_actions_under_a_heading_that_names_the_findings_they_answer_restate_them() -> None:
+    # the severity a status table's heading gives covers its rows; the actions grouped
+    # under "(unblocks C1)" answer C1 and are not findings of their own
+    assert read(STATUS_THEN_ACTIONS) == [("upload/limits.py", 40, "critical"),
+                                         (None, None, "critical")]

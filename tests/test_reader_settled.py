@@ -150,7 +150,7 @@ def test_advice_after_the_findings_without_place_or_severity_is_not_a_finding(
     assert got[-1].get("severity") == "critical"
 
 
-@pytest.mark.parametrize("heading", ["Recommended Next Steps", "Follow-ups", "Action Plan"])
+@pytest.mark.parametrize("heading", ["Recommended Next Steps", "Roadmap", "Action Plan"])
 def test_work_to_come_after_the_findings_keeps_only_what_names_a_place(heading: str) -> None:
     # the steps of a plan are no findings, tagged or not; a step naming a place of its
     # own still reports something at that place

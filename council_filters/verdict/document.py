@@ -274,7 +274,7 @@ _LABEL_WORDS = frozenset((
     "sprint", "within", "week", "weeks", "days",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
-    "cleanups", "merging", "shipping", "address", "resolve",
+    "cleanups", "merging", "shipping", "address", "resolve", "status",
     # "What's actually hurting", "What is wrong"
     "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
@@ -540,6 +540,7 @@ class _Section:
     reopenable: bool = False
     item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
     plan: bool = False  # "## Next steps", "## Followups": work to come, no findings
+    answers: tuple[str, ...] = ()  # "### 2. Authorization (unblocks B2, B5)": ids it answers
 
 
 @dataclass
@@ -1620,6 +1621,16 @@ class _Reader:
                 key = (m["n"] or m["h"] or m["i"] or "").lower()
                 if key and (target := self.ids.get(key)) is not None:
                     break
+        if target is None and not isinstance(rec.get("file"), str):
+            # "### 2. Authorization (unblocks B2, B5)" over "- Add `pundit`": each of its
+            # actions answers one of the findings its heading names
+            for s in reversed(self.sections):
+                if s is sec:
+                    break
+                target = next((t for i in s.answers if (t := self.ids.get(i.lstrip("#")))
+                               is not None and any(t is f for f in prior)), None)
+                if target is not None:
+                    return True
         if target is not None and not any(target is f for f in prior):
             target = None
         if target is None:
@@ -1999,6 +2010,8 @@ class _Reader:
                 _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
             sec.item = f"{at}:{plain[:80]}"
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
+        sec.answers = tuple(i.lower() for m in _ANSWERS.finditer(plain[:300])
+                            for i in re.findall(r"#?[A-Za-z]{0,3}-?\d{1,4}[a-z]?", m["ids"]))
         sec.plan = level >= 2 and not is_key and _PLAN_HEAD.match(
             re.sub(r"^[\W\d_]+", "", plain)) is not None and not _FINDINGS.search(plain)
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
@@ -3284,6 +3297,12 @@ _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#
 _REFERENCE = re.compile(
     r"\b(?:issue|finding|item|bug|concern)\s*#?\s*(?P<n>\d{1,4})\b|(?<![\w#])#(?=\d)"
     r"(?P<h>\d{1,4})\b|[(/]\s*(?P<i>[A-Z]{1,3}\d{1,3}[a-z]?)\s*(?=[)/])", re.I)
+# a heading of a list of actions naming the findings it answers: "(unblocks B2, B5)",
+# "— fixes #3 and #4", "(addresses C1)"
+_ANSWERS = re.compile(
+    r"\b(?:unblocks?|fix(?:es)?|address(?:es)?|resolves?|closes?|answers?)\s+(?P<ids>"
+    r"(?:#\d{1,4}|[A-Z]{1,3}-?\d{1,4}[a-z]?)(?:\s*(?:,|/|&|and)\s*(?:#\d{1,4}|"
+    r"[A-Z]{1,3}-?\d{1,4}[a-z]?)){0,11})(?![\w-])")
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
 _ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
                       r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
@@ -4324,7 +4343,7 @@ def _clean_run(body: list[str]) -> bool:
 
 # a section of work to come, in order or not: its items are steps, not findings
 _PLAN_HEAD = re.compile(
-    r"^(?:(?:recommended|suggested|proposed)\s+)?(?:next\s+steps?|follow[\s-]?ups?|"
+    r"^(?:(?:recommended|suggested|proposed)\s+)?(?:next\s+steps?|"
     r"action\s+plan|roadmap|(?:work|fix|execution|implementation)\s+(?:order|steps|plan)|"
     r"order\s+of\s+work|timeline|milestones)\b", re.I)
 # a plan's step as a heading ("Step 3 — Fix domain validation", "Step 2:")
