@@ -553,7 +553,7 @@ STATUS_THEN_ACTIONS = """\
 
 | # | Finding | Status | Evidence |
 |---|---------|--------|----------|
-| C1 | Uploads skip the size limit | \u274c OPEN | `upload/limits.py:40` still reads the header only |
+| C1 | Uploads skip the size limit | \u274c OPEN | `upload/limits.py:40` reads the header |
 | C2 | Tokens never expire | \u274c OPEN | no expiry check in the session store |
 
 ## Required changes before merge
