@@ -572,3 +572,20 @@ def test_actions_under_a_heading_that_names_the_findings_they_answer_restate_the
     # under "(unblocks C1)" answer C1 and are not findings of their own
     assert read(STATUS_THEN_ACTIONS) == [("upload/limits.py", 40, "critical"),
                                          (None, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# Counts by severity on one line, and counts a form left blank, are tallies
+# --------------------------------------------------------------------------- #
+TALLIES = """\
+## Findings
+
+- Critical: 1, High: 0, Medium: 2, Low: 17
+- **Major:** `TBD`
+- High: N/A
+- **High**: `cache/store.go:88` evicts entries that are still pinned
+"""
+
+
+def test_counts_on_one_line_and_blank_counts_are_no_findings() -> None:
+    assert read(TALLIES) == [("cache/store.go", 88, "critical")]

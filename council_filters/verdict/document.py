@@ -3694,7 +3694,7 @@ def _skip_head(head: str) -> bool:
         return True  # "… renumbers when filters change — expected.", "…; fine for now."
     if _ANSWERED.search(h) and not _reopened(h):
         return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
-    if _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
+    if _TALLY.match(h) or _TALLIES.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)) or _CONTENTS_ENTRY.match(h):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
@@ -3815,6 +3815,14 @@ _TALLY = re.compile(
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
     r"concerns?|items?|violations?))?)(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
     r"[*_`\s.]*(?:\([^()\n]{0,80}\))?[*_`\s.]*$", re.I)
+
+
+# ... several counts on one line, or a count left blank in a form: "Critical: 1, High: 0,
+# Medium: 0, Low: 24", "Major: `TBD`", "High: N/A"
+_TALLY_COUNT = (r"(?:" + SEVERITY_WORD + r")s?[*_`\s]*[:=][*_`\s]*(?:\d{1,5}|tbd|n/?a|\?|"
+                r"[-\u2014\u2013])[*_`\s]*")
+_TALLIES = re.compile(r"^[^\w]*" + _TALLY_COUNT + r"(?:[,;/|]\s*" + _TALLY_COUNT + r"){0,7}"
+                      r"[.\s]*$", re.I)
 
 
 # a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
