@@ -162,6 +162,9 @@ _INVENTORY = re.compile(
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
+    # "## Review Raw Files", "## Artifacts": where the detailed outputs are kept
+    r"(?:[\w-]+\s+){0,2}raw\s+(?:files?|outputs?|logs?|reports?|results?)\s*$|"
+    r"(?:[\w-]+\s+)?(?:artifacts?|attachments?)\s*$|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
     r"updates?|fixes|modification)|"
@@ -204,7 +207,7 @@ _AFTERWORD = re.compile(
     r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
-    r"\bnon-?(?:issues?|findings?)\b|"
+    r"\bnon-?(?:issues?|findings?|defects?|bugs?)\b|^not\s+a\s+(?:bug|defect|finding)\b|"
     r"\b(?:no|without|zero)\s+(?:[\w/-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
     r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
 # an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
@@ -3452,7 +3455,9 @@ _SET_ASIDE_HEAD = re.compile(
     r"\b(?:not\s+blocking|non-?blocking|won'?t\s+fix)\b[^()\n]{0,40}"
     r"\)\s*:?\s*$"
     r"|.{0,80}\(\s*no\s+action\s+(?:is\s+)?(?:needed|required)\b[^()\n]{0,40}\)\s*:?\s*$"
-    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b", re.I)
+    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b"
+    # "### ⚠️ Pre-Existing Issues Identified (Not Security-Related)": there before the change
+    r"|pre-?existing\s+(?:issues?|errors?|failures?|problems?|bugs?)\b", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 # the words of a heading over the previous round's settled items ("Resolved", "Fixed since
