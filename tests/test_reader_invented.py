@@ -618,3 +618,18 @@ Detailed findings of each check:
 
 def test_non_defects_pre_existing_issues_and_raw_files_are_not_findings() -> None:
     assert read(SET_ASIDE) == [("export/csv.py", 41, None)]
+
+
+NO_ACTION = """\
+## Review
+
+No issues found. The change is small and well tested.
+
+Notes:
+- The new helper in `web/util.ts` could move to the shared package; no action needed.
+- `web/form.ts:40` trims input after validation, so padded names pass the length check.
+"""
+
+
+def test_a_note_that_says_no_action_is_needed_is_not_a_finding() -> None:
+    assert read(NO_ACTION) == [("web/form.ts", 40, None)]

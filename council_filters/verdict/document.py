@@ -3694,9 +3694,10 @@ def _skip_head(head: str) -> bool:
                  h, re.I):
         return True
     if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
-                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
+                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design|no\s+action\s+"
+                 r"(?:is\s+)?(?:needed|required))"
                  r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
-        return True  # "… renumbers when filters change — expected.", "…; fine for now."
+        return True  # "… renumbers when filters change — expected.", "…; no action needed."
     if _ANSWERED.search(h) and not _reopened(h):
         return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
     if _TALLY.match(h) or _TALLIES.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
