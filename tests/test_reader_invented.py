@@ -633,3 +633,23 @@ Notes:
 
 def test_a_note_that_says_no_action_is_needed_is_not_a_finding() -> None:
     assert read(NO_ACTION) == [("web/form.ts", 40, None)]
+
+
+FIXED_IN_PLACE = """\
+## Findings / fixes
+
+### Defect: the poller logs an error on every start
+Each run printed two `unknown_event` errors right after connecting.
+
+**Fix.** Added both event kinds to the ignore list in `poller/events.py`.
+
+### Defect: the retry budget resets on reconnect
+`poller/retry.py:31` sets the budget back to its maximum on each reconnect.
+
+**Fix:** Keep the budget across reconnects and reset it only after a success.
+"""
+
+
+def test_a_defect_whose_fix_is_told_as_done_is_settled() -> None:
+    # a fix in the past tense is what was done; an imperative one is what to do
+    assert read(FIXED_IN_PLACE) == [("poller/retry.py", 31, None)]

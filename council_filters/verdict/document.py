@@ -3772,13 +3772,24 @@ def _settled_body(rest: list[str]) -> bool:
         if fenced or not ln.strip():
             continue
         if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)) \
-                or _BOT_ADDRESSED.match(ln):
+                or _BOT_ADDRESSED.match(ln) or _FIX_DONE.match(ln):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     joined = " ".join(text)
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(joined)) or bool(
         text and _ANSWER_LABEL.search(" ".join(text[:2])) and not _reopened(joined))
+
+
+# the fix of an item told as done, in the past tense or as what the code now does
+# ("**Fix.** Added both kinds to the ignore-list", "- **Fix**: Changed to `verify: .all`",
+# "Fix applied: the loader now checks the size"); "**Fix:** Add a guard" proposes one
+_FIX_DONE = re.compile(
+    r"^[\s>*_-]*(?:fix(?:ed)?|fix\s+applied|applied\s+fix|resolution|change\s+made)[\s*_]*"
+    r"[.:\u2014\u2013-][\s*_]*(?:(?:added|removed|replaced|changed|updated|moved|renamed|"
+    r"wrapped|switched|guarded|rewrote|reworked|dropped|deleted|corrected|extracted|"
+    r"refactored|implemented|introduced)\b|(?:[\w`.'-]+\s+){1,3}now\s+(?!needs?\b|has\s+to\b|"
+    r"must\b|should\b)\w+)", re.I)
 
 
 # the line a review bot appends to its own comment once a commit answers it, anywhere in
