@@ -653,3 +653,38 @@ Each run printed two `unknown_event` errors right after connecting.
 def test_a_defect_whose_fix_is_told_as_done_is_settled() -> None:
     # a fix in the past tense is what was done; an imperative one is what to do
     assert read(FIXED_IN_PLACE) == [("poller/retry.py", 31, None)]
+
+
+# --------------------------------------------------------------------------- #
+# A write-up of a problem that was solved: its problem sections are settled
+# --------------------------------------------------------------------------- #
+WRITE_UP = """\
+# Importer review threads: resolution
+
+## Problem
+- `importer/sync.py` and `importer/plan.py` still skipped the dry-run flag
+- `manifest.json` lacked the permissions block
+
+## Root Cause
+The first round fixed three commands and missed the other two.
+
+## Solution
+Removed the stale flag from `importer/sync.py` and `importer/plan.py`, added the
+permissions block, and committed the edits in one change.
+"""
+
+PROPOSAL = """\
+## Problem
+`importer/sync.py:40` takes the lock and never releases it when the write fails.
+
+## Solution
+Take the lock in a `with` block so every exit path releases it.
+"""
+
+
+def test_the_problem_of_a_write_up_whose_solution_was_applied_is_settled() -> None:
+    assert read(WRITE_UP) == []
+
+
+def test_a_problem_with_a_proposed_solution_stays_a_finding() -> None:
+    assert read(PROPOSAL) == [("importer/sync.py", 40, None)]

@@ -1130,6 +1130,9 @@ class _Reader:
         # sections are the answered items, settled unless they say they are still open
         self.response = False
         self.sectioned = False  # a heading below the title was read
+        # levels at which the document tells a fix as done ("## Solution" over "Removed
+        # the flag from sync.md"): its problem and root-cause sections there are settled
+        self.fixed_levels: set[int] = set()
         # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
         # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
         self.brief = False
@@ -1989,6 +1992,9 @@ class _Reader:
             # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
             # what the heading names (a section or one finding) was settled in the change
             kind = "resolved"
+        if level in self.fixed_levels and kind in ("neutral", "findings") \
+                and _POSTMORTEM_PART.match(plain):
+            kind = "resolved"  # "## Problem" in a write-up whose "## Solution" was applied
         if level == 1 and not self.sectioned and _RESPONSE_DOC.search(plain) \
                 and not any(v.vote for v in self.doc.votes):
             self.response = True  # "# Response to the review of PR #88"
@@ -4198,6 +4204,37 @@ _CLOSED_STATUS = re.compile(
 CLOSED_HEAD_LINES = 30  # lines of a document's header read for a status that closes it
 
 
+# the parts of a write-up of a problem that was solved ("## Problem", "## Root Cause")
+_POSTMORTEM_PART = re.compile(
+    r"^(?:the\s+)?(?:problems?|issues?(?:\s+in\s+detail)?|root\s+causes?|symptoms?|"
+    r"investigation|what\s+happened|why\s+(?:this|it)\s+happened)\s*:?\s*$", re.I)
+# ... its solution, told as applied: a heading, then a line in the past tense
+_SOLUTION_HEAD = re.compile(
+    r"^#{2,6}\s+[\W\d_]*(?:the\s+)?(?:solution|resolution|fix(?:es)?\s+applied|the\s+fix|"
+    r"how\s+it\s+was\s+fixed)\b[^\n]{0,40}$", re.I)
+_DONE_LINE = re.compile(
+    r"^[\s>*_-]*(?:\d{1,2}[.)]\s*)?(?:added|removed|replaced|rewrote|changed|updated|fixed|"
+    r"moved|renamed|deleted|dropped|committed|merged)\b|\b(?:were|was)\s+(?:fixed|resolved|"
+    r"removed|replaced|added|changed|rewritten)\b|\bcommitted\b|\bbatch-resolved\b", re.I)
+SOLUTION_SCAN = 40  # lines under a solution heading read for a fix told as done
+
+
+def _fixed_levels(src: list[str]) -> set[int]:
+    """The heading levels of the document's solution sections that tell their fix as done
+    (a line in the past tense within SOLUTION_SCAN lines): a write-up of solved problems."""
+    levels: set[int] = set()
+    fenced = False
+    for i, ln in enumerate(src):
+        if ln.strip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or not _SOLUTION_HEAD.match(ln.strip()):
+            continue
+        level = len(ln.strip()) - len(ln.strip().lstrip("#"))
+        if any(_DONE_LINE.search(x) for x in src[i + 1:i + 1 + SOLUTION_SCAN]):
+            levels.add(level)
+    return levels
+
+
 def _closes_all(src: list[str]) -> bool:
     """The document's header (the lines before its first section heading) says every
     finding is settled, and no line of it nor any heading says some are still open."""
@@ -5458,6 +5495,7 @@ def _read_document(text: str, origin: str) -> Doc:
     except Exception:  # noqa: BLE001 - the parser is third-party code; a bad answer is data
         return reader.finish()
     reader.src = body.split("\n")
+    reader.fixed_levels = _fixed_levels(reader.src)
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
     if doc.findings and _closes_all(reader.src):
