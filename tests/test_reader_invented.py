@@ -688,3 +688,29 @@ def test_the_problem_of_a_write_up_whose_solution_was_applied_is_settled() -> No
 
 def test_a_problem_with_a_proposed_solution_stays_a_finding() -> None:
     assert read(PROPOSAL) == [("importer/sync.py", 40, None)]
+
+
+STATUS_RECAP = """\
+# Renderer audit
+
+## Remaining gaps
+
+### 1. Wind animation props are ignored
+**Location**: `src/components/Foliage.tsx`
+**Issue**: `windStrength` is accepted and never read.
+
+### 2. No seeded random
+**Location**: `core/scatter.ts`
+**Issue**: instance layouts cannot be reproduced.
+
+## Architecture Status
+
+### Needs improvement
+- Wind animation props
+- Seeded random layouts
+"""
+
+
+def test_a_status_section_restates_the_gaps_above_it() -> None:
+    assert read(STATUS_RECAP) == [("src/components/Foliage.tsx", None, None),
+                                  ("core/scatter.ts", None, None)]

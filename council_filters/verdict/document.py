@@ -3282,7 +3282,7 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
 # Summary" (a name that goes on after it, "Error summary is wrong", is a finding's)
 _SUMMARY_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
-    r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+    r"overview|scorecard|roll-?up|status(?:\s+table)?)\s*[:.\u2014\u2013-]?\s*$)", re.I)
 
 
 # up to two words ahead of a list of actions' name that ends the heading, or its aside:
