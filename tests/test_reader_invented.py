@@ -714,3 +714,23 @@ STATUS_RECAP = """\
 def test_a_status_section_restates_the_gaps_above_it() -> None:
     assert read(STATUS_RECAP) == [("src/components/Foliage.tsx", None, None),
                                   ("core/scatter.ts", None, None)]
+
+
+PER_CHANGE_NOTES = """\
+# Review of the open pull requests
+
+## Notes by pull request
+
+### #4 \u2014 Add the config loader
+- **Assessment:** Small and self-contained.
+- **Risks:** The defaults may drift from the docs.
+- **Recommendation:** **Approve with minor doc edits**.
+
+### #5 \u2014 Rewrite the scheduler
+- **Assessment:** Large; touches every job.
+- **Verdict:** HOLD. Do not merge until the retry path has tests.
+"""
+
+
+def test_a_change_approved_by_its_own_verdict_line_is_no_finding() -> None:
+    assert summaries(PER_CHANGE_NOTES) == ["#5 \u2014 Rewrite the scheduler"]

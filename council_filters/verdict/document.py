@@ -1390,6 +1390,13 @@ class _Reader:
         if not heading and self.sections and (c := self.sections[-1].cand) is not None \
                 and _settled_body([s]):
             c.settled = True  # "**Verdict: fixed-by-me.**" in a heading's section: settled
+        if not heading and self.sections and (c := self.sections[-1].cand) is not None \
+                and (m := _ITEM_VOTE.match(s)) and words.vote_of(m["v"], False) == "APPROVE" \
+                and locate(c.text) is None and not _lead_tag(c.text):
+            # "### #3 — Onboarding webapp" over "- **Recommendation:** **Approve after …**":
+            # the review of one change among several, approved by its own verdict: no
+            # finding ("**Verdict:** HOLD. Do not merge …" keeps it)
+            c.settled = True
         if self.want_confidence:
             self.want_confidence = False
             word = confidence_word(s)
@@ -4408,6 +4415,10 @@ _PLAN_HEAD = re.compile(
     r"^(?:(?:recommended|suggested|proposed)\s+)?(?:next\s+steps?|"
     r"action\s+plan|roadmap|(?:work|fix|execution|implementation)\s+(?:order|steps|plan)|"
     r"order\s+of\s+work|timeline|milestones)\b", re.I)
+# an item's own verdict line ("- **Recommendation:** **Approve with minor doc edits**.")
+_ITEM_VOTE = re.compile(
+    r"^[\s>*_-]*(?:recommendation|verdict|decision)[\s*_]*[:\uff1a][\s*_]*(?P<v>[^\n]{1,120})$",
+    re.I)
 # a plan's step as a heading ("Step 3 — Fix domain validation", "Step 2:")
 _STEP_HEAD = re.compile(r"^[\W_]*step\s*#?\d{1,3}[a-z]?\b(?!\s*(?:of|in)\b)", re.I)
 
