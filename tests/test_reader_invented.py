@@ -734,3 +734,27 @@ PER_CHANGE_NOTES = """\
 
 def test_a_change_approved_by_its_own_verdict_line_is_no_finding() -> None:
     assert summaries(PER_CHANGE_NOTES) == ["#5 \u2014 Rewrite the scheduler"]
+
+
+TIMED_ACTIONS = """\
+# Deployment readiness review
+
+## Critical issues fixed
+
+### 1. `eval()` on model output
+**Fix:** Replaced with a literal parser.
+**Status:** \u2705 FIXED
+
+## Recommendations
+
+### Short Term
+1. Add input validation to the webhook endpoint
+2. Add security headers to the dashboard
+
+### Long Term
+1. Sign release artifacts
+"""
+
+
+def test_actions_ordered_by_when_under_recommendations_are_not_findings() -> None:
+    assert summaries(TIMED_ACTIONS) == []

@@ -542,7 +542,8 @@ class _Section:
     # ("## ✅ Improvements"): an item under it may still say it is open
     reopenable: bool = False
     item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
-    plan: bool = False  # "## Next steps", "## Followups": work to come, no findings
+    plan: bool = False  # "## Next steps", "## Roadmap": work to come, no findings
+    action: bool = False  # named as a list of actions ("## Recommendations", "## Action Items")
     answers: tuple[str, ...] = ()  # "### 2. Authorization (unblocks B2, B5)": ids it answers
 
 
@@ -2028,8 +2029,12 @@ class _Reader:
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
         sec.answers = tuple(i.lower() for m in _ANSWERS.finditer(plain[:300])
                             for i in re.findall(r"#?[A-Za-z]{0,3}-?\d{1,4}[a-z]?", m["ids"]))
-        sec.plan = level >= 2 and not is_key and _PLAN_HEAD.match(
-            re.sub(r"^[\W\d_]+", "", plain)) is not None and not _FINDINGS.search(plain)
+        sec.action = _recap_kind(re.sub(r"^[\W\d_]+", "", plain), text) == "action"
+        sec.plan = level >= 2 and not is_key and (_PLAN_HEAD.match(
+            re.sub(r"^[\W\d_]+", "", plain)) is not None and not _FINDINGS.search(plain) or (
+            # "## Recommendations" then "### Short Term", "### Long Term": work to come, when
+            _TIMING_HEAD.match(re.sub(r"^[\W\d_]+", "", plain)) is not None
+            and any(s_up.action for s_up in self.sections)))
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
         sec.preview = sec.summary_head and not self.doc.findings and level >= 2
@@ -4419,6 +4424,11 @@ _PLAN_HEAD = re.compile(
 _ITEM_VOTE = re.compile(
     r"^[\s>*_-]*(?:recommendation|verdict|decision)[\s*_]*[:\uff1a][\s*_]*(?P<v>[^\n]{1,120})$",
     re.I)
+# a heading that only says when: "Short Term", "Long-term", "Immediate", "This sprint"
+_TIMING_HEAD = re.compile(
+    r"^(?:immediate(?:ly)?|(?:short|medium|mid|long|near)[\s-]?term|later|this\s+(?:week|"
+    r"sprint|month|quarter)|next\s+(?:week|sprint|month|quarter|release))\s*"
+    r"(?:\([^()\n]{0,40}\))?\s*:?\s*$", re.I)
 # a plan's step as a heading ("Step 3 — Fix domain validation", "Step 2:")
 _STEP_HEAD = re.compile(r"^[\W_]*step\s*#?\d{1,3}[a-z]?\b(?!\s*(?:of|in)\b)", re.I)
 
