@@ -3802,12 +3802,13 @@ def _settled_body(rest: list[str]) -> bool:
 # the fix of an item told as done, in the past tense or as what the code now does
 # ("**Fix.** Added both kinds to the ignore-list", "- **Fix**: Changed to `verify: .all`",
 # "Fix applied: the loader now checks the size"); "**Fix:** Add a guard" proposes one
+_DONE_VERBS = (r"(?:added|removed|replaced|changed|updated|moved|renamed|wrapped|switched|"
+               r"guarded|rewrote|reworked|dropped|deleted|corrected|extracted|refactored|"
+               r"implemented|introduced|fixed|committed|merged)")
 _FIX_DONE = re.compile(
     r"^[\s>*_-]*(?:fix(?:ed)?|fix\s+applied|applied\s+fix|resolution|change\s+made)[\s*_]*"
-    r"[.:\u2014\u2013-][\s*_]*(?:(?:added|removed|replaced|changed|updated|moved|renamed|"
-    r"wrapped|switched|guarded|rewrote|reworked|dropped|deleted|corrected|extracted|"
-    r"refactored|implemented|introduced)\b|(?:[\w`.'-]+\s+){1,3}now\s+(?!needs?\b|has\s+to\b|"
-    r"must\b|should\b)\w+)", re.I)
+    r"[.:\u2014\u2013-][\s*_]*(?:" + _DONE_VERBS + r"\b|(?:[\w`.'-]+\s+){1,3}now\s+(?!needs?\b|"
+    r"has\s+to\b|must\b|should\b)\w+)", re.I)
 
 
 # the line a review bot appends to its own comment once a commit answers it, anywhere in
@@ -4225,8 +4226,7 @@ _SOLUTION_HEAD = re.compile(
     r"^#{2,6}\s+[\W\d_]*(?:the\s+)?(?:solution|resolution|fix(?:es)?\s+applied|the\s+fix|"
     r"how\s+it\s+was\s+fixed)\b[^\n]{0,40}$", re.I)
 _DONE_LINE = re.compile(
-    r"^[\s>*_-]*(?:\d{1,2}[.)]\s*)?(?:added|removed|replaced|rewrote|changed|updated|fixed|"
-    r"moved|renamed|deleted|dropped|committed|merged)\b|\b(?:were|was)\s+(?:fixed|resolved|"
+    r"^[\s>*_-]*(?:\d{1,2}[.)]\s*)?" + _DONE_VERBS + r"\b|\b(?:were|was)\s+(?:fixed|resolved|"
     r"removed|replaced|added|changed|rewritten)\b|\bcommitted\b|\bbatch-resolved\b", re.I)
 SOLUTION_SCAN = 40  # lines under a solution heading read for a fix told as done
 
