@@ -758,3 +758,20 @@ TIMED_ACTIONS = """\
 
 def test_actions_ordered_by_when_under_recommendations_are_not_findings() -> None:
     assert summaries(TIMED_ACTIONS) == []
+
+
+CHECKED_NOT_FINDINGS = """\
+# Scorer review
+
+## Findings
+
+- `scorer.py:88` divides by the batch size before checking it is non-zero.
+
+## Checked and not findings
+
+- `scorer.py:40` looked like an off-by-one; the range is half-open on purpose.
+"""
+
+
+def test_a_section_of_what_was_checked_and_is_not_a_finding_holds_none() -> None:
+    assert read(CHECKED_NOT_FINDINGS) == [("scorer.py", 88, None)]

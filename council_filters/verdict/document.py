@@ -207,7 +207,8 @@ _AFTERWORD = re.compile(
     r"iterations?|considerations?|directions?)\b)", re.I)
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
-    r"\bnon-?(?:issues?|findings?|defects?|bugs?)\b|^not\s+a\s+(?:bug|defect|finding)\b|"
+    r"\bnon-?(?:issues?|findings?|defects?|bugs?)\b|\bnot\s+(?:a\s+)?(?:bugs?|defects?|"
+    r"findings?|issues?)\b|"
     r"\b(?:no|without|zero)\s+(?:[\w/-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
     r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
 # an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
