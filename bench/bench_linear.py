@@ -222,6 +222,12 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: actions naming findings",
      lambda n: b"## Findings\n\n- a.py:1 x (H1)\n\n## Suggestions\n\n" + rep(
          b"- Fix issue #1 (H1 / H2 / ", n // 128) + b"\n", reading.read),
+    # write-ups of solved problems, work to come, actions answering ids, clean tool runs
+    ("tolerant reader: solutions, plans and clean runs",
+     lambda n: b"| C1 | x | OPEN |\n\n## Recommendations\n\n" + rep(
+         b"## Problem\n- `a.py` skips x\n## Solution\nRemoved x.\n### Short Term\n- y\n"
+         b"### 2. Auth (unblocks C1, C2)\n- z\n#### Bandit\n- High: 0 \xe2\x9c\x85\n", n // 160),
+     reading.read),
     # plain-text answers: title lines standing alone, tables of one finding's fields, a
     # codex transcript saved without its banner
     ("tolerant reader: plain-text title lines",

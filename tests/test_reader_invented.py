@@ -470,3 +470,308 @@ def test_a_finding_that_starts_with_a_recap_word_is_still_a_finding() -> None:
             "## Findings summary\n\n| # | Issue |\n|---|---|\n| 1 | Retry loop spins |\n"
             "| 2 | Summary line cut |\n")
     assert [s[:12] for s in summaries(text)] == ["Retry loop n", "Summary line"]
+
+
+# --------------------------------------------------------------------------- #
+# A scan report's tools that all came back clean are not findings
+# --------------------------------------------------------------------------- #
+CLEAN_SCAN = """\
+# Nightly scan of the billing service
+
+## Scan findings
+
+#### Linter
+- **Errors:** 0 \u2705
+- **Style warnings:** 3 (informational)
+- **Files checked:** 140
+
+#### Dependency audit
+- Audit completed against the lock file
+- No known vulnerabilities \u2705
+
+#### Type checker
+- **Errors:** 4
+- `billing/models.py` returns an untyped dict from `total()`
+"""
+
+
+def test_a_tool_that_came_back_clean_is_no_finding_but_one_with_errors_is() -> None:
+    assert summaries(CLEAN_SCAN) == ["Type checker"]
+
+
+# --------------------------------------------------------------------------- #
+# A plan's steps and a list of work to come are not findings
+# --------------------------------------------------------------------------- #
+PLAN = """\
+# Fixing the importer after the review
+
+## Execution steps
+
+### Step 1 \u2014 Stop deleting rows on update (CRITICAL)
+- In `importer/sync.py`: only delete rows the run created
+- Add a test for the update path
+
+### Step 2 \u2014 Reject unknown states (MEDIUM)
+- Raise on an unknown transition
+"""
+
+AUDIT_WITH_NEXT_STEPS = """\
+# Audit of the tile renderer
+
+## Remaining gaps
+
+### 1. No cache eviction
+**Severity**: HIGH
+**Location**: `render/cache.ts`
+**Issue**: the tile cache grows without bound.
+
+## Next steps
+1. **HIGH PRIORITY**: add eviction to the tile cache
+2. **MEDIUM**: write tests for the shader factory
+3. **LOW**: publish a benchmark page
+
+## Roadmap
+- Publish the renderer as its own package once the cache work lands.
+"""
+
+
+def test_the_steps_of_a_plan_are_not_findings() -> None:
+    assert summaries(PLAN) == []
+
+
+def test_next_steps_and_a_roadmap_hold_no_findings() -> None:
+    assert read(AUDIT_WITH_NEXT_STEPS) == [("render/cache.ts", None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# A re-review's status table by severity, then the actions that answer its rows
+# --------------------------------------------------------------------------- #
+STATUS_THEN_ACTIONS = """\
+# Re-review of the upload service
+
+## Critical status (2/2 still open)
+
+| # | Finding | Status | Evidence |
+|---|---------|--------|----------|
+| C1 | Uploads skip the size limit | \u274c OPEN | `upload/limits.py:40` reads the header |
+| C2 | Tokens never expire | \u274c OPEN | no expiry check in the session store |
+
+## Required changes before merge
+
+### 1. Size limit (unblocks C1)
+- Count the bytes as they stream in
+- Reject the request once the limit is passed
+
+### 2. Token expiry (unblocks C2)
+- Store an expiry with each token
+"""
+
+
+def test_actions_under_a_heading_that_names_the_findings_they_answer_restate_them() -> None:
+    # the severity a status table's heading gives covers its rows; the actions grouped
+    # under "(unblocks C1)" answer C1 and are not findings of their own
+    assert read(STATUS_THEN_ACTIONS) == [("upload/limits.py", 40, "critical"),
+                                         (None, None, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# Counts by severity on one line, and counts a form left blank, are tallies
+# --------------------------------------------------------------------------- #
+TALLIES = """\
+## Findings
+
+- Critical: 1, High: 0, Medium: 2, Low: 17
+- **Major:** `TBD`
+- High: N/A
+- **High**: `cache/store.go:88` evicts entries that are still pinned
+"""
+
+
+def test_counts_on_one_line_and_blank_counts_are_no_findings() -> None:
+    assert read(TALLIES) == [("cache/store.go", 88, "critical")]
+
+
+# --------------------------------------------------------------------------- #
+# Sections a report sets aside: a non-defect, issues that were there before, raw files
+# --------------------------------------------------------------------------- #
+SET_ASIDE = """\
+# Smoke test of the export adapter
+
+## Findings / fixes
+
+### Non-defect: the live suite needs the real runtime
+The hermetic tests fake the driver; the live suite must run under the runtime itself.
+
+### \u26a0\ufe0f Pre-existing issues (not related to this change)
+- The nightly build fails on a missing font package
+- Two type errors in `ui/chart.tsx`
+
+### Exporter drops the last row
+`export/csv.py:41` stops one row short when the page size divides the total.
+
+## Review raw files
+Detailed findings of each check:
+- `review/unit-tests.md` - Unit test results and coverage gaps
+- `review/lint.md` - Lint and type-check output
+"""
+
+
+def test_non_defects_pre_existing_issues_and_raw_files_are_not_findings() -> None:
+    assert read(SET_ASIDE) == [("export/csv.py", 41, None)]
+
+
+NO_ACTION = """\
+## Review
+
+No issues found. The change is small and well tested.
+
+Notes:
+- The new helper in `web/util.ts` could move to the shared package; no action needed.
+- `web/form.ts:40` trims input after validation, so padded names pass the length check.
+"""
+
+
+def test_a_note_that_says_no_action_is_needed_is_not_a_finding() -> None:
+    assert read(NO_ACTION) == [("web/form.ts", 40, None)]
+
+
+FIXED_IN_PLACE = """\
+## Findings / fixes
+
+### Defect: the poller logs an error on every start
+Each run printed two `unknown_event` errors right after connecting.
+
+**Fix.** Added both event kinds to the ignore list in `poller/events.py`.
+
+### Defect: the retry budget resets on reconnect
+`poller/retry.py:31` sets the budget back to its maximum on each reconnect.
+
+**Fix:** Keep the budget across reconnects and reset it only after a success.
+"""
+
+
+def test_a_defect_whose_fix_is_told_as_done_is_settled() -> None:
+    # a fix in the past tense is what was done; an imperative one is what to do
+    assert read(FIXED_IN_PLACE) == [("poller/retry.py", 31, None)]
+
+
+# --------------------------------------------------------------------------- #
+# A write-up of a problem that was solved: its problem sections are settled
+# --------------------------------------------------------------------------- #
+WRITE_UP = """\
+# Importer review threads: resolution
+
+## Problem
+- `importer/sync.py` and `importer/plan.py` still skipped the dry-run flag
+- `manifest.json` lacked the permissions block
+
+## Root Cause
+The first round fixed three commands and missed the other two.
+
+## Solution
+Removed the stale flag from `importer/sync.py` and `importer/plan.py`, added the
+permissions block, and committed the edits in one change.
+"""
+
+PROPOSAL = """\
+## Problem
+`importer/sync.py:40` takes the lock and never releases it when the write fails.
+
+## Solution
+Take the lock in a `with` block so every exit path releases it.
+"""
+
+
+def test_the_problem_of_a_write_up_whose_solution_was_applied_is_settled() -> None:
+    assert read(WRITE_UP) == []
+
+
+def test_a_problem_with_a_proposed_solution_stays_a_finding() -> None:
+    assert read(PROPOSAL) == [("importer/sync.py", 40, None)]
+
+
+STATUS_RECAP = """\
+# Renderer audit
+
+## Remaining gaps
+
+### 1. Wind animation props are ignored
+**Location**: `src/components/Foliage.tsx`
+**Issue**: `windStrength` is accepted and never read.
+
+### 2. No seeded random
+**Location**: `core/scatter.ts`
+**Issue**: instance layouts cannot be reproduced.
+
+## Architecture Status
+
+### Needs improvement
+- Wind animation props
+- Seeded random layouts
+"""
+
+
+def test_a_status_section_restates_the_gaps_above_it() -> None:
+    assert read(STATUS_RECAP) == [("src/components/Foliage.tsx", None, None),
+                                  ("core/scatter.ts", None, None)]
+
+
+PER_CHANGE_NOTES = """\
+# Review of the open pull requests
+
+## Notes by pull request
+
+### #4 \u2014 Add the config loader
+- **Assessment:** Small and self-contained.
+- **Risks:** The defaults may drift from the docs.
+- **Recommendation:** **Approve with minor doc edits**.
+
+### #5 \u2014 Rewrite the scheduler
+- **Assessment:** Large; touches every job.
+- **Verdict:** HOLD. Do not merge until the retry path has tests.
+"""
+
+
+def test_a_change_approved_by_its_own_verdict_line_is_no_finding() -> None:
+    assert summaries(PER_CHANGE_NOTES) == ["#5 \u2014 Rewrite the scheduler"]
+
+
+TIMED_ACTIONS = """\
+# Deployment readiness review
+
+## Critical issues fixed
+
+### 1. `eval()` on model output
+**Fix:** Replaced with a literal parser.
+**Status:** \u2705 FIXED
+
+## Recommendations
+
+### Short Term
+1. Add input validation to the webhook endpoint
+2. Add security headers to the dashboard
+
+### Long Term
+1. Sign release artifacts
+"""
+
+
+def test_actions_ordered_by_when_under_recommendations_are_not_findings() -> None:
+    assert summaries(TIMED_ACTIONS) == []
+
+
+CHECKED_NOT_FINDINGS = """\
+# Scorer review
+
+## Findings
+
+- `scorer.py:88` divides by the batch size before checking it is non-zero.
+
+## Checked and not findings
+
+- `scorer.py:40` looked like an off-by-one; the range is half-open on purpose.
+"""
+
+
+def test_a_section_of_what_was_checked_and_is_not_a_finding_holds_none() -> None:
+    assert read(CHECKED_NOT_FINDINGS) == [("scorer.py", 88, None)]

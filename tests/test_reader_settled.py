@@ -141,13 +141,22 @@ ADVICE = """\
 
 
 @pytest.mark.parametrize("heading", ["Testing Recommendations", "Recommendations",
-                                     "Recommended Next Steps", "Further Actions"])
+                                     "Further Actions"])
 def test_advice_after_the_findings_without_place_or_severity_is_not_a_finding(
         heading: str) -> None:
     got = findings(ADVICE.format(heading=heading))
     assert [(f.get("file"), f.get("line")) for f in got] == [
         ("api/handler.py", 52), ("api/auth.py", 17), ("api/cache.py", 9), (None, None)]
     assert got[-1].get("severity") == "critical"
+
+
+@pytest.mark.parametrize("heading", ["Recommended Next Steps", "Roadmap", "Action Plan"])
+def test_work_to_come_after_the_findings_keeps_only_what_names_a_place(heading: str) -> None:
+    # the steps of a plan are no findings, tagged or not; a step naming a place of its
+    # own still reports something at that place
+    got = findings(ADVICE.format(heading=heading))
+    assert [(f.get("file"), f.get("line")) for f in got] == [
+        ("api/handler.py", 52), ("api/auth.py", 17), ("api/cache.py", 9)]
 
 
 def test_suggestions_after_the_findings_keep_the_severity_their_heading_gives() -> None:
@@ -483,6 +492,15 @@ def test_a_header_that_leaves_some_open_closes_nothing(header: str) -> None:
 def test_a_heading_naming_open_findings_keeps_them_despite_a_closed_header() -> None:
     text = CLOSED_REVIEW + "\n## Still open\n\n- `queue/peek.py:9` returns a copy, not a view.\n"
     assert ("queue/peek.py", 9) in places(text)
+
+
+def test_a_shell_comment_in_a_fenced_block_does_not_reopen_a_closed_review() -> None:
+    # "# ... still failing" inside a fenced block is a comment of the shell, not a heading
+    text = CLOSED_REVIEW.replace(
+        "> **Status: all findings resolved in `9c1e4d0`.** The notes below are kept for "
+        "the record.", "**Status:** RESOLVED") + (
+        "\n## Check\n\n```sh\n$ make test\n# two unrelated tests still failing on main\n```\n")
+    assert findings(text) == []
 
 
 def test_a_closing_line_inside_a_section_is_not_the_header() -> None:

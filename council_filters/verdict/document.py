@@ -162,6 +162,9 @@ _INVENTORY = re.compile(
     r"clean|confirmed[\s-]+clean|clean\s+(?:areas|surfaces|paths)|tests?\s+(?:run|executed|"
     r"results?)|validation(?:\s+results?)?$|gates?\s+(?:run|results?)|methodology|references?\b|"
     r"metadata|traceability|what\s+(?:changed|was\s+(?:reviewed|checked|done))|"
+    # "## Review Raw Files", "## Artifacts": where the detailed outputs are kept
+    r"(?:[\w-]+\s+){0,2}raw\s+(?:files?|outputs?|logs?|reports?|results?)\s*$|"
+    r"(?:[\w-]+\s+)?(?:artifacts?|attachments?)\s*$|"
     r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
     r"updates?|fixes|modification)|"
@@ -231,7 +234,8 @@ def _aside_label(line: str) -> str | None:
 
 # a heading that says its section found nothing wrong ("Areas Verified Without Issues")
 _NO_ISSUES_HEAD = re.compile(
-    r"\bnon-?(?:issues?|findings?)\b|"
+    r"\bnon-?(?:issues?|findings?|defects?|bugs?)\b|\bnot\s+(?:a\s+)?(?:bugs?|defects?|"
+    r"findings?|issues?)\b|"
     r"\b(?:no|without|zero)\s+(?:[\w/-]+\s+){0,2}(?:findings?|issues?|problems?|concerns?|"
     r"defects?|bugs?)\b(?!\s+(?:with|in|for|of|on|to)\b)", re.I)
 # an item's own status, in its body: "**Verdict: fixed-by-me.**", "Status: ADDRESSED (...)"
@@ -301,7 +305,7 @@ _LABEL_WORDS = frozenset((
     "sprint", "within", "week", "weeks", "days",
     "can", "move", "wait", "list", "summary", "by", "level", "minimum", "not", "but", "be",
     "strongly", "suggested", "essential", "mandatory", "haves", "polish", "cleanup",
-    "cleanups", "merging", "shipping", "address", "resolve",
+    "cleanups", "merging", "shipping", "address", "resolve", "status",
     # "What's actually hurting", "What is wrong"
     "what", "s", "is", "actually", "really", "hurting", "wrong", "broken",
 ))
@@ -566,6 +570,9 @@ class _Section:
     # ("## ✅ Improvements"): an item under it may still say it is open
     reopenable: bool = False
     item: str | None = None  # "## 1. dialog.tsx", "### Decision 2: …": one item of many
+    plan: bool = False  # "## Next steps", "## Roadmap": work to come, no findings
+    action: bool = False  # named as a list of actions ("## Recommendations", "## Action Items")
+    answers: tuple[str, ...] = ()  # "### 2. Authorization (unblocks B2, B5)": ids it answers
 
 
 @dataclass
@@ -1160,6 +1167,9 @@ class _Reader:
         # sections are the answered items, settled unless they say they are still open
         self.response = False
         self.sectioned = False  # a heading below the title was read
+        # levels at which the document tells a fix as done ("## Solution" over "Removed
+        # the flag from sync.md"): its problem and root-cause sections there are settled
+        self.fixed_levels: set[int] = set()
         # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
         # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
         self.brief = False
@@ -1417,6 +1427,13 @@ class _Reader:
         if not heading and self.sections and (c := self.sections[-1].cand) is not None \
                 and _settled_body([s]):
             c.settled = True  # "**Verdict: fixed-by-me.**" in a heading's section: settled
+        if not heading and self.sections and (c := self.sections[-1].cand) is not None \
+                and (m := _ITEM_VOTE.match(s)) and words.vote_of(m["v"], False) == "APPROVE" \
+                and locate(c.text) is None and not _lead_tag(c.text):
+            # "### #3 — Onboarding webapp" over "- **Recommendation:** **Approve after …**":
+            # the review of one change among several, approved by its own verdict: no
+            # finding ("**Verdict:** HOLD. Do not merge …" keeps it)
+            c.settled = True
         if self.want_confidence:
             self.want_confidence = False
             word = confidence_word(s)
@@ -1525,6 +1542,9 @@ class _Reader:
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
+        if any(sec.plan for sec in self.sections) and not fields.get("file") \
+                and locate(head[:600]) is None:
+            return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
         rec = _finding(_Item(head, -1, None, list(rest)), self.origin)
         if rec is None:
             return
@@ -1651,6 +1671,16 @@ class _Reader:
                 key = (m["n"] or m["h"] or m["i"] or "").lower()
                 if key and (target := self.ids.get(key)) is not None:
                     break
+        if target is None and not isinstance(rec.get("file"), str):
+            # "### 2. Authorization (unblocks B2, B5)" over "- Add `pundit`": each of its
+            # actions answers one of the findings its heading names
+            for s in reversed(self.sections):
+                if s is sec:
+                    break
+                target = next((t for i in s.answers if (t := self.ids.get(i.lstrip("#")))
+                               is not None and any(t is f for f in prior)), None)
+                if target is not None:
+                    return True
         if target is not None and not any(target is f for f in prior):
             target = None
         if target is None:
@@ -2006,6 +2036,9 @@ class _Reader:
             # "## 1. Critical — fixed in this PR", "### S1. [CI] no test job —— 本 PR 已修复":
             # what the heading names (a section or one finding) was settled in the change
             kind = "resolved"
+        if level in self.fixed_levels and kind in ("neutral", "findings") \
+                and _POSTMORTEM_PART.match(plain):
+            kind = "resolved"  # "## Problem" in a write-up whose "## Solution" was applied
         if level == 1 and not self.sectioned and _RESPONSE_DOC.search(plain) \
                 and not any(v.vote for v in self.doc.votes):
             self.response = True  # "# Response to the review of PR #88"
@@ -2030,6 +2063,14 @@ class _Reader:
                 _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
             sec.item = f"{at}:{plain[:80]}"
         sec.review_head = kind == "neutral" and _REVIEW_HEAD.match(plain) is not None
+        sec.answers = tuple(i.lower() for m in _ANSWERS.finditer(plain[:300])
+                            for i in re.findall(r"#?[A-Za-z]{0,3}-?\d{1,4}[a-z]?", m["ids"]))
+        sec.action = _recap_kind(re.sub(r"^[\W\d_]+", "", plain), text) == "action"
+        sec.plan = level >= 2 and not is_key and (_PLAN_HEAD.match(
+            re.sub(r"^[\W\d_]+", "", plain)) is not None and not _FINDINGS.search(plain) or (
+            # "## Recommendations" then "### Short Term", "### Long Term": work to come, when
+            _TIMING_HEAD.match(re.sub(r"^[\W\d_]+", "", plain)) is not None
+            and any(s_up.action for s_up in self.sections)))
         recap_name = re.sub(r"^[\W\d_]+", "", plain)
         sec.summary_head = _recap_kind(recap_name, text) == "summary"
         sec.preview = sec.summary_head and not self.doc.findings and level >= 2
@@ -3337,7 +3378,7 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
 # Summary" (a name that goes on after it, "Error summary is wrong", is a finding's)
 _SUMMARY_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,3}(?=(?:(?:issues?|findings?|problems?|concerns?)\s+)?(?:summary|recap|"
-    r"overview|scorecard|roll-?up|status\s+table)\s*[:.\u2014\u2013-]?\s*$)", re.I)
+    r"overview|scorecard|roll-?up|status(?:\s+table)?)\s*[:.\u2014\u2013-]?\s*$)", re.I)
 
 
 # up to two words ahead of a list of actions' name that ends the heading, or its aside:
@@ -3361,6 +3402,12 @@ _ID = re.compile(r"^[\s*_`(\[]*(?:(?:issue|finding|item|bug|concern|comment)\s*#
 _REFERENCE = re.compile(
     r"\b(?:issue|finding|item|bug|concern)\s*#?\s*(?P<n>\d{1,4})\b|(?<![\w#])#(?=\d)"
     r"(?P<h>\d{1,4})\b|[(/]\s*(?P<i>[A-Z]{1,3}\d{1,3}[a-z]?)\s*(?=[)/])", re.I)
+# a heading of a list of actions naming the findings it answers: "(unblocks B2, B5)",
+# "— fixes #3 and #4", "(addresses C1)"
+_ANSWERS = re.compile(
+    r"\b(?:unblocks?|fix(?:es)?|address(?:es)?|resolves?|closes?|answers?)\s+(?P<ids>"
+    r"(?:#\d{1,4}|[A-Z]{1,3}-?\d{1,4}[a-z]?)(?:\s*(?:,|/|&|and)\s*(?:#\d{1,4}|"
+    r"[A-Z]{1,3}-?\d{1,4}[a-z]?)){0,11})(?![\w-])")
 _TAG_LEAD = re.compile(r"^[\W_]*(?:" + SEVERITY_WORD + r")[*_]*\s*[:\u2014\u2013-]\s+", re.I)
 _ID_ONLY = re.compile(r"^[\W_]*(?:(?:pr|mr|pull\s+request|comment|thread|review\s+comment|note|"
                       r"item)\s*)?#?\s*\d{1,9}[\W_]*$", re.I)
@@ -3523,7 +3570,9 @@ _SET_ASIDE_HEAD = re.compile(
     r"\b(?:not\s+blocking|non-?blocking|won'?t\s+fix)\b[^()\n]{0,40}"
     r"\)\s*:?\s*$"
     r"|.{0,80}\(\s*no\s+action\s+(?:is\s+)?(?:needed|required)\b[^()\n]{0,40}\)\s*:?\s*$"
-    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b", re.I)
+    r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b"
+    # "### ⚠️ Pre-Existing Issues Identified (Not Security-Related)": there before the change
+    r"|pre-?existing\s+(?:issues?|errors?|failures?|problems?|bugs?)\b", re.I)
 _STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
                          r"(?:fixed|addressed|resolved))\b", re.I)
 # the words of a heading over the previous round's settled items ("Resolved", "Fixed since
@@ -3760,12 +3809,14 @@ def _skip_head(head: str) -> bool:
                  h, re.I):
         return True
     if re.search(r"(?:[;,:]|\s[\u2014\u2013-])\s*(?:(?:this\s+is|it'?s|that'?s)\s+)?"
-                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design)"
+                 r"(?:fine|ok|okay|acceptable|expected|intended|by\s+design|no\s+action\s+"
+                 r"(?:is\s+)?(?:needed|required))"
                  r"(?:\s+(?:for\s+now|as\s+is))?[.!]?\s*$", re.sub(r"[*_`]+", "", h), re.I):
-        return True  # "… renumbers when filters change — expected.", "…; fine for now."
+        return True  # "… renumbers when filters change — expected.", "…; no action needed."
     if _ANSWERED.search(h) and not _reopened(h):
         return True  # "… — Fixed in a1b2c3d.", "… → Done", "… — PASS", "N/A: unreachable"
-    if len(h) <= TALLY_CAP and _TALLY.match(h) or _TOOL_NOTE.match(h) or _REVIEWER_STATUS.match(h) \
+    if len(h) <= TALLY_CAP and (_TALLY.match(h) or _TALLIES.match(h)) or _TOOL_NOTE.match(h) \
+            or _REVIEWER_STATUS.match(h) \
             or _INFO_CONFIRMS.match(_plain(h)) or _CONTENTS_ENTRY.match(h):
         return True
     # an element quoted as code (`` `<button>` ``) is the reviewer's subject, not a blank
@@ -3838,13 +3889,25 @@ def _settled_body(rest: list[str]) -> bool:
         if fenced or not ln.strip():
             continue
         if not text and (_SETTLED_MARK.match(ln) or _settled_intl(ln)) \
-                or _BOT_ADDRESSED.match(ln):
+                or _BOT_ADDRESSED.match(ln) or _FIX_DONE.match(ln):
             return True
         text.append(ln.strip())
     # a label may wrap onto the next line ("… **Verdict:" / "fixed-by-me.**")
     joined = " ".join(text)
     return any(_RESOLVED.search(m["v"]) for m in _SETTLED_LABEL.finditer(joined)) or bool(
         text and _ANSWER_LABEL.search(" ".join(text[:2])) and not _reopened(joined))
+
+
+# the fix of an item told as done, in the past tense or as what the code now does
+# ("**Fix.** Added both kinds to the ignore-list", "- **Fix**: Changed to `verify: .all`",
+# "Fix applied: the loader now checks the size"); "**Fix:** Add a guard" proposes one
+_DONE_VERBS = (r"(?:added|removed|replaced|changed|updated|moved|renamed|wrapped|switched|"
+               r"guarded|rewrote|reworked|dropped|deleted|corrected|extracted|refactored|"
+               r"implemented|introduced|fixed|committed|merged)")
+_FIX_DONE = re.compile(
+    r"^[\s>*_-]*(?:fix(?:ed)?|fix\s+applied|applied\s+fix|resolution|change\s+made)[\s*_]*"
+    r"[.:\u2014\u2013-][\s*_]*(?:" + _DONE_VERBS + r"\b|(?:[\w`.'-]+\s+){1,3}now\s+(?!needs?\b|"
+    r"has\s+to\b|must\b|should\b)\w+)", re.I)
 
 
 # the line a review bot appends to its own comment once a commit answers it, anywhere in
@@ -3881,18 +3944,24 @@ def _says_nothing_wrong(line: str) -> bool:
 
 # a count of findings by severity, not a finding: "Critical: 1", "**High issues** — 0",
 # "3 minor", "P1: 2 (see below)", "🔴 Blockers: 0"
-_TALLY_PAIR = (
-    r"(?:(?:" + SEVERITY_WORD + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
+TALLY_CAP = 300  # characters of a line tried as a tally (its runs of spaces backtrack)
+# a count of findings per severity ("Critical: 2", "2 minor", "- :warning: 9 major" behind
+# an emoji shortcode): a tally, not a finding
+_TALLY = re.compile(
+    r"^[^\w]*(?::[a-z][a-z0-9_+-]{1,30}:\s*)?(?:(?:" + SEVERITY_WORD
+    + r")s?(?:\s+(?:severity|priority|issues?|findings?|"
     r"problems?|concerns?|items?|violations?))?[*_`\s]*(?:[:=\u2014\u2013-]|\|)[*_`\s]*\d{1,5}"
     r"|\d{1,5}[*_`\s]+(?:" + SEVERITY_WORD + r")s?(?:\s+(?:issues?|findings?|problems?|"
-    r"concerns?|items?|violations?))?)")
-TALLY_CAP = 300  # characters of a line tried as a tally (its runs of spaces backtrack)
-# a count of findings per severity ("Critical: 2", "- :warning: 9 major", "Critical: 1, High:
-# 0, Medium: 2, Low: 24"): a tally, not a finding
-_TALLY = re.compile(
-    r"^[^\w]*(?::[a-z][a-z0-9_+-]{1,30}:\s*)?" + _TALLY_PAIR + r"(?:\s*[,;/|]\s*[*_`]*"
-    + _TALLY_PAIR + r"){0,6}(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
+    r"concerns?|items?|violations?))?)(?:\s+(?:issues?|findings?|problems?|concerns?|items?))?"
     r"[*_`\s.]*(?:\([^()\n]{0,80}\))?[*_`\s.]*$", re.I)
+
+
+# ... several counts on one line, or a count left blank in a form: "Critical: 1, High: 0,
+# Medium: 0, Low: 24", "Major: `TBD`", "High: N/A"
+_TALLY_COUNT = (r"(?:" + SEVERITY_WORD + r")s?[*_`\s]*[:=][*_`\s]*(?:\d{1,5}|tbd|n/?a|\?|"
+                r"[-\u2014\u2013])[*_`\s]*")
+_TALLIES = re.compile(r"^[^\w]*" + _TALLY_COUNT + r"(?:[,;/|]\s*" + _TALLY_COUNT + r"){0,7}"
+                      r"[.\s]*$", re.I)
 
 
 # a static-analysis tool's annotation a bot quotes under its comment ("[warning] 43-43:
@@ -4259,6 +4328,36 @@ _CLOSED_STATUS = re.compile(
 CLOSED_HEAD_LINES = 30  # lines of a document's header read for a status that closes it
 
 
+# the parts of a write-up of a problem that was solved ("## Problem", "## Root Cause")
+_POSTMORTEM_PART = re.compile(
+    r"^(?:the\s+)?(?:problems?|issues?(?:\s+in\s+detail)?|root\s+causes?|symptoms?|"
+    r"investigation|what\s+happened|why\s+(?:this|it)\s+happened)\s*:?\s*$", re.I)
+# ... its solution, told as applied: a heading, then a line in the past tense
+_SOLUTION_HEAD = re.compile(
+    r"^#{2,6}\s+[\W\d_]*(?:the\s+)?(?:solution|resolution|fix(?:es)?\s+applied|the\s+fix|"
+    r"how\s+it\s+was\s+fixed)\b[^\n]{0,40}$", re.I)
+_DONE_LINE = re.compile(
+    r"^[\s>*_-]*(?:\d{1,2}[.)]\s*)?" + _DONE_VERBS + r"\b|\b(?:were|was)\s+(?:fixed|resolved|"
+    r"removed|replaced|added|changed|rewritten)\b|\bcommitted\b|\bbatch-resolved\b", re.I)
+SOLUTION_SCAN = 40  # lines under a solution heading read for a fix told as done
+
+
+def _fixed_levels(src: list[str]) -> set[int]:
+    """The heading levels of the document's solution sections that tell their fix as done
+    (a line in the past tense within SOLUTION_SCAN lines): a write-up of solved problems."""
+    levels: set[int] = set()
+    fenced = False
+    for i, ln in enumerate(src):
+        if ln.strip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or not _SOLUTION_HEAD.match(ln.strip()):
+            continue
+        level = len(ln.strip()) - len(ln.strip().lstrip("#"))
+        if any(_DONE_LINE.search(x) for x in src[i + 1:i + 1 + SOLUTION_SCAN]):
+            levels.add(level)
+    return levels
+
+
 def _closes_all(src: list[str]) -> bool:
     """The document's header (the lines before its first section heading) says every
     finding is settled, and no line of it nor any heading says some are still open."""
@@ -4278,9 +4377,14 @@ def _closes_all(src: list[str]) -> bool:
             closed = True
     if not closed:
         return False
-    return not any(re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln)
-                   and not _settled_section(_plain(ln.strip(" #")))  # "### New … addressed"
-                   for ln in src)
+    fenced = False
+    for ln in src:
+        if ln.strip().startswith(("```", "~~~")):
+            fenced = not fenced  # "# (Note: ...)" in a shell block is a comment, no heading
+        elif not fenced and re.match(r"\s{0,3}#{1,6}\s", ln) and _OPEN_LEFT.search(ln) \
+                and not _settled_section(_plain(ln.strip(" #"))):  # "### New … addressed"
+            return False
+    return True
 
 
 def _settled_tail(plain: str) -> bool:
@@ -4417,6 +4521,48 @@ _NONE_REMAIN = re.compile(
 _NONE_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
 
 
+# a line of a tool's run that names no defect: a count ("Total lines scanned: 20,082",
+# "Low severity: 26 (informational)") or what was run ("Custom rules executed", "Analysis
+# completed on the contracts")
+_RUN_LINE = re.compile(
+    r"^[\s*_`]*(?:[^\W\d_][\w ()/.-]{0,40}?[*_`]*\s*[:=]\s*[*_`]*\s*\d[\d,.]*\s*%?[*_`]*\s*"
+    r"(?:\([^()\n]{0,40}\))?[\s*_`.]*$|[^\n]{0,80}?\b(?:executed|completed|ran|run|performed|"
+    r"scanned)\b[^\n]{0,80}$)", re.I)
+
+
+def _clean_run(body: list[str]) -> bool:
+    """The lines under a heading report a check's run and say nothing wrong: each is a
+    check mark or a "none", a count, or what was run, and one at least passes or says none."""
+    passed = False
+    for ln in body[:MAX_BODY]:
+        h = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+", "", ln.strip())
+        if not h:
+            continue
+        if _says_nothing_wrong(h):
+            passed = True
+        elif not _RUN_LINE.match(h) or _PROBLEM_WORDS.search(h):
+            return False
+    return passed
+
+
+# a section of work to come, in order or not: its items are steps, not findings
+_PLAN_HEAD = re.compile(
+    r"^(?:(?:recommended|suggested|proposed)\s+)?(?:next\s+steps?|"
+    r"action\s+plan|roadmap|(?:work|fix|execution|implementation)\s+(?:order|steps|plan)|"
+    r"order\s+of\s+work|timeline|milestones)\b", re.I)
+# an item's own verdict line ("- **Recommendation:** **Approve with minor doc edits**.")
+_ITEM_VOTE = re.compile(
+    r"^[\s>*_-]*(?:recommendation|verdict|decision)[\s*_]*[:\uff1a][\s*_]*(?P<v>[^\n]{1,120})$",
+    re.I)
+# a heading that only says when: "Short Term", "Long-term", "Immediate", "This sprint"
+_TIMING_HEAD = re.compile(
+    r"^(?:immediate(?:ly)?|(?:short|medium|mid|long|near)[\s-]?term|later|this\s+(?:week|"
+    r"sprint|month|quarter)|next\s+(?:week|sprint|month|quarter|release))\s*"
+    r"(?:\([^()\n]{0,40}\))?\s*:?\s*$", re.I)
+# a plan's step as a heading ("Step 3 — Fix domain validation", "Step 2:")
+_STEP_HEAD = re.compile(r"^[\W_]*step\s*#?\d{1,3}[a-z]?\b(?!\s*(?:of|in)\b)", re.I)
+
+
 def _qualifies(c: _Cand) -> bool:
     text = c.text
     if c.subs and all(k in ("resolved", "positive") for k in c.subs) and not (
@@ -4424,6 +4570,8 @@ def _qualifies(c: _Cand) -> bool:
             or _lead_tag(text) and not _is_label(re.sub(r"^[\W_]*P[0-4]\b", " ", text))
             and "resolved" not in c.subs):
         return False  # "## Bug fix validation" over "### ✅ Bug #1: fixed" ...: their group
+    if _STEP_HEAD.match(_plain(text)) and locate(text) is None:
+        return False  # "### Step 1 — Fix rollback safety (CRITICAL)": a step of a plan
     fields = _fields(c.body)
     badge = badge_severity(_no_code("\n".join(c.body[:8])))
     # a location field that names a file (not "Location: Section 8 - Endpoints")
@@ -4448,6 +4596,9 @@ def _qualifies(c: _Cand) -> bool:
         return False  # "**Assessment**: [OK] Sound" under "### parser.md": a check passed
     if body and not fields.get("severity") and all(_says_nothing_wrong(ln) for ln in body):
         return False  # "### P1: Docs" over bullets that all praise or say none: no finding
+    if body and not fields.get("severity") and not _lead_tag(text) and locate(text) is None \
+            and _clean_run(body):
+        return False  # "#### Bandit" over "High: 0 ✅", "Low: 26 (informational)": a clean run
     if _SCORE.search(text) and not _lead_tag(text) and locate(text) is None \
             and not any(_PROBLEM_WORDS.search(ln) for ln in body[:12]):
         return False  # "### Quality: 8/10" over "Readable code.": a scorecard's row
@@ -5504,6 +5655,7 @@ def _read_document(text: str, origin: str) -> Doc:
     except Exception:  # noqa: BLE001 - the parser is third-party code; a bad answer is data
         return reader.finish()
     reader.src = body.split("\n")
+    reader.fixed_levels = _fixed_levels(reader.src)
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
     if doc.findings and _closes_all(reader.src):

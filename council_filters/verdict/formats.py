@@ -26,6 +26,9 @@ docs/parse-verdict.md ("Machine formats"):
 - ``session-json``: a saved chat session (a list of ``role``/``content`` or ``parts``
   messages, or an object with a ``messages`` list of ``type``/``content``); the answer
   is the last reply to the first prompt;
+- ``json-markdown``: a JSON object that is no review document and carries the review as
+  one Markdown string (``{"reviewFeedback": "### Review of a.py ..."}``); the answer is
+  that string;
 - ``coderabbit-plain``: ``coderabbit review --plain`` (or ``--prompt-only``): records
   under a rule of ``=``, each with ``File:``, ``Line: N to M``, ``Type:`` and its
   ``Comment:`` (or only its ``Prompt for AI Agent:``); ``meta["doc"]`` holds them as a
@@ -98,6 +101,8 @@ def unwrap(raw: str) -> Unwrapped:
     if got.kind == "text":
         got.text = box_tables(unglue_labels(printed_once(unprefixed(got.text))))
     doc = review_json(got.text)
+    if doc is None and got.kind == "text" and (md := markdown_answer(got.text)) is not None:
+        got.kind, got.text = "json-markdown", md  # {"reviewFeedback": "### Review of ..."}
     if doc is None and got.kind == "text" and (cr := coderabbit_plain(got.text)) is not None:
         got.kind, doc = "coderabbit-plain", cr
     if doc is None and not got.text.strip() and "structured" in got.meta:
@@ -468,6 +473,34 @@ def review_json(text: str) -> dict[str, Any] | None:
                       for v in list(doc.values())[:16]) else None
 
 
+#: the words of a key whose string value may be a whole review written in Markdown
+_MARKDOWN_WORDS = frozenset(("review", "feedback", "report", "markdown", "md", "content",
+                             "body", "analysis", "text", "output", "response", "result",
+                             "comment", "critique", "assessment"))
+_MARKDOWN_SHAPE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,3}[.)][ \t])", re.M)
+
+
+MAX_MARKDOWN_JSON = 1 << 20  # characters of a JSON object looked into for a Markdown review
+
+
+def markdown_answer(text: str) -> str | None:
+    """The review a JSON object carries as one Markdown string (``{"performanceMetrics":
+    {...}, "reviewFeedback": "### Review of a.py\\n\\n#### 1. Bugs\\n* ..."}``): the longest
+    string of its top level (at most 64 keys) under a key naming a review, feedback, a
+    report, content..., of three lines or more with a heading or a list item; None when
+    the text is no such object."""
+    s = text.strip()
+    if not s.startswith("{") or len(s) > MAX_MARKDOWN_JSON or "\\n" not in s:
+        return None  # a review held in one string is not megabytes long, and has lines
+    value = loads(s)
+    if not isinstance(value, dict):
+        return None
+    found = [v for k, v in list(value.items())[:64] if isinstance(v, str) and v.count("\n") >= 2
+             and _MARKDOWN_WORDS.intersection(reviewer_json.key_words(k))
+             and _MARKDOWN_SHAPE.search(v)]
+    return max(found, key=len) if found else None
+
+
 #: fenced blocks of one answer looked at for a review document, from its last
 _MAX_EMBEDDED = 16
 
@@ -487,11 +520,17 @@ def embedded_review(text: str) -> dict[str, Any] | None:
 
 
 def _is_review(doc: dict[str, Any]) -> bool:
-    """A review document: a verdict key, a findings list under its usual name, or a list
-    under a key that names findings (``security_issues``, ``lint_violations``)."""
+    """A review document: a verdict key (``verdict``, or one of its own making such as
+    ``editorial_decision``), a findings list under its usual name, a list under a key that
+    names findings (``security_issues``, ``lint_violations``, ``concerns``), or a list of
+    per-file entries each holding its findings (``{"reviews": [{"plan_file": ...,
+    "issues": [...]}]}``)."""
     return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or any(
         isinstance(v, list) and reviewer_json.names_findings(k)
-        for k, v in list(doc.items())[:64])
+        or isinstance(v, str) and reviewer_json.names_verdict(k)
+        or isinstance(v, list) and (reviewer_json.severity_group(k, v)
+                                    or reviewer_json.generic_findings(k, v))
+        for k, v in list(doc.items())[:64]) or bool(reviewer_json.per_file_findings(doc))
 
 
 # a review document's own verdict keys: such a document is read as one, not as review data

@@ -283,6 +283,44 @@ def _is_review_data(value: Any) -> bool:
 _THREAD_KEYS = ("reviewThreads", "review_threads", "threads", "discussions")
 
 
+def _lone_comment(value: Any) -> bool:
+    """One review comment saved alone, with no author: its ``path`` and its text, and no
+    list of anything (a review document holds its findings in lists)."""
+    return isinstance(value, dict) and _text(value, True) is not None \
+        and place(value)[0] is not None \
+        and not any(isinstance(v, list) for v in list(value.values())[:64])
+
+
+def _bot_bodies(value: Any) -> bool:
+    """Review bots' comments saved with no author and no place (``[{"body": "_⚠️ Potential
+    issue_ ..."}, ...]``): a list of objects each with a comment's text and nothing
+    nested, at least one of them a review bot's (:func:`bot_body`)."""
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        return False
+    head = value[:50]
+    return all(isinstance(r, dict) and _text(r, False) is not None
+               and not any(isinstance(x, (dict, list)) for x in list(r.values())[:64])
+               for r in head) and any(bot_body(_text(r, False) or "") for r in head)
+
+
+#: a review bot's mark in a comment's body (CodeRabbit's closing note)
+_BOT_NOTE = re.compile(r"<!--\s*This is an auto-generated (?:comment|reply) by CodeRabbit\s*-->")
+
+
+def bot_body(body: str) -> bool:
+    """A review bot's comment: its first line is a line of severity badges (gemini's
+    ``![high](…)``, CodeRabbit's ``_⚠️ Potential issue_ | _🟠 Major_``, ``P1 Badge``), or it
+    carries CodeRabbit's closing note or its prompt for an agent."""
+    from council_filters.verdict import document  # noqa: PLC0415 - document imports a lot
+
+    first = next((ln.strip() for ln in body[:2000].split("\n") if ln.strip()), "")
+    return bool(first) and (document.badge_only(first) or document.badge_severity(
+        first[:300]) is not None and len(first) < 300) or _BOT_NOTE.search(body) is not None \
+        or _PROMPT_PLACE.search(body) is not None
+
+
 def comment_records(value: Any) -> list[dict[str, Any]] | None:
     """The review comments in a saved JSON value, in document order, each as a record the
     reader takes (``path``, ``line``, ``body``, ``author``); None when the value holds no
@@ -291,7 +329,7 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
         return None
     flat = isinstance(value, list) and value and all(
         isinstance(r, dict) and _text(r, True) is not None and place(r)[0] is not None
-        for r in value[:50])
+        for r in value[:50]) or _lone_comment(value) or _bot_bodies(value)
     if not flat and not _is_review_data(value):
         return None
     out: list[dict[str, Any]] = []
@@ -318,7 +356,8 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
             continue
         body = _text(v, path is not None)
         if body is not None and key not in _NOT_COMMENTS and not settled(v, body) and (
-                path is not None or _login(v) is not None or _state(v) in _STATES):
+                path is not None or _login(v) is not None or _state(v) in _STATES
+                or bot_body(body)):
             if path is None:
                 path, own_line = meta_place(body)
             out.append(_record(v, body, path, own_line))
@@ -372,12 +411,24 @@ def _add_thread(out: list[dict[str, Any]], thread: dict[str, Any],
 _META = re.compile(r"\A\s*<!--\s*[\w.:-]{0,60}\s*(\{[^{}]{0,2000}\})\s*-->")
 
 
+#: the place CodeRabbit's "Prompt for AI Agents" names: "In `@src/a.sql` around lines
+#: 53 - 58" (GitHub anchors a range at its last line)
+_PROMPT_PLACE = re.compile(
+    r"Prompt for AI Agents?\b[\s\S]{0,400}?\bIn\s+`?@?(?P<p>[^`\s]{1,300}?)`?\s+"
+    r"(?:around|at|near)\s+lines?\s+(?P<a>\d{1,7})(?:\s*(?:-|to|\u2013)\s*(?P<b>\d{1,7}))?")
+
+
 def meta_place(body: str) -> tuple[str | None, int | None]:
-    """The place an HTML comment opening a body records (a file path and its lines);
+    """The place an HTML comment opening a body records (a file path and its lines), or
+    that a bot's prompt for an agent names (``In `@a.sql` around lines 53 - 58``: line 58);
     (None, None) when there is none."""
     m = _META.match(body)
     if m is None:
-        return None, None
+        # one comment's prompt; a review's body folding several comments is no one place
+        found = list(_PROMPT_PLACE.finditer(body[:20_000]))
+        if len(found) != 1 or overview(body):
+            return None, None
+        return found[0]["p"], int(found[0]["b"] or found[0]["a"])
     try:
         meta = json.loads(m.group(1))
     except ValueError:
@@ -397,7 +448,8 @@ def meta_place(body: str) -> tuple[str | None, int | None]:
 _OVERVIEW = re.compile(
     r"<!--\s*(?:walkthrough_start|This is an auto-generated comment: (?:summarize|release notes)"
     r" by coderabbit)"
-    r"|^#{1,3}\s*(?:Summary by CodeRabbit|Pull request overview|Greptile (?:Summary|Overview))"
+    r"|^#{1,3}\s*(?:Summary by CodeRabbit|Pull request overview|Copilot review overview"
+    r"|Greptile (?:Summary|Overview))"
     r"\s*$"
     r"|^#{1,3}\s*Summary of Changes\s*\n+\s*Hello\b"
     r"|^\s*\**Actionable comments posted:\s*\d+"

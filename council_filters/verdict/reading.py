@@ -198,13 +198,15 @@ def _take_structured(out: Reading, schema: Reading) -> None:
 def _take_embedded(out: Reading, block: Reading) -> None:
     """A review JSON fenced inside a Markdown answer: the reviewer's own structured copy
     of its review.  Its verdict stands when the prose states none; its findings stand
-    when the prose gave none, or when every one of them names its file (the prose's
-    sections, quotes and evidence lines are then the same findings retold)."""
+    when the prose gave none, when every one of them names its file (the prose's
+    sections, quotes and evidence lines are then the same findings retold), or when it
+    holds at least as many as the prose (a summary after the block retells a few)."""
     if not out.found_verdict and block.found_verdict:
         out.found_verdict, out.verdict = True, block.verdict
         out.warnings = [w for w in out.warnings if w != NO_VERDICT] + [
             w for w in block.warnings if w == NOT_A_VOTE]
-    if block.findings and (not out.findings or all(f.get("file") for f in block.findings)):
+    if block.findings and (not out.findings or all(f.get("file") for f in block.findings)
+                           or len(block.findings) >= len(out.findings)):
         out.findings, out.findings_text = block.findings, block.findings_text
 
 
@@ -248,6 +250,8 @@ def _from_document(text: str, origin: str) -> Reading:
         body = _lone_comment(text, origin)  # one bot comment's body, saved alone
     if body is not None:  # a bot's folded summary body: its lists are the findings
         doc.findings, doc.findings_text = body, None
+    if len(doc.findings) == 1 and not doc.findings[0].get("file") and pr_records.bot_body(text):
+        _prompt_place(doc.findings[0], text)  # one bot comment, its place in its prompt
     out = Reading()
     if cut:
         out.warnings.append(CUT)
@@ -517,6 +521,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     ``status``/``passed``), a summary, and findings under their usual names."""
     out = Reading()
     v = _get(doc, *_VERDICT_NAMES)
+    if v is None:  # "editorial_decision": "Major Revision", "merge_verdict": "GO"
+        v = next((d for k, d in list(doc.items())[:64]
+                  if isinstance(d, str) and reviewer_json.names_verdict(k)), None)
     if v is None:  # {"summary": {"verdict": "APPROVE", "issues": 0}}
         v = next((_get(d, *_VERDICT_NAMES) for k, d in list(doc.items())[:32]
                   if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS
@@ -530,11 +537,14 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         # status is ("verdict": "OK", "gate_status": "OK")
         word = words.vote_of(v, not _run_status(doc)) or reviewer_json.value_vote(v)
     else:
-        b = reviewer_json.flag(_get(doc, "approved", "passed", "passes", "pass", "lgtm",
-                                    "merge_ready", "ready_to_merge", "mergeable"))
+        b = reviewer_json.flag(_get(doc, *_GATES))
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
+    if not out.found_verdict and (part := _verdict_part(doc)) is not None:
+        sub = _from_json(part, origin)  # {"analysis": {"decision": "reject", ...}}
+        if sub.verdict in VOTES:  # a part's run state ("status": "ok") is no verdict
+            out.found_verdict, word = True, sub.verdict
     if word in VOTES:
         out.verdict = word
     elif out.found_verdict:
@@ -547,12 +557,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     s = _get(doc, "summary", "overview", "overall_explanation", "explanation", "review_notes")
     if isinstance(s, str):
         out.summary = _cap(" ".join(s.split()))
-    for item in reviewer_json.finding_items(doc):
-        _add_json_item(out, item, origin, None)
-    for key, sev in _GROUPS:  # findings grouped under a key that names their severity
-        group = _get(doc, key)
-        for item in group[:10_000] if isinstance(group, list) else []:
-            _add_json_item(out, item, origin, sev)
+    for item, sev in reviewer_json.grouped_findings(doc):
+        _add_json_item(out, item, origin, sev)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
 
@@ -567,6 +573,21 @@ _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "over
                               "review_summary", "metadata", "gate", "quality_gate"))
 
 
+_GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
+          "mergeable")
+
+
+def _verdict_part(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The one part of a document (an object one down, of its first 16 keys, not an earlier
+    or settled one) that states a verdict under its own key or gate; None when none does,
+    or when several do (one report a reviewer: no one of them is the document's)."""
+    parts = [d for k, d in list(doc.items())[:16] if isinstance(d, dict)
+             and not reviewer_json.closed_key(k)
+             and (isinstance(_get(d, *_VERDICT_NAMES), str)
+                  or isinstance(reviewer_json.flag(_get(d, *_GATES)), bool))]
+    return parts[0] if len(parts) == 1 else None
+
+
 def _run_status(doc: dict[str, Any]) -> bool:
     """True when the document's verdict is its plain ``status``/``result``/``outcome``
     (no verdict, decision or gate key above it): a run's state, which says ``ok`` when
@@ -577,17 +598,6 @@ def _run_status(doc: dict[str, Any]) -> bool:
                  and str(k).lower() in _VERDICT_HOLDERS and "gate" not in str(k).lower()
                  for n in _VERDICT_NAMES if _get(d, n) is not None]
     return bool(names) and names[0] in ("status", "result", "outcome")
-
-
-# keys a review object groups its findings under, with the severity each names (an
-# item's own severity outranks its group's)
-_GROUPS = (("blockers", "critical"), ("blocking_issues", "critical"),
-           ("blocking", "critical"), ("must_fix", "critical"), ("critical_issues", "critical"),
-           ("required_changes", "critical"), ("critical", "critical"), ("high", "critical"),
-           ("should_fix", "medium"), ("major", "medium"), ("medium", "medium"),
-           ("important", "medium"), ("nits", "minor"), ("nitpicks", "minor"),
-           ("suggestions", "minor"), ("minor", "minor"), ("low", "minor"),
-           ("nice_to_have", "minor"))
 
 
 def _add_json_item(out: Reading, item: Any, origin: str, group_severity: str | None) -> None:
@@ -618,9 +628,11 @@ def _posted_findings(body: str, origin: str) -> list[dict[str, Any]]:
 
 
 def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
-    """A text that is one review bot comment's body, saved without its place: it opens
+    """A text that is one review bot comment's body, saved without its envelope: it opens
     with the comment's severity badge (a line of badges, then its title and prose; or a
-    bold title holding the badge), and is one finding with no file.  None otherwise."""
+    bold title holding the badge), and is one finding, at the place its prompt for an
+    agent names (CodeRabbit's ``In `@a.sql` around lines 53 - 58``), else with no file.
+    None otherwise."""
     lines = [ln.strip() for ln in text[:20_000].split("\n") if ln.strip()]
     if len(lines) < 2 or (sev := document.badge_severity(lines[0])) is None:
         return None
@@ -633,7 +645,17 @@ def _lone_comment(text: str, origin: str) -> list[dict[str, Any]] | None:
     title = " ".join(title.split()).strip(" .")
     if not title:
         return None
-    return [{"kind": "finding", "origin": origin, "severity": sev, "summary": title[:300]}]
+    rec: dict[str, Any] = {"kind": "finding", "origin": origin, "severity": sev,
+                           "summary": title[:300]}
+    _prompt_place(rec, text)
+    return [rec]
+
+
+def _prompt_place(rec: dict[str, Any], text: str) -> None:
+    """Give one bot comment's finding the place its prompt for an agent names."""
+    path, line = pr_records.meta_place(text)
+    if path is not None:
+        _put_location(rec, Location(clean_path(path), line))
 
 
 def _overview_findings(body: str, origin: str) -> list[dict[str, Any]]:
@@ -663,6 +685,7 @@ def _json_place(path: Any, first: int | None, last: int | None) -> Location | No
     (``"src/a.py:12"``), else the path and the line keys' numbers."""
     if not isinstance(path, str) or not path.strip():
         return None
+    path = reviewer_json.first_path(path)
     loc = find_location(path)
     if loc is not None:
         line, end = loc.line, loc.end_line
@@ -690,7 +713,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     tag = re.match(r"\s*\[(P[0-4])\]\s*", text, re.I)
     if tag:
         text = text[tag.end():]
-    sev = _get(item, "severity", "priority", "level")
+    sev = _get(item, *reviewer_json.SEVERITY_KEYS)
+    if isinstance(sev, str) and len(sev) > 24:
+        sev = _get(item, "severity", "priority", "level")  # "impact": a sentence, no scale
     if isinstance(sev, int) and not isinstance(sev, bool) and 0 <= sev <= 4:
         sev = f"P{sev}"
     if isinstance(sev, str):
@@ -701,8 +726,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         _put_severity(rec, tag.group(1))
     path, first, last = reviewer_json.place(item)
     where = _get(item, "code_location", "location", "position")
-    if path is None and isinstance(where, str):
-        path = where  # "location": "src/a.py:12"
+    if path is None and isinstance(where, str) and (
+            find_location(where[:400]) is not None or reviewer_json.path_like(where)):
+        path = where  # "location": "src/a.py:12" (not "p. 3.1", a page of a paper)
     own = _json_place(path, first, last)
     if own is not None:
         _put_location(rec, Location(own.file, own.line, own.end_line))

@@ -362,7 +362,21 @@ def normalise(
 # read such shapes by what their keys name, with bounded work per item.
 
 #: the words a key's last part names a findings list with
-_LIST_WORDS = frozenset(("findings", "issues", "comments", "problems", "violations"))
+_LIST_WORDS = frozenset(("findings", "issues", "comments", "problems", "violations", "concerns",
+                         "risks", "flaws", "weaknesses", "errors", "suggestions",
+                         "vulnerabilities", "bugs", "defects", "warnings", "gaps"))
+#: a list key's first word that says its items are what is missing (``missing_checks``)
+_MISSING = "missing"
+#: keys a review groups its findings under, with the severity each names (an item's own
+#: severity outranks its group's): at a document's top level, one object down
+#: (``{"devils_advocate": {"CRITICAL": [...], "MINOR": [...]}}``), or as the parts of its
+#: findings object (``{"findings": {"critical": [...], "minor": [...]}}``)
+GROUP_SEVERITY: dict[str, str] = {
+    "blockers": "critical", "blocking_issues": "critical", "blocking": "critical",
+    "must_fix": "critical", "critical_issues": "critical", "required_changes": "critical",
+    "critical": "critical", "high": "critical", "should_fix": "medium", "major": "medium",
+    "medium": "medium", "important": "medium", "nits": "minor", "nitpicks": "minor",
+    "suggestions": "minor", "minor": "minor", "low": "minor", "nice_to_have": "minor"}
 #: parts of a key that say its list is not open findings (praise, history)
 _NOT_OPEN = frozenset(("resolved", "fixed", "closed", "addressed", "dismissed", "positive",
                        "praise", "previous", "prior", "past", "old", "outdated", "general"))
@@ -379,7 +393,7 @@ _PATH_KEYS = ("file", "path", "filepath", "filename", "absolutefilepath",
 #: keys naming a line or a span of lines, in order of preference
 _LINE_KEYS = ("line", "newline", "startline", "linestart", "linenumber", "lineno", "begin",
               "beginline", "lines", "linerange", "range", "region", "start", "originalline",
-              "originalstartline")
+              "originalstartline", "linenumbers", "evidencelines")
 _END_KEYS = ("endline", "lineend", "end", "lastline")
 #: keys holding a list of a finding's places, the first its own
 _LIST_PLACE_KEYS = ("files", "paths", "locations", "places", "filepaths", "filenames")
@@ -389,12 +403,19 @@ _STRING_PLACE_KEYS = ("where", "loc", "ref", "reference", "source", "at", "site"
                       "sourcelocation", "codelocation", "location", "position", "place")
 _SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
                    r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
+#: a line value that names its file first: ``"adx_trend.py:98-99; strong_trend.py:89"``
+_NAMED_SPAN = re.compile(r"\s*[\w./-]{1,120}\.\w{1,10}:(\d{1,7})(?:\s*(?:-|\u2013)\s*(\d{1,7}))?")
 _MAX_LINE = 10_000_000
 _MAX_NODES = 64  # objects looked into for one finding's place
 
 
 def _norm(key: Any) -> str:
     return re.sub(r"[_\-\s]", "", str(key)).lower()
+
+
+def key_words(key: Any) -> list[str]:
+    """A key's words, lower-case (``reviewFeedback``: [review, feedback])."""
+    return _parts(key)
 
 
 def _parts(key: Any) -> list[str]:
@@ -407,82 +428,214 @@ def names_findings(key: Any) -> bool:
     """Whether a key names a list of open findings: its last word is one of findings,
     issues, comments, problems, violations, and no word says they are closed or praise."""
     parts = _parts(key)
-    return bool(parts) and parts[-1] in _LIST_WORDS and not _NOT_OPEN.intersection(parts)
+    return bool(parts) and (parts[-1] in _LIST_WORDS or parts[0] == _MISSING and len(parts) > 1) \
+        and not _NOT_OPEN.intersection(parts)
+
+
+def names_verdict(key: Any) -> bool:
+    """Whether a key of its own making names a verdict: its last word is verdict or
+    decision (``editorial_decision``, ``mergeVerdict``)."""
+    parts = _parts(key)
+    return len(parts) > 1 and parts[-1] in ("verdict", "decision")
+
+
+def _group(key: Any) -> str | None:
+    """The severity a findings group's key names (``CRITICAL``, ``must_fix``), or None."""
+    return GROUP_SEVERITY.get(str(key).strip().lower().replace("-", "_").replace(" ", "_"))
+
+
+def severity_group(key: Any, items: list[Any]) -> bool:
+    """A list under a key naming a severity (``"high": [...]``) whose items are findings:
+    texts, or objects with a text of their own."""
+    return _group(key) is not None and bool(items) and all(
+        isinstance(x, str) and x.strip() or isinstance(x, dict) and any(
+            isinstance(x.get(k), str) for k in TEXT_KEYS) for x in items[:50])
+
+
+def _listed(key: Any) -> bool:
+    return names_findings(key) or _group(key) is not None
 
 
 def finding_lists(doc: dict[str, Any]) -> list[list[Any]]:
     """The findings lists of a review document: the first conventional one (``findings``,
-    ``issues``, ...) when it has one; else every list under a key that names findings,
-    at its top level, else one object down (``{"review": {"findings": [...]}}``)."""
-    return [items for _holder, items in _held_lists(doc)]
+    ``issues``, ...) when it has one, with the lists beside it under a key naming a
+    severity (``blockers``, ``nits``); else every list under a key that names findings
+    (``security_issues``, ``concerns``, ``risks``, ``missing_checks``) or a severity, at its
+    top level, else those of every object one down (``{"review": {"findings": [...]}}``,
+    one report a reviewer: ``{"eic_report": {"weaknesses": [...]}, ...}``)."""
+    return [items for _holder, items, _sev in _held_lists(doc)]
 
 
-def _held_lists(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
-    """``finding_lists`` with the object that holds each list."""
+#: a findings list, the object holding it, and the severity its key names
+Held = tuple[dict[str, Any], list[Any], "str | None"]
+
+
+def _held_lists(doc: dict[str, Any]) -> list[Held]:
+    """``finding_lists`` with the object that holds each list and its key's severity."""
     low = {str(k).lower(): v for k, v in doc.items()}
     for name in FINDINGS_KEYS:
         if isinstance(low.get(name), list) and low[name]:
-            return [(doc, low[name])]
+            return [(doc, low[name], None), *_groups_beside(doc)]
         if isinstance(low.get(name), dict) and low[name]:
             keyed = _keyed(low[name])
             if keyed:
-                return keyed
-    top = [(k, v) for k, v in doc.items() if isinstance(v, list) and names_findings(k)]
+                return [*keyed, *_groups_beside(doc)]
+    top = [(k, v) for k, v in list(doc.items())[:256] if isinstance(v, list) and _listed(k)]
     if top:  # its own lists, even empty ones ("findings": [] says there are none)
-        return [(doc, v) for _k, v in top if v]
-    for k, inner in list(doc.items())[:16]:
+        return [(doc, v, _group(k)) for k, v in top if v]
+    held: list[Held] = []
+    for k, inner in list(doc.items())[:_MAX_PARTS]:
         if isinstance(inner, dict) and not _NOT_OPEN.intersection(_parts(k)):
-            found = [(inner, v) for name, v in inner.items()
-                     if isinstance(v, list) and v and names_findings(name)]
-            if found:
-                return found
-    return []
+            held += [(inner, v, _group(name)) for name, v in list(inner.items())[:64]
+                     if isinstance(v, list) and v and _listed(name)]
+    if not held:  # "files": {"a.py": [...]}: findings keyed by file under a files key
+        held = [h for name in _FILE_MAPS if isinstance(low.get(name), dict)
+                for h in _keyed(low[name])]
+    if not held:  # "items": [...], "results": [...]: findings when they look like findings
+        held = [(doc, low[name], None) for name in _GENERIC_LISTS
+                if generic_findings(name, low.get(name))]
+    return held
 
 
-def _keyed(value: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
-    """Findings written as an object: keyed by id (``{"F1": {...}, "F2": {...}}``), or
-    keyed by file (``{"src/a.py": [{"line": 3, ...}]}``, each list that file's)."""
+def generic_findings(key: Any, items: Any) -> bool:
+    """A list under a key that says nothing of what it holds (``items``, ``results``) whose
+    items all look like findings: a text of their own, and a severity or a place."""
+    return str(key).lower() in _GENERIC_LISTS and isinstance(items, list) and bool(items) \
+        and all(_finding_like(x) for x in items[:50])
+
+
+#: keys of an object holding each file's findings under the file's path
+_FILE_MAPS = ("files", "by_file", "per_file", "file_reviews", "file_comments", "file_findings")
+#: list keys that say nothing of what they hold: read when every item looks like a finding
+_GENERIC_LISTS = ("items", "results", "entries", "feedback", "remarks", "points")
+#: keys a finding's severity may be written under, in order of preference
+SEVERITY_KEYS = ("severity", "priority", "level", "impact", "criticality")
+
+
+def _finding_like(item: Any) -> bool:
+    """An object with a text of its own and a severity or a place."""
+    if not isinstance(item, dict):
+        return False
+    low = {str(k).lower(): v for k, v in list(item.items())[:64]}
+    return any(isinstance(low.get(k), str) and low[k].strip() for k in TEXT_KEYS) and (
+        any(k in low for k in SEVERITY_KEYS) or place(item) != (None, None, None))
+
+
+#: objects of a document looked into, one level down, for findings lists
+_MAX_PARTS = 16
+
+
+def _groups_beside(doc: dict[str, Any]) -> list[Held]:
+    return [(doc, v, sev) for k, v in list(doc.items())[:256]
+            if isinstance(v, list) and v and (sev := _group(k)) is not None]
+
+
+def _keyed(value: dict[str, Any]) -> list[Held]:
+    """Findings written as an object: grouped by severity (``{"critical": [...], "minor":
+    [...]}``), keyed by id (``{"F1": {...}, "F2": {...}}``), or keyed by file
+    (``{"src/a.py": [{"line": 3, ...}]}``, each list that file's)."""
     items = list(value.items())[:1_000]
+    if all(isinstance(v, list) and _group(k) for k, v in items):
+        return [(value, v, _group(k)) for k, v in items if v]
     if all(isinstance(v, dict) for _k, v in items):
-        return [(value, [v for _k, v in items])]
-    if all(isinstance(v, list) for _k, v in items):
-        return [({"file": str(k)}, v) for k, v in items if v]
+        return [(value, [v for _k, v in items], None)]
+    if all(isinstance(v, list) for _k, v in items):  # a category's name is no file
+        return [({"file": str(k)} if _file_key(str(k)) else {}, v, None)
+                for k, v in items if v]
     return []
+
+
+def _file_key(key: str) -> bool:
+    return path_like(key) or re.fullmatch(r"[A-Z][A-Za-z]{0,30}file", key) is not None
 
 
 def finding_items(doc: dict[str, Any]) -> list[Any]:
-    """The findings of a review document (see ``finding_lists``), at most 10,000 a list.
-    A finding that names no file of its own takes the file of the object holding its
-    list: a per-file review (``{"file": "a.py", "issues": [{"line": 3, ...}]}``), or one
-    entry of a list of files (``{"files": [{"path": "a.py", "findings": [...]}]}``)."""
-    held = _held_lists(doc)
-    if not held:  # a list of per-file entries, each holding its own findings
-        for k, v in list(doc.items())[:16]:
-            if isinstance(v, list) and not _NOT_OPEN.intersection(_parts(k)):
-                held = [h for entry in v[:1_000] if isinstance(entry, dict)
-                        and _own_path(entry) is not None for h in _held_lists(entry)]
-                if held:
-                    break
-    out: list[Any] = []
-    for holder, items in held:
+    """The findings of a review document (see :func:`grouped_findings`), without their
+    groups' severities."""
+    return [item for item, _sev in grouped_findings(doc)]
+
+
+def grouped_findings(doc: dict[str, Any]) -> list[tuple[Any, str | None]]:
+    """The findings of a review document (see ``finding_lists``), at most 10,000 a list,
+    each with the severity its group's key names (or None).  A finding that names no file
+    of its own takes the file of the object holding its list: a per-file review
+    (``{"file": "a.py", "issues": [{"line": 3, ...}]}``), or one entry of a list of files
+    (``{"files": [{"path": "a.py", "findings": [...]}]}``, ``{"reviews": [{"plan_file":
+    "docs/plan.md", "issues": [...]}]}``)."""
+    held = _held_lists(doc) or per_file_findings(doc)
+    out: list[tuple[Any, str | None]] = []
+    for holder, items, sev in held:
         outer = _own_path(holder)
         for item in items[:10_000]:
             if outer is not None and isinstance(item, dict) and place(item)[0] is None:
                 item = {**item, "file": outer}
-            out.append(item)
+            out.append((item, sev))
     return out
+
+
+def per_file_findings(doc: dict[str, Any]) -> list[Held]:
+    """The findings lists of a document that is a list of per-file entries, each naming
+    its file and holding its own findings (``{"files": [{"path": "a.py", "findings":
+    [...]}]}``); the first such list of the document's (at most 16) keys."""
+    for k, v in list(doc.items())[:16]:
+        if not isinstance(v, list) or _NOT_OPEN.intersection(_parts(k)) or not any(
+                _per_file(entry) and _held_lists(entry) for entry in v[:_PROBE]):
+            continue  # such entries are alike: a list whose first few are none has none
+        held = [h for entry in v[:1_000] if _per_file(entry) for h in _held_lists(entry)]
+        if held:
+            return held
+    return []
+
+
+#: entries of a list looked at before the list is taken for a list of per-file entries
+_PROBE = 8
+
+
+def _per_file(entry: Any) -> bool:
+    return isinstance(entry, dict) and any(isinstance(x, (list, dict)) for x in
+                                           list(entry.values())[:64]) \
+        and _own_path(entry) is not None
 
 
 def _own_path(node: dict[str, Any]) -> str | None:
     """The file an object names at its own top level (``file``, ``path``, ...)."""
     low = {_norm(k): v for k, v in list(node.items())[:64]}
     return next((low[k] for k in _PATH_KEYS if isinstance(low.get(k), str) and low[k].strip()),
-                None)
+                None) or next((v for k, v in low.items() if _names_path(k, v)), None)
+
+
+#: a file named under a key of its own making (``plan_file``, ``target_path``): a word
+#: ending the key, and a value that is one path (a name with a dot or a slash, no spaces)
+_OWN_PATH_KEY = re.compile(r"[a-z0-9]*(?:file|path)")
+_PATH_VALUE = re.compile(r"[\w@~.-]*[/.][\w@~./-]*")
+
+
+def _names_path(key: str, value: Any) -> bool:
+    return _OWN_PATH_KEY.fullmatch(key) is not None and path_like(value)
+
+
+def path_like(value: Any) -> bool:
+    """Whether a value is one path as written (``docs/plan.md``, ``.env``): one token with
+    a dot or a slash and a letter; a page (``p. 3.1``) or a word (``overall``) is not."""
+    return isinstance(value, str) and len(value) <= 400 \
+        and _PATH_VALUE.fullmatch(value.strip()) is not None and any(c.isalpha() for c in value)
+
+
+#: the parts of a value naming several files (``"a.py + b.py"``, ``"a.py, b.py"``)
+_SEVERAL = re.compile(r"\s+(?:\+|&|and)\s+|\s*;\s*|,\s+")
+
+
+def first_path(value: str) -> str:
+    """The first of several files one value names (``"strategies/a.py + strategies/b.py"``:
+    ``strategies/a.py``); the value itself when it names one."""
+    head = _SEVERAL.split(value.strip(), maxsplit=1)[0]
+    return head if head != value.strip() and path_like(head) else value
 
 
 #: keys holding a finding's text, in order of preference
 TEXT_KEYS = ("title", "summary", "message", "description", "issue", "finding", "problem",
-             "comment", "text", "body", "subject", "detail", "details")
+             "comment", "text", "body", "subject", "detail", "details", "item", "claim",
+             "concern", "risk", "weakness", "flaw", "error", "reason")
 
 
 def findings_array(value: Any) -> list[dict[str, Any]] | None:
@@ -518,15 +671,23 @@ def value_vote(value: str) -> str | None:
 
 
 def flag(value: Any) -> Any:
-    """A boolean written as a string (``"approved": "false"``) as the boolean."""
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
+    """A boolean written as a string (``"approved": "false"``, ``"merge_ready": "no"``) as
+    the boolean."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+        return value.strip().lower() in ("true", "yes")
     return value
 
 
+def closed_key(key: Any) -> bool:
+    """Whether a key says what it holds is settled or earlier (``previous_review``,
+    ``resolved_issues``)."""
+    return bool(_NOT_OPEN.intersection(_parts(key)))
+
+
 #: a finding's state, resolution or flags saying it was settled after it was written
-_SETTLED = re.compile(r"\s*(?:resolved|fixed|closed|addressed|done|dismissed|won'?t[\s_-]?fix|"
-                      r"invalid|duplicate|false[\s_-]positive)\b", re.I)
+_SETTLED = re.compile(r"\s*(?:already[\s_-]+)?(?:resolved|fixed|closed|addressed|done|dismissed|"
+                      r"won'?t[\s_-]?fix|invalid|duplicate|false[\s_-]positive|debunked|refuted|"
+                      r"stale|obsolete|superseded|not[\s_-]+an?[\s_-]+issue)\b", re.I)
 _SETTLED_FLAGS = ("resolved", "isresolved", "fixed", "isfixed", "addressed", "dismissed")
 
 
@@ -554,13 +715,16 @@ def line_span(value: Any) -> tuple[int | None, int | None]:
         return (n, None) if 1 <= n <= _MAX_LINE else (None, None)
     if isinstance(value, str):
         m = _SPAN.match(value[:80])
+        if m is None:  # "adx_trend.py:98-99; strong_trend.py:89-90": the first file's lines
+            m = _NAMED_SPAN.match(value[:200])
         if m is None or not 1 <= int(m[1]) <= _MAX_LINE:
             return None, None
         end = int(m[2]) if m[2] and int(m[2]) > int(m[1]) else None
         return int(m[1]), end
-    if isinstance(value, list) and value and len(value) <= 4:
+    if isinstance(value, list) and value:
         first, _ = line_span(value[0])
-        last, _ = line_span(value[-1]) if len(value) > 1 else (None, None)
+        # [12, 18] is a span; [490, 572, 643] the lines the finding cites, the first its own
+        last, _ = line_span(value[-1]) if len(value) == 2 else (None, None)
         return first, last if first and last and last > first else None
     if isinstance(value, dict):
         low = {_norm(k): v for k, v in list(value.items())[:32]}
@@ -607,7 +771,8 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
         low = {_norm(k): v for k, v in list(node.items())[:64]}
         if path is None:
             path = next((low[k] for k in _PATH_KEYS
-                         if isinstance(low.get(k), str) and low[k].strip()), None)
+                         if isinstance(low.get(k), str) and low[k].strip()), None) \
+                or next((v for k, v in low.items() if _names_path(k, v)), None)
         if path is None:  # "files": ["a.py"], "locations": ["a.py:12", "b.py:3"]: the first
             path = next((v[0] for k in (*_PATH_KEYS, *_LIST_PLACE_KEYS)
                          if isinstance(v := low.get(k), list) and v and isinstance(v[0], str)
@@ -625,6 +790,12 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
             if first is not None and last is None:
                 last = next((e for k in _END_KEYS if k in low
                              for e in (line_span(low[k])[0],) if e and e > first), None)
+        if path is None and first is None:  # "location": ["a.py", 12]
+            pair = next((v for k in _PLACE_KEYS if isinstance(v := low.get(k), list)
+                         and len(v) == 2 and isinstance(v[0], str)
+                         and isinstance(v[1], int) and not isinstance(v[1], bool)), None)
+            if pair is not None and path_like(pair[0]):
+                path, (first, last) = pair[0], line_span(pair[1])
         if path is not None and first is not None:
             break
         for k, v in low.items():
