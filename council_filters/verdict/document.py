@@ -1367,10 +1367,12 @@ class _Reader:
         # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
         # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
         scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        # "### P2.7 …" then "**Verdict:** Not a bug, but …": a Verdict key naming no verdict
+        # under one item of a list is that item's comment, as a remark in a section is
+        aside = remark and any(s.level >= 2 and s.kind != "other" for s in self.sections) \
+            or v is None and scope is not None
         self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank, remark=remark,
-                                   aside=remark and any(s.level >= 2 and s.kind != "other"
-                                                        for s in self.sections),
-                                   scope=scope))
+                                   aside=aside, scope=scope))
         self.doc.has_keys = True
         return True
 
@@ -1423,6 +1425,11 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        if heading and not vk and (num := _NUMBERING.match(s)) is not None:
+            # "## 5. Recommendation", "## 10. Final Verdict": a numbered section that is the
+            # key alone (or the key and its verdict), the value below it
+            vk = [(v, st, r) for v, st, r in words.verdict_keys(s[num.end():])
+                  if not v or words.vote_of(v, st) in words.VOTES]
         if heading == 1 and vk and all(v and words.is_name(v) for v, _, _ in vk):
             vk = []  # "# Re-Review Verdict — Flight Control": the document's title
         cand = self.sections[-1].cand if self.sections else None
@@ -1852,7 +1859,7 @@ class _Reader:
         if level <= 2 or self.comment is not None and locate(text) is not None:
             self.close_comment()  # ... or "### src/api/client.ts:22": the next comment's place
         self.want_summary_para = False
-        self.want_verdict_para = None
+        above, self.want_verdict_para = self.want_verdict_para, None
         self.want_confidence = self.summary_value = False
         self.pending_sev = None
         plain = _plain(text)
@@ -1874,6 +1881,11 @@ class _Reader:
             rnd = self.rounds
             self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
+        if above is not None and above[0] and not is_key and level > 1 \
+                and words.vote_of(text, True, strict=True) in words.VOTES:
+            # "## Final Verdict" then "### ✅ APPROVED FOR DEPLOYMENT": the heading below a
+            # Verdict heading is its value when it is the verdict phrase
+            is_key = self.vote(text, True, above[1])
         if level == 1 and not is_key and not self.headings and (
                 tm := _REVIEW_VERDICT_TITLE.match(re.sub(r"[*_`]", "", text).strip())) is not None \
                 and words.vote_of(tm["v"], False, strict=True) in words.VOTES:
@@ -4115,10 +4127,10 @@ _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
 _REVIEW_VERDICT_TITLE = re.compile(
     r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
 # a heading that is one item of a list of them ("1. dialog.tsx", "Decision 2: …", "#3 …",
-# "Commit 4"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
+# "Commit 4", "P2.7 …"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
 # nor a reviewer ("Reviewer 2")
 _ITEM_HEAD = re.compile(
-    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?:decision|issue|item|finding|commit|task|step|phase|"
+    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?-i:[A-Z]{1,3}\d{1,2}\.\d{1,3})\s|(?:decision|issue|item|finding|commit|task|step|phase|"
     r"change|pr|requirement|criterion|criteria|check|question|file|module|component|"
     r"feature|story|ticket|part|section)\s*#?\d{1,4}\b)", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
