@@ -77,6 +77,14 @@ def test_a_condition_that_is_only_a_check_still_approves() -> None:
     assert verdict(text) == "APPROVE"
 
 
+def test_merge_after_work_in_a_json_review() -> None:
+    assert verdict('{"summary": "ok", "recommendation": "merge after fixing the race", '
+                   '"findings": []}') == "REVISE"
+    # a condition that is no work on the change stays no vote
+    assert verdict('{"summary": "ok", "recommendation": "merge after CI", "findings": []}') \
+        == "UNKNOWN"
+
+
 def test_merge_after_the_fixes_under_a_recommendation_key() -> None:
     text = ("# Review of the exporter\n\nThe pipeline is sound.\n\n"
             "**Recommendation:** Merge after removing the dead branch in `export.py`.\n")
@@ -206,3 +214,4 @@ def test_item_verdict_labels_naming_no_verdict_leave_the_review_key_to_decide() 
 
 def test_item_verdict_labels_alone_state_no_verdict() -> None:
     assert verdict(PER_ITEM) == "UNKNOWN"
+
