@@ -46,6 +46,17 @@ WORDS = [
      "REVISE"),
     ("\u041c\u043e\u0436\u043d\u043e \u043c\u0435\u0440\u0436\u0438\u0442\u044c "
      "\u043f\u043e\u0441\u043b\u0435 \u0444\u0438\u043a\u0441\u0430", "REVISE"),
+    # "it needs fixing"
+    ("\u041d\u0443\u0436\u043d\u043e \u0438\u0441\u043f\u0440\u0430\u0432\u0438\u0442"
+     "\u044c", "REVISE"),
+    # German: merge-ready; released only after the points are fixed
+    ("Merge-bereit", "APPROVE"), ("Bereit zum Merge.", "APPROVE"),
+    ("Freigabe nach Behebung der Punkte", "REVISE"), ("Mergen erst nach dem Fix", "REVISE"),
+    # "already passed", "merge as it is", Korean "change needed"
+    ("\u5df2\u901a\u8fc7", "APPROVE"),
+    ("\u3053\u306e\u307e\u307e\u30de\u30fc\u30b8\u3057\u3066\u554f\u984c\u3042\u308a"
+     "\u307e\u305b\u3093", "APPROVE"),
+    ("\ubcc0\uacbd \ud544\uc694", "REVISE"),
 ]
 
 
@@ -215,3 +226,26 @@ def test_item_verdict_labels_naming_no_verdict_leave_the_review_key_to_decide() 
 def test_item_verdict_labels_alone_state_no_verdict() -> None:
     assert verdict(PER_ITEM) == "UNKNOWN"
 
+
+
+# --------------------------------------------------------------------------- #
+# A merge recommendation said in a sentence under a Recommendation key
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("text,vote", [
+    ("# Review\n\nThe parser is sound.\n\n## Recommendation\n\n"
+     "I would recommend merging this pull request.\n", "APPROVE"),
+    ("# Review\n\n## 6. Recommendation\n\nWe do not recommend merging this PR yet.\n", "REVISE"),
+    ("# Review\n\n**Recommendation:** I recommend approving the change.\n", "APPROVE"),
+    # the same sentence in a conclusion is prose
+    ("# Review\n\n## Conclusion\n\nI would recommend merging this pull request.\n", "UNKNOWN"),
+    # a list of suggestions is no Recommendation key
+    ("# Review\n\n## Recommendations\n\nI recommend merging this PR.\n", "UNKNOWN"),
+    # a condition after it makes it a sentence of its own
+    ("# Review\n\n## Recommendation\n\nI recommend merging this PR once the flaky test is "
+     "understood.\n", "UNKNOWN"),
+    # a Recommendation key left without its value does not lend itself to a later summary
+    ("# Review\n\n**Recommendation:**\n\n## Summary\n\nI recommend merging this PR.\n",
+     "UNKNOWN"),
+])
+def test_a_recommendation_sentence_under_its_key(text: str, vote: str) -> None:
+    assert verdict(text) == vote

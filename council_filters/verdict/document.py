@@ -1072,6 +1072,8 @@ class _Reader:
         self.want_summary_para = False
         # a verdict key with no value: (strong, rank) of the value the next line may hold
         self.want_verdict_para: tuple[bool, int] | None = None
+        # the value below is a Recommendation key's: a sentence recommending the merge is it
+        self.want_recommendation = False
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
         self.line = 0  # the source line being read
@@ -1402,8 +1404,10 @@ class _Reader:
             # the value under a "Verdict" heading or label: only a line that names one is
             # it (prose or a list of counts there is the reviewer's reasoning); under a
             # weaker key ("## Recommendation") only a line that is the verdict phrase
-            if words.vote_of(s, strong, strict=not strong) is not None \
-                    and self.vote(s, strong, rank):
+            said = words.recommendation_vote(s) if self.want_recommendation else None
+            self.want_recommendation = False
+            if (said or words.vote_of(s, strong, strict=not strong) is not None) \
+                    and self.vote(said or s, strong, rank):
                 held, self.key_section = self.key_section, None
                 if held is not None and self.sections and self.sections[-1] is held:
                     # "## Go/No-Go Recommendation" then "**No-Go**": a verdict's heading,
@@ -1446,11 +1450,15 @@ class _Reader:
             self.close_span(self.line)
         if vk:
             voted = False
+            advises = words.is_recommendation_key(s)
             for value, strong, rank in vk:
                 if value:
-                    voted = self.vote(value, strong, rank) or voted
+                    # "**Recommendation:** I would recommend merging this pull request."
+                    said = words.recommendation_vote(value) if advises else None
+                    voted = self.vote(said or value, strong, rank) or voted
                 elif len(vk) == 1:
                     self.want_verdict_para = (strong, rank)
+                    self.want_recommendation = advises
             if strong_key or voted:
                 return True
         if k is not None and k.name == "confidence":
@@ -1465,6 +1473,7 @@ class _Reader:
             # line below may be the verdict phrase itself (read as a weaker key's value)
             if self.want_verdict_para is None:
                 self.want_verdict_para = (False, 1)
+                self.want_recommendation = False
                 self.summary_value = True
             if k is None:
                 return True
@@ -1860,6 +1869,7 @@ class _Reader:
             self.close_comment()  # ... or "### src/api/client.ts:22": the next comment's place
         self.want_summary_para = False
         above, self.want_verdict_para = self.want_verdict_para, None
+        self.want_recommendation = False
         self.want_confidence = self.summary_value = False
         self.pending_sev = None
         plain = _plain(text)

@@ -125,13 +125,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
      r"修正が必要|不可合并|暂不合并|(?:暂|目前|现阶段)?不建议(?:合并|合入|上线)|수정\s*필요|"
      r"修改后(?:合并|通过)|要求修改|请求修改|需返工|待修改|有条件合并|修正依頼|要対応|要改善|"
-     r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*요청|보완\s*필요|"
+     r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*(?:요청|필요)|보완\s*필요|"
      r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)|"
      r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
      "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과|合并|合入)" + _CJK_END
-     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
+     + r"|已(?:通过|通過|批准)|このまま(?:マージ|取り込み)|"
+     r"同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
      r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
      r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
      r"(?:머지|병합)\s*가능|문제\s*없음", "APPROVE"),
@@ -165,6 +166,11 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"requerid[oa]s|obrigat[o\u00f3]ri[oa]s|necesari[oa]s|requis(?:es)?|demand[\u00e9e]e?s|"
      r"n[\u00e9e]cessaires|richieste|necessarie|erforderlich|angefordert|n[\u00f6o]tig|notwendig)"
      r"|(?:nacharbeit|\u00fcberarbeitung)\s+(?:erforderlich|n[\u00f6o]tig|notwendig)|"
+     # "Freigabe nach Behebung der Punkte", "Mergen erst nach dem Fix": after work on it
+     r"(?:freigabe|freigeben|merge|mergen)\s+(?:erst\s+)?nach\s+(?:der\s+|dem\s+|den\s+)?"
+     r"(?:behebung|korrektur|umsetzung|einarbeitung|fix(?:es)?|[\u00e4a]nderungen)|"
+     # "нужно исправить" (it needs fixing)
+     r"(?:\u043d\u0443\u0436\u043d\u043e|\u043d\u0430\u0434\u043e|\u043d\u0435\u043e\u0431\u0445\u043e\u0434\u0438\u043c\u043e|\u0442\u0440\u0435\u0431\u0443\u0435\u0442\u0441\u044f)\s+(?:\u0438\u0441\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|\u043f\u043e\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u043f\u0435\u0440\u0435\u0434\u0435\u043b\u0430\u0442\u044c)|"
      r"[\u00e0a]\s+(?:corriger|revoir|retravailler)|da\s+(?:rivedere|correggere)|"
      r"\u043d\u0430\s+\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u043a\u0443|"
      r"\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|"
@@ -183,6 +189,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
      r"freigegeben|freigabe|genehmigt|angenommen|bestanden|"
+     r"merge[\s_-]?bereit|bereit\s+(?:zum|f[\u00fcu]r\s+den)\s+merge|"
      # a paper's or a change's acceptance, recommended or without conditions
      r"annahme\s+(?:empfohlen|ohne\s+(?:auflagen|[\u00e4a]nderungen))|\u043e\u0434\u043e\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
@@ -369,6 +376,38 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
                 return got
         value = parts[0]
     return _lookup(value, strong, strict)
+
+
+# a Recommendation key's sentence that recommends merging (or not): "I would recommend
+# merging this pull request.", "We do not recommend merging this PR yet."
+_RECOMMEND = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:would|do|therefore|thus|hence|also|strongly)\s+){0,3}"
+    r"(?P<neg>(?:not|never)\s+|(?:don't|wouldn't|cannot|can't|can\s+not)\s+)?"
+    r"(?:strongly\s+)?recommends?\s+(?:merging|approving|accepting|(?:the\s+)?approval\s+of|"
+    r"(?:that\s+)?(?:we\s+)?merge)"
+    r"(?:\s+(?:of\s+)?(?:this|the)\s+(?:pull\s+request|pr|mr|merge\s+request|change(?:s|set)?|"
+    r"patch|branch|diff))?(?:\s+(?:as[\s-]is|now|yet|as\s+it\s+stands))?\s*[.!]?\s*$", re.I)
+
+
+def recommendation_vote(sentence: str) -> str | None:
+    """APPROVE for a sentence that recommends merging the change and nothing more ("I would
+    recommend merging this pull request."), REVISE for one that recommends against it;
+    None otherwise (a condition or anything else after it is a sentence of its own)."""
+    m = _RECOMMEND.match(sentence.replace("**", "").replace("__", "").strip()[:200])
+    if m is None:
+        return None
+    return "REVISE" if m["neg"] else "APPROVE"
+
+
+# a Recommendation key (not "Recommendations", a list of suggestions)
+_RECOMMEND_KEY = re.compile(r"^[^\w]*(?:\d{1,3}[.)]\s*)?(?:(?:final|merge|overall|my|our)\s+)?"
+                            r"recommendation[*_`\s]*(?::|$)", re.I)
+
+
+def is_recommendation_key(line: str) -> bool:
+    """A line that opens with a Recommendation key (``## Recommendation``, ``**Merge
+    recommendation:** …``)."""
+    return _RECOMMEND_KEY.match(line.strip()[:80]) is not None
 
 
 # --------------------------------------------------------------------------- #
