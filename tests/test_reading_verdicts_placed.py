@@ -57,6 +57,18 @@ WORDS = [
     ("\u3053\u306e\u307e\u307e\u30de\u30fc\u30b8\u3057\u3066\u554f\u984c\u3042\u308a"
      "\u307e\u305b\u3093", "APPROVE"),
     ("\ubcc0\uacbd \ud544\uc694", "REVISE"),
+    # "cannot be merged for now", "needs rework", "approved with conditions", "merge on
+    # hold", "review again after the fixes"
+    ("\u6682\u4e0d\u80fd\u5408\u5e76", "REVISE"), ("\u9700\u8981\u8fd4\u5de5", "REVISE"),
+    ("\u6761\u4ef6\u4ed8\u304d\u3067\u627f\u8a8d", "REVISE"),
+    ("\uba38\uc9c0 \ubcf4\ub958", "REVISE"),
+    ("\uc218\uc815 \ud6c4 \uc7ac\uac80\ud1a0", "REVISE"),
+    # "do not approve" in Spanish and Portuguese; "do not merge" in Russian
+    ("NO APROBAR", "REVISE"), ("N\u00e3o aprovar", "REVISE"),
+    ("\u041d\u0435 \u043c\u0435\u0440\u0436\u0438\u0442\u044c", "REJECT"),
+    # ready to merge in French, Italian and German
+    ("Pr\u00eat \u00e0 fusionner", "APPROVE"), ("Pronto per il merge", "APPROVE"),
+    ("Bereit f\u00fcr Merge", "APPROVE"),
 ]
 
 
@@ -72,6 +84,8 @@ NOT_VERDICTS = [
     "Merge after the release freeze ends",
     "Annahme: der Cache ist warm",  # "assumption: …", not an acceptance
     "cannot reproduce the crash",  # a finding's words, no refusal to approve
+    # "the reasons it cannot be merged are:": a sentence's start
+    "\u4e0d\u80fd\u5408\u5e76\u7684\u539f\u56e0\u5982\u4e0b",
 ]
 
 

@@ -48,6 +48,11 @@ _NOTES = r"(?:suggestions?|comments?|nits?|nitpicks?|notes?|caveats?|observation
          r"recommendations?|remarks?|warnings?|follow[\s_-]?ups?|minor\s+issues|" \
          r"concerns?|improvements?|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
 
+# to merge, in Russian (мержить, мерджить, сливать, вливать)
+_RU_MERGE = (r"(?:\u043c\u0435\u0440\u0436\u0438\u0442\u044c|\u043c\u0435\u0440\u0434\u0436"
+             r"\u0438\u0442\u044c|\u0441\u043b\u0438\u0432\u0430\u0442\u044c|\u0432\u043b\u0438"
+             r"\u0432\u0430\u0442\u044c)")
+
 # (pattern on the leading phrase, vote).  "BAD" marks a status a reviewer cannot give
 # itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.  A vote
 # ending in "!" is read only under a Verdict key (and its kin), never under a weaker key
@@ -124,6 +129,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
      r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
      r"修正が必要|不可合并|暂不合并|(?:暂|目前|现阶段)?不建议(?:合并|合入|上线)|수정\s*필요|"
+     r"(?:暂|目前)?(?:不能|无法|無法)(?:合并|合入)(?![\u7684\u7406\u539f])|需要?返工|条件付きで(?:承認|マージ|合格)|"
+     r"(?:머지|병합)\s*보류|수정\s*후\s*재검토|"
      r"修改后(?:合并|通过)|要求修改|请求修改|需返工|待修改|有条件合并|修正依頼|要対応|要改善|"
      r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*(?:요청|필요)|보완\s*필요|"
      r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)|"
@@ -141,7 +148,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     # "Требуются доработки" ask for changes; "Reprovado", "Nicht bestanden" fail; "Rejeitado",
     # "Abgelehnt" reject; "Aprovado", "Freigegeben", "Одобрено" approve)
     (r"(?:aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|approvat[oa]|freigabe|freigegeben|genehmigt|"
-     r"\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?|annahme)\s+(?:com|con|avec|sous|mit|"
+     r"\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?|annahme)\s+(?:com|con|avec|"
+     r"sous|mit|"
      r"\u0441)\s+(?:(?:as|los|las|les|le|la|i)\s+)?(?:ressalvas?|condi[c\u00e7](?:[o\u00f5]es|"
      r"iones)|conditions?|condizioni|riserva|r[\u00e9e]serves?|ajustes|altera[c\u00e7][o\u00f5]es|"
      r"cambios|modifications?|modifiche|[\u00e4a]nderungen|auflagen|"
@@ -170,18 +178,33 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"(?:freigabe|freigeben|merge|mergen)\s+(?:erst\s+)?nach\s+(?:der\s+|dem\s+|den\s+)?"
      r"(?:behebung|korrektur|umsetzung|einarbeitung|fix(?:es)?|[\u00e4a]nderungen)|"
      # "нужно исправить" (it needs fixing)
-     r"(?:\u043d\u0443\u0436\u043d\u043e|\u043d\u0430\u0434\u043e|\u043d\u0435\u043e\u0431\u0445\u043e\u0434\u0438\u043c\u043e|\u0442\u0440\u0435\u0431\u0443\u0435\u0442\u0441\u044f)\s+(?:\u0438\u0441\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|\u043f\u043e\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u043f\u0435\u0440\u0435\u0434\u0435\u043b\u0430\u0442\u044c)|"
+     r"(?:\u043d\u0443\u0436\u043d\u043e|\u043d\u0430\u0434\u043e|\u043d\u0435\u043e\u0431"
+     r"\u0445\u043e\u0434\u0438\u043c\u043e|\u0442\u0440\u0435\u0431\u0443\u0435\u0442"
+     r"\u0441\u044f)\s+(?:\u0438\u0441\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u0434"
+     r"\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|\u043f\u043e\u043f\u0440"
+     r"\u0430\u0432\u0438\u0442\u044c|\u043f\u0435\u0440\u0435\u0434\u0435\u043b\u0430"
+     r"\u0442\u044c)|"
      r"[\u00e0a]\s+(?:corriger|revoir|retravailler)|da\s+(?:rivedere|correggere)|"
      r"\u043d\u0430\s+\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u043a\u0443|"
      r"\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|"
      # "нельзя мержить" (may not merge), "можно мержить после фикса" (merge after the fix),
      # "не готово к мержу" (not ready to merge)
-     r"\u043d\u0435\u043b\u044c\u0437\u044f\s+(?:\u043c\u0435\u0440\u0436\u0438\u0442\u044c|\u043c\u0435\u0440\u0434\u0436\u0438\u0442\u044c|\u0441\u043b\u0438\u0432\u0430\u0442\u044c|\u0432\u043b\u0438\u0432\u0430\u0442\u044c)|\u043c\u043e\u0436\u043d\u043e\s+(?:\u043c\u0435\u0440\u0436\u0438\u0442\u044c|\u043c\u0435\u0440\u0434\u0436\u0438\u0442\u044c|\u0441\u043b\u0438\u0432\u0430\u0442\u044c|\u0432\u043b\u0438\u0432\u0430\u0442\u044c)\s+\u043f\u043e\u0441\u043b\u0435\s+(?:\u0444\u0438\u043a\u0441\u0430|\u0438\u0441\u043f\u0440\u0430\u0432\u043b\u0435\u043d\u0438\w*|\u043f\u0440\u0430\u0432\u043e\u043a|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\w*)|\u043d\u0435\s+\u0433\u043e\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440\u0436\u0443|\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d\u0438\u044e|\u0440\u0435\u043b\u0438\u0437\u0443)|"
+     r"\u043d\u0435\u043b\u044c\u0437\u044f\s+" + _RU_MERGE
+     + r"|\u043c\u043e\u0436\u043d\u043e\s+" + _RU_MERGE
+     + r"\s+\u043f\u043e\u0441\u043b\u0435\s+(?:\u0444\u0438\u043a\u0441\u0430|\u0438\u0441"
+       r"\u043f\u0440\u0430\u0432\u043b\u0435\u043d\u0438\w*|\u043f\u0440\u0430\u0432\u043e"
+       r"\u043a|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\w*)|\u043d\u0435\s+\u0433\u043e"
+       r"\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440\u0436\u0443|"
+       r"\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d\u0438\u044e|"
+       r"\u0440\u0435\u043b\u0438\u0437\u0443)|"
+     r"(?:no|n[a\u00e3]o)\s+aprobar|n[a\u00e3]o\s+aprovar|"
      r"reprovad[oa]|n[a\u00e3]o\s+aprovad[oa]|no\s+aprobad[oa]|non\s+approuv[\u00e9e]e?|"
      r"non\s+approvat[oa]|nicht\s+(?:freigegeben|bestanden)|"
      r"\u043d\u0435\s+\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?", "REVISE"),
     (r"rejeitad[oa]|recusad[oa]|rechazad[oa]|rejet[\u00e9e]e?|refus[\u00e9e]e?|respint[oa]|"
-     r"rifiutat[oa]|abgelehnt|ablehnung(?:\s+empfohlen)?|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
+     r"rifiutat[oa]|abgelehnt|ablehnung(?:\s+empfohlen)?|"
+     r"\u043d\u0435\s+" + _RU_MERGE
+     + r"|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
      r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
      r"fusionner|mergen|unire)", "REJECT"),
     # an imperative to ship it, alone as a key's value ("Empfehlung: Deployen.")
@@ -189,12 +212,18 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
      r"freigegeben|freigabe|genehmigt|angenommen|bestanden|"
-     r"merge[\s_-]?bereit|bereit\s+(?:zum|f[\u00fcu]r\s+den)\s+merge|"
+     r"merge[\s_-]?bereit|bereit\s+(?:zum|f[\u00fcu]r(?:\s+den)?)\s+merge|"
+     r"pr[\u00eae]te?\s+[\u00e0a]\s+(?:fusionner|merger|[\u00eae]tre\s+fusionn[\u00e9e]e?)|"
+     r"pront[oa]\s+per\s+(?:il\s+)?(?:merge|rilascio)|"
      # a paper's or a change's acceptance, recommended or without conditions
-     r"annahme\s+(?:empfohlen|ohne\s+(?:auflagen|[\u00e4a]nderungen))|\u043e\u0434\u043e\u0431\u0440\u0435"
+     r"annahme\s+(?:empfohlen|ohne\s+(?:auflagen|[\u00e4a]nderungen))|\u043e\u0434\u043e"
+     r"\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
      # "можно мержить" (may merge), "готово к мержу" (ready to merge)
-     r"\u043c\u043e\u0436\u043d\u043e\s+(?:\u043c\u0435\u0440\u0436\u0438\u0442\u044c|\u043c\u0435\u0440\u0434\u0436\u0438\u0442\u044c|\u0441\u043b\u0438\u0432\u0430\u0442\u044c|\u0432\u043b\u0438\u0432\u0430\u0442\u044c)|\u0433\u043e\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440\u0436\u0443|\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d\u0438\u044e)|"
+     r"\u043c\u043e\u0436\u043d\u043e\s+" + _RU_MERGE
+     + r"|\u0433\u043e\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440"
+       r"\u0436\u0443|\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d"
+       r"\u0438\u044e)|"
      r"\u043f\u0440\u0438\u043d\u044f\u0442[\u043e\u0430]?|(?:pront[oa]|list[oa]|pr[\u00eae]te?)"
      r"\s+(?:para|pour)\s+(?:o\s+|el\s+|le\s+|la\s+)?(?:merge|mesclar|fusionar|fusionner|"
      r"produ[c\u00e7][a\u00e3]o|producci[o\u00f3]n|production)", "APPROVE"),
