@@ -263,3 +263,14 @@ def test_item_verdict_labels_alone_state_no_verdict() -> None:
 ])
 def test_a_recommendation_sentence_under_its_key(text: str, vote: str) -> None:
     assert verdict(text) == vote
+
+
+@pytest.mark.parametrize("value,vote", [
+    ("READY", "APPROVE"), ("\u2705 READY FOR A3", "APPROVE"), ("Ready for QA.", "APPROVE"),
+    # readiness for a review asks for one and decides nothing
+    ("Ready for review", None), ("ready_for_owner_code_gate_review", None),
+    ("Ready for PR Review", None),
+])
+def test_ready_for_the_next_stage_under_a_verdict_key(value: str, vote: str | None) -> None:
+    assert words.vote_of(value) == vote
+    assert words.vote_of(value, False) is None  # under a weaker key (Status: Ready) none

@@ -121,6 +121,10 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      # "Conclusion: Recommend Merge" (alone: "recommend merging after the fix" is a sentence)
      + r"|(?:recommend(?:ed|s)?" + _SEP + r"(?:to" + _SEP + r")?merg(?:e|ing)|merge" + _SEP
      + r"recommended)(?=\s*(?:$|[.!*_`]))", "APPROVE"),
+    # "READY", "✅ READY FOR A3" (the next stage) under a Verdict key; not "Ready for review"
+    (r"ready(?:" + _SEP + r"(?:for|to)" + _SEP
+     + r"(?![^\n.;,]{0,40}?(?:review|discussion|triage|feedback))[\w.-]{1,30}"
+     r"|(?!" + _SEP + r"(?:for|to)(?![A-Za-z])))" + _END, "APPROVE!"),
     (r"(?:clean|ok|okay|sound|verified|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
