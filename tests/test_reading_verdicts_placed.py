@@ -274,3 +274,15 @@ def test_a_recommendation_sentence_under_its_key(text: str, vote: str) -> None:
 def test_ready_for_the_next_stage_under_a_verdict_key(value: str, vote: str | None) -> None:
     assert words.vote_of(value) == vote
     assert words.vote_of(value, False) is None  # under a weaker key (Status: Ready) none
+
+
+def test_a_japanese_merge_key_answered_with_a_condition_of_work() -> None:
+    # "Mergeable?: merge OK once the migration (item 1) is taken care of."
+    text = ("**\u30de\u30fc\u30b8\u53ef\u5426**: \u91cd\u5927-1\uff08\u79fb\u884c\uff09\u306b"
+            "\u624b\u5f53\u3066\u3092\u5165\u308c\u308c\u3070 **merge \u53ef**\u3002\n")
+    assert verdict(text) == "REVISE"
+    # "Mergeable?: ✅ merge OK" approves; "merge OK if CI passes" is a check, no vote
+    assert verdict("**\u30de\u30fc\u30b8\u53ef\u5426**: \u2705 \u30de\u30fc\u30b8\u53ef\n") \
+        == "APPROVE"
+    assert verdict("**\u30de\u30fc\u30b8\u53ef\u5426**: CI \u304c\u901a\u308c\u3070 merge "
+                   "\u53ef\n") == "UNKNOWN"

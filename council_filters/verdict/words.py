@@ -140,6 +140,10 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)|"
      r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
      "REVISE"),
+    # "重大-1 に手当てを入れれば merge 可" (mergeable once the work is done): it asks for it
+    (r"[^\u3002\n]{0,120}?(?:修正|対応|手当て|直し|追加|削除|反映|解消|実行)[^\u3002\n]{0,40}?"
+     r"(?:すれば|入れれば|したら|れば|後に?|上で)[\s*_\u3001,]*(?:merge|マージ)\s*(?:可|OK|可能)",
+     "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과|合并|合入)" + _CJK_END
      + r"|已(?:通过|通過|批准)|このまま(?:マージ|取り込み)|"
@@ -478,7 +482,7 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
                   r"second|third|last|amended)\b", re.I)
 _CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
                r"最终结论|最終判定")
-_CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
+_CJK_WEAK = (r"マージ可否|判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
              r"审核结果|评审结果|结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
 # one makes it a Verdict key only when its value names a verdict
