@@ -393,3 +393,25 @@ def test_fail_on_reject_reads_what_the_reviewer_said(repo, tmp_path, case):
     # (the reviewer's raw answer, quoted further down, is its own matter)
     findings = text.split("council-output")[0]
     assert "app.py" in findings and "36mapp.py" not in findings
+
+
+PLACED_CASES = {
+    # a Japanese Verdict key glued after the sentence naming the draft ("第2稿。判定: 要修正")
+    "cjk-glued": "\\345\\257\\276\\350\\261\\241: app.py \\347\\254\\2542\\347\\250\\277"
+                 "\\343\\200\\202\\345\\210\\244\\345\\256\\232: \\350\\246\\201\\344\\277"
+                 "\\256\\346\\255\\243\\343\\200\\202\\n",
+    # a numbered recommendation section whose value is the line below it
+    "numbered": "# Review\\n\\n## 1. Scope\\n\\napp.py only.\\n\\n## 4. Recommendation\\n\\n"
+                "**Hold**.\\n",
+    # approval tied to work on the change
+    "merge-after": "The change is small.\\n\\n**Recommendation:** Merge after addressing the "
+                   "return value in app.py.\\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PLACED_CASES))
+def test_fail_on_revise_reads_verdicts_stated_in_other_places(repo, tmp_path, case):
+    env = user_config(tmp_path, {"alpha": answer_stub(PLACED_CASES[case])})
+    res = council(repo, "review", "--base", "trunk", "--fail-on", "REVISE", env=env)
+    assert res.returncode == 3, (res.returncode, res.stderr[-2000:])
+    assert "--fail-on REVISE: Alpha REVISE" in res.stderr

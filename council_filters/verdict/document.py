@@ -1114,6 +1114,8 @@ class _Reader:
         self.want_summary_para = False
         # a verdict key with no value: (strong, rank) of the value the next line may hold
         self.want_verdict_para: tuple[bool, int] | None = None
+        # the value below is a Recommendation key's: a sentence recommending the merge is it
+        self.want_recommendation = False
         self.pending_value: str | None = None
         self.pending_sev: str | None = None
         self.line = 0  # the source line being read
@@ -1412,10 +1414,12 @@ class _Reader:
         # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
         # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
         scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        # "### P2.7 …" then "**Verdict:** Not a bug, but …": a Verdict key naming no verdict
+        # under one item of a list is that item's comment, as a remark in a section is
+        aside = remark and any(s.level >= 2 and s.kind != "other" for s in self.sections) \
+            or v is None and scope is not None
         self.doc.votes.append(Vote(v, strong, self.round(), self.order, rank, remark=remark,
-                                   aside=remark and any(s.level >= 2 and s.kind != "other"
-                                                        for s in self.sections),
-                                   scope=scope))
+                                   aside=aside, scope=scope))
         self.doc.has_keys = True
         return True
 
@@ -1452,8 +1456,10 @@ class _Reader:
             # the value under a "Verdict" heading or label: only a line that names one is
             # it (prose or a list of counts there is the reviewer's reasoning); under a
             # weaker key ("## Recommendation") only a line that is the verdict phrase
-            if words.vote_of(s, strong, strict=not strong) is not None \
-                    and self.vote(s, strong, rank):
+            said = words.recommendation_vote(s) if self.want_recommendation else None
+            self.want_recommendation = False
+            if (said or words.vote_of(s, strong, strict=not strong) is not None) \
+                    and self.vote(said or s, strong, rank):
                 held, self.key_section = self.key_section, None
                 if held is not None and self.sections and self.sections[-1] is held:
                     # "## Go/No-Go Recommendation" then "**No-Go**": a verdict's heading,
@@ -1475,6 +1481,11 @@ class _Reader:
         vk = words.verdict_keys(s) if k is None or k.name in ("verdict", "other") else []
         if k is not None and k.name == "verdict" and not vk:
             vk = [(k.value, True, 1)]
+        if heading and not vk and (num := _NUMBERING.match(s)) is not None:
+            # "## 5. Recommendation", "## 10. Final Verdict": a numbered section that is the
+            # key alone (or the key and its verdict), the value below it
+            vk = [(v, st, r) for v, st, r in words.verdict_keys(s[num.end():])
+                  if not v or words.vote_of(v, st) in words.VOTES]
         if heading == 1 and vk and all(v and words.is_name(v) for v, _, _ in vk):
             vk = []  # "# Re-Review Verdict — Flight Control": the document's title
         cand = self.sections[-1].cand if self.sections else None
@@ -1491,11 +1502,15 @@ class _Reader:
             self.close_span(self.line)
         if vk:
             voted = False
+            advises = words.is_recommendation_key(s)
             for value, strong, rank in vk:
                 if value:
-                    voted = self.vote(value, strong, rank) or voted
+                    # "**Recommendation:** I would recommend merging this pull request."
+                    said = words.recommendation_vote(value) if advises else None
+                    voted = self.vote(said or value, strong, rank) or voted
                 elif len(vk) == 1:
                     self.want_verdict_para = (strong, rank)
+                    self.want_recommendation = advises
             if strong_key or voted:
                 return True
         if k is not None and k.name == "confidence":
@@ -1510,6 +1525,7 @@ class _Reader:
             # line below may be the verdict phrase itself (read as a weaker key's value)
             if self.want_verdict_para is None:
                 self.want_verdict_para = (False, 1)
+                self.want_recommendation = False
                 self.summary_value = True
             if k is None:
                 return True
@@ -1917,7 +1933,8 @@ class _Reader:
         if level <= 2 or self.comment is not None and locate(text) is not None:
             self.close_comment()  # ... or "### src/api/client.ts:22": the next comment's place
         self.want_summary_para = False
-        self.want_verdict_para = None
+        above, self.want_verdict_para = self.want_verdict_para, None
+        self.want_recommendation = False
         self.want_confidence = self.summary_value = False
         self.pending_sev = None
         plain = _plain(text)
@@ -1939,6 +1956,11 @@ class _Reader:
             rnd = self.rounds
             self.doc.round_starts.append(len(self.doc.findings))
         is_key = self.keys(text, heading=level)
+        if above is not None and above[0] and not is_key and level > 1 \
+                and words.vote_of(text, True, strict=True) in words.VOTES:
+            # "## Final Verdict" then "### ✅ APPROVED FOR DEPLOYMENT": the heading below a
+            # Verdict heading is its value when it is the verdict phrase
+            is_key = self.vote(text, True, above[1])
         if level == 1 and not is_key and not self.headings and (
                 tm := _REVIEW_VERDICT_TITLE.match(re.sub(r"[*_`]", "", text).strip())) is not None \
                 and words.vote_of(tm["v"], False, strict=True) in words.VOTES:
@@ -4295,10 +4317,10 @@ _ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
 _REVIEW_VERDICT_TITLE = re.compile(
     r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
 # a heading that is one item of a list of them ("1. dialog.tsx", "Decision 2: …", "#3 …",
-# "Commit 4"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
+# "Commit 4", "P2.7 …"), whose verdict or status is that item's; not a round ("Round 2", "Pass 3")
 # nor a reviewer ("Reviewer 2")
 _ITEM_HEAD = re.compile(
-    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?:decision|issue|item|finding|commit|task|step|phase|"
+    r"^(?:\d{1,3}[.)]\s|#\d{1,4}\b|(?-i:[A-Z]{1,3}\d{1,2}\.\d{1,3})\s|(?:decision|issue|item|finding|commit|task|step|phase|"
     r"change|pr|requirement|criterion|criteria|check|question|file|module|component|"
     r"feature|story|ticket|part|section)\s*#?\d{1,4}\b)", re.I)
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"

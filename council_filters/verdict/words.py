@@ -40,13 +40,18 @@ _YES = r"(?:approve[sd]?|approval|accept(?:ed|s)?|pass(?:ed|es)?|go|ship|merge|l
        r"release|ship|deploy(?:ment)?))?)"
 _FEW = r"(?:(?:the|some|a|few|minor|major|small|required|requested|necessary|suggested|" \
        r"several|critical|mandatory|blocking|following|listed|high|priority|urgent|important|" \
-       r"targeted)" + _SEP + r"){0,3}"
+       r"targeted|\d{1,3})" + _SEP + r"){0,3}"
 _CHANGES = r"(?:changes?|modifications?|conditions?|constraints?|fix(?:es)?|revisions?|tweaks?|" \
            r"edits?|amendments?|rework|corrections?|required\s+changes|reservations?|" \
            r"(?:improvements?|enhancements?)" + _SEP + r"(?:needed|required|necessary))"
 _NOTES = r"(?:suggestions?|comments?|nits?|nitpicks?|notes?|caveats?|observations?|" \
          r"recommendations?|remarks?|warnings?|follow[\s_-]?ups?|minor\s+issues|" \
          r"concerns?|improvements?|non[\s_-]?blocking\s+\w+|optional\s+\w+|polish)"
+
+# to merge, in Russian (мержить, мерджить, сливать, вливать)
+_RU_MERGE = (r"(?:\u043c\u0435\u0440\u0436\u0438\u0442\u044c|\u043c\u0435\u0440\u0434\u0436"
+             r"\u0438\u0442\u044c|\u0441\u043b\u0438\u0432\u0430\u0442\u044c|\u0432\u043b\u0438"
+             r"\u0432\u0430\u0442\u044c)")
 
 # (pattern on the leading phrase, vote).  "BAD" marks a status a reviewer cannot give
 # itself (TIMEOUT, ERROR...): the value is read but gives UNKNOWN with a warning.  A vote
@@ -56,6 +61,12 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     # approves, but only with changes made first: it asks for changes
     (_YES + _SEP + r"(?:with|after|pending|once|subject\s+to|upon)" + _SEP + _FEW + _CHANGES,
      "REVISE"),
+    # "Merge after cleaning up the dead code", "Merge after pagination fix": after work on
+    # the change (not "Merge after manual testing confirms it", a check of it)
+    (_YES + _SEP + r"after" + _SEP + r"(?:(?:addressing|fixing|cleaning|resolving|applying|"
+     r"correcting|handling|removing|reverting|rebasing|updating|adding|creating|implementing|"
+     r"renaming|refactoring|deleting|dropping|closing|tightening|restoring)(?![A-Za-z])"
+     r"|(?:[\w-]+" + _SEP + r"){0,2}" + _CHANGES + _END + r")", "REVISE"),
     (r"conditional(?:ly)?" + _SEP + r"(?:pass(?:ed)?|approved?|approval|go|accept(?:ed)?"
      r"|merge)", "REVISE"),
     (_YES + _SEP + r"(?:\(?\s*)?conditional(?:ly)?", "REVISE"),
@@ -80,6 +91,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|safe" + _SEP + r"to" + _SEP + r"(?:merge|ship)|(?:production|merge|release)"
      + _SEP0 + r"ready|lgtm|passing)|fix(?:es)?" + _SEP + r"(?:required|needed|first)"
      r"|unsatisfactory|insufficient"
+     # "Cannot approve in its current state", "Unable to sign off yet"
+     r"|(?:cannot|can't|can" + _SEP + r"not|unable" + _SEP + r"to)" + _SEP + r"(?:yet" + _SEP
+     + r")?(?:approve|merge|accept|sign" + _SEP + r"off|ship)"
      # "should not be approved as is", "La PR ne devrait pas être approuvée en l'état"
      r"|(?:should|must|can|could|would)(?:" + _SEP + r"not|n't)" + _SEP + r"(?:yet" + _SEP
      + r")?be" + _SEP + r"approved|(?:ne" + _SEP + r")?(?:devrait|doit|peut|pourrait)" + _SEP
@@ -107,6 +121,10 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      # "Conclusion: Recommend Merge" (alone: "recommend merging after the fix" is a sentence)
      + r"|(?:recommend(?:ed|s)?" + _SEP + r"(?:to" + _SEP + r")?merg(?:e|ing)|merge" + _SEP
      + r"recommended)(?=\s*(?:$|[.!*_`]))", "APPROVE"),
+    # "READY", "✅ READY FOR A3" (the next stage) under a Verdict key; not "Ready for review"
+    (r"ready(?:" + _SEP + r"(?:for|to)" + _SEP
+     + r"(?![^\n.;,]{0,40}?(?:review|discussion|triage|feedback))[\w.-]{1,30}"
+     r"|(?!" + _SEP + r"(?:for|to)(?![A-Za-z])))" + _END, "APPROVE!"),
     (r"(?:clean|ok|okay|sound|verified|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
@@ -114,15 +132,22 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     # begins 拒绝服务, "denial of service")
     (r"(?:(?:有条件|條件付き|条件付き|条件付)(?:通过|通過|承認|合格|批准)?|不通过|未通过|不通過|"
      r"不合格|差し戻し|보류)" + _CJK_END + r"|需要?修改|需要?修正|需改进|建议修改|要修正|"
-     r"修正が必要|不可合并|暂不合并|수정\s*필요|"
+     r"修正が必要|不可合并|暂不合并|(?:暂|目前|现阶段)?不建议(?:合并|合入|上线)|수정\s*필요|"
+     r"(?:暂|目前)?(?:不能|无法|無法)(?:合并|合入)(?![\u7684\u7406\u539f])|需要?返工|条件付きで(?:承認|マージ|合格)|"
+     r"(?:머지|병합)\s*보류|수정\s*후\s*재검토|"
      r"修改后(?:合并|通过)|要求修改|请求修改|需返工|待修改|有条件合并|修正依頼|要対応|要改善|"
-     r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*요청|보완\s*필요|"
+     r"変更要求|修正後(?:に)?(?:承認|マージ)|マージ不可|수정\s*요청|변경\s*(?:요청|필요)|보완\s*필요|"
      r"재검토\s*필요|조건부\s*승인|수정\s*후\s*(?:승인|머지|병합)|"
      r"(?:(?:현|현재)\s*상태(?:로는?|에서는?)\s*)?(?:머지|병합)(?:\s*[·/,]\s*배포)?\s*불가",
      "REVISE"),
+    # "重大-1 に手当てを入れれば merge 可" (mergeable once the work is done): it asks for it
+    (r"[^\u3002\n]{0,120}?(?:修正|対応|手当て|直し|追加|削除|反映|解消|実行)[^\u3002\n]{0,40}?"
+     r"(?:すれば|入れれば|したら|れば|後に?|上で)[\s*_\u3001,]*(?:merge|マージ)\s*(?:可|OK|可能)",
+     "REVISE"),
     (r"(?:拒绝|驳回|否决|却下|拒否|거부|반려)" + _CJK_END, "REJECT"),
     (r"(?:通过|通過|批准|合格|承認|承认|승인|통과|合并|合入)" + _CJK_END
-     + r"|同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
+     + r"|已(?:通过|通過|批准)|このまま(?:マージ|取り込み)|"
+     r"同意合并|可以合并|可合并|問題なし|无问题|没有问题|建议合并|准予合并|マージ可(?:能)?|"
      r"(?:(?:本轮|本次|这次|该|此)?(?:修改|改动|变更|提交|代码|PR)?)(?:可以|可)"
      r"(?:接受|合入|上线|发布|提交)(?![吗嗎？?])|受け入れ可能?|수용\s*가능|"
      r"(?:머지|병합)\s*가능|문제\s*없음", "APPROVE"),
@@ -131,7 +156,8 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     # "Требуются доработки" ask for changes; "Reprovado", "Nicht bestanden" fail; "Rejeitado",
     # "Abgelehnt" reject; "Aprovado", "Freigegeben", "Одобрено" approve)
     (r"(?:aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|approvat[oa]|freigabe|freigegeben|genehmigt|"
-     r"\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?)\s+(?:com|con|avec|sous|mit|"
+     r"\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?|annahme)\s+(?:com|con|avec|"
+     r"sous|mit|"
      r"\u0441)\s+(?:(?:as|los|las|les|le|la|i)\s+)?(?:ressalvas?|condi[c\u00e7](?:[o\u00f5]es|"
      r"iones)|conditions?|condizioni|riserva|r[\u00e9e]serves?|ajustes|altera[c\u00e7][o\u00f5]es|"
      r"cambios|modifications?|modifiche|[\u00e4a]nderungen|auflagen|"
@@ -156,22 +182,56 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"requerid[oa]s|obrigat[o\u00f3]ri[oa]s|necesari[oa]s|requis(?:es)?|demand[\u00e9e]e?s|"
      r"n[\u00e9e]cessaires|richieste|necessarie|erforderlich|angefordert|n[\u00f6o]tig|notwendig)"
      r"|(?:nacharbeit|\u00fcberarbeitung)\s+(?:erforderlich|n[\u00f6o]tig|notwendig)|"
+     # "Freigabe nach Behebung der Punkte", "Mergen erst nach dem Fix": after work on it
+     r"(?:freigabe|freigeben|merge|mergen)\s+(?:erst\s+)?nach\s+(?:der\s+|dem\s+|den\s+)?"
+     r"(?:behebung|korrektur|umsetzung|einarbeitung|fix(?:es)?|[\u00e4a]nderungen)|"
+     # "нужно исправить" (it needs fixing)
+     r"(?:\u043d\u0443\u0436\u043d\u043e|\u043d\u0430\u0434\u043e|\u043d\u0435\u043e\u0431"
+     r"\u0445\u043e\u0434\u0438\u043c\u043e|\u0442\u0440\u0435\u0431\u0443\u0435\u0442"
+     r"\u0441\u044f)\s+(?:\u0438\u0441\u043f\u0440\u0430\u0432\u0438\u0442\u044c|\u0434"
+     r"\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|\u043f\u043e\u043f\u0440"
+     r"\u0430\u0432\u0438\u0442\u044c|\u043f\u0435\u0440\u0435\u0434\u0435\u043b\u0430"
+     r"\u0442\u044c)|"
      r"[\u00e0a]\s+(?:corriger|revoir|retravailler)|da\s+(?:rivedere|correggere)|"
      r"\u043d\u0430\s+\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u043a\u0443|"
      r"\u0434\u043e\u0440\u0430\u0431\u043e\u0442\u0430\u0442\u044c|"
+     # "нельзя мержить" (may not merge), "можно мержить после фикса" (merge after the fix),
+     # "не готово к мержу" (not ready to merge)
+     r"\u043d\u0435\u043b\u044c\u0437\u044f\s+" + _RU_MERGE
+     + r"|\u043c\u043e\u0436\u043d\u043e\s+" + _RU_MERGE
+     + r"\s+\u043f\u043e\u0441\u043b\u0435\s+(?:\u0444\u0438\u043a\u0441\u0430|\u0438\u0441"
+       r"\u043f\u0440\u0430\u0432\u043b\u0435\u043d\u0438\w*|\u043f\u0440\u0430\u0432\u043e"
+       r"\u043a|\u0434\u043e\u0440\u0430\u0431\u043e\u0442\w*)|\u043d\u0435\s+\u0433\u043e"
+       r"\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440\u0436\u0443|"
+       r"\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d\u0438\u044e|"
+       r"\u0440\u0435\u043b\u0438\u0437\u0443)|"
+     r"(?:no|n[a\u00e3]o)\s+aprobar|n[a\u00e3]o\s+aprovar|"
      r"reprovad[oa]|n[a\u00e3]o\s+aprovad[oa]|no\s+aprobad[oa]|non\s+approuv[\u00e9e]e?|"
      r"non\s+approvat[oa]|nicht\s+(?:freigegeben|bestanden)|"
      r"\u043d\u0435\s+\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?", "REVISE"),
     (r"rejeitad[oa]|recusad[oa]|rechazad[oa]|rejet[\u00e9e]e?|refus[\u00e9e]e?|respint[oa]|"
-     r"rifiutat[oa]|abgelehnt|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
+     r"rifiutat[oa]|abgelehnt|ablehnung(?:\s+empfohlen)?|"
+     r"\u043d\u0435\s+" + _RU_MERGE
+     + r"|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
      r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
      r"fusionner|mergen|unire)", "REJECT"),
     # an imperative to ship it, alone as a key's value ("Empfehlung: Deployen.")
     (r"(?:mergen|deployen|freigeben|ausrollen|mesclar|implantar|fusionar|d[\u00e9e]ployer|"
      r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
-     r"freigegeben|freigabe|genehmigt|angenommen|bestanden|\u043e\u0434\u043e\u0431\u0440\u0435"
+     r"freigegeben|freigabe|genehmigt|angenommen|bestanden|"
+     r"merge[\s_-]?bereit|bereit\s+(?:zum|f[\u00fcu]r(?:\s+den)?)\s+merge|"
+     r"pr[\u00eae]te?\s+[\u00e0a]\s+(?:fusionner|merger|[\u00eae]tre\s+fusionn[\u00e9e]e?)|"
+     r"pront[oa]\s+per\s+(?:il\s+)?(?:merge|rilascio)|"
+     # a paper's or a change's acceptance, recommended or without conditions
+     r"annahme\s+(?:empfohlen|ohne\s+(?:auflagen|[\u00e4a]nderungen))|\u043e\u0434\u043e"
+     r"\u0431\u0440\u0435"
      r"\u043d[\u043e\u0430]?|\u043e\u0434\u043e\u0431\u0440\u044f\u044e|"
+     # "можно мержить" (may merge), "готово к мержу" (ready to merge)
+     r"\u043c\u043e\u0436\u043d\u043e\s+" + _RU_MERGE
+     + r"|\u0433\u043e\u0442\u043e\u0432[\u043e\u0430]?\s+\u043a\s+(?:\u043c\u0435\u0440"
+       r"\u0436\u0443|\u043c\u0435\u0440\u0434\u0436\u0443|\u0441\u043b\u0438\u044f\u043d"
+       r"\u0438\u044e)|"
      r"\u043f\u0440\u0438\u043d\u044f\u0442[\u043e\u0430]?|(?:pront[oa]|list[oa]|pr[\u00eae]te?)"
      r"\s+(?:para|pour)\s+(?:o\s+|el\s+|le\s+|la\s+)?(?:merge|mesclar|fusionar|fusionner|"
      r"produ[c\u00e7][a\u00e3]o|producci[o\u00f3]n|production)", "APPROVE"),
@@ -209,6 +269,16 @@ _NONE_FOUND = re.compile(r"\bno\s+(?:[\w-]+\s+){0,3}?(?:identified|found|detecte
                          r"spotted)\b", re.I)
 
 
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# the CJK words of a decision, or of doubt about it: pass, merge, approve, reject, change,
+# fix, hold, undecided
+_CJK_DECIDING = re.compile(
+    "\u901a\u8fc7|\u901a\u904e|\u5408\u5e76|\u5408\u5165|\u6279\u51c6|\u62d2\u7edd|"
+    "\u9a73\u56de|\u4fee\u6539|\u4fee\u6b63|\u627f\u8a8d|\u5374\u4e0b|\u30de\u30fc\u30b8|"
+    "\uc2b9\uc778|\uac70\ubd80|\uc218\uc815|\ubcf4\ub958|\ubc18\ub824|\uba38\uc9c0|"
+    "\ubcd1\ud569|\u5f85\u5b9a|\u672a\u5b9a|\u4e0d\u786e\u5b9a|\u53d6\u51b3")
+
+
 def is_name(value: str) -> bool:
     """A Verdict key's value that names a thing and no decision ("# Re-Review Verdict —
     Flight Control"): the key is a title's word.  A word in capitals ("DISAGREE") may be
@@ -225,6 +295,9 @@ def is_remark(value: str) -> bool:
     excellent - no bottlenecks identified"): a remark a reviewer put under a Verdict
     label, not a statement of the verdict."""
     v = value.strip().strip("*_` ")
+    if len(_CJK_CHAR.findall(v[:200])) >= 8:
+        # a sentence in Chinese, Japanese or Korean ("描述可接受，但表述不够精确")
+        return vote_of(v) is None and _CJK_DECIDING.search(v) is None
     return len(v.split()) >= 4 and vote_of(v) is None \
         and _DECIDING.search(_NONE_FOUND.sub(" ", v)) is None
 
@@ -342,6 +415,38 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     return _lookup(value, strong, strict)
 
 
+# a Recommendation key's sentence that recommends merging (or not): "I would recommend
+# merging this pull request.", "We do not recommend merging this PR yet."
+_RECOMMEND = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:would|do|therefore|thus|hence|also|strongly)\s+){0,3}"
+    r"(?P<neg>(?:not|never)\s+|(?:don't|wouldn't|cannot|can't|can\s+not)\s+)?"
+    r"(?:strongly\s+)?recommends?\s+(?:merging|approving|accepting|(?:the\s+)?approval\s+of|"
+    r"(?:that\s+)?(?:we\s+)?merge)"
+    r"(?:\s+(?:of\s+)?(?:this|the)\s+(?:pull\s+request|pr|mr|merge\s+request|change(?:s|set)?|"
+    r"patch|branch|diff))?(?:\s+(?:as[\s-]is|now|yet|as\s+it\s+stands))?\s*[.!]?\s*$", re.I)
+
+
+def recommendation_vote(sentence: str) -> str | None:
+    """APPROVE for a sentence that recommends merging the change and nothing more ("I would
+    recommend merging this pull request."), REVISE for one that recommends against it;
+    None otherwise (a condition or anything else after it is a sentence of its own)."""
+    m = _RECOMMEND.match(sentence.replace("**", "").replace("__", "").strip()[:200])
+    if m is None:
+        return None
+    return "REVISE" if m["neg"] else "APPROVE"
+
+
+# a Recommendation key (not "Recommendations", a list of suggestions)
+_RECOMMEND_KEY = re.compile(r"^[^\w]*(?:\d{1,3}[.)]\s*)?(?:(?:final|merge|overall|my|our)\s+)?"
+                            r"recommendation[*_`\s]*(?::|$)", re.I)
+
+
+def is_recommendation_key(line: str) -> bool:
+    """A line that opens with a Recommendation key (``## Recommendation``, ``**Merge
+    recommendation:** …``)."""
+    return _RECOMMEND_KEY.match(line.strip()[:80]) is not None
+
+
 # --------------------------------------------------------------------------- #
 # The keys a verdict is stated under
 # --------------------------------------------------------------------------- #
@@ -377,7 +482,7 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
                   r"second|third|last|amended)\b", re.I)
 _CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
                r"最终结论|最終判定")
-_CJK_WEAK = (r"判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
+_CJK_WEAK = (r"マージ可否|判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
              r"审核结果|评审结果|结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
 # one makes it a Verdict key only when its value names a verdict
@@ -388,11 +493,13 @@ _CJK_MOD = re.compile(r"(?:最终|最終|总体|總體|整体|整體|综合|総�
 _MARKS = r"[*_`~]*"
 _KEY = re.compile(
     r"(?P<key>(?:(?P<mod>[A-Za-z][\w'/-]*(?:\s+[A-Za-z][\w'/-]*){0,2})\s+)?(?P<v>verdicts?|"
-    r"veredictos?|veredito|verdetto|verdikt|urteil|\u0432\u0435\u0440\u0434\u0438\u043a\u0442)"
+    r"veredictos?|veredito|verdetto|verdikt|(?:gesamt)?urteil|"
+    r"\u0432\u0435\u0440\u0434\u0438\u043a\u0442)"
     r"(?:\s*\((?P<par>[^)\n]{1,30})\))?"
     r"|(?:(?P<wmod>(?:" + _QUALIFIERS + r")(?:[\s_]+(?:" + _QUALIFIERS + r"))?)[\s_]+)?"
     r"(?P<w>" + _WEAK_HEADS + r")"
-    r"|(?P<cs>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:(?<=[\uac00-\ud7af])\s)?"
+    r"|(?P<cs>(?:[A-Za-z][\w'-]{1,20}\s+)?"
+    r"[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:(?<=[\uac00-\ud7af])\s)?"
     r"(?:" + _CJK_STRONG + r"))"
     r"|(?P<cw>[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]{0,4}(?:(?<=[\uac00-\ud7af])\s)?"
     r"(?:" + _CJK_WEAK + r")))", re.I)
@@ -403,6 +510,10 @@ _LINE_KEY = re.compile(
 _GLUED_KEY = re.compile(
     r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?verdict)"
     + _MARKS + r"\s*[:\uff1a]\s*", re.I)
+# a CJK Verdict key glued after a sentence on the line ("対象: 第6稿。判定: 要修正（minor 1）。")
+_GLUED_CJK_KEY = re.compile(
+    r"(?<=[.!;\u3002\uff0e\uff01\uff1b])\s*" + _MARKS + r"(?P<key>" + _CJK_STRONG + r")"
+    + _MARKS + r"\s*[:\uff1a]\s*")
 
 
 _TAG = re.compile(
@@ -486,17 +597,22 @@ def _trim(value: str) -> str:
 
 
 def glued_verdict(line: str) -> tuple[str, int] | None:
-    """A Verdict key glued after other text on the line (``… **Verdict:** APPROVE …``),
-    outside code spans: (value, rank)."""
+    """A Verdict key glued after other text on the line (``… **Verdict:** APPROVE …``, or a
+    CJK one after a sentence's end: ``… 第6稿。判定: 要修正``), outside code spans: (value,
+    rank)."""
     s = re.sub(r"`[^`\n]*`", " ", line[:LINE_CAP])
     found = None
     for g in _GLUED_KEY.finditer(s):
         if g.start() == 0 and not s[:1].isspace():
             continue
         found = g
+    for g in _GLUED_CJK_KEY.finditer(s):
+        if found is None or g.start() > found.start():
+            found = g
     if found is None:
         return None
-    return s[found.end():found.end() + 120], key_rank(found["mod"] or "")
+    mod = found.groupdict().get("mod") or ""
+    return s[found.end():found.end() + 120], key_rank(mod)
 
 
 def is_key_cell(cell: str) -> tuple[bool, int] | None:
