@@ -627,8 +627,56 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "default", f"default login anonymous password {phrase}"
             yield "pgpass", f"{host}:5432:ledger:auditor:{phrase}"
             yield "pgpass-any", f"*:*:*:replica:{phrase}"
+    elif family == "drawn-values":
+        # values that read as drawn whatever follows them or wherever they sit:
+        # runs of signs, words and a number, digests under a key that names a secret
+        shapes = {"signs": sign_heavy, "words-number": words_number, "digest": hex_digest}
+        places = {
+            "env": lambda k, v: f"{k.upper()}={v}",
+            "export": lambda k, v: f"export {k.upper()}={v}",
+            "yaml": lambda k, v: f"    {k}: {v}",
+            "ini-spaced": lambda k, v: f"{k.lower()} = {v}",
+            "toml": lambda k, v: f'{k.lower()} = "{v}"',
+            "xml-element": lambda k, v: f"  <{k}>{v}</{k}>",
+            "compose-list": lambda k, v: f'      - "{k.upper()}={v}"',
+            "log-kv": lambda k, v: f"ts=2026-02-03T04:05:06Z lvl=warn {k.lower()}={v} retry=2",
+            "aside": lambda k, v: f"\U0001f512 {k}: {v} \u2014 rotate in May",
+        }
+        for _ in range(per_shape):
+            for shape, draw in shapes.items():
+                for place, put in places.items():
+                    key = rng.choice(["db_password", "WebhookSecret", "api_token", "signing_key",
+                                      "smtp_pass"])
+                    yield f"{shape}/{place}", put(key, draw(rng))
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
+
+
+def sign_heavy(rng: random.Random) -> str:
+    """Twelve to twenty bytes, near half of them signs in any place (first too),
+    letters of both cases and a digit among them, brackets that do not pair up."""
+    signs = "!#%&*+-./:;=?@[]^_{}~"  # (no < or >: XML text escapes them)
+    while True:
+        s = "".join(rng.choice(ALNUM + signs + signs) for _ in range(rng.randrange(12, 21)))
+        marks = [c for c in s if c in signs]
+        if (len(marks) * 3 >= len(s) and len(set(marks)) >= 3 and "--" not in s
+                and any(c.isdigit() for c in s) and any(c.islower() for c in s)
+                and any(c.isupper() for c in s) and s.count("[") != s.count("]")):
+            return s
+
+
+def words_number(rng: random.Random) -> str:
+    """Two dictionary words joined (or not) and a number, a sign maybe last."""
+    words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
+    first, second = rng.sample(words, 2)
+    return (first + rng.choice(["", ".", "-", "_"]) + second + str(rng.randrange(17, 998))
+            + rng.choice(["", "!", "#", "$"]))
+
+
+def hex_digest(rng: random.Random) -> str:
+    """A hex digest of 32, 40 or 64 digits, or a UUID."""
+    h = "".join(rng.choice("0123456789abcdef") for _ in range(64))
+    return rng.choice([h[:32], h[:40], h, f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"])
 
 
 FAMILIES = (
@@ -637,7 +685,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "file-passphrase",
+    "npmrc", "file-passphrase", "drawn-values",
 )
 
 

@@ -202,6 +202,15 @@ def test_family_lines_one_at_a_time() -> None:
         b"b0dDQ3FHU000OUJBTUNNQTh4RFRBTEJnTlZCQU1NQkhSbGMzUXdIaGNOTWpRd05qQXhNVEl3TURBd1doY05N"
         b"alV3Tmpr",
         b"sha256-" + b"9f2c4e" * 30,
+        # dotted names with a number, widths, samples, masks and patterns: no drawn value
+        b"    token_key = self.session42",
+        b"API_TOKEN=settings.TOKEN_V22",
+        b"signing_key = hashlib.sha256",
+        b"secret_key: torch.float16",
+        b"password = dummy-tk42",
+        b"client_secret=%2A%2A%2A%2A%2A%2A%2A%2A&limit=50",
+        b"password_pattern: ^(?=.*[A-Z])(?=.*[0-9]).{12,}$",
+        b"token: <Your-Token-42>",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

@@ -325,10 +325,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "flag-credentials",
-        rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
+        rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|passphrase|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
         rb"requirepass|masterauth)(?:-(?:key|base|value|string|text))*"
-        rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
+        # (a quoted value is read to its closing quote: it may hold ; | and &)
+        rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)(?:\"([^\"\s]{6,256})\"|'([^'\s]{6,256})'"
+        rb"|[\"']?([^\s\"'`;|&]{6,256}))",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
         placeholders=False,
@@ -417,7 +419,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "redis-credentials",
-        rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
+        rb"(?i:(?:^|[\s;|&(`'\"]|--)(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
         rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
         rb"[\"']?[ \t]*\Z"
         rb"|\bredis-cli\b[^\n]{0,512}?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})"
@@ -1029,8 +1031,8 @@ _TIGHT: dict[str, bytes] = {
     "telegram-bot-token": rb"[0-9]:AA[A-Za-z0-9_-]{33}",
     "cli-credentials": rb"(?:curl|wget|http|xh|svn|ftp|smbclient)[^\n]*"
     rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
-    "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
-    rb"client-secret|"
+    "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|passphrase|pass|pwd|token|"
+    rb"api-?key|secret|client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
     rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
