@@ -263,6 +263,8 @@ def test_near_misses_pass(line: bytes) -> None:
         "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
         "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',
         "redis-cli -a %(redis_password)s ping",
+        'redis-server --requirepass "$REDIS_PASSWORD"', 'deploy --password "@/run/secrets/pw"',
+        'deploy --token "API token to use"', "sign --key-passphrase '<passphrase>'",
         "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
         "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
         # netrc lines whose words after "password" are prose or a variable

@@ -414,10 +414,13 @@ def drawn_value(value: str) -> bool:
     kinds at least, brackets that do not pair up as code's do), words and a
     number as people make passwords (``Harbor.cobalt816$``; not a type's
     width, ``torch.float16``), or a long hex digest or a UUID.  Never a
-    variable, a template, a URL or a placeholder."""
+    variable, a template, a URL or a placeholder, nor led by ``$``, ``<`` or
+    ``{`` (secret-sign-led-value reads those)."""
     n = len(value)
     if n < 10 or not value.isascii() or not value.isprintable() or " " in value:
         return False
+    if value[:1] in "$<{":
+        return False  # (how variables and placeholders start: the sign-led rule reads these)
     if templated(value) or _REFERENCE.match(value) or "://" in value:
         return False
     low = value.lower()
