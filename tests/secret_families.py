@@ -649,9 +649,11 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                                       "smtp_pass"])
                     yield f"{shape}/{place}", put(key, draw(rng))
                 value = draw(rng)
-                yield f"{shape}/requirepass-quoted", f'redis-server --requirepass "{value}" --port 7001'
+                yield (f"{shape}/requirepass-quoted",
+                       f'redis-server --requirepass "{value}" --port 7001')
                 yield f"{shape}/requirepass-at", f'redis-server --masterauth "@{value}"'
-                yield f"{shape}/requirepass-list", f'  cmd: ["redis-server", "--requirepass", "{value}"]'
+                yield (f"{shape}/requirepass-list",
+                       f'  cmd: ["redis-server", "--requirepass", "{value}"]')
                 yield f"{shape}/passphrase-option", f"./sign.sh --key-passphrase '{value}' out.bin"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
