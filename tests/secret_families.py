@@ -14,6 +14,7 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterator
+from urllib.parse import quote
 
 from council_filters.redaction.secrets.validators import case_changes
 
@@ -655,6 +656,24 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                 yield (f"{shape}/requirepass-list",
                        f'  cmd: ["redis-server", "--requirepass", "{value}"]')
                 yield f"{shape}/passphrase-option", f"./sign.sh --key-passphrase '{value}' out.bin"
+    elif family == "redis-more":
+        # Redis passwords in the places the URL and directive rules used to miss
+        for _ in range(per_shape):
+            pw = short_secret(rng).replace("@", "#")
+            drawn = drawn_short(rng)
+            once = quote(f"{pw}@{drawn[:4]}", safe="")
+            sock = rng.choice(["/tmp/redis.sock", "/run/redis/redis-server.sock",
+                               "/var/run/cache-7.sock"])
+            yield "unix-socket", f"unix://:{pw}@{sock}?db=2"
+            yield "unix-socket-json", f'{{"redis": "unix://:{pw}@{sock}"}}'
+            yield "user-part-drawn", f"CACHE_URL=rediss://{drawn}@cache-2.internal:6380/1"
+            yield "encoded-at-inside", f"next=valkey%3A%2F%2F{once}%40cache.internal%3A6379"
+            yield "encoded-twice-at", "r=redis%3A%2F%2F%3A" + quote(quote("@" + pw, safe=""),
+                                                                 safe="") + "%40cache%3A6379"
+            yield "encoded-user-at", ("state=redis%3A%2F%2Fops%2540corp%3A" + quote(drawn, safe="")
+                                      + "%40redis%3A26379")
+            yield "requirepass-angle", f"requirepass <{pw}"
+            yield "acl-angle", f"user jobs on ><{pw} ~queue:* +@read"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -692,7 +711,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "file-passphrase", "drawn-values",
+    "npmrc", "file-passphrase", "drawn-values", "redis-more",
 )
 
 

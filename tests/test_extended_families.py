@@ -265,6 +265,10 @@ def test_near_misses_pass(line: bytes) -> None:
         "redis-cli -a %(redis_password)s ping",
         'redis-server --requirepass "$REDIS_PASSWORD"', 'deploy --password "@/run/secrets/pw"',
         'deploy --token "API token to use"', "sign --key-passphrase '<passphrase>'",
+        "requirepass <password>", "unix://redis@/run/redis.sock",
+        "unix://:${REDIS_PASSWORD}@/tmp/redis.sock", "unix://worker01@/var/run/redis/main.sock",
+        "next=redis%3A%2F%2Fcache%40localhost%3A6379%2F0%23ops%40example.com",
+        "password: /etc/app/secrets/db_pw",
         "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
         "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
         # netrc lines whose words after "password" are prose or a variable

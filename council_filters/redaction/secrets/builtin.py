@@ -361,7 +361,9 @@ RULES: tuple[Rule, ...] = (
         # it up to the last @ that a host (and port) follows.
         rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]{1,12})?)://"
         rb"([^\s\"'`]{1,256})@(?:[A-Za-z0-9_-]{1,253}(?:\.[A-Za-z0-9_-]{1,63}){0,20}"
-        rb"|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
+        # (a unix socket's path for a host: unix://:PASSWORD@/run/redis.sock)
+        rb"|\[[0-9A-Fa-f:.]{2,45}\]|/(?:[A-Za-z0-9_.-]{1,64}+/){0,15}+[A-Za-z0-9_-]{1,64}+\.sock)"
+        rb"(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
         rb"(?i)(?:redis|valkey|unix)",
         group=2,
         validator=redis_userinfo_ok,
@@ -371,7 +373,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "url-credentials-encoded",
         rb"(?i)\b[A-Za-z](?:[A-Za-z0-9+.-]|%(?:25)?2B){1,30}(?:%3A|%253A)(?:%2F|%252F){2}"
-        rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40|2540)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
+        # (a user part may hold an "@" encoded twice: user%2540corp)
+        rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
         rb"((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+)(?:%40|%2540)"
         rb"[A-Za-z0-9_%]",
         rb"(?i)%3a%2f%2f|%253a%252f%252f",
@@ -384,7 +387,9 @@ RULES: tuple[Rule, ...] = (
         # A Redis URL encoded once or twice whose user part alone is its password
         # (state=valkeys%3A%2F%2FPASSWORD%40host)
         rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:%(?:25)?2B[a-z]{1,12})?)(?:%3A|%253A)"
-        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){8,256}+)"
+        # (an encoded "@" may be in it: up to the last one a host follows)
+        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+"
+        rb"(?:(?:%40|%2540)(?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+)*)"
         rb"(?:%40|%2540)[A-Za-z0-9_\[%]",
         rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?%(?:25)?3a%(?:25)?2f",
         group=2,
@@ -1034,7 +1039,8 @@ _TIGHT: dict[str, bytes] = {
     "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|passphrase|pass|pwd|token|"
     rb"api-?key|secret|client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
-    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
+    # (the quote before a comma maybe escaped: a list of arguments inside a JSON string)
+    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|" + _Q + rb"[ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"

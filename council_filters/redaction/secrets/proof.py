@@ -349,8 +349,9 @@ _XML_OK = rb"(?:" + _XML_OK + rb"|" + _drawn(_XMLV) + rb")"
 _FLAG_OK = rb"(?![-$<{]|@[A-Za-z0-9_./~-])"
 # redis_ok where the password's place is fixed (AUTH, sentinel auth-pass): a
 # lead of - or $ is allowed there (a variable written whole goes on to it)
-_PLACED_OK = rb"(?![<{])"
-_REDIS_OK = rb"(?![-$<{])"  # (and no file: redis_ok reads no @file)
+# (a value led by "<" is refused when a ">" closes it: <password>)
+_PLACED_OK = rb"(?![{]|<[^\s\"'>]*>)"
+_REDIS_OK = rb"(?![-${]|<[^\s\"'>]*>)"  # (and no file: redis_ok reads no @file)
 _DIGIT_AHEAD = rb"(?=[A-Za-z_]*[0-9])"  # stripe_ok: the key holds a digit (keys are
 # runs of [A-Za-z0-9_], so the first byte that is no letter or "_" is a digit)
 

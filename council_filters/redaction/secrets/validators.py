@@ -324,7 +324,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
-        if _PATH.match(value):
+        if _PATH.match(value) and not _random_part(_SLASHES.sub(".", value)):
             return False  # PWD=/home/app, OLDPWD: a directory, not a password
         if len(value) < 6 or len(set(value)) < 4:
             return False
@@ -536,6 +536,7 @@ def case_changes(s: str) -> int:
 
 
 _PARTS = LazyRegex(r"\.|::|->")
+_SLASHES = LazyRegex(r"[/\\]")
 
 
 def _plain_word(value: str) -> bool:
@@ -622,8 +623,8 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     """The user part of a Redis URL (``redis://PASSWORD@host``, or
     ``user:PASSWORD``), raw signs and all: a password, not a name, a
     variable, a placeholder or a host and port."""
-    if _HOST_PORT.match(secret):
-        return False  # redis://host:6379/0#ops@example.com: no user part
+    if _HOST_PORT.match(secret) or ("@" in secret and _HOST_PORT.match(secret.rsplit("@", 1)[1])):
+        return False  # redis://host:6379/0#ops@example.com, u@host:6379/0#x@y: no user part
     password = secret.split(":", 1)[1] if ":" in secret else secret
     if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
         return False
@@ -632,7 +633,7 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     if any(c in _URL_SIGNS for c in password):
         return _classes(password) >= 3
     return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
-                                         and case_changes(password) >= 2)
+                                         and case_changes(password) >= 2) or _drawn_short(password)
 
 
 def encoded_redis_user_ok(secret: str, m: Any) -> bool:
@@ -814,11 +815,17 @@ def redis_ok(secret: str, m: Any = None) -> bool:
     and where the password's place is fixed (AUTH, sentinel auth-pass) no
     option can stand: a value led by ``-`` or ``$`` is the password there,
     unless it is a variable written whole."""
+    if _CLOSED_ANGLE.match(secret):
+        return False  # <password>, <your-redis-pass>: a placeholder; <soB&71s... is drawn
     if m is not None and m.lastindex in _REDIS_POSITIONAL:
         if _SHELL_VAR.match(secret.rstrip(".,:;)")):
             return False
-        return _flag_value_ok(secret, ("<", "{", "%("), files=False)
-    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("), files=False)
+        return _flag_value_ok(secret, ("{", "%("), files=False)
+    return _flag_value_ok(secret, ("-", "$", "{", "%("), files=False)
+
+
+#: A value led by ``<`` that a ``>`` closes: a placeholder (the proof asks the same).
+_CLOSED_ANGLE = LazyRegex(r"<[^\s\"'>]*>")
 
 
 def _flag_value_ok(secret: str, leads: tuple[str, ...], *, files: bool = True) -> bool:
