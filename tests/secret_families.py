@@ -631,7 +631,8 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
     elif family == "drawn-values":
         # values that read as drawn whatever follows them or wherever they sit:
         # runs of signs, words and a number, digests under a key that names a secret
-        shapes = {"signs": sign_heavy, "words-number": words_number, "digest": hex_digest}
+        shapes = {"signs": sign_heavy, "words-number": words_number, "digest": hex_digest,
+                  "lone-bracket": lone_bracket}
         places = {
             "env": lambda k, v: f"{k.upper()}={v}",
             "export": lambda k, v: f"export {k.upper()}={v}",
@@ -686,8 +687,20 @@ def sign_heavy(rng: random.Random) -> str:
         s = "".join(rng.choice(ALNUM + signs + signs) for _ in range(rng.randrange(12, 21)))
         marks = [c for c in s if c in signs]
         if (len(marks) * 3 >= len(s) and len(set(marks)) >= 3 and "--" not in s
+                and s[0] != "{"  # (how a placeholder opens: the sign-led rule's)
                 and any(c.isdigit() for c in s) and any(c.islower() for c in s)
                 and any(c.isupper() for c in s) and s.count("[") != s.count("]")):
+            return s
+
+
+def lone_bracket(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with one bracket or sign that closes
+    nothing (``Tq8mLw)vR2kPz``), both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(9, 16))
+        pos = rng.randrange(1, len(core))
+        s = core[:pos] + rng.choice(")]}#~^") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
             return s
 
 
@@ -695,7 +708,9 @@ def words_number(rng: random.Random) -> str:
     """Two dictionary words joined (or not) and a number, a sign maybe last."""
     words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
     first, second = rng.sample(words, 2)
-    return (first + rng.choice(["", ".", "-", "_"]) + second + str(rng.randrange(17, 998))
+    number = rng.choice([n for n in range(17, 998) if n not in (32, 64, 128, 160, 224, 256, 384,
+                                                                 512)])  # (no type's width)
+    return (first + rng.choice(["", ".", "-", "_"]) + second + str(number)
             + rng.choice(["", "!", "#", "$"]))
 
 

@@ -437,12 +437,34 @@ def drawn_value(value: str) -> bool:
         if _RECEIVER.match(value) or is_placeholder(value):
             return False  # self.token42, settings.KEY2, dummy-ab12: code, a sample
         return not any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4)
+    if _classes(value) < 4 or _NOT_DRAWN.search(value) or _SHELL_VAR.match(value):
+        return False
     signs = [c for c in value if not c.isalnum()]
-    if len(signs) * 4 < n or len(set(signs)) < 3 or _classes(value) < 4:
-        return False
-    if _paired(value) or _NOT_DRAWN.search(value):
-        return False
-    return not _SHELL_VAR.match(value)
+    if len(signs) * 4 >= n and len(set(signs)) >= 3:
+        return not _paired(value)
+    # fewer signs: letters that change case twice, a digit with a letter after
+    # it, and no bracket that closes one opened before it, no path of code
+    # (``QtN7lsE)vfN3``, ``3XOzhB(g]AwRtUI]g``; not ``Foo::Bar2Baz``, ``f(x2Y)``)
+    return (case_changes(value) >= 2 and _DIGIT_THEN_LETTER.search(value) is not None
+            and not _closes_a_pair(value) and _CODE_PATH.search(value) is None
+            and not any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4))
+
+
+_DIGIT_THEN_LETTER = LazyRegex(r"[0-9][^\s]*[A-Za-z]")
+#: What code's names are joined by, and an address (``a::b``, ``a->b``, ``u@host.com``).
+_CODE_PATH = LazyRegex(r"::|->|=>|@[A-Za-z0-9-]+\.[A-Za-z]{2,}\Z")
+
+
+def _closes_a_pair(value: str) -> bool:
+    """Whether a bracket of ``value`` closes the last one opened before it
+    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone."""
+    stack: list[str] = []
+    for c in value:
+        if c in "([{<":
+            stack.append(c)
+        elif c in _OPENS and stack and stack[-1] == _OPENS[c]:
+            return True
+    return False
 
 
 #: What no drawn run of signs holds: a placeholder's bracketed word
