@@ -275,7 +275,9 @@ def assignment_ok(secret: str, m: Any) -> bool:
     low = value.lower()
     if _REFERENCE.match(value):
         return False  # ENC[...], vault:..., !Ref X, file:///..., @Value(...): where it is kept
-    if drawn_value(value) and (op != "|" or _ROW_START.match(m.string) is not None):
+    if (drawn_value(value) or drawn_value(_unclosed_closer(value))) and (
+        op != "|" or _ROW_START.match(m.string) is not None
+    ):
         return True  # signs drawn at random, words and a number, a digest: whatever follows
     if (
         value[:1] in "$<{"
@@ -453,6 +455,14 @@ def drawn_value(value: str) -> bool:
 _DIGIT_THEN_LETTER = LazyRegex(r"[0-9][^\s]*[A-Za-z]")
 #: What code's names are joined by, and an address (``a::b``, ``a->b``, ``u@host.com``).
 _CODE_PATH = LazyRegex(r"::|->|=>|@[A-Za-z0-9-]+\.[A-Za-z]{2,}\Z")
+
+
+def _unclosed_closer(value: str) -> str:
+    """``value`` without a last bracket that closes nothing in it: the end of a
+    parenthesis or a brace around the pair (``(url=..., password=VALUE)``)."""
+    if value[-1:] in (")", "]", "}") and _OPENS[value[-1]] not in value:
+        return value[:-1]
+    return value
 
 
 def _closes_a_pair(value: str) -> bool:
