@@ -644,6 +644,7 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             "log-kv": lambda k, v: f"ts=2026-02-03T04:05:06Z lvl=warn {k.lower()}={v} retry=2",
             "aside": lambda k, v: f"\U0001f512 {k}: {v} \u2014 rotate in May",
             "trace": lambda k, v: f"Caused by: x.DbError: refused (url=jdbc:pg://db/app, {k}={v})",
+            "cmake": lambda k, v: f'set({k.upper()} "{v}")',
         }
         for _ in range(per_shape):
             for shape, draw in shapes.items():

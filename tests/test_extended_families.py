@@ -269,6 +269,8 @@ def test_near_misses_pass(line: bytes) -> None:
         "unix://:${REDIS_PASSWORD}@/tmp/redis.sock", "unix://worker01@/var/run/redis/main.sock",
         "next=redis%3A%2F%2Fcache%40localhost%3A6379%2F0%23ops%40example.com",
         "password: /etc/app/secrets/db_pw",
+        'set(PASSWORD "${DB_PASSWORD}")', 'set(TOKEN_FILE "token.txt")', "set(PASSWORD_MIN 12)",
+        "set(SECRET_KEY $ENV{SECRET_KEY})", 'set(AUTH_TOKEN "<token>")',
         "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
         "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
         # netrc lines whose words after "password" are prose or a variable

@@ -547,18 +547,20 @@ RULES: tuple[Rule, ...] = (
         "secret-spaced-pair",
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
-        # config files that take ``key value`` (``password\tS3cr3t!``).
+        # config files that take ``key value`` (``password\tS3cr3t!``), CMake's
+        # ``set(KEY "value")``.
         rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2}|setenv"
-        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+)?"
+        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+|(?P<cm>set\()[ \t]*)?"
         rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+(?:<<<[ \t]*)?)"
         rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
-        rb"(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
+        rb"(?(cm)[ \t]*\))(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
         rb"",
-        group=4,
+        group=5,
         validator=spaced_pair_ok,
         placeholders=False,
         description="KEY value on a line of its own (ENV KEY value, setx KEY value, Apache "
-        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value)",
+        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value, CMake "
+        "set(KEY \"value\"))",
     ),
     _r(
         "secret-enclosed-pair",

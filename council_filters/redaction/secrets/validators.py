@@ -591,7 +591,7 @@ _MARKED = LazyRegex(r"[^ \t\n\"'`$<{][^ \t\n\"'`]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a
 def spaced_pair_ok(secret: str, m: Any) -> bool:
     """``KEY value`` on a line of its own: an assignment's value that is not a word."""
     quoted = m.group("q") is not None and m.group("q") != b""
-    if not quoted and not _MARKED.match(secret):
+    if not quoted and (not _MARKED.match(secret) or not _SPACED_SEEN.match(secret)):
         return False
     return not _plain_word(secret) and assignment_ok(secret, m)
 
@@ -604,7 +604,18 @@ def said_ok(secret: str, m: Any) -> bool:
     quoted = m.group("q") is not None and m.group("q") != b""
     if not quoted and not (_DIGIT_LIKE.search(secret) and any(c.isalpha() for c in secret)):
         return False
+    if not quoted and _SAID_SEEN.match(secret) is None:
+        return False  # a bracket before the first digit: code (the rule's search asks so)
     return not _plain_word(secret) and assignment_ok(secret, m)
+
+
+#: What the searches of secret-said and secret-spaced-pair ask of an unquoted
+#: value (builtin._KEY_APART): no bracket before a digit (said), or before a
+#: digit, a sign or a change of case (apart by blanks).
+_SAID_SEEN = LazyRegex(r"[^\s\"'`()\[\]{}]*[0-9\x80-\xff]")
+_SPACED_SEEN = LazyRegex(
+    r"[^\s\"'`$<{()\[\]}][^\s\"'`()\[\]{}]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a-z][A-Z])"
+)
 
 
 def url_encoded_ok(secret: str, m: Any) -> bool:
