@@ -249,6 +249,38 @@ def _secret_kind(ch: bytes) -> bytes:
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
+def _drawn(ch: bytes) -> bytes:
+    """What validators.drawn_value needs of a value of ``ch`` bytes (at its first
+    byte), which assignment_ok takes before its other gates: ten bytes, and a
+    whole hex digest, a whole run of words and a number (two digits, or a
+    sign after), or all four classes with three signs, or with a letter after
+    a digit and two changes of case.  ``ch`` is a negated class; every look
+    is one pass (each run taken whole), so the search stays linear."""
+    assert ch.startswith(b"[^"), ch
+    rest = ch[2:]
+    sign = b"[^A-Za-z0-9\\s" + rest
+    no_small, no_capital = b"[^a-z" + rest, b"[^A-Z" + rest
+    no_digit, no_letter = b"[^0-9" + rest, b"[^A-Za-z" + rest
+    alnum = rb"[A-Za-z0-9]{0,300}+"
+    four = (rb"(?=" + no_digit + rb"{0,300}+[0-9])(?=" + no_capital + rb"{0,300}+[A-Z])(?="
+            + no_small + rb"{0,300}+[a-z])(?=" + alnum + sign + rb")")
+    three_signs = rb"(?=" + (alnum + sign) * 3 + rb")"
+    mixed = (
+        rb"(?=" + no_digit + rb"{0,300}+[0-9]" + no_letter + rb"{0,300}+[A-Za-z])"
+        rb"(?:(?=" + no_small + rb"{0,300}+[a-z]" + no_capital + rb"{0,300}+[A-Z]" + no_small
+        + rb"{0,300}+[a-z])|(?=" + no_capital + rb"{0,300}+[A-Z]" + no_small + rb"{0,300}+[a-z]"
+        + no_capital + rb"{0,300}+[A-Z]))"
+    )
+    # (case matters: the patterns that hold it read the rest in any case)
+    return (
+        rb"(?-i:(?=" + ch + rb"{10})(?:(?=[0-9a-fA-F]{32}|[0-9a-f]{8}-[0-9a-f]{4}-)"
+        # words and a number: the whole value (a closer that closes nothing may follow)
+        rb"|(?=[A-Za-z][A-Za-z_.-]{3,99}+(?:[0-9]{2,6}+[!#$%&*?@^~+=]?|[0-9]{1,6}+"
+        rb"[!#$%&*?@^~+=])[)\]}]?(?!" + ch + rb"))"
+        rb"|" + four + rb"(?:" + three_signs + rb"|" + mixed + rb")))"
+    )
+
+
 def _quoted_ok(kind: bool) -> bytes:
     """What assignment_ok needs of a quoted value (at its first byte)."""
     quoted = (
@@ -259,7 +291,7 @@ def _quoted_ok(kind: bool) -> bytes:
     )
     if kind:
         quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + _NO_INNER_SPACE + rb"))"
-    return quoted
+    return rb"(?:" + quoted + rb"|" + _drawn(_QCH) + rb")"
 
 
 # What str.isspace accepts in a value read as latin-1 (the newline aside), and
@@ -295,7 +327,7 @@ def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
     )
     if kind:
         unquoted += rb"(?(pw)|" + _secret_kind(run) + rb")"
-    return unquoted
+    return rb"(?:" + unquoted + rb"|" + _drawn(run) + rb")"
 
 
 def _proof_value(kind: bool) -> bytes:
@@ -332,13 +364,15 @@ _XML_OK = (
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
     rb"(?!" + _WIN_VAR + rb"<)(?(pw)|" + _secret_kind(_XMLV) + rb")"
 )
+_XML_OK = rb"(?:" + _XML_OK + rb"|" + _drawn(_XMLV) + rb")"
 # flag_ok: not led by - $ < { or @ and a name, and not a bare word (a byte that is no letter
 # or "_": the first such byte of the secret's class lies inside it).
 _FLAG_OK = rb"(?![-$<{]|@[A-Za-z0-9_./~-])"
 # redis_ok where the password's place is fixed (AUTH, sentinel auth-pass): a
 # lead of - or $ is allowed there (a variable written whole goes on to it)
-_PLACED_OK = rb"(?![<{])"
-_REDIS_OK = rb"(?![-$<{])"  # (and no file: redis_ok reads no @file)
+# (a value led by "<" is refused when a ">" closes it: <password>)
+_PLACED_OK = rb"(?![{]|<[^\s\"'>]*>)"
+_REDIS_OK = rb"(?![-${]|<[^\s\"'>]*>)"  # (and no file: redis_ok reads no @file)
 _DIGIT_AHEAD = rb"(?=[A-Za-z_]*[0-9])"  # stripe_ok: the key holds a digit (keys are
 # runs of [A-Za-z0-9_], so the first byte that is no letter or "_" is a digit)
 
@@ -350,6 +384,7 @@ _ATTR_OK = (
     rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
     rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
 )
+_ATTR_OK = rb"(?:" + _ATTR_OK + rb"|" + _drawn(_ATTRV) + rb")"
 
 
 def _no_placeholder(least: int) -> bytes:
@@ -534,7 +569,7 @@ def _proof_source(rule: Rule) -> bytes:
 # each form then looks behind at the letter taken and at the byte before it
 # (no such byte: the line's start): the same places, the same lines.
 _REDIS_HEADS = (
-    rb"""(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))""",
+    rb"""(?i:(?:^|[\s;|&(`'\"]|--)(?:requirepass|masterauth))""",
     rb"""|(?:^|[>\s])AUTH""",
     rb"""|\bredis-cli\b""",
 )
@@ -556,10 +591,12 @@ def _redis_led(pattern: bytes) -> bytes:
     b_tail, rest = rest.split(c)
     c_tail, rest = rest.split(d)
     d_tail, e_tail = rest.split(e)
-    before = rb"""[^\s;|&(`'\"]"""
+    # (what may not stand before the word's first letter; "--" may lead
+    # requirepass and masterauth, so a dash may)
+    dashed = rb"""[^\s;|&(`'\"-]"""
     return (
-        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
-        + rb"|(?<=[mM])(?<!" + before + rb"[mM])(?i:asterauth)" + a_tail
+        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + dashed + rb"[rR])(?i:equirepass)" + a_tail
+        + rb"|(?<=[mM])(?<!" + dashed + rb"[mM])(?i:asterauth)" + a_tail
         + rb"|(?<=A)(?<![^>\s]A)UTH" + b_tail
         + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail
         + rb"|(?<=[aA])(?<![A-Za-z0-9_][aA])(?i:cl[ \t]+setuser)" + d_tail
