@@ -177,6 +177,58 @@ def test_the_compiled_match_list_gives_the_python_grouping(
         assert bool(m & 0b1000) == (b"aa" in line)
 
 
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@SETTINGS
+@given(st.lists(st.sampled_from([b"zebra123", b"ZEBRA999 okapi", b"aaaa", b"12:34 aa",
+                                 b"sk-" + b"c" * 20, b"", b"plain text", b"x" * 300,
+                                 b"ghp_" + b"d" * 36 + b" 1:2"]), max_size=40),
+       st.integers(min_value=0, max_value=40))
+def test_repeated_lines_scanned_once_give_the_same_candidates(body: list[bytes], cut: int) -> None:
+    # The automaton may read each distinct line of a buffer once (Distinct):
+    # the candidates, on every line that repeats one, are the whole scan's.
+    data = b"\n".join(body) + b"\n"
+    starts = [0] + [i + 1 for i, c in enumerate(data) if c == 10]
+    start = starts[min(cut, len(starts) - 2)]
+    pf = prefilter.get(_EXTRA)
+    whole = pf.candidates(data, start, len(data))
+    scanned = []
+    real_scan = pf._hs_scan
+    saved = prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE
+    prefilter.DISTINCT_MIN = prefilter.DISTINCT_SAMPLE = 0
+    pf._hs_scan = lambda view, found: (  # type: ignore[method-assign]
+        scanned.append(bytes(view)), real_scan(view, found))[1]
+    try:
+        assert pf.candidates(data, start, len(data)) == whole
+    finally:
+        prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE = saved
+        del pf._hs_scan
+    lines = data[start:].split(b"\n")[:-1]
+    assert scanned == [b"".join(line + b"\n" for line in dict.fromkeys(lines))]
+
+
+def test_a_buffer_of_repeated_lines_is_scanned_as_its_distinct_lines(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not (HAVE_HS and HAVE_C):
+        pytest.skip("needs hyperscan and the compiled module")
+    pf = prefilter.get(_EXTRA)
+    data = (b"zebra123 okapi\nplain text\n12:34 aa\n" * 20000
+            + b"".join(b"line %d\n" % i for i in range(3000)))
+    scanned: list[int] = []
+    real_scan = pf._hs_scan
+    monkeypatch.setattr(pf, "_hs_scan", lambda view, found: (scanned.append(len(view)),
+                                                              real_scan(view, found))[1])
+    cands = pf.candidates(data, 0, len(data))
+    assert scanned == [len(b"zebra123 okapi\nplain text\n12:34 aa\n")
+                       + len(b"".join(b"line %d\n" % i for i in range(3000)))]
+    assert len(cands) == 40000 and cands[-1] == (data.rindex(b"12:34"), 0b11000)
+    fresh = b"".join(b"zebra%d\n" % i for i in range(40000))
+    scanned.clear()
+    pf.candidates(fresh, 0, len(fresh))
+    assert scanned == [len(fresh)]  # (lines that do not repeat: the buffer itself)
+
+
 @pytest.mark.parametrize("pattern", [
     rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
     rb"a\nb", rb"[\s=]", rb"(unclosed",

@@ -23,6 +23,9 @@ Three engines give the same answers:
     memory speed whatever the number of patterns, so it carries the extra
     rules of ``--rules``.  The compiled database is cached on disk (private
     directory, see :func:`cache_dir`), so a run does not pay the compile.
+    A buffer whose lines repeat is scanned as its distinct lines, each once
+    (see :data:`DISTINCT_MIN`): no pattern matches a newline, so a line's
+    matches are its bytes' wherever they stand.
 ``re``
     Python's regex module for the built-in triggers, one search per literal
     family; the extra patterns run on RE2 (see :func:`linear`), only on the
@@ -58,6 +61,14 @@ ENV = "COUNCIL_PREFILTER"
 ENGINES = ("auto", "native", "hyperscan", "re")
 #: Buffers smaller than this use the ``re`` scan under ``auto`` (start-up wins).
 HS_MIN_BYTES = 1 << 21
+
+#: Buffers of at least this many bytes may be scanned as their distinct lines:
+#: when the distinct lines hold at most DISTINCT_MOST thousandths of the first
+#: DISTINCT_SAMPLE bytes, each line that repeats is scanned once (text dense in
+#: near misses repeats them; the automaton costs per key word it meets).
+DISTINCT_MIN = 1 << 16
+DISTINCT_SAMPLE = 1 << 17
+DISTINCT_MOST = 600
 
 #: Bit 0 of a line's mask: a built-in trigger (credential shape or BEGIN marker).
 BUILTIN = 1
@@ -650,9 +661,21 @@ class Prefilter:
         the module is not built or the masks would not fit its 64 bits."""
         from council_filters.redaction import native
 
-        matches = getattr(native.compiled(), "Matches", None)
+        module = native.compiled()
+        matches = getattr(module, "Matches", None)
         if matches is None or len(self.extra) >= 63:
             return None
+        distinct = getattr(module, "Distinct", None)
+        if distinct is not None and end - start >= DISTINCT_MIN:
+            # Lines that repeat are scanned once (no pattern matches a newline,
+            # so a line's matches are its bytes' wherever they stand).
+            once = distinct(buf, start, end, DISTINCT_SAMPLE, DISTINCT_MOST)
+            text = once.text
+            if text is not None:
+                found = matches(-1, _N_BUILTIN)
+                self._hs_scan(text, found)
+                expanded: list[tuple[int, int]] = once.expand(found.lines(text, 0, len(text)))
+                return expanded
         # A match's last byte is at `to - 1`, inside the line that holds it.
         # Hyperscan ids: builtins 0..n-1, extra pattern k-1 is id n+k-1.
         found = matches(start - 1, _N_BUILTIN)
