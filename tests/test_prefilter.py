@@ -229,6 +229,61 @@ def test_a_buffer_of_repeated_lines_is_scanned_as_its_distinct_lines(
     assert scanned == [len(fresh)]  # (lines that do not repeat: the buffer itself)
 
 
+#: Lines of the extended families and their near misses, to repeat.
+_FAMILY_LINES = [
+    b'db_password = "Tr0ub4dor-and-more"', b"db_password = ${DB_PASSWORD}",
+    b"- name: API_TOKEN", b"  value: q8Zr3mWx7Lp2Vn5K", b"  value: see the docs",
+    b"mysql -u admin -pW1nterIsH3re shop", b"mysql -u admin -p shop",
+    b"redis://:L0ngRandomPass99@cache.internal:6379/0", b"redis://cache.internal:6379/0",
+    b"AKIAXXXXXXXXXXXXXXXX in the docs", b"token: str | None = None",
+    b"-----BEGIN OPENSSH PRIVATE KEY-----", b"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA",
+    b"-----END OPENSSH PRIVATE KEY-----", b"| password | the account's password |",
+    b'"secret_key": "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA"', b"plain words about nothing",
+]
+
+
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@pytest.mark.parametrize("seed", range(4))
+def test_extended_rules_on_repeated_lines_give_the_bytes_of_a_whole_scan(seed: int) -> None:
+    # Under --rules extended the rules look at each distinct candidate line of
+    # such a buffer once; the output is the same, byte for byte, as when
+    # every line is scanned and looked at.
+    from council_filters.redaction.secrets import engine, load_rules
+
+    rng = random.Random(seed)
+    pool = _FAMILY_LINES + [redact_fragments_line(rng) for _ in range(30)]
+    body = [rng.choice(pool) for _ in range(12000)]
+    data = b"\n".join(body) + b"\n"
+    rules = load_rules("extended")
+    used = []
+    real = prefilter.Prefilter.distinct
+
+    def spy(self: prefilter.Prefilter, *args: object) -> object:
+        found = real(self, *args)  # type: ignore[arg-type]
+        used.append(found is not None)
+        return found
+
+    prefilter.Prefilter.distinct = spy  # type: ignore[method-assign]
+    try:
+        once = engine.redact_value(data, rules)
+        saved = prefilter.DISTINCT_MIN
+        prefilter.DISTINCT_MIN = len(data) + 1
+        try:
+            whole = engine.redact_value(data, rules)
+        finally:
+            prefilter.DISTINCT_MIN = saved
+    finally:
+        prefilter.Prefilter.distinct = real  # type: ignore[method-assign]
+    assert used[0] and not any(used[len(used) // 2:])  # (repeated lines, then none)
+    assert once == whole
+    assert once[1]  # (some lines are redacted)
+
+
+def redact_fragments_line(rng: random.Random) -> bytes:
+    return random_document(rng, 3).split(b"\n")[0]
+
+
 @pytest.mark.parametrize("pattern", [
     rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
     rb"a\nb", rb"[\s=]", rb"(unclosed",

@@ -1644,6 +1644,50 @@ done:
     return out;
 }
 
+/* repeats(cands) -> list: per candidate of the text (as expand takes them),
+ * how many lines of the buffer hold its bytes. */
+static PyObject *distinct_repeats(Distinct *d, PyObject *args) {
+    PyObject *cands;
+    if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
+    if (d->text == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "no distinct text was kept");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, mask) pairs");
+    if (seq == NULL) return NULL;
+    Py_ssize_t *counts = PyMem_Calloc((size_t)d->n_distinct + 1, sizeof(Py_ssize_t));
+    PyObject *out = NULL;
+    if (counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < d->n_lines; i++) counts[d->line_idx[i]]++;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), k = 0;
+    out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t at = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2
+                            ? PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)) : -1;
+        while (at >= 0 && k < d->n_distinct && d->text_start[k] < at) k++;
+        if (at < 0 || k == d->n_distinct || d->text_start[k] != at) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a candidate not at a line's start, or out of order");
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *c = PyLong_FromSsize_t(counts[k]);
+        if (c == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, c);
+    }
+done:
+    PyMem_Free(counts);
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyObject *distinct_text(Distinct *d, void *closure) {
     (void)closure;
     Py_INCREF(d->text);
@@ -1653,6 +1697,8 @@ static PyObject *distinct_text(Distinct *d, void *closure) {
 static PyMethodDef distinct_methods[] = {
     {"expand", (PyCFunction)distinct_expand, METH_VARARGS,
      "expand(cands) -> [(line start, mask), ...]: the text's candidates, on every line."},
+    {"repeats", (PyCFunction)distinct_repeats, METH_VARARGS,
+     "repeats(cands) -> [int, ...]: per candidate of the text, the buffer's lines holding it."},
     {NULL, NULL, 0, NULL},
 };
 

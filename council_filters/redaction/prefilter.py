@@ -661,21 +661,13 @@ class Prefilter:
         the module is not built or the masks would not fit its 64 bits."""
         from council_filters.redaction import native
 
-        module = native.compiled()
-        matches = getattr(module, "Matches", None)
+        matches = getattr(native.compiled(), "Matches", None)
         if matches is None or len(self.extra) >= 63:
             return None
-        distinct = getattr(module, "Distinct", None)
-        if distinct is not None and end - start >= DISTINCT_MIN:
-            # Lines that repeat are scanned once (no pattern matches a newline,
-            # so a line's matches are its bytes' wherever they stand).
-            once = distinct(buf, start, end, DISTINCT_SAMPLE, DISTINCT_MOST)
-            text = once.text
-            if text is not None:
-                found = matches(-1, _N_BUILTIN)
-                self._hs_scan(text, found)
-                expanded: list[tuple[int, int]] = once.expand(found.lines(text, 0, len(text)))
-                return expanded
+        once = self.distinct(buf, start, end)
+        if once is not None:
+            expanded: list[tuple[int, int]] = once[2].expand(once[1])
+            return expanded
         # A match's last byte is at `to - 1`, inside the line that holds it.
         # Hyperscan ids: builtins 0..n-1, extra pattern k-1 is id n+k-1.
         found = matches(start - 1, _N_BUILTIN)
@@ -683,6 +675,36 @@ class Prefilter:
         self._hs_scan(view, found)
         lines: list[tuple[int, int]] = found.lines(buf, start, end)
         return lines
+
+    def distinct(
+        self, buf: Any, start: int, end: int
+    ) -> tuple[bytes, list[tuple[int, int]], Any] | None:
+        """The candidates of ``buf[start:end]`` found on its distinct lines, when
+        its lines repeat and the automaton scans it: ``(text, cands, lines)``,
+        ``text`` each distinct line once (with its newline), ``cands`` its
+        candidates as :meth:`candidates` gives them for ``text``, and
+        ``lines`` the compiled module's ``Distinct``, whose ``expand(cands)``
+        gives them on every line of the buffer (and ``repeats(cands)`` how many
+        lines hold each).  None: scan the buffer (:meth:`candidates`).
+        """
+        if end - start < DISTINCT_MIN or self.engine_for(end - start) != "hyperscan":
+            return None
+        from council_filters.redaction import native
+
+        module = native.compiled()
+        distinct = getattr(module, "Distinct", None)
+        matches = getattr(module, "Matches", None)
+        if distinct is None or matches is None or len(self.extra) >= 63:
+            return None
+        # Lines that repeat are scanned once (no pattern matches a newline, so
+        # a line's matches are its bytes' wherever they stand).
+        lines = distinct(buf, start, end, DISTINCT_SAMPLE, DISTINCT_MOST)
+        text = lines.text
+        if text is None:
+            return None
+        found = matches(-1, _N_BUILTIN)
+        self._hs_scan(text, found)
+        return text, found.lines(text, 0, len(text)), lines
 
     def _scan_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         ends: list[tuple[int, int]] = []
