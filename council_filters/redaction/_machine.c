@@ -1462,11 +1462,33 @@ static int grow(void **v, Py_ssize_t *cap, Py_ssize_t need, size_t size) {
     return 0;
 }
 
-typedef struct {
-    unsigned long long hash;
-    Py_ssize_t idx; /* a distinct line's index + 1 (0: an empty slot) */
-    Py_ssize_t len;
-} DistinctSlot;
+/* A slot of the table of distinct lines: the index + 1 of a distinct line
+ * (0: empty) in the low 32 bits, the high half of its hash above (most
+ * lines that are no repeat are told apart there, without a look at them).
+ * Eight bytes a slot keep the table small; its slots are fetched a batch of
+ * lines ahead, as a slot is a cache miss on text of many distinct lines. */
+#define DISTINCT_BATCH 16
+
+static int distinct_table_grow(unsigned long long **table, size_t *tcap,
+                               const unsigned long long *d_hash) {
+    size_t c = *tcap ? *tcap * 2 : 4096;
+    unsigned long long *t = PyMem_Calloc(c, sizeof(unsigned long long));
+    if (t == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < *tcap; k++) {
+        unsigned long long e = (*table)[k];
+        if (!(e & 0xffffffffULL)) continue;
+        size_t at = (size_t)d_hash[(e & 0xffffffffULL) - 1] & (c - 1);
+        while (t[at]) at = (at + 1) & (c - 1);
+        t[at] = e;
+    }
+    PyMem_Free(*table);
+    *table = t;
+    *tcap = c;
+    return 0;
+}
 
 static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     Py_buffer view;
@@ -1478,6 +1500,11 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         PyErr_SetString(PyExc_ValueError, "bad range");
         return NULL;
     }
+    if (end - start > 0xffffffffLL) { /* (indices of 32 bits) */
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "a range of 4 GiB or more");
+        return NULL;
+    }
     Distinct *d = (Distinct *)type->tp_alloc(type, 0);
     if (d == NULL) {
         PyBuffer_Release(&view);
@@ -1486,71 +1513,73 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     Py_INCREF(Py_None);
     d->text = Py_None;
     const unsigned char *s = view.buf;
-    Py_ssize_t *d_at = NULL, cap_at = 0, cap_lines = 0; /* per distinct line: where it is */
-    DistinctSlot *table = NULL;
+    /* per distinct line: where it is, its length and hash */
+    Py_ssize_t *d_at = NULL, *d_len = NULL, cap_at = 0, cap_len = 0, cap_hash = 0, cap_lines = 0;
+    unsigned long long *d_hash = NULL, *table = NULL;
     size_t tcap = 0;
     Py_ssize_t nd = 0, nl = 0, kept = 0; /* distinct lines, lines, distinct bytes */
     int ok = 1, checked = sample <= 0;
     Py_ssize_t pos = start;
     if (end > start && s[end - 1] != '\n') ok = 0; /* (whole lines only) */
+    if (ok && distinct_table_grow(&table, &tcap, d_hash) < 0) goto fail;
     while (ok && pos < end) {
-        const unsigned char *nlp = memchr(s + pos, '\n', (size_t)(end - pos));
-        Py_ssize_t len = nlp - (s + pos);
-        if (!checked && pos - start >= sample) {
-            checked = 1;
-            if (kept * 1000 > most * (pos - start)) {
-                ok = 0;
-                break;
-            }
+        Py_ssize_t b_at[DISTINCT_BATCH], b_len[DISTINCT_BATCH];
+        unsigned long long b_hash[DISTINCT_BATCH];
+        int nb = 0;
+        for (Py_ssize_t p = pos; nb < DISTINCT_BATCH && p < end; nb++) {
+            const unsigned char *nlp = memchr(s + p, '\n', (size_t)(end - p));
+            b_at[nb] = p;
+            b_len[nb] = nlp - (s + p);
+            b_hash[nb] = line_hash(s + p, b_len[nb]);
+            __builtin_prefetch(&table[(size_t)b_hash[nb] & (tcap - 1)]);
+            p += b_len[nb] + 1;
         }
-        if ((size_t)(nd + 1) * 2 > tcap) {
-            size_t c = tcap ? tcap * 2 : 4096;
-            DistinctSlot *t = PyMem_Calloc(c, sizeof(DistinctSlot));
-            if (t == NULL) {
-                PyErr_NoMemory();
+        for (int i = 0; i < nb; i++) {
+            Py_ssize_t len = b_len[i];
+            pos = b_at[i];
+            if (!checked && pos - start >= sample) {
+                checked = 1;
+                if (kept * 1000 > most * (pos - start)) {
+                    ok = 0;
+                    break;
+                }
+            }
+            if ((size_t)(nd + 1) * 2 > tcap && distinct_table_grow(&table, &tcap, d_hash) < 0)
                 goto fail;
+            unsigned long long h = b_hash[i], tag = h & ~0xffffffffULL;
+            size_t at = (size_t)h & (tcap - 1);
+            Py_ssize_t idx = -1;
+            for (unsigned long long e; (e = table[at]) != 0; at = (at + 1) & (tcap - 1)) {
+                Py_ssize_t k = (Py_ssize_t)(e & 0xffffffffULL) - 1;
+                if ((e & ~0xffffffffULL) == tag && d_len[k] == len
+                    && memcmp(s + d_at[k], s + pos, (size_t)len) == 0) {
+                    idx = k;
+                    break;
+                }
             }
-            for (size_t k = 0; k < tcap; k++) {
-                if (!table[k].idx) continue;
-                size_t at = (size_t)table[k].hash & (c - 1);
-                while (t[at].idx) at = (at + 1) & (c - 1);
-                t[at] = table[k];
+            if (idx < 0) {
+                if (grow((void **)&d_at, &cap_at, nd + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d_len, &cap_len, nd + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d_hash, &cap_hash, nd + 1, sizeof(unsigned long long)) < 0)
+                    goto fail;
+                idx = nd++;
+                d_at[idx] = pos;
+                d_len[idx] = len;
+                d_hash[idx] = h;
+                table[at] = tag | (unsigned long long)(idx + 1);
+                kept += len + 1;
             }
-            PyMem_Free(table);
-            table = t;
-            tcap = c;
-        }
-        unsigned long long h = line_hash(s + pos, len);
-        size_t at = (size_t)h & (tcap - 1);
-        Py_ssize_t idx = -1;
-        while (table[at].idx) {
-            DistinctSlot *e = &table[at];
-            if (e->hash == h && e->len == len
-                && memcmp(s + d_at[e->idx - 1], s + pos, (size_t)len) == 0) {
-                idx = e->idx - 1;
-                break;
+            if (nl == cap_lines) {
+                Py_ssize_t c = cap_lines;
+                if (grow((void **)&d->line_start, &c, nl + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d->line_idx, &cap_lines, nl + 1, sizeof(Py_ssize_t)) < 0)
+                    goto fail;
             }
-            at = (at + 1) & (tcap - 1);
+            d->line_start[nl] = pos;
+            d->line_idx[nl] = idx;
+            nl++;
+            pos += len + 1;
         }
-        if (idx < 0) {
-            if (grow((void **)&d_at, &cap_at, nd + 1, sizeof(Py_ssize_t)) < 0) goto fail;
-            idx = nd++;
-            d_at[idx] = pos;
-            table[at].hash = h;
-            table[at].idx = idx + 1;
-            table[at].len = len;
-            kept += len + 1;
-        }
-        if (nl == cap_lines) {
-            Py_ssize_t c = cap_lines;
-            if (grow((void **)&d->line_start, &c, nl + 1, sizeof(Py_ssize_t)) < 0
-                || grow((void **)&d->line_idx, &cap_lines, nl + 1, sizeof(Py_ssize_t)) < 0)
-                goto fail;
-        }
-        d->line_start[nl] = pos;
-        d->line_idx[nl] = idx;
-        nl++;
-        pos += len + 1;
     }
     PyMem_Free(table);
     table = NULL;
@@ -1565,11 +1594,9 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         char *o = PyBytes_AS_STRING(text);
         Py_ssize_t w = 0;
         for (Py_ssize_t k = 0; k < nd; k++) {
-            const unsigned char *line = s + d_at[k];
-            Py_ssize_t len = (const unsigned char *)memchr(line, '\n', (size_t)(end - d_at[k])) - line;
             d->text_start[k] = w;
-            memcpy(o + w, line, (size_t)len + 1); /* the line and its newline */
-            w += len + 1;
+            memcpy(o + w, s + d_at[k], (size_t)d_len[k] + 1); /* the line and its newline */
+            w += d_len[k] + 1;
         }
         Py_SETREF(d->text, text);
         d->n_lines = nl;
@@ -1578,11 +1605,15 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         distinct_free_arrays(d);
     }
     PyMem_Free(d_at);
+    PyMem_Free(d_len);
+    PyMem_Free(d_hash);
     PyBuffer_Release(&view);
     return (PyObject *)d;
 fail:
     PyMem_Free(table);
     PyMem_Free(d_at);
+    PyMem_Free(d_len);
+    PyMem_Free(d_hash);
     PyBuffer_Release(&view);
     Py_DECREF(d);
     return NULL;
