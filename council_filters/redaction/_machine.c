@@ -1468,6 +1468,10 @@ static int grow(void **v, Py_ssize_t *cap, Py_ssize_t need, size_t size) {
  * Eight bytes a slot keep the table small; its slots are fetched a batch of
  * lines ahead, as a slot is a cache miss on text of many distinct lines. */
 #define DISTINCT_BATCH 16
+/* A line whose slot is not found within this many steps ends the search for
+ * repeats (the caller scans the buffer): the time stays linear whatever the
+ * lines, even made to share a hash. */
+#define DISTINCT_PROBES 64
 
 static int distinct_table_grow(unsigned long long **table, size_t *tcap,
                                const unsigned long long *d_hash) {
@@ -1548,7 +1552,7 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
                 goto fail;
             unsigned long long h = b_hash[i], tag = h & ~0xffffffffULL;
             size_t at = (size_t)h & (tcap - 1);
-            Py_ssize_t idx = -1;
+            Py_ssize_t idx = -1, probes = 0;
             for (unsigned long long e; (e = table[at]) != 0; at = (at + 1) & (tcap - 1)) {
                 Py_ssize_t k = (Py_ssize_t)(e & 0xffffffffULL) - 1;
                 if ((e & ~0xffffffffULL) == tag && d_len[k] == len
@@ -1556,6 +1560,11 @@ static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds
                     idx = k;
                     break;
                 }
+                if (++probes > DISTINCT_PROBES) break; /* (lines made to collide) */
+            }
+            if (probes > DISTINCT_PROBES) {
+                ok = 0;
+                break;
             }
             if (idx < 0) {
                 if (grow((void **)&d_at, &cap_at, nd + 1, sizeof(Py_ssize_t)) < 0

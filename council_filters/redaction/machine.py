@@ -507,7 +507,8 @@ class Redactor:
         # Which hit masks the rules look at (None: every mask with a hit).
         wants = getattr(rules, "wants", None)
         prepare = getattr(rules, "prepare", None)
-        once = self.prefilter().distinct(buf, start, end) if prepare is not None else None
+        pf = self.prefilter()
+        once = pf.distinct(buf, start, end) if prepare is not None else None
         if once is not None:
             # Lines that repeat: the rules look at each distinct candidate line
             # once (what they drop depends on a line's bytes and hits only),
@@ -516,7 +517,7 @@ class Redactor:
             kept = rules.prepare(text, cands, lines.repeats(cands))  # type: ignore[union-attr]
             cands = lines.expand(cands if kept is None else kept)
         else:
-            cands = self.prefilter().candidates(buf, start, end)
+            cands = pf.candidates(buf, start, end, prepare is None)
             if prepare is not None:
                 # The rules may look at all the candidate lines at once (and drop some).
                 kept = prepare(buf, cands)

@@ -552,17 +552,20 @@ class Prefilter:
         db.scan(view, match_event_handler=on_match, scratch=scratch)
 
     # -- the scan ------------------------------------------------------------ #
-    def candidates(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
+    def candidates(
+        self, buf: Any, start: int, end: int, repeats: bool = True
+    ) -> list[tuple[int, int]]:
         """``(line_start, mask)`` for every line of ``buf[start:end]`` with a match.
 
         ``buf[start:end]`` must be whole lines (``start`` at a line start,
         ``buf[end - 1]`` a newline).  Sorted by position, one entry per line.
+        ``repeats`` False: :meth:`distinct` said no already (not asked again).
         """
         if end <= start:
             return []
         engine = self.engine_for(end - start)
         if engine == "hyperscan":
-            found = self._lines_hs(buf, start, end)
+            found = self._lines_hs(buf, start, end, repeats)
             if found is not None:
                 return found
         if engine == "native":
@@ -655,7 +658,9 @@ class Prefilter:
                             ends.append((hit.start(), bit))
         return ends
 
-    def _lines_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]] | None:
+    def _lines_hs(
+        self, buf: Any, start: int, end: int, repeats: bool = True
+    ) -> list[tuple[int, int]] | None:
         """:meth:`candidates` from one Hyperscan scan whose matches the compiled
         module keeps and maps to lines (no Python call per match); None when
         the module is not built or the masks would not fit its 64 bits."""
@@ -664,7 +669,7 @@ class Prefilter:
         matches = getattr(native.compiled(), "Matches", None)
         if matches is None or len(self.extra) >= 63:
             return None
-        once = self.distinct(buf, start, end)
+        once = self.distinct(buf, start, end) if repeats else None
         if once is not None:
             expanded: list[tuple[int, int]] = once[2].expand(once[1])
             return expanded
