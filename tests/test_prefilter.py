@@ -194,17 +194,18 @@ def test_repeated_lines_scanned_once_give_the_same_candidates(body: list[bytes],
     whole = pf.candidates(data, start, len(data))
     scanned = []
     real_scan = pf._hs_scan
-    saved = prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE
-    prefilter.DISTINCT_MIN = prefilter.DISTINCT_SAMPLE = 0
+    saved = prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE, prefilter.DISTINCT_DENSE
+    prefilter.DISTINCT_MIN = prefilter.DISTINCT_SAMPLE = prefilter.DISTINCT_DENSE = 0
     pf._hs_scan = lambda view, found: (  # type: ignore[method-assign]
         scanned.append(bytes(view)), real_scan(view, found))[1]
     try:
         assert pf.candidates(data, start, len(data)) == whole
     finally:
-        prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE = saved
+        prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE, prefilter.DISTINCT_DENSE = saved
         del pf._hs_scan
     lines = data[start:].split(b"\n")[:-1]
-    assert scanned == [b"".join(line + b"\n" for line in dict.fromkeys(lines))]
+    # (the first scan is the probe of the matches' density)
+    assert scanned[1:] == [b"".join(line + b"\n" for line in dict.fromkeys(lines))]
 
 
 def test_a_buffer_of_repeated_lines_is_scanned_as_its_distinct_lines(
@@ -220,13 +221,20 @@ def test_a_buffer_of_repeated_lines_is_scanned_as_its_distinct_lines(
     monkeypatch.setattr(pf, "_hs_scan", lambda view, found: (scanned.append(len(view)),
                                                               real_scan(view, found))[1])
     cands = pf.candidates(data, 0, len(data))
-    assert scanned == [len(b"zebra123 okapi\nplain text\n12:34 aa\n")
+    probe = data.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(b"zebra123 okapi\nplain text\n12:34 aa\n")
                        + len(b"".join(b"line %d\n" % i for i in range(3000)))]
     assert len(cands) == 40000 and cands[-1] == (data.rindex(b"12:34"), 0b11000)
     fresh = b"".join(b"zebra%d\n" % i for i in range(40000))
     scanned.clear()
     pf.candidates(fresh, 0, len(fresh))
-    assert scanned == [len(fresh)]  # (lines that do not repeat: the buffer itself)
+    probe = fresh.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(fresh)]  # (lines that do not repeat: the buffer itself)
+    sparse = b"plain text\n" * 20000 + b"zebra123\n"
+    scanned.clear()
+    assert pf.candidates(sparse, 0, len(sparse)) == [(len(sparse) - 9, 0b10)]
+    probe = sparse.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(sparse)]  # (few matches: the buffer itself, repeats and all)
 
 
 #: Lines of the extended families and their near misses, to repeat.

@@ -1444,8 +1444,10 @@ static unsigned long long line_hash(const unsigned char *p, Py_ssize_t n) {
     }
     unsigned long long w = 0;
     memcpy(&w, p + i, (size_t)(n - i));
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
+    h ^= w; /* then every bit of it moves every bit of the hash (MurmurHash3's finish) */
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
 }
 
 static int grow(void **v, Py_ssize_t *cap, Py_ssize_t need, size_t size) {

@@ -62,12 +62,16 @@ ENGINES = ("auto", "native", "hyperscan", "re")
 #: Buffers smaller than this use the ``re`` scan under ``auto`` (start-up wins).
 HS_MIN_BYTES = 1 << 21
 
-#: Buffers of at least this many bytes may be scanned as their distinct lines:
-#: when the distinct lines hold at most DISTINCT_MOST thousandths of the first
-#: DISTINCT_SAMPLE bytes, each line that repeats is scanned once (text dense in
-#: near misses repeats them; the automaton costs per key word it meets).
+#: Buffers of at least this many bytes may be scanned as their distinct lines,
+#: each line that repeats once: when the automaton finds DISTINCT_DENSE matches
+#: a KiB or more in their first DISTINCT_PROBE bytes (it costs per key word it
+#: meets: text dense in near misses costs it ten times what code does, and
+#: repeats its lines) and the distinct lines hold at most DISTINCT_MOST
+#: thousandths of the first DISTINCT_SAMPLE bytes.
 DISTINCT_MIN = 1 << 16
-DISTINCT_SAMPLE = 1 << 17
+DISTINCT_PROBE = 1 << 14
+DISTINCT_DENSE = 2
+DISTINCT_SAMPLE = 1 << 16
 DISTINCT_MOST = 600
 
 #: Bit 0 of a line's mask: a built-in trigger (credential shape or BEGIN marker).
@@ -701,6 +705,11 @@ class Prefilter:
         matches = getattr(module, "Matches", None)
         if distinct is None or matches is None or len(self.extra) >= 63:
             return None
+        probe = buf.find(b"\n", start + DISTINCT_PROBE, end) + 1 or end
+        found = matches(-1, _N_BUILTIN)
+        self._hs_scan(memoryview(buf)[start:probe], found)
+        if found.count() * 1024 < DISTINCT_DENSE * (probe - start):
+            return None  # (few matches: the automaton runs at memory speed)
         # Lines that repeat are scanned once (no pattern matches a newline, so
         # a line's matches are its bytes' wherever they stand).
         lines = distinct(buf, start, end, DISTINCT_SAMPLE, DISTINCT_MOST)
