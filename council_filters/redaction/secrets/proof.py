@@ -281,6 +281,17 @@ def _secret_kind(ch: bytes) -> bytes:
             + rb"{0,300}?" + _CAPITAL + rb"))")
 
 
+def _drawn(ch: bytes) -> bytes:
+    """What validators.drawn_value needs of a value of ``ch`` bytes (at its first
+    byte), which assignment_ok takes before its other gates: ten bytes, and a
+    hex run, letters (and - _ .) and then a digit, or all four classes."""
+    return (
+        rb"(?=" + ch + rb"{10})(?:(?=[0-9a-fA-F]{8})|(?=[A-Za-z][A-Za-z_.-]{3,99}+[0-9])"
+        rb"|(?=" + ch + rb"{0,300}?[0-9])(?=" + ch + rb"{0,300}?[A-Z])(?=" + ch
+        + rb"{0,300}?[a-z])(?=" + ch + rb"{0,300}?[^A-Za-z0-9\s]))"
+    )
+
+
 def _quoted_ok(kind: bool) -> bytes:
     """What assignment_ok needs of a quoted value (at its first byte)."""
     quoted = (
@@ -291,7 +302,7 @@ def _quoted_ok(kind: bool) -> bytes:
     )
     if kind:
         quoted += rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_QCH) + _NO_INNER_SPACE + rb"))"
-    return quoted
+    return rb"(?:" + quoted + rb"|" + _drawn(_QCH) + rb")"
 
 
 # What str.isspace accepts in a value read as latin-1 (the newline aside), and
@@ -327,7 +338,7 @@ def _unquoted_ok(kind: bool, run: bytes = _RUN) -> bytes:
     )
     if kind:
         unquoted += rb"(?(pw)|" + _secret_kind(run) + rb")"
-    return unquoted
+    return rb"(?:" + unquoted + rb"|" + _drawn(run) + rb")"
 
 
 def _proof_value(kind: bool) -> bytes:
@@ -364,13 +375,15 @@ _XML_OK = (
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
     rb"(?!" + _WIN_VAR + rb"<)(?(pw)|" + _secret_kind(_XMLV) + rb")"
 )
+_XML_OK = rb"(?:" + _XML_OK + rb"|" + _drawn(_XMLV) + rb")"
 # flag_ok: not led by - $ < { or @ and a name, and not a bare word (a byte that is no letter
 # or "_": the first such byte of the secret's class lies inside it).
 _FLAG_OK = rb"(?![-$<{]|@[A-Za-z0-9_./~-])"
 # redis_ok where the password's place is fixed (AUTH, sentinel auth-pass): a
 # lead of - or $ is allowed there (a variable written whole goes on to it)
-_PLACED_OK = rb"(?![<{])"
-_REDIS_OK = rb"(?![-$<{])"  # (and no file: redis_ok reads no @file)
+# (a value led by "<" is refused when a ">" closes it: <password>)
+_PLACED_OK = rb"(?![{]|<[^\s\"'>]*>)"
+_REDIS_OK = rb"(?![-${]|<[^\s\"'>]*>)"  # (and no file: redis_ok reads no @file)
 _DIGIT_AHEAD = rb"(?=[A-Za-z_]*[0-9])"  # stripe_ok: the key holds a digit (keys are
 # runs of [A-Za-z0-9_], so the first byte that is no letter or "_" is a digit)
 
@@ -382,6 +395,7 @@ _ATTR_OK = (
     rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
     rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
 )
+_ATTR_OK = rb"(?:" + _ATTR_OK + rb"|" + _drawn(_ATTRV) + rb")"
 
 
 def _no_placeholder(least: int) -> bytes:
@@ -566,7 +580,7 @@ def _proof_source(rule: Rule) -> bytes:
 # each form then looks behind at the letter taken and at the byte before it
 # (no such byte: the line's start): the same places, the same lines.
 _REDIS_HEADS = (
-    rb"""(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))""",
+    rb"""(?i:(?:^|[\s;|&(`'\"]|--)(?:requirepass|masterauth))""",
     rb"""|(?:^|[>\s])AUTH""",
     rb"""|\bredis-cli\b""",
 )
@@ -588,10 +602,12 @@ def _redis_led(pattern: bytes) -> bytes:
     b_tail, rest = rest.split(c)
     c_tail, rest = rest.split(d)
     d_tail, e_tail = rest.split(e)
-    before = rb"""[^\s;|&(`'\"]"""
+    # (what may not stand before the word's first letter; "--" may lead
+    # requirepass and masterauth, so a dash may)
+    dashed = rb"""[^\s;|&(`'\"-]"""
     return (
-        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + before + rb"[rR])(?i:equirepass)" + a_tail
-        + rb"|(?<=[mM])(?<!" + before + rb"[mM])(?i:asterauth)" + a_tail
+        rb"[rRmMAaSs](?:(?<=[rR])(?<!" + dashed + rb"[rR])(?i:equirepass)" + a_tail
+        + rb"|(?<=[mM])(?<!" + dashed + rb"[mM])(?i:asterauth)" + a_tail
         + rb"|(?<=A)(?<![^>\s]A)UTH" + b_tail
         + rb"|(?<=r)(?<![A-Za-z0-9_]r)edis-cli\b" + c_tail
         + rb"|(?<=[aA])(?<![A-Za-z0-9_][aA])(?i:cl[ \t]+setuser)" + d_tail
