@@ -14,6 +14,7 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterator
+from urllib.parse import quote
 
 from council_filters.redaction.secrets.validators import case_changes
 
@@ -627,8 +628,98 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "default", f"default login anonymous password {phrase}"
             yield "pgpass", f"{host}:5432:ledger:auditor:{phrase}"
             yield "pgpass-any", f"*:*:*:replica:{phrase}"
+    elif family == "drawn-values":
+        # values that read as drawn whatever follows them or wherever they sit:
+        # runs of signs, words and a number, digests under a key that names a secret
+        shapes = {"signs": sign_heavy, "words-number": words_number, "digest": hex_digest,
+                  "lone-bracket": lone_bracket}
+        places = {
+            "env": lambda k, v: f"{k.upper()}={v}",
+            "export": lambda k, v: f"export {k.upper()}={v}",
+            "yaml": lambda k, v: f"    {k}: {v}",
+            "ini-spaced": lambda k, v: f"{k.lower()} = {v}",
+            "toml": lambda k, v: f'{k.lower()} = "{v}"',
+            "xml-element": lambda k, v: f"  <{k}>{v}</{k}>",
+            "compose-list": lambda k, v: f'      - "{k.upper()}={v}"',
+            "log-kv": lambda k, v: f"ts=2026-02-03T04:05:06Z lvl=warn {k.lower()}={v} retry=2",
+            "aside": lambda k, v: f"\U0001f512 {k}: {v} \u2014 rotate in May",
+            "trace": lambda k, v: f"Caused by: x.DbError: refused (url=jdbc:pg://db/app, {k}={v})",
+            "cmake": lambda k, v: f'set({k.upper()} "{v}")',
+        }
+        for _ in range(per_shape):
+            for shape, draw in shapes.items():
+                for place, put in places.items():
+                    key = rng.choice(["db_password", "WebhookSecret", "api_token", "signing_key",
+                                      "smtp_pass"])
+                    yield f"{shape}/{place}", put(key, draw(rng))
+                value = draw(rng)
+                yield (f"{shape}/requirepass-quoted",
+                       f'redis-server --requirepass "{value}" --port 7001')
+                yield f"{shape}/requirepass-at", f'redis-server --masterauth "@{value}"'
+                yield (f"{shape}/requirepass-list",
+                       f'  cmd: ["redis-server", "--requirepass", "{value}"]')
+                yield f"{shape}/passphrase-option", f"./sign.sh --key-passphrase '{value}' out.bin"
+    elif family == "redis-more":
+        # Redis passwords in the places the URL and directive rules used to miss
+        for _ in range(per_shape):
+            pw = short_secret(rng).replace("@", "#")
+            drawn = drawn_short(rng)
+            once = quote(f"{pw}@{drawn[:4]}", safe="")
+            sock = rng.choice(["/tmp/redis.sock", "/run/redis/redis-server.sock",
+                               "/var/run/cache-7.sock"])
+            yield "unix-socket", f"unix://:{pw}@{sock}?db=2"
+            yield "unix-socket-json", f'{{"redis": "unix://:{pw}@{sock}"}}'
+            yield "user-part-drawn", f"CACHE_URL=rediss://{drawn}@cache-2.internal:6380/1"
+            yield "encoded-at-inside", f"next=valkey%3A%2F%2F{once}%40cache.internal%3A6379"
+            yield "encoded-twice-at", "r=redis%3A%2F%2F%3A" + quote(quote("@" + pw, safe=""),
+                                                                 safe="") + "%40cache%3A6379"
+            yield "encoded-user-at", ("state=redis%3A%2F%2Fops%2540corp%3A" + quote(drawn, safe="")
+                                      + "%40redis%3A26379")
+            yield "requirepass-angle", f"requirepass <{pw}"
+            yield "acl-angle", f"user jobs on ><{pw} ~queue:* +@read"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
+
+
+def sign_heavy(rng: random.Random) -> str:
+    """Twelve to twenty bytes, near half of them signs in any place (first too),
+    letters of both cases and a digit among them, brackets that do not pair up."""
+    signs = "!#%&*+-./:;=?@[]^_{}~"  # (no < or >: XML text escapes them)
+    while True:
+        s = "".join(rng.choice(ALNUM + signs + signs) for _ in range(rng.randrange(12, 21)))
+        marks = [c for c in s if c in signs]
+        if (len(marks) * 3 >= len(s) and len(set(marks)) >= 3 and "--" not in s
+                and s[0] != "{"  # (how a placeholder opens: the sign-led rule's)
+                and any(c.isdigit() for c in s) and any(c.islower() for c in s)
+                and any(c.isupper() for c in s) and s.count("[") != s.count("]")):
+            return s
+
+
+def lone_bracket(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with one bracket or sign that closes
+    nothing (``Tq8mLw)vR2kPz``), both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(9, 16))
+        pos = rng.randrange(1, len(core))
+        s = core[:pos] + rng.choice(")]}#~^") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
+def words_number(rng: random.Random) -> str:
+    """Two dictionary words joined (or not) and a number, a sign maybe last."""
+    words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
+    first, second = rng.sample(words, 2)
+    number = rng.choice([n for n in range(17, 998) if n not in (32, 64, 128, 160, 224, 256, 384,
+                                                                 512)])  # (no type's width)
+    return (first + rng.choice(["", ".", "-", "_"]) + second + str(number)
+            + rng.choice(["", "!", "#", "$"]))
+
+
+def hex_digest(rng: random.Random) -> str:
+    """A hex digest of 32, 40 or 64 digits, or a UUID."""
+    h = "".join(rng.choice("0123456789abcdef") for _ in range(64))
+    return rng.choice([h[:32], h[:40], h, f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"])
 
 
 FAMILIES = (
@@ -637,7 +728,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "file-passphrase",
+    "npmrc", "file-passphrase", "drawn-values", "redis-more",
 )
 
 

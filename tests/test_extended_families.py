@@ -202,6 +202,15 @@ def test_family_lines_one_at_a_time() -> None:
         b"b0dDQ3FHU000OUJBTUNNQTh4RFRBTEJnTlZCQU1NQkhSbGMzUXdIaGNOTWpRd05qQXhNVEl3TURBd1doY05N"
         b"alV3Tmpr",
         b"sha256-" + b"9f2c4e" * 30,
+        # dotted names with a number, widths, samples, masks and patterns: no drawn value
+        b"    token_key = self.session42",
+        b"API_TOKEN=settings.TOKEN_V22",
+        b"signing_key = hashlib.sha256",
+        b"secret_key: torch.float16",
+        b"password = dummy-tk42",
+        b"client_secret=%2A%2A%2A%2A%2A%2A%2A%2A&limit=50",
+        b"password_pattern: ^(?=.*[A-Z])(?=.*[0-9]).{12,}$",
+        b"token: <Your-Token-42>",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:
@@ -254,6 +263,14 @@ def test_near_misses_pass(line: bytes) -> None:
         "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
         "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',
         "redis-cli -a %(redis_password)s ping",
+        'redis-server --requirepass "$REDIS_PASSWORD"', 'deploy --password "@/run/secrets/pw"',
+        'deploy --token "API token to use"', "sign --key-passphrase '<passphrase>'",
+        "requirepass <password>", "unix://redis@/run/redis.sock",
+        "unix://:${REDIS_PASSWORD}@/tmp/redis.sock", "unix://worker01@/var/run/redis/main.sock",
+        "next=redis%3A%2F%2Fcache%40localhost%3A6379%2F0%23ops%40example.com",
+        "password: /etc/app/secrets/db_pw",
+        'set(PASSWORD "${DB_PASSWORD}")', 'set(TOKEN_FILE "token.txt")', "set(PASSWORD_MIN 12)",
+        "set(SECRET_KEY $ENV{SECRET_KEY})", 'set(AUTH_TOKEN "<token>")',
         "_auth=${NPM_AUTH}", "//registry.example.org/:_password=${NPM_PASS}",
         "_auth = <base64 of user:password>", 'password: "${DB_PASSWORD}"',
         # netrc lines whose words after "password" are prose or a variable

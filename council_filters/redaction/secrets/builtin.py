@@ -21,10 +21,9 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import binascii
-import re
 from functools import cache
 
-from council_filters.redaction.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.secrets.rules import Rule
 from council_filters.redaction.secrets.validators import (
     KEY_SUFFIXES,
@@ -325,10 +324,12 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "flag-credentials",
-        rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|pass|pwd|token|api-?key|secret|"
+        rb"(?i)(?:^|[\s;|&(`'\"])(?:--(?:[a-z0-9]{1,20}-){0,3}[a-z0-9]{0,20}?|-)(?:password|passwd|passphrase|pass|pwd|token|api-?key|secret|"
         rb"client-secret|auth-token|access-token|session-token|private-key-?password|db-password|"
         rb"requirepass|masterauth)(?:-(?:key|base|value|string|text))*"
-        rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)[\"']?([^\s\"'`;|&]{6,256})",
+        # (a quoted value is read to its closing quote: it may hold ; | and &)
+        rb"(?:=|[ \t]+|[\"'`][ \t]*,[ \t]*)(?:\"([^\"\s]{6,256})\"|'([^'\s]{6,256})'"
+        rb"|[\"']?([^\s\"'`;|&]{6,256}))",
         rb"(?i)-(?:pass|pwd|token|api|secret|client|auth|access|private|db)",
         validator=flag_ok,
         placeholders=False,
@@ -359,7 +360,9 @@ RULES: tuple[Rule, ...] = (
         # it up to the last @ that a host (and port) follows.
         rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:\+[a-z]{1,12})?)://"
         rb"([^\s\"'`]{1,256})@(?:[A-Za-z0-9_-]{1,253}(?:\.[A-Za-z0-9_-]{1,63}){0,20}"
-        rb"|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
+        # (a unix socket's path for a host: unix://:PASSWORD@/run/redis.sock)
+        rb"|\[[0-9A-Fa-f:.]{2,45}\]|/(?:[A-Za-z0-9_.-]{1,64}+/){0,15}+[A-Za-z0-9_-]{1,64}+\.sock)"
+        rb"(?::[0-9]{1,5})?(?![A-Za-z0-9_@:-]|\.[A-Za-z0-9_-])",
         rb"(?i)(?:redis|valkey|unix)",
         group=2,
         validator=redis_userinfo_ok,
@@ -369,7 +372,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "url-credentials-encoded",
         rb"(?i)\b[A-Za-z](?:[A-Za-z0-9+.-]|%(?:25)?2B){1,30}(?:%3A|%253A)(?:%2F|%252F){2}"
-        rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40|2540)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
+        # (a user part may hold an "@" encoded twice: user%2540corp)
+        rb"(?:[A-Za-z0-9._~!*+,;=-]|%(?!3A|253A|40)[0-9A-F]{2}){0,256}+(?:%3A|%253A)"
         rb"((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+)(?:%40|%2540)"
         rb"[A-Za-z0-9_%]",
         rb"(?i)%3a%2f%2f|%253a%252f%252f",
@@ -382,7 +386,9 @@ RULES: tuple[Rule, ...] = (
         # A Redis URL encoded once or twice whose user part alone is its password
         # (state=valkeys%3A%2F%2FPASSWORD%40host)
         rb"(?i)\b((?:redis|rediss|valkey|valkeys|unix)(?:%(?:25)?2B[a-z]{1,12})?)(?:%3A|%253A)"
-        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){8,256}+)"
+        # (an encoded "@" may be in it: up to the last one a host follows)
+        rb"(?:%2F|%252F){2}((?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+"
+        rb"(?:(?:%40|%2540)(?:[A-Za-z0-9._~!*+,;=()\x24'-]|%(?!40|2540)[0-9A-F]{2}){1,256}+)*)"
         rb"(?:%40|%2540)[A-Za-z0-9_\[%]",
         rb"(?i)(?:redis|valkey|unix)[a-z]*(?:%(?:25)?2b[a-z]{1,12})?%(?:25)?3a%(?:25)?2f",
         group=2,
@@ -417,7 +423,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r(
         "redis-credentials",
-        rb"(?i:(?:^|[\s;|&(`'\"])(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
+        rb"(?i:(?:^|[\s;|&(`'\"]|--)(?:requirepass|masterauth))[ \t]+[\"']?([^\s\"']{4,256})"
         rb"|(?:^|[>\s])AUTH[ \t]+(?:[A-Za-z0-9_.@-]{1,64}[ \t]+)?[\"']?([^\s\"']{6,256})"
         rb"[\"']?[ \t]*\Z"
         rb"|\bredis-cli\b[^\n]{0,512}?[ \t](?:-a|--pass|--password)[ \t]+[\"']?([^\s\"']{4,256})"
@@ -540,18 +546,20 @@ RULES: tuple[Rule, ...] = (
         "secret-spaced-pair",
         # A line that is only a key and its value, apart by blanks: Dockerfile
         # ``ENV KEY value``, fish ``set -x``, Windows ``setx``, properties and
-        # config files that take ``key value`` (``password\tS3cr3t!``).
+        # config files that take ``key value`` (``password\tS3cr3t!``), CMake's
+        # ``set(KEY "value")``.
         rb"(?i)^[ \t]*(?:(?:env|arg|setx|export|set(?:[ \t]+-[a-z]{1,3}){0,2}|setenv"
-        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+)?"
+        rb"|passenv|[a-z]{1,12}_param|read(?:[ \t]+-[a-z]{1,3}){0,3})[ \t]+|(?P<cm>set\()[ \t]*)?"
         rb"(?P<key>[A-Za-z0-9_.$@-]{1,80}+)(?P<op>[ \t]+(?:<<<[ \t]*)?)"
         rb"(?P<q>[\"'`])?(?P<v>(?(q)[^\"'`\s][^\"'`]{0,300}?|[^\s\"'`]{1,300}))(?(q)(?P=q))"
-        rb"(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
+        rb"(?(cm)[ \t]*\))(?:[ \t]+/[A-Za-z]{1,2})?[ \t]*(?:[#;].*)?$",
         rb"",
-        group=4,
+        group=5,
         validator=spaced_pair_ok,
         placeholders=False,
         description="KEY value on a line of its own (ENV KEY value, setx KEY value, Apache "
-        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value)",
+        "SetEnv KEY value, nginx fastcgi_param KEY value;, read KEY <<< value, CMake "
+        "set(KEY \"value\"))",
     ),
     _r(
         "secret-enclosed-pair",
@@ -881,14 +889,14 @@ def _alternation_of(words: tuple[str, ...]) -> bytes:
 
     escaped: dict[int, bytes] = {}  # (each byte escaped once: this runs at every start)
 
-    def escape(ch: int) -> bytes:
+    def one(ch: int) -> bytes:
         e = escaped.get(ch)
         if e is None:
-            e = escaped[ch] = re.escape(bytes([ch]))
+            e = escaped[ch] = escape(bytes([ch]))
         return e
 
     def emit(node: dict[int, Any]) -> bytes:
-        alts = [escape(ch) + emit(child)
+        alts = [one(ch) + emit(child)
                 for ch, child in sorted(node.items()) if ch != -1]
         if not alts:
             return b""
@@ -984,7 +992,9 @@ def _provider_search() -> bytes:
     pattern = BY_ID["provider-token"].regex.pattern
     assert pattern.startswith(rb"\b((?:") and pattern.endswith(rb"))" + _TAIL)
     inner = pattern[len(rb"\b(") : -len(rb")" + _TAIL)]
-    return re.sub(rb"\{(\d+),\}", rb"{\1}", inner)
+    # (each "{N,}" becomes "{N}"; a function, not a template: a template loads re)
+    found: bytes = LazyRegex(rb"\{(\d+),\}").sub(lambda m: b"{%s}" % m.group(1), inner)
+    return found
 
 
 # (netrc-passphrase shares it: a netrc line's "login USER password" and a
@@ -1029,10 +1039,11 @@ _TIGHT: dict[str, bytes] = {
     "telegram-bot-token": rb"[0-9]:AA[A-Za-z0-9_-]{33}",
     "cli-credentials": rb"(?:curl|wget|http|xh|svn|ftp|smbclient)[^\n]*"
     rb"[ \t](?:-u|--user|--http-user|--password|--http-password)[ =]",
-    "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|pass|pwd|token|api-?key|secret|"
-    rb"client-secret|"
+    "flag-credentials": rb"(?i)-[a-z0-9]{0,20}(?:password|passwd|passphrase|pass|pwd|token|"
+    rb"api-?key|secret|client-secret|"
     rb"auth-token|access-token|session-token|private-key-?password|db-password|requirepass|"
-    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|[\"'`][ \t]*,)",
+    # (the quote before a comma maybe escaped: a list of arguments inside a JSON string)
+    rb"masterauth)(?:-(?:key|base|value|string|text))*(?:=|[ \t]|" + _Q + rb"[ \t]*,)",
     "url-credentials": rb"://[^ \t\n\r:/?#@\"'<>]{0,256}:[^ \t\n\r\"'<>`]{1,256}@",
     "url-token-userinfo": rb"://[^ \t\n\r\x0b\x0c:/?#@\"'<>\[\]`]{8,256}@",
     "redis-url-userinfo": rb"(?i)(?:redis|valkey|unix)(?:s|\+[a-z]{1,12})?://[^ \t\n\r\x0b\x0c\"'`]"

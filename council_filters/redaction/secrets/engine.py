@@ -23,13 +23,12 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from council_filters.base.tuples import NamedTuple
-from council_filters.redaction.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 from council_filters.redaction.secrets import builtin
@@ -60,6 +59,12 @@ _ELEVEN_TAILS = tuple(
     (p.prefix_len, LazyRegex(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
 )
+
+
+def _first_group(m: Any) -> bytes:
+    """A match's first group: ``sub``'s template ``\\1`` as a function (a template
+    with a backslash loads ``re`` to read it)."""
+    return m.group(1)  # type: ignore[no-any-return]
 
 
 def eleven_placeholders_only(line: bytes) -> bool:
@@ -100,7 +105,7 @@ class Plan(NamedTuple):
 def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
     found = {k for r in rules for k in r.keyword_bytes if k} | set(words)
     # Longest first, then by bytes: the same pattern (and cached database) every run.
-    return b"|".join(re.escape(w) for w in sorted(found, key=lambda w: (-len(w), w)))
+    return b"|".join(escape(w) for w in sorted(found, key=lambda w: (-len(w), w)))
 
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
@@ -308,7 +313,7 @@ def _shipped_searches() -> list[bytes]:
     PEM machine's non-ASCII one), as :func:`_prefilter_pairs` writes them."""
     from council_filters.redaction.secrets import pemscan
 
-    return [pattern if kind == "re" else verify or re.escape(pattern)
+    return [pattern if kind == "re" else verify or escape(pattern)
             for kind, pattern, verify, _ in builtin.SCANS] + [pemscan.SEARCH]
 
 
@@ -322,7 +327,7 @@ def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     pairs = []
     for i, sc in enumerate(plan.scans):
         pattern = sc.regex.pattern if sc.regex is not None else (
-            sc.verify.pattern if sc.verify is not None else re.escape(sc.literal))
+            sc.verify.pattern if sc.verify is not None else escape(sc.literal))
         pairs.append((f"@{i}", b"(?i)" + pattern if sc.lower else pattern))
     if plan.pem_non_ascii is not None:
         pairs.append(("@pem", plan.pem_non_ascii.pattern))
@@ -416,7 +421,7 @@ class RuleSet(NamedTuple):
                 line = plain
         if rid is None and (b'\\"' in line or b"\\'" in line):
             # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
-            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
+            rid = self._line_rule(_ESCAPED_QUOTE.sub(_first_group, line), rules, path)
         return rid
 
     def line_spans(

@@ -275,6 +275,10 @@ def assignment_ok(secret: str, m: Any) -> bool:
     low = value.lower()
     if _REFERENCE.match(value):
         return False  # ENC[...], vault:..., !Ref X, file:///..., @Value(...): where it is kept
+    if (drawn_value(value) or drawn_value(_unclosed_closer(value))) and (
+        op != "|" or _ROW_START.match(m.string) is not None
+    ):
+        return True  # signs drawn at random, words and a number, a digest: whatever follows
     if (
         value[:1] in "$<{"
         or templated(value)
@@ -322,7 +326,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
-        if _PATH.match(value):
+        if _PATH.match(value) and not _random_part(_SLASHES.sub(".", value)):
             return False  # PWD=/home/app, OLDPWD: a directory, not a password
         if len(value) < 6 or len(set(value)) < 4:
             return False
@@ -366,6 +370,124 @@ def _drawn_short(value: str) -> bool:
 _TITLE_WORDS = LazyRegex(r"(?:[A-Z]?[a-z]+|[A-Z]+)(?:[A-Z][a-z]+)*\Z")
 
 
+#: Words joined (by - _ . or a change of case, or run together) and a number
+#: after them, a sign maybe last: how people make passwords (``Harbor.cobalt816``,
+#: ``pepper_Zephyr94$``, ``NimbusNimbus229``).
+_WORDS_NUMBER = LazyRegex(
+    r"(?:[A-Z]?[a-z]{2,23}|[A-Z]{3,24})(?:[-_.]?(?:[A-Z]?[a-z]{2,23}|[A-Z]{3,24})){1,3}"
+    r"(?P<n>[0-9]{1,6})(?P<sign>[!#$%&*?@^~+=]?)\Z"
+)
+#: What code reads a value from (``self.x``, ``args.x``, ``cfg.x``): a
+#: receiver or a short lower-case name, and a dot.
+_RECEIVER = LazyRegex(
+    r"(?:self|this|args|argv|settings|config|conf|cfg|opts|options|params|env|environ|os"
+    r"|process|ctx|context|request|req|res|response|app|props|vars|data|obj|secrets|values"
+    r"|local|var|module|user|[a-z]{1,4})\.",
+)
+#: Bit and byte widths, which end names of types and digests (``np.float64``,
+#: ``hashlib.sha256``), not passwords.
+_WIDTHS = frozenset(("8", "16", "32", "64", "128", "160", "224", "256", "384", "512", "1024",
+                     "2048", "4096"))
+_LONG_HEX = LazyRegex(r"(?=[0-9a-f-]*[a-f])(?=[0-9a-f-]*[0-9])(?:[0-9a-f]{32,}|[0-9a-f]{8}"
+                      r"(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})\Z|(?=[0-9A-F]*[A-F])(?=[0-9A-F]*[0-9])"
+                      r"[0-9A-F]{32,}\Z")
+_OPENS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def _paired(value: str) -> bool:
+    """Every bracket of ``value`` closes one opened before it, and one pair at
+    least: code or a template (``f(x)[0]``), not a drawn run of signs."""
+    stack: list[str] = []
+    pairs = 0
+    for c in value:
+        if c in "([{<":
+            stack.append(c)
+        elif c in _OPENS:
+            if not stack or stack.pop() != _OPENS[c]:
+                return False
+            pairs += 1
+    return not stack and pairs > 0
+
+
+def drawn_value(value: str) -> bool:
+    """A value that reads as a credential whatever holds it, once a key names a
+    secret: a run of signs mixed with letters of both cases and digits
+    (``A[o]Hl]8$G:*[O)A[``, ``{?C(;)<9-b-?+``: a quarter of it signs, three
+    kinds at least, brackets that do not pair up as code's do), words and a
+    number as people make passwords (``Harbor.cobalt816$``; not a type's
+    width, ``torch.float16``), or a long hex digest or a UUID.  Never a
+    variable, a template, a URL or a placeholder, nor led by ``$``, ``<`` or
+    ``{`` (secret-sign-led-value reads those)."""
+    n = len(value)
+    if n < 10 or not value.isascii() or not value.isprintable() or " " in value:
+        return False
+    if value[:1] in "$<{":
+        return False  # (how variables and placeholders start: the sign-led rule reads these)
+    if templated(value) or _REFERENCE.match(value) or "://" in value:
+        return False
+    low = value.lower()
+    if _LONG_HEX.match(value):
+        return True
+    if any(w in low for w in ("example", "placeholder", "changeme", "redacted", "your")):
+        return False
+    words = _WORDS_NUMBER.match(value)
+    if words is not None:
+        if not words.group("sign") and (
+            len(words.group("n")) < 2 or words.group("n") in _WIDTHS
+        ):
+            return False
+        if _RECEIVER.match(value) or is_placeholder(value):
+            return False  # self.token42, settings.KEY2, dummy-ab12: code, a sample
+        return not any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4)
+    if _classes(value) < 4 or _NOT_DRAWN.search(value) or _SHELL_VAR.match(value):
+        return False
+    signs = [c for c in value if not c.isalnum()]
+    if len(signs) * 4 >= n and len(set(signs)) >= 3:
+        return not _paired(value)
+    # fewer signs: letters that change case twice, a digit with a letter after
+    # it, and no bracket that closes one opened before it, no path of code
+    # (``QtN7lsE)vfN3``, ``3XOzhB(g]AwRtUI]g``; not ``Foo::Bar2Baz``, ``f(x2Y)``)
+    return (case_changes(value) >= 2 and _DIGIT_THEN_LETTER.search(value) is not None
+            and not _closes_a_pair(value) and _CODE_PATH.search(value) is None
+            and not any(w in low for w in _PASSWORD_WORDS + _SECRET_WORDS if len(w) >= 4))
+
+
+_DIGIT_THEN_LETTER = LazyRegex(r"[0-9][^\s]*[A-Za-z]")
+#: What code's names are joined by, and an address (``a::b``, ``a->b``, ``u@host.com``).
+_CODE_PATH = LazyRegex(r"::|->|=>|@[A-Za-z0-9-]+\.[A-Za-z]{2,}\Z")
+
+
+def _unclosed_closer(value: str) -> str:
+    """``value`` without a last bracket that closes nothing in it: the end of a
+    parenthesis or a brace around the pair (``(url=..., password=VALUE)``)."""
+    if value[-1:] in (")", "]", "}") and _OPENS[value[-1]] not in value:
+        return value[:-1]
+    return value
+
+
+def _closes_a_pair(value: str) -> bool:
+    """Whether a bracket of ``value`` closes the last one opened before it
+    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone."""
+    stack: list[str] = []
+    for c in value:
+        if c in "([{<":
+            stack.append(c)
+        elif c in _OPENS and stack and stack[-1] == _OPENS[c]:
+            return True
+    return False
+
+
+#: What no drawn run of signs holds: a placeholder's bracketed word
+#: (``<token>``, ``{password}``), a run of one mask sign (``****``), escapes
+#: of a URL (``%2A%2A``: the value is encoded, its own rules read it) or the
+#: next pair of a query (``&limit=50``).
+_NOT_DRAWN = LazyRegex(
+    r"<[A-Za-z][A-Za-z0-9 _.-]{2,80}>|\{[A-Za-z][A-Za-z0-9 _.-]{2,80}\}"
+    r"|\[[A-Za-z][A-Za-z0-9 _.-]{2,80}\]|([*.#x_-])\1{3,}|%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}"
+    r"|(?<=[A-Za-z0-9])&[A-Za-z_][A-Za-z0-9_.-]+="
+)
+
+
 def _chosen(value: str) -> bool:
     """A value no prose word is: eight bytes mixing letters of both cases and
     digits, or a password as people make them (``river-velvet414!``)."""
@@ -393,6 +515,8 @@ def scrambled_ok(secret: str, m: Any) -> bool:
     no code shape or template."""
     if not _CODE_SIGNS.intersection(secret) or _key_kind(m.group("key").decode("latin-1")) is None:
         return False
+    if drawn_value(secret):
+        return True
     if (len(secret) < 10 or any(c.isspace() for c in secret) or _classes(secret) < 4
             or case_changes(secret) < 2 or _CODE_SHAPE.match(secret)):
         return False
@@ -406,6 +530,8 @@ def cut_value_ok(secret: str, m: Any) -> bool:
     inner = secret.rstrip(",;|")  # (a separator after the value is not in it)
     if not any(c in ",;|" for c in inner) or _key_kind(m.group("key").decode("latin-1")) is None:
         return False
+    if drawn_value(inner):
+        return True
     if len(secret) < 10 or _classes(secret) < 4 or case_changes(secret) < 2:
         return False
     if _CODE_SHAPE.match(secret) or ", " in secret:
@@ -442,6 +568,7 @@ def case_changes(s: str) -> int:
 
 
 _PARTS = LazyRegex(r"\.|::|->")
+_SLASHES = LazyRegex(r"[/\\]")
 
 
 def _plain_word(value: str) -> bool:
@@ -464,7 +591,7 @@ _MARKED = LazyRegex(r"[^ \t\n\"'`$<{][^ \t\n\"'`]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a
 def spaced_pair_ok(secret: str, m: Any) -> bool:
     """``KEY value`` on a line of its own: an assignment's value that is not a word."""
     quoted = m.group("q") is not None and m.group("q") != b""
-    if not quoted and not _MARKED.match(secret):
+    if not quoted and (not _MARKED.match(secret) or not _SPACED_SEEN.match(secret)):
         return False
     return not _plain_word(secret) and assignment_ok(secret, m)
 
@@ -477,7 +604,18 @@ def said_ok(secret: str, m: Any) -> bool:
     quoted = m.group("q") is not None and m.group("q") != b""
     if not quoted and not (_DIGIT_LIKE.search(secret) and any(c.isalpha() for c in secret)):
         return False
+    if not quoted and _SAID_SEEN.match(secret) is None:
+        return False  # a bracket before the first digit: code (the rule's search asks so)
     return not _plain_word(secret) and assignment_ok(secret, m)
+
+
+#: What the searches of secret-said and secret-spaced-pair ask of an unquoted
+#: value (builtin._KEY_APART): no bracket before a digit (said), or before a
+#: digit, a sign or a change of case (apart by blanks).
+_SAID_SEEN = LazyRegex(r"[^\s\"'`()\[\]{}]*[0-9\x80-\xff]")
+_SPACED_SEEN = LazyRegex(
+    r"[^\s\"'`$<{()\[\]}][^\s\"'`()\[\]{}]*(?:[0-9!#%^*+~@&$\x80-\xff]|[a-z][A-Z])"
+)
 
 
 def url_encoded_ok(secret: str, m: Any) -> bool:
@@ -528,8 +666,8 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     """The user part of a Redis URL (``redis://PASSWORD@host``, or
     ``user:PASSWORD``), raw signs and all: a password, not a name, a
     variable, a placeholder or a host and port."""
-    if _HOST_PORT.match(secret):
-        return False  # redis://host:6379/0#ops@example.com: no user part
+    if _HOST_PORT.match(secret) or ("@" in secret and _HOST_PORT.match(secret.rsplit("@", 1)[1])):
+        return False  # redis://host:6379/0#ops@example.com, u@host:6379/0#x@y: no user part
     password = secret.split(":", 1)[1] if ":" in secret else secret
     if len(password) < 8 or not _has_digit(password) or not url_password_ok(password, m):
         return False
@@ -538,7 +676,7 @@ def redis_userinfo_ok(secret: str, m: Any = None) -> bool:
     if any(c in _URL_SIGNS for c in password):
         return _classes(password) >= 3
     return url_token_ok(password, m) or (len(password) >= 10 and _classes(password) >= 3
-                                         and case_changes(password) >= 2)
+                                         and case_changes(password) >= 2) or _drawn_short(password)
 
 
 def encoded_redis_user_ok(secret: str, m: Any) -> bool:
@@ -697,8 +835,17 @@ _SHELL_VAR = LazyRegex(r"\$(?:[A-Za-z_]\w*|\{[^{}]*\}|\([^()]*\))\Z")
 
 
 def flag_ok(secret: str, _m: Any = None) -> bool:
-    """The value of ``--password X``: not another option, a variable or a placeholder."""
-    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("))
+    """The value of ``--password X``: not another option, a variable or a placeholder.
+    A quoted value given to ``--requirepass`` or ``--masterauth`` is no file
+    (Redis reads none): ``"@st8..."`` is the password."""
+    files = not (_m is not None and _m.lastindex in _FLAG_QUOTED
+                 and _REDIS_FLAG.search(_m.group(0)) is not None)
+    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("), files=files)
+
+
+#: flag-credentials' groups of a quoted value, and the options of Redis among its keys.
+_FLAG_QUOTED = (1, 2)
+_REDIS_FLAG = LazyRegex(rb"(?i)requirepass|masterauth")
 
 
 #: The groups of redis-credentials where the password's place is fixed:
@@ -711,11 +858,17 @@ def redis_ok(secret: str, m: Any = None) -> bool:
     and where the password's place is fixed (AUTH, sentinel auth-pass) no
     option can stand: a value led by ``-`` or ``$`` is the password there,
     unless it is a variable written whole."""
+    if _CLOSED_ANGLE.match(secret):
+        return False  # <password>, <your-redis-pass>: a placeholder; <soB&71s... is drawn
     if m is not None and m.lastindex in _REDIS_POSITIONAL:
         if _SHELL_VAR.match(secret.rstrip(".,:;)")):
             return False
-        return _flag_value_ok(secret, ("<", "{", "%("), files=False)
-    return _flag_value_ok(secret, ("-", "$", "<", "{", "%("), files=False)
+        return _flag_value_ok(secret, ("{", "%("), files=False)
+    return _flag_value_ok(secret, ("-", "$", "{", "%("), files=False)
+
+
+#: A value led by ``<`` that a ``>`` closes: a placeholder (the proof asks the same).
+_CLOSED_ANGLE = LazyRegex(r"<[^\s\"'>]*>")
 
 
 def _flag_value_ok(secret: str, leads: tuple[str, ...], *, files: bool = True) -> bool:
