@@ -1636,41 +1636,51 @@ static void distinct_dealloc(Distinct *d) {
     Py_TYPE(d)->tp_free((PyObject *)d);
 }
 
-/* expand(cands) -> list: cands are (start in text, mask) of distinct lines,
- * sorted (as Matches.lines gives for text); the result is (line start, mask)
- * for every line of the buffer holding one of them, sorted. */
-static PyObject *distinct_expand(Distinct *d, PyObject *args) {
-    PyObject *cands;
-    if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
+/* The index of the distinct line of each of cands ((start in text, ...),
+ * sorted), in a new array of *n entries (NULL: an error is set). */
+static Py_ssize_t *distinct_index(Distinct *d, PyObject *cands, Py_ssize_t *n) {
     if (d->text == Py_None) {
         PyErr_SetString(PyExc_ValueError, "no distinct text was kept");
         return NULL;
     }
     PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, mask) pairs");
     if (seq == NULL) return NULL;
-    PyObject **masks = d->n_distinct ? PyMem_Calloc((size_t)d->n_distinct, sizeof(PyObject *)) : NULL;
-    PyObject *out = NULL;
-    if (d->n_distinct && masks == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), k = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    *n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t *idx = PyMem_Malloc((size_t)*n * sizeof(Py_ssize_t) + 1), k = 0;
+    if (idx == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; idx != NULL && i < *n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
-            PyErr_SetString(PyExc_TypeError, "cands must be (start, mask) pairs");
-            goto done;
+        Py_ssize_t at = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2
+                            ? PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)) : -1;
+        while (at >= 0 && k < d->n_distinct && d->text_start[k] < at) k++;
+        if (at < 0 || k == d->n_distinct || d->text_start[k] != at) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a candidate not at a line's start, or out of order");
+            PyMem_Free(idx);
+            idx = NULL;
+            break;
         }
-        Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0));
-        if (at == -1 && PyErr_Occurred()) goto done;
-        while (k < d->n_distinct && d->text_start[k] < at) k++;
-        if (k == d->n_distinct || d->text_start[k] != at) {
-            PyErr_SetString(PyExc_ValueError, "a candidate not at a line's start, or out of order");
-            goto done;
-        }
-        masks[k] = PyTuple_GET_ITEM(item, 1);
+        idx[i] = k;
     }
-    out = PyList_New(0);
+    Py_DECREF(seq);
+    return idx;
+}
+
+/* expand(cands) -> list: cands are (start in text, mask) of distinct lines,
+ * sorted (as Matches.lines gives for text); the result is (line start, mask)
+ * for every line of the buffer holding one of them, sorted. */
+static PyObject *distinct_expand(Distinct *d, PyObject *args) {
+    PyObject *cands;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
+    Py_ssize_t *idx = distinct_index(d, cands, &n);
+    if (idx == NULL) return NULL;
+    PyObject **masks = PyMem_Calloc((size_t)d->n_distinct + 1, sizeof(PyObject *));
+    PyObject *seq = masks ? PySequence_Fast(cands, "cands must be a sequence") : NULL;
+    PyObject *out = seq ? PyList_New(0) : NULL;
+    if (masks == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++)
+        masks[idx[i]] = PyTuple_GET_ITEM(PySequence_Fast_GET_ITEM(seq, i), 1);
     for (Py_ssize_t i = 0; out != NULL && i < d->n_lines; i++) {
         PyObject *mask = masks[d->line_idx[i]];
         if (mask == NULL) continue;
@@ -1680,9 +1690,9 @@ static PyObject *distinct_expand(Distinct *d, PyObject *args) {
         if (t == NULL || PyList_Append(out, t) < 0) Py_CLEAR(out);
         Py_XDECREF(t);
     }
-done:
+    Py_XDECREF(seq);
     PyMem_Free(masks);
-    Py_DECREF(seq);
+    PyMem_Free(idx);
     return out;
 }
 
@@ -1690,43 +1700,21 @@ done:
  * how many lines of the buffer hold its bytes. */
 static PyObject *distinct_repeats(Distinct *d, PyObject *args) {
     PyObject *cands;
+    Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
-    if (d->text == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "no distinct text was kept");
-        return NULL;
-    }
-    PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, mask) pairs");
-    if (seq == NULL) return NULL;
+    Py_ssize_t *idx = distinct_index(d, cands, &n);
+    if (idx == NULL) return NULL;
     Py_ssize_t *counts = PyMem_Calloc((size_t)d->n_distinct + 1, sizeof(Py_ssize_t));
-    PyObject *out = NULL;
-    if (counts == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < d->n_lines; i++) counts[d->line_idx[i]]++;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), k = 0;
-    out = PyList_New(n);
+    PyObject *out = counts ? PyList_New(n) : NULL;
+    if (counts == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; out != NULL && i < d->n_lines; i++) counts[d->line_idx[i]]++;
     for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        Py_ssize_t at = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2
-                            ? PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)) : -1;
-        while (at >= 0 && k < d->n_distinct && d->text_start[k] < at) k++;
-        if (at < 0 || k == d->n_distinct || d->text_start[k] != at) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "a candidate not at a line's start, or out of order");
-            Py_CLEAR(out);
-            break;
-        }
-        PyObject *c = PyLong_FromSsize_t(counts[k]);
-        if (c == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, i, c);
+        PyObject *c = PyLong_FromSsize_t(counts[idx[i]]);
+        if (c == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, c);
     }
-done:
     PyMem_Free(counts);
-    Py_DECREF(seq);
+    PyMem_Free(idx);
     return out;
 }
 
