@@ -169,6 +169,54 @@ def test_line_slices_refuse_what_is_not_a_whole_line() -> None:
             m.line_slices(buf, bad)
 
 
+@given(st.lists(st.sampled_from([b"", b"a", b"ab", b"ba", b"x" * 40, b"\xff\x00", b"ab ",
+                                 b"a" * 8, b"a" * 9]), max_size=60), st.data())
+@SETTINGS
+def test_distinct_keeps_each_line_once_and_hands_candidates_back(
+    body: list[bytes], data: st.DataObject
+) -> None:
+    """Distinct: every distinct line once, in order of first appearance; a
+    candidate of that text comes back on every line of the same bytes."""
+    buf = b"".join(line + b"\n" for line in body)
+    d = m.Distinct(buf, 0, len(buf), 0, 1000)
+    kept = list(dict.fromkeys(body))
+    assert d.text == b"".join(line + b"\n" for line in kept)
+    chosen = data.draw(st.lists(st.sampled_from(range(len(kept))), unique=True)) if kept else []
+    text_starts = [sum(len(x) + 1 for x in kept[:i]) for i in range(len(kept))]
+    cands = sorted((text_starts[i], 2 << i) for i in chosen)
+    starts = [sum(len(x) + 1 for x in body[:i]) for i in range(len(body))]
+    want = [(at, 2 << kept.index(line)) for at, line in zip(starts, body, strict=True)
+            if kept.index(line) in chosen]
+    assert d.expand(cands) == want
+    # a range of the buffer (from a line's start) is its own lines
+    if body:
+        cut = data.draw(st.integers(0, len(body) - 1))
+        part = m.Distinct(buf, starts[cut], len(buf), 0, 1000)
+        assert part.text == b"".join(line + b"\n" for line in dict.fromkeys(body[cut:]))
+
+
+def test_distinct_gives_up_on_lines_that_do_not_repeat_and_on_a_cut_line() -> None:
+    repeated = b"the same line\n" * 100
+    assert m.Distinct(repeated, 0, len(repeated), 200, 500).text == b"the same line\n"
+    fresh = b"".join(b"line %d\n" % i for i in range(100))
+    assert m.Distinct(fresh, 0, len(fresh), 200, 500).text is None  # (more than half distinct)
+    assert m.Distinct(fresh, 0, len(fresh), 0, 500).text == fresh  # (no sample: always kept)
+    # many short lines alike but for a byte or two: told apart by the hash, not
+    # given up on as lines made to collide
+    many = b"".join(b"line %d\n" % i for i in range(200000)) + b"line 7\n"
+    assert m.Distinct(many, 0, len(many), 0, 1000).text == many[: -len(b"line 7\n")]
+    assert m.Distinct(b"ab\ncd", 0, 5, 0, 1000).text is None  # (no newline ends the last)
+    assert m.Distinct(b"", 0, 0, 0, 1000).text == b""
+    d = m.Distinct(repeated, 0, len(repeated), 0, 1000)
+    for bad in ([(1, 2)], [(99, 2)], [(0, 2), (0, 4)][1:] + [(-1, 2)], [3], [(0,)]):
+        with pytest.raises((ValueError, TypeError)):
+            d.expand(bad)
+    with pytest.raises(ValueError):
+        m.Distinct(repeated, 5, 2, 0, 1000)
+    with pytest.raises(ValueError):
+        m.Distinct(fresh, 0, len(fresh), 200, 500).expand([])
+
+
 def test_the_prefilter_engine_named_native_is_the_compiled_scan() -> None:
     saved = prefilter.WANT
     try:

@@ -177,6 +177,121 @@ def test_the_compiled_match_list_gives_the_python_grouping(
         assert bool(m & 0b1000) == (b"aa" in line)
 
 
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@SETTINGS
+@given(st.lists(st.sampled_from([b"zebra123", b"ZEBRA999 okapi", b"aaaa", b"12:34 aa",
+                                 b"sk-" + b"c" * 20, b"", b"plain text", b"x" * 300,
+                                 b"ghp_" + b"d" * 36 + b" 1:2"]), max_size=40),
+       st.integers(min_value=0, max_value=40))
+def test_repeated_lines_scanned_once_give_the_same_candidates(body: list[bytes], cut: int) -> None:
+    # The automaton may read each distinct line of a buffer once (Distinct):
+    # the candidates, on every line that repeats one, are the whole scan's.
+    data = b"\n".join(body) + b"\n"
+    starts = [0] + [i + 1 for i, c in enumerate(data) if c == 10]
+    start = starts[min(cut, len(starts) - 2)]
+    pf = prefilter.get(_EXTRA)
+    whole = pf.candidates(data, start, len(data))
+    scanned = []
+    real_scan = pf._hs_scan
+    saved = prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE, prefilter.DISTINCT_DENSE
+    prefilter.DISTINCT_MIN = prefilter.DISTINCT_SAMPLE = prefilter.DISTINCT_DENSE = 0
+    pf._hs_scan = lambda view, found: (  # type: ignore[method-assign]
+        scanned.append(bytes(view)), real_scan(view, found))[1]
+    try:
+        assert pf.candidates(data, start, len(data)) == whole
+    finally:
+        prefilter.DISTINCT_MIN, prefilter.DISTINCT_SAMPLE, prefilter.DISTINCT_DENSE = saved
+        del pf._hs_scan
+    lines = data[start:].split(b"\n")[:-1]
+    # (the first scan is the probe of the matches' density)
+    assert scanned[1:] == [b"".join(line + b"\n" for line in dict.fromkeys(lines))]
+
+
+def test_a_buffer_of_repeated_lines_is_scanned_as_its_distinct_lines(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not (HAVE_HS and HAVE_C):
+        pytest.skip("needs hyperscan and the compiled module")
+    pf = prefilter.get(_EXTRA)
+    data = (b"zebra123 okapi\nplain text\n12:34 aa\n" * 20000
+            + b"".join(b"line %d\n" % i for i in range(3000)))
+    scanned: list[int] = []
+    real_scan = pf._hs_scan
+    monkeypatch.setattr(pf, "_hs_scan", lambda view, found: (scanned.append(len(view)),
+                                                              real_scan(view, found))[1])
+    cands = pf.candidates(data, 0, len(data))
+    probe = data.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(b"zebra123 okapi\nplain text\n12:34 aa\n")
+                       + len(b"".join(b"line %d\n" % i for i in range(3000)))]
+    assert len(cands) == 40000 and cands[-1] == (data.rindex(b"12:34"), 0b11000)
+    fresh = b"".join(b"zebra%d\n" % i for i in range(40000))
+    scanned.clear()
+    pf.candidates(fresh, 0, len(fresh))
+    probe = fresh.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(fresh)]  # (lines that do not repeat: the buffer itself)
+    sparse = b"plain text\n" * 20000 + b"zebra123\n"
+    scanned.clear()
+    assert pf.candidates(sparse, 0, len(sparse)) == [(len(sparse) - 9, 0b10)]
+    probe = sparse.index(b"\n", prefilter.DISTINCT_PROBE) + 1
+    assert scanned == [probe, len(sparse)]  # (few matches: the buffer itself, repeats and all)
+
+
+#: Lines of the extended families and their near misses, to repeat.
+_FAMILY_LINES = [
+    b'db_password = "Tr0ub4dor-and-more"', b"db_password = ${DB_PASSWORD}",
+    b"- name: API_TOKEN", b"  value: q8Zr3mWx7Lp2Vn5K", b"  value: see the docs",
+    b"mysql -u admin -pW1nterIsH3re shop", b"mysql -u admin -p shop",
+    b"redis://:L0ngRandomPass99@cache.internal:6379/0", b"redis://cache.internal:6379/0",
+    b"AKIAXXXXXXXXXXXXXXXX in the docs", b"token: str | None = None",
+    b"-----BEGIN OPENSSH PRIVATE KEY-----", b"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA",
+    b"-----END OPENSSH PRIVATE KEY-----", b"| password | the account's password |",
+    b'"secret_key": "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA"', b"plain words about nothing",
+]
+
+
+@pytest.mark.skipif(not (HAVE_HS and HAVE_C),
+                    reason="needs hyperscan and the compiled module")
+@pytest.mark.parametrize("seed", range(4))
+def test_extended_rules_on_repeated_lines_give_the_bytes_of_a_whole_scan(seed: int) -> None:
+    # Under --rules extended the rules look at each distinct candidate line of
+    # such a buffer once; the output is the same, byte for byte, as when
+    # every line is scanned and looked at.
+    from council_filters.redaction.secrets import engine, load_rules
+
+    rng = random.Random(seed)
+    pool = _FAMILY_LINES + [redact_fragments_line(rng) for _ in range(30)]
+    body = [rng.choice(pool) for _ in range(12000)]
+    data = b"\n".join(body) + b"\n"
+    rules = load_rules("extended")
+    used = []
+    real = prefilter.Prefilter.distinct
+
+    def spy(self: prefilter.Prefilter, *args: object) -> object:
+        found = real(self, *args)  # type: ignore[arg-type]
+        used.append(found is not None)
+        return found
+
+    prefilter.Prefilter.distinct = spy  # type: ignore[method-assign]
+    try:
+        once = engine.redact_value(data, rules)
+        saved = prefilter.DISTINCT_MIN
+        prefilter.DISTINCT_MIN = len(data) + 1
+        try:
+            whole = engine.redact_value(data, rules)
+        finally:
+            prefilter.DISTINCT_MIN = saved
+    finally:
+        prefilter.Prefilter.distinct = real  # type: ignore[method-assign]
+    assert used[0] and not any(used[len(used) // 2:])  # (repeated lines, then none)
+    assert once == whole
+    assert once[1]  # (some lines are redacted)
+
+
+def redact_fragments_line(rng: random.Random) -> bytes:
+    return random_document(rng, 3).split(b"\n")[0]
+
+
 @pytest.mark.parametrize("pattern", [
     rb"^start", rb"end$", rb"a.b", rb"x\s+y", rb"(?<=a)b", rb"(a)\1", rb"[^a]+", rb"\Aabc",
     rb"a\nb", rb"[\s=]", rb"(unclosed",

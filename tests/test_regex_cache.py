@@ -179,3 +179,75 @@ def test_the_plain_command_keeps_its_programs_though_it_skips_the_exit(cache: Pa
     assert done.stdout == b"--- redacted credential at line 1 ---\nnothing here\n"
     (pack,) = packs(cache)
     assert len(lazy._read_pack(str(pack))) >= 2
+
+
+def test_escape_and_the_flag_values_are_res_own() -> None:
+    """The rule modules escape words and name flags without importing ``re``:
+    the same bytes and values as ``re`` (the patterns, and so the cached
+    programs and the scan's database, stay the same)."""
+    for b in range(256):
+        assert lazy.escape(bytes([b])) == re.escape(bytes([b]))
+    every = bytes(range(256))
+    assert lazy.escape(every) == re.escape(every)
+    text = "a.b*c (d)|e\\f-g ~é€\t\n#&"
+    assert lazy.escape(text) == re.escape(text)
+    assert (lazy.IGNORECASE, lazy.MULTILINE, lazy.DOTALL) == (re.I, re.M, re.S)
+
+
+
+def test_the_proofs_line_end_is_what_res_substitution_gives() -> None:
+    """``proof.joinable`` reads escapes in pairs, as ``re``'s substitution did:
+    every short pattern of backslashes, ``Z`` and others gives the same bytes."""
+    import itertools
+
+    def by_re(p: bytes) -> bytes:
+        return re.sub(rb"(?<!\\)((?:\\\\)*)\\Z", rb"\1$", p)
+
+    for k in range(1, 7):
+        for t in itertools.product((b"\\", b"Z", b"a", b"$", b"z"), repeat=k):
+            p = b"".join(t)
+            assert proof.joinable(p) == by_re(p), p
+    assert proof.joinable(rb"x\Z|y\\Z") == rb"x$|y\\Z"
+
+
+#: Lines that reach the rules: assignments, JSON in a string, colours, a URL, a key block.
+_REACHING = (
+    b"password = 'Xk8#pq2Lm9zR'\n"
+    b"nothing here at all\n"
+    b'{\\"db_password\\": \\"Qw7!zT9#kLm2\\"}\n'
+    b'\x1b[31mtoken\x1b[0m = "aZ3kQ9xW7mP2vB8n"\n'
+    b"export API_KEY=abc\n"
+    b"redis://:Pa55w0rdXy@cache.internal:6379/0\n"
+    b"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Yk2hB9\n-----END RSA PRIVATE KEY-----\n"
+)
+
+_LOADS_RE = """
+import sys
+from council_filters.cli import redact
+code = redact.main(["--rules", "extended", sys.argv[1]])
+sys.stderr.write(" ".join(m for m in ("re", "re._parser", "enum") if m in sys.modules))
+"""
+
+
+def test_a_run_with_its_programs_kept_never_loads_re(cache: Path, tmp_path: Path) -> None:
+    """``--rules extended`` with its programs in the cache runs without the ``re``
+    module (its import is a tenth of the start-up); the first run compiles them."""
+    import subprocess
+    import sys
+
+    text = tmp_path / "in.txt"
+    text.write_bytes(_REACHING)
+    env = {**os.environ, "COUNCIL_CACHE_DIR": str(cache)}
+
+    def run() -> tuple[bytes, str]:
+        done = subprocess.run([sys.executable, "-P", "-c", _LOADS_RE, str(text)],
+                              capture_output=True, check=True, env=env)
+        return done.stdout, done.stderr.decode()
+
+    first, loaded_first = run()
+    again, loaded_again = run()
+    assert "re" in loaded_first.split()  # (compiled: the cache was empty)
+    assert loaded_again == ""
+    assert again == first
+    assert first.count(b"--- redacted credential") == 4
+    assert first.count(b"--- redacted PEM key block") == 3

@@ -15,6 +15,8 @@
  *                                                   as lines and masks
  *   line_slices(buf, cands)                         the candidates' lines, one
  *                                                   object per distinct line
+ *   Distinct(buf, start, end, sample, most)         a buffer's distinct lines, for
+ *                                                   a scan that reads each once
  *   base64_words(lines, words, least, most)         secret-base64-assignment's proof
  * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
@@ -1403,6 +1405,350 @@ static PyTypeObject MatchesType = {
     .tp_new = matches_new,
 };
 
+/* ----- the distinct lines of a buffer ----------------------------------- */
+/* Distinct(buf, start, end, sample, most): the lines of buf[start:end] (whole
+ * lines, buf[end - 1] a newline) with each distinct line kept once.  A scan
+ * whose patterns cannot match a newline finds on a line what it finds on the
+ * same bytes anywhere else, so it may read `text` (each distinct line once,
+ * in order of first appearance, each with its newline) and `expand` hands
+ * its candidates back to every line of the buffer that holds those bytes.
+ * Text dense in near misses repeats its lines, and the multi-pattern scan
+ * costs per key word, not per byte.  Worth it only when lines repeat: after
+ * the first `sample` bytes, if the distinct lines hold more than `most`
+ * thousandths of them, it stops and `text` is None (the caller scans the
+ * buffer itself).  Memory: a few words per line of the buffer. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *text;           /* bytes, or None */
+    Py_ssize_t n_lines, n_distinct;
+    Py_ssize_t *line_start;   /* per line of the buffer: its start */
+    Py_ssize_t *line_idx;     /* per line: the index of its distinct line */
+    Py_ssize_t *text_start;   /* per distinct line: its start in text */
+} Distinct;
+
+static void distinct_free_arrays(Distinct *d) {
+    PyMem_Free(d->line_start);
+    PyMem_Free(d->line_idx);
+    PyMem_Free(d->text_start);
+    d->line_start = d->line_idx = d->text_start = NULL;
+}
+
+static unsigned long long line_hash(const unsigned char *p, Py_ssize_t n) {
+    unsigned long long h = 0x9e3779b97f4a7c15ULL ^ (unsigned long long)n;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        unsigned long long w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    unsigned long long w = 0;
+    memcpy(&w, p + i, (size_t)(n - i));
+    h ^= w; /* then every bit of it moves every bit of the hash (MurmurHash3's finish) */
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static int grow(void **v, Py_ssize_t *cap, Py_ssize_t need, size_t size) {
+    if (need <= *cap) return 0;
+    Py_ssize_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *p = PyMem_Realloc(*v, (size_t)c * size);
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+/* A slot of the table of distinct lines: the index + 1 of a distinct line
+ * (0: empty) in the low 32 bits, the high half of its hash above (most
+ * lines that are no repeat are told apart there, without a look at them).
+ * Eight bytes a slot keep the table small; its slots are fetched a batch of
+ * lines ahead, as a slot is a cache miss on text of many distinct lines. */
+#define DISTINCT_BATCH 16
+/* A line whose slot is not found within this many steps ends the search for
+ * repeats (the caller scans the buffer): the time stays linear whatever the
+ * lines, even made to share a hash. */
+#define DISTINCT_PROBES 64
+
+static int distinct_table_grow(unsigned long long **table, size_t *tcap,
+                               const unsigned long long *d_hash) {
+    size_t c = *tcap ? *tcap * 2 : 4096;
+    unsigned long long *t = PyMem_Calloc(c, sizeof(unsigned long long));
+    if (t == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < *tcap; k++) {
+        unsigned long long e = (*table)[k];
+        if (!(e & 0xffffffffULL)) continue;
+        size_t at = (size_t)d_hash[(e & 0xffffffffULL) - 1] & (c - 1);
+        while (t[at]) at = (at + 1) & (c - 1);
+        t[at] = e;
+    }
+    PyMem_Free(*table);
+    *table = t;
+    *tcap = c;
+    return 0;
+}
+
+static PyObject *distinct_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Py_buffer view;
+    Py_ssize_t start, end, sample, most;
+    (void)kwds;
+    if (!PyArg_ParseTuple(args, "y*nnnn", &view, &start, &end, &sample, &most)) return NULL;
+    if (start < 0 || end > view.len || start > end) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "bad range");
+        return NULL;
+    }
+    if (end - start > 0xffffffffLL) { /* (indices of 32 bits) */
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "a range of 4 GiB or more");
+        return NULL;
+    }
+    Distinct *d = (Distinct *)type->tp_alloc(type, 0);
+    if (d == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_INCREF(Py_None);
+    d->text = Py_None;
+    const unsigned char *s = view.buf;
+    /* per distinct line: where it is, its length and hash */
+    Py_ssize_t *d_at = NULL, *d_len = NULL, cap_at = 0, cap_len = 0, cap_hash = 0, cap_lines = 0;
+    unsigned long long *d_hash = NULL, *table = NULL;
+    size_t tcap = 0;
+    Py_ssize_t nd = 0, nl = 0, kept = 0; /* distinct lines, lines, distinct bytes */
+    int ok = 1, checked = sample <= 0;
+    Py_ssize_t pos = start;
+    if (end > start && s[end - 1] != '\n') ok = 0; /* (whole lines only) */
+    if (ok && distinct_table_grow(&table, &tcap, d_hash) < 0) goto fail;
+    while (ok && pos < end) {
+        Py_ssize_t b_at[DISTINCT_BATCH], b_len[DISTINCT_BATCH];
+        unsigned long long b_hash[DISTINCT_BATCH];
+        int nb = 0;
+        for (Py_ssize_t p = pos; nb < DISTINCT_BATCH && p < end; nb++) {
+            const unsigned char *nlp = memchr(s + p, '\n', (size_t)(end - p));
+            b_at[nb] = p;
+            b_len[nb] = nlp - (s + p);
+            b_hash[nb] = line_hash(s + p, b_len[nb]);
+            __builtin_prefetch(&table[(size_t)b_hash[nb] & (tcap - 1)]);
+            p += b_len[nb] + 1;
+        }
+        for (int i = 0; i < nb; i++) {
+            Py_ssize_t len = b_len[i];
+            pos = b_at[i];
+            if (!checked && pos - start >= sample) {
+                checked = 1;
+                if (kept * 1000 > most * (pos - start)) {
+                    ok = 0;
+                    break;
+                }
+            }
+            if ((size_t)(nd + 1) * 2 > tcap && distinct_table_grow(&table, &tcap, d_hash) < 0)
+                goto fail;
+            unsigned long long h = b_hash[i], tag = h & ~0xffffffffULL;
+            size_t at = (size_t)h & (tcap - 1);
+            Py_ssize_t idx = -1, probes = 0;
+            for (unsigned long long e; (e = table[at]) != 0; at = (at + 1) & (tcap - 1)) {
+                Py_ssize_t k = (Py_ssize_t)(e & 0xffffffffULL) - 1;
+                if ((e & ~0xffffffffULL) == tag && d_len[k] == len
+                    && memcmp(s + d_at[k], s + pos, (size_t)len) == 0) {
+                    idx = k;
+                    break;
+                }
+                if (++probes > DISTINCT_PROBES) break; /* (lines made to collide) */
+            }
+            if (probes > DISTINCT_PROBES) {
+                ok = 0;
+                break;
+            }
+            if (idx < 0) {
+                if (grow((void **)&d_at, &cap_at, nd + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d_len, &cap_len, nd + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d_hash, &cap_hash, nd + 1, sizeof(unsigned long long)) < 0)
+                    goto fail;
+                idx = nd++;
+                d_at[idx] = pos;
+                d_len[idx] = len;
+                d_hash[idx] = h;
+                table[at] = tag | (unsigned long long)(idx + 1);
+                kept += len + 1;
+            }
+            if (nl == cap_lines) {
+                Py_ssize_t c = cap_lines;
+                if (grow((void **)&d->line_start, &c, nl + 1, sizeof(Py_ssize_t)) < 0
+                    || grow((void **)&d->line_idx, &cap_lines, nl + 1, sizeof(Py_ssize_t)) < 0)
+                    goto fail;
+            }
+            d->line_start[nl] = pos;
+            d->line_idx[nl] = idx;
+            nl++;
+            pos += len + 1;
+        }
+    }
+    PyMem_Free(table);
+    table = NULL;
+    if (ok) {
+        PyObject *text = PyBytes_FromStringAndSize(NULL, kept);
+        d->text_start = nd ? PyMem_Malloc((size_t)nd * sizeof(Py_ssize_t)) : NULL;
+        if (text == NULL || (nd && d->text_start == NULL)) {
+            Py_XDECREF(text);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto fail;
+        }
+        char *o = PyBytes_AS_STRING(text);
+        Py_ssize_t w = 0;
+        for (Py_ssize_t k = 0; k < nd; k++) {
+            d->text_start[k] = w;
+            memcpy(o + w, s + d_at[k], (size_t)d_len[k] + 1); /* the line and its newline */
+            w += d_len[k] + 1;
+        }
+        Py_SETREF(d->text, text);
+        d->n_lines = nl;
+        d->n_distinct = nd;
+    } else {
+        distinct_free_arrays(d);
+    }
+    PyMem_Free(d_at);
+    PyMem_Free(d_len);
+    PyMem_Free(d_hash);
+    PyBuffer_Release(&view);
+    return (PyObject *)d;
+fail:
+    PyMem_Free(table);
+    PyMem_Free(d_at);
+    PyMem_Free(d_len);
+    PyMem_Free(d_hash);
+    PyBuffer_Release(&view);
+    Py_DECREF(d);
+    return NULL;
+}
+
+static void distinct_dealloc(Distinct *d) {
+    Py_XDECREF(d->text);
+    distinct_free_arrays(d);
+    Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* The index of the distinct line of each of cands ((start in text, ...),
+ * sorted), in a new array of *n entries (NULL: an error is set). */
+static Py_ssize_t *distinct_index(Distinct *d, PyObject *cands, Py_ssize_t *n) {
+    if (d->text == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "no distinct text was kept");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(cands, "cands must be a sequence of (start, mask) pairs");
+    if (seq == NULL) return NULL;
+    *n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t *idx = PyMem_Malloc((size_t)*n * sizeof(Py_ssize_t) + 1), k = 0;
+    if (idx == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; idx != NULL && i < *n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t at = PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 2
+                            ? PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)) : -1;
+        while (at >= 0 && k < d->n_distinct && d->text_start[k] < at) k++;
+        if (at < 0 || k == d->n_distinct || d->text_start[k] != at) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a candidate not at a line's start, or out of order");
+            PyMem_Free(idx);
+            idx = NULL;
+            break;
+        }
+        idx[i] = k;
+    }
+    Py_DECREF(seq);
+    return idx;
+}
+
+/* expand(cands) -> list: cands are (start in text, mask) of distinct lines,
+ * sorted (as Matches.lines gives for text); the result is (line start, mask)
+ * for every line of the buffer holding one of them, sorted. */
+static PyObject *distinct_expand(Distinct *d, PyObject *args) {
+    PyObject *cands;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
+    Py_ssize_t *idx = distinct_index(d, cands, &n);
+    if (idx == NULL) return NULL;
+    PyObject **masks = PyMem_Calloc((size_t)d->n_distinct + 1, sizeof(PyObject *));
+    PyObject *seq = masks ? PySequence_Fast(cands, "cands must be a sequence") : NULL;
+    PyObject *out = seq ? PyList_New(0) : NULL;
+    if (masks == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++)
+        masks[idx[i]] = PyTuple_GET_ITEM(PySequence_Fast_GET_ITEM(seq, i), 1);
+    for (Py_ssize_t i = 0; out != NULL && i < d->n_lines; i++) {
+        PyObject *mask = masks[d->line_idx[i]];
+        if (mask == NULL) continue;
+        PyObject *a = PyLong_FromSsize_t(d->line_start[i]);
+        PyObject *t = a ? PyTuple_Pack(2, a, mask) : NULL;
+        Py_XDECREF(a);
+        if (t == NULL || PyList_Append(out, t) < 0) Py_CLEAR(out);
+        Py_XDECREF(t);
+    }
+    Py_XDECREF(seq);
+    PyMem_Free(masks);
+    PyMem_Free(idx);
+    return out;
+}
+
+/* repeats(cands) -> list: per candidate of the text (as expand takes them),
+ * how many lines of the buffer hold its bytes. */
+static PyObject *distinct_repeats(Distinct *d, PyObject *args) {
+    PyObject *cands;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O", &cands)) return NULL;
+    Py_ssize_t *idx = distinct_index(d, cands, &n);
+    if (idx == NULL) return NULL;
+    Py_ssize_t *counts = PyMem_Calloc((size_t)d->n_distinct + 1, sizeof(Py_ssize_t));
+    PyObject *out = counts ? PyList_New(n) : NULL;
+    if (counts == NULL) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; out != NULL && i < d->n_lines; i++) counts[d->line_idx[i]]++;
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *c = PyLong_FromSsize_t(counts[idx[i]]);
+        if (c == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, c);
+    }
+    PyMem_Free(counts);
+    PyMem_Free(idx);
+    return out;
+}
+
+static PyObject *distinct_text(Distinct *d, void *closure) {
+    (void)closure;
+    Py_INCREF(d->text);
+    return d->text;
+}
+
+static PyMethodDef distinct_methods[] = {
+    {"expand", (PyCFunction)distinct_expand, METH_VARARGS,
+     "expand(cands) -> [(line start, mask), ...]: the text's candidates, on every line."},
+    {"repeats", (PyCFunction)distinct_repeats, METH_VARARGS,
+     "repeats(cands) -> [int, ...]: per candidate of the text, the buffer's lines holding it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef distinct_getset[] = {
+    {"text", (getter)distinct_text, NULL, "The distinct lines, each once (None: not kept).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DistinctType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "council_filters.redaction._machine.Distinct",
+    .tp_basicsize = sizeof(Distinct),
+    .tp_dealloc = (destructor)distinct_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The distinct lines of a buffer, and candidates found on them handed back.",
+    .tp_methods = distinct_methods,
+    .tp_getset = distinct_getset,
+    .tp_new = distinct_new,
+};
+
 /* ----- base64 runs that hold a key word's base64 ------------------------ */
 /* base64_words(lines, words, least, most) -> list: the indices of the lines
  * (a sequence of bytes) holding a whole run of [A-Za-z0-9+/] (no such byte
@@ -1532,9 +1878,16 @@ PyMODINIT_FUNC PyInit__machine(void) {
     init_run_classes();
     init_body_classes();
     choose_vector_width();
-    if (PyType_Ready(&MatchesType) < 0) return NULL;
+    if (PyType_Ready(&MatchesType) < 0 || PyType_Ready(&DistinctType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddIntConstant(m, "ABI", MACHINE_ABI) < 0) Py_CLEAR(m);
+    if (m != NULL) {
+        Py_INCREF(&DistinctType);
+        if (PyModule_AddObject(m, "Distinct", (PyObject *)&DistinctType) < 0) {
+            Py_DECREF(&DistinctType);
+            Py_CLEAR(m);
+        }
+    }
     if (m != NULL) {
         Py_INCREF(&MatchesType);
         if (PyModule_AddObject(m, "Matches", (PyObject *)&MatchesType) < 0) {

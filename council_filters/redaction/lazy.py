@@ -7,15 +7,36 @@ given input (a rule runs only on lines its search hit).  A :class:`LazyRegex`
 knows its pattern at once and compiles it the first time a method needs it.
 Only for patterns the project itself ships (tested to compile): a user's
 rule file is compiled, and its errors reported, when it is loaded.
+
+The ``re`` module itself is not imported until a pattern has to be compiled
+(or a caller asks for it): importing it (with ``enum`` and its parser) costs
+about 4 ms of every start, more than a tenth of ``--rules extended``'s whole
+start-up, and a run whose programs are in the cache (see
+:func:`compile_kept`) needs none of it.  What the rule modules need of it
+while they are built, :func:`escape` and the flag values, is here.
 """
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
+
+#: ``re``'s flag values (``re.I``, ``re.M``, ``re.S``; a test holds them to ``re``'s).
+IGNORECASE = 2
+MULTILINE = 8
+DOTALL = 16
+
+#: What ``re.escape`` escapes: each of these characters gets a backslash.
+_SPECIAL = {c: "\\" + chr(c) for c in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}
+
+
+def escape(pattern: Any) -> Any:
+    """``re.escape(pattern)`` (text or bytes), without importing ``re``."""
+    if isinstance(pattern, str):
+        return pattern.translate(_SPECIAL)
+    return pattern.decode("latin-1").translate(_SPECIAL).encode("latin-1")
 
 
 def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
@@ -66,6 +87,8 @@ def compile_kept(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
         program = _program(pattern, flags)
         rx = _from_program(pattern, program)
     except Exception:  # noqa: BLE001 - another interpreter's re: its own compile
+        import re
+
         return re.compile(pattern, flags)
     if path is not None:
         diskcache.write(path, _PROGRAM_MAGIC + program)
@@ -228,6 +251,8 @@ class LazyRegex:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LazyRegex):
             return (self.pattern, self.flags_) == (other.pattern, other.flags_)
+        import re  # (compared with a compiled pattern: re is loaded already)
+
         if isinstance(other, re.Pattern):
             return other == self.compiled()
         return NotImplemented

@@ -504,15 +504,25 @@ class Redactor:
         count = _newline_counter(buf)
         step = self._step
         view = memoryview(buf)
-        cands = self.prefilter().candidates(buf, start, end)
         # Which hit masks the rules look at (None: every mask with a hit).
         wants = getattr(rules, "wants", None)
         prepare = getattr(rules, "prepare", None)
-        if prepare is not None:
-            # The rules may look at all the candidate lines at once (and drop some).
-            kept = prepare(buf, cands)
-            if kept is not None:
-                cands = kept
+        pf = self.prefilter()
+        once = pf.distinct(buf, start, end) if prepare is not None else None
+        if once is not None:
+            # Lines that repeat: the rules look at each distinct candidate line
+            # once (what they drop depends on a line's bytes and hits only),
+            # and the lines they keep come back on every line of those bytes.
+            text, cands, lines = once
+            kept = rules.prepare(text, cands, lines.repeats(cands))  # type: ignore[union-attr]
+            cands = lines.expand(cands if kept is None else kept)
+        else:
+            cands = pf.candidates(buf, start, end, prepare is None)
+            if prepare is not None:
+                # The rules may look at all the candidate lines at once (and drop some).
+                kept = prepare(buf, cands)
+                if kept is not None:
+                    cands = kept
         from council_filters.redaction.prefilter import BUILTIN as BUILTIN_HIT
         n_cands = len(cands)
         ci = 0  # the first candidate at or after pos

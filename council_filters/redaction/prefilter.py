@@ -23,6 +23,9 @@ Three engines give the same answers:
     memory speed whatever the number of patterns, so it carries the extra
     rules of ``--rules``.  The compiled database is cached on disk (private
     directory, see :func:`cache_dir`), so a run does not pay the compile.
+    A buffer whose lines repeat is scanned as its distinct lines, each once
+    (see :data:`DISTINCT_MIN`): no pattern matches a newline, so a line's
+    matches are its bytes' wherever they stand.
 ``re``
     Python's regex module for the built-in triggers, one search per literal
     family; the extra patterns run on RE2 (see :func:`linear`), only on the
@@ -58,6 +61,18 @@ ENV = "COUNCIL_PREFILTER"
 ENGINES = ("auto", "native", "hyperscan", "re")
 #: Buffers smaller than this use the ``re`` scan under ``auto`` (start-up wins).
 HS_MIN_BYTES = 1 << 21
+
+#: Buffers of at least this many bytes may be scanned as their distinct lines,
+#: each line that repeats once: when the automaton finds DISTINCT_DENSE matches
+#: a KiB or more in their first DISTINCT_PROBE bytes (it costs per key word it
+#: meets: text dense in near misses costs it ten times what code does, and
+#: repeats its lines) and the distinct lines hold at most DISTINCT_MOST
+#: thousandths of the first DISTINCT_SAMPLE bytes.
+DISTINCT_MIN = 1 << 16
+DISTINCT_PROBE = 1 << 14
+DISTINCT_DENSE = 2
+DISTINCT_SAMPLE = 1 << 16
+DISTINCT_MOST = 600
 
 #: Bit 0 of a line's mask: a built-in trigger (credential shape or BEGIN marker).
 BUILTIN = 1
@@ -541,17 +556,20 @@ class Prefilter:
         db.scan(view, match_event_handler=on_match, scratch=scratch)
 
     # -- the scan ------------------------------------------------------------ #
-    def candidates(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
+    def candidates(
+        self, buf: Any, start: int, end: int, repeats: bool = True
+    ) -> list[tuple[int, int]]:
         """``(line_start, mask)`` for every line of ``buf[start:end]`` with a match.
 
         ``buf[start:end]`` must be whole lines (``start`` at a line start,
         ``buf[end - 1]`` a newline).  Sorted by position, one entry per line.
+        ``repeats`` False: :meth:`distinct` said no already (not asked again).
         """
         if end <= start:
             return []
         engine = self.engine_for(end - start)
         if engine == "hyperscan":
-            found = self._lines_hs(buf, start, end)
+            found = self._lines_hs(buf, start, end, repeats)
             if found is not None:
                 return found
         if engine == "native":
@@ -644,7 +662,9 @@ class Prefilter:
                             ends.append((hit.start(), bit))
         return ends
 
-    def _lines_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]] | None:
+    def _lines_hs(
+        self, buf: Any, start: int, end: int, repeats: bool = True
+    ) -> list[tuple[int, int]] | None:
         """:meth:`candidates` from one Hyperscan scan whose matches the compiled
         module keeps and maps to lines (no Python call per match); None when
         the module is not built or the masks would not fit its 64 bits."""
@@ -653,6 +673,10 @@ class Prefilter:
         matches = getattr(native.compiled(), "Matches", None)
         if matches is None or len(self.extra) >= 63:
             return None
+        once = self.distinct(buf, start, end) if repeats else None
+        if once is not None:
+            expanded: list[tuple[int, int]] = once[2].expand(once[1])
+            return expanded
         # A match's last byte is at `to - 1`, inside the line that holds it.
         # Hyperscan ids: builtins 0..n-1, extra pattern k-1 is id n+k-1.
         found = matches(start - 1, _N_BUILTIN)
@@ -660,6 +684,41 @@ class Prefilter:
         self._hs_scan(view, found)
         lines: list[tuple[int, int]] = found.lines(buf, start, end)
         return lines
+
+    def distinct(
+        self, buf: Any, start: int, end: int
+    ) -> tuple[bytes, list[tuple[int, int]], Any] | None:
+        """The candidates of ``buf[start:end]`` found on its distinct lines, when
+        its lines repeat and the automaton scans it: ``(text, cands, lines)``,
+        ``text`` each distinct line once (with its newline), ``cands`` its
+        candidates as :meth:`candidates` gives them for ``text``, and
+        ``lines`` the compiled module's ``Distinct``, whose ``expand(cands)``
+        gives them on every line of the buffer (and ``repeats(cands)`` how many
+        lines hold each).  None: scan the buffer (:meth:`candidates`).
+        """
+        if end - start < DISTINCT_MIN or self.engine_for(end - start) != "hyperscan":
+            return None
+        from council_filters.redaction import native
+
+        module = native.compiled()
+        distinct = getattr(module, "Distinct", None)
+        matches = getattr(module, "Matches", None)
+        if distinct is None or matches is None or len(self.extra) >= 63:
+            return None
+        probe = buf.find(b"\n", start + DISTINCT_PROBE, end) + 1 or end
+        found = matches(-1, _N_BUILTIN)
+        self._hs_scan(memoryview(buf)[start:probe], found)
+        if found.count() * 1024 < DISTINCT_DENSE * (probe - start):
+            return None  # (few matches: the automaton runs at memory speed)
+        # Lines that repeat are scanned once (no pattern matches a newline, so
+        # a line's matches are its bytes' wherever they stand).
+        lines = distinct(buf, start, end, DISTINCT_SAMPLE, DISTINCT_MOST)
+        text = lines.text
+        if text is None:
+            return None
+        found = matches(-1, _N_BUILTIN)
+        self._hs_scan(text, found)
+        return text, found.lines(text, 0, len(text)), lines
 
     def _scan_hs(self, buf: Any, start: int, end: int) -> list[tuple[int, int]]:
         ends: list[tuple[int, int]] = []

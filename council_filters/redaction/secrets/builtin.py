@@ -21,10 +21,9 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import binascii
-import re
 from functools import cache
 
-from council_filters.redaction.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.secrets.rules import Rule
 from council_filters.redaction.secrets.validators import (
     KEY_SUFFIXES,
@@ -890,14 +889,14 @@ def _alternation_of(words: tuple[str, ...]) -> bytes:
 
     escaped: dict[int, bytes] = {}  # (each byte escaped once: this runs at every start)
 
-    def escape(ch: int) -> bytes:
+    def one(ch: int) -> bytes:
         e = escaped.get(ch)
         if e is None:
-            e = escaped[ch] = re.escape(bytes([ch]))
+            e = escaped[ch] = escape(bytes([ch]))
         return e
 
     def emit(node: dict[int, Any]) -> bytes:
-        alts = [escape(ch) + emit(child)
+        alts = [one(ch) + emit(child)
                 for ch, child in sorted(node.items()) if ch != -1]
         if not alts:
             return b""
@@ -993,7 +992,9 @@ def _provider_search() -> bytes:
     pattern = BY_ID["provider-token"].regex.pattern
     assert pattern.startswith(rb"\b((?:") and pattern.endswith(rb"))" + _TAIL)
     inner = pattern[len(rb"\b(") : -len(rb")" + _TAIL)]
-    return re.sub(rb"\{(\d+),\}", rb"{\1}", inner)
+    # (each "{N,}" becomes "{N}"; a function, not a template: a template loads re)
+    found: bytes = LazyRegex(rb"\{(\d+),\}").sub(lambda m: b"{%s}" % m.group(1), inner)
+    return found
 
 
 # (netrc-passphrase shares it: a netrc line's "login USER password" and a

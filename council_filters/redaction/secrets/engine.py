@@ -23,13 +23,12 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from council_filters.base.tuples import NamedTuple
-from council_filters.redaction.lazy import LazyRegex
+from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.machine import Redactor
 from council_filters.redaction.patterns import CREDENTIAL_PATTERNS, PEM_PATTERN
 from council_filters.redaction.secrets import builtin
@@ -60,6 +59,12 @@ _ELEVEN_TAILS = tuple(
     (p.prefix_len, LazyRegex(p.prefix + p.char_class + b"{%d,}" % p.tail_len))
     for p in CREDENTIAL_PATTERNS
 )
+
+
+def _first_group(m: Any) -> bytes:
+    """A match's first group: ``sub``'s template ``\\1`` as a function (a template
+    with a backslash loads ``re`` to read it)."""
+    return m.group(1)  # type: ignore[no-any-return]
 
 
 def eleven_placeholders_only(line: bytes) -> bool:
@@ -100,7 +105,7 @@ class Plan(NamedTuple):
 def _keyword_scan(rules: Sequence[Rule], words: Sequence[bytes] = ()) -> bytes:
     found = {k for r in rules for k in r.keyword_bytes if k} | set(words)
     # Longest first, then by bytes: the same pattern (and cached database) every run.
-    return b"|".join(re.escape(w) for w in sorted(found, key=lambda w: (-len(w), w)))
+    return b"|".join(escape(w) for w in sorted(found, key=lambda w: (-len(w), w)))
 
 
 def _derived_keywords(rule: Rule) -> tuple[bytes, ...]:
@@ -308,7 +313,7 @@ def _shipped_searches() -> list[bytes]:
     PEM machine's non-ASCII one), as :func:`_prefilter_pairs` writes them."""
     from council_filters.redaction.secrets import pemscan
 
-    return [pattern if kind == "re" else verify or re.escape(pattern)
+    return [pattern if kind == "re" else verify or escape(pattern)
             for kind, pattern, verify, _ in builtin.SCANS] + [pemscan.SEARCH]
 
 
@@ -322,7 +327,7 @@ def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     pairs = []
     for i, sc in enumerate(plan.scans):
         pattern = sc.regex.pattern if sc.regex is not None else (
-            sc.verify.pattern if sc.verify is not None else re.escape(sc.literal))
+            sc.verify.pattern if sc.verify is not None else escape(sc.literal))
         pairs.append((f"@{i}", b"(?i)" + pattern if sc.lower else pattern))
     if plan.pem_non_ascii is not None:
         pairs.append(("@pem", plan.pem_non_ascii.pattern))
@@ -416,7 +421,7 @@ class RuleSet(NamedTuple):
                 line = plain
         if rid is None and (b'\\"' in line or b"\\'" in line):
             # JSON inside a string ("{\\"password\\": \\"...\\"}"): read it unescaped.
-            rid = self._line_rule(_ESCAPED_QUOTE.sub(rb"\1", line), rules, path)
+            rid = self._line_rule(_ESCAPED_QUOTE.sub(_first_group, line), rules, path)
         return rid
 
     def line_spans(
@@ -494,6 +499,7 @@ class RuleCheck:
         self._bulk: int | None = None
         self._proven: int | None = None
         self._droppable: dict[int, tuple[tuple[Rule, ...], bool, bool] | None] = {}
+        self._repeats: dict[int, int] | None = None  # per candidate start: lines it stands for
         self._wants: dict[int, bool] = {}
         # per line of the buffer being checked with a built-in trigger: its hit mask
         # (the lines the eleven would redact are asked about by keep_credential)
@@ -657,11 +663,14 @@ class RuleCheck:
         return rules
 
     def prepare(
-        self, buf: bytes, cands: list[tuple[int, int]]
+        self, buf: bytes, cands: list[tuple[int, int]], repeats: Sequence[int] | None = None
     ) -> list[tuple[int, int]] | None:
         """Before the lines of a buffer are checked: one pass per rule over its lines.
 
-        ``cands`` are the buffer's candidate lines (start, hit mask).  For a
+        ``cands`` are the buffer's candidate lines (start, hit mask); when
+        ``buf`` holds a buffer's distinct lines, ``repeats`` says per candidate
+        how many lines of that buffer hold it (a rule is served in bulk by the
+        number of lines it would be checked on).  For a
         rule from a file whose searches hit many of them, its regex runs once
         over those lines joined (see :func:`clean_lines`) instead of once per
         line; :meth:`check` then skips the rule on the lines proven clean.
@@ -674,6 +683,8 @@ class RuleCheck:
         """
         self._clean = {}
         self._maybe = {}
+        self._repeats = (None if repeats is None
+                         else {at: n for (at, _), n in zip(cands, repeats, strict=True)})
         if self.pem is not None:  # (only the extended set keeps placeholder lines)
             index = buf.index
             self._masks = {buf[start : index(b"\n", start)]: mask
@@ -690,18 +701,22 @@ class RuleCheck:
         if not bulk:
             return kept
         groups: dict[int, list[bytes]] = {}
+        counted: dict[int, int] = {}  # per search: the lines of its group, repeats counted
         index = buf.index
+        weight = self._weight
         for start, mask in cands:
             m = (mask >> 1) & bulk
             if m:
                 line = buf[start : index(b"\n", start)]
                 while m:
                     low = m & -m
-                    groups.setdefault(low.bit_length() - 1, []).append(line)
+                    k = low.bit_length() - 1
+                    groups.setdefault(k, []).append(line)
+                    counted[k] = counted.get(k, 0) + weight(start)
                     m ^= low
         scans = self.plan.scans
         for k, lines in groups.items():
-            if len(lines) < _BULK_MIN:
+            if counted[k] < _BULK_MIN:
                 continue
             for rule in scans[k].rules:
                 clean = clean_lines(rule, lines)
@@ -711,6 +726,11 @@ class RuleCheck:
             return kept
         fewer = self._still_to_check(buf, cands, bulk)
         return kept if fewer is None else fewer
+
+    def _weight(self, start: int) -> int:
+        """How many lines of the buffer the candidate at ``start`` stands for."""
+        repeats = self._repeats
+        return 1 if repeats is None else repeats[start]
 
     def _pem_candidates(
         self, buf: bytes, cands: list[tuple[int, int]]
@@ -791,7 +811,9 @@ class RuleCheck:
         scans = self.plan.scans
         served = proven | bulk
         by_mask: dict[int, list[bytes]] = {}
-        for line, (_, mask) in zip(lines, cands, strict=True):
+        weighed: dict[int, int] = {}  # per mask: its lines, repeats counted
+        repeats = self._repeats
+        for line, (at, mask) in zip(lines, cands, strict=True):
             m = (mask >> 1) & served
             if m:
                 group = by_mask.get(m)
@@ -799,22 +821,25 @@ class RuleCheck:
                     by_mask[m] = [line]
                 else:
                     group.append(line)
+                if repeats is not None:
+                    weighed[m] = weighed.get(m, 0) + repeats[at]
         # A proof or pass reads each distinct line once (its verdict is the
         # line's bytes'; text dense in near misses repeats its lines), and a
         # rule is served in bulk by the number of its candidate lines.
         per_rule: dict[int, tuple[Rule, list[bytes], list[int]]] = {}
         for m, group in by_mask.items():
             distinct = list(dict.fromkeys(group))
+            n = len(group) if repeats is None else weighed[m]
             while m:
                 low = m & -m
                 m ^= low
                 for r in scans[low.bit_length() - 1].rules:
                     entry = per_rule.get(id(r))
                     if entry is None:
-                        per_rule[id(r)] = (r, list(distinct), [len(group)])
+                        per_rule[id(r)] = (r, list(distinct), [n])
                     else:
                         entry[1].extend(distinct)
-                        entry[2][0] += len(group)
+                        entry[2][0] += n
         maybe = self._maybe
         clean = self._clean
         for key, (rule, group, counted) in per_rule.items():

@@ -25,10 +25,9 @@ the block (a BEGIN marker mentioned in prose swallows nothing after it).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
-from council_filters.redaction.lazy import LazyRegex
+from council_filters.redaction.lazy import IGNORECASE, LazyRegex
 
 #: Dash-likes: Unicode's dash punctuation, minus signs, the hyphen bullet,
 #: full-width and small forms, and box-drawing horizontals.
@@ -100,7 +99,7 @@ _END = LazyRegex(r"-{3,}end[a-z0-9]{0,40}?privatekey")
 _HEADER = LazyRegex(
     r"(?:proc-type|dek-info|comment|version|hash|subject|putty-user-key-file-\d|encryption|"
     r"public-lines|private-lines|private-mac|key-derivation|argon2-[a-z]+)\s*:",
-    re.I,
+    IGNORECASE,
 )
 
 

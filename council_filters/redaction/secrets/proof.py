@@ -37,25 +37,42 @@ search goes on from the next line.
 
 from __future__ import annotations
 
-import re
-import re._constants as _c  # the parser of the re module (Python 3.11+)
-import re._parser as _p
 from collections.abc import Sequence
 from functools import lru_cache
 
-from council_filters.redaction.lazy import compile_kept
+from council_filters.redaction.lazy import (
+    DOTALL,
+    MULTILINE,
+    compile_kept,
+    escape,
+)
 from council_filters.redaction.secrets import builtin, validators
 from council_filters.redaction.secrets.rules import Rule, joined_hits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    import re._constants as _c  # the parser of the re module (Python 3.11+)
     from typing import Any
 
 _NL = 10
-# Categories that hold a newline.
-_NL_CATEGORIES = {_c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD,
-                  _c.CATEGORY_LINEBREAK, _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT,
-                  _c.CATEGORY_UNI_NOT_WORD, _c.CATEGORY_UNI_LINEBREAK}
+# Categories that hold a newline (filled with re's parser, see _parse).
+_NL_CATEGORIES: set[Any] = set()
+
+
+def _parse(pattern: bytes) -> Any:
+    """``pattern`` parsed by ``re``'s parser (with ``re.M``).  The parser is loaded
+    here, on first use (the tests check the proofs with it; a run needs it not)."""
+    global _c
+    import re._constants as _c
+    from re import _parser
+
+    if not _NL_CATEGORIES:
+        _NL_CATEGORIES.update((
+            _c.CATEGORY_SPACE, _c.CATEGORY_NOT_DIGIT, _c.CATEGORY_NOT_WORD,
+            _c.CATEGORY_LINEBREAK, _c.CATEGORY_UNI_SPACE, _c.CATEGORY_UNI_NOT_DIGIT,
+            _c.CATEGORY_UNI_NOT_WORD, _c.CATEGORY_UNI_LINEBREAK))
+    return _parser.parse(pattern, MULTILINE)
 
 
 def _set_has_newline(items: Any) -> bool:
@@ -149,15 +166,29 @@ def _safe(items: Any) -> bool:
 def newline_safe(pattern: bytes) -> bool:
     """Whether ``pattern`` (compiled with ``re.M``) finds, over lines joined by
     newlines, a match at every place it finds one in a line alone (see above)."""
-    parsed = _p.parse(pattern, re.M)
-    if parsed.state.flags & re.S:
+    parsed = _parse(pattern)
+    if parsed.state.flags & DOTALL:
         return False
     return _safe(parsed)
 
 
 def joinable(pattern: bytes) -> bytes:
     """A line pattern written for the join: ``\\Z`` (the line's end) as ``$``."""
-    return re.sub(rb"(?<!\\)((?:\\\\)*)\\Z", rb"\1$", pattern)
+    if b"\\Z" not in pattern:
+        return pattern
+    # Escapes are read in pairs: "\\Z" is one when its backslash is no escaped one.
+    out = []
+    pieces = iter(pattern.split(b"\\"))
+    out.append(next(pieces))
+    for piece in pieces:
+        if not piece:  # "\\\\": an escaped backslash, the next piece is plain text
+            after = next(pieces, None)
+            out.append(b"\\" if after is None else b"\\\\" + after)
+        elif piece.startswith(b"Z"):
+            out.append(b"$" + piece[1:])
+        else:
+            out.append(b"\\" + piece)
+    return b"".join(out)
 
 
 # --------------------------------------------------------------------------- #
@@ -172,16 +203,17 @@ def _words(words: tuple[str, ...]) -> bytes:
     # (then by the words: the same pattern, and cached program, whatever the set's order)
     longest_first = sorted(words, key=lambda w: (-len(w), w))
     # (any case: the validator compares the value lower-cased)
-    return b"(?i:" + b"|".join(re.escape(w.encode()) for w in longest_first) + b")"
+    return b"(?i:" + b"|".join(escape(w.encode()) for w in longest_first) + b")"
 
 
 _RUN = rb"""[^\s"'`,;|]"""  # a byte of an unquoted value (the rules' class)
 _QCH = rb"""[^"'`\n]"""  # a byte of a quoted value (it ends at the first quote)
+_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz_"
 #: Words of at least four letters whose presence in a value that is a bare
 #: identifier (no digit) makes it a name, not a secret (validators.assignment_ok).
 _NAME_WORDS = _words(tuple(
     w for w in validators.PASSWORD_WORDS + validators.SECRET_WORDS
-    if len(w) >= 4 and re.fullmatch(r"[a-z_]+", w)
+    if len(w) >= 4 and not w.strip(_NAME_LETTERS)
 ))
 #: Values that are code words (``None``, ``str``, ``required``, ...).
 _CODE = _words(tuple(validators.CODE_WORDS))
@@ -393,7 +425,7 @@ def _no_placeholder(least: int) -> bytes:
     fixed = (b"XXXX", b"xxxx", b"x" * 6, b"X" * 6, b"*" * 6, b"0" * 8, b"EXAMPLE", b"example",
              b"Example", b"PLACEHOLDER", b"placeholder", b"REDACTED", b"redacted", b"CHANGEME",
              b"changeme", b"dummy", b"DUMMY")
-    alts = [rb"[^\n]{0,%d}" % (least - len(w)) + re.escape(w) for w in fixed if len(w) <= least]
+    alts = [rb"[^\n]{0,%d}" % (least - len(w)) + escape(w) for w in fixed if len(w) <= least]
     return b"(?!" + b"|".join(alts) + b")"
 
 
@@ -613,12 +645,12 @@ def proof_regexes(rule: Rule) -> tuple[re.Pattern[bytes], ...] | None:
     # (every proof is newline-safe and takes a byte of its line: the tests
     # check both with newline_safe and takes_a_byte; parsing them again here
     # would cost each run as much as compiling them)
-    return tuple(compile_kept(src, re.M) for src in proof_sources(rule))
+    return tuple(compile_kept(src, MULTILINE) for src in proof_sources(rule))
 
 
 def takes_a_byte(pattern: bytes) -> bool:
     """Every match of ``pattern`` is at least one byte long (see maybe_lines)."""
-    return bool(_p.parse(pattern, re.M).getwidth()[0] > 0)
+    return bool(_parse(pattern).getwidth()[0] > 0)
 
 
 def servable(rule: Rule) -> bool:
