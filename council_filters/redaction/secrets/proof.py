@@ -285,10 +285,17 @@ def _drawn(ch: bytes) -> bytes:
     """What validators.drawn_value needs of a value of ``ch`` bytes (at its first
     byte), which assignment_ok takes before its other gates: ten bytes, and a
     hex run, letters (and - _ .) and then a digit, or all four classes."""
+    sign = rb"[^A-Za-z0-9\s]"
+    # (case matters: the patterns that hold it read the rest in any case)
     return (
-        rb"(?=" + ch + rb"{10})(?:(?=[0-9a-fA-F]{8})|(?=[A-Za-z][A-Za-z_.-]{3,99}+[0-9])"
+        rb"(?-i:(?=" + ch + rb"{10})(?:(?=[0-9a-fA-F]{32}|[0-9a-f]{8}-[0-9a-f]{4}-)"
+        # words and a number: the whole value (a closer that closes nothing may follow)
+        rb"|(?=[A-Za-z][A-Za-z_.-]{3,99}+[0-9]{1,6}+[!#$%&*?@^~+=]?[)\]}]?(?!" + ch + rb"))"
+        # all four classes, and three signs or a letter after a digit
         rb"|(?=" + ch + rb"{0,300}?[0-9])(?=" + ch + rb"{0,300}?[A-Z])(?=" + ch
-        + rb"{0,300}?[a-z])(?=" + ch + rb"{0,300}?[^A-Za-z0-9\s]))"
+        + rb"{0,300}?[a-z])(?=" + ch + rb"{0,300}?" + sign + rb")"
+        rb"(?:(?=(?:" + ch + rb"{0,300}?" + sign + rb"){3})|(?=" + ch + rb"{0,300}?[0-9]" + ch
+        + rb"{0,300}?[A-Za-z]))))"
     )
 
 
