@@ -284,18 +284,32 @@ def _secret_kind(ch: bytes) -> bytes:
 def _drawn(ch: bytes) -> bytes:
     """What validators.drawn_value needs of a value of ``ch`` bytes (at its first
     byte), which assignment_ok takes before its other gates: ten bytes, and a
-    hex run, letters (and - _ .) and then a digit, or all four classes."""
-    sign = rb"[^A-Za-z0-9\s]"
+    whole hex digest, a whole run of words and a number (two digits, or a
+    sign after), or all four classes with three signs, or with a letter after
+    a digit and two changes of case.  ``ch`` is a negated class; every look
+    is one pass (each run taken whole), so the search stays linear."""
+    assert ch.startswith(b"[^"), ch
+    rest = ch[2:]
+    sign = b"[^A-Za-z0-9\\s" + rest
+    no_small, no_capital = b"[^a-z" + rest, b"[^A-Z" + rest
+    no_digit, no_letter = b"[^0-9" + rest, b"[^A-Za-z" + rest
+    alnum = rb"[A-Za-z0-9]{0,300}+"
+    four = (rb"(?=" + no_digit + rb"{0,300}+[0-9])(?=" + no_capital + rb"{0,300}+[A-Z])(?="
+            + no_small + rb"{0,300}+[a-z])(?=" + alnum + sign + rb")")
+    three_signs = rb"(?=" + (alnum + sign) * 3 + rb")"
+    mixed = (
+        rb"(?=" + no_digit + rb"{0,300}+[0-9]" + no_letter + rb"{0,300}+[A-Za-z])"
+        rb"(?:(?=" + no_small + rb"{0,300}+[a-z]" + no_capital + rb"{0,300}+[A-Z]" + no_small
+        + rb"{0,300}+[a-z])|(?=" + no_capital + rb"{0,300}+[A-Z]" + no_small + rb"{0,300}+[a-z]"
+        + no_capital + rb"{0,300}+[A-Z]))"
+    )
     # (case matters: the patterns that hold it read the rest in any case)
     return (
         rb"(?-i:(?=" + ch + rb"{10})(?:(?=[0-9a-fA-F]{32}|[0-9a-f]{8}-[0-9a-f]{4}-)"
         # words and a number: the whole value (a closer that closes nothing may follow)
-        rb"|(?=[A-Za-z][A-Za-z_.-]{3,99}+[0-9]{1,6}+[!#$%&*?@^~+=]?[)\]}]?(?!" + ch + rb"))"
-        # all four classes, and three signs or a letter after a digit
-        rb"|(?=" + ch + rb"{0,300}?[0-9])(?=" + ch + rb"{0,300}?[A-Z])(?=" + ch
-        + rb"{0,300}?[a-z])(?=" + ch + rb"{0,300}?" + sign + rb")"
-        rb"(?:(?=(?:" + ch + rb"{0,300}?" + sign + rb"){3})|(?=" + ch + rb"{0,300}?[0-9]" + ch
-        + rb"{0,300}?[A-Za-z]))))"
+        rb"|(?=[A-Za-z][A-Za-z_.-]{3,99}+(?:[0-9]{2,6}+[!#$%&*?@^~+=]?|[0-9]{1,6}+"
+        rb"[!#$%&*?@^~+=])[)\]}]?(?!" + ch + rb"))"
+        rb"|" + four + rb"(?:" + three_signs + rb"|" + mixed + rb")))"
     )
 
 
