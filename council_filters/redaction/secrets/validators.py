@@ -338,7 +338,7 @@ def assignment_ok(secret: str, m: Any) -> bool:
     # mix letters of both cases, digits and signs, as a chosen secret does)
     if len(value) < 8 or is_placeholder(value):
         return False
-    if _HUMAN.fullmatch(value):
+    if _human(value):
         return True  # a person's password under a token key: Summer2024#
     if len(value) < 12:
         if " " in value or len(set(value)) < 6:
@@ -373,11 +373,58 @@ _TITLE_WORDS = LazyRegex(r"(?:[A-Z]?[a-z]+|[A-Z]+)(?:[A-Z][a-z]+)*\Z")
 
 #: Words joined (by - _ . or a change of case, or run together) and a number
 #: after them, a sign maybe last: how people make passwords (``Harbor.cobalt816``,
-#: ``pepper_Zephyr94$``, ``NimbusNimbus229``).
+#: ``pepper_Zephyr94$``, ``NimbusNimbus229``).  The
+#: letters ``l`` (two to four words, each ``[A-Z]?[a-z]{2,23}`` or
+#: ``[A-Z]{3,24}``, one of ``-_.`` at most between two), then 1-6 digits and
+#: one sign at most.  The tail is matched here; whether the letters split into
+#: such words is decided by :func:`_splits_into_words` in one pass over their
+#: runs (a regex of the words backtracks through every split of a long run of
+#: letters that fails at its end: milliseconds a value).
 _WORDS_NUMBER = LazyRegex(
-    r"(?:[A-Z]?[a-z]{2,23}|[A-Z]{3,24})(?:[-_.]?(?:[A-Z]?[a-z]{2,23}|[A-Z]{3,24})){1,3}"
-    r"(?P<n>[0-9]{1,6})(?P<sign>[!#$%&*?@^~+=]?)\Z"
+    r"(?P<l>[A-Za-z._-]{4,99})(?P<n>[0-9]{1,6})(?P<sign>[!#$%&*?@^~+=]?)\Z"
 )
+_RUNS = LazyRegex(r"[A-Z]+|[a-z]+")
+
+
+def _counts(low: int, high: int, size: int) -> range:
+    """How many pieces of ``low``..``high`` letters make ``size`` letters."""
+    if size == 0:
+        return range(0, 1)
+    return range(-(-size // high), size // low + 1)
+
+
+def _splits_into_words(letters: str) -> bool:
+    """``letters`` is two to four words (``[A-Z]?[a-z]{2,23}`` or
+    ``[A-Z]{3,24}``) with one of ``-_.`` at most between two."""
+    totals = {0}
+    for chunk in letters.replace("-", ".").replace("_", ".").split("."):
+        if not chunk or not chunk.isalpha():
+            return False  # a sign at an end, or two together
+        runs = _RUNS.findall(chunk)
+        i = 0
+        while i < len(runs) and totals:
+            run = runs[i]
+            lower = run.islower()
+            nxt = runs[i + 1] if i + 1 < len(runs) else None
+            if lower:  # lower case with no capital before it
+                options = set(_counts(2, 23, len(run)))
+                i += 1
+            elif nxt is None:  # capitals that end the chunk
+                options = set(_counts(3, 24, len(run))) - {0}
+                i += 1
+            else:  # capitals, then lower case: the last capital may lead a word
+                words = set(_counts(2, 23, len(nxt))) - {0}
+                shorter = len(run) - 1
+                led = {0} if shorter == 0 else set(_counts(3, 24, shorter)) - {0}
+                alone = set(_counts(3, 24, len(run))) - {0}
+                options = {a + w for a in led | alone for w in words}
+                i += 2
+            totals = {t + o for t in totals for o in options if t + o <= 4}
+        if not totals:
+            return False
+    return bool(totals & {2, 3, 4})
+
+
 #: What code reads a value from (``self.x``, ``args.x``, ``cfg.x``): a
 #: receiver or a short lower-case name, and a dot.
 _RECEIVER = LazyRegex(
@@ -428,6 +475,8 @@ def drawn_value(value: str) -> bool:
     if _LONG_HEX.match(value):
         return True
     words = _WORDS_NUMBER.match(value)
+    if words is not None and not _splits_into_words(words.group("l")):
+        words = None
     if words is None and not _four_classes(value):
         return False  # (most values stop here: the checks below cost more)
     if templated(value) or _REFERENCE.match(value) or "://" in value:
@@ -503,12 +552,29 @@ def _chosen(value: str) -> bool:
     digits, or a password as people make them (``river-velvet414!``)."""
     return (
         len(value) >= 8 and _classes(value) >= 3 and _has_digit(value) and case_changes(value) >= 2
-    ) or _HUMAN.fullmatch(value) is not None
+    ) or _human(value)
 
 
 #: A password as people make them: words (joined by - _ . or not), two digits
-#: and more, a sign to end (``Falcon.copper6284!``, ``Summer2024#``).
-_HUMAN = LazyRegex(r"[A-Za-z]{3,24}(?:[-_.]?[A-Za-z]{2,24}){0,3}[0-9]{2,8}[!#$%&*?@^~+=]")
+#: and more, a sign to end (``Falcon.copper6284!``, ``Summer2024#``): one to
+#: four words, the first of 3-24 letters, the others of 2-24, one of ``-_.`` at
+#: most between two.  The tail is matched here, the words are counted by
+#: :func:`_human` (a regex of the words backtracks through every split of a
+#: long run of letters that fails at its end).
+_HUMAN_TAIL = LazyRegex(r"(?P<l>[A-Za-z._-]{3,99})[0-9]{2,8}[!#$%&*?@^~+=]\Z")
+
+
+def _human(value: str) -> bool:
+    """``value`` is a password as people make them (see ``_HUMAN_TAIL``)."""
+    m = _HUMAN_TAIL.match(value)
+    if m is None:
+        return False
+    fewest = 0
+    for i, chunk in enumerate(m.group("l").replace("-", ".").replace("_", ".").split(".")):
+        if len(chunk) < (3 if i == 0 else 2):
+            return False  # a sign at an end, two together, or a word too short
+        fewest += -(-len(chunk) // 24)
+    return fewest <= 4
 
 
 #: A value shaped as code: a name opening a call or an index that closes, or
