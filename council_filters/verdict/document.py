@@ -3882,7 +3882,10 @@ _REVIEWER_STATUS = re.compile(
 # "— N/A", "— verified fixed"), a settled label opening a sentence ("*Addressed:* the guard
 # was added"), or "N/A" as the answer ("N/A: the path is unreachable")
 _ANSWERED = re.compile(
-    r"(?:^|[.:;!(\u2014\u2013\u2192>]\s*|\*\*\s*|\s-\s)[*_`]*(?:fixed|addressed|resolved|done|"
+    # a run of marks holding "**" is tried once, from its start: "**" tried at each mark
+    # of a long run rescanned the rest of the run each time (quadratic)
+    r"(?:(?:^|[.:;!(\u2014\u2013\u2192>]\s*|\s-\s)[*_`]*"
+    r"|(?<![*_`])(?=[*_`]*?\*\*)[*_`]*+|\*\*\s++[*_`]*+)(?:fixed|addressed|resolved|done|"
     r"implemented|applied)\s+(?:in|by|via|with)\s+(?:commit\s+|pr\s+)?[`\[]*(?:[0-9a-f]{7,40}|#\d+)\b"
     r"|(?:\u2192|->|=>|\s[\u2014\u2013]|\s-)\s*[*_`]*(?:done|fixed|resolved|addressed|applied|"
     r"n/a|won'?t[\s-]*fix|wontfix|pass(?:ed)?|verified\s+fixed|confirmed\s+fixed)"

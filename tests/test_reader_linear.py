@@ -1,0 +1,57 @@
+"""The tolerant reader stays linear on long runs of emphasis marks around a verdict key.
+
+An item whose text ends in a long run of asterisks (``- *~*~…Overall verdict****…``)
+once made the check for a settled item try ``**`` at every asterisk of the run and
+rescan the rest of the run each time: 16 times the time at 4 times the input.  Each
+line is read at n and 4n bytes; linear code takes about 4 times as long, quadratic
+about 16.  The least CPU time of three readings decides, so a busy machine neither
+fakes nor hides growth.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from council_filters.verdict import reading
+
+N = 4096
+LIMIT = 8.0  # linear: about 4; quadratic: about 16
+#: CPU time below which a reading at n is too short to be timed on its own
+FLOOR = 0.005
+
+SHAPES: dict[str, Callable[[int], bytes]] = {
+    "verdict key, mark runs": lambda n: (b"- " + b"*~" * (n // 4) + b"Overall verdict"
+                                         + b"*" * (n // 2))[:n] + b"\n",
+}
+
+
+def cpu(data: bytes) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        reading.read(data, "tester")
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_long_run_of_marks_reads_in_linear_time(shape: str) -> None:
+    build = SHAPES[shape]
+    reading.read(b"- warm up\n", "tester")
+    small, large = cpu(build(N)), cpu(build(4 * N))
+    assert large < LIMIT * max(small, FLOOR), (shape, small, large)
+
+
+@pytest.mark.parametrize("item", [
+    "- the null check is missing ** fixed in a1b2c3d",
+    "- the null check is missing ***Fixed in a1b2c3d***",
+    "- the null check is missing **_Fixed via #12 and tested_**",
+    "- the null check is missing _**Resolved in commit 0123abc**_",
+])
+def test_an_item_settled_after_bold_marks_is_still_set_aside(item: str) -> None:
+    text = f"## Findings\n\n{item}\n- `b.py:4` the loop never ends\n"
+    got = reading.read(text.encode(), "tester")
+    assert [(f.get("file"), f.get("line")) for f in got.findings] == [("b.py", 4)]
