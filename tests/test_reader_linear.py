@@ -1,4 +1,4 @@
-"""The tolerant reader stays linear on long runs of emphasis marks around a verdict key.
+"""The tolerant reader stays linear on long runs of emphasis marks (around a verdict key, a place).
 
 An item whose text ends in a long run of asterisks (``- *~*~…Overall verdict****…``)
 once made the check for a settled item try ``**`` at every asterisk of the run and
@@ -25,6 +25,12 @@ FLOOR = 0.005
 SHAPES: dict[str, Callable[[int], bytes]] = {
     "verdict key, mark runs": lambda n: (b"- " + b"*~" * (n // 4) + b"Overall verdict"
                                          + b"*" * (n // 2))[:n] + b"\n",
+    # a place is looked for from every mark: the wrappers read around it are bounded
+    "an item ending in a run of asterisks": lambda n: (b"- the cache is stale "
+                                                       + b"*" * n)[:n] + b"\n",
+    "bold and underscore marks, repeated": lambda n: (b"- x " + b"**_" * (n // 3))[:n] + b"\n",
+    "a path's wrappers, repeated": lambda n: (b"- see " + b"`*" * (n // 2))[:n - 8]
+    + b"a.py:12\n",
 }
 
 

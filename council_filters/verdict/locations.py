@@ -58,7 +58,10 @@ def emoji_severity(emoji: str) -> str | None:
 _STAR = r"(?<=[\w/\\])\*(?=[\w.])"
 _P = (r"(?<![\w@~+.\-\\/:])(?<![\w/\\]\*)(?:[A-Za-z]:[\\/]|~?/(?=[\w.])|\.{1,2}[\\/])*+\.?[\w@~+\-]"
       r"(?:[\w@~+.\-]|" + _STAR + r")*+(?:[\\/](?:[\w@~+.\-]|" + _STAR + r")++)*+")
-_W = r"[`*_'\"\u300c\u300d\u300e\u300f]*"  # wrappers of a path or a line ("「a.py」" too)
+# wrappers of a path or a line ("「a.py」" too): at most 16, so a search through a long run of
+# marks ("****…", "**_**_…", where a path may start at every "_") reads a bounded stretch
+# from each place it tries, not the rest of the run
+_W = r"[`*_'\"\u300c\u300d\u300e\u300f]{0,16}"
 _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run is no number
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
