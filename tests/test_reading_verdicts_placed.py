@@ -286,3 +286,23 @@ def test_a_japanese_merge_key_answered_with_a_condition_of_work() -> None:
         == "APPROVE"
     assert verdict("**\u30de\u30fc\u30b8\u53ef\u5426**: CI \u304c\u901a\u308c\u3070 merge "
                    "\u53ef\n") == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# A command's result is no verdict
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("result", [
+    "⚠️ **FAILED** - Exit code: 1 (known before this change)",
+    "**PASSED** (exit status 0)",
+    "FAIL, exited with code 2",
+    "Failed: return code 127",
+])
+def test_a_result_told_by_its_exit_status_is_a_command_s_not_the_review_s(result: str) -> None:
+    text = ("# Verification log\n\n## Type check\n\n### Command\n\n```bash\nnpm run check\n```\n\n"
+            f"### Result\n{result}\n")
+    assert verdict(text) == "UNKNOWN"
+
+
+def test_a_result_with_no_exit_status_still_gives_the_verdict() -> None:
+    text = "# Review\n\n### Result\n**FAILED** - two blocking defects remain\n"
+    assert verdict(text) == "REVISE"

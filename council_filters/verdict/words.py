@@ -378,6 +378,10 @@ def _match(v: str, strong: bool, strict: bool) -> str | None:
 _CHECK_COUNT = re.compile(
     r"^[\W_]*(?:pass(?:ed|es)?|fail(?:ed|s)?)[\W_]+[\d][\d,./ ]*\s*(?:of\s+[\d,]+\s+)?"
     r"(?:checks?|tests?|cases?|assertions?|specs?)\b", re.I)
+# "FAILED - Exit code: 1", "passed (exit status 0)": a command's result, told by its exit
+# status, and not the review's verdict under a weaker key ("Result", "Status")
+_EXIT_STATUS = re.compile(
+    r"\bexit(?:ed)?(?:\s+with)?[\s_-]*(?:code|status)\b|\breturn(?:ed)?\s+code\b", re.I)
 # a value whose first sentence asks ("Ready to merge?", "Approve? Not yet.")
 _QUESTION = re.compile(r"^[^.!\n\u3002]{0,80}[?\uff1f]")
 # "Pass `x` into the helper": a verb before a code span, a sentence and not the phrase
@@ -395,7 +399,8 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     if _QUESTION.match(value):
         return None  # "Ready to merge?": a question, whatever it names
     if (strict or not strong) and _VERB_THEN_CODE.match(value) \
-            or not strong and _CHECK_COUNT.match(value):
+            or not strong and (_CHECK_COUNT.match(value)
+                               or _EXIT_STATUS.search(value[:200]) is not None):
         return None
     box = checked(value)
     if box is not None:
