@@ -325,3 +325,22 @@ def test_many_reports_and_groups_are_read_in_bounded_time() -> None:
     assert time.process_time() - start < 20
     # one object down, the first 16 parts are looked into
     assert len(got.findings) == 16 * 400
+
+
+# --------------------------------------------------------------------------- #
+# An overall assessment that is the verdict phrase alone
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize(("doc", "verdict"), [
+    ({"summary": {"overall_assessment": "approve_with_nits"}, "findings": []}, "APPROVE"),
+    ({"overall_assessment": "request_changes", "findings": [{"title": "t", "file": "a.py"}]},
+     "REVISE"),
+    ({"assessment": "REJECT", "issues": []}, "REJECT"),
+    # prose is a summary, and a verdict key or a gate comes first
+    ({"overall_assessment": "The change looks good overall and can be merged",
+      "findings": []}, "UNKNOWN"),
+    ({"approved": True, "overall_assessment": "needs_work", "findings": []}, "APPROVE"),
+    ({"verdict": "REVISE", "summary": {"overall_assessment": "approve"}, "findings": []},
+     "REVISE"),
+])
+def test_an_overall_assessment_alone_is_the_verdict(doc: dict[str, Any], verdict: str) -> None:
+    assert read(doc).verdict == verdict

@@ -541,6 +541,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
+    if not out.found_verdict and (said := _assessment_vote(doc)) is not None:
+        out.found_verdict = True  # "overall_assessment": "approve_with_nits"
+        word = said
     if not out.found_verdict and (part := _verdict_part(doc)) is not None:
         sub = _from_json(part, origin)  # {"analysis": {"decision": "reject", ...}}
         if sub.verdict in VOTES:  # a part's run state ("status": "ok") is no verdict
@@ -571,6 +574,26 @@ _VERDICT_NAMES = ("final_verdict", "verdict", "overall_verdict", "review_verdict
                   "overall_status", "conclusion", "outcome", "status", "result")
 _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "overall",
                               "review_summary", "metadata", "gate", "quality_gate"))
+
+
+# keys an overall assessment sits under: read as a verdict only when the value is the
+# verdict phrase alone (a summary in prose there names none), and only when the document
+# has no verdict key or gate
+_ASSESSMENTS = ("overall_assessment", "assessment", "overall")
+
+
+def _assessment_vote(doc: dict[str, Any]) -> str | None:
+    """The verdict an overall assessment states as its whole value (``"overall_assessment":
+    "approve_with_nits"``, also in a summary block); None for prose or none."""
+    holders = [doc] + [d for k, d in list(doc.items())[:32]
+                       if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS]
+    for d in holders:
+        v = _get(d, *_ASSESSMENTS)
+        if isinstance(v, str) and len(v) <= 64:
+            vote = words.vote_of(v, False, True)
+            if vote is not None:
+                return vote
+    return None
 
 
 _GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
