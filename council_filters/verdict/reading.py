@@ -525,9 +525,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         v = next((d for k, d in list(doc.items())[:64]
                   if isinstance(d, str) and reviewer_json.names_verdict(k)), None)
     if v is None:  # {"summary": {"verdict": "APPROVE", "issues": 0}}
-        v = next((_get(d, *_VERDICT_NAMES) for k, d in list(doc.items())[:32]
-                  if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS
-                  and _get(d, *_VERDICT_NAMES) is not None), None)
+        v = next((w for d in _holders(doc) if (w := _get(d, *_VERDICT_NAMES)) is not None),
+                 None)
     word: str | None = None
     if isinstance(v, dict):
         v = _get(v, "verdict", "decision", "status")
@@ -585,15 +584,20 @@ _ASSESSMENTS = ("overall_assessment", "assessment", "overall")
 def _assessment_vote(doc: dict[str, Any]) -> str | None:
     """The verdict an overall assessment states as its whole value (``"overall_assessment":
     "approve_with_nits"``, also in a summary block); None for prose or none."""
-    holders = [doc] + [d for k, d in list(doc.items())[:32]
-                       if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS]
-    for d in holders:
+    for d in (doc, *_holders(doc)):
         v = _get(d, *_ASSESSMENTS)
         if isinstance(v, str) and len(v) <= 64:
             vote = words.vote_of(v, False, True)
             if vote is not None:
                 return vote
     return None
+
+
+def _holders(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The objects among a document's first 32 keys that may hold its verdict (a
+    summary block, the review part of a larger document)."""
+    return [d for k, d in list(doc.items())[:32]
+            if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS]
 
 
 _GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",

@@ -393,11 +393,17 @@ def _counts(low: int, high: int, size: int) -> range:
     return range(-(-size // high), size // low + 1)
 
 
+def _chunks(letters: str) -> list[str]:
+    """``letters`` cut at each ``-``, ``_`` or ``.`` (an empty part: a sign at an end,
+    or two together)."""
+    return letters.replace("-", ".").replace("_", ".").split(".")
+
+
 def _splits_into_words(letters: str) -> bool:
     """``letters`` is two to four words (``[A-Z]?[a-z]{2,23}`` or
     ``[A-Z]{3,24}``) with one of ``-_.`` at most between two."""
     totals = {0}
-    for chunk in letters.replace("-", ".").replace("_", ".").split("."):
+    for chunk in _chunks(letters):
         if not chunk or not chunk.isalpha():
             return False  # a sign at an end, or two together
         runs = _RUNS.findall(chunk)
@@ -570,7 +576,7 @@ def _human(value: str) -> bool:
     if m is None:
         return False
     fewest = 0
-    for i, chunk in enumerate(m.group("l").replace("-", ".").replace("_", ".").split(".")):
+    for i, chunk in enumerate(_chunks(m.group("l"))):
         if len(chunk) < (3 if i == 0 else 2):
             return False  # a sign at an end, two together, or a word too short
         fewest += -(-len(chunk) // 24)
