@@ -522,6 +522,10 @@ _BODY_LEAD = re.compile(r"^\s*(?:\*\*|__)\s*" + _BODY_WORDS + r"\s*:\s*(?:\*\*|_
 _TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<t>[^*\n]{3,300}?)(?:\*\*|__)\s*[.:]?\s*$")
 
 
+# a line a named role speaks ("Orchestrator: GO — …", "**Lead reviewer:** APPROVE"): the
+# role's name (one or two capitalised words) and what it says
+_SPEAKER = re.compile(r"^[*_]*(?P<k>[A-Z][\w-]{1,24}(?: [A-Za-z][\w-]{1,24})?)[*_]*\s*[:\uff1a]"
+                      r"[*_]*\s*(?P<v>\S.*)$")
 META_ROWS = 40  # rows of a record table, lines of a header quote read for a Verdict key
 _QUOTE_MARK = re.compile(r"^\s{0,3}(?:>\s?)+")
 _BOLD_FIELD = re.compile(r"^\s*(?:\*\*|__)[^*_\n:]{1,40}:?(?:\*\*|__)\s*:?\s*\S")
@@ -549,6 +553,7 @@ class Doc:
     has_keys: bool = False
     findings_text: str | None = None  # the findings sections' own lines, when there are any
     template: bool = False  # a verdict key offers a choice: the text is a form, not a review
+    reply: bool = False  # the author's reply to a review: the verdicts it states are quoted
     round_starts: list[int] = field(default_factory=list)  # findings read before each round
 
 
@@ -1458,6 +1463,12 @@ class _Reader:
             # weaker key ("## Recommendation") only a line that is the verdict phrase
             said = words.recommendation_vote(s) if self.want_recommendation else None
             self.want_recommendation = False
+            if not said and words.vote_of(s, strong, strict=not strong) is None \
+                    and (who := _SPEAKER.match(s)) is not None \
+                    and words.vote_of(who["v"], strong, strict=not strong) is not None:
+                # "## Final decision" then "Orchestrator: GO — commit allowed": the
+                # decision a named role states is the value
+                s = who["v"]
             if (said or words.vote_of(s, strong, strict=not strong) is not None) \
                     and self.vote(said or s, strong, rank):
                 held, self.key_section = self.key_section, None
@@ -2228,6 +2239,8 @@ class _Reader:
             return
         if not quoted and len(lines) == 1 and _REVIEW_LABEL.match(lines[0]) \
                 and not self.doc.findings and key_of(lines[0]) is None \
+                and not any(words.vote_of(v, st) in words.VOTES
+                            for v, st, _ in words.verdict_keys(lines[0])) \
                 and self.kind() not in ("positive", "resolved"):
             self.close_para()
             self.feed(lines[0])
@@ -2905,8 +2918,10 @@ class _Reader:
             return
         for ln in lines:
             for value, strong, rank in words.verdict_keys(ln) if _BOLD_FIELD.match(ln) else []:
-                if strong and words.vote_of(value) in words.VOTES:
-                    self.vote(value, True, rank)
+                # a weaker key too (``> **Status:** Approved with conditions``): the header's
+                # own status of the review, read as that key is in the text
+                if words.vote_of(value, strong) in words.VOTES:
+                    self.vote(value, strong, rank)
 
     def checkbox_verdict(self, node: SyntaxTreeNode) -> bool:
         """A list of verdict options as checkboxes (``- [ ] APPROVE`` / ``- [x] REVISE``):
@@ -5661,6 +5676,32 @@ def read_document(text: str, origin: str = "reviewer") -> Doc:
 _BALLOT = str.maketrans({"\u2610": "[ ]", "\u2611": "[x]", "\u2612": "[x]"})
 
 
+# the title of an author's reply to a review: a response to the review or its feedback, a
+# resolution of the reviewer's feedback, a response matrix (対応マトリクス), a reply to the
+# review's comments (评审意见回复)
+_REPLY_TITLE = re.compile(
+    r"(?:^|\W)(?:(?:responses?|reply|replies|rebuttal|answers?)\s+to\s+(?:the\s+|a\s+)?"
+    r"(?:[\w'-]+\s+){0,2}(?:review|feedback|comments)"
+    r"|review(?:er)?(?:'s)?\s+(?:feedback|comments)\s*[-\u2013\u2014:]?\s*(?:resolution|response|"
+    r"reply|addressed)"
+    r"|(?:review\s+)?response\s+(?:matrix|table)"
+    r"|\u5bfe\u5fdc(?:\u30de\u30c8\u30ea\u30af\u30b9|\u8868|\u65b9\u91dd)|\u30ec\u30d3\u30e5\u30fc"
+    r"\u5bfe\u5fdc"
+    r"|(?:\u8bc4\u5ba1|\u5ba1\u67e5|review)\s*\u610f\u89c1\s*(?:\u56de\u590d|\u7b54\u590d|"
+    r"\u5904\u7406)"
+    r"|resposta\s+(?:[\u00e0a]|ao?)\s+(?:revis[\u00e3a]o|review)|respuesta\s+a\s+la\s+"
+    r"(?:revisi[\u00f3o]n|review))", re.I)
+
+
+def _reply_title(src: list[str]) -> bool:
+    """The text's title (its first level-1 heading, within its first lines) names it the
+    author's reply to a review."""
+    for ln in src[:40]:
+        if ln.startswith("# "):
+            return _REPLY_TITLE.search(ln[2:200]) is not None
+    return False
+
+
 def _read_document(text: str, origin: str) -> Doc:
     if "\u2610" in text or "\u2611" in text or "\u2612" in text:
         text = text.translate(_BALLOT)
@@ -5672,9 +5713,12 @@ def _read_document(text: str, origin: str) -> Doc:
         lm = re.match(r"\d{1,7}$", keys.get("line", "") or keys.get("start_line", "") or "")
         envelope = Location(clean_path(fpath), int(lm.group(0)) if lm else None)
     reader = _Reader(origin, envelope)
-    for name in ("verdict", "decision", "recommendation", "status", "review_decision"):
-        if name in keys:
-            reader.vote(keys[name], name == "verdict")
+    for name, value in keys.items():
+        # a front-matter key is read as the same key written in the text ("final_verdict:
+        # ship-as-is", "result: PASS", "review_decision: approve")
+        for v, strong, rank in words.verdict_keys(re.sub(r"[_-]+", " ", name) + ": " + value):
+            if v:
+                reader.vote(v, strong, rank)
     try:
         tree = SyntaxTreeNode(_MD.parse(body))
     except Exception:  # noqa: BLE001 - the parser is third-party code; a bad answer is data
@@ -5683,6 +5727,11 @@ def _read_document(text: str, origin: str) -> Doc:
     reader.fixed_levels = _fixed_levels(reader.src)
     reader.walk(tree.children)
     doc = reader.finish(reader.src)
+    if _reply_title(reader.src):
+        # "# Reviewer Feedback - Resolution", "# 対応マトリクス: review round 1": the author
+        # answers a review; the verdict it names ("Overall Grade: APPROVED WITH MINOR FIX",
+        # "Codex 総合判定: APPROVED") is the reviewer's, quoted, not this text's
+        doc.votes, doc.reply = [], True
     if doc.findings and _closes_all(reader.src):
         doc.findings = []  # "> Status: all findings resolved in 2aa58fb.": a closed review
     if doc.template and not any(v.vote in ("APPROVE", "REVISE", "REJECT") for v in doc.votes):

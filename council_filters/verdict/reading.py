@@ -255,8 +255,12 @@ def _from_document(text: str, origin: str) -> Reading:
     out = Reading()
     if cut:
         out.warnings.append(CUT)
-    if not doc.votes and not doc.template and (closing := _closing_verdict(text)):
+    if not doc.votes and not doc.template and not doc.reply \
+            and (closing := _closing_verdict(text)):
         doc.votes.append(document.Vote(closing, False, 0, 1))  # "**LGTM** 🚀" to close
+    if not doc.votes and not doc.template and not doc.reply \
+            and (opening := _opening_verdict(text)):
+        doc.votes.append(document.Vote(opening, False, 0, 1))  # "BLOCKING: yes." to open
     vote, warn, found = resolve_votes(doc.votes)
     last = max((v.round for v in doc.votes), default=0)
     if vote == "APPROVE" and last and len(doc.round_starts) >= last and any(
@@ -283,8 +287,38 @@ _CLOSING = re.compile(r"^\s*(?:\*\*|__)?(?P<p>[^*_\n]{2,40}?)(?:\*\*|__)?[\s\W]*
 
 def _closing_verdict(text: str) -> str | None:
     """A review that states its verdict only as its last line, the phrase alone in bold or
-    in capitals (``**LGTM** 🚀``, ``**Request changes.**``, ``APPROVED``): that verdict."""
+    in capitals (``**LGTM** 🚀``, ``**Request changes.**``, ``APPROVED``), or ending the
+    line after a dash (``All issues resolved — LGTM``): that verdict."""
     tail = text[-400:].rstrip().rsplit("\n", 1)[-1]
+    got = _edge_phrase(tail)
+    if got is None and not re.search(r"[\d:=|]", tail):
+        # "All issues resolved — LGTM": the phrase after the line's last dash
+        cut = list(_DASH.finditer(tail))
+        if cut:
+            got = _edge_phrase(tail[cut[-1].end():])
+    return got
+
+
+# a dash between words: " — ", " – ", " - "
+_DASH = re.compile(r"\s[\u2014\u2013-]\s")
+# "BLOCKING: yes." / "Blocking: no": a gate the answer opens with, saying whether the
+# change is blocked
+_GATE = re.compile(r"^[*_`\s]*blocking[*_`\s]*[:=][*_`\s]*(?P<a>yes|no|true|false)\b", re.I)
+
+
+def _opening_verdict(text: str) -> str | None:
+    """A review that opens with its verdict: the first line a blocking gate answered yes or
+    no (``BLOCKING: yes.`` blocks the merge: REJECT; ``no``: APPROVE), or the verdict phrase
+    alone in bold or in capitals (``**REQUEST CHANGES**``, ``NO-GO``)."""
+    head = text.lstrip()[:400].split("\n", 1)[0]
+    m = _GATE.match(head)
+    if m is not None:
+        return "REJECT" if m["a"].lower() in ("yes", "true") else "APPROVE"
+    return _edge_phrase(head)
+
+
+def _edge_phrase(tail: str) -> str | None:
+    """The verdict of a line that is the verdict phrase alone, in bold or in capitals."""
     m = _CLOSING.match(tail)
     if m is None or tail.lstrip().startswith(("#", "|", ">", "-", "*  ", "`")) \
             and not tail.lstrip().startswith("**"):
@@ -350,6 +384,11 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
         return None, None, False
     # "Original verdict: REJECT" then "New verdict: ACCEPT": the replacing key decides
     top = max(v.rank for v in pool)
+    if top == 0:
+        # only a verdict the text calls superseded ("Initial verdict: not ready to merge
+        # until …", "Previous verdict: REVISE" in a re-review that states no new one): the
+        # current verdict is not stated
+        return None, None, False
     pool = [v for v in pool if v.rank == top]
     voted = [v for v in pool if v.vote in VOTES]
     if voted:  # a remark under a Verdict label after a stated verdict is not a vote

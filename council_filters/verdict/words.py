@@ -80,7 +80,7 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      + r"(?:(?:some|more|minor|major|significant|substantial|further|small|a|few|additional|"
        r"another|critical)" + _SEP + r"){0,3}"
      r"(?:changes?|work|revisions?|fix(?:es|ing)?|rework|attention|improvements?|"
-     r"modifications?|iterations?|pass|round|review)", "REVISE"),
+     r"modifications?|corrections?|iterations?|pass|round|review)", "REVISE"),
     (r"(?:major|minor|significant|substantial)" + _SEP + r"(?:revisions?|rework)", "REVISE"),
     (r"(?:(?:some|minor|major|small|a|few|several|significant|substantial|critical|blocking|"
      r"required|necessary)" + _SEP + r"){1,2}(?:changes?|fix(?:es)?|revisions?|corrections?)"
@@ -102,11 +102,15 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"revise[sd]?|revision(?:s)?(?:" + _SEP + r"(?:required|needed|requested))?|rework|iterate",
      "REVISE"),
     (r"patch" + _SEP + r"is" + _SEP + r"incorrect", "REVISE"),
-    (r"(?:fail(?:ed|s|ing|ure)?(?:\s+again)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|"
+    # ("NG", no good: a fail in Japanese usage, the pair of OK)
+    (r"(?:fail(?:ed|s|ing|ure)?(?:\s+again)?|block(?:ed|s)?|on" + _SEP + r"hold|hold|ng|"
      r"(?:has|with|some|minor|major|open)?" + _SEP0 + r"concerns?)" + _END, "REVISE"),
     # does not merge
     (r"(?:do" + _SEP + r"not|don'?t)" + _SEP + r"(?:merge|ship|deploy|release|land)|dnm"
-     r"|reject(?:s|ed)?|rejection|(?:blocker|blocking)" + _END, "REJECT"),
+     r"|reject(?:s|ed)?|rejection|(?:blocker|blocking)" + _END
+     # "BLOCK MERGE", "Block the release": it says the change must not merge
+     + r"|block(?:s|ing)?" + _SEP + r"(?:the" + _SEP
+     + r")?(?:merge|merging|release|deploy(?:ment)?)" + _END, "REJECT"),
     # approves
     (r"approve[sd]?|approval|lgtm|looks" + _SEP + r"good(?:" + _SEP + r"to" + _SEP + r"me)?"
      r"|accept(?:ed|s|able)?(?:" + _SEP + r"as" + _SEP0 + r"is)?|ship" + _SEP + r"it"
@@ -207,10 +211,14 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
        r"\u0440\u0435\u043b\u0438\u0437\u0443)|"
      r"(?:no|n[a\u00e3]o)\s+aprobar|n[a\u00e3]o\s+aprovar|"
      r"reprovad[oa]|n[a\u00e3]o\s+aprovad[oa]|no\s+aprobad[oa]|non\s+approuv[\u00e9e]e?|"
-     r"non\s+approvat[oa]|nicht\s+(?:freigegeben|bestanden)|"
+     r"non\s+approvat[oa]|nicht\s+(?:freigegeben|bestanden)|keine\s+freigabe|no\s+pas\u00f3|"
+     # Vietnamese: not passed / not approved, needs changes, changes requested
+     r"kh\u00f4ng\s+(?:\u0111\u1ea1t|ch\u1ea5p\s+thu\u1eadn|ph\u00ea\s+duy\u1ec7t)|"
+     r"c\u1ea7n\s+(?:s\u1eeda|ch\u1ec9nh\s+s\u1eeda|thay\s+\u0111\u1ed5i)|"
+     r"y\u00eau\s+c\u1ea7u\s+(?:s\u1eeda|ch\u1ec9nh\s+s\u1eeda|thay\s+\u0111\u1ed5i)|"
      r"\u043d\u0435\s+\u043e\u0434\u043e\u0431\u0440\u0435\u043d[\u043e\u0430]?", "REVISE"),
     (r"rejeitad[oa]|recusad[oa]|rechazad[oa]|rejet[\u00e9e]e?|refus[\u00e9e]e?|respint[oa]|"
-     r"rifiutat[oa]|abgelehnt|ablehnung(?:\s+empfohlen)?|"
+     r"rifiutat[oa]|abgelehnt|ablehnung(?:\s+empfohlen)?|t\u1eeb\s+ch\u1ed1i|"
      r"\u043d\u0435\s+" + _RU_MERGE
      + r"|\u043e\u0442\u043a\u043b\u043e\u043d\u0435\u043d[\u043e\u0430]?|"
      r"(?:n[a\u00e3]o|no|ne\s+pas|nicht|non)\s+(?:fazer\s+)?(?:mesclar|merge|mergear|fusionar|"
@@ -219,7 +227,9 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
     (r"(?:mergen|deployen|freigeben|ausrollen|mesclar|implantar|fusionar|d[\u00e9e]ployer|"
      r"rilasciare)(?=[\s*_`]*(?:$|[.!\u3002]))", "APPROVE"),
     (r"aprovad[oa]|aprobad[oa]|approuv[\u00e9e]e?|valid[\u00e9e]e?|approvat[oa]|accettat[oa]|"
-     r"freigegeben|freigabe|genehmigt|angenommen|bestanden|"
+     r"freigegeben|freigabe|genehmigt|angenommen|bestanden|pas\u00f3(?!\w)|"
+     # Vietnamese: approved, passed
+     r"ch\u1ea5p\s+thu\u1eadn|ph\u00ea\s+duy\u1ec7t|\u0111\u1ea1t(?!\w)|"
      r"merge[\s_-]?bereit|bereit\s+(?:zum|f[\u00fcu]r(?:\s+den)?)\s+merge|"
      r"pr[\u00eae]te?\s+[\u00e0a]\s+(?:fusionner|merger|[\u00eae]tre\s+fusionn[\u00e9e]e?)|"
      r"pront[oa]\s+per\s+(?:il\s+)?(?:merge|rilascio)|"
@@ -332,7 +342,13 @@ def is_enumeration(value: str) -> bool:
     # two verdict words (in any language of the table) joined by a choice separator
     parts = [p for p in re.split(r"\s*(?:\||/|\bor\b)\s*", head, flags=re.I) if p.strip()]
     voted = [p for p in parts[:12] if _ANY_WORD.search(p) or _lookup(p, True, False) in VOTES]
-    return len(voted) >= 2
+    if len(voted) >= 2:
+        return True
+    # "OK | 調整推奨 | 大幅修正推奨": three or more short options, one of them a verdict word
+    # the table knows (the others in words it does not), with no count or key among them
+    opts = [p.strip("*_` ") for p in re.split(r"\s+[|/]\s+", head) if p.strip("*_` ")]
+    return len(opts) >= 3 and bool(voted) and all(
+        len(p) <= 24 and len(p.split()) <= 3 and not re.search(r"[\d:=]", p) for p in opts)
 
 
 # a machine key written inside the value ("`REVIEW_RESULT: PASS`"): its value is the verdict
@@ -347,6 +363,36 @@ _SUBJECT = re.compile(
     r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff)"
     r"(?:\s+#?\d{1,7})?\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|"
     r"es|est\u00e1|\u00e9|fica)\s+){0,2}(?=\S)", re.I)
+
+
+# a later clause of a Verdict key's sentence that names the change or the plan before its
+# verdict ("the diagnosis holds; the plan needs corrections before it is built", "el
+# diagnóstico es correcto; el plan requiere correcciones"): the verdict is what follows
+_CLAUSE_CUT = re.compile(r"\s*(?:[;\uff1b\u3002]|\.\s|\s[\u2014\u2013]\s|"
+                         r",\s+(?:but|yet|pero|mas|mais|aber|ma)\s)\s*", re.I)
+_CLAUSE_SUBJECT = re.compile(
+    r"^(?:(?:but|yet|pero|mas|mais|aber|ma|however,?)\s+)?"
+    r"(?:(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?|il|lo|questa|"
+    r"questo)\s+)"
+    r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff|plan|design|"
+    r"proposal|implementation|fix|code|plano|dise\u00f1o|propuesta|implementaci\u00f3n|cambio|"
+    r"c\u00f3digo|proposta|implementa\u00e7\u00e3o|mudan\u00e7a|projet|"
+    r"proposition|correctif|entwurf|umsetzung|\u00e4nderung|progetto|piano|modifica)"
+    r"\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|es|est\u00e1|"
+    r"sigue|\u00e9|fica|continua|[\u00e8e])\s+){0,2}(?=\S)", re.I)
+
+
+def _clause_vote(value: str, strict: bool) -> str | None:
+    """The verdict a later clause of a Verdict key's sentence states about the change or
+    the plan it names first; None when no clause does (or two disagree)."""
+    got: set[str] = set()
+    for clause in _CLAUSE_CUT.split(value[:VALUE_CAP])[1:8]:
+        rest = _CLAUSE_SUBJECT.sub("", clause.strip(), count=1)
+        if rest != clause.strip():
+            v = _match(rest, True, strict)
+            if v in VOTES:
+                got.add(v)
+    return got.pop() if len(got) == 1 else None
 
 
 def _lookup(v: str, strong: bool, strict: bool) -> str | None:
@@ -417,7 +463,10 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
             if got is not None:
                 return got
         value = parts[0]
-    return _lookup(value, strong, strict)
+    got = _lookup(value, strong, strict)
+    if got is None and strong and not strict:
+        got = _clause_vote(value, strict)
+    return got
 
 
 # a Recommendation key's sentence that recommends merging (or not): "I would recommend
@@ -472,6 +521,8 @@ _WEAK_HEADS = (r"judge?ments?|decision|status|result|outcome|assessment|recommen
                r"\u0437\u0430\u043a\u043b\u044e\u0447\u0435\u043d\u0438\u0435|"
                r"\u0440\u0435\u043a\u043e\u043c\u0435\u043d\u0434\u0430\u0446\u0438\u044f|"
                r"\u0432\u044b\u0432\u043e\u0434|"
+               # in Vietnamese: conclusion, assessment, decision
+               r"k\u1ebft\s+lu\u1eadn|\u0111\u00e1nh\s+gi\u00e1|quy\u1ebft\s+\u0111\u1ecbnh|"
                # a key named by its choices: "Go/No-Go: Go", "Ship / No-ship: ship"
                r"go\s*/\s*no[\s-]?go|go[\s-]no[\s-]go|ship\s*/\s*no[\s-]?ship")
 _QUALIFIERS = (r"overall|final|review|code\s+review|merge|my|council|consensus|panel|gate|"
@@ -488,7 +539,7 @@ _NEW = re.compile(r"\b(?:new|updated|revised|final|current|re-?review|after|post
 _CJK_STRONG = (r"结论|結論|判定|裁定|裁决|裁決|评审结论|审查结论|審査結果|判定結果|판정|결론|"
                r"最终结论|最終判定")
 _CJK_WEAK = (r"マージ可否|判断|判斷|評価|评价|評價|总体评价|总评|總評|総評|총평|総合評価|审查结果|"
-             r"审核结果|评审结果|结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議")
+             r"审核结果|评审结果|结果|結果|意见|意見|평가|결과|상태|状态|状態|建议|建議|推奨|推荐")
 # the qualifiers a CJK Verdict key is known with (final, overall, review's...); another
 # one makes it a Verdict key only when its value names a verdict
 _CJK_HEAD = re.compile(r"(?:" + _CJK_STRONG + r")$")
@@ -513,7 +564,8 @@ _LINE_KEY = re.compile(
     r"^[^\w]*+" + _KEY.pattern + r"\s*+[*_`~\"']*+\s*+"
     r"(?P<sep>[:\uff1a=\u2014\u2013]|(?<=\s)-(?=\s)|$)\s*+[*_`~]*+\s*+(?P<value>.*)$", re.I)
 _GLUED_KEY = re.compile(
-    r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?verdict)"
+    r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?(?:verdict|"
+    r"veredicto|veredito|verdetto|verdikt|urteil|\u0432\u0435\u0440\u0434\u0438\u043a\u0442))"
     + _MARKS + r"\s*[:\uff1a]\s*", re.I)
 # a CJK Verdict key glued after a sentence on the line ("対象: 第6稿。判定: 要修正（minor 1）。")
 _GLUED_CJK_KEY = re.compile(
