@@ -57,6 +57,16 @@ def test_keys_in_vietnamese_and_a_japanese_recommendation_key() -> None:
         == "UNKNOWN"
 
 
+def test_a_traffic_light_or_a_blocking_scale_under_a_verdict_key() -> None:
+    assert verdict("- **\uc885\ud569 \ud310\uc815**: \U0001f534 **Red** \u2014 \ube4c\ub4dc "
+                   "\uc2e4\ud328\n") == "REVISE"
+    assert verdict("## Verdict\n\nGreen\n") == "APPROVE"
+    assert verdict("**Verdict:** NON-BLOCKING\n") == "APPROVE"
+    # under a weaker key a colour or a blocking word is an item's state, not a verdict
+    assert verdict("**Status:** Green\n") == "UNKNOWN"
+    assert verdict("**Verdict:** Reduce the cache size first.\n") == "UNKNOWN"
+
+
 def test_a_japanese_overall_judgement_of_ng_asks_for_changes() -> None:
     assert verdict("## \u7dcf\u5408\u5224\u5b9a\nNG\n\n## \u6982\u8981\n- lint: done\n") \
         == "REVISE"

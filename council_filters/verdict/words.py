@@ -131,6 +131,10 @@ VERDICT_TABLE: tuple[tuple[str, str], ...] = (
      r"|(?!" + _SEP + r"(?:for|to)(?![A-Za-z])))" + _END, "APPROVE!"),
     (r"(?:clean|ok|okay|sound|verified|no" + _SEP + r"(?:blocking" + _SEP + r")?(?:issues|findings|"
      r"problems|blockers)(?:" + _SEP + r"found)?)" + _END, "APPROVE!"),
+    # a traffic light or a blocking scale answered under a Verdict key ("🔴 Red — …",
+    # "Green", "NON-BLOCKING"): red asks for changes, green and non-blocking approve
+    (r"red" + _END, "REVISE!"),
+    (r"(?:green|non" + _SEP0 + r"blocking)" + _END, "APPROVE!"),
     # other languages: Chinese, Japanese, Korean
     # (a single word only alone or before punctuation: 通过 is also "by means of", 拒绝
     # begins 拒绝服务, "denial of service")
