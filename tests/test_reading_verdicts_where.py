@@ -186,6 +186,22 @@ def test_a_role_states_the_decision_under_a_decision_heading() -> None:
 
 
 # --------------------------------------------------------------------------- #
+# JSON: a merge recommendation of the review's own naming, a run state beside a summary
+# --------------------------------------------------------------------------- #
+def test_json_merge_recommendation_and_a_summary_block_beside_a_run_state() -> None:
+    assert verdict('{"merge_recommendation": "do not merge", "issues": []}') == "REJECT"
+    assert verdict('{"final_recommendation": "Approve", "issues": []}') == "APPROVE"
+    assert verdict('{"merge_recommendation": "Add tests before merging", "issues": []}') \
+        == "UNKNOWN"
+    assert verdict('{"status": "complete", "summary": {"verdict": "NEEDS_CHANGES", '
+                   '"critical_issues": ["blocking read in a.py:45"]}}') == "REVISE"
+    assert verdict('{"result": "done", "review": {"decision": "approve"}}') == "APPROVE"
+    # a Verdict key naming no verdict is not overruled by a block's run state
+    assert verdict('{"verdict": "NEEDS DISCUSSION", "summary": {"status": "ok"}}') == "UNKNOWN"
+    assert verdict('{"status": "ok", "summary": {"issues": 0}}') == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
 # Verdicts that are not the text's
 # --------------------------------------------------------------------------- #
 def test_an_author_s_reply_quotes_the_reviewer_s_verdict() -> None:

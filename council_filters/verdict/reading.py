@@ -563,6 +563,10 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
     if v is None:  # "editorial_decision": "Major Revision", "merge_verdict": "GO"
         v = next((d for k, d in list(doc.items())[:64]
                   if isinstance(d, str) and reviewer_json.names_verdict(k)), None)
+    if v is None:  # "merge_recommendation": "do not merge" (the phrase itself, not advice)
+        v = next((d for k, d in list(doc.items())[:64]
+                  if isinstance(d, str) and _MERGE_ADVICE.fullmatch(str(k))
+                  and words.vote_of(d, False, True) in VOTES), None)
     if v is None:  # {"summary": {"verdict": "APPROVE", "issues": 0}}
         v = next((w for d in _holders(doc) if (w := _get(d, *_VERDICT_NAMES)) is not None),
                  None)
@@ -586,6 +590,13 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         sub = _from_json(part, origin)  # {"analysis": {"decision": "reject", ...}}
         if sub.verdict in VOTES:  # a part's run state ("status": "ok") is no verdict
             out.found_verdict, word = True, sub.verdict
+    if word not in VOTES and isinstance(v, str) and _weak_top(doc):
+        # "status": "complete" (the run's) beside {"summary": {"verdict": "NEEDS_CHANGES"}}:
+        # the verdict the review's own block states
+        inner = next((w for d in _holders(doc) if isinstance(w := _get(d, *_VERDICT_NAMES), str)
+                      and words.vote_of(w) in VOTES), None)
+        if inner is not None:
+            word = words.vote_of(inner)
     if word in VOTES:
         out.verdict = word
     elif out.found_verdict:
@@ -612,6 +623,22 @@ _VERDICT_NAMES = ("final_verdict", "verdict", "overall_verdict", "review_verdict
                   "overall_status", "conclusion", "outcome", "status", "result")
 _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "overall",
                               "review_summary", "metadata", "gate", "quality_gate"))
+
+
+# a merge recommendation of the review's own naming ("merge_recommendation",
+# "final_recommendation"), read when its value is the verdict phrase itself
+_MERGE_ADVICE = re.compile(r"(?:merge|final|overall|review|ship|release)[_\s-]?recommendation",
+                           re.I)
+# the weaker top-level names a run's report may use for its own state
+_WEAK_TOP = ("status", "result", "outcome", "conclusion", "review_status", "overall_status")
+
+
+def _weak_top(doc: dict[str, Any]) -> bool:
+    """The document's top-level verdict name is a weaker one (``status``, ``result``…): no
+    stronger name stands beside it."""
+    low = {str(k).lower() for k in list(doc)[:64]}
+    strong = [n for n in _VERDICT_NAMES if n not in _WEAK_TOP]
+    return not any(n in low for n in strong) and any(n in low for n in _WEAK_TOP)
 
 
 # keys an overall assessment sits under: read as a verdict only when the value is the
