@@ -187,6 +187,11 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
      lambda n: (b"- a.py" + b" " * (n // 2048) + b"x ") * 2 + b"\n", reading.read),
     ("tolerant reader: verdict keys holding remarks",
      lambda n: rep(b"**Verdict:** the store is covered by tests\n\n", n // 128), reading.read),
+    ("tolerant reader: verdict key clauses naming the plan",
+     lambda n: b"**Verdict:** x" + rep(b"; the plan ", n // 16) + b"\n", reading.read),
+    ("tolerant reader: dashes on the first and last lines",
+     lambda n: rep(b"a \xe2\x80\x94 ", n // 8) + b"\n" + rep(b"b - ", n // 8) + b"\n",
+     reading.read),
     # saved pull-request data on one minified line: threads, and posted comments
     ("tolerant reader: minified review threads",
      lambda n: b'{"data":{"repository":{"pullRequest":{"reviewThreads":{"nodes":['

@@ -31,6 +31,12 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "bold and underscore marks, repeated": lambda n: (b"- x " + b"**_" * (n // 3))[:n] + b"\n",
     "a path's wrappers, repeated": lambda n: (b"- see " + b"`*" * (n // 2))[:n - 8]
     + b"a.py:12\n",
+    # a Verdict key's sentence cut into clauses that each name the plan
+    "verdict key, clauses naming the plan": lambda n: (b"**Verdict:** x" + b"; the plan " * n)[:n]
+    + b"\n",
+    # a first and a last line of dashes between words (the phrase after the last dash)
+    "dashes on the first and last lines": lambda n: (b"a \xe2\x80\x94 " * n)[:n // 2] + b"\n"
+    + (b"b - " * n)[:n // 2] + b"\n",
 }
 
 
