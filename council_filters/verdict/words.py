@@ -362,11 +362,14 @@ _INNER_KEY = re.compile(r"^(?:[A-Z][A-Z0-9]*_)*(?:RESULT|VERDICT|DECISION|STATUS
 
 # the change a value names before its verdict ("PR remains blocked", "This PR is ready to
 # merge", "La PR ne devrait pas être approuvée"): the verdict is what follows
-_SUBJECT = re.compile(
-    r"^(?:(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?)\s+)?"
-    r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff)"
-    r"(?:\s+#?\d{1,7})?\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|"
-    r"es|est\u00e1|\u00e9|fica)\s+){0,2}(?=\S)", re.I)
+_ARTICLE = (r"(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?|il|lo|"
+            r"questa|questo)")
+_CHANGE_WORDS = r"pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff"
+_CHANGE_NOUN = r"(?:" + _CHANGE_WORDS + r")"
+_COPULA = (r"(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|es|est\u00e1|"
+           r"sigue|\u00e9|fica|continua|\u00e8)\s+){0,2}(?=\S)")
+_SUBJECT = re.compile(r"^(?:" + _ARTICLE + r"\s+)?" + _CHANGE_NOUN + r"(?:\s+#?\d{1,7})?\s+"
+                      + _COPULA, re.I)
 
 
 # a later clause of a Verdict key's sentence that names the change or the plan before its
@@ -375,15 +378,11 @@ _SUBJECT = re.compile(
 _CLAUSE_CUT = re.compile(r"\s*(?:[;\uff1b\u3002]|\.\s|\s[\u2014\u2013]\s|"
                          r",\s+(?:but|yet|pero|mas|mais|aber|ma)\s)\s*", re.I)
 _CLAUSE_SUBJECT = re.compile(
-    r"^(?:(?:but|yet|pero|mas|mais|aber|ma|however,?)\s+)?"
-    r"(?:(?:the|this|that|la|le|cette|ce|el|este|esta|o|a|der|die|das|diese[rs]?|il|lo|questa|"
-    r"questo)\s+)"
-    r"(?:pr|mr|pull\s+request|merge\s+request|change(?:set)?|patch|branch|diff|plan|design|"
-    r"proposal|implementation|fix|code|plano|dise\u00f1o|propuesta|implementaci\u00f3n|cambio|"
-    r"c\u00f3digo|proposta|implementa\u00e7\u00e3o|mudan\u00e7a|projet|"
-    r"proposition|correctif|entwurf|umsetzung|\u00e4nderung|progetto|piano|modifica)"
-    r"\s+(?:(?:is|remains|stays|still|now|currently|est|reste|ist|bleibt|es|est\u00e1|"
-    r"sigue|\u00e9|fica|continua|[\u00e8e])\s+){0,2}(?=\S)", re.I)
+    r"^(?:(?:but|yet|pero|mas|mais|aber|ma|however,?)\s+)?" + _ARTICLE + r"\s+"
+    r"(?:" + _CHANGE_WORDS + r"|plan|design|proposal|implementation|fix|code|plano|"
+    r"dise\u00f1o|propuesta|implementaci\u00f3n|cambio|c\u00f3digo|proposta|"
+    r"implementa\u00e7\u00e3o|mudan\u00e7a|projet|proposition|correctif|entwurf|umsetzung|"
+    r"\u00e4nderung|progetto|piano|modifica)\s+" + _COPULA, re.I)
 
 
 def _clause_vote(value: str, strict: bool) -> str | None:
