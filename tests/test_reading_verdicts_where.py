@@ -186,6 +186,40 @@ def test_a_role_states_the_decision_under_a_decision_heading() -> None:
 
 
 # --------------------------------------------------------------------------- #
+# A tick or a cross, an arrow for a separator, a merge question answered, a banner
+# --------------------------------------------------------------------------- #
+def test_a_tick_or_a_cross_alone_under_a_verdict_key() -> None:
+    assert verdict("**Verdict:** \u2705\n") == "APPROVE"
+    assert verdict("## Final verdict\n\n\u274c\n\nThe cache is never cleared.\n") == "REVISE"
+    assert verdict("Verdict: \U0001f44d\n") == "APPROVE"
+    # under a weaker key a tick is an item's check
+    assert verdict("**Status:** \u2705\n") == "UNKNOWN"
+
+
+def test_an_arrow_separates_a_key_from_its_value() -> None:
+    assert verdict("Decision \u2192 REQUEST CHANGES\n") == "REVISE"
+    assert verdict("**Verdict** \u2192 approve\n") == "APPROVE"
+
+
+def test_a_merge_question_answered_yes_or_no() -> None:
+    assert verdict("Ready to merge: \u2705 Yes\n") == "APPROVE"
+    assert verdict("**Safe to merge?** No \u2014 the migration drops a column.\n") == "REVISE"
+    assert verdict("- Mergeable: no\n") == "REVISE"
+    assert verdict("Can this be merged? Yes.\n") == "APPROVE"
+    # other yes/no fields are not the question
+    assert verdict("Merge conflicts: no\n") == "UNKNOWN"
+    assert verdict("Breaking change: yes\n") == "UNKNOWN"
+
+
+def test_a_banner_over_the_verdict_in_plain_text() -> None:
+    assert verdict("=== VERDICT ===\nREQUEST CHANGES\n\n1. a.py:3 the lock leaks\n") \
+        == "REVISE"
+    assert verdict("----- Review verdict -----\nAPPROVE\n\nNo findings.\n") == "APPROVE"
+    # a banner over other text names no verdict
+    assert verdict("=== Notes ===\nApprove the budget later.\n") == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
 # JSON: a merge recommendation of the review's own naming, a run state beside a summary
 # --------------------------------------------------------------------------- #
 def test_json_merge_recommendation_and_a_summary_block_beside_a_run_state() -> None:

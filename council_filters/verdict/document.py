@@ -5563,6 +5563,11 @@ _PLAIN_TITLE = re.compile(
     r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
 
 
+# a banner: a title between two runs of the same mark ("=== VERDICT ===", "--- Findings ---")
+_BANNER = re.compile(r"^\s{0,3}(?P<m>={2,}|-{2,}|\*{3,}|~{2,})\s*(?P<t>[^\W\d_][^=*~\n]{1,58}?)\s*"
+                     r"(?P=m)\s*$")
+
+
 def plain_headings(body: str) -> str:
     """``body`` with each stand-alone title line of a plain-text answer made an ATX
     heading (line count kept); a body that has Markdown headings comes back as it is."""
@@ -5581,6 +5586,10 @@ def plain_headings(body: str) -> str:
         s = ln.strip()
         if s.startswith(("```", "~~~")):
             fenced = not fenced
+            continue
+        bm = _BANNER.match(ln) if not fenced else None
+        if bm is not None and words.vote_of(bm["t"], True) not in words.VOTES:
+            lines[i] = "## " + bm["t"].strip()  # "=== VERDICT ===", "----- Findings -----"
             continue
         prev = lines[i - 1] if i else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""

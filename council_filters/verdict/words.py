@@ -431,6 +431,9 @@ _CHECK_COUNT = re.compile(
 # status, and not the review's verdict under a weaker key ("Result", "Status")
 _EXIT_STATUS = re.compile(
     r"\bexit(?:ed)?(?:\s+with)?[\s_-]*(?:code|status)\b|\breturn(?:ed)?\s+code\b", re.I)
+# a tick or a cross (a thumb) alone
+_MARK_ONLY = re.compile(r"(?:(?P<yes>[\u2705\u2714\u2713\U0001f44d])|"
+                        r"[\u274c\u2716\u2717\U0001f44e])\ufe0f?")
 # a value whose first sentence asks ("Ready to merge?", "Approve? Not yet.")
 _QUESTION = re.compile(r"^[^.!\n\u3002]{0,80}[?\uff1f]")
 # "Pass `x` into the helper": a verb before a code span, a sentence and not the phrase
@@ -445,6 +448,10 @@ def vote_of(value: str, strong: bool = True, strict: bool = False) -> str | None
     ``strict``: the phrase must end the value or be followed by punctuation, or be
     written in capitals (a line under a heading, not a key's value)."""
     value = _STRUCK.sub(" ", value[:VALUE_CAP])
+    mark = _MARK_ONLY.fullmatch(value.strip().strip("*_` "))
+    if mark is not None:
+        # "**Verdict:** ✅", "Verdict: ❌": a tick or a cross alone, under a Verdict key
+        return ("APPROVE" if mark["yes"] else "REVISE") if strong else None
     if _QUESTION.match(value):
         return None  # "Ready to merge?": a question, whatever it names
     if (strict or not strong) and _VERB_THEN_CODE.match(value) \
@@ -565,7 +572,7 @@ _KEY = re.compile(
 # possessive runs: a line of 10 000 "*" or spaces is read in linear time
 _LINE_KEY = re.compile(
     r"^[^\w]*+" + _KEY.pattern + r"\s*+[*_`~\"']*+\s*+"
-    r"(?P<sep>[:\uff1a=\u2014\u2013]|(?<=\s)-(?=\s)|$)\s*+[*_`~]*+\s*+(?P<value>.*)$", re.I)
+    r"(?P<sep>[:\uff1a=\u2014\u2013\u2192]|(?<=\s)-(?=\s)|$)\s*+[*_`~]*+\s*+(?P<value>.*)$", re.I)
 _GLUED_KEY = re.compile(
     r"(?:^|[\s.;,|(\u2192>])" + _MARKS + r"(?P<key>(?:(?P<mod>[A-Za-z][\w'-]*)\s+)?(?:verdict|"
     r"veredicto|veredito|verdetto|verdikt|urteil|\u0432\u0435\u0440\u0434\u0438\u043a\u0442))"
@@ -611,6 +618,11 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         tags = tag_verdicts(line.strip())
         if tags:
             return tags
+    g = _MERGE_GATE.match(line[:200])
+    if g is not None:
+        # "Ready to merge: ✅ Yes", "**Safe to merge?** No — …", "Mergeable: no": the key
+        # asks whether the change may merge; the answer is the verdict (a weaker key's)
+        return [("ready to merge" if g["a"].lower() == "yes" else "not ready", False, 1)]
     m = _LINE_KEY.match(_STRUCK.sub(" ", line[:LINE_CAP]).strip())
     if not m:
         return []
@@ -646,6 +658,12 @@ def verdict_keys(line: str) -> list[tuple[str, bool, int]]:
         value = value[nxt.end():]
 
 
+# a key that asks whether the change may merge, answered yes or no
+_MERGE_GATE = re.compile(
+    r"^[^\w]{0,8}(?:(?:is\s+it\s+)?(?:ready|safe|ok|okay|good)\s+(?:to|for)\s+(?:merge|ship|"
+    r"deploy|release|land|production)|merge[\s-]?able|can\s+(?:it\s+|this\s+|we\s+)?(?:be\s+)?"
+    r"merged?|merge|approved?)[*_`\s]{0,6}[?:\uff1a\uff1f][*_`\s]{0,6}"
+    r"(?:[\u2705\u2714\u2713\u274c\u2716]\ufe0f?\s*)?(?P<a>yes|no)\b", re.I)
 _READY_ANSWER = re.compile(r"^[*_`\s]*(?:(?P<yes>ready|yes)|(?P<no>no))[*_`]*"
                            r"(?=\s*(?:$|[.!,;:(\u2014\u2013-]))", re.I)
 
