@@ -5563,7 +5563,7 @@ _PLAIN_TITLE = re.compile(
     r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
 
 
-# a banner: a title between two runs of the same mark ("=== VERDICT ===", "--- Findings ---")
+# a banner: a title between two runs of the same mark ("=== VERDICT ===")
 _BANNER = re.compile(r"^\s{0,3}(?P<m>={2,}|-{2,}|\*{3,}|~{2,})\s*(?P<t>[^\W\d_][^=*~\n]{1,58}?)\s*"
                      r"(?P=m)\s*$")
 
@@ -5588,8 +5588,8 @@ def plain_headings(body: str) -> str:
             fenced = not fenced
             continue
         bm = _BANNER.match(ln) if not fenced else None
-        if bm is not None and words.vote_of(bm["t"], True) not in words.VOTES:
-            lines[i] = "## " + bm["t"].strip()  # "=== VERDICT ===", "----- Findings -----"
+        if bm is not None and [v for v, _, _ in words.verdict_keys(bm["t"].strip())] == [""]:
+            lines[i] = "## " + bm["t"].strip()  # "=== VERDICT ===": the key, its value below
             continue
         prev = lines[i - 1] if i else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
