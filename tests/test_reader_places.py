@@ -849,3 +849,21 @@ GRADED_SUGGESTION_PLACES = {
 @pytest.mark.parametrize("name", sorted(GRADED_SUGGESTIONS))
 def test_suggestions_graded_by_severity_after_findings_are_findings(name: str) -> None:
     assert places(GRADED_SUGGESTIONS[name]) == GRADED_SUGGESTION_PLACES[name]
+
+
+def test_an_id_in_brackets_then_a_tag_in_parentheses_gives_the_tags_severity() -> None:
+    text = """\
+## Findings
+
+- [B2] (P1, perf) `cache/lru.py:40` evicts on every read.
+- [B3] (P2) `cache/lru.py:77` never shrinks the table.
+"""
+    assert where(text) == [("cache/lru.py", 40, "critical"), ("cache/lru.py", 77, "medium")]
+    text = """\
+## Review
+
+### [Q4] (low, style) Long lines in `ui/form.ts:12`
+
+The line is 180 characters wide.
+"""
+    assert where(text) == [("ui/form.ts", 12, "minor")]

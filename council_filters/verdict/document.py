@@ -818,7 +818,7 @@ def _lead_tag(text: str) -> str | None:
         return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
-        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
+        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=[\[(])", "", t))  # ("[S1] (P2) …": an id first)
     if m:
         w = re.sub(r"[\s-]+", "-", m["w"].lower())
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
