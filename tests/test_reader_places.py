@@ -867,3 +867,30 @@ def test_an_id_in_brackets_then_a_tag_in_parentheses_gives_the_tags_severity() -
 The line is 180 characters wide.
 """
     assert where(text) == [("ui/form.ts", 12, "minor")]
+
+
+@pytest.mark.parametrize("text", [
+    """\
+## Security review
+
+1. **Temp files**: written with mode 0600 in `io/tmp.py:14` only after the rename.
+2. **Path handling**: Good - `io/paths.py:30` resolves every name before use.
+""",
+    """\
+## Findings
+
+- Temp files: written with mode 0600 in `io/tmp.py:14` only after the rename.
+- Retry policy: solid. `io/retry.py:8` caps the backoff at a minute.
+""",
+])
+def test_an_item_whose_label_is_followed_by_praise_is_no_finding(text: str) -> None:
+    assert places(text) == [("io/tmp.py", 14)]
+
+
+def test_a_labelled_item_whose_praise_goes_on_to_a_fault_stays_a_finding() -> None:
+    text = """\
+## Findings
+
+- Caching: fine - but `io/cache.py:5` never expires an entry.
+"""
+    assert places(text) == [("io/cache.py", 5)]

@@ -339,6 +339,11 @@ _PRAISE = re.compile(
     r"|(?:^|:\s*)(?:(?:significantly|much|greatly|clearly)\s+)?improved[.!]?$"
     r"|\b(?:is|are)\s+(?:now\s+)?(?:correctly|properly)\s+\w+(?:\s+to\s+match\b[^.!?]{0,80})?"
     r"[.!]?$|\b(?:is|are)\s+(?:now\s+)?(?:aligned|consistent|in\s+sync)[.!]?$", re.I)
+# "**Path Normalization**: Good - uses `path.resolve()`": a label, then praise (not praise
+# that goes on to a fault: "Caching: fine - but the TTL is too short")
+_LABEL_PRAISE = re.compile(
+    r"^[^:\n]{1,40}:\s*(?:good|great|excellent|solid|fine|correct)\s*(?:[!.\u2014]|-\s|$)", re.I)
+_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
@@ -3853,7 +3858,8 @@ def _skip_head(head: str) -> bool:
     if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h) or _SET_ASIDE.match(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
-    if _PRAISE.search(first) and not _lead_tag(h):
+    if (_PRAISE.search(first) or _LABEL_PRAISE.match(first) and not _BUT.search(first)) \
+            and not _lead_tag(h):
         return True
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done|(?i:by\s+design|won'?t\s+fix|"
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
