@@ -615,3 +615,282 @@ def test_the_items_own_tag_outranks_its_impact_field() -> None:
     # with no tag of its own, an Impact field still gives the severity
     text = "# Review\n\n## Issues\n\n1. **Slow scan**\n   - **Impact**: High on big repositories\n"
     assert [f.get("severity") for f in read(text).findings] == ["critical"]
+
+
+# --------------------------------------------------------------------------- #
+# A heading that only names a file groups that file's findings: each item is one,
+# and a line it cites alone (":88", "line 88") is a line of that file
+# --------------------------------------------------------------------------- #
+FILE_GROUPS = {
+    "path-with-a-note-in-brackets-and-tagged-items": """\
+# Storage layer review
+
+## Findings by file
+
+### src/store/cache.py  (240, the read cache)
+- [C1] (P1) `evict()` removes the newest entry, not the oldest (`:88`). Flip the
+  comparison.
+- [C2] (P2) the timeout `30` is hard-coded; read it from settings instead
+  (`:41`), the way `src/store/config.py:12` does.
+
+### src/store/journal.py  (95, append log)
+- [J1] (P2) `_legacy_path` is never called (`:17`) - remove it.
+""",
+    "backticked-path-then-plain-items-citing-lines-mid-sentence": """\
+## Notes per file
+
+#### `web/api/routes.ts`
+
+- The upload handler trusts the client size header (line 120) and buffers
+  everything in memory.
+- Errors from the session store are swallowed at :64 and the request hangs.
+
+#### `web/api/session.ts`
+
+- Cookies are set without `SameSite` at :9, so cross-site posts carry them.
+""",
+}
+
+FILE_GROUP_PLACES = {
+    "path-with-a-note-in-brackets-and-tagged-items": [
+        ("src/store/cache.py", 88, "critical"), ("src/store/cache.py", 41, "medium"),
+        ("src/store/journal.py", 17, "medium")],
+    "backticked-path-then-plain-items-citing-lines-mid-sentence": [
+        ("web/api/routes.ts", 120, None), ("web/api/routes.ts", 64, None),
+        ("web/api/session.ts", 9, None)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILE_GROUPS))
+def test_a_heading_that_only_names_a_file_groups_its_findings(name: str) -> None:
+    assert where(FILE_GROUPS[name]) == FILE_GROUP_PLACES[name]
+
+
+def test_a_file_heading_over_strengths_or_over_prose_keeps_its_reading() -> None:
+    text = """\
+# Review
+
+## Strengths
+
+### `lib/parse.py`
+
+- Clear names and small functions (`:10`).
+"""
+    assert where(text) == []
+    text = """\
+## Findings
+
+### `lib/parse.py`
+
+The tokenizer drops the last character of every quoted string.
+"""
+    assert places(text) == [("lib/parse.py", None)]
+    text = """\
+## Findings
+
+### ui/Editor.tsx (1400 lines)
+
+One component runs every stage of the editor:
+- loading the draft
+- the toolbar and its menus
+- saving (line 900 onward)
+"""
+    assert places(text) == [("ui/Editor.tsx", None)]
+
+
+# --------------------------------------------------------------------------- #
+# A field item of a heading's finding ("- **Evidence:** …") wrapped onto lines that open
+# with a place: those lines go on with the field's value, no finding of their own
+# --------------------------------------------------------------------------- #
+WRAPPED_FIELDS = {
+    "settled-item-whose-evidence-wraps-onto-places": """\
+# Second pass
+
+## Earlier findings, checked again
+
+### #3 — No request metrics
+- **Status:** `FIXED`
+- **Evidence:** `prometheus-client==0.2` is pinned in `api/requirements.txt:14`.
+  `api/metrics.py:9` registers the request counters at start-up.
+  `api/server.py:410` serves them on a route of its own.
+- **What changed:** counters plus a scrape route.
+""",
+    "open-finding-whose-impact-wraps-onto-a-place": """\
+## Findings
+
+### Jobs can run twice after a restart
+- **Severity:** High
+- **Location:** `queue/claim.go:52`
+- **Impact:** two workers may take the same job (`v2` schema only).
+  `queue/retry.go:88` then retries it a third time with no lock held.
+""",
+}
+
+WRAPPED_FIELD_PLACES = {
+    "settled-item-whose-evidence-wraps-onto-places": [],
+    "open-finding-whose-impact-wraps-onto-a-place": [("queue/claim.go", 52, "critical")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRAPPED_FIELDS))
+def test_a_wrapped_field_value_opens_no_finding_at_the_place_it_wraps_to(name: str) -> None:
+    assert where(WRAPPED_FIELDS[name]) == WRAPPED_FIELD_PLACES[name]
+
+
+# --------------------------------------------------------------------------- #
+# An item that is only a place and more lines of the same file ("`b.sh:4, 88`") is a
+# place the heading's finding lists, no finding of its own
+# --------------------------------------------------------------------------- #
+LISTED_PLACES = {
+    "dashes-with-extra-lines-after-a-comma-or-and": """\
+## Security
+
+### MEDIUM: Shell command built from input (3 files)
+
+Three scripts pass user text to the shell:
+
+- `tools/fetch.sh:12`
+- `tools/pack.sh:4, 88`
+- `tools/sync.sh:9 and 40`
+""",
+    "numbered-with-lines-words": """\
+## Findings
+
+#### [High] Secrets written to the log
+
+The token reaches the log in two places:
+
+1. `api/client.py:31`
+2. `api/retry.py` lines 8, 57
+""",
+}
+
+LISTED_PLACE_FINDINGS = {
+    "dashes-with-extra-lines-after-a-comma-or-and": [("tools/fetch.sh", 12, "medium")],
+    "numbered-with-lines-words": [("api/client.py", 31, "critical")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LISTED_PLACES))
+def test_a_list_of_bare_places_with_more_lines_is_the_headings_one_finding(name: str) -> None:
+    assert where(LISTED_PLACES[name]) == LISTED_PLACE_FINDINGS[name]
+
+
+def test_a_risk_field_is_weaker_than_the_items_own_severity_tag() -> None:
+    text = """\
+## Findings
+
+### HIGH: Token sent in the query string
+
+The session token is appended to every URL (`web/api.js:40`).
+
+**Risk:** Medium-High. Someone must first read the proxy logs.
+"""
+    assert where(text) == [("web/api.js", 40, "critical")]
+    text = """\
+## Findings
+
+- **[LOW] Log file grows without bound** (`svc/log.go:12`)
+  - **Risk:** high on small disks, but the service restarts daily.
+"""
+    assert where(text) == [("svc/log.go", 12, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# Suggestions graded by a severity ("## High Priority Suggestions") after the findings
+# are more findings, not a recap of them
+# --------------------------------------------------------------------------- #
+GRADED_SUGGESTIONS = {
+    "numbered-headings-one-listing-its-places": """\
+## Must fix
+
+### 1. Upload path is not checked
+**File:** `srv/upload.py:20-24`
+
+Any absolute path is accepted.
+
+## High Priority Suggestions
+
+### 2. Retry loop copied four times
+The same loop sits in three modules:
+- `jobs/a.py:10-19`
+- `jobs/b.py:30-41`
+- `jobs/c.py:5-12`
+
+### 3. Settings read on every call
+**File:** `srv/settings.py:61`
+""",
+    "sub-headings-over-a-lower-case-grade": """\
+## Blocking
+
+#### Timeout ignored on retry
+`net/dial.go:88` drops the deadline when it dials again.
+
+## Low-priority suggestions:
+
+#### Pool size is fixed
+The size is a constant in two places:
+- `net/pool.go:14`
+- `net/pool.go:90`
+
+#### Logger built twice
+`net/log.go:3` and `net/main.go:12` each create one.
+""",
+}
+
+GRADED_SUGGESTION_PLACES = {
+    "numbered-headings-one-listing-its-places": [
+        ("srv/upload.py", 20), ("jobs/a.py", 10), ("srv/settings.py", 61)],
+    "sub-headings-over-a-lower-case-grade": [
+        ("net/dial.go", 88), ("net/pool.go", 14), ("net/log.go", 3)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADED_SUGGESTIONS))
+def test_suggestions_graded_by_severity_after_findings_are_findings(name: str) -> None:
+    assert places(GRADED_SUGGESTIONS[name]) == GRADED_SUGGESTION_PLACES[name]
+
+
+def test_an_id_in_brackets_then_a_tag_in_parentheses_gives_the_tags_severity() -> None:
+    text = """\
+## Findings
+
+- [B2] (P1, perf) `cache/lru.py:40` evicts on every read.
+- [B3] (P2) `cache/lru.py:77` never shrinks the table.
+"""
+    assert where(text) == [("cache/lru.py", 40, "critical"), ("cache/lru.py", 77, "medium")]
+    text = """\
+## Review
+
+### [Q4] (low, style) Long lines in `ui/form.ts:12`
+
+The line is 180 characters wide.
+"""
+    assert where(text) == [("ui/form.ts", 12, "minor")]
+
+
+@pytest.mark.parametrize("text", [
+    """\
+## Security review
+
+1. **Temp files**: written with mode 0600 in `io/tmp.py:14` only after the rename.
+2. **Path handling**: Good - `io/paths.py:30` resolves every name before use.
+""",
+    """\
+## Findings
+
+- Temp files: written with mode 0600 in `io/tmp.py:14` only after the rename.
+- Retry policy: solid. `io/retry.py:8` caps the backoff at a minute.
+""",
+])
+def test_an_item_whose_label_is_followed_by_praise_is_no_finding(text: str) -> None:
+    assert places(text) == [("io/tmp.py", 14)]
+
+
+def test_a_labelled_item_whose_praise_goes_on_to_a_fault_stays_a_finding() -> None:
+    text = """\
+## Findings
+
+- Caching: fine - but `io/cache.py:5` never expires an entry.
+"""
+    assert places(text) == [("io/cache.py", 5)]

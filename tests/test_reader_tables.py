@@ -180,3 +180,42 @@ def test_a_field_table_under_a_finding_heading_gives_its_severity() -> None:
 
 def test_a_field_table_whose_status_says_fixed_settles_its_heading() -> None:
     assert found(FIELD_TABLES.format(status="Fixed")) == []
+
+
+@pytest.mark.parametrize("table", [
+    """\
+# Review
+
+## 4. Improvements, best return first
+
+| Priority | Title | Why | Effort | Risk if skipped |
+|---|---|---|---|---|
+| 1 | Escape every exported field | report download runs script | 1h | High |
+| 2 | Add a startup warning for the default secret | easy to miss | 15min | Medium |
+""",
+    """\
+## Findings
+
+### Order of work
+
+| Step | Summary | Impact | Estimate |
+|------|---------|--------|----------|
+| A | Rotate the signing key first | high | 2 days |
+| B | Then move the cron job to the queue | low | half a day |
+""",
+])
+def test_a_table_of_work_weighed_by_effort_with_no_place_is_no_finding(table: str) -> None:
+    assert found(table) == []
+
+
+def test_a_findings_table_with_an_effort_column_and_places_keeps_its_rows() -> None:
+    text = """\
+## Findings
+
+| Severity | File | Issue | Effort |
+|---|---|---|---|
+| High | `api/auth.py:40` | token compared with == | 5 min |
+| Low | `api/log.py:7` | debug log left on | 1 min |
+"""
+    assert [(f, ln, s) for f, ln, s, _ in found(text)] == [
+        ("api/auth.py", 40, "critical"), ("api/log.py", 7, "minor")]

@@ -339,6 +339,11 @@ _PRAISE = re.compile(
     r"|(?:^|:\s*)(?:(?:significantly|much|greatly|clearly)\s+)?improved[.!]?$"
     r"|\b(?:is|are)\s+(?:now\s+)?(?:correctly|properly)\s+\w+(?:\s+to\s+match\b[^.!?]{0,80})?"
     r"[.!]?$|\b(?:is|are)\s+(?:now\s+)?(?:aligned|consistent|in\s+sync)[.!]?$", re.I)
+# "**Path Normalization**: Good - uses `path.resolve()`": a label, then praise (not praise
+# that goes on to a fault: "Caching: fine - but the TTL is too short")
+_LABEL_PRAISE = re.compile(
+    r"^[^:\n]{1,40}:\s*(?:good|great|excellent|solid|fine|correct)\s*(?:[!.\u2014]|-\s|$)", re.I)
+_BUT = re.compile(r"\b(?:but|however|except|although|though|yet)\b", re.I)
 _TRAILING_CHECK = re.compile(r"(?:\u2713|\u2714|\u2705)\s*[*_`]*\s*$")
 _PLACEHOLDER = re.compile(
     r"<(?!/?(?:sub|sup|details|summary|br|b|i|a|img|code|p|div|span|em|strong|kbd)\b)"
@@ -599,6 +604,7 @@ class _Cand:
     numbered: bool = False  # "### 8. Title": one of a review's numbered items
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
+    prose: bool = False  # a paragraph of its own was read under it (not in a list)
 
 
 @dataclass
@@ -822,7 +828,7 @@ def _lead_tag(text: str) -> str | None:
         return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
-        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
+        re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=[\[(])", "", t))  # ("[S1] (P2) …": an id first)
     if m:
         w = re.sub(r"[\s-]+", "-", m["w"].lower())
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
@@ -1244,6 +1250,13 @@ class _Reader:
                 return False
             f = _first_file(c.text)
         return f is not None and _same_path(f, path)
+
+    def in_file_heading(self) -> bool:
+        """The innermost section is a heading that only names one file ("### src/seal.py
+        (176, shared primitives)") right over a list: a group of that file's findings,
+        each item one (not a heading whose paragraph opens a list of its parts)."""
+        c = self.sections[-1].cand if self.sections else None
+        return c is not None and not c.name_only and not c.prose and _file_only(c.text)
 
     def in_dimension(self) -> bool:
         """The innermost section is a heading that names a dimension of a review in a few
@@ -2738,6 +2751,10 @@ class _Reader:
             # "# Codebase Review" … "## 1. Non-idiomatic Rust" over "- **Typos:** `a` in
             # `src/mod.rs` …": a review's dimension over its titled critiques, each at a place
             under, kind = False, "findings"
+        file_head = depth == 0 and kind not in ("positive", "resolved") \
+            and self.in_file_heading()
+        if file_head:
+            under, kind = False, "findings"
         ctx = self.file()
         if ctx is None and self.reviewed is not None and _LINE_LEAD.match(head):
             ctx = self.reviewed  # "- Lines 34-38: the phase is marked done" in a plan review
@@ -2750,6 +2767,13 @@ class _Reader:
         if lead is None and ctx is not None and ctx.line is None and locate(head) is None:
             # "- The queue is never drained (line 40)", "- …, Line 88" under the file
             lead = _LINE_TAIL.search(head[-200:])
+        if lead is None and file_head and ctx is not None:
+            # "- [S1] (P2) default arg (`:131`); call it at `b.py:391`": the first line it
+            # cites, before any other file, is a line of the heading's file
+            whole = " ".join([head, *rest])[:600]
+            lm, loc = _LINE_ONLY.search(whole), locate(whole)
+            if lm is not None and (loc is None or lm.start() < loc.start):
+                lead = lm
         finding = _is_item_finding(head, rest, kind, depth, under) or (
             lead is not None and ctx is not None and (
                 self.loose_file is not None or ctx is self.reviewed
@@ -2827,7 +2851,13 @@ class _Reader:
                 self.close_para()
             return
         self.feed(head)
-        if rest:
+        if rest and not quoted and _FIELD_ITEM.match(head) and _evidence_key(head) \
+                and self.under_cand():
+            # "- **Evidence:** the pin in `a.txt:69`." wrapped onto "`b.py:11` imports …":
+            # the field's value goes on, a line that opens with a place starts no finding
+            for ln in rest:
+                self.feed(ln)
+        elif rest:
             self.para_lines(rest, self.line + 1)
             self.close_para()
         for c in others:
@@ -3166,6 +3196,8 @@ class _Reader:
             if t == "heading" and not quoted:
                 self.heading(node)
             elif t == "paragraph":
+                if not quoted and self.sections and self.sections[-1].cand is not None:
+                    self.sections[-1].cand.prose = True
                 if quoted or not (0 <= listed < count and self.list_place(node)):
                     self.paragraph(node, quoted)
             elif t in ("bullet_list", "ordered_list"):
@@ -3391,6 +3423,8 @@ def _recap_kind(name: str, heading: str | None = None) -> str | None:
     ``heading`` as written names it in another language, see :func:`_intl_head`)."""
     if (intl := _intl_head(heading or name)) in ("summary", "action"):
         return intl
+    if _GRADED_SUGGESTIONS.match(name):
+        return None  # "High Priority Suggestions": findings graded by their severity
     q = _RECAP_QUALIFIER.match(name)
     if q and (kind := _recap_kind(name[q.end():])) == "action":
         return kind  # "Testing recommendations", "Further suggestions"
@@ -3424,6 +3458,13 @@ _SUMMARY_QUALIFIER = re.compile(
 _ACTION_QUALIFIER = re.compile(
     r"^(?:[\w-]+\s+){1,2}(?=(?:recommendations?|suggestions?|tasks|todos?|next\s+steps?|"
     r"action\s+items?)\s*(?:[:.\u2014\u2013-]\s*)?(?:\([^()\n]{0,60}\)\s*)?$)", re.I)
+
+
+# suggestions graded by a severity, as a review's findings are: "High Priority
+# Suggestions", "Low-priority suggestions", "Minor suggestions:"
+_GRADED_SUGGESTIONS = re.compile(
+    r"^(?:critical|high|medium|moderate|low|minor|major)(?:[\s-]+priority)?\s+suggestions?"
+    r"\s*[:.\u2014\u2013-]?\s*(?:\([^()\n]{0,60}\)\s*)?$", re.I)
 
 
 # what follows a priority that grades findings rather than recaps them
@@ -3832,7 +3873,8 @@ def _skip_head(head: str) -> bool:
     if _POSITIVE_MARK.match(h) or _TRAILING_CHECK.search(h) or _SET_ASIDE.match(h):
         return True
     first = re.split(r"(?<=[.!])\s|\*\*\s", _plain(h), maxsplit=1)[0].strip()
-    if _PRAISE.search(first) and not _lead_tag(h):
+    if (_PRAISE.search(first) or _LABEL_PRAISE.match(first) and not _BUT.search(first)) \
+            and not _lead_tag(h):
         return True
     if re.search(r"\u2705|\[x\]|~~|\((?:fixed|resolved|addressed|done|(?i:by\s+design|won'?t\s+fix|"
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
@@ -4265,7 +4307,8 @@ def _bare_place(head: str) -> bool:
     if loc is None or loc.line is None:
         return False
     rest = _ITEM_NUMBER.sub("", (head[:loc.start] + " " + head[loc.end:]).strip())
-    return not re.sub(r"[\W_]+|\b(?:lines?|at|in|see|cf)\b", "", rest, flags=re.I)
+    # (more lines of the same file are still only the place: "`a.py:7, 135`")
+    return not re.sub(r"[\W\d_]+|\b(?:lines?|and|at|in|see|cf)\b", "", rest, flags=re.I)
 
 
 _FIELD_ITEM = re.compile(
@@ -4741,6 +4784,17 @@ _ALSO_INLINE = re.compile(
     r"(?:(?:also\s+)?(?:occurs|appears|exists|is\s+present)\s+)?|also\s+)(?:at|in|on)\s+", re.I)
 
 
+def _file_only(text: str) -> bool:
+    """A heading that names one file and says nothing else but what a bracket holds
+    ("src/a.py  (176, shared primitives)", "`lib/x.ts`:")."""
+    loc = _heading_file(text)
+    if loc is None:
+        return False
+    rest = _unwrap(text).replace(loc.file, " ", 1)
+    rest = re.sub(r"\([^()\n]{0,120}\)", " ", rest)
+    return not re.search(r"[^\W\d_]", _strip_decor(rest))
+
+
 def _heading_file(text: str) -> Location | None:
     """The one file a heading names (in code, or a name with a file type), not one it says
     is missing or to be created; none when it names several."""
@@ -5131,9 +5185,10 @@ def _finish(rec: dict[str, Any], head: str, rest: list[str], fields: dict[str, s
         rec["severity"] = esc
         return
     want = None
-    # an "Impact:" field is weaker than the item's own severity tag ("**MINOR - Log
-    # rotation**:" over "- **Impact**: Medium - but not critical for v1")
-    keys = ("severity", "risk") if _lead_tag(head) else ("severity", "risk", "impact")
+    # an "Impact:" or "Risk:" field is weaker than the item's own severity tag ("**MINOR -
+    # Log rotation**:" over "- **Impact**: Medium - but not critical for v1", "### HIGH:
+    # …" over "**Risk:** Medium-High. The path needs …")
+    keys = ("severity",) if _lead_tag(head) else ("severity", "risk", "impact")
     for key in keys:
         if fields.get(key):
             m = _SEV_WORD_RE.search(fields[key])
@@ -5277,6 +5332,9 @@ def _field_table(rows: list[list[str]]) -> bool:
 _COUNT_COLS = ("count", "counts", "total", "number", "qty", "occurrences", "issues", "findings",
                "issues found", "# issues", "# findings", "no. of issues")
 _SCORE_COL = re.compile(r"^(?:[\w/ -]{1,20}\s)?(?:score|rating|grade|mark|points|stars)$")
+# the column of what a row of work costs ("Effort", "Estimate"): a plan's column
+_EFFORT_COLS = ("effort", "estimate", "estimated effort", "effort estimate", "est.", "eta",
+                "time estimate", "estimated time", "fix effort", "cost")
 _COMPARED = (("before", "after"), ("old", "new"), ("baseline", "now"), ("main", "branch"))
 # the column of what was done about a row, and a cell saying it was done ("Wrapped the call
 # in a try/except", "Moved the lock"): a fix report's row, already fixed
@@ -5357,6 +5415,11 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                 cols[name] = idx
     strong = "text" in cols and header[cols["text"]] in (
         "issue", "finding", "findings", "concern", "blocker", "defect", "bug", "problem", "gap")
+    if not strong and "file" not in cols and "line" not in cols \
+            and any(c in _EFFORT_COLS for c in header):
+        # "| Priority | Title | Why | Effort |": work to do, weighed by its cost, with no
+        # place of its own: a plan (the findings it ranks are read where they are told)
+        return []
     if shape == "score" or "text" not in cols or not (
             strong or "severity" in cols or "file" in cols or "line" in cols):
         # a scorecard, a status or coverage table, a list of things described: only a row
