@@ -1407,13 +1407,18 @@ class _Reader:
             self.doc.template = True
             return False
         v = words.vote_of(value, strong)
-        if v is None and not strong:
-            return False
-        self.order += 1
-        remark = v is None and words.is_remark(value)
         # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
         # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
         scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        if v is None and not strong:
+            if scope is not None and value.strip(" *_`"):
+                # "## PR #9 — …" over "### Recommendation: MERGE": one item's call, in
+                # words the vocabulary does not hold; it still marks a per-item review
+                self.doc.votes.append(Vote(None, False, self.round(), self.order, 1,
+                                           aside=True, scope=scope))
+            return False
+        self.order += 1
+        remark = v is None and words.is_remark(value)
         # "### P2.7 …" then "**Verdict:** Not a bug, but …": a Verdict key naming no verdict
         # under one item of a list is that item's comment, as a remark in a section is
         aside = remark and any(s.level >= 2 and s.kind != "other" for s in self.sections) \
@@ -4315,7 +4320,10 @@ _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*
 _ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue", "ref"))
 _STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
-_ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# (or its advice: "**建议**：" then "可以接受，但……", acceptable but do this: a field of that
+# finding, not the review's vote)
+_ITEM_STATUS_KEY = re.compile(
+    r"^[\W_]*status\b|^[\W_]*(?:\u5efa\u8bae|\u5efa\u8b70)[*_\s]*[:\uff1a]", re.I)
 # "# Review: APPROVED", "# Code Review — Changes requested": a title that is the verdict
 _REVIEW_VERDICT_TITLE = re.compile(
     r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
