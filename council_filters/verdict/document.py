@@ -165,7 +165,8 @@ _INVENTORY = re.compile(
     # "## Review Raw Files", "## Artifacts": where the detailed outputs are kept
     r"(?:[\w-]+\s+){0,2}raw\s+(?:files?|outputs?|logs?|reports?|results?)\s*$|"
     r"(?:[\w-]+\s+)?(?:artifacts?|attachments?)\s*$|"
-    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"implemented\s+fix|(?:[\w-]+\s+)?(?:changes|fixes|improvements|edits|updates|corrections)\s+"
+    r"(?:made|applied|implemented)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
     r"updates?|fixes|modification)|"
     # ... and the legend of a review's scale ("SEVERITY CLASSIFICATION", "Priority levels")
@@ -573,6 +574,8 @@ class _Section:
     plan: bool = False  # "## Next steps", "## Roadmap": work to come, no findings
     action: bool = False  # named as a list of actions ("## Recommendations", "## Action Items")
     answers: tuple[str, ...] = ()  # "### 2. Authorization (unblocks B2, B5)": ids it answers
+    left_open: bool = False  # in a fix log: "## Outstanding Items", what it did not fix
+    remedy: bool = False  # "#### Change 1: …" after the findings: a proposed change
 
 
 @dataclass
@@ -1175,6 +1178,11 @@ class _Reader:
         # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
         # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
         self.brief = False
+        # the title says the document records the fixes made for a review ("# Review Fixes
+        # Summary", "# Code Review Fixes - Implementation Summary", "# Bug Fixes: …"): what
+        # it lists is done, unless a heading says its items are left open ("## Outstanding
+        # Items")
+        self.fix_log = False
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -1281,8 +1289,11 @@ class _Reader:
 
     def feed(self, line: str) -> None:
         """A line of the current sections' text: a candidate heading's fields and body."""
-        for s in self.sections:
-            if s.cand is not None and len(s.cand.body) < MAX_BODY:
+        for i, s in enumerate(self.sections):
+            if s.cand is not None and len(s.cand.body) < MAX_BODY and not any(
+                    t.remedy for t in self.sections[i + 1:]):
+                # (a remedy's lines, "#### Change 2" … "**File**: `h.go:54`", are not the
+                # fields of the heading above it)
                 s.cand.body.append(line)
         if self.comment is not None and len(self.comment.lines) < MAX_BODY:
             self.comment.lines.append(line)
@@ -1563,6 +1574,11 @@ class _Reader:
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
+        if self.fix_log and not any(sec.left_open for sec in self.sections) \
+                and not _reopened(head):
+            return  # a fix log's item: done, not found
+        if self.doc.findings and _REMEDY_HEAD.match(_plain(head)):
+            return  # "Fix #1: move the imports" after the findings: a remedy for one of them
         if any(sec.plan for sec in self.sections) and not fields.get("file") \
                 and locate(head[:600]) is None:
             return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
@@ -2081,11 +2097,18 @@ class _Reader:
             # "## Behobene Probleme": the previous round's items, settled unless they say
             # otherwise
             kind = "resolved"
+        remedy = kind in ("neutral", "findings") and bool(self.doc.findings) \
+            and _REMEDY_HEAD.match(plain) is not None
+        if remedy:
+            # "#### Change 1: Add `lsRefsLocal()`" after the findings: a remedy, and what
+            # it holds (its file, its code) is the change proposed, no finding
+            kind = "resolved"
         for s_up in self.sections:
             if s_up.cand is not None:
                 s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        sec.remedy = remedy
         if level >= 2 and not rnd and not is_key and (
                 _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
             sec.item = f"{at}:{plain[:80]}"
@@ -2150,6 +2173,10 @@ class _Reader:
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and _BRIEF_TITLE.search(plain):
             self.brief = True
+        if title and _FIX_LOG_TITLE.search(plain) and not _OPEN_WORDS.search(plain):
+            self.fix_log = True
+        sec.left_open = bool(self.fix_log and not title and _LEFT_OPEN.search(plain)
+                             and not _SET_ASIDE_WORDS.search(plain))
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -3330,6 +3357,10 @@ _RECAP_ACTION = re.compile(
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
     r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist|empfehlungen|"
     r"vorschl\u00e4ge|recommandations|recomendaciones|sugerencias|recomenda\u00e7\u00f5es|"
+    # "修复优先级", "修复优先级顺序", "修复顺序": the order to fix in
+    r"(?:\u4fee\u590d|\u4fee\u6539|\u6539\u8fdb)(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?"
+    r"(?:\u987a\u5e8f|\u9806\u5e8f|\u6392\u5e8f)|(?:\u4fee\u590d|\u4fee\u6539|\u6539\u8fdb)"
+    r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)|"
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
@@ -3583,7 +3614,11 @@ _SETTLED_HEAD = re.compile(
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)"
     # "(Won't Fix / Platform-Bedingt)": the set-aside reason and another beside it
-    r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$)", re.I)
+    r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$"
+    # "Must-fix defects (applied in this commit)", "Review items (all fixed)": done now
+    r"|.{0,60}\((?:[^()\n]{0,30}\s)?(?<!partially\s)(?<!partly\s)(?<!not\s)(?<!be\s)(?:applied|fixed|resolved|"
+    r"addressed|done|implemented)(?:\s+(?:in|by|with)\s+(?:this|the)\s+(?:commit|pr|change|patch|"
+    r"round|pass|revision))?\s*\)\s*:?\s*$)", re.I)
 # a lead-in that gives the reasons for a rating or a call, alone over a list: "**Why
 # Low**:", "Why this is safe:" (its items are the reviewer's reasons, not findings)
 _WHY_LEAD = re.compile(r"^\s*(?:\*\*|__)?\s*why\b[^:*_\n]{0,40}(?:\*\*|__)?\s*[:\uff1a]\s*"
@@ -4672,6 +4707,28 @@ _FIX_LEAD = re.compile(
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
     r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
 # the title of a document addressed to a reviewer: what to check, not what was found
+# a title naming the record of the fixes made for a review ("Review Fixes Summary", "Code
+# Review Fixes - Phase 2", "Bug Fixes: Text Display", "post-build review fixes"), not a
+# plan of fixes to make nor a review of a fix ("Review of the bug fix for #12")
+_FIX_LOG_TITLE = re.compile(
+    r"^(?!.*\breview\s+of\b)(?:[^\n]{0,60}\s)?(?:(?:code\s+)?review|bug|audit)\s+fix(?:es)?\b"
+    r"(?!\s+(?:plan|needed|required|proposals?|to\s+do|roadmap|backlog)\b)|"
+    r"^(?!.*\breview\s+of\b)[^\n]{0,60}\bfix(?:es)?\s+(?:summary|implementation|implemented|"
+    r"applied|log|record)\b", re.I)
+# a heading in a fix log over what it left open ("Outstanding Items (Not Critical)",
+# "Remaining issues", "Not implemented"); not what it set aside ("Accepted limitation
+# (not fixed this pass)", "Known limitations", "Deferred")
+_LEFT_OPEN = re.compile(
+    r"\b(?:outstanding|remaining|still\s+open|open\s+(?:items?|issues?|findings?)|unresolved|"
+    r"not\s+(?:yet\s+)?(?:implemented|fixed|addressed|done|resolved)|pending)\b", re.I)
+_SET_ASIDE_WORDS = re.compile(
+    r"\b(?:accepted|known|deferred|postponed|won'?t\s+fix|limitations?|by\s+design|"
+    r"out\s+of\s+scope)\b", re.I)
+# a numbered remedy ("Fix #1: Move the imports", "Change 2: Update the handler", "修改3：
+# Stage 4 清单补充"): once findings are read, the change proposed for one of them
+_REMEDY_HEAD = re.compile(
+    r"^[\W_]*(?:fix|change|modification|edit|patch|\u4fee\u6539|\u4fee\u6b63|\u6539\u52a8|"
+    r"\u53d8\u66f4|\u5909\u66f4)\s*#?\d{1,3}[a-z]?[*_]*\s*[:\uff1a.\u2014\u2013-]", re.I)
 _BRIEF_TITLE = re.compile(
     r"\breview\s+(?:brief(?:ing)?|packet|request|instructions?|prompt|template)\b|"
     r"\bbrief(?:ing)?\s+for\s+(?:the\s+|a\s+)?(?:\w+\s+)?reviewers?\b", re.I)
