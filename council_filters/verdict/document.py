@@ -2067,7 +2067,7 @@ class _Reader:
                     or locate(s.cand.text) is not None) for s in self.sections):
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
         if kind in ("neutral", "findings") and _SETTLED_HEAD.match(plain) \
-                and not _STILL_OPEN.search(plain):
+                and not _OPEN_WORDS.search(plain):
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
@@ -3128,7 +3128,7 @@ class _Reader:
             if max(idc, stc) >= len(row):
                 continue
             st = _plain(row[stc])
-            if not _RESOLVED.search(st) or _STILL.search(st):
+            if not _RESOLVED.search(st) or _OPEN_WORDS.search(st):
                 continue
             cell = _plain(row[idc]).strip(" *_`#")
             key = _ident(cell) or _number(cell + ".")
@@ -3635,8 +3635,6 @@ _SET_ASIDE_HEAD = re.compile(
     r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b"
     # "### ⚠️ Pre-Existing Issues Identified (Not Security-Related)": there before the change
     r"|pre-?existing\s+(?:issues?|errors?|failures?|problems?|bugs?)\b", re.I)
-_STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
-                         r"(?:fixed|addressed|resolved))\b", re.I)
 # the words of a heading over the previous round's settled items ("Resolved", "Fixed since
 # last review", "Previously reported", "Addressed", "Applied", "Behoben", "Resueltos",
 # "해결된 이슈"): a settled word, and nothing but the names of what was settled and when
@@ -3675,10 +3673,13 @@ _ROUND_STATUS = re.compile(
     r"\s+status$|^status\s+of\s+(?:the\s+)?"
     r"(?:previous|prior|earlier|last|round[\s-]*\d+|cycle[\s-]*\d+)\s+(?:round\s+|review\s+)?"
     r"(?:findings?|issues?|items?|comments?)$", re.I)
-# the open words that keep a heading from settling its section
+# the words that say something is still open: they keep a heading from settling its
+# section, a status cell or an answer from settling its item, a dash clause from closing
+# its heading ("— not fixed yet", "Partially fixed", "未修复"); one list for all of them
 _OPEN_WORDS = re.compile(
     r"\b(?:still|open|remaining|remains?|unresolved|outstanding|pending|partial(?:ly)?|partly|"
-    r"not|un\w*|regress\w*|reopened|fail\w*)\b", re.I)
+    r"not|yet|un(?:fixed|resolved|addressed|done|finished|merged|tested|handled|verified|checked|"
+    r"solved|changed|touched)|regress\w*|reopened|fail\w*)\b|\u672a|\u90e8\u5206", re.I)
 
 
 # a document that answers a review: "Second-round response to the independent review",
@@ -3782,7 +3783,7 @@ def _mixed_status(rows: list[list[str]]) -> bool:
     if stc is None:
         return False
     cells = [_plain(r[stc]) for r in rows[1:SETTLED_CAP] if stc < len(r)]
-    return any(_RESOLVED.search(c) and not _STILL.search(c) for c in cells) and any(
+    return any(_RESOLVED.search(c) and not _OPEN_WORDS.search(c) for c in cells) and any(
         _reopened(c, cell=True) for c in cells)
 
 
@@ -3863,7 +3864,7 @@ def _skip_head(head: str) -> bool:
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
-    if any(_RESOLVED.match(a.strip(" *_`")) and not _STILL.search(a)
+    if any(_RESOLVED.match(a.strip(" *_`")) and not _OPEN_WORDS.search(a)
            for a in _SETTLED_ASIDE.findall(h)):
         return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
@@ -4372,8 +4373,6 @@ _ITEM_HEAD = re.compile(
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
 _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
-_STILL = re.compile(
-    r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
 
 
 # a header line that closes every finding of the document ("> **Status: all findings
@@ -4459,7 +4458,7 @@ def _settled_tail(plain: str) -> bool:
     """The heading ends, after a dash, in a short clause that says it was settled
     (fixed, resolved, addressed) and does not say partly or not yet."""
     m = _DASH_TAIL.search(plain)
-    return m is not None and bool(_RESOLVED.search(m["t"])) and not _STILL.search(m["t"])
+    return m is not None and bool(_RESOLVED.search(m["t"])) and not _OPEN_WORDS.search(m["t"])
 
 
 def _sev_label(head: str) -> str | None:
