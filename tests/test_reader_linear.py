@@ -31,6 +31,15 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "bold and underscore marks, repeated": lambda n: (b"- x " + b"**_" * (n // 3))[:n] + b"\n",
     "a path's wrappers, repeated": lambda n: (b"- see " + b"`*" * (n // 2))[:n - 8]
     + b"a.py:12\n",
+    # the title of a fix log, and a heading's closing parenthesis saying it is done, are
+    # looked for in a bounded prefix: a long title or a run of parentheses reads once
+    "a long title before the words of a fix log": lambda n: (
+        b"# " + b"review of " * (n // 10))[:n - 20] + b" review fixes\n- a.py:3 x\n",
+    "a long heading closed by a done parenthesis": lambda n: (
+        b"- a.py:3 x\n\n## " + b"defect " * (n // 7))[:n - 30] + b" (applied in this commit)\n"
+    + b"- b.py:4 y\n",
+    "numbered remedies after a finding": lambda n: b"- a.py:3 x\n\n" + (
+        b"#### Change 1: move it\n**File**: `h.go:5`\n\n" * (n // 40))[:n],
 }
 
 
