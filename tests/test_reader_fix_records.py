@@ -76,6 +76,7 @@ def test_a_fix_log_keeps_what_it_says_it_left_open() -> None:
 
 @pytest.mark.parametrize("title", [
     "Review of the bug fix for the importer", "Bug fix plan", "Review fixes needed",
+    "Code review fixes verification",
 ])
 def test_a_review_of_a_fix_or_a_plan_of_fixes_is_no_fix_log(title: str) -> None:
     text = f"# {title}\n\n## Issues\n\n- `importer/csv.py:14` — the header row is parsed twice\n"

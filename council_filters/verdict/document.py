@@ -4711,7 +4711,8 @@ _FIX_LEAD = re.compile(
 # plan of fixes to make nor a review of a fix ("Review of the bug fix for #12")
 _FIX_LOG_TITLE = re.compile(
     r"^(?!.*\breview\s+of\b)(?:[^\n]{0,60}\s)?(?:(?:code\s+)?review|bug|audit)\s+fix(?:es)?\b"
-    r"(?!\s+(?:plan|needed|required|proposals?|to\s+do|roadmap|backlog)\b)|"
+    r"(?!\s+(?:plan|needed|required|proposals?|to\s+do|roadmap|backlog|verification|verified|"
+    r"check|review)\b)|"
     r"^(?!.*\breview\s+of\b)[^\n]{0,60}\bfix(?:es)?\s+(?:summary|implementation|implemented|"
     r"applied|log|record)\b", re.I)
 # a heading in a fix log over what it left open ("Outstanding Items (Not Critical)",
