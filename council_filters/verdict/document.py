@@ -4705,16 +4705,15 @@ _FIX_LEAD = re.compile(
     r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
     r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
-# the title of a document addressed to a reviewer: what to check, not what was found
 # a title naming the record of the fixes made for a review ("Review Fixes Summary", "Code
 # Review Fixes - Phase 2", "Bug Fixes: Text Display", "post-build review fixes"), not a
-# plan of fixes to make nor a review of a fix ("Review of the bug fix for #12")
+# plan of fixes to make, a check of them, nor a review of a fix ("Review of the bug fix")
 _FIX_LOG_TITLE = re.compile(
-    r"^(?!.*\breview\s+of\b)(?:[^\n]{0,60}\s)?(?:(?:code\s+)?review|bug|audit)\s+fix(?:es)?\b"
+    r"^(?!.*\breview\s+of\b)(?:(?:[^\n]{0,60}\s)?(?:(?:code\s+)?review|bug|audit)\s+fix(?:es)?\b"
     r"(?!\s+(?:plan|needed|required|proposals?|to\s+do|roadmap|backlog|verification|verified|"
     r"check|review)\b)|"
-    r"^(?!.*\breview\s+of\b)[^\n]{0,60}\bfix(?:es)?\s+(?:summary|implementation|implemented|"
-    r"applied|log|record)\b", re.I)
+    r"[^\n]{0,60}\bfix(?:es)?\s+(?:summary|implementation|implemented|applied|log|record)\b)",
+    re.I)
 # a heading in a fix log over what it left open ("Outstanding Items (Not Critical)",
 # "Remaining issues", "Not implemented"); not what it set aside ("Accepted limitation
 # (not fixed this pass)", "Known limitations", "Deferred")
@@ -4729,6 +4728,7 @@ _SET_ASIDE_WORDS = re.compile(
 _REMEDY_HEAD = re.compile(
     r"^[\W_]*(?:fix|change|modification|edit|patch|\u4fee\u6539|\u4fee\u6b63|\u6539\u52a8|"
     r"\u53d8\u66f4|\u5909\u66f4)\s*#?\d{1,3}[a-z]?[*_]*\s*[:\uff1a.\u2014\u2013-]", re.I)
+# the title of a document addressed to a reviewer: what to check, not what was found
 _BRIEF_TITLE = re.compile(
     r"\breview\s+(?:brief(?:ing)?|packet|request|instructions?|prompt|template)\b|"
     r"\bbrief(?:ing)?\s+for\s+(?:the\s+|a\s+)?(?:\w+\s+)?reviewers?\b", re.I)
