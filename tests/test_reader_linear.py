@@ -37,6 +37,15 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     # a first and a last line of dashes between words (the phrase after the last dash)
     "dashes on the first and last lines": lambda n: (b"a \xe2\x80\x94 " * n)[:n // 2] + b"\n"
     + (b"b - " * n)[:n // 2] + b"\n",
+    # the title of a fix log, and a heading's closing parenthesis saying it is done, are
+    # looked for in a bounded prefix: a long title or a run of parentheses reads once
+    "a long title before the words of a fix log": lambda n: (
+        b"# " + b"review of " * (n // 10))[:n - 20] + b" review fixes\n- a.py:3 x\n",
+    "a long heading closed by a done parenthesis": lambda n: (
+        b"- a.py:3 x\n\n## " + b"defect " * (n // 7))[:n - 30] + b" (applied in this commit)\n"
+    + b"- b.py:4 y\n",
+    "numbered remedies after a finding": lambda n: b"- a.py:3 x\n\n" + (
+        b"#### Change 1: move it\n**File**: `h.go:5`\n\n" * (n // 40))[:n],
 }
 
 

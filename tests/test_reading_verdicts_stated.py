@@ -81,6 +81,27 @@ def test_readiness_and_other_keys(line: str, vote: str) -> None:
     assert verdict(text) == vote
 
 
+# the advice field of one finding ("建议：" then "可以接受，但……", acceptable, but add this)
+# is that finding's, not the review's vote; the same key alone under a decision heading is
+ADVICE_IN_A_FINDING = [
+    "# \u8ba1\u5212\u8bc4\u5ba1\n\n## \u53d1\u73b0\u7684\u95ee\u9898\n\n"
+    "#### 2. \u7f13\u5b58\u6ca1\u6709\u8fc7\u671f\u65f6\u95f4\n"
+    "**\u95ee\u9898**\uff1a\u7f13\u5b58\u6761\u76ee\u6c38\u4e0d\u5931\u6548\u3002\n\n"
+    "**\u5efa\u8bae**\uff1a\n\u53ef\u4ee5\u63a5\u53d7\uff08\u6570\u636e\u91cf\u5c0f\uff09"
+    "\uff0c\u4f46\u5efa\u8bae\u52a0\u4e00\u4e2a\u4e0a\u9650\u3002\n",
+    "# \u4ee3\u7801\u8bc4\u5ba1\n\n"
+    "### 3. \u91cd\u8bd5\u6b21\u6570\u5199\u6b7b\u5728\u4ee3\u7801\u91cc\n\n"
+    "- \u4f4d\u7f6e\uff1a`jobs/retry.py`\n"
+    "- \u5efa\u8bae\uff1a\u53ef\u4ee5\u63a5\u53d7\uff0c"
+    "\u540e\u7eed\u518d\u6539\u6210\u914d\u7f6e\u9879\n",
+]
+
+
+@pytest.mark.parametrize("text", ADVICE_IN_A_FINDING)
+def test_the_advice_field_of_a_finding_is_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
+
+
 def test_a_readiness_key_with_a_sentence_is_no_verdict() -> None:
     text = "## Notes\n\nMerge readiness: depends on the load test next week.\n"
     assert verdict(text) == "UNKNOWN"
@@ -141,6 +162,43 @@ def test_a_single_file_review_keeps_its_verdict() -> None:
     text = ("# Review\n\n## Review of `src/chart.tsx`\n\nThe split is clean.\n\n"
             "### Verdict: APPROVE\n")
     assert verdict(text) == "APPROVE"
+
+
+# one change of several called in words outside the table ("merge", "ship as is") beside
+# another change's verdict: both are per-item calls, the review states none
+PER_CHANGE = [
+    """# Review of two pull requests
+
+## PR #31 — read the retry count from the config
+
+The count now comes from `settings.retries`.
+
+### Recommendation: merge
+
+## PR #32 — drop the legacy exporter
+
+Removes the old CSV path.
+
+### Recommendation: request changes (one ask)
+
+1. Keep the exporter behind a flag for one release.
+""",
+    """# Two changes, reviewed together
+
+## Change 1: batch the audit writes
+
+**Decision:** ship as is. The batching is correct.
+
+## Change 2: cache the user lookups
+
+**Decision:** Changes requested. The cache never expires.
+""",
+]
+
+
+@pytest.mark.parametrize("text", PER_CHANGE)
+def test_one_call_per_change_in_any_words_states_no_verdict(text: str) -> None:
+    assert verdict(text) == "UNKNOWN"
 
 
 PER_DECISION = """# Architecture review of the scheduler rewrite

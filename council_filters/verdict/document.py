@@ -165,7 +165,8 @@ _INVENTORY = re.compile(
     # "## Review Raw Files", "## Artifacts": where the detailed outputs are kept
     r"(?:[\w-]+\s+){0,2}raw\s+(?:files?|outputs?|logs?|reports?|results?)\s*$|"
     r"(?:[\w-]+\s+)?(?:artifacts?|attachments?)\s*$|"
-    r"implemented\s+fix|(?:changes|fixes)\s+(?:made|applied)|(?:key|relevant|related|main|"
+    r"implemented\s+fix|(?:[\w-]+\s+)?(?:changes|fixes|improvements|edits|updates|corrections)\s+"
+    r"(?:made|applied|implemented)|(?:key|relevant|related|main|"
     r"important)\s+files|files?\s+(?:requiring|needing|that\s+need|to)\s+(?:changes?|"
     r"updates?|fixes|modification)|"
     # ... and the legend of a review's scale ("SEVERITY CLASSIFICATION", "Priority levels")
@@ -583,6 +584,8 @@ class _Section:
     plan: bool = False  # "## Next steps", "## Roadmap": work to come, no findings
     action: bool = False  # named as a list of actions ("## Recommendations", "## Action Items")
     answers: tuple[str, ...] = ()  # "### 2. Authorization (unblocks B2, B5)": ids it answers
+    left_open: bool = False  # in a fix log: "## Outstanding Items", what it did not fix
+    remedy: bool = False  # "#### Change 1: …" after the findings: a proposed change
 
 
 @dataclass
@@ -1186,6 +1189,11 @@ class _Reader:
         # the document's title says it is addressed to a reviewer ("# Codex Review Brief",
         # "# Review Packet", "# Code Review Request"): a prompt, whose items are no findings
         self.brief = False
+        # the title says the document records the fixes made for a review ("# Review Fixes
+        # Summary", "# Code Review Fixes - Implementation Summary", "# Bug Fixes: …"): what
+        # it lists is done, unless a heading says its items are left open ("## Outstanding
+        # Items")
+        self.fix_log = False
 
     def open_span(self, first: int, level: int) -> None:
         self.close_span(first)
@@ -1299,8 +1307,11 @@ class _Reader:
 
     def feed(self, line: str) -> None:
         """A line of the current sections' text: a candidate heading's fields and body."""
-        for s in self.sections:
-            if s.cand is not None and len(s.cand.body) < MAX_BODY:
+        for i, s in enumerate(self.sections):
+            if s.cand is not None and len(s.cand.body) < MAX_BODY and not any(
+                    t.remedy for t in self.sections[i + 1:]):
+                # (a remedy's lines, "#### Change 2" … "**File**: `h.go:54`", are not the
+                # fields of the heading above it)
                 s.cand.body.append(line)
         if self.comment is not None and len(self.comment.lines) < MAX_BODY:
             self.comment.lines.append(line)
@@ -1425,13 +1436,18 @@ class _Reader:
             self.doc.template = True
             return False
         v = words.vote_of(value, strong)
-        if v is None and not strong:
-            return False
-        self.order += 1
-        remark = v is None and words.is_remark(value)
         # "## 2. routes.test.tsx" over "### Verdict: PASS - …", "### Decision 3: …" over
         # "**Status:** APPROVED": that item's verdict (one of several, see resolve_votes)
         scope = next((s.item for s in reversed(self.sections) if s.item is not None), None)
+        if v is None and not strong:
+            if scope is not None and value.strip(" *_`"):
+                # "## PR #9 — …" over "### Recommendation: MERGE": one item's call, in
+                # words the vocabulary does not hold; it still marks a per-item review
+                self.doc.votes.append(Vote(None, False, self.round(), self.order, 1,
+                                           aside=True, scope=scope))
+            return False
+        self.order += 1
+        remark = v is None and words.is_remark(value)
         # "### P2.7 …" then "**Verdict:** Not a bug, but …": a Verdict key naming no verdict
         # under one item of a list is that item's comment, as a remark in a section is
         aside = remark and any(s.level >= 2 and s.kind != "other" for s in self.sections) \
@@ -1582,6 +1598,11 @@ class _Reader:
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
+        if self.fix_log and not any(sec.left_open for sec in self.sections) \
+                and not _reopened(head):
+            return  # a fix log's item: done, not found
+        if self.doc.findings and _REMEDY_HEAD.match(_plain(head)):
+            return  # "Fix #1: move the imports" after the findings: a remedy for one of them
         if any(sec.plan for sec in self.sections) and not fields.get("file") \
                 and locate(head[:600]) is None:
             return  # "## Next steps" … "3. **MEDIUM**: add input validation": work to come
@@ -2070,7 +2091,7 @@ class _Reader:
                     or locate(s.cand.text) is not None) for s in self.sections):
             kind = "positive"  # "#### Problem" under "### Issue 1: ...": a part of that finding
         if kind in ("neutral", "findings") and _SETTLED_HEAD.match(plain) \
-                and not _STILL_OPEN.search(plain):
+                and not _OPEN_WORDS.search(plain):
             # "### Before (REJECT)", "## Should-Fix Items (Deferred)": findings of an
             # earlier state, or set aside: none is open
             kind = "resolved"
@@ -2100,11 +2121,18 @@ class _Reader:
             # "## Behobene Probleme": the previous round's items, settled unless they say
             # otherwise
             kind = "resolved"
+        remedy = kind in ("neutral", "findings") and bool(self.doc.findings) \
+            and _REMEDY_HEAD.match(plain) is not None
+        if remedy:
+            # "#### Change 1: Add `lsRefsLocal()`" after the findings: a remedy, and what
+            # it holds (its file, its code) is the change proposed, no finding
+            kind = "resolved"
         for s_up in self.sections:
             if s_up.cand is not None:
                 s_up.cand.subs.append(kind)
         self.headings += 1
         sec = _Section(level, kind, sev, file_ctx, rnd)
+        sec.remedy = remedy
         if level >= 2 and not rnd and not is_key and (
                 _ITEM_HEAD.match(plain) or file_ctx is not None or _heading_file(text)):
             sec.item = f"{at}:{plain[:80]}"
@@ -2169,6 +2197,10 @@ class _Reader:
             self.review_title = True  # "# Hibernia Codebase Review": a review's title
         if title and _BRIEF_TITLE.search(plain):
             self.brief = True
+        if title and _FIX_LOG_TITLE.search(plain) and not _OPEN_WORDS.search(plain):
+            self.fix_log = True
+        sec.left_open = bool(self.fix_log and not title and _LEFT_OPEN.search(plain)
+                             and not _SET_ASIDE_WORDS.search(plain))
         if title and self.reviewed is None and (named_one := _heading_file(text)) is not None:
             self.reviewed = named_one  # "# Review of `docs/plan.md`"
         if sec.file is None and kind not in ("positive", "resolved") and not title:
@@ -3141,7 +3173,7 @@ class _Reader:
             if max(idc, stc) >= len(row):
                 continue
             st = _plain(row[stc])
-            if not _RESOLVED.search(st) or _STILL.search(st):
+            if not _RESOLVED.search(st) or _OPEN_WORDS.search(st):
                 continue
             cell = _plain(row[idc]).strip(" *_`#")
             key = _ident(cell) or _number(cell + ".")
@@ -3372,6 +3404,10 @@ _RECAP_ACTION = re.compile(
     r"(?:list|plan|order)|what\s+to\s+(?:fix|change|do)|before\s+merg\w*|priorit\w+"
     r"(?:\s+\w+)?|remaining\s+(?:issues|items|work)|open\s+items|checklist|empfehlungen|"
     r"vorschl\u00e4ge|recommandations|recomendaciones|sugerencias|recomenda\u00e7\u00f5es|"
+    # "修复优先级", "修复优先级顺序", "修复顺序": the order to fix in
+    r"(?:\u4fee\u590d|\u4fee\u6539|\u6539\u8fdb)(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?"
+    r"(?:\u987a\u5e8f|\u9806\u5e8f|\u6392\u5e8f)|(?:\u4fee\u590d|\u4fee\u6539|\u6539\u8fdb)"
+    r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)|"
     r"sugest\u00f5es|(?:\u4fee\u6539|\u6539\u8fdb|\u4fee\u590d|\u4f18\u5316)?"
     r"(?:\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a)?(?:\u5efa\u8bae|\u5efa\u8b70)|\u884c\u52a8\u9879|\u63a8\u5968|\u63d0\u6848|"
     r"\u5bfe\u5fdc|\uad8c\uc7a5|\uc81c\uc548)\b", re.I)
@@ -3634,7 +3670,11 @@ _SETTLED_HEAD = re.compile(
     r"|.{0,60}(?:\((?:[^()\n]{0,30}\s)?|[:\u2014\u2013-]\s*)(?:deferred|postponed|out\s+of\s+scope|"
     r"won'?t\s+fix|by\s+design|superseded|no\s+longer\s+applies|not\s+a\s+bug)"
     # "(Won't Fix / Platform-Bedingt)": the set-aside reason and another beside it
-    r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$)", re.I)
+    r"(?:\s*[/,;&+]\s*[^()\n]{1,40})?\s*\)?\s*$"
+    # "Must-fix defects (applied in this commit)", "Review items (all fixed)": done now
+    r"|.{0,60}\((?:[^()\n]{0,30}\s)?(?<!partially\s)(?<!partly\s)(?<!not\s)(?<!be\s)(?:applied|fixed|resolved|"
+    r"addressed|done|implemented)(?:\s+(?:in|by|with)\s+(?:this|the)\s+(?:commit|pr|change|patch|"
+    r"round|pass|revision))?\s*\)\s*:?\s*$)", re.I)
 # a lead-in that gives the reasons for a rating or a call, alone over a list: "**Why
 # Low**:", "Why this is safe:" (its items are the reviewer's reasons, not findings)
 _WHY_LEAD = re.compile(r"^\s*(?:\*\*|__)?\s*why\b[^:*_\n]{0,40}(?:\*\*|__)?\s*[:\uff1a]\s*"
@@ -3651,8 +3691,6 @@ _SET_ASIDE_HEAD = re.compile(
     r"|(?:items?|issues?|findings?|work)\s+(?:deferred|postponed)\b"
     # "### ⚠️ Pre-Existing Issues Identified (Not Security-Related)": there before the change
     r"|pre-?existing\s+(?:issues?|errors?|failures?|problems?|bugs?)\b", re.I)
-_STILL_OPEN = re.compile(r"\b(?:still|open|remaining|unresolved|outstanding|not\s+(?:yet\s+)?"
-                         r"(?:fixed|addressed|resolved))\b", re.I)
 # the words of a heading over the previous round's settled items ("Resolved", "Fixed since
 # last review", "Previously reported", "Addressed", "Applied", "Behoben", "Resueltos",
 # "해결된 이슈"): a settled word, and nothing but the names of what was settled and when
@@ -3691,10 +3729,13 @@ _ROUND_STATUS = re.compile(
     r"\s+status$|^status\s+of\s+(?:the\s+)?"
     r"(?:previous|prior|earlier|last|round[\s-]*\d+|cycle[\s-]*\d+)\s+(?:round\s+|review\s+)?"
     r"(?:findings?|issues?|items?|comments?)$", re.I)
-# the open words that keep a heading from settling its section
+# the words that say something is still open: they keep a heading from settling its
+# section, a status cell or an answer from settling its item, a dash clause from closing
+# its heading ("— not fixed yet", "Partially fixed", "未修复"); one list for all of them
 _OPEN_WORDS = re.compile(
     r"\b(?:still|open|remaining|remains?|unresolved|outstanding|pending|partial(?:ly)?|partly|"
-    r"not|un\w*|regress\w*|reopened|fail\w*)\b", re.I)
+    r"not|yet|un(?:fixed|resolved|addressed|done|finished|merged|tested|handled|verified|checked|"
+    r"solved|changed|touched)|regress\w*|reopened|fail\w*)\b|\u672a|\u90e8\u5206", re.I)
 
 
 # a document that answers a review: "Second-round response to the independent review",
@@ -3798,7 +3839,7 @@ def _mixed_status(rows: list[list[str]]) -> bool:
     if stc is None:
         return False
     cells = [_plain(r[stc]) for r in rows[1:SETTLED_CAP] if stc < len(r)]
-    return any(_RESOLVED.search(c) and not _STILL.search(c) for c in cells) and any(
+    return any(_RESOLVED.search(c) and not _OPEN_WORDS.search(c) for c in cells) and any(
         _reopened(c, cell=True) for c in cells)
 
 
@@ -3880,7 +3921,7 @@ def _skip_head(head: str) -> bool:
                  r"superseded|no\s+longer\s+applies|not\s+a\s+bug))\)|\b(?:FIXED|RESOLVED|"
                  r"ADDRESSED|CLARIFIED)\b", h) or _CJK_DONE.match(_plain(h)):
         return True
-    if any(_RESOLVED.match(a.strip(" *_`")) and not _STILL.search(a)
+    if any(_RESOLVED.match(a.strip(" *_`")) and not _OPEN_WORDS.search(a)
            for a in _SETTLED_ASIDE.findall(h)):
         return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
@@ -4373,7 +4414,10 @@ _EMPTY_GROUP = re.compile(r"^[\s*_]*(?P<k>[^\W\d_][\w /-]{1,38}?)[\s*_]*:[\s*_]*
 _ID_COLUMNS = frozenset(("#", "id", "no", "no.", "nr", "item", "finding", "issue", "ref"))
 _STATUS_COLUMNS = frozenset(("status", "state", "resolution", "outcome", "result"))
 # an item's own status line ("**Status**: ✅ Acceptable", "- Status: done")
-_ITEM_STATUS_KEY = re.compile(r"^[\W_]*status\b", re.I)
+# (or its advice: "**建议**：" then "可以接受，但……", acceptable but do this: a field of that
+# finding, not the review's vote)
+_ITEM_STATUS_KEY = re.compile(
+    r"^[\W_]*status\b|^[\W_]*(?:\u5efa\u8bae|\u5efa\u8b70)[*_\s]*[:\uff1a]", re.I)
 # "# Review: APPROVED", "# Code Review — Changes requested": a title that is the verdict
 _REVIEW_VERDICT_TITLE = re.compile(
     r"^(?:[\w'-]+\s+){0,3}review\s*(?:[:\u2014\u2013]|\s-\s)\s*(?P<v>.{2,60})$", re.I)
@@ -4387,8 +4431,6 @@ _ITEM_HEAD = re.compile(
 # the clause after a heading's dash: "— fixed in this PR", "—— 本 PR 已修复", "– resolved"
 _DASH_TAIL = re.compile(
     r"(?:\s[\u2014\u2013]{1,2}\s*|[\u2014]{2}\s*|\s--\s)(?P<t>[^\u2014\u2013]{1,40})$")
-_STILL = re.compile(
-    r"\b(?:not|partial(?:ly)?|partly|still|yet|pending|un\w+)\b|\u672a|\u90e8\u5206", re.I)
 
 
 # a header line that closes every finding of the document ("> **Status: all findings
@@ -4474,7 +4516,7 @@ def _settled_tail(plain: str) -> bool:
     """The heading ends, after a dash, in a short clause that says it was settled
     (fixed, resolved, addressed) and does not say partly or not yet."""
     m = _DASH_TAIL.search(plain)
-    return m is not None and bool(_RESOLVED.search(m["t"])) and not _STILL.search(m["t"])
+    return m is not None and bool(_RESOLVED.search(m["t"])) and not _OPEN_WORDS.search(m["t"])
 
 
 def _sev_label(head: str) -> str | None:
@@ -4721,6 +4763,29 @@ _FIX_LEAD = re.compile(
     r"^\s*[*_]*(?:fix|suggested\s+fix|proposed\s+fix|recommended\s+fix|solution|remediation|"
     r"recommendation|evidence|proof|example|examples|details?|affected|references?|where)"
     r"[*_]*\s*(?:[:\uff1a\u2014]|\s-\s)", re.I)
+# a title naming the record of the fixes made for a review ("Review Fixes Summary", "Code
+# Review Fixes - Phase 2", "Bug Fixes: Text Display", "post-build review fixes"), not a
+# plan of fixes to make, a check of them, nor a review of a fix ("Review of the bug fix")
+_FIX_LOG_TITLE = re.compile(
+    r"^(?!.*\breview\s+of\b)(?:(?:[^\n]{0,60}\s)?(?:(?:code\s+)?review|bug|audit)\s+fix(?:es)?\b"
+    r"(?!\s+(?:plan|needed|required|proposals?|to\s+do|roadmap|backlog|verification|verified|"
+    r"check|review)\b)|"
+    r"[^\n]{0,60}\bfix(?:es)?\s+(?:summary|implementation|implemented|applied|log|record)\b)",
+    re.I)
+# a heading in a fix log over what it left open ("Outstanding Items (Not Critical)",
+# "Remaining issues", "Not implemented"); not what it set aside ("Accepted limitation
+# (not fixed this pass)", "Known limitations", "Deferred")
+_LEFT_OPEN = re.compile(
+    r"\b(?:outstanding|remaining|still\s+open|open\s+(?:items?|issues?|findings?)|unresolved|"
+    r"not\s+(?:yet\s+)?(?:implemented|fixed|addressed|done|resolved)|pending)\b", re.I)
+_SET_ASIDE_WORDS = re.compile(
+    r"\b(?:accepted|known|deferred|postponed|won'?t\s+fix|limitations?|by\s+design|"
+    r"out\s+of\s+scope)\b", re.I)
+# a numbered remedy ("Fix #1: Move the imports", "Change 2: Update the handler", "修改3：
+# Stage 4 清单补充"): once findings are read, the change proposed for one of them
+_REMEDY_HEAD = re.compile(
+    r"^[\W_]*(?:fix|change|modification|edit|patch|\u4fee\u6539|\u4fee\u6b63|\u6539\u52a8|"
+    r"\u53d8\u66f4|\u5909\u66f4)\s*#?\d{1,3}[a-z]?[*_]*\s*[:\uff1a.\u2014\u2013-]", re.I)
 # the title of a document addressed to a reviewer: what to check, not what was found
 _BRIEF_TITLE = re.compile(
     r"\breview\s+(?:brief(?:ing)?|packet|request|instructions?|prompt|template)\b|"

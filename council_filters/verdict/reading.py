@@ -371,7 +371,10 @@ def resolve_votes(votes: list[document.Vote]) -> tuple[str | None, str | None, b
     verdict").  Keys that agree give their vote; keys that disagree give UNKNOWN with a
     warning, unless they sit in successive rounds, when the last round's vote counts.
     """
-    scopes = {v.scope for v in votes if v.scope is not None and v.vote is not None}
+    # (a weaker key whose value the word table does not hold, "### Recommendation: MERGE"
+    # under "## PR #9 — …", is one item's call too; a Verdict key naming none is a remark)
+    scopes = {v.scope for v in votes
+              if v.scope is not None and (v.vote is not None or not v.strong)}
     if len(scopes) >= 2:
         # a per-file review ("## 1. dialog.tsx" … "### Verdict: PASS", "## 2. routes.tsx" …):
         # each file's verdict, not the review's

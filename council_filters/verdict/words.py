@@ -821,7 +821,8 @@ CHANGES_HEADS_INTL = (
 # Neither findings nor praise: references, a test plan, background ("参考资料",
 # "テスト計画", "Referências", "Testplan"); their items are findings only by a place or tag
 OTHER_HEADS_INTL = (
-    "\u53c2\u8003(?:\u8d44\u6599|\u6587\u732e|\u94fe\u63a5|\u6700\u4f73\u5b9e\u8df5|\u60c5\u5831)?|"
+    "\u53c2\u8003(?:\u8d44\u6599|\u8d44\u6e90|\u6587\u732e|\u94fe\u63a5|\u6700\u4f73\u5b9e\u8df5|"
+    "\u60c5\u5831)?|"
     "\u53c2\u7167|\ucc38\uace0\\s?\uc790\ub8cc|\u6d4b\u8bd5\u8ba1\u5212|\u6e2c\u8a66\u8a08\u5283|"
     "\u30c6\u30b9\u30c8(?:\u8a08\u753b|\u65b9\u91dd)|\ud14c\uc2a4\ud2b8\\s?\uacc4\ud68d|"
     "\u80cc\u666f|\ubc30\uacbd|\u9644\u5f55|\u4ed8\u9332|\ubd80\ub85d|"
