@@ -19,8 +19,6 @@ machine only at trigger lines and while a PEM block or watch window is open.
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Callable, Sequence
 
 from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
@@ -34,6 +32,8 @@ from council_filters.redaction.patterns import CredentialPattern as CredentialPa
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Callable, Sequence
     from typing import Any, BinaryIO, Protocol
 
 _CRED_RES = tuple((p.name, LazyRegex(p.regex)) for p in CREDENTIAL_PATTERNS)
@@ -260,7 +260,8 @@ class Redactor:
         self.watch = 0
         # Accounting.
         self.count = count
-        self.counts: Counter[str] = Counter()
+        # (collections, which Counter needs, is loaded only when lines are counted)
+        self.counts: Counter[str] = _counter() if count else {}  # type: ignore[assignment]
         self.record_lines = record_lines
         self.redacted: list[int] = []
         self.hits: list[tuple[int, str]] = []
@@ -875,6 +876,13 @@ def use_machine(name: str) -> None:
 def machine_name() -> str:
     """Which line machine runs the plain path: ``c`` or ``python``."""
     return "c" if _machine_run() is not None else "python"
+
+
+def _counter() -> Counter[str]:
+    """An empty ``collections.Counter`` (imported when one is needed)."""
+    from collections import Counter
+
+    return Counter()
 
 
 # --------------------------------------------------------------------------- #

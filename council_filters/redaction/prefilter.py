@@ -196,8 +196,8 @@ def _hyperscan_alone() -> Any:
     (another layout, another finder) leaves it to the package's import.
     """
     import sys
-    from types import ModuleType
 
+    ModuleType = type(sys)  # (types.ModuleType, without importing types)
     if "hyperscan" in sys.modules or _HS_EXT in sys.modules:
         return None  # imported already: the package is at hand
     try:

@@ -8,8 +8,6 @@ stay lazy: the plain text form starts without the rule sets or the JSON kit.
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Callable
 
 from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.machine import Redactor, redact_text
@@ -17,6 +15,8 @@ from council_filters.redaction.patterns import PATTERN_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Callable
     from typing import Any, TextIO
 
     from council_filters.redaction.batch import Summary

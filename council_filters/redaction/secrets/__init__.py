@@ -18,9 +18,9 @@ byte as the reference program.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
 from council_filters.base.errors import UsageError
+from council_filters.base.memo import lru_cache
 from council_filters.redaction.machine import RedactStats, redact_stream
 from council_filters.redaction.secrets import builtin
 from council_filters.redaction.secrets.engine import (

@@ -21,8 +21,8 @@ rules run only on the lines found.  The validators live in
 from __future__ import annotations
 
 import binascii
-from functools import cache
 
+from council_filters.base.memo import cache
 from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.secrets.rules import Rule
 from council_filters.redaction.secrets.validators import (

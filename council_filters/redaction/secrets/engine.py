@@ -23,10 +23,7 @@ Every line still yields one line: itself or a placeholder with its number.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
-
+from council_filters.base.memo import lru_cache
 from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex, escape
 from council_filters.redaction.machine import Redactor
@@ -45,6 +42,8 @@ from council_filters.redaction.secrets.rules import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Iterable, Iterator, Sequence
     from typing import Any
 
 _NAME_LINE = LazyRegex(

@@ -22,8 +22,6 @@ line with the rules (the same validators as a value on the key's line).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from council_filters.redaction.lazy import LazyRegex
 
 #: How many lines after its opener a block may hold values.
@@ -55,7 +53,11 @@ _HCL_DEFAULT = LazyRegex(rb"""[ \t]*default[ \t]*=[ \t]*(?P<v>\S.*)""")
 
 _NONE, _BLOCK, _NEXT, _HCL, _WRAP = range(5)
 
-Confirm = Callable[[bytes, bytes], "str | None"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Confirm = Callable[[bytes, bytes], "str | None"]
 
 
 def token_run(text: bytes, alphabet: bytes = _B64) -> bytes:

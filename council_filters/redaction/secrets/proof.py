@@ -37,9 +37,7 @@ search goes on from the next line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
-
+from council_filters.base.memo import lru_cache
 from council_filters.redaction.lazy import (
     DOTALL,
     MULTILINE,
@@ -53,6 +51,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
     import re._constants as _c  # the parser of the re module (Python 3.11+)
+    from collections.abc import Sequence
     from typing import Any
 
 _NL = 10

@@ -18,20 +18,19 @@ difference.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import lru_cache
 
+from council_filters.base.memo import lru_cache
 from council_filters.base.tuples import NamedTuple
 from council_filters.redaction.lazy import LazyRegex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
-#: A validator sees the secret and the whole match (both text) and says
-#: whether they still look like a credential.
-Validator = Callable[[str, "Any"], bool]
+    #: A validator sees the secret and the whole match (both text) and says
+    #: whether they still look like a credential.
+    Validator = Callable[[str, Any], bool]
 
 
 @lru_cache(maxsize=4)
@@ -44,7 +43,10 @@ def shannon_entropy(text: str) -> float:
     if not text:
         return 0.0
     n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+    # (each character's count, in the order of first occurrence: the sum of
+    # ``collections.Counter(text).values()``'s terms, added in its order)
+    count = text.count
+    return -sum(c / n * math.log2(c / n) for c in map(count, dict.fromkeys(text)))
 
 
 #: Terminal escapes (colours, cursor moves, titles), removed before rules look.

@@ -8,8 +8,7 @@ expression, a type name or prose (token-like keys also need entropy).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from council_filters.base.memo import lru_cache
 from council_filters.redaction.lazy import LazyRegex
 from council_filters.redaction.secrets.rules import (
     REFERENCE_WHOLE,
