@@ -80,3 +80,43 @@ def test_the_errors_are_typing_s() -> None:
 
         class Mixed(NamedTuple, int):  # type: ignore[misc]
             a: int
+
+
+def test_the_tuple_class_has_namedtuples_members() -> None:
+    """The class is made without ``collections``: what ``namedtuple`` gives, member
+    by member, on the same fields and defaults."""
+    import collections
+    import inspect
+
+    ref = collections.namedtuple("Point", ("x", "y", "label"), defaults=(0, "origin"))
+    p, r = Point(1, 2), ref(1, 2)
+    assert Point(1) == ref(1) == (1, 0, "origin")
+    assert tuple(p) == tuple(r) and repr(p) == repr(r)
+    assert p._asdict() == r._asdict() and type(p._asdict()) is dict
+    assert p._replace(y=5) == r._replace(y=5) and type(p._replace(y=5)) is Point
+    assert Point._make([4, 5, "z"]) == ref._make([4, 5, "z"])
+    assert type(Point._make((4, 5, "z"))) is Point
+    def params(cls: typing.Any) -> list[tuple[str, object, object]]:
+        return [(a.name, a.kind, a.default) for a in inspect.signature(cls).parameters.values()]
+
+    assert params(Point) == params(ref)
+    assert Point.__match_args__ == ref.__match_args__
+    assert Point.__new__.__defaults__ == ref.__new__.__defaults__ == (0, "origin")
+    assert Point.x.__doc__ == ref.x.__doc__ and Point.__slots__ == ()
+    assert p.__getnewargs__() == (1, 2, "origin")
+    def raised(bad: typing.Any, cls: typing.Any) -> type[BaseException] | None:
+        try:
+            bad(cls)
+        except (TypeError, ValueError) as exc:
+            return type(exc)
+        return None
+
+    for bad in (lambda c: c(), lambda c: c(1, 2, 3, 4), lambda c: c(1, z=2),
+                lambda c: c._make([1]), lambda c: c(1, 2)._replace(z=1)):
+        assert raised(bad, Point) is raised(bad, ref) is not None
+    for field_list in (("_a",), ("a b",), ("b", "_a")):
+        with pytest.raises(ValueError):
+            collections.namedtuple("T", field_list)
+        with pytest.raises(ValueError):
+            type("T", (NamedTuple,), {"__annotations__": dict.fromkeys(field_list, int),
+                                      "__module__": __name__})

@@ -25,8 +25,6 @@ the block (a BEGIN marker mentioned in prose swallows nothing after it).
 
 from __future__ import annotations
 
-import unicodedata
-
 from council_filters.redaction.lazy import IGNORECASE, LazyRegex
 
 #: Dash-likes: Unicode's dash punctuation, minus signs, the hyphen bullet,
@@ -117,6 +115,8 @@ def marker_text(line: bytes) -> str:
     s = line.decode("utf-8", "replace")
     if "\x1b" in s or "\x9b" in s:
         s = _ANSI.sub("", s)
+    import unicodedata  # (loaded for the first line that is not ASCII, not at every start)
+
     s = unicodedata.normalize("NFKC", s).translate(_table())
     return s.casefold().replace("\\n", "").replace("\\r", "").replace("\\t", "")
 
@@ -198,6 +198,8 @@ def _clean(line: bytes) -> str:
     if "\x1b" in s or "\x9b" in s:
         s = _ANSI.sub("", s)
     if not s.isascii():
+        import unicodedata
+
         s = unicodedata.normalize("NFKC", s).translate(_table())
     # HTML tags and grep's "path:line:" prefix are decoration.
     if "<" in s:
