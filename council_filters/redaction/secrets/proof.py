@@ -481,6 +481,10 @@ _CONDITIONS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     # "(?:^|[...])" is tried at every byte): "-D" where a blank, a quote or
     # the line's start is before it
     "secret-system-property": ((rb"(?:^|[\s\"'])-D", rb"-D(?<=(?<![^\s\"'])-D)"),),
+    "login-credentials": ((rb"(?:^|[\s;|&(`])-[uU]", rb"-(?<=(?<![^\s;|&(`])-)[uU]"),),
+    # led by the "_" (a blank, a line's start or ":" before it: a superset of
+    # a line's start and blanks, or "/:")
+    "npmrc-auth": ((rb"(?:^[ \t]*|/:)_", rb"_(?<=(?<![^ \t\n:])_)"),),
     # placeholders: within the shortest secret each rule takes
     "aws-access-key-id": ((rb"\b((?:A3T", rb"\b(" + _no_placeholder(20) + rb"(?:A3T"),),
     "google-oauth-token": ((rb"\b(ya29", rb"\b(" + _no_placeholder(25) + rb"ya29"),),
