@@ -677,6 +677,26 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                                       + "%40redis%3A26379")
             yield "requirepass-angle", f"requirepass <{pw}"
             yield "acl-angle", f"user jobs on ><{pw} ~queue:* +@read"
+    elif family == "spoken-phrase":
+        # words apart by blanks, unquoted, to the end of the line or the next pair
+        words = ("marble", "falcon", "juniper", "cobalt", "meadow", "pepper", "thistle", "harbor",
+                 "walnut", "saffron", "quartz", "bramble", "lantern", "orchid")
+        for _ in range(per_shape):
+            for n in (3, 4, 5):
+                p = " ".join(rng.sample(words, n))
+                yield f"yaml/{n}", f"    client_secret: {p}"
+                yield f"ini/{n}", f"password = {p}"
+                yield f"properties/{n}", f"private.key.passphrase={p}"
+                yield f"env/{n}", f"SMTP_PASS={p}"
+                yield f"compose-list/{n}", f"      - POSTGRES_PASSWORD={p}"
+                yield f"dockerfile/{n}", f"ENV KEYSTORE_PASSWORD {p}"
+                yield f"fish/{n}", f"set -gx API_TOKEN {p}"
+                yield f"apache/{n}", f"    SetEnv DB_PASSWORD {p}"
+                yield f"redis-conf/{n}", f"requirepass {p}"
+                yield f"systemd/{n}", f"Environment=PORT=8080 SMTP_PASS={p} MODE=prod"
+                yield f"ado-net/{n}", f"Server=db1;User Id=sa;Password={p};Encrypt=true"
+                yield f"stackexchange/{n}", f'"Redis": "cache:6380,password={p},ssl=True"'
+                yield f"semicolon-end/{n}", f"  master_password: {p};"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -728,7 +748,7 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "file-passphrase", "drawn-values", "redis-more",
+    "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
 )
 
 

@@ -259,6 +259,13 @@ def test_near_misses_pass(line: bytes) -> None:
         'secret_key: "settings.secret.key"', "api_token: com.example.mobile",
         'AUTH_TOKEN: "must be set before start"', "pwd := ffzrdiz.loh.gxkpwtvf",
         "password: pebble orbit walnut cascade and more",
+        # unquoted words apart by blanks that are a sentence, or do not end the line
+        "token: generated during setup", "API_TOKEN: rotated weekly by ops",
+        "client_secret: marble falcon juniper cobalt meadow pepper thistle",
+        "password: marble falcon juniper see notes", "secret_key: lives in the vault",
+        "Forgot password link looks broken", "Password reset flow explained",
+        "the password expires after some hours", "password manager ready before",
+        "api_key value comes from marble falcon juniper",
         # whole references where a Redis or npm password goes, and files read
         "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
         "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',

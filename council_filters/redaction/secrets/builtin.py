@@ -56,6 +56,7 @@ from council_filters.redaction.secrets.validators import (
     scrambled_ok,
     sign_led_ok,
     spaced_pair_ok,
+    spoken_phrase_ok,
     stripe_ok,
     token_shape,
     twilio_ok,
@@ -729,6 +730,24 @@ RULES: tuple[Rule, ...] = (
         "blank, a dot or a dash, none of prose, configuration or code",
     ),
     _r(
+        "secret-spoken-phrase",
+        # secret-passphrase's words apart by blanks, unquoted: taken only where
+        # they run to the end of the line, or to the next pair (``;Server=``,
+        # ``,ssl=``, `` MODE=``), and after blanks alone only where the key
+        # opens the line (``ENV KEY words``, ``requirepass words``).
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
+        rb"(?P<op>[ \t]*(?::=|\?=|[:=])[ \t]*|[ \t]+)(?P<q>)"
+        rb"(?P<v>[a-z]{3,10}+(?: [a-z]{3,10}+){2,5}+)"
+        rb"(?=[ \t]*[;,]?[ \t]*\r?$|[ \t]*[;,][ \t]*[A-Za-z][A-Za-z0-9 _.-]{0,40}="
+        rb"|[ \t]+[A-Za-z_][A-Za-z0-9_.]{0,40}=)",
+        rb"",
+        group=4,
+        validator=spoken_phrase_ok,
+        placeholders=False,
+        description="a key naming a secret and three to six lower-case words apart by blanks, "
+        "unquoted, to the end of the line or the next pair",
+    ),
+    _r(
         "secret-typed-assignment",
         # Go, Rust, Kotlin, Swift, Scala, TypeScript, C#, Java: a string given
         # through a type annotation, a string prefix or a setter.
@@ -960,14 +979,14 @@ _ASSIGNED = (
 # sign or a lower-case word run; or a type and "=", a string prefix or a
 # parenthesis before a quote.
 _PHRASE_START = rb"(?-i:[a-z]{3,10}[.-][a-z]{3,10}[.-][a-z]{3})"
-_SPOKEN_START = rb"(?-i:[a-z]{3,10} [a-z]{3,10} [a-z]{3})"  # (words apart by blanks: quoted)
+_SPOKEN_START = rb"(?-i:[a-z]{3,10} [a-z]{3,10} [a-z]{3})"  # (words apart by blanks)
 _KEYED_VALUE = (
     rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
     rb"(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD
-    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    + rb"|" + _PHRASE_START + rb")|" + _Q + rb"?" + _SPOKEN_START + rb")"
     # (after blanks alone, a value led by "=" is no value: KEY =x)
     rb"|[ \t]+(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD.replace(b"[=-]", b"-", 1)
-    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    + rb"|" + _PHRASE_START + rb")|" + _Q + rb"?" + _SPOKEN_START + rb")"
     # (the type's bytes unbounded: the automaton keeps a bounded repeat alive
     # after every key word of dense text, an unbounded class costs it less)
     rb"|[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>, \[\]?]*[?!]?[ \t]*=[ \t]*"
@@ -1104,7 +1123,8 @@ _TIGHT: dict[str, bytes] = {
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)
     **dict.fromkeys(
-        ("secret-sign-led-value", "secret-passphrase", "secret-typed-assignment"), _KEYED_VALUE
+        ("secret-sign-led-value", "secret-passphrase", "secret-spoken-phrase",
+         "secret-typed-assignment"), _KEYED_VALUE
     ),
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"

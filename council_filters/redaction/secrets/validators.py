@@ -1177,6 +1177,39 @@ def passphrase_ok(secret: str, m: Any) -> bool:
     return _phrase_ok(secret)
 
 
+#: What may stand before a key whose value follows after blanks alone: the
+#: line's indentation and a command that sets it (``ENV``, ``export``, ``set
+#: -gx``, ``SetEnv``, ``fastcgi_param``).
+_KEY_OPENS_LINE = LazyRegex(
+    rb"[ \t]*(?:(?i:env|arg|export|setenv|setx|set(?:[ \t]+-[A-Za-z]{1,3}){0,2}"
+    rb"|[a-z]{1,12}_param)[ \t]+)?\Z"
+)
+_PROSE_ENDINGS = ("ed", "ing", "ly", "tion")
+
+
+def spoken_phrase_ok(secret: str, m: Any) -> bool:
+    """Three to six lower-case words apart by blanks, unquoted, that run to the
+    end of the line or to the next pair (``client_secret: lattice marble
+    falcon``, ``ENV KEYSTORE_PASSWORD sorrel glacier mosaic``): words as
+    passphrase_ok reads them.  After blanks alone the key must open the line
+    (after a command that sets it) and be no word of prose: a name in capitals
+    or with a separator in it, or a Redis directive (not a wrapped line of
+    prose, ``password manager ready before``, ``Password reset flow``).  No
+    word ends as a sentence's words do (-ed, -ing, -ly, -tion)."""
+    key = m.group("key").decode("latin-1")
+    if not _names_secret(key):
+        return False
+    if not m.group("op").strip(b" \t"):
+        if _KEY_OPENS_LINE.fullmatch(m.string, 0, m.start("key")) is None:
+            return False
+        if not (key.isupper() or any(c in key for c in "_.-")
+                or _REDIS_KEY.match(key) is not None):
+            return False
+    if any(w.endswith(_PROSE_ENDINGS) for w in secret.split(" ")):
+        return False  # (generated during setup: words of a sentence)
+    return _phrase_ok(secret)
+
+
 def netrc_phrase_ok(secret: str, _m: Any = None) -> bool:
     """The words after ``password`` on a whole netrc line (``machine HOST
     login USER password ...``): a passphrase as passphrase_ok reads one
