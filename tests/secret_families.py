@@ -697,6 +697,28 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                 yield f"ado-net/{n}", f"Server=db1;User Id=sa;Password={p};Encrypt=true"
                 yield f"stackexchange/{n}", f'"Redis": "cache:6380,password={p},ssl=True"'
                 yield f"semicolon-end/{n}", f"  master_password: {p};"
+                yield f"quoted-end/{n}", f'dotnet user-secrets set "Db" "User Id=sa;Password={p};"'
+                yield f"redis-auth-user/{n}", f"AUTH default {p}"
+                yield f"redis-auth-prompt/{n}", f"127.0.0.1:6379> AUTH worker {p}"
+                yield f"redis-auth/{n}", f"AUTH {p}"
+                yield f"sentinel-auth-pass/{n}", f"sentinel auth-pass mymaster {p}"
+                yield f"sentinel-pass/{n}", f"sentinel sentinel-pass {p}"
+                yield f"option-then-option/{n}", f"redis-server --requirepass {p} --port 6380"
+    elif family == "wrapped-literal":
+        # a literal given through a constructor, a conversion or a builder's method
+        for _ in range(per_shape):
+            pw, tok = password(rng), _rand(rng, 30)
+            yield "rust-string-from", f'    db_password: String::from("{pw}"),'
+            yield "rust-string-from-token", f'        auth_token: String::from("{tok}"),'
+            yield "rust-secret-new-into", f'    client_secret: SecretString::new("{tok}".into()),'
+            yield "rust-some", f'    smtp_password = Some("{pw}");'
+            yield "kotlin-wrapper", f'    val signingSecret = Secret("{tok}")'
+            yield "go-conversion", f'	adminPassword := Password("{pw}")'
+            yield "java-new-string", f'    String keystorePassword = new String("{pw}");'
+            yield "builder-bare", f'    .password("{pw}")'
+            yield "builder-camel", f'        .clientSecret("{tok}")'
+            yield "builder-lower", f'    .dbpassword("{pw}")'
+            yield "builder-chained", f'Client.builder().apiToken("{tok}").build();'
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -749,6 +771,7 @@ FAMILIES = (
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
+    "wrapped-literal",
 )
 
 

@@ -266,6 +266,15 @@ def test_near_misses_pass(line: bytes) -> None:
         "Forgot password link looks broken", "Password reset flow explained",
         "the password expires after some hours", "password manager ready before",
         "api_key value comes from marble falcon juniper",
+        "deploy --token generated during setup", "sentinel monitor mymaster cache one two",
+        "AUTH is done before every command here",
+        # wrappers and builder methods that hold no literal secret
+        '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
+        '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',
+        '    .password(request.form["password"])', '    .getPassword("db.password")',
+        '    .verifyToken("abc123XYZ789abc")', '    .token("TOKEN_NAME")', '    .password("")',
+        '    token = Token("${API_TOKEN}")', "    pw = new String(chars)",
+        '    .clientSecret(System.getenv("CLIENT_SECRET"))', '    secret = Some("<your-secret>")',
         # whole references where a Redis or npm password goes, and files read
         "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
         "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',

@@ -115,6 +115,10 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\*{0,2})"""
 # (a full-width colon or equals sign, as CJK text writes them, is one too)
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
+# A constructor or conversion a literal is given through (String::from(,
+# SecretString::new(, Secret(, new String(, Some().
+_WRAPPER = rb"(?-i:(?:new[ \t]+)?[A-Z][A-Za-z0-9_]{0,40}+(?:::(?:new|from))?)\("
+_WRAPPER_SEARCH = _WRAPPER.replace(b"{0,40}+", b"{0,40}")  # (a search takes no possessive)
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
@@ -734,18 +738,36 @@ RULES: tuple[Rule, ...] = (
         # secret-passphrase's words apart by blanks, unquoted: taken only where
         # they run to the end of the line, or to the next pair (``;Server=``,
         # ``,ssl=``, `` MODE=``), and after blanks alone only where the key
-        # opens the line (``ENV KEY words``, ``requirepass words``).
+        # opens the line (``ENV KEY ...``, a Redis directive).
         rb"(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
         rb"(?P<op>[ \t]*(?::=|\?=|[:=])[ \t]*|[ \t]+)(?P<q>)"
         rb"(?P<v>[a-z]{3,10}+(?: [a-z]{3,10}+){2,5}+)"
-        rb"(?=[ \t]*[;,]?[ \t]*\r?$|[ \t]*[;,][ \t]*[A-Za-z][A-Za-z0-9 _.-]{0,40}="
-        rb"|[ \t]+[A-Za-z_][A-Za-z0-9_.]{0,40}=)",
+        # (the end of the line: a ; or , and a closing quote or bracket may stand before it)
+        rb"(?=[ \t]*[;,]?[ \t]*[\"'`]?[ \t]*[,;)\]}]?[ \t]*\r?$"
+        rb"|[ \t]*[;,][ \t]*[A-Za-z][A-Za-z0-9 _.-]{0,40}="
+        rb"|[ \t]+[A-Za-z_][A-Za-z0-9_.]{0,40}=|[ \t]+--?[A-Za-z])",
         rb"",
         group=4,
         validator=spoken_phrase_ok,
         placeholders=False,
         description="a key naming a secret and three to six lower-case words apart by blanks, "
         "unquoted, to the end of the line or the next pair",
+    ),
+    _r(
+        "secret-wrapped-literal",
+        # A string literal given through a constructor or a conversion:
+        # String::from("..."), SecretString::new("...".into()), Secret("..."),
+        # new String("..."), Some("...").
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?)"
+        rb"(?P<op>[ \t]*(?::=|=|:)[ \t]*)" + _WRAPPER + rb"[ \t]*"
+        rb"(?P<q>[\"'])(?P<v>[^\"'\n]{1,300}?)(?P=q)"
+        rb"(?=[ \t]*(?:\.(?:into|to_string|to_owned)\(\)[ \t]*)?\))",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description='password: String::from("..."), token = Secret("..."), '
+        'pw = new String("..."): a literal wrapped in a constructor',
     ),
     _r(
         "secret-typed-assignment",
@@ -971,7 +993,10 @@ _ASSIGNED = (
     + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS + rb"[ \t]*"
     + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*"
-    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7})"
+    # (a literal wrapped in a constructor: secret-wrapped-literal)
+    + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?[ \t]*(?::=|=|:)[ \t]*" + _WRAPPER_SEARCH
+    + rb"[ \t]*" + _Q + rb"[^\"'` \t\n\x24<{])"
 )
 # The search of secret-sign-led-value, secret-passphrase and
 # secret-typed-assignment: a key naming a secret (or requirepass, masterauth),
@@ -1118,6 +1143,7 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
+    "secret-wrapped-literal": _ASSIGNED,
     "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read

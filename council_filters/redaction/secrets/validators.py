@@ -1043,13 +1043,29 @@ def sign_led_ok(secret: str, m: Any) -> bool:
 _SETTER = LazyRegex(r"(?:[Ss]et|[Ww]ith|[Pp]ut)_?[A-Z]")
 
 
+#: Verbs that make a method named for a secret a look-up or a check.
+_LOOKUP_VERB = LazyRegex(
+    r"(?:get|check|verify|validate|has|is|find|load|read|fetch|lookup|require|parse|hash|compare"
+    r"|match|expect|assert|should|remove|delete|clear|mask|decrypt|decode)(?![a-z])"
+)
+
+
+def _builder_method(key: str, m: Any) -> bool:
+    """A builder's method named for the secret, called after a dot
+    (``.password("...")``, ``.clientSecret("...")``), not a look-up or a check
+    (``.getPassword("name")``, ``.verifyToken(x)``)."""
+    at = m.start("key")
+    return (at > 0 and m.string[at - 1 : at] == b"." and _names_secret(key)
+            and _LOOKUP_VERB.match(key) is None)
+
+
 def typed_ok(secret: str, m: Any) -> bool:
     """A string given to a key that names a secret through a type annotation
     (``password: String = "..."``, ``API_TOKEN: &str = "..."``), a string prefix
     (``@"..."``, ``r#"..."#``) or a setter (``setPassword("...")``,
     ``withPassword("...")``): judged as an assignment's quoted value."""
     key = m.group("key").decode("latin-1")
-    if m.group("op") == b"(" and _SETTER.match(key) is None:
+    if m.group("op") == b"(" and _SETTER.match(key) is None and not _builder_method(key, m):
         return False  # getPassword("name"), checkToken(x): not given, looked up
     return assignment_ok(secret, m) or (_names_secret(key) and sign_led_drawn(secret))
 
@@ -1182,7 +1198,12 @@ def passphrase_ok(secret: str, m: Any) -> bool:
 #: -gx``, ``SetEnv``, ``fastcgi_param``).
 _KEY_OPENS_LINE = LazyRegex(
     rb"[ \t]*(?:(?i:env|arg|export|setenv|setx|set(?:[ \t]+-[A-Za-z]{1,3}){0,2}"
-    rb"|[a-z]{1,12}_param)[ \t]+)?\Z"
+    rb"|[a-z]{1,12}_param|sentinel)[ \t]+)?\Z"
+)
+#: Redis lines whose password follows a user or a master's name: ``AUTH
+#: default ...``, ``sentinel auth-pass mymaster ...`` (a prompt may lead).
+_REDIS_NAMED_BEFORE = LazyRegex(
+    rb"[ \t]*(?:[^\s>]{1,64}>[ \t]*)?(?:AUTH|(?i:sentinel[ \t]+auth-pass))[ \t]+\Z"
 )
 _PROSE_ENDINGS = ("ed", "ing", "ly", "tion")
 
@@ -1194,12 +1215,17 @@ def spoken_phrase_ok(secret: str, m: Any) -> bool:
     passphrase_ok reads them.  After blanks alone the key must open the line
     (after a command that sets it) and be no word of prose: a name in capitals
     or with a separator in it, or a Redis directive (not a wrapped line of
-    prose, ``password manager ready before``, ``Password reset flow``).  No
-    word ends as a sentence's words do (-ed, -ing, -ly, -tion)."""
+    prose, ``password manager ready before``, ``Password reset flow``), unless
+    it is an option (``--requirepass ... --port``) or Redis names the place
+    (``AUTH default ...``, ``sentinel auth-pass mymaster ...``).  No word ends
+    as a sentence's words do (-ed, -ing, -ly, -tion)."""
     key = m.group("key").decode("latin-1")
-    if not _names_secret(key):
+    blanks = not m.group("op").strip(b" \t")
+    if blanks and _REDIS_NAMED_BEFORE.fullmatch(m.string, 0, m.start("key")) is not None:
+        pass  # AUTH default ..., sentinel auth-pass mymaster ...: the place names it
+    elif not _names_secret(key):
         return False
-    if not m.group("op").strip(b" \t"):
+    elif blanks and not key.startswith("-"):  # (an option: --requirepass ... --port 6380)
         if _KEY_OPENS_LINE.fullmatch(m.string, 0, m.start("key")) is None:
             return False
         if not (key.isupper() or any(c in key for c in "_.-")
