@@ -268,6 +268,10 @@ def test_near_misses_pass(line: bytes) -> None:
         "api_key value comes from marble falcon juniper",
         "deploy --token generated during setup", "sentinel monitor mymaster cache one two",
         "AUTH is done before every command here",
+        # a reference to an environment variable, and a shell expansion's message
+        'db_password = "env:DB_PASSWORD"',
+        "      - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?missing}",
+        'token: "${API_TOKEN:?set API_TOKEN first}"',
         # wrappers and builder methods that hold no literal secret
         '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
         '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',

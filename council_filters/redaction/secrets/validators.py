@@ -245,7 +245,7 @@ def _key_kind(key: str) -> str | None:
 #: a Terraform reference (``var.db_password``).
 _REFERENCE = LazyRegex(
     r"(?:ENC\[[A-Z0-9_]+,|(?i:vault|op|awssm|awsssm|gcpsm|azurekv|sm|ref\+[a-z]+|secretsmanager"
-    r"|ssm|keyvault):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
+    r"|ssm|keyvault|env):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
     r"|@Value\(|(?:secretKeyRef|valueFrom)[;,]?\Z|(?:var|local|data|module)\.[a-z_][\w.]*\Z)"
 )
 
@@ -351,6 +351,17 @@ def assignment_ok(secret: str, m: Any) -> bool:
     return shannon_entropy(value) > 3.0 and (
         _has_digit(value) or sum(c.isupper() for c in value) >= 2
     )
+
+
+def enclosed_ok(secret: str, m: Any) -> bool:
+    """An enclosed pair's value as an assignment's, where the braces are no
+    shell expansion's: ``${DB_PASSWORD:?missing}`` gives the message printed
+    when the variable is unset, not a value."""
+    at = m.start()
+    if (m.string[at : at + 1] == b"{" and m.string[at - 1 : at] == b"$"
+            and m.group("op").strip(b" \t") == b":" and secret.startswith("?")):
+        return False
+    return assignment_ok(secret, m)
 
 
 def _drawn_short(value: str) -> bool:
