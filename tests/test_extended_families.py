@@ -272,6 +272,9 @@ def test_near_misses_pass(line: bytes) -> None:
         'db_password = "env:DB_PASSWORD"',
         "      - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?missing}",
         'token: "${API_TOKEN:?set API_TOKEN first}"',
+        # a file's relative path under a password key
+        "kubectl create secret generic app --from-file=password=./pw.txt",
+        "DB_PASSWORD=../secrets/db_password",
         # wrappers and builder methods that hold no literal secret
         '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
         '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',

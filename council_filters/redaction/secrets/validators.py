@@ -187,6 +187,7 @@ _WIN_VAR = LazyRegex(r"%[A-Z_][A-Z0-9_]*%\Z")
 _IDENT = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DOTTED = LazyRegex(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
 _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
+_RELATIVE_PATH = LazyRegex(r"\.{1,2}[/\\][\w.-]+(?:[/\\][\w.-]+)*\Z")  # ./pw.txt, ../secrets/db
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
@@ -327,7 +328,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
-        if _PATH.match(value) and not _random_part(_SLASHES.sub(".", value)):
+        if ((_PATH.match(value) or _RELATIVE_PATH.match(value))
+                and not _random_part(_SLASHES.sub(".", value))):
             return False  # PWD=/home/app, OLDPWD: a directory, not a password
         if len(value) < 6 or len(set(value)) < 4:
             return False
