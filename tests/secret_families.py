@@ -719,6 +719,15 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "builder-camel", f'        .clientSecret("{tok}")'
             yield "builder-lower", f'    .dbpassword("{pw}")'
             yield "builder-chained", f'Client.builder().apiToken("{tok}").build();'
+    elif family == "tagged-value":
+        # a YAML anchor or tag between the key and a drawn value or a passphrase
+        words = ("marble", "falcon", "juniper", "cobalt", "meadow", "pepper", "thistle", "harbor")
+        for _ in range(per_shape):
+            phrase = " ".join(rng.sample(words, rng.randrange(3, 6)))
+            yield "anchor-sign-led", f"db_password: &db ${_rand(rng, 10)}**3"
+            yield "anchor-words", f"private_key_passphrase: &private {phrase}"
+            yield "tag-words", f"  smtp_password: !!str {phrase}"
+            yield "anchor-drawn", f"  api_token: &tok {_rand(rng, 24)}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -771,7 +780,7 @@ FAMILIES = (
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
-    "wrapped-literal",
+    "wrapped-literal", "tagged-value",
 )
 
 

@@ -275,6 +275,9 @@ def test_near_misses_pass(line: bytes) -> None:
         # a file's relative path under a password key
         "kubectl create secret generic app --from-file=password=./pw.txt",
         "DB_PASSWORD=../secrets/db_password",
+        # a YAML anchor or tag before a variable or a sentence
+        "password: &pw $DB_PASSWORD", "token: !!str generated during setup",
+        "secret_key: &sk ${SECRET_KEY}",
         # wrappers and builder methods that hold no literal secret
         '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
         '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',

@@ -59,6 +59,7 @@ from council_filters.redaction.secrets.validators import (
     spaced_pair_ok,
     spoken_phrase_ok,
     stripe_ok,
+    tagged_ok,
     token_shape,
     twilio_ok,
     typed_ok,
@@ -598,10 +599,13 @@ RULES: tuple[Rule, ...] = (
         "secret-tagged-yaml",
         rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[\"']?[A-Za-z0-9_.$@-]{1,80}+[\"']?)"
         rb"(?P<op>[ \t]*:)[ \t]*(?:!!?[A-Za-z0-9_:-]{1,40}|&[A-Za-z0-9_-]{1,40})[ \t]+"
-        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?|[^\s\"'`,;|]{1,300}))(?(q)(?P=q))",
+        # (unquoted, words apart by blanks to the end of the line are one value)
+        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?"
+        rb"|(?:(?-i:[a-z]{3,10}+(?: [a-z]{3,10}+){2,5}+)(?=[ \t]*\r?$)|[^\s\"'`,;|]{1,300})))"
+        rb"(?(q)(?P=q))",
         rb"",
         group=4,
-        validator=assignment_ok,
+        validator=tagged_ok,
         placeholders=False,
         description="key: !!str value, key: &anchor value (a YAML tag or anchor between)",
     ),

@@ -1244,9 +1244,26 @@ def spoken_phrase_ok(secret: str, m: Any) -> bool:
         if not (key.isupper() or any(c in key for c in "_.-")
                 or _REDIS_KEY.match(key) is not None):
             return False
+    return _spoken(secret)
+
+
+def _spoken(secret: str) -> bool:
+    """Words apart by blanks that read as a passphrase, not as a sentence:
+    none ends as a sentence's words do (``generated during setup``)."""
     if any(w.endswith(_PROSE_ENDINGS) for w in secret.split(" ")):
-        return False  # (generated during setup: words of a sentence)
+        return False
     return _phrase_ok(secret)
+
+
+def tagged_ok(secret: str, m: Any) -> bool:
+    """A value after a YAML tag or anchor (``db_password: &db ...``): an
+    assignment's value, a value led by a sign that reads as drawn
+    (``$TuSTtgpu**3``), or unquoted words to the end of the line read as
+    spoken_phrase_ok reads them."""
+    key = m.group("key").decode("latin-1")
+    if m.group("q") is None and " " in secret:
+        return _names_secret(key) and _spoken(secret)
+    return assignment_ok(secret, m) or (_names_secret(key) and sign_led_drawn(secret))
 
 
 def netrc_phrase_ok(secret: str, _m: Any = None) -> bool:
