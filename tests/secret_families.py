@@ -728,6 +728,16 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "anchor-words", f"private_key_passphrase: &private {phrase}"
             yield "tag-words", f"  smtp_password: !!str {phrase}"
             yield "anchor-drawn", f"  api_token: &tok {_rand(rng, 24)}"
+    elif family == "redis-positional-drawn":
+        # a drawn password led by "$" where Redis fixes its place (no variable there)
+        for _ in range(per_shape):
+            while True:
+                v = "$" + rng.choice(string.ascii_letters) + _rand(rng, rng.randrange(12, 20))
+                if case_changes(v) >= 3:
+                    break
+            yield "auth-user", f"AUTH default {v}"
+            yield "auth-prompt", f"127.0.0.1:6379> AUTH worker {v}"
+            yield "sentinel-auth-pass", f"sentinel auth-pass mymaster {v}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -780,7 +790,7 @@ FAMILIES = (
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
-    "wrapped-literal", "tagged-value",
+    "wrapped-literal", "tagged-value", "redis-positional-drawn",
 )
 
 

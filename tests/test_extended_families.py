@@ -278,6 +278,7 @@ def test_near_misses_pass(line: bytes) -> None:
         # a YAML anchor or tag before a variable or a sentence
         "password: &pw $DB_PASSWORD", "token: !!str generated during setup",
         "secret_key: &sk ${SECRET_KEY}",
+        "sentinel auth-pass primary-a $SentinelPass", "AUTH app $redisPassword2",
         # wrappers and builder methods that hold no literal secret
         '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
         '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',

@@ -956,8 +956,8 @@ def redis_ok(secret: str, m: Any = None) -> bool:
     if _CLOSED_ANGLE.match(secret):
         return False  # <password>, <your-redis-pass>: a placeholder; <soB&71s... is drawn
     if m is not None and m.lastindex in _REDIS_POSITIONAL:
-        if _SHELL_VAR.match(secret.rstrip(".,:;)")):
-            return False
+        if _SHELL_VAR.match(secret.rstrip(".,:;)")) and not sign_led_drawn(secret):
+            return False  # $REDIS_PASSWORD; $UjetxKci7bMZzwLlBI reads as drawn
         return _flag_value_ok(secret, ("{", "%("), files=False)
     return _flag_value_ok(secret, ("-", "$", "{", "%("), files=False)
 
