@@ -998,10 +998,14 @@ _ASSIGNED = (
     + _alternation(KEY_SUFFIXES) + rb"?[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS + rb"[ \t]*"
     + _LITERAL_START + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*"
-    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7})"
-    # (a literal wrapped in a constructor: secret-wrapped-literal)
-    + rb"|" + _KEY_END + rb"[\x24@]*" + _Q + rb"?[ \t]*(?::=|=|:)[ \t]*" + _WRAPPER_SEARCH
-    + rb"[ \t]*" + _Q + rb"[^\"'` \t\n\x24<{])"
+    rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
+)
+# The search of secret-wrapped-literal: a key naming a secret, an operator and
+# a constructor's name before a quote (String::from(", Secret(").  Its own: on
+# the assignment's search the rule would run on every assignment's line.
+_WRAPPED = (
+    rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?[ \t]*(?::=|=|:)[ \t]*" + _WRAPPER_SEARCH
+    + rb"[ \t]*" + _Q + rb"[^\"'` \t\n\x24<{]"
 )
 # The search of secret-sign-led-value, secret-passphrase and
 # secret-typed-assignment: a key naming a secret (or requirepass, masterauth),
@@ -1148,7 +1152,7 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
-    "secret-wrapped-literal": _ASSIGNED,
+    "secret-wrapped-literal": _WRAPPED,
     "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
