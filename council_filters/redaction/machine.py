@@ -260,7 +260,8 @@ class Redactor:
         self.watch = 0
         # Accounting.
         self.count = count
-        # (collections, which Counter needs, is loaded only when lines are counted)
+        # (an empty dict when lines are not counted: collections, which Counter
+        # needs, is loaded only when they are)
         self.counts: Counter[str] = _counter() if count else {}  # type: ignore[assignment]
         self.record_lines = record_lines
         self.redacted: list[int] = []
