@@ -405,15 +405,16 @@ def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
 # --------------------------------------------------------------------------- #
 # Review JSON documents
 # --------------------------------------------------------------------------- #
-_REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall_correctness",
+_REVIEW_KEYS = frozenset({"findings", "issues", "comments", "problems", "overall_correctness",
                           "verdict", "decision", "recommendation", "review_decision",
                           "final_verdict", "overall_verdict", "review_verdict", "judgment",
                           "judgement",
-                          # a gate's boolean ("approved": false), findings grouped by severity
-                          "approved", "lgtm", "passes", "passed", "merge_ready",
-                          "ready_to_merge", "mergeable", "blockers",
-                          "blocking_issues", "must_fix", "should_fix", "nits",
-                          "critical_issues", "required_changes", "review_status"))
+                          "review_status",
+                          # findings grouped by severity
+                          "blockers", "blocking_issues", "must_fix", "should_fix", "nits",
+                          "critical_issues", "required_changes", "non_blocking"}) | (
+    # a gate's boolean ("approved": false); "pass" alone (a test run's result) is none
+    frozenset(reviewer_json.GATES) - {"pass"})
 # keys a tool wraps its review object in ({"review": {...}})
 _WRAPPERS = ("review", "result", "output", "data")
 

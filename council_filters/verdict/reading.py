@@ -561,6 +561,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     for item, sev in reviewer_json.grouped_findings(doc):
         _add_json_item(out, item, origin, sev)
+    if not out.findings:  # its findings written as a list in its text
+        for text in reviewer_json.text_items(doc, word in ("REVISE", "REJECT")):
+            _add_json_item(out, text, origin, None)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
 
@@ -600,8 +603,7 @@ def _holders(doc: dict[str, Any]) -> list[dict[str, Any]]:
             if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS]
 
 
-_GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
-          "mergeable")
+_GATES = reviewer_json.GATES
 
 
 def _verdict_part(doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -727,10 +729,21 @@ def _json_place(path: Any, first: int | None, last: int | None) -> Location | No
     return out
 
 
+def _text_finding(item: str, origin: str) -> dict[str, Any] | None:
+    """A finding written as text in a JSON review; one that opens with a file name
+    (``render.rs returns no Details when ...``) is at that file."""
+    found = parse_findings([f"- {item}"], None, origin)
+    rec = found[0] if found else None
+    if rec is not None and not rec.get("file"):
+        toks = document._file_tokens(item.lstrip()[:300])
+        if toks and toks[0][1] <= 2:
+            _put_location(rec, Location(toks[0][0]))
+    return rec
+
+
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if isinstance(item, str):
-        found = parse_findings([f"- {item}"], None, origin)
-        return found[0] if found else None
+        return _text_finding(item, origin)
     if not isinstance(item, dict):
         return None
     text = _get(item, *reviewer_json.TEXT_KEYS)

@@ -376,7 +376,9 @@ GROUP_SEVERITY: dict[str, str] = {
     "must_fix": "critical", "critical_issues": "critical", "required_changes": "critical",
     "critical": "critical", "high": "critical", "should_fix": "medium", "major": "medium",
     "medium": "medium", "important": "medium", "nits": "minor", "nitpicks": "minor",
-    "suggestions": "minor", "minor": "minor", "low": "minor", "nice_to_have": "minor"}
+    "suggestions": "minor", "minor": "minor", "low": "minor", "nice_to_have": "minor",
+    "non_blocking": "minor", "nonblocking": "minor", "non_blocking_issues": "minor",
+    "advisory": "minor", "optional": "minor"}
 #: parts of a key that say its list is not open findings (praise, history)
 _NOT_OPEN = frozenset(("resolved", "fixed", "closed", "addressed", "dismissed", "positive",
                        "praise", "previous", "prior", "past", "old", "outdated", "general"))
@@ -549,6 +551,29 @@ def _file_key(key: str) -> bool:
     return path_like(key) or re.fullmatch(r"[A-Z][A-Za-z]{0,30}file", key) is not None
 
 
+#: one item of a list written in a text value: ``1. ...``, ``- ...``, ``• ...``
+_TEXT_ITEM = re.compile(r"^[ \t]{0,8}(?:\d{1,3}[.)]|[-*+\u2022])[ \t]+(\S[^\n]*)", re.M)
+_MAX_TEXT = 64 << 10  # characters of one text value looked into for a list
+_MAX_TEXT_ITEMS = 200
+
+
+def text_items(doc: dict[str, Any], any_key: bool) -> list[str]:
+    """The items of the list a review document writes its findings as, in a text value
+    rather than a JSON list: under a key that names findings (``"issues": "1. ...\n2.
+    ..."``, even one item), or, when ``any_key`` (the verdict asks for changes and no
+    findings list was read), in any text value holding two items or more (``"summary":
+    "Changes required:\n1. ...\n2. ..."``).  The first such value of the document's first
+    64 keys; a key naming settled or earlier work is skipped."""
+    for k, v in list(doc.items())[:64]:
+        named = names_findings(k)
+        if not isinstance(v, str) or not (named or any_key) or closed_key(k):
+            continue
+        items = [m[1].strip() for m in _TEXT_ITEM.finditer(v[:_MAX_TEXT])][:_MAX_TEXT_ITEMS]
+        if len(items) >= (1 if named else 2):
+            return items
+    return []
+
+
 def finding_items(doc: dict[str, Any]) -> list[Any]:
     """The findings of a review document (see :func:`grouped_findings`), without their
     groups' severities."""
@@ -667,7 +692,19 @@ def value_vote(value: str) -> str | None:
     v = " ".join(re.sub(r"[_\-.!]+", " ", value[:60]).split()).lower()
     if _MERGE.fullmatch(v):
         return "APPROVE"
-    return {"correct": "APPROVE", "incorrect": "REVISE"}.get(v)
+    return _VALUE_VOTES.get(v)
+
+
+#: a verdict key's values that are votes only there: codex's ``overall_correctness``
+#: shortened, the changes a verdict file asks for (``"verdict": "changes"``), a gate
+#: cleared (``"verdict": "CLEAR"``)
+_VALUE_VOTES = {"correct": "APPROVE", "incorrect": "REVISE", "changes": "REVISE",
+                "clear": "APPROVE", "cleared": "APPROVE"}
+
+#: a review's gate: a key whose yes/no (or true/false) value is the verdict
+#: (``"approved": false``, ``"ship": "no"``)
+GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
+         "mergeable", "ship", "ship_it", "shippable", "can_merge", "safe_to_merge")
 
 
 def flag(value: Any) -> Any:
@@ -776,7 +813,10 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
         if path is None:  # "files": ["a.py"], "locations": ["a.py:12", "b.py:3"]: the first
             path = next((v[0] for k in (*_PATH_KEYS, *_LIST_PLACE_KEYS)
                          if isinstance(v := low.get(k), list) and v and isinstance(v[0], str)
-                         and v[0].strip()), None)
+                         and v[0].strip()), None) or next(  # "related_files", "affected_paths"
+                (v[0] for k, v in low.items() if k.endswith(("files", "paths"))
+                 and isinstance(v, list) and v and isinstance(v[0], str) and path_like(v[0])),
+                None)
         if path is None:  # "where": "a.py:12", "ref": "a.py#L3": a place spelled out
             path = next((low[k] for k in _STRING_PLACE_KEYS if isinstance(low.get(k), str)
                          and find_location(low[k][:400]) is not None), None)
@@ -804,4 +844,19 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
                     queue.append(v)
                 elif isinstance(v, list) and v and isinstance(v[0], dict):
                     queue.append(v[0])  # several places: the first
+    if path is not None and first is None:  # "evidence": ["Line 17: fn unused(...)"]
+        first = _evidence_line(item)
     return path, first, last
+
+
+_EVIDENCE_LINE = re.compile(r"\s*(?:lines?\s+|L)(\d{1,7})\b", re.I)
+
+
+def _evidence_line(item: dict[str, Any]) -> int | None:
+    """The line a finding's evidence opens by quoting (``"evidence": ["Line 17: ..."]``,
+    ``"evidence": "L42: ..."``), for a finding whose place names its file alone."""
+    ev = next((v for k, v in list(item.items())[:64] if _norm(k) == "evidence"), None)
+    if isinstance(ev, list) and ev:
+        ev = ev[0]
+    m = _EVIDENCE_LINE.match(ev[:40]) if isinstance(ev, str) else None
+    return int(m[1]) if m and 1 <= int(m[1]) <= _MAX_LINE else None

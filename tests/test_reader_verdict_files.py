@@ -1,0 +1,186 @@
+"""Verdict files (issue: read what real reviewers print, items 1 and 3): JSON that a review
+bot or agent saves with a verdict or gate key beside findings written in shapes of its
+own: a verdict value naming the changes asked for, a gate such as ``ship``, findings
+split into blocking and non-blocking lists, findings written as a list inside a text
+value, a finding that opens with its file, a place given by a list of related files and
+the line its evidence quotes.  Every document below is written for these tests; none is
+a reviewer's text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from council_filters.verdict import reading
+
+
+def read(doc: Any) -> reading.Reading:
+    raw = doc if isinstance(doc, str) else json.dumps(doc)
+    return reading.read(raw.encode(), "tester")
+
+
+def where(got: reading.Reading) -> list[tuple[Any, Any]]:
+    return [(f.get("file"), f.get("line")) for f in got.findings]
+
+
+# --------------------------------------------------------------------------- #
+# Verdict values and gates
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize(("doc", "verdict"), [
+    ({"schema": "bot.verdict.v2", "verdict": "changes", "summary": "See the threads."},
+     "REVISE"),
+    ({"review": {"verdict": "CHANGES", "notes": "two fixes wanted"}, "run": 4}, "REVISE"),
+    ({"verdict": "CLEAR", "findings": []}, "APPROVE"),
+    ({"result": {"decision": "cleared"}, "findings": []}, "APPROVE"),
+])
+def test_a_verdict_value_naming_the_changes_or_a_cleared_gate_is_read(
+        doc: dict[str, Any], verdict: str) -> None:
+    assert read(doc).verdict == verdict
+
+
+@pytest.mark.parametrize(("doc", "verdict"), [
+    ({"ship": "no", "issues": [{"file": "app/cart.py", "line": 8,
+                                "message": "Totals are rounded twice."}]}, "REVISE"),
+    ({"ship_it": True, "findings": []}, "APPROVE"),
+    ({"can_merge": False, "problems": ["The lock file is stale."]}, "REVISE"),
+    ({"safe_to_merge": "yes", "comments": []}, "APPROVE"),
+])
+def test_a_ship_or_merge_gate_is_the_verdict(doc: dict[str, Any], verdict: str) -> None:
+    assert read(doc).verdict == verdict
+
+
+@pytest.mark.parametrize("doc", [
+    {"pass": True, "count": 12, "duration_ms": 800},
+    {"ship": "maybe", "issues": []},
+    {"verdict": 3, "issues": []},
+])
+def test_a_test_runs_pass_flag_or_a_number_is_no_verdict(doc: dict[str, Any]) -> None:
+    assert read(doc).verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# Blocking and non-blocking lists
+# --------------------------------------------------------------------------- #
+def test_non_blocking_findings_beside_blocking_ones_are_read_as_minor() -> None:
+    got = read({
+        "verdict": "changes",
+        "blocking": ["web/login.ts:21 trusts the client's role claim"],
+        "non_blocking": ["web/login.ts:40 could reuse the shared spinner"],
+    })
+    assert where(got) == [("web/login.ts", 21), ("web/login.ts", 40)]
+    assert [f.get("severity") for f in got.findings] == ["critical", "minor"]
+
+
+def test_non_blocking_findings_inside_a_findings_object_are_read() -> None:
+    got = read({
+        "decision": "approve",
+        "findings": {"blocking": [],
+                     "nonBlocking": [{"path": "docs/setup.md", "line": 3,
+                                      "detail": "The port in the example is wrong."}]},
+    })
+    assert where(got) == [("docs/setup.md", 3)]
+    assert got.findings[0].get("severity") == "minor"
+
+
+# --------------------------------------------------------------------------- #
+# Findings written as a list inside a text value
+# --------------------------------------------------------------------------- #
+def test_a_verdict_files_numbered_summary_holds_its_findings() -> None:
+    got = read({
+        "verdict": "changes",
+        "summary": "Two fixes are needed before this lands:\n"
+                   "1. scheduler.go drops the job when the queue is full.\n"
+                   "2. The retry banner promises a retry that never happens.\n"
+                   "Ask again once both are done.",
+    })
+    assert got.verdict == "REVISE"
+    assert where(got) == [("scheduler.go", None), (None, None)]
+
+
+def test_a_markdown_list_under_a_details_key_of_a_failed_review_is_read() -> None:
+    got = read({
+        "review_status": "FAIL",
+        "details": "## What blocks\n- `api/export.py:88` streams the whole table into memory\n"
+                   "- the CSV header is translated, which breaks importers\n",
+    })
+    assert got.verdict == "REVISE"
+    assert where(got) == [("api/export.py", 88), (None, None)]
+
+
+def test_a_findings_key_holding_text_is_read_whatever_the_verdict() -> None:
+    got = read({"approved": True, "issues": "* cli/main.rs:12 prints the token in debug mode"})
+    assert got.verdict == "APPROVE"
+    assert where(got) == [("cli/main.rs", 12)]
+
+
+def test_an_approving_summary_that_lists_the_changes_holds_no_findings() -> None:
+    got = read({
+        "verdict": "approve",
+        "summary": "This change:\n1. adds a cache for the price lookups\n"
+                   "2. moves the config loader to its own module\n",
+    })
+    assert got.verdict == "APPROVE"
+    assert got.findings == []
+
+
+def test_a_findings_list_is_not_read_twice_from_the_summary() -> None:
+    got = read({
+        "verdict": "REQUEST_CHANGES",
+        "findings": [{"file": "lib/pay.rb", "line": 5, "message": "Refunds skip the audit log."}],
+        "summary": "Problems:\n- lib/pay.rb:5 refunds skip the audit log\n- also see above\n",
+    })
+    assert where(got) == [("lib/pay.rb", 5)]
+
+
+def test_settled_text_is_not_read_for_findings() -> None:
+    got = read({
+        "verdict": "changes",
+        "resolved_issues": "1. a.py:3 fixed earlier\n2. b.py:4 fixed earlier",
+        "summary": "One thing left: the changelog entry is missing.",
+    })
+    assert got.verdict == "REVISE"
+    assert got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# A finding that opens with its file; a place from related files and evidence
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize(("text", "place"), [
+    ("theme.css hard-codes the brand colour.", ("theme.css", None)),
+    ("`deploy/values.yaml` sets no memory limit", ("deploy/values.yaml", None)),
+    ("console.log calls are left in the handler", (None, None)),
+    ("user.id is compared as a string", (None, None)),
+    ("The parser in lexer.rs loops on a lone quote", (None, None)),
+])
+def test_a_text_finding_takes_the_file_it_opens_with(text: str, place: tuple[Any, Any]) -> None:
+    got = read({"verdict": "FAIL", "problems": [text]})
+    assert where(got) == [place]
+
+
+def test_the_first_related_file_is_the_findings_place() -> None:
+    got = read({"issues": [
+        {"summary": "Helper is never called", "related_files": ["src/util/fmt.rs", "src/a.rs"]},
+        {"summary": "Doc comment is stale", "affected_paths": ["pkg/db/conn.go"]},
+    ]})
+    assert where(got) == [("src/util/fmt.rs", None), ("pkg/db/conn.go", None)]
+
+
+@pytest.mark.parametrize(("evidence", "line"), [
+    (["Line 17: #[allow(dead_code)] fn helper()"], 17),
+    ("L42: let x = y.unwrap();", 42),
+    ("lines 8-9 repeat the query", 8),
+    (["The helper at the top of the file"], None),
+])
+def test_the_line_a_findings_evidence_opens_with_places_it(evidence: Any,
+                                                            line: int | None) -> None:
+    got = read({"issues": [{"summary": "Dead helper", "file": "src/x.rs",
+                            "evidence": evidence}]})
+    assert where(got) == [("src/x.rs", line)]
+
+
+def test_a_line_of_its_own_outranks_the_evidence() -> None:
+    got = read({"issues": [{"summary": "Dead helper", "file": "src/x.rs", "line": 5,
+                            "evidence": ["Line 17: fn helper()"]}]})
+    assert where(got) == [("src/x.rs", 5)]
