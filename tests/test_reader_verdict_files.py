@@ -184,3 +184,48 @@ def test_a_line_of_its_own_outranks_the_evidence() -> None:
     got = read({"issues": [{"summary": "Dead helper", "file": "src/x.rs", "line": 5,
                             "evidence": ["Line 17: fn helper()"]}]})
     assert where(got) == [("src/x.rs", 5)]
+
+
+@pytest.mark.parametrize(("key", "found"), [
+    ("reasons", [("web/auth.ts", 30), (None, None)]),
+    ("notes", [("web/auth.ts", 30), (None, None)]),
+    ("files_reviewed", []),
+    ("next_steps", []),
+    ("resolved", []),
+])
+def test_a_failing_verdicts_list_of_sentences_holds_its_findings(
+        key: str, found: list[tuple[Any, Any]]) -> None:
+    got = read({"verdict": "FAIL",
+                key: ["web/auth.ts:30 keeps the session after logout",
+                      "The expiry path has no test"]})
+    assert got.verdict == "REVISE"
+    assert where(got) == found
+
+
+def test_a_list_of_paths_is_no_finding_list() -> None:
+    got = read({"verdict": "FAIL", "touched": ["a/b.py", "a/c.py"], "summary": "Red build."})
+    assert got.findings == []
+
+
+def test_an_approving_verdicts_notes_are_no_findings() -> None:
+    got = read({"verdict": "approve", "notes": ["Tidy change.", "Tests are clear."]})
+    assert got.verdict == "APPROVE" and got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# The verdict in a wrapper, the findings beside it
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("doc", [
+    {"review": {"verdict": "FAIL", "model": "m"},
+     "report": {"issues": [{"file": "q/run.py", "line": 4, "message": "Leaks the pool."}]}},
+    {"result": {"decision": "changes_requested"},
+     "problems": [{"loc": "q/run.py:4", "summary": "Leaks the pool."}]},
+])
+def test_a_verdict_in_its_wrapper_keeps_the_findings_beside_it(doc: dict[str, Any]) -> None:
+    got = read(doc)
+    assert got.verdict == "REVISE"
+    assert where(got) == [("q/run.py", 4)]
+
+
+def test_a_verdict_object_states_its_value() -> None:
+    assert read({"verdict": {"value": "FAIL", "by": "gate"}, "issues": []}).verdict == "REVISE"

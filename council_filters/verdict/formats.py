@@ -465,7 +465,13 @@ def review_json(text: str) -> dict[str, Any] | None:
         if wrapped is None:
             break
         if _is_review(wrapped):
-            return wrapped
+            # the verdict in its wrapper, the findings in a part beside it ({"review":
+            # {"verdict": ...}, "report": {"issues": [...]}}): the whole is the review
+            beside = any(v is not wrapped and (isinstance(v, dict) and _is_review(v) or
+                                               isinstance(v, list) and v and
+                                               reviewer_json.names_findings(k))
+                         for k, v in list(doc.items())[:16])
+            return doc if beside else wrapped
         doc = wrapped
     else:
         return None

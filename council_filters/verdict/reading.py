@@ -529,7 +529,7 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
                  None)
     word: str | None = None
     if isinstance(v, dict):
-        v = _get(v, "verdict", "decision", "status")
+        v = _get(v, "verdict", "decision", "status", "value")
     if isinstance(v, str):
         out.found_verdict = True
         # a run's "status": "ok" (a tool's report) is no verdict; a verdict or a gate's

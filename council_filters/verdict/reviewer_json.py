@@ -562,16 +562,37 @@ def text_items(doc: dict[str, Any], any_key: bool) -> list[str]:
     rather than a JSON list: under a key that names findings (``"issues": "1. ...\n2.
     ..."``, even one item), or, when ``any_key`` (the verdict asks for changes and no
     findings list was read), in any text value holding two items or more (``"summary":
-    "Changes required:\n1. ...\n2. ..."``).  The first such value of the document's first
-    64 keys; a key naming settled or earlier work is skipped."""
+    "Changes required:\n1. ...\n2. ..."``) or a list of texts (see :func:`_text_list`).
+    The first such value of the document's first 64 keys; a key naming settled or earlier
+    work is skipped."""
     for k, v in list(doc.items())[:64]:
         named = names_findings(k)
-        if not isinstance(v, str) or not (named or any_key) or closed_key(k):
+        if not (named or any_key) or closed_key(k):
             continue
-        items = [m[1].strip() for m in _TEXT_ITEM.finditer(v[:_MAX_TEXT])][:_MAX_TEXT_ITEMS]
-        if len(items) >= (1 if named else 2):
-            return items
+        if isinstance(v, str):
+            items = [m[1].strip() for m in _TEXT_ITEM.finditer(v[:_MAX_TEXT])]
+            if len(items) >= (1 if named else 2):
+                return items[:_MAX_TEXT_ITEMS]
+        elif any_key and _text_list(k, v):
+            return [x.strip() for x in v[:_MAX_TEXT_ITEMS]]
     return []
+
+
+#: last words of a key whose list of texts is no findings (what was looked at or run,
+#: what to do next, what is good)
+_NOT_FINDINGS = frozenset(("files", "paths", "reviewed", "tested", "checked", "commands",
+                           "steps", "actions", "tasks", "strengths", "passed", "artifacts",
+                           "scope", "tags", "labels", "questions"))
+
+
+def _text_list(key: Any, value: Any) -> bool:
+    """A list of sentences a failing verdict file gives as its reasons (``"reasons":
+    [...]``, ``"notes": [...]``): texts, not all of them bare paths, under a key whose
+    last word names no list of files, checks, steps or praise."""
+    parts = _parts(key)
+    return bool(parts) and parts[-1] not in _NOT_FINDINGS and isinstance(value, list) \
+        and bool(value) and all(isinstance(x, str) and x.strip() for x in value[:50]) \
+        and not all(path_like(x) for x in value[:50])
 
 
 def finding_items(doc: dict[str, Any]) -> list[Any]:
