@@ -31,6 +31,11 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "bold and underscore marks, repeated": lambda n: (b"- x " + b"**_" * (n // 3))[:n] + b"\n",
     "a path's wrappers, repeated": lambda n: (b"- see " + b"`*" * (n // 2))[:n - 8]
     + b"a.py:12\n",
+    # a verdict file whose findings are a list in its summary: items looked at are bounded
+    "a verdict file's summary list": lambda n: b'{"verdict": "changes", "summary": "'
+    + (b"1. a.py drops the row\\n" * (n // 24))[:n] + b'"}',
+    "a verdict file's item of blanks": lambda n: b'{"verdict": "FAIL", "notes": "1.'
+    + b" " * n + b'\\n2. x"}',
 }
 
 
