@@ -229,3 +229,31 @@ def test_a_verdict_in_its_wrapper_keeps_the_findings_beside_it(doc: dict[str, An
 
 def test_a_verdict_object_states_its_value() -> None:
     assert read({"verdict": {"value": "FAIL", "by": "gate"}, "issues": []}).verdict == "REVISE"
+
+
+# --------------------------------------------------------------------------- #
+# A verdict file whose review is written in Markdown in one of its values
+# --------------------------------------------------------------------------- #
+def test_a_markdown_review_beside_an_approving_verdict_is_read_for_its_findings() -> None:
+    got = read({"verdict": "APPROVE",
+                "review": "## Suggestions\n- `ui/nav.tsx:3` the menu label is hard-coded\n"
+                          "- `ui/nav.tsx:19` the focus ring is removed\n"})
+    assert got.verdict == "APPROVE"
+    assert where(got) == [("ui/nav.tsx", 3), ("ui/nav.tsx", 19)]
+    assert {f.get("severity") for f in got.findings} == {"minor"}
+
+
+def test_a_markdown_body_keeps_the_severity_its_headings_give() -> None:
+    got = read({"decision": "REQUEST_CHANGES",
+                "body": "### Critical\n1. **Unbounded upload** in `srv/upload.go:40`\n\n"
+                        "### Later\nNothing else stands out.\n"})
+    assert got.verdict == "REVISE"
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got.findings] == [
+        ("srv/upload.go", 40, "critical")]
+
+
+def test_a_markdown_report_of_what_changed_holds_no_findings() -> None:
+    got = read({"verdict": "APPROVE",
+                "report": "## What changed\n- adds a cache for prices\n- moves the loader\n\n"
+                          "Looks good."})
+    assert got.verdict == "APPROVE" and got.findings == []

@@ -500,9 +500,15 @@ def markdown_answer(text: str) -> str | None:
     if not s.startswith("{") or len(s) > MAX_MARKDOWN_JSON or "\\n" not in s:
         return None  # a review held in one string is not megabytes long, and has lines
     value = loads(s)
-    if not isinstance(value, dict):
-        return None
-    found = [v for k, v in list(value.items())[:64] if isinstance(v, str) and v.count("\n") >= 2
+    return markdown_value(value) if isinstance(value, dict) else None
+
+
+def markdown_value(doc: dict[str, Any]) -> str | None:
+    """The Markdown review a JSON object holds as one string: the longest string of its
+    top level (at most 64 keys) under a key naming a review, feedback, a report,
+    content..., of three lines or more with a heading or a list item."""
+    found = [v for k, v in list(doc.items())[:64] if isinstance(v, str) and v.count("\n") >= 2
+             and len(v) <= MAX_MARKDOWN_JSON
              and _MARKDOWN_WORDS.intersection(reviewer_json.key_words(k))
              and _MARKDOWN_SHAPE.search(v)]
     return max(found, key=len) if found else None

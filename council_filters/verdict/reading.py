@@ -561,6 +561,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     for item, sev in reviewer_json.grouped_findings(doc):
         _add_json_item(out, item, origin, sev)
+    if not out.findings and (md := formats.markdown_value(doc)) is not None:
+        out.findings = _from_document(md, origin).findings  # {"verdict": .., "review": "## .."}
     if not out.findings:  # its findings written as a list in its text
         for text in reviewer_json.text_items(doc, word in ("REVISE", "REJECT")):
             _add_json_item(out, text, origin, None)
