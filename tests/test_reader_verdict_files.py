@@ -257,3 +257,39 @@ def test_a_markdown_report_of_what_changed_holds_no_findings() -> None:
                 "report": "## What changed\n- adds a cache for prices\n- moves the loader\n\n"
                           "Looks good."})
     assert got.verdict == "APPROVE" and got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# Verdict files appended one a round
+# --------------------------------------------------------------------------- #
+ROUND_1 = {"verdict": "changes", "summary": "Still to fix:\n1. jobs/sync.py retries forever\n"
+                                            "2. jobs/mail.py sends twice\n"}
+ROUND_2 = {"verdict": "approve", "summary": "Both fixes are in."}
+ROUND_3 = {"decision": "reject", "blocking": ["jobs/sync.py:9 deletes the queue"]}
+
+
+@pytest.mark.parametrize(("rounds", "verdict", "found"), [
+    ([ROUND_1, ROUND_2], "APPROVE", []),
+    ([ROUND_2, ROUND_1], "REVISE", [("jobs/sync.py", None), ("jobs/mail.py", None)]),
+    ([ROUND_1, ROUND_2, ROUND_3], "REJECT", [("jobs/sync.py", 9)]),
+])
+def test_the_last_of_verdict_files_written_one_a_line_is_current(
+        rounds: list[dict[str, Any]], verdict: str, found: list[tuple[Any, Any]]) -> None:
+    for sep in ("\n", "\n\n"):
+        text = sep.join(json.dumps(r, indent=2 if sep == "\n\n" else None) for r in rounds)
+        got = read(text)
+        assert got.verdict == verdict
+        assert where(got) == found
+
+
+def test_findings_one_a_line_with_their_own_verdicts_stay_findings() -> None:
+    text = "\n".join(json.dumps({"file": f"m/{i}.py", "line": i, "verdict": v,
+                                 "message": "checked"}) for i, v in ((1, "PASS"), (2, "FAIL")))
+    got = read(text)
+    assert got.verdict == "UNKNOWN"
+    assert where(got) == [("m/1.py", 1), ("m/2.py", 2)]
+
+
+def test_an_array_of_verdict_records_gives_no_verdict() -> None:
+    got = read([{"commit": "a1", "verdict": "PASS"}, {"commit": "b2", "verdict": "FAIL"}])
+    assert got.verdict == "UNKNOWN"

@@ -437,6 +437,8 @@ def review_json(text: str) -> dict[str, Any] | None:
     value = loads(s) if s[:1] in ("{", "[") else None
     if value is None and s[:1] in ("{", "["):
         value = _json_values(s)
+        if isinstance(value, list) and (current := _last_round(value)) is not None:
+            value = current  # verdict files one a round (JSON Lines): the last is current
     if value is not None:
         verdict_doc = isinstance(value, dict) and {str(k).lower() for k in value} & _VERDICT_KEYS
         records = None if verdict_doc else pr_records.comment_records(value)
@@ -478,6 +480,21 @@ def review_json(text: str) -> dict[str, Any] | None:
     # its parts one object down: {"summary": {"verdict": ...}, "report": {"problems": [...]}}
     return doc if any(isinstance(v, dict) and _is_review(v)
                       for v in list(doc.values())[:16]) else None
+
+
+def _last_round(values: list[Any]) -> dict[str, Any] | None:
+    """The last of several review documents written one after another, not in one array
+    (a verdict file appended to each round: ``{"verdict": "changes", ...}`` then ``{"verdict":
+    "approve", ...}``), when every value is an object and the last states a verdict and
+    is no finding of its own (a record with a place is a finding, such records are
+    findings one a line); None otherwise."""
+    if len(values) < 2 or not all(isinstance(v, dict) for v in values[:MAX_VALUES]):
+        return None
+    last = values[-1]
+    keys = {str(k).lower() for k in last}
+    if not (keys & _VERDICT_KEYS or any(reviewer_json.names_verdict(k) for k in keys)):
+        return None
+    return last if reviewer_json.place(last) == (None, None, None) else None
 
 
 #: the words of a key whose string value may be a whole review written in Markdown
