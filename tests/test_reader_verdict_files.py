@@ -293,3 +293,22 @@ def test_findings_one_a_line_with_their_own_verdicts_stay_findings() -> None:
 def test_an_array_of_verdict_records_gives_no_verdict() -> None:
     got = read([{"commit": "a1", "verdict": "PASS"}, {"commit": "b2", "verdict": "FAIL"}])
     assert got.verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# A finding whose text sits under a key of its own naming
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("key", ["note", "explanation", "observation", "rationale"])
+def test_a_findings_prose_under_a_key_of_its_own_naming_is_its_text(key: str) -> None:
+    got = read({"verdict": "FAIL", "issues": [
+        {"file": "core/queue.c", "line": 61, "id": "Q-7", "category": "memory",
+         key: "The node is freed before it is unlinked."}]})
+    assert where(got) == [("core/queue.c", 61)]
+    assert got.findings[0]["summary"] == "The node is freed before it is unlinked."
+
+
+def test_labels_dates_and_links_are_no_findings_text() -> None:
+    got = read({"verdict": "FAIL", "issues": [
+        {"file": "core/queue.c", "status": "open", "category": "memory safety",
+         "created_at": "2026-01-02 10:00", "url": "https://example.invalid/q 7"}]})
+    assert got.findings == []

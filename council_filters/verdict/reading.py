@@ -750,6 +750,8 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         return None
     text = _get(item, *reviewer_json.TEXT_KEYS)
     if not isinstance(text, str) or not text.strip():
+        text = reviewer_json.prose_value(item)  # {"file": .., "note": "The counter ..."}
+    if not isinstance(text, str) or not text.strip():
         return None
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}
     tag = re.match(r"\s*\[(P[0-4])\]\s*", text, re.I)

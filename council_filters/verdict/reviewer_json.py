@@ -684,6 +684,30 @@ TEXT_KEYS = ("title", "summary", "message", "description", "issue", "finding", "
              "concern", "risk", "weakness", "flaw", "error", "reason")
 
 
+#: keys whose text is a finding's place, label or bookkeeping, never its prose
+_NOT_PROSE = frozenset(("id", "uid", "key", "ref", "rule", "ruleid", "code", "category",
+                        "type", "kind", "status", "state", "severity", "priority", "level",
+                        "impact", "confidence", "author", "user", "url", "link", "commit",
+                        "sha", "created", "createdat", "updated", "updatedat", "time",
+                        "timestamp", "date", "source", "tool", "reviewer", "agent", "model"))
+
+
+def prose_value(item: dict[str, Any]) -> str | None:
+    """A finding's text when no text key names it (``{"file": "a.py", "line": 2, "note":
+    "The counter is never reset."}``): the longest of its string values that is prose (a
+    sentence of 12 characters or more with a space; not a place, a label or a date),
+    among its first 64 keys; None when it has none."""
+    best: str | None = None
+    for k, v in list(item.items())[:64]:
+        n = _norm(k)
+        if not isinstance(v, str) or n in _NOT_PROSE or n in _PATH_KEYS or n in _LINE_KEYS \
+                or n in _STRING_PLACE_KEYS or len(v.strip()) < 12 or " " not in v.strip():
+            continue
+        if best is None or len(v) > len(best):
+            best = v
+    return best
+
+
 def findings_array(value: Any) -> list[dict[str, Any]] | None:
     """A review's findings printed as a bare JSON array (``[{"file": "cmd/root.go:321",
     "priority": "HIGH", "summary": ...}, ...]``): every one of its first items an object
