@@ -312,3 +312,22 @@ def test_labels_dates_and_links_are_no_findings_text() -> None:
         {"file": "core/queue.c", "status": "open", "category": "memory safety",
          "created_at": "2026-01-02 10:00", "url": "https://example.invalid/q 7"}]})
     assert got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# Located comments under a key of the verdict file's own naming
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("key", ["annotations", "inline", "notes", "threads"])
+def test_located_comments_under_a_key_of_its_own_naming_are_findings(key: str) -> None:
+    got = read({"verdict": "changes", key: [
+        {"path": "etl/load.sql", "line": 14, "body": "The upsert ignores the tenant column."},
+        {"file": "etl/run.sh", "line": 2, "text": "set -e is missing."}]})
+    assert got.verdict == "REVISE"
+    assert where(got) == [("etl/load.sql", 14), ("etl/run.sh", 2)]
+
+
+@pytest.mark.parametrize("key", ["files", "files_reviewed", "resolved_threads"])
+def test_a_list_that_says_it_holds_no_findings_is_not_read_as_comments(key: str) -> None:
+    got = read({"verdict": "approve", key: [
+        {"path": "etl/load.sql", "text": "Read in full, nothing to add."}]})
+    assert got.findings == []

@@ -561,6 +561,9 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     for item, sev in reviewer_json.grouped_findings(doc):
         _add_json_item(out, item, origin, sev)
+    if not out.findings:  # located comments under a key of its own naming ("threads": [...])
+        for rec in _located_comments(doc):
+            _add_json_item(out, rec, origin, None)
     if not out.findings and (md := formats.markdown_value(doc)) is not None:
         out.findings = _from_document(md, origin).findings  # {"verdict": .., "review": "## .."}
     if not out.findings:  # its findings written as a list in its text
@@ -584,6 +587,19 @@ _VERDICT_HOLDERS = frozenset(("summary", "review", "result", "assessment", "over
 # verdict phrase alone (a summary in prose there names none), and only when the document
 # has no verdict key or gate
 _ASSESSMENTS = ("overall_assessment", "assessment", "overall")
+
+
+def _located_comments(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The review comments a review document holds under keys of its own naming (``"threads":
+    [...]``, ``"annotations": [{"path", "line", "body"}]``): the records of its review data,
+    else those of each list of its first 64 keys whose items all carry a text and a place
+    (not under a key saying it holds none: ``files_reviewed``, ``resolved_threads``)."""
+    got = pr_records.comment_records(doc)
+    if got:
+        return got
+    return [rec for k, v in list(doc.items())[:64] if isinstance(v, list) and v
+            and not reviewer_json.holds_no_findings(k)
+            for rec in pr_records.comment_records(v) or ()]
 
 
 def _assessment_vote(doc: dict[str, Any]) -> str | None:

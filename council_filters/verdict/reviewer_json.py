@@ -585,12 +585,18 @@ _NOT_FINDINGS = frozenset(("files", "paths", "reviewed", "tested", "checked", "c
                            "scope", "tags", "labels", "questions"))
 
 
+def holds_no_findings(key: Any) -> bool:
+    """Whether a key says its list is no findings: settled or earlier work, or its last
+    word names files, checks, commands, steps, actions, tasks, strengths, artifacts..."""
+    parts = _parts(key)
+    return not parts or parts[-1] in _NOT_FINDINGS or closed_key(key)
+
+
 def _text_list(key: Any, value: Any) -> bool:
     """A list of sentences a failing verdict file gives as its reasons (``"reasons":
-    [...]``, ``"notes": [...]``): texts, not all of them bare paths, under a key whose
-    last word names no list of files, checks, steps or praise."""
-    parts = _parts(key)
-    return bool(parts) and parts[-1] not in _NOT_FINDINGS and isinstance(value, list) \
+    [...]``, ``"notes": [...]``): texts, not all of them bare paths, under a key that
+    does not say it holds no findings."""
+    return not holds_no_findings(key) and isinstance(value, list) \
         and bool(value) and all(isinstance(x, str) and x.strip() for x in value[:50]) \
         and not all(path_like(x) for x in value[:50])
 
