@@ -331,3 +331,13 @@ def test_a_list_that_says_it_holds_no_findings_is_not_read_as_comments(key: str)
     got = read({"verdict": "approve", key: [
         {"path": "etl/load.sql", "text": "Read in full, nothing to add."}]})
     assert got.findings == []
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("~40", 40), ("line ~40", 40), ("around line 9", 9), ("approx. 88", 88),
+    ("\u2248 12", 12), ("near L7", 7), ("about", None),
+])
+def test_an_approximate_line_reads_as_that_line(line: str, want: int | None) -> None:
+    got = read({"verdict": "FAIL", "issues": [{"file": "ops/cron.py", "line": line,
+                                               "message": "The job runs twice."}]})
+    assert where(got) == [("ops/cron.py", want)]

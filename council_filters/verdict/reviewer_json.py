@@ -403,7 +403,9 @@ _LIST_PLACE_KEYS = ("files", "paths", "locations", "places", "filepaths", "filen
 #: line: ``"source": "semgrep"`` names no place)
 _STRING_PLACE_KEYS = ("where", "loc", "ref", "reference", "source", "at", "site", "filelocation",
                       "sourcelocation", "codelocation", "location", "position", "place")
-_SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
+#: (an approximate line reads as that line: ``"~40"``, ``"around line 9"``, ``"line ~40"``)
+_SPAN = re.compile(r"\s*(?:lines?\s*)?(?:[~\u2248]\s*|(?:approx(?:\.|imately)?|around|about|"
+                   r"near|circa)\s+)?(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
                    r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
 #: a line value that names its file first: ``"adx_trend.py:98-99; strong_trend.py:89"``
 _NAMED_SPAN = re.compile(r"\s*[\w./-]{1,120}\.\w{1,10}:(\d{1,7})(?:\s*(?:-|\u2013)\s*(\d{1,7}))?")
