@@ -341,3 +341,15 @@ def test_an_approximate_line_reads_as_that_line(line: str, want: int | None) -> 
     got = read({"verdict": "FAIL", "issues": [{"file": "ops/cron.py", "line": line,
                                                "message": "The job runs twice."}]})
     assert where(got) == [("ops/cron.py", want)]
+
+
+@pytest.mark.parametrize(("flags", "severity"), [
+    ({"blocking": True}, "critical"), ({"is_blocker": "yes"}, "critical"),
+    ({"blocking": False}, None), ({"blocking": True, "severity": "low"}, "minor"),
+])
+def test_a_findings_blocking_flag_makes_it_critical_when_no_severity_is_given(
+        flags: dict[str, Any], severity: str | None) -> None:
+    got = read({"verdict": "changes", "issues": [{"file": "k/a.go", "line": 3,
+                                                  "message": "The retry loop never ends.",
+                                                  **flags}]})
+    assert got.findings[0].get("severity") == severity

@@ -800,6 +800,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         b = document.badge_severity(text) or document.lead_tag(text.lstrip()[:200])
         if b:
             rec["severity"] = b
+        elif reviewer_json.flag(_get(item, "blocking", "is_blocking", "blocker",
+                                     "is_blocker")) is True:
+            rec["severity"] = "critical"  # {"blocking": true}: it must be fixed first
     head = text.lstrip().split("\n", 1)
     if len(head) == 2 and document.badge_only(head[0]):
         # a bot's comment body: its badge line, then its (bold) title and prose
