@@ -52,11 +52,11 @@ def test_a_ship_or_merge_gate_is_the_verdict(doc: dict[str, Any], verdict: str) 
 
 
 @pytest.mark.parametrize("doc", [
-    {"pass": True, "count": 12, "duration_ms": 800},
+    {"pass": 12, "fail": 0, "duration_ms": 800},
     {"ship": "maybe", "issues": []},
     {"verdict": 3, "issues": []},
 ])
-def test_a_test_runs_pass_flag_or_a_number_is_no_verdict(doc: dict[str, Any]) -> None:
+def test_a_count_of_passes_or_a_number_is_no_verdict(doc: dict[str, Any]) -> None:
     assert read(doc).verdict == "UNKNOWN"
 
 
@@ -353,3 +353,40 @@ def test_a_findings_blocking_flag_makes_it_critical_when_no_severity_is_given(
                                                   "message": "The retry loop never ends.",
                                                   **flags}]})
     assert got.findings[0].get("severity") == severity
+
+
+# --------------------------------------------------------------------------- #
+# A verdict under a run's key; a pass gate; a findings key holding one sentence
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize(("doc", "verdict", "found"), [
+    ({"result": "CONCERNS", "concerns": "store/cache.go:44 holds the lock across I/O"},
+     "REVISE", [("store/cache.go", 44)]),
+    ({"outcome": "BLOCK", "reasons": ["store/cache.go:44 holds the lock across I/O"]},
+     "REVISE", [("store/cache.go", 44)]),
+    ({"pass": False, "reasons": ["store/cache.go:44 holds the lock", "The docs are stale"]},
+     "REVISE", [("store/cache.go", 44), (None, None)]),
+    ({"status": "PASS", "summary": "All three changes are sound and tested."}, "APPROVE", []),
+])
+def test_a_verdict_under_a_runs_key_with_text_beside_it_is_a_verdict_file(
+        doc: dict[str, Any], verdict: str, found: list[tuple[Any, Any]]) -> None:
+    got = read(doc)
+    assert got.verdict == verdict
+    assert where(got) == found
+
+
+@pytest.mark.parametrize("doc", [
+    {"status": "success", "message": "Workflow finished in three minutes"},
+    {"status": "FAIL", "tests": 3},
+    {"result": "CONCERNS"},
+])
+def test_a_run_state_or_a_bare_result_is_no_verdict_file(doc: dict[str, Any]) -> None:
+    assert read(doc).verdict == "UNKNOWN"
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("None found.", []), ("No issues were found", []), ("N/A", []),
+    ("No test covers api/x.py:3", [("api/x.py", 3)]),
+])
+def test_a_findings_key_holding_one_sentence_is_one_finding_unless_it_says_none(
+        text: str, found: list[tuple[Any, Any]]) -> None:
+    assert where(read({"verdict": "approve", "issues": text})) == found

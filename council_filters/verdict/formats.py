@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
-from council_filters.verdict import pr_records, reviewer_json
+from council_filters.verdict import pr_records, reviewer_json, words
 from council_filters.verdict.locations import SEVERITY_WORD
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
@@ -413,8 +413,8 @@ _REVIEW_KEYS = frozenset({"findings", "issues", "comments", "problems", "overall
                           # findings grouped by severity
                           "blockers", "blocking_issues", "must_fix", "should_fix", "nits",
                           "critical_issues", "required_changes", "non_blocking"}) | (
-    # a gate's boolean ("approved": false); "pass" alone (a test run's result) is none
-    frozenset(reviewer_json.GATES) - {"pass"})
+    # a gate's boolean ("approved": false, "pass": false)
+    frozenset(reviewer_json.GATES))
 # keys a tool wraps its review object in ({"review": {...}})
 _WRAPPERS = ("review", "result", "output", "data")
 
@@ -555,12 +555,28 @@ def _is_review(doc: dict[str, Any]) -> bool:
     names findings (``security_issues``, ``lint_violations``, ``concerns``), or a list of
     per-file entries each holding its findings (``{"reviews": [{"plan_file": ...,
     "issues": [...]}]}``)."""
-    return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or any(
+    return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or _stated_result(doc) or any(
         isinstance(v, list) and reviewer_json.names_findings(k)
         or isinstance(v, str) and reviewer_json.names_verdict(k)
         or isinstance(v, list) and (reviewer_json.severity_group(k, v)
                                     or reviewer_json.generic_findings(k, v))
         for k, v in list(doc.items())[:64]) or bool(reviewer_json.per_file_findings(doc))
+
+
+#: keys that hold a run's state as often as a review's verdict
+_RESULT_KEYS = ("result", "status", "outcome", "conclusion")
+
+
+def _stated_result(doc: dict[str, Any]) -> bool:
+    """A verdict file under a run's key: ``"result": "CONCERNS"`` (a short value that is a
+    verdict word, not a run state such as ``success``) beside something to read (a text
+    of 20 characters or more, or a list)."""
+    low = {str(k).lower(): v for k, v in list(doc.items())[:64]}
+    said = any(isinstance(v := low.get(k), str) and len(v) <= 40 and
+               words.vote_of(v, False, True) in ("APPROVE", "REVISE", "REJECT")
+               for k in _RESULT_KEYS)
+    return said and any(isinstance(v, list) and v or isinstance(v, str) and len(v) >= 20
+                        and " " in v for v in low.values())
 
 
 # a review document's own verdict keys: such a document is read as one, not as review data

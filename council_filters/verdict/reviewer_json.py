@@ -553,6 +553,9 @@ def _file_key(key: str) -> bool:
     return path_like(key) or re.fullmatch(r"[A-Z][A-Za-z]{0,30}file", key) is not None
 
 
+#: a text saying there is nothing: ``None found.``, ``No issues``, ``N/A``, ``nothing``
+_SAYS_NONE = re.compile(r"\s*(?:none|nothing|n/?a|nil|empty|no\s+(?:issues?|findings?|"
+                        r"problems?|concerns?|blockers?|comments?|bugs?))\b", re.I)
 #: one item of a list written in a text value: ``1. ...``, ``- ...``, ``• ...``
 _TEXT_ITEM = re.compile(r"^[ \t]{0,8}(?:\d{1,3}[.)]|[-*+\u2022])[ \t]+(\S[^\n]*)", re.M)
 _MAX_TEXT = 64 << 10  # characters of one text value looked into for a list
@@ -575,6 +578,9 @@ def text_items(doc: dict[str, Any], any_key: bool) -> list[str]:
             items = [m[1].strip() for m in _TEXT_ITEM.finditer(v[:_MAX_TEXT])]
             if len(items) >= (1 if named else 2):
                 return items[:_MAX_TEXT_ITEMS]
+            if named and v.strip() and "\n" not in v.strip()[:_MAX_TEXT] \
+                    and not _SAYS_NONE.match(v):
+                return [v.strip()[:_MAX_TEXT]]  # "concerns": "cache.go:44 holds the lock"
         elif any_key and _text_list(k, v):
             return [x.strip() for x in v[:_MAX_TEXT_ITEMS]]
     return []
