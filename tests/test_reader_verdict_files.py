@@ -390,3 +390,29 @@ def test_a_run_state_or_a_bare_result_is_no_verdict_file(doc: dict[str, Any]) ->
 def test_a_findings_key_holding_one_sentence_is_one_finding_unless_it_says_none(
         text: str, found: list[tuple[Any, Any]]) -> None:
     assert where(read({"verdict": "approve", "issues": text})) == found
+
+
+# --------------------------------------------------------------------------- #
+# Bot comments saved keyed by file; a line written as a span
+# --------------------------------------------------------------------------- #
+def test_comments_saved_keyed_by_file_keep_their_files_and_lines() -> None:
+    got = read({"svc/pay.go": [{"line": 12, "message": "The refund is not idempotent."}],
+                "README.md": [{"line": 3, "body": "The install step names the wrong flag."},
+                              {"line": 30, "text": "The badge links to a fork."}]})
+    assert where(got) == [("svc/pay.go", 12), ("README.md", 3), ("README.md", 30)]
+
+
+@pytest.mark.parametrize("doc", [
+    {"svc": [{"line": 12, "message": "The refund is not idempotent."}]},
+    {"svc/pay.go": [{"message": "The refund is not idempotent."}]},
+])
+def test_keys_that_are_no_files_or_comments_with_no_line_are_no_such_map(
+        doc: dict[str, Any]) -> None:
+    assert read(doc).findings == []
+
+
+@pytest.mark.parametrize(("line", "want"), [("12-18", 12), ("L12-L18", 12), ("12..18", 12)])
+def test_a_saved_comments_line_written_as_a_span_is_its_first_line(line: str, want: int) -> None:
+    got = read([{"path": "svc/pay.go", "line": line, "body": "The refund is not idempotent.",
+                 "user": {"login": "review-bot[bot]"}}])
+    assert where(got) == [("svc/pay.go", want)]
