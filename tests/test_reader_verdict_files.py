@@ -416,3 +416,9 @@ def test_a_saved_comments_line_written_as_a_span_is_its_first_line(line: str, wa
     got = read([{"path": "svc/pay.go", "line": line, "body": "The refund is not idempotent.",
                  "user": {"login": "review-bot[bot]"}}])
     assert where(got) == [("svc/pay.go", want)]
+
+
+@pytest.mark.parametrize("state", ["passed", "failed", "Failure", "OK"])
+def test_a_test_runs_state_under_a_runs_key_makes_no_verdict_file(state: str) -> None:
+    assert read({"status": state, "message": "All 123 tests ran in 3.2 seconds"}).verdict \
+        == "UNKNOWN"

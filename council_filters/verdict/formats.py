@@ -565,6 +565,9 @@ def _is_review(doc: dict[str, Any]) -> bool:
 
 #: keys that hold a run's state as often as a review's verdict
 _RESULT_KEYS = ("result", "status", "outcome", "conclusion")
+#: a run's state, however it reads as a vote: a test run passed or failed
+_RUN_STATE = re.compile(r"(?:passed|failed|failure|failing|succeeded|success(?:ful)?|"
+                        r"errored|error|completed|done|ok|okay)[.!]?", re.I)
 
 
 def _stated_result(doc: dict[str, Any]) -> bool:
@@ -572,8 +575,9 @@ def _stated_result(doc: dict[str, Any]) -> bool:
     verdict word, not a run state such as ``success``) beside something to read (a text
     of 20 characters or more, or a list)."""
     low = {str(k).lower(): v for k, v in list(doc.items())[:64]}
-    said = any(isinstance(v := low.get(k), str) and len(v) <= 40 and
-               words.vote_of(v, False, True) in ("APPROVE", "REVISE", "REJECT")
+    said = any(isinstance(v := low.get(k), str) and len(v) <= 40
+               and not _RUN_STATE.fullmatch(v.strip())
+               and words.vote_of(v, False, True) in ("APPROVE", "REVISE", "REJECT")
                for k in _RESULT_KEYS)
     return said and any(isinstance(v, list) and v or isinstance(v, str) and len(v) >= 20
                         and " " in v for v in low.values())
