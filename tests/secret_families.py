@@ -677,6 +677,67 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                                       + "%40redis%3A26379")
             yield "requirepass-angle", f"requirepass <{pw}"
             yield "acl-angle", f"user jobs on ><{pw} ~queue:* +@read"
+    elif family == "spoken-phrase":
+        # words apart by blanks, unquoted, to the end of the line or the next pair
+        words = ("marble", "falcon", "juniper", "cobalt", "meadow", "pepper", "thistle", "harbor",
+                 "walnut", "saffron", "quartz", "bramble", "lantern", "orchid")
+        for _ in range(per_shape):
+            for n in (3, 4, 5):
+                p = " ".join(rng.sample(words, n))
+                yield f"yaml/{n}", f"    client_secret: {p}"
+                yield f"ini/{n}", f"password = {p}"
+                yield f"properties/{n}", f"private.key.passphrase={p}"
+                yield f"env/{n}", f"SMTP_PASS={p}"
+                yield f"compose-list/{n}", f"      - POSTGRES_PASSWORD={p}"
+                yield f"dockerfile/{n}", f"ENV KEYSTORE_PASSWORD {p}"
+                yield f"fish/{n}", f"set -gx API_TOKEN {p}"
+                yield f"apache/{n}", f"    SetEnv DB_PASSWORD {p}"
+                yield f"redis-conf/{n}", f"requirepass {p}"
+                yield f"systemd/{n}", f"Environment=PORT=8080 SMTP_PASS={p} MODE=prod"
+                yield f"ado-net/{n}", f"Server=db1;User Id=sa;Password={p};Encrypt=true"
+                yield f"stackexchange/{n}", f'"Redis": "cache:6380,password={p},ssl=True"'
+                yield f"semicolon-end/{n}", f"  master_password: {p};"
+                yield f"quoted-end/{n}", f'dotnet user-secrets set "Db" "User Id=sa;Password={p};"'
+                yield f"redis-auth-user/{n}", f"AUTH default {p}"
+                yield f"redis-auth-prompt/{n}", f"127.0.0.1:6379> AUTH worker {p}"
+                yield f"redis-auth/{n}", f"AUTH {p}"
+                yield f"sentinel-auth-pass/{n}", f"sentinel auth-pass mymaster {p}"
+                yield f"sentinel-pass/{n}", f"sentinel sentinel-pass {p}"
+                yield f"option-then-option/{n}", f"redis-server --requirepass {p} --port 6380"
+    elif family == "wrapped-literal":
+        # a literal given through a constructor, a conversion or a builder's method
+        for _ in range(per_shape):
+            pw, tok = password(rng), _rand(rng, 30)
+            yield "rust-string-from", f'    db_password: String::from("{pw}"),'
+            yield "rust-string-from-token", f'        auth_token: String::from("{tok}"),'
+            yield "rust-secret-new-into", f'    client_secret: SecretString::new("{tok}".into()),'
+            yield "rust-some", f'    smtp_password = Some("{pw}");'
+            yield "kotlin-wrapper", f'    val signingSecret = Secret("{tok}")'
+            yield "go-conversion", f'	adminPassword := Password("{pw}")'
+            yield "java-new-string", f'    String keystorePassword = new String("{pw}");'
+            yield "builder-bare", f'    .password("{pw}")'
+            yield "builder-camel", f'        .clientSecret("{tok}")'
+            yield "builder-lower", f'    .dbpassword("{pw}")'
+            yield "builder-chained", f'Client.builder().apiToken("{tok}").build();'
+    elif family == "tagged-value":
+        # a YAML anchor or tag between the key and a drawn value or a passphrase
+        words = ("marble", "falcon", "juniper", "cobalt", "meadow", "pepper", "thistle", "harbor")
+        for _ in range(per_shape):
+            phrase = " ".join(rng.sample(words, rng.randrange(3, 6)))
+            yield "anchor-sign-led", f"db_password: &db ${_rand(rng, 10)}**3"
+            yield "anchor-words", f"private_key_passphrase: &private {phrase}"
+            yield "tag-words", f"  smtp_password: !!str {phrase}"
+            yield "anchor-drawn", f"  api_token: &tok {_rand(rng, 24)}"
+    elif family == "redis-positional-drawn":
+        # a drawn password led by "$" where Redis fixes its place (no variable there)
+        for _ in range(per_shape):
+            while True:
+                v = "$" + rng.choice(string.ascii_letters) + _rand(rng, rng.randrange(12, 20))
+                if case_changes(v) >= 3:
+                    break
+            yield "auth-user", f"AUTH default {v}"
+            yield "auth-prompt", f"127.0.0.1:6379> AUTH worker {v}"
+            yield "sentinel-auth-pass", f"sentinel auth-pass mymaster {v}"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -728,7 +789,8 @@ FAMILIES = (
     "redis-userinfo", "assignment-cut", "bare-session-token", "sql-password", "directive-pair",
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
-    "npmrc", "file-passphrase", "drawn-values", "redis-more",
+    "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
+    "wrapped-literal", "tagged-value", "redis-positional-drawn",
 )
 
 

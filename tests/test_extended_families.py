@@ -259,6 +259,33 @@ def test_near_misses_pass(line: bytes) -> None:
         'secret_key: "settings.secret.key"', "api_token: com.example.mobile",
         'AUTH_TOKEN: "must be set before start"', "pwd := ffzrdiz.loh.gxkpwtvf",
         "password: pebble orbit walnut cascade and more",
+        # unquoted words apart by blanks that are a sentence, or do not end the line
+        "token: generated during setup", "API_TOKEN: rotated weekly by ops",
+        "client_secret: marble falcon juniper cobalt meadow pepper thistle",
+        "password: marble falcon juniper see notes", "secret_key: lives in the vault",
+        "Forgot password link looks broken", "Password reset flow explained",
+        "the password expires after some hours", "password manager ready before",
+        "api_key value comes from marble falcon juniper",
+        "deploy --token generated during setup", "sentinel monitor mymaster cache one two",
+        "AUTH is done before every command here",
+        # a reference to an environment variable, and a shell expansion's message
+        'db_password = "env:DB_PASSWORD"',
+        "      - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?missing}",
+        'token: "${API_TOKEN:?set API_TOKEN first}"',
+        # a file's relative path under a password key
+        "kubectl create secret generic app --from-file=password=./pw.txt",
+        "DB_PASSWORD=../secrets/db_password",
+        # a YAML anchor or tag before a variable or a sentence
+        "password: &pw $DB_PASSWORD", "token: !!str generated during setup",
+        "secret_key: &sk ${SECRET_KEY}",
+        "sentinel auth-pass primary-a $SentinelPass", "AUTH app $redisPassword2",
+        # wrappers and builder methods that hold no literal secret
+        '    password: String::from("Password"),', "    token: String::from(TOKEN_NAME),",
+        '    password = Field("password", required=True)', '    api_token = Env("API_TOKEN")',
+        '    .password(request.form["password"])', '    .getPassword("db.password")',
+        '    .verifyToken("abc123XYZ789abc")', '    .token("TOKEN_NAME")', '    .password("")',
+        '    token = Token("${API_TOKEN}")', "    pw = new String(chars)",
+        '    .clientSecret(System.getenv("CLIENT_SECRET"))', '    secret = Some("<your-secret>")',
         # whole references where a Redis or npm password goes, and files read
         "AUTH default $REDIS_PASSWORD", "sentinel auth-pass primary-a ${SENTINEL_PASS}",
         "127.0.0.1:6379> AUTH app $(cat /run/secrets/redis)", 'requirepass "{{ .Values.pw }}"',

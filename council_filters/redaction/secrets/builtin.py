@@ -36,6 +36,7 @@ from council_filters.redaction.secrets.validators import (
     braced_password_ok,
     cut_value_ok,
     digit_in,
+    enclosed_ok,
     encoded_redis_user_ok,
     encoded_url_password_ok,
     file_password_ok,
@@ -56,7 +57,9 @@ from council_filters.redaction.secrets.validators import (
     scrambled_ok,
     sign_led_ok,
     spaced_pair_ok,
+    spoken_phrase_ok,
     stripe_ok,
+    tagged_ok,
     token_shape,
     twilio_ok,
     typed_ok,
@@ -114,6 +117,10 @@ _B64END = rb"(?![A-Za-z0-9+/=])"
 _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\*{0,2})"""
 # (a full-width colon or equals sign, as CJK text writes them, is one too)
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
+# A constructor or conversion a literal is given through (String::from(,
+# SecretString::new(, Secret(, new String(, Some().
+_WRAPPER = rb"(?-i:(?:new[ \t]+)?[A-Z][A-Za-z0-9_]{0,40}+(?:::(?:new|from))?)\("
+_WRAPPER_SEARCH = _WRAPPER.replace(b"{0,40}+", b"{0,40}")  # (a search takes no possessive)
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
 
 # A value secret-scrambled-value looks at: ten bytes, no blank, a sign, a
@@ -571,7 +578,7 @@ RULES: tuple[Rule, ...] = (
         rb"(?(q)(?P=q))[ \t]*[\])},]",
         rb"",
         group=4,
-        validator=assignment_ok,
+        validator=enclosed_ok,
         placeholders=False,
         description="[key=value], {key: value}, (key=value): the closer ends the value",
     ),
@@ -592,10 +599,13 @@ RULES: tuple[Rule, ...] = (
         "secret-tagged-yaml",
         rb"(?i)(?<![A-Za-z0-9_.$@-])(?P<key>[\"']?[A-Za-z0-9_.$@-]{1,80}+[\"']?)"
         rb"(?P<op>[ \t]*:)[ \t]*(?:!!?[A-Za-z0-9_:-]{1,40}|&[A-Za-z0-9_-]{1,40})[ \t]+"
-        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?|[^\s\"'`,;|]{1,300}))(?(q)(?P=q))",
+        # (unquoted, words apart by blanks to the end of the line are one value)
+        rb"(?P<q>[\"'])?(?P<v>(?(q)[^\"'\s][^\"']{0,300}?"
+        rb"|(?:(?-i:[a-z]{3,10}+(?: [a-z]{3,10}+){2,5}+)(?=[ \t]*\r?$)|[^\s\"'`,;|]{1,300})))"
+        rb"(?(q)(?P=q))",
         rb"",
         group=4,
-        validator=assignment_ok,
+        validator=tagged_ok,
         placeholders=False,
         description="key: !!str value, key: &anchor value (a YAML tag or anchor between)",
     ),
@@ -727,6 +737,42 @@ RULES: tuple[Rule, ...] = (
         placeholders=False,
         description="a key naming a secret and three to six lower-case words joined by a "
         "blank, a dot or a dash, none of prose, configuration or code",
+    ),
+    _r(
+        "secret-spoken-phrase",
+        # secret-passphrase's words apart by blanks, unquoted: taken only where
+        # they run to the end of the line, or to the next pair (``;Server=``,
+        # ``,ssl=``, `` MODE=``), and after blanks alone only where the key
+        # opens the line (``ENV KEY ...``, a Redis directive).
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[A-Za-z0-9_.$@-]{1,80}+)"
+        rb"(?P<op>[ \t]*(?::=|\?=|[:=])[ \t]*|[ \t]+)(?P<q>)"
+        rb"(?P<v>[a-z]{3,10}+(?: [a-z]{3,10}+){2,5}+)"
+        # (the end of the line: a ; or , and a closing quote or bracket may stand before it)
+        rb"(?=[ \t]*[;,]?[ \t]*[\"'`]?[ \t]*[,;)\]}]?[ \t]*\r?$"
+        rb"|[ \t]*[;,][ \t]*[A-Za-z][A-Za-z0-9 _.-]{0,40}="
+        rb"|[ \t]+[A-Za-z_][A-Za-z0-9_.]{0,40}=|[ \t]+--?[A-Za-z])",
+        rb"",
+        group=4,
+        validator=spoken_phrase_ok,
+        placeholders=False,
+        description="a key naming a secret and three to six lower-case words apart by blanks, "
+        "unquoted, to the end of the line or the next pair",
+    ),
+    _r(
+        "secret-wrapped-literal",
+        # A string literal given through a constructor or a conversion:
+        # String::from("..."), SecretString::new("...".into()), Secret("..."),
+        # new String("..."), Some("...").
+        rb"(?<![A-Za-z0-9_.$@-])(?P<key>[\"'`]?[A-Za-z0-9_.$@-]{1,80}+[\"'`]?)"
+        rb"(?P<op>[ \t]*(?::=|=|:)[ \t]*)" + _WRAPPER + rb"[ \t]*"
+        rb"(?P<q>[\"'])(?P<v>[^\"'\n]{1,300}?)(?P=q)"
+        rb"(?=[ \t]*(?:\.(?:into|to_string|to_owned)\(\)[ \t]*)?\))",
+        rb"",
+        group=4,
+        validator=assignment_ok,
+        placeholders=False,
+        description='password: String::from("..."), token = Secret("..."), '
+        'pw = new String("..."): a literal wrapped in a constructor',
     ),
     _r(
         "secret-typed-assignment",
@@ -954,20 +1000,27 @@ _ASSIGNED = (
     + rb"[ \t]*"
     rb"(?:" + _Q + rb"[^\"'` \t\n\x24<{][^\"'`\n]{5}|[^ \t\n\"'`,;|\x24<{][^ \t\n\"'`,;|]{7}))"
 )
+# The search of secret-wrapped-literal: a key naming a secret, an operator and
+# a constructor's name before a quote (String::from(", Secret(").  Its own: on
+# the assignment's search the rule would run on every assignment's line.
+_WRAPPED = (
+    rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?[ \t]*(?::=|=|:)[ \t]*" + _WRAPPER_SEARCH
+    + rb"[ \t]*" + _Q + rb"[^\"'` \t\n\x24<{]"
+)
 # The search of secret-sign-led-value, secret-passphrase and
 # secret-typed-assignment: a key naming a secret (or requirepass, masterauth),
 # then an operator, blanks, a comma or a parenthesis before a value led by a
 # sign or a lower-case word run; or a type and "=", a string prefix or a
 # parenthesis before a quote.
 _PHRASE_START = rb"(?-i:[a-z]{3,10}[.-][a-z]{3,10}[.-][a-z]{3})"
-_SPOKEN_START = rb"(?-i:[a-z]{3,10} [a-z]{3,10} [a-z]{3})"  # (words apart by blanks: quoted)
+_SPOKEN_START = rb"(?-i:[a-z]{3,10} [a-z]{3,10} [a-z]{3})"  # (words apart by blanks)
 _KEYED_VALUE = (
     rb"(?i)(?:" + _KEY_END + rb"|requirepass|masterauth)[\x24@]*" + _Q + rb"?\]?"
     rb"(?:[ \t]*(?::=|\?=|=>|[:=,(])[ \t]*(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD
-    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    + rb"|" + _PHRASE_START + rb")|" + _Q + rb"?" + _SPOKEN_START + rb")"
     # (after blanks alone, a value led by "=" is no value: KEY =x)
     rb"|[ \t]+(?:@|r#{0,3})?(?:" + _Q + rb"?(?:`?" + _SIGN_LEAD.replace(b"[=-]", b"-", 1)
-    + rb"|" + _PHRASE_START + rb")|" + _Q + _SPOKEN_START + rb")"
+    + rb"|" + _PHRASE_START + rb")|" + _Q + rb"?" + _SPOKEN_START + rb")"
     # (the type's bytes unbounded: the automaton keeps a bounded repeat alive
     # after every key word of dense text, an unbounded class costs it less)
     rb"|[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>, \[\]?]*[?!]?[ \t]*=[ \t]*"
@@ -1099,12 +1152,14 @@ _TIGHT: dict[str, bytes] = {
     "login-credentials": rb"-[uU][ \t][^\n]*[ \t]-[pP][ \t]+[\"']?[^ \t\n-][^ \t\n]*"
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
+    "secret-wrapped-literal": _WRAPPED,
     "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)
     **dict.fromkeys(
-        ("secret-sign-led-value", "secret-passphrase", "secret-typed-assignment"), _KEYED_VALUE
+        ("secret-sign-led-value", "secret-passphrase", "secret-spoken-phrase",
+         "secret-typed-assignment"), _KEYED_VALUE
     ),
     "secret-braced-value": rb"(?i)(?:password|pwd)[ \t]*=[ \t]*\{[^{}\n]{6}",
     "credential-file-line": rb":(?:[0-9]{1,5}|\*):[A-Za-z0-9_.*-]{1,63}:[A-Za-z0-9_.@*-]{1,63}:"

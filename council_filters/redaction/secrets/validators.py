@@ -187,6 +187,7 @@ _WIN_VAR = LazyRegex(r"%[A-Z_][A-Z0-9_]*%\Z")
 _IDENT = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DOTTED = LazyRegex(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\)?)?\Z")
 _PATH = LazyRegex(r"(?:~|[A-Za-z]:)?[/\\][\w.-]+(?:[/\\][\w.-]*)+\Z")
+_RELATIVE_PATH = LazyRegex(r"\.{1,2}[/\\][\w.-]+(?:[/\\][\w.-]+)*\Z")  # ./pw.txt, ../secrets/db
 _CAMEL = LazyRegex(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\Z")
 
 
@@ -245,7 +246,7 @@ def _key_kind(key: str) -> str | None:
 #: a Terraform reference (``var.db_password``).
 _REFERENCE = LazyRegex(
     r"(?:ENC\[[A-Z0-9_]+,|(?i:vault|op|awssm|awsssm|gcpsm|azurekv|sm|ref\+[a-z]+|secretsmanager"
-    r"|ssm|keyvault):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
+    r"|ssm|keyvault|env):(?://)?[A-Za-z]|![A-Z][A-Za-z]+(?:::[A-Za-z]+)?\s|file://|arn:aws[a-z-]*:"
     r"|@Value\(|(?:secretKeyRef|valueFrom)[;,]?\Z|(?:var|local|data|module)\.[a-z_][\w.]*\Z)"
 )
 
@@ -327,7 +328,8 @@ def assignment_ok(secret: str, m: Any) -> bool:
     if op == "|" and _ROW_START.match(m.string) is None:
         return False  # a table row starts with a bar; "a|b|c" in code does not
     if kind == "password":
-        if _PATH.match(value) and not _random_part(_SLASHES.sub(".", value)):
+        if ((_PATH.match(value) or _RELATIVE_PATH.match(value))
+                and not _random_part(_SLASHES.sub(".", value))):
             return False  # PWD=/home/app, OLDPWD: a directory, not a password
         if len(value) < 6 or len(set(value)) < 4:
             return False
@@ -351,6 +353,17 @@ def assignment_ok(secret: str, m: Any) -> bool:
     return shannon_entropy(value) > 3.0 and (
         _has_digit(value) or sum(c.isupper() for c in value) >= 2
     )
+
+
+def enclosed_ok(secret: str, m: Any) -> bool:
+    """An enclosed pair's value as an assignment's, where the braces are no
+    shell expansion's: ``${DB_PASSWORD:?missing}`` gives the message printed
+    when the variable is unset, not a value."""
+    at = m.start()
+    if (m.string[at : at + 1] == b"{" and m.string[at - 1 : at] == b"$"
+            and m.group("op").strip(b" \t") == b":" and secret.startswith("?")):
+        return False
+    return assignment_ok(secret, m)
 
 
 def _drawn_short(value: str) -> bool:
@@ -943,8 +956,8 @@ def redis_ok(secret: str, m: Any = None) -> bool:
     if _CLOSED_ANGLE.match(secret):
         return False  # <password>, <your-redis-pass>: a placeholder; <soB&71s... is drawn
     if m is not None and m.lastindex in _REDIS_POSITIONAL:
-        if _SHELL_VAR.match(secret.rstrip(".,:;)")):
-            return False
+        if _SHELL_VAR.match(secret.rstrip(".,:;)")) and not sign_led_drawn(secret):
+            return False  # $REDIS_PASSWORD; $UjetxKci7bMZzwLlBI reads as drawn
         return _flag_value_ok(secret, ("{", "%("), files=False)
     return _flag_value_ok(secret, ("-", "$", "{", "%("), files=False)
 
@@ -1043,13 +1056,29 @@ def sign_led_ok(secret: str, m: Any) -> bool:
 _SETTER = LazyRegex(r"(?:[Ss]et|[Ww]ith|[Pp]ut)_?[A-Z]")
 
 
+#: Verbs that make a method named for a secret a look-up or a check.
+_LOOKUP_VERB = LazyRegex(
+    r"(?:get|check|verify|validate|has|is|find|load|read|fetch|lookup|require|parse|hash|compare"
+    r"|match|expect|assert|should|remove|delete|clear|mask|decrypt|decode)(?![a-z])"
+)
+
+
+def _builder_method(key: str, m: Any) -> bool:
+    """A builder's method named for the secret, called after a dot
+    (``.password("...")``, ``.clientSecret("...")``), not a look-up or a check
+    (``.getPassword("name")``, ``.verifyToken(x)``)."""
+    at = m.start("key")
+    return (at > 0 and m.string[at - 1 : at] == b"." and _names_secret(key)
+            and _LOOKUP_VERB.match(key) is None)
+
+
 def typed_ok(secret: str, m: Any) -> bool:
     """A string given to a key that names a secret through a type annotation
     (``password: String = "..."``, ``API_TOKEN: &str = "..."``), a string prefix
     (``@"..."``, ``r#"..."#``) or a setter (``setPassword("...")``,
     ``withPassword("...")``): judged as an assignment's quoted value."""
     key = m.group("key").decode("latin-1")
-    if m.group("op") == b"(" and _SETTER.match(key) is None:
+    if m.group("op") == b"(" and _SETTER.match(key) is None and not _builder_method(key, m):
         return False  # getPassword("name"), checkToken(x): not given, looked up
     return assignment_ok(secret, m) or (_names_secret(key) and sign_led_drawn(secret))
 
@@ -1175,6 +1204,66 @@ def passphrase_ok(secret: str, m: Any) -> bool:
     if m.group("q") is None and " " in secret:
         return False  # unquoted words apart by blanks: prose
     return _phrase_ok(secret)
+
+
+#: What may stand before a key whose value follows after blanks alone: the
+#: line's indentation and a command that sets it (``ENV``, ``export``, ``set
+#: -gx``, ``SetEnv``, ``fastcgi_param``).
+_KEY_OPENS_LINE = LazyRegex(
+    rb"[ \t]*(?:(?i:env|arg|export|setenv|setx|set(?:[ \t]+-[A-Za-z]{1,3}){0,2}"
+    rb"|[a-z]{1,12}_param|sentinel)[ \t]+)?\Z"
+)
+#: Redis lines whose password follows a user or a master's name: ``AUTH
+#: default ...``, ``sentinel auth-pass mymaster ...`` (a prompt may lead).
+_REDIS_NAMED_BEFORE = LazyRegex(
+    rb"[ \t]*(?:[^\s>]{1,64}>[ \t]*)?(?:AUTH|(?i:sentinel[ \t]+auth-pass))[ \t]+\Z"
+)
+_PROSE_ENDINGS = ("ed", "ing", "ly", "tion")
+
+
+def spoken_phrase_ok(secret: str, m: Any) -> bool:
+    """Three to six lower-case words apart by blanks, unquoted, that run to the
+    end of the line or to the next pair (``client_secret: lattice marble
+    falcon``, ``ENV KEYSTORE_PASSWORD sorrel glacier mosaic``): words as
+    passphrase_ok reads them.  After blanks alone the key must open the line
+    (after a command that sets it) and be no word of prose: a name in capitals
+    or with a separator in it, or a Redis directive (not a wrapped line of
+    prose, ``password manager ready before``, ``Password reset flow``), unless
+    it is an option (``--requirepass ... --port``) or Redis names the place
+    (``AUTH default ...``, ``sentinel auth-pass mymaster ...``).  No word ends
+    as a sentence's words do (-ed, -ing, -ly, -tion)."""
+    key = m.group("key").decode("latin-1")
+    blanks = not m.group("op").strip(b" \t")
+    if blanks and _REDIS_NAMED_BEFORE.fullmatch(m.string, 0, m.start("key")) is not None:
+        pass  # AUTH default ..., sentinel auth-pass mymaster ...: the place names it
+    elif not _names_secret(key):
+        return False
+    elif blanks and not key.startswith("-"):  # (an option: --requirepass ... --port 6380)
+        if _KEY_OPENS_LINE.fullmatch(m.string, 0, m.start("key")) is None:
+            return False
+        if not (key.isupper() or any(c in key for c in "_.-")
+                or _REDIS_KEY.match(key) is not None):
+            return False
+    return _spoken(secret)
+
+
+def _spoken(secret: str) -> bool:
+    """Words apart by blanks that read as a passphrase, not as a sentence:
+    none ends as a sentence's words do (``generated during setup``)."""
+    if any(w.endswith(_PROSE_ENDINGS) for w in secret.split(" ")):
+        return False
+    return _phrase_ok(secret)
+
+
+def tagged_ok(secret: str, m: Any) -> bool:
+    """A value after a YAML tag or anchor (``db_password: &db ...``): an
+    assignment's value, a value led by a sign that reads as drawn
+    (``$TuSTtgpu**3``), or unquoted words to the end of the line read as
+    spoken_phrase_ok reads them."""
+    key = m.group("key").decode("latin-1")
+    if m.group("q") is None and " " in secret:
+        return _names_secret(key) and _spoken(secret)
+    return assignment_ok(secret, m) or (_names_secret(key) and sign_led_drawn(secret))
 
 
 def netrc_phrase_ok(secret: str, _m: Any = None) -> bool:
