@@ -66,6 +66,9 @@ _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
+    # a file citation of Codex's cloud answers: "【F:src/a.py†L12-L20】" (path, dagger, lines)
+    re.compile(r"\u3010F:(?P<p>[^\s\u2020\u3010\u3011]{1,400})\u2020L(?P<l>" + _NUM
+               + r"(?:-L?(?P<e>" + _NUM + r")?\u3011"),
     re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
     # `path`:12 too (the wrappers closed before the colon), and a full-width colon
     # and "path: L12-L20" (a space only before an explicit L)
