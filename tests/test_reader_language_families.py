@@ -465,3 +465,36 @@ def test_a_severity_key_opening_an_item_gives_its_value(opening: str, sev: str) 
     # never the key's own leading word ("심각도" starts with "serious")
     text = f"## Findings\n\n1. {opening}`src/store.py:40` the lock is never released\n"
     assert where(text) == [("src/store.py", 40, sev)]
+
+
+# --------------------------------------------------------------------------- #
+# An id's fields separated by middle dots: the first field after the id is its severity
+# --------------------------------------------------------------------------- #
+DOT_FIELDS = {
+    "german-bold-paragraphs": """\
+## Befunde
+
+**K-01 · hoch · SICHERHEIT · `srv/auth/token.go:41-55`**
+Das Token wird vor der Signaturprüfung verwendet.
+
+**K-02 · niedrig · STIL · `srv/auth/token.go:90`**
+Der Name der Hilfsfunktion sagt nicht, was sie tut.
+""",
+    "portuguese-headings": """\
+## Achados
+
+### A3 · média · desempenho · `web/lista.ts:12`
+A lista é ordenada a cada tecla digitada.
+
+### A4 · alta · segurança · `web/login.ts:30`
+A senha aparece no log do navegador.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOT_FIELDS))
+def test_a_severity_field_after_an_id_between_middle_dots_is_read(name: str) -> None:
+    got = where(DOT_FIELDS[name])
+    assert [sev for _, _, sev in got] == (["critical", "minor"] if name.startswith("german")
+                                          else ["medium", "critical"])
+    assert all(f is not None and line is not None for f, line, _ in got)

@@ -840,10 +840,22 @@ def _lead_tag(text: str) -> str | None:
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
     if m and (s := _intl_tag(m)):
         return s
+    m = _DOT_FIELD.match(t)  # "R2-GPU-01 · hoch · PERFORMANCE · path": a field after the id
+    if m:
+        w = m["w"].strip().lower()
+        s = severity_word(w) or severity.INTL_ALIASES.get(w)
+        if s:
+            return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
             return emoji_severity(emoji)
     return badge_severity(t[:200])
+
+
+# an id's fields separated by middle dots, the first of them its severity in any language
+# of the tables ("R2-PERF-01 · hoch · PERFORMANCE · `a.rs:12`", "F-3 · high · security")
+_DOT_FIELD = re.compile(r"^[\s*_`]*(?:[A-Za-z][\w.-]{0,15}\s*)?\u00b7\s*"
+                        r"(?P<w>[^\W\d_][^\u00b7\n]{0,30}?)\s*\u00b7")
 
 
 # severity words of the table that are also the keys of a finding's fields ("**建议：**" is
