@@ -498,3 +498,56 @@ def test_a_severity_field_after_an_id_between_middle_dots_is_read(name: str) -> 
     assert [sev for _, _, sev in got] == (["critical", "minor"] if name.startswith("german")
                                           else ["medium", "critical"])
     assert all(f is not None and line is not None for f, line, _ in got)
+
+
+# --------------------------------------------------------------------------- #
+# The legend of a review's scale says what each level means: none of it is a finding
+# --------------------------------------------------------------------------- #
+LEGENDS = {
+    "japanese-bullets": """\
+## 重要度の定義
+
+- **高** — リリース前に必ず直す。
+- **中** — 次のスプリントで直す。
+- **低** — 余裕があれば直す。
+
+## 指摘事項
+
+### [高] 入力値が検証されない
+
+`api/handlers/user.py:42` で受け取った ID をそのまま SQL に渡している。
+""",
+    "spanish-table": """\
+### Escala de severidad
+
+| Nivel | Significado |
+|---|---|
+| Alta | Bloquea la publicación |
+| Media | Debe corregirse pronto |
+| Baja | Mejora opcional |
+
+### Hallazgos
+
+1. **Alta:** el token de sesión se guarda en `localStorage` (`web/auth/store.ts:18`).
+""",
+    "russian-bullets": """\
+## Шкала приоритетов
+
+- **P0** — нельзя выпускать без исправления.
+- **P1** — основной сценарий сломан.
+- **P2** — пробел качества.
+
+## Найденные проблемы
+
+### [P1] Кэш не сбрасывается после обновления профиля
+
+Смотри `app/cache/store.go:88`.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEGENDS))
+def test_the_legend_of_a_scale_holds_no_finding(name: str) -> None:
+    got = where(LEGENDS[name])
+    assert len(got) == 1
+    assert got[0][0] is not None and got[0][1] is not None and got[0][2] == "critical"
