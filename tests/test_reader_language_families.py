@@ -551,3 +551,47 @@ def test_the_legend_of_a_scale_holds_no_finding(name: str) -> None:
     got = where(LEGENDS[name])
     assert len(got) == 1
     assert got[0][0] is not None and got[0][1] is not None and got[0][2] == "critical"
+
+
+# --------------------------------------------------------------------------- #
+# A severity field ("严重级别：critical", "심각도: 낮음") is a field of its finding, never a
+# finding whose tag is the key's own leading word
+# --------------------------------------------------------------------------- #
+KEY_FIELDS = {
+    "chinese-headings": """\
+## 问题清单
+
+### 1. REQ-017 与实现不一致
+
+- 判定：`不一致`
+- 严重级别：`critical`
+
+期望：取消后不得付款。实际：`billing/worker.py:77` 仍会调用网关。
+
+### 2. REQ-021 返回值不符
+
+- 严重级别：`minor`
+
+期望：返回 SKIPPED；实际抛出异常（`billing/worker.py:120`）。
+""",
+    "japanese-numbered-items": """\
+## 指摘事項
+
+1. キャッシュが期限切れにならない
+   - 深刻度：low
+   - 場所：`cache/ttl.rs:14`
+2. トークンがログに残る
+   - 深刻度：high
+   - 場所：`auth/log.rs:9`
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEY_FIELDS))
+def test_a_severity_field_is_a_field_of_its_finding(name: str) -> None:
+    got = where(KEY_FIELDS[name])
+    want = {"chinese-headings": [("billing/worker.py", 77, "critical"),
+                                 ("billing/worker.py", 120, "minor")],
+            "japanese-numbered-items": [("cache/ttl.rs", 14, "minor"),
+                                      ("auth/log.rs", 9, "critical")]}[name]
+    assert got == want

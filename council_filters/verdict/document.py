@@ -888,8 +888,9 @@ def _intl_tag(m: re.Match[str]) -> str | None:
     ``**必须修复**：``)."""
     bracketed = m["a"] is not None
     w = (m["a"] or m["b"] or "").strip().lower()
-    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS):
-        return None
+    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS
+                          or SEVERITY_KEY_RE.match(w)):
+        return None  # "严重级别：critical": the key of a severity field, whose value says it
     if (s := severity.INTL_ALIASES.get(w)) is not None:
         return s
     return _intl_severity_word(w) if _CJK_RUN.match(w) else None
