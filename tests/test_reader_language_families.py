@@ -595,3 +595,37 @@ def test_a_severity_field_is_a_field_of_its_finding(name: str) -> None:
             "japanese-numbered-items": [("cache/ttl.rs", 14, "minor"),
                                       ("auth/log.rs", 9, "critical")]}[name]
     assert got == want
+
+
+# --------------------------------------------------------------------------- #
+# An id glued to its bracketed tag, and a tag in full-width brackets, as Chinese and
+# Japanese writers put them ("V-1(LOW、新規):", "BUG-3（重大）")
+# --------------------------------------------------------------------------- #
+GLUED_TAGS = {
+    "japanese-bullets": """\
+### 指摘
+
+- D-1(LOW、新規): `docs/guide.md:40` の手順が古いコマンドを案内している。
+- D-2(HIGH、前回から継続): `docs/setup.md:12` のポート番号が実装と違う。
+""",
+    "chinese-headings": """\
+## 问题
+
+### BUG-3（重大）订单取消后仍会扣款
+
+见 `pay/worker.go:55`。
+
+### BUG-4（轻微）日志缺少请求编号
+
+见 `pay/log.go:9`。
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GLUED_TAGS))
+def test_a_tag_glued_to_its_id_or_in_full_width_brackets_is_read(name: str) -> None:
+    want = {"japanese-bullets": [("docs/guide.md", 40, "minor"),
+                                 ("docs/setup.md", 12, "critical")],
+            "chinese-headings": [("pay/worker.go", 55, "critical"),
+                                 ("pay/log.go", 9, "minor")]}[name]
+    assert where(GLUED_TAGS[name]) == want

@@ -354,6 +354,8 @@ _BRACKET_TAG = re.compile(
     + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 # a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
+_ID_GLUED = re.compile(r"^[\s*_`]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}(?=[(\uff08\[\uff3b])")
+_FULL_BRACKETS = str.maketrans({"\uff08": "(", "\uff09": ")", "\uff3b": "[", "\uff3d": "]"})
 _ID_LEAD = re.compile(
     r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
     r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
@@ -816,6 +818,9 @@ def _lead_tag(text: str) -> str | None:
     if pid:  # "P2-A title", "**P1-3:** title": an id that opens with its priority
         return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
+    # an id glued to its bracket, and brackets in full width, as Chinese and Japanese write
+    # them: "V-1(LOW、新規):", "A-2（High）"
+    t = _ID_GLUED.sub("", t, count=1).translate(_FULL_BRACKETS)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
