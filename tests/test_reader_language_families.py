@@ -629,3 +629,63 @@ def test_a_tag_glued_to_its_id_or_in_full_width_brackets_is_read(name: str) -> N
             "chinese-headings": [("pay/worker.go", 55, "critical"),
                                  ("pay/log.go", 9, "minor")]}[name]
     assert where(GLUED_TAGS[name]) == want
+
+
+# --------------------------------------------------------------------------- #
+# A severity key of another language later in an item's first line is its tag, as
+# "Severity: high" is ("[S-6] 種別: 実装 / 深刻度: high")
+# --------------------------------------------------------------------------- #
+INLINE_KEYS = {
+    "japanese-bullets": """\
+### 指摘
+
+- [R-1] 種別: 設計 / 深刻度: high
+  - 内容: `jobs/sync.py:30` で再試行が無限に続く。
+- [R-2] 種別: 文書 / 深刻度: low
+  - 内容: `README.md:12` の手順が古い。
+""",
+    "german-headings": """\
+## Befunde
+
+### K-1 Bereich: Backend / Schweregrad: hoch
+
+Der Cache in `svc/cache.go:41` wird nie geleert.
+
+### K-2 Bereich: Logging / Schweregrad: niedrig
+
+Die Logzeile in `svc/log.go:7` hat keine Anfrage-ID.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(INLINE_KEYS))
+def test_a_severity_key_later_in_the_first_line_is_the_items_tag(name: str) -> None:
+    assert [sev for _, _, sev in where(INLINE_KEYS[name])] == ["critical", "minor"]
+
+
+# --------------------------------------------------------------------------- #
+# The groups of a review's own scale written as one word ("MUST_FIX", "SHOULD_FIX") in a
+# severity column or a tag
+# --------------------------------------------------------------------------- #
+SCALE_GROUPS = {
+    "chinese-table": """\
+## 问题清单
+
+| # | 严重度 | 描述 | 文件 | 行号 |
+|---|--------|------|------|------|
+| 1 | MUST_FIX | 重复清理导致竞态 | run.ts | L75-89 |
+| 2 | SHOULD_FIX | 启动无重复调用保护 | transport.ts | L22 |
+""",
+    "english-tags": """\
+## Findings
+
+- [MUST_FIX] `run.ts:75` cleanup runs twice on exit.
+- [SHOULD_FIX] `transport.ts:22` start() can be called twice.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALE_GROUPS))
+def test_a_scale_group_written_as_one_word_is_a_severity(name: str) -> None:
+    assert where(SCALE_GROUPS[name]) == [("run.ts", 75, "critical"),
+                                         ("transport.ts", 22, "medium")]

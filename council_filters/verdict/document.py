@@ -351,7 +351,7 @@ _PLACEHOLDER = re.compile(
 # severity tags and badges
 _BRACKET_TAG = re.compile(
     r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|block|" + SEVERITY_WORD
-    + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
+    + r"|must[\s_-]fix|should[\s_-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 # a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
 _ID_GLUED = re.compile(r"^[\s*_`]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}(?=[(\uff08\[\uff3b])")
@@ -824,7 +824,7 @@ def _lead_tag(text: str) -> str | None:
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=\[)", "", t))
     if m:
-        w = re.sub(r"[\s-]+", "-", m["w"].lower())
+        w = re.sub(r"[\s_-]+", "-", m["w"].lower())
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))

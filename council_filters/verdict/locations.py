@@ -24,11 +24,10 @@ _SEV_ONLY = re.compile(
     r"^[^\w]*(?:severity\s*[:\-]?\s*)?(?P<w>" + SEVERITY_WORD + r")"
     r"(?:\s+(?:severity|priority|issues?|findings?|problems?|concerns?))?[^\w]*$", re.I,
 )
-_SEV_TAG = re.compile(
-    r"(?:\*\*|__)?[\[(]\s*(?:severity\s*[:=]\s*)?(?P<a>" + SEVERITY_WORD + r")\s*[\])](?:\*\*|__)?"
-    r"|(?:\*\*|__)(?P<b>" + SEVERITY_WORD + r")(?:\*\*|__)"
-    r"|(?:severity|priority)\s*[:=]\s*\**(?P<c>" + SEVERITY_WORD + r")\**", re.I,
-)
+# the words of another language's severity scale (base.severity.INTL_ALIASES), longest first
+_INTL_SEV_WORD = "|".join(sorted((re.escape(w) for w in severity.INTL_ALIASES), key=len,
+                                 reverse=True))
+
 _SEV_LEAD = re.compile(r"^(?P<w>" + SEVERITY_WORD + r")\s*(?::|\u2014|\u2013|-)\s+", re.I)
 _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "minor",
               "\U0001f7e2": "minor", "\u26aa": "minor", "\u2757": "critical"}
@@ -155,6 +154,15 @@ PLACE_KEY_RE = re.compile(r"(?:" + PLACE_KEYS + r")$", re.I)
 STATUS_KEY_RE = re.compile(r"(?:" + STATUS_KEYS + r")$", re.I)
 LINE_KEY_RE = re.compile(r"(?:" + LINE_KEYS + r")$", re.I)
 SEVERITY_KEY_RE = re.compile(r"(?:" + SEVERITY_KEYS + r")$", re.I)
+_SEV_TAG = re.compile(
+    r"(?:\*\*|__)?[\[(]\s*(?:severity\s*[:=]\s*)?(?P<a>" + SEVERITY_WORD + r")\s*[\])](?:\*\*|__)?"
+    r"|(?:\*\*|__)(?P<b>" + SEVERITY_WORD + r")(?:\*\*|__)"
+    r"|(?:severity|priority)\s*[:=]\s*\**(?P<c>" + SEVERITY_WORD + r")\**"
+    # the key in another language, its value in English or in that language ("深刻度: high",
+    # "严重程度：高", "Schweregrad: hoch")
+    r"|(?:" + SEVERITY_KEYS + r")[*_]*\s*[:=\uff1a]\s*[*_`]*(?P<d>" + SEVERITY_WORD + r"|"
+    + _INTL_SEV_WORD + r")(?![^\W\d_])[*_`]*", re.I,
+)
 
 
 def clean_path(raw: str) -> str:
