@@ -689,3 +689,45 @@ SCALE_GROUPS = {
 def test_a_scale_group_written_as_one_word_is_a_severity(name: str) -> None:
     assert where(SCALE_GROUPS[name]) == [("run.ts", 75, "critical"),
                                          ("transport.ts", 22, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# Vietnamese in the same tables: the severity key and its values, the place and line
+# keys, a findings section's name and a summary's
+# --------------------------------------------------------------------------- #
+VIETNAMESE = {
+    "fields": """\
+## Tóm tắt
+
+- Thay đổi thêm bộ nhớ đệm cho hồ sơ người dùng.
+- Kiểm thử đơn vị đều qua.
+
+## Các vấn đề phát hiện
+
+### 1. Bộ nhớ đệm không bao giờ hết hạn
+
+- **Mức độ:** Cao
+- **Vị trí:** `svc/cache/store.py`
+- **Dòng:** 41
+
+### 2. Thiếu mã yêu cầu trong nhật ký
+
+- **Mức độ nghiêm trọng:** Thấp
+- **Tệp:** `svc/log.py`
+- **Dòng:** 7
+""",
+    "table": """\
+## Lỗi
+
+| # | Tệp | Dòng | Mức độ | Mô tả |
+|---|-----|------|--------|-------|
+| 1 | svc/cache/store.py | 41 | Cao | Bộ nhớ đệm không bao giờ hết hạn |
+| 2 | svc/log.py | 7 | Thấp | Thiếu mã yêu cầu trong nhật ký |
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIETNAMESE))
+def test_vietnamese_keys_columns_and_sections_are_read(name: str) -> None:
+    assert where(VIETNAMESE[name]) == [("svc/cache/store.py", 41, "critical"),
+                                       ("svc/log.py", 7, "minor")]

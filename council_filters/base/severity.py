@@ -116,6 +116,8 @@ INTL_ALIASES: dict[str, str] = {
     "высокая": "critical", "высокое": "critical", "средний": "medium", "средняя": "medium",
     "среднее": "medium", "низкий": "minor", "низкая": "minor", "низкое": "minor",
     "незначительный": "minor", "предложение": "minor", "предложения": "minor",
+    # Vietnamese
+    "nghiêm trọng": "critical", "cao": "critical", "trung bình": "medium", "thấp": "minor",
 }
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 CJK_LEAD = re.compile(

@@ -283,7 +283,9 @@ _FINDINGS = re.compile(
     r"bedenken|preocupa[c\u00e7](?:iones|[o\u00f5]es)|pr\u00e9occupations?|preoccupazioni|"
     r"\u043e\u043f\u0430\u0441\u0435\u043d\u0438\w*|"
     r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
-    r"\u043d\w*)(?!\w)",
+    r"\u043d\w*|"
+    # ... and in Vietnamese ("Vấn đề", "Lỗi", "Phát hiện")
+    r"v\u1ea5n\s+\u0111\u1ec1|l\u1ed7i|ph\u00e1t\s+hi\u1ec7n)(?!\w)",
     re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
@@ -5223,10 +5225,10 @@ _COLUMNS_INTL = (
               "\u30d5\u30a1\u30a4\u30eb:\u884c", "\u6587\u4ef6:\u884c",
               "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
               "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
-              "file:riga")),
+              "file:riga", "t\u1ec7p", "t\u1eadp tin", "v\u1ecb tr\u00ed")),
     ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "\ub77c\uc778", "\ud589",
               "zeile", "ligne",
-              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
+              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430", "d\u00f2ng")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
                   "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",
                   "\u6df1\u523b\u5ea6", "\u91cd\u5927\u5ea6", "\u512a\u5148\u5ea6",
@@ -5235,7 +5237,9 @@ _COLUMNS_INTL = (
                   "priorit\u00e9", "severidad", "prioridad", "gravedad", "gravidade",
                   "gravit\u00e0", "priorit\u00e0", "\u0441\u0435\u0440\u044c\u0435\u0437"
                   "\u043d\u043e\u0441\u0442\u044c", "\u043f\u0440\u0438\u043e\u0440\u0438"
-                  "\u0442\u0435\u0442")),
+                  "\u0442\u0435\u0442", "m\u1ee9c \u0111\u1ed9",
+                  "m\u1ee9c \u0111\u1ed9 nghi\u00eam tr\u1ecdng",
+                  "\u0111\u1ed9 \u01b0u ti\u00ean")),
     ("status", ("\u72b6\u6001", "\u72b6\u614b", "\uc0c1\ud0dc", "statut", "estado", "stato",
                 "\u0441\u0442\u0430\u0442\u0443\u0441")),
     ("text", ("\u95ee\u9898", "\u53d1\u73b0", "\u63cf\u8ff0", "\u8bf4\u660e",
@@ -5244,7 +5248,8 @@ _COLUMNS_INTL = (
               "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
               "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
               "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
-              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435") + _INTL_SUMMARY_COLS),
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435", "m\u00f4 t\u1ea3",
+              "v\u1ea5n \u0111\u1ec1", "l\u1ed7i") + _INTL_SUMMARY_COLS),
 )
 # a severity cell that says the row passed, or is only an emoji
 _PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"

@@ -126,10 +126,12 @@ PLACE_KEYS = (
     r"localiza[c\u00e7][a\u00e3]o|arquivos?(?:\s+afetados?)?|posizione|"
     r"files?\s+(?:coinvolt[io]|interessat[io])|"
     r"\u0444\u0430\u0439\u043b[\u044b]?|\u043c\u0435\u0441\u0442\u043e(?:\u043f\u043e"
-    r"\u043b\u043e\u0436\u0435\u043d\u0438\u0435)?")
+    r"\u043b\u043e\u0436\u0435\u043d\u0438\u0435)?|"
+    # Vietnamese: "Tệp", "Tập tin", "Vị trí"
+    r"t\u1ec7p|t\u1eadp\s+tin|v\u1ecb\s+tr\u00ed")
 LINE_KEYS = (
     r"\u884c(?:\u53f7|\u756a\u53f7)?|\uc904|\ub77c\uc778|\ud589|zeilen?|lignes?|l[i\u00ed]neas?|"
-    r"linhas?|righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]")
+    r"linhas?|righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]|d\u00f2ng")
 # "Severity" and "Priority" as reviewers write the key in other languages
 SEVERITY_KEYS = (
     r"\u4e25\u91cd(?:\u7a0b\u5ea6|\u6027|\u5ea6|\u7ea7\u522b|\u7b49\u7ea7)|"
@@ -143,7 +145,9 @@ SEVERITY_KEYS = (
     r"criticit\u00e0|\u0441\u0435\u0440\u044c[\u0435\u0451]\u0437\u043d\u043e\u0441\u0442\u044c|"
     r"\u043a\u0440\u0438\u0442\u0438\u0447\u043d\u043e\u0441\u0442\u044c|"
     r"\u0432\u0430\u0436\u043d\u043e\u0441\u0442\u044c|"
-    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442")
+    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442|"
+    # Vietnamese: "Mức độ (nghiêm trọng)", "(Mức) độ ưu tiên"
+    r"m\u1ee9c\s+\u0111\u1ed9(?:\s+nghi\u00eam\s+tr\u1ecdng)?|(?:m\u1ee9c\s+)?\u0111\u1ed9\s+\u01b0u\s+ti\u00ean")
 # "Status" in other languages (an item's status field: "상태: 완료", "Statut : CORRIGÉ")
 STATUS_KEYS = (
     r"\u72b6\u6001|\u72c0\u614b|\u72b6\u614b|\u72b6\u6cc1|\u5bfe\u5fdc\u72b6\u6cc1|"

@@ -689,7 +689,9 @@ SUMMARY_HEADS_INTL = (
     r"\u00fcbersicht|gesamtbewertung|risikobewertung|panoramica|riepilogo|sintesi|"
     r"valutazione\s+(?:complessiva|dei\s+rischi)|aper\u00e7u|synth\u00e8se|"
     r"\u00e9valuation\s+(?:globale|des\s+risques)|resumen\s+ejecutivo|"
-    r"evaluaci[o\u00f3]n\s+(?:general|de\s+riesgos)|descripci[o\u00f3]n\s+general")
+    r"evaluaci[o\u00f3]n\s+(?:general|de\s+riesgos)|descripci[o\u00f3]n\s+general|"
+    # Vietnamese: "Tóm tắt", "Tổng quan", "Kết luận", "Đánh giá chung / tổng thể"
+    r"t\u00f3m\s+t\u1eaft|t\u1ed5ng\s+quan|k\u1ebft\s+lu\u1eadn|\u0111\u00e1nh\s+gi\u00e1\s+(?:chung|t\u1ed5ng\s+th\u1ec3)")
 # What to do next (its items answer findings, or plan work): "行动计划", "次のステップ",
 # "다음 단계", "Próximos passos", "Nächste Schritte", "Piano d'azione"
 ACTION_HEADS_INTL = (
