@@ -731,3 +731,38 @@ VIETNAMESE = {
 def test_vietnamese_keys_columns_and_sections_are_read(name: str) -> None:
     assert where(VIETNAMESE[name]) == [("svc/cache/store.py", 41, "critical"),
                                        ("svc/log.py", 7, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# Lines that open with an enumerator of Chinese and Japanese ("（1）", "1）", "①") are the
+# items of a list, as "1." lines are
+# --------------------------------------------------------------------------- #
+CJK_ENUMERATED = {
+    "japanese-full-width-parentheses": """\
+## 指摘事項
+
+（1）【必須】ファイル：api/user.py（12行目）入力が検証されない。
+（2）【軽微】`api/list.py` の 30 行目でソートが毎回走る。
+""",
+    "chinese-circled-numbers": """\
+## 问题
+
+① 【严重】`pay/order.go` 的第 55 行：取消后仍扣款。
+② 【中】pay/log.go 第9行 日志缺少请求编号。
+""",
+    "japanese-number-and-paren": """\
+レビュー結果です。
+1）【必須】`api/user.py:12` 入力が検証されない。
+2）【軽微】`api/list.py:30` ソートが毎回走る。
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CJK_ENUMERATED))
+def test_lines_opening_with_cjk_enumerators_are_items(name: str) -> None:
+    got = where(CJK_ENUMERATED[name])
+    assert [(f, ln) for f, ln, _ in got] == (
+        [("pay/order.go", 55), ("pay/log.go", 9)] if name.startswith("chinese")
+        else [("api/user.py", 12), ("api/list.py", 30)])
+    assert [sev for _, _, sev in got] == (["critical", "medium"] if name.startswith("chinese")
+                                          else ["critical", "minor"])

@@ -78,7 +78,7 @@ INTL_ALIASES: dict[str, str] = {
     # Japanese
     "致命的": "critical", "重大": "critical", "深刻": "critical", "要修正": "critical",
     "中程度": "medium", "中度": "medium", "軽微": "minor", "軽度": "minor", "参考": "minor",
-    "提案": "minor", "情報": "minor",
+    "提案": "minor", "情報": "minor", "必須": "critical",
     # Korean
     "치명": "critical", "심각": "critical", "긴급": "critical", "높음": "critical",
     "필수": "critical", "중간": "medium", "보통": "medium", "중요": "medium", "권장": "medium",

@@ -869,6 +869,7 @@ _DOT_FIELD = re.compile(r"^[\s*_`]*(?:[A-Za-z][\w.-]{0,15}\s*)?\u00b7\s*"
 # its suggestion, "**참고**:" a note, "**Hinweis:**" a remark): never a tag
 _FIELD_WORDS = frozenset((
     "建议", "建議", "提示", "可选", "可選", "一般", "参考", "提案", "情報", "要修正", "필수",
+    "必須",
     "중요", "권장", "참고", "선택", "정보", "제안", "sugestão", "sugestões", "sugerencia",
     "opcional", "hinweis", "vorschlag", "vorschläge", "suggerimento", "suggerimenti",
     "предложение", "предложения", "bloqueante", "bloquant", "bloquante", "bloccante"))
@@ -5571,6 +5572,30 @@ _PLAIN_TITLE = re.compile(
     r"^ {0,3}(?:\d{1,2}\.\s+)?(?=[^\W\d_]|[^\x00-\x7f\w\s])[^:`|<>#*\[\]]{3,70}$")
 
 
+# An enumerator Chinese and Japanese writers open a line with ("（1）", "1）", "①"), which
+# Markdown does not read as a list's: such a line is the ordered item it stands for
+_CJK_ENUM = re.compile(r"^(?P<i> {0,3})(?:\uff08(?P<a>\d{1,3})\uff09|(?P<b>\d{1,3})\uff09|"
+                       r"(?P<c>[\u2460-\u2473]))[ \t\u3000]*(?=\S)")
+
+
+def cjk_items(body: str) -> str:
+    """``body`` with each line that opens with a CJK enumerator (outside code fences)
+    written as the Markdown ordered item it stands for; line count kept."""
+    if "\uff09" not in body and not re.search("[\u2460-\u2473]", body):
+        return body
+    lines = body.split("\n")
+    fenced = False
+    for i, ln in enumerate(lines):
+        if ln.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        m = None if fenced else _CJK_ENUM.match(ln)
+        if m is not None:
+            n = m["a"] or m["b"] or str(ord(m["c"]) - 0x2460 + 1)
+            lines[i] = m["i"] + n + ". " + ln[m.end():]
+    return "\n".join(lines)
+
+
 def plain_headings(body: str) -> str:
     """``body`` with each stand-alone title line of a plain-text answer made an ATX
     heading (line count kept); a body that has Markdown headings comes back as it is."""
@@ -5688,7 +5713,7 @@ def _read_document(text: str, origin: str) -> Doc:
     if "\u2610" in text or "\u2611" in text or "\u2612" in text:
         text = text.translate(_BALLOT)
     keys, body = front_matter(text)
-    body = plain_headings(body)
+    body = plain_headings(cjk_items(body))
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
     if fpath and _pathlike(fpath):
