@@ -766,3 +766,47 @@ def test_lines_opening_with_cjk_enumerators_are_items(name: str) -> None:
         else [("api/user.py", 12), ("api/list.py", 30)])
     assert [sev for _, _, sev in got] == (["critical", "medium"] if name.startswith("chinese")
                                           else ["critical", "minor"])
+
+
+# --------------------------------------------------------------------------- #
+# A line, then its file after a comma or in brackets ("行 12，`a.go`", "第 40 行（`a.go`）",
+# "Zeile 3, `a.go`"), is that file's line
+# --------------------------------------------------------------------------- #
+LINE_THEN_FILE = {
+    "chinese-numbered": """\
+## 问题
+
+1. 行 12，`pay/util.go`：命名不一致。
+2. 第 40 行（`pay/conn.go`）：连接未关闭。
+""",
+    "german-bullets": """\
+## Befunde
+
+- Zeile 12, `pay/util.go`: uneinheitliche Namen.
+- Zeile 40 (`pay/conn.go`): die Verbindung wird nie geschlossen.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINE_THEN_FILE))
+def test_a_line_then_its_file_is_that_files_line(name: str) -> None:
+    assert [(f, ln) for f, ln, _ in where(LINE_THEN_FILE[name])] == [("pay/util.go", 12),
+                                                                    ("pay/conn.go", 40)]
+
+
+def test_a_course_reviews_core_severity_is_critical_in_a_localised_field() -> None:
+    text = """\
+## 缺点
+
+### 1. 领域对象没有守住业务不变量
+
+- 严重程度：core
+- 位置：src/domain/board.js:14-18
+
+### 2. 命名不一致
+
+- 严重程度：minor
+- 位置：src/ui/panel.js:3
+"""
+    assert where(text) == [("src/domain/board.js", 14, "critical"),
+                           ("src/ui/panel.js", 3, "minor")]

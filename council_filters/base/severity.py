@@ -56,6 +56,8 @@ TEXT_ALIASES: dict[str, str] = {
     "style": "minor",
     "optional": "minor",
     "informational": "minor",
+    # a course review's scale: "core" above "major"
+    "core": "critical",
     # the groups a review's own scale names ("MUST_FIX", "should-fix", "NICE_TO_HAVE")
     "must_fix": "critical", "must-fix": "critical", "must fix": "critical",
     "should_fix": "medium", "should-fix": "medium", "should fix": "medium",

@@ -90,6 +90,14 @@ _LOC_PATTERNS = (
     # "path 的第42行"
     re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\u306e|\u7684)?\s*+\u7b2c?\s*+(?P<l>" + _NUM
                + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
+    # a line, then its file after a comma or in brackets, in any language of the tables:
+    # "行 12，`a.go`", "Line 40 (`a.go`)", "Zeile 3, `a.go`", and "第 40 行（`a.go`）"
+    re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
+               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443]|\u884c(?:\u53f7)?)"
+               r"\s*[:\uff1a]?\s*(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*"
+               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    re.compile(r"\u7b2c\s*(?P<l>" + _NUM + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?"
+               r"\s*\u884c\s*(?:[,\uff0c\u3001]|[(\uff08])?\s*" + _W + r"(?P<p>" + _P + r")" + _W),
     # a line before its file, in any language of the tables: "line 12 of path", "línea 12
     # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path"
     re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
