@@ -810,3 +810,35 @@ def test_a_course_reviews_core_severity_is_critical_in_a_localised_field() -> No
 """
     assert where(text) == [("src/domain/board.js", 14, "critical"),
                            ("src/ui/panel.js", 3, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# A table's description column named by a compound that ends with the noun ("问题描述",
+# "문제 설명"), never a fix's column ("修复说明")
+# --------------------------------------------------------------------------- #
+COMPOUND_COLUMNS = {
+    "chinese": """\
+## 问题
+
+| 文件 | 行号 | 严重程度 | 问题描述 | 修复说明 |
+|---|---|---|---|---|
+| pay/order.go | 55 | 严重 | 取消后仍扣款 | 先检查状态 |
+| pay/log.go | 9 | 轻微 | 日志缺少请求编号 | 加上编号 |
+""",
+    "korean": """\
+## 발견 사항
+
+| 파일 | 라인 | 심각도 | 문제 설명 |
+|---|---|---|---|
+| pay/order.go | 55 | 높음 | 취소 후에도 결제됨 |
+| pay/log.go | 9 | 낮음 | 로그에 요청 ID 없음 |
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOUND_COLUMNS))
+def test_a_compound_description_column_holds_the_findings_text(name: str) -> None:
+    got = read(COMPOUND_COLUMNS[name]).findings
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
+        ("pay/order.go", 55, "critical"), ("pay/log.go", 9, "minor")]
+    assert "\u4fee" not in got[0]["summary"] and "\u5148" not in got[0]["summary"]

@@ -5352,6 +5352,14 @@ def _failed_row(header: list[str], rows: list[list[str]], in_findings: bool,
     return out
 
 
+_CJK_TEXT_COL = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}\\s?(?:\u63cf\u8ff0|"
+                           "\u8bf4\u660e|\u8aaa\u660e|\u5185\u5bb9|\u5167\u5bb9|\u8a73\u7d30|"
+                           "\u8aac\u660e|\u8be6\u60c5|\uc124\uba85|\ub0b4\uc6a9)")
+_CJK_FIX_COL = re.compile("\u4fee\u590d|\u4fee\u6539|\u5efa\u8bae|\u5efa\u8b70|\u5bfe\u5fdc|"
+                          "\u4fee\u6b63|\u5bfe\u7b56|\u5bf9\u7b56|\u5c0d\u7b56|\u6539\u5584|"
+                          "\uc870\uce58|\uc218\uc815|\uad8c\uc7a5")
+
+
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                     origin: str, fails: bool = False) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
@@ -5364,6 +5372,13 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             if (c in names or name == "severity" and SEVERITY_KEY_RE.match(c)) \
                     and name not in cols and idx not in cols.values():
                 cols[name] = idx
+    if "text" not in cols:
+        # a description column named by a compound of Chinese, Japanese or Korean that ends
+        # with the noun ("问题描述", "指摘内容", "문제 설명"), not a fix's ("修复说明")
+        tcol = next((i for i, c in enumerate(header) if i not in cols.values()
+                     and _CJK_TEXT_COL.fullmatch(c) and not _CJK_FIX_COL.search(c)), None)
+        if tcol is not None:
+            cols["text"] = tcol
     strong = "text" in cols and header[cols["text"]] in (
         "issue", "finding", "findings", "concern", "blocker", "defect", "bug", "problem", "gap")
     if shape == "score" or "text" not in cols or not (
