@@ -842,3 +842,25 @@ def test_a_compound_description_column_holds_the_findings_text(name: str) -> Non
     assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
         ("pay/order.go", 55, "critical"), ("pay/log.go", 9, "minor")]
     assert "\u4fee" not in got[0]["summary"] and "\u5148" not in got[0]["summary"]
+
+
+# --------------------------------------------------------------------------- #
+# Strengths in Ukrainian, Vietnamese and Russian ("Сильні сторони", "Điểm mạnh", "Что
+# сделано хорошо"): praise, not findings, even where an item names a place
+# --------------------------------------------------------------------------- #
+STRENGTHS = {
+    "ukrainian": ("## Сильні сторони", "- `api/user.py`: зрозуміла логіка.\n"
+                  "- Кеш у `svc/cache.go:12` покритий тестами."),
+    "vietnamese": ("### Ưu điểm", "- `api/user.py`: logic rõ ràng.\n"
+                   "- Bộ nhớ đệm trong `svc/cache.go:12` được kiểm thử kỹ."),
+    "russian": ("## Что сделано хорошо", "1. `api/user.py`: понятная логика.\n"
+                "2. Кэш в `svc/cache.go:12` покрыт тестами."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRENGTHS))
+def test_strengths_in_more_languages_hold_no_finding(name: str) -> None:
+    head, item = STRENGTHS[name]
+    text = (f"# Code review\n\n## Findings\n\n- `core/a.py:3` swallows the error.\n\n{head}"
+            f"\n\n{item}\n")
+    assert where(text) == [("core/a.py", 3, None)]

@@ -120,8 +120,15 @@ _POSITIVE = re.compile(
     r"pontos?\s+(?:fortes?|positivos?)|o\s+que\s+est\u00e1\s+bom|destaques|"
     r"punti\s+di\s+forza|aspetti\s+positivi|cosa\s+va\s+bene|"
     r"\u0441\u0438\u043b\u044c\u043d\u044b\u0435\s+\u0441\u0442\u043e\u0440\u043e\u043d\u044b|"
-    r"\u0447\u0442\u043e\s+\u0445\u043e\u0440\u043e\u0448\u043e|"
-    r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430)(?!\w)", re.I)
+    r"\u0447\u0442\u043e\s+(?:\u0441\u0434\u0435\u043b\u0430\u043d\u043e\s+)?\u0445\u043e\u0440"
+    r"\u043e\u0448\u043e|"
+    r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430|"
+    # ... Ukrainian ("Сильні сторони", "Що зроблено добре", "Переваги") and Vietnamese
+    # ("Điểm mạnh", "Ưu điểm", "Điểm tốt")
+    r"\u0441\u0438\u043b\u044c\u043d\u0456\s+\u0441\u0442\u043e\u0440\u043e\u043d\u0438|"
+    r"\u0449\u043e\s+(?:\u0437\u0440\u043e\u0431\u043b\u0435\u043d\u043e\s+)?\u0434\u043e\u0431"
+    r"\u0440\u0435|\u043f\u0435\u0440\u0435\u0432\u0430\u0433\u0438|"
+    r"\u0111i\u1ec3m\s+(?:m\u1ea1nh|t\u1ed1t)|\u01b0u\s+\u0111i\u1ec3m)(?!\w)", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk|by\s+design|superseded)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
@@ -144,7 +151,12 @@ _RESOLVED = re.compile(
     r"(?<!\bnon\s)\b(?:risolt[oaie])\b|"
     r"(?<!\u043d\u0435\s)(?:\u0438\u0441\u043f\u0440\u0430\u0432\u043b\u0435\u043d[\u043e\u0430]?|"
     r"\u0443\u0441\u0442\u0440\u0430\u043d\u0435\u043d[\u043e\u0430]?|"
-    r"\u0440\u0435\u0448\u0435\u043d[\u043e\u0430]?)(?!\w)", re.I)
+    r"\u0440\u0435\u0448\u0435\u043d[\u043e\u0430]?|"
+    # ... Ukrainian ("Виправлено", "Усунуто") and Vietnamese ("Đã sửa", "Đã khắc phục")
+    r"\u0432\u0438\u043f\u0440\u0430\u0432\u043b\u0435\u043d[\u043e\u0430]?|"
+    r"\u0443\u0441\u0443\u043d\u0443\u0442[\u043e\u0430]?|"
+    r"(?<!ch\u01b0a\s)\u0111\u00e3\s+(?:s\u1eeda|kh\u1eafc\s+ph\u1ee5c|x\u1eed\s+l\u00fd))"
+    r"(?!\w)", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
