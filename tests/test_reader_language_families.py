@@ -864,3 +864,19 @@ def test_strengths_in_more_languages_hold_no_finding(name: str) -> None:
     text = (f"# Code review\n\n## Findings\n\n- `core/a.py:3` swallows the error.\n\n{head}"
             f"\n\n{item}\n")
     assert where(text) == [("core/a.py", 3, None)]
+
+
+def test_a_change_tables_compound_column_lists_no_finding() -> None:
+    text = """\
+## 本次变更
+
+| 类别 | 文件 | 变更内容 |
+|---|---|---|
+| 后端 | `src/report/index.js` | 标签改为英文 |
+| 版本 | `package.json` | 0.1.0 → 0.1.1 |
+
+## 结论
+
+**APPROVE**
+"""
+    assert read(text).findings == []

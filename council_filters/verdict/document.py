@@ -5369,7 +5369,10 @@ _CJK_TEXT_COL = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}\\s?(?
                            "\u8aac\u660e|\u8be6\u60c5|\uc124\uba85|\ub0b4\uc6a9)")
 _CJK_FIX_COL = re.compile("\u4fee\u590d|\u4fee\u6539|\u5efa\u8bae|\u5efa\u8b70|\u5bfe\u5fdc|"
                           "\u4fee\u6b63|\u5bfe\u7b56|\u5bf9\u7b56|\u5c0d\u7b56|\u6539\u5584|"
-                          "\uc870\uce58|\uc218\uc815|\uad8c\uc7a5")
+                          "\uc870\uce58|\uc218\uc815|\uad8c\uc7a5|"
+                          # ... or a change's ("变更内容", "変更内容", "변경 내용")
+                          "\u53d8\u66f4|\u8b8a\u66f4|\u6539\u52a8|\u6539\u52d5|\u66f4\u6539|"
+                          "\u5909\u66f4|\ubcc0\uacbd|\u65b0\u589e|\u8ffd\u52a0")
 
 
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
