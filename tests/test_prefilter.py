@@ -594,3 +594,50 @@ def test_a_version_file_is_read_as_the_package_reads_it(tmp_path: Path) -> None:
     path.write_text("__version__ = '4.5'\n")
     assert prefilter._version_of(str(path)) == "4.5"
     assert prefilter._version_of(str(tmp_path / "missing.py")) == "unknown"
+
+
+def _same_but_bounds(exact: object, wide: object) -> bool:
+    import re._constants as c
+
+    if type(exact).__name__ == "SubPattern":
+        exact, wide = list(exact), list(wide)  # type: ignore[call-overload]
+    if isinstance(exact, list):
+        return (isinstance(wide, list) and len(exact) == len(wide)
+                and all(_same_but_bounds(a, b) for a, b in zip(exact, wide, strict=True)))
+    if isinstance(exact, tuple):
+        if not isinstance(wide, tuple) or len(exact) != len(wide):
+            return False
+        if exact and exact[0] in (c.MAX_REPEAT, c.MIN_REPEAT) and wide[0] is exact[0]:
+            (lo, hi, body), (lo2, hi2, body2) = exact[1], wide[1]
+            bounds = (lo, hi) == (lo2, hi2) or (lo == lo2 and lo <= 1 and hi >= 10
+                                                and hi2 == c.MAXREPEAT)
+            return bounds and _same_but_bounds(body, body2)
+        return all(_same_but_bounds(a, b) for a, b in zip(exact, wide, strict=True))
+    return bool(exact == wide)
+
+
+def test_unbounded_raises_only_the_upper_bounds_of_long_repeats() -> None:
+    """prefilter.unbounded writes {0,N} and {1,N} (N >= 10) of a class or group
+    as * and +, and nothing else: braces inside a class or escaped, short,
+    lazy and possessive repeats stay; on every built-in search the automaton
+    runs so, the parsed pattern is the exact one's with only those upper
+    bounds raised (each match of the exact search is one of the wider)."""
+    from re import _parser
+
+    from council_filters.redaction.secrets import builtin, engine
+
+    u = prefilter.unbounded
+    assert u(rb"a[^ \t]{0,300}b") == rb"a[^ \t]*b"
+    assert u(rb"(?:ab){1,64}c") == rb"(?:ab)+c"
+    assert u(rb"[]{0,30}]{0,30}") == rb"[]{0,30}]*"
+    assert u(rb"[^]{0,30}]{1,30}") == rb"[^]{0,30}]+"
+    for kept in (rb"[a{0,30}]", rb"\{0,30}", rb"x{0,30}", rb"(a){0,9}", rb"(a){0,30}?",
+                 rb"[x]{0,30}+", rb"[x]{2,30}", rb"[x[^]{1}"):
+        assert u(kept) == kept
+    forms = engine._unbounded_forms()
+    assert len(forms) >= 10
+    for exact, wide in forms.items():
+        before = builtin.AUTOMATON_FORMS.get(exact, exact)
+        assert _same_but_bounds(_parser.parse(before), _parser.parse(wide)), exact[:80]
+    looked_at = [p for _, p, _, ids in builtin.SCANS if builtin.PEM in ids or builtin.OPENS in ids]
+    assert looked_at and not set(looked_at) & set(forms)

@@ -493,3 +493,139 @@ def test_a_compiled_proof_serves_a_few_lines_too() -> None:
         out, redacted = redact_value(data, EXT)
     assert redacted == [3] and ran == [real]
     assert out.split(b"\n")[:2] == near
+
+
+def _gate_values(rng: random.Random) -> list[str]:
+    """Values on the edges of each condition the compiled value gate reads."""
+    letters, signs = string.ascii_letters, "!#$%&*?@^~+=-_./:()[]{}<>"
+    parts = ("self", "cfg", "A1b2C", "Ab1cD2", "x_y", "$el", "_p", "ENV", "abc123", "AB12CD",
+             "aB3", "9ab", "ab", "")
+    values = list(_VALUES)
+    for _ in range(1500):
+        kind = rng.randrange(8)
+        if kind == 0:  # dotted names, their separators and ends
+            n = rng.randint(1, 4)
+            v = "".join(rng.choice(parts) + rng.choice((".", "::", "->", ":", "-", ""))
+                        for _ in range(n)) + rng.choice(parts)
+            v += rng.choice(("", "(", "()", "(x", ")", "."))
+        elif kind == 1:  # words and a number, whole or not
+            v = (rng.choice(letters) + "".join(rng.choice(letters + "_.-")
+                                               for _ in range(rng.choice((2, 3, 4, 98, 99, 100))))
+                 + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 8)))
+                 + rng.choice(("", "!", "+", "=", "!!", ")", "]", "!)", "x", "1", ":")))
+        elif kind == 2:  # Windows variables, code words and name words alone or not
+            v = rng.choice(("%A%", "%AB_1%", "%a%", "%_%", "%1A%", "%AB", "%AB%x")) \
+                if rng.random() < 0.5 else rng.choice(
+                    ("none", "None;", "str|", "n/a", "string?", "Optional", "secretstr",
+                     "myTokenHere", "the_password_is", "passwordx", "Passphrase", "tok"))
+            v += rng.choice(("", ",", ";", ",;", "x", "1", " "))
+        elif kind == 3:  # placeholders at offsets the windows turn on
+            word = rng.choice(("xxxx", "XXXX", "xXxX", "******", "######", "......", "______",
+                               "------", "00000000", "0000000", "$ABC", "$AB", "$ABCd", "$ABC_",
+                               "example", "EXAMPLE", "placeholder", "Redacted", "changeme",
+                               "change_me", "dummy", "replaceme", "replace-me", "Replace_Me",
+                               "insert_", "insert-", "your_key", "your-own-api-token",
+                               "yourapisecret", "your_pass", "youre", "#{x}", "${A}", "{{a}}"))
+            pad = rng.choice((0, 1, 5, 100, 294, 295, 296, 299, 300, 301))
+            v = "".join(rng.choice(letters + "0123456789") for _ in range(pad)) + word
+            v += "".join(rng.choice(letters) for _ in range(rng.choice((0, 1, 3))))
+        elif kind == 4:  # digests, UUIDs and the four kinds of bytes
+            v = rng.choice(("0123456789abcdefABCDEF0123456789", "0123456789abcdefABCDEF012345678",
+                            "0123abcd-12ab-", "0123ABCD-12ab-", "0123abcd-12ab", "aB3$efghij",
+                            "aB3efghijk", "ab3$efghij", "AB3$EFGHIJ", "aB3 $efghij"))
+        elif kind == 5:  # runs about the windows' length
+            n = rng.choice((5, 6, 9, 10, 299, 300, 301, 302))
+            v = "".join(rng.choice(letters + "0123456789" + signs) for _ in range(n))
+        elif kind == 6:  # leads and brackets
+            v = rng.choice(("$", "<", "{", "(", "[", "")) + "".join(
+                rng.choice(letters + "0123456789") for _ in range(rng.randint(4, 12)))
+            v += rng.choice(("", ")", "]", "}", ".", ":", "x"))
+        else:
+            v = "".join(rng.choice(letters + "0123456789" + signs + " \t")
+                        for _ in range(rng.randint(1, 40)))
+        values.append(v)
+    return values
+
+
+def _gate_lines(rng: random.Random, n: int) -> list[bytes]:
+    """Operators and values in every way the value gate reads them."""
+    values = _gate_values(rng)
+    lines = []
+    for _ in range(n):
+        v = rng.choice(values)
+        q = rng.choice(("", "", '"', "'", "`"))
+        close = rng.choice((q, q, "", '"'))
+        op = rng.choice(("=", ":", ":=", "=>", "?=", "||=", "<-", "==", "|", " | ",
+                         "\uff1a", "\uff1d", ": ", "=\t", ":  "))
+        key = rng.choice(("password", "api_key", "PASSWORD", "token", "x", ":apiKey", "",
+                          "db_password_value", "Secret-Key", "secret-key-base", "api.key",
+                          "token_count", "passwd$", '"password"', "pw]", "password**",
+                          "auth__key", "AUTH_TOKEN@", "'Pass' ", "my_pass_", "tokens\t",
+                          "client_secret_b64", "Authorization", "keybase", "sas"))
+        tail = rng.choice(("", ",", ";", " # x", "}", ")", " | x |", " and more"))
+        line = f"{key}{op}{q}{v}{close}{tail}"
+        if rng.random() < 0.2:
+            line = f'{{name: "{key}", value{op}{q}{v}{close}}}'
+        lines.append(line.encode(rng.choice(("utf-8", "latin-1")), "replace"))
+    return lines
+
+
+def test_the_compiled_value_gate_holds_every_line_of_the_first_stage() -> None:
+    """The rules whose first proof stage reads an operator and a value are gated
+    by the compiled module: every line that stage matches is kept (on every
+    line of the corpora and on values at the edges of each condition the gate
+    reads), most near misses are not, and the proofs find what they found."""
+    from council_filters.redaction import native
+
+    gate = getattr(native.compiled(), "value_gate", None)
+    if gate is None:
+        pytest.skip("the compiled module is not built")
+    lines = LINES + _gate_lines(random.Random(28), 40000)
+    words = proof._gate_words()
+    for rule_id, mode in proof._VALUE_GATED.items():
+        rule = builtin.BY_ID[rule_id]
+        first, *rest = proof.proof_regexes(rule) or ()
+        matched = proof.lines_matching(first, lines)
+        # the values alone: every line of the first stage
+        kept = {lines[i] for i in gate(lines, mode & 3, *words)}
+        assert not matched - kept, sorted(matched - kept)[:10]
+        assert len(matched) > 500 and len(kept - matched) < len(lines) - len(kept)
+        # with the key before the operator: every line of all the stages
+        for rx in rest:
+            matched = proof.lines_matching(rx, [ln for ln in lines if ln in matched])
+        keyed = {lines[i] for i in gate(lines, mode, *words)}
+        assert not matched - keyed, sorted(matched - keyed)[:10]
+        assert len(matched) > 100
+        if mode & 4:
+            assert len(keyed) < len(kept)
+    near = [ln.encode() for ln in near_misses.near_miss_lines(seed=4, n=4000)]
+    assert len(gate(near, 0, *words)) < len(near) / 2
+    with pytest.raises(TypeError):
+        gate(["text"], 0, *words)
+    for mode in (3, 8):
+        with pytest.raises(ValueError):
+            gate([b"text"], mode, *words)
+
+
+def test_the_compiled_value_gate_is_linear() -> None:
+    """Operators and values repeated along one line cost the gate in proportion
+    to the line (its looks are bounded by the patterns' windows)."""
+    import time
+
+    from council_filters.redaction import native
+
+    gate = getattr(native.compiled(), "value_gate", None)
+    if gate is None:
+        pytest.skip("the compiled module is not built")
+    words = proof._gate_words()
+    for unit in (b"=", b"=a", b":xxxx", b"=yourkey", b"=$ABCDEFG", b"=a.b", b"|", b"='your",
+                 b"token: Ab1$cdefghij ", b" \t*]$=", b"password_key | Zq8(vK2m!pL ",
+                 b"pass_" * 3 + b"=Ab1$cdefghij"):
+        costs = []
+        for n in (20000, 80000):
+            line = unit * (n // len(unit))
+            t = time.process_time()
+            for mode in (4, 5, 6):
+                gate([line], mode, *words)
+            costs.append(time.process_time() - t)
+        assert costs[1] < 8 * costs[0] + 0.05, (unit, costs)

@@ -18,6 +18,7 @@
  *   Distinct(buf, start, end, sample, most)         a buffer's distinct lines, for
  *                                                   a scan that reads each once
  *   base64_words(lines, words, least, most)         secret-base64-assignment's proof
+ *   value_gate(lines, mode, codes, names, keys, sfx) the assignment family's values
  * state is a list of nine ints, read and written back:
  *   [nr, in_pem, real, prev_real, stray, span, key_len, chain, watch].
  */
@@ -1749,6 +1750,42 @@ static PyTypeObject DistinctType = {
     .tp_new = distinct_new,
 };
 
+/* ----- line tests over a sequence of lines -------------------------------- */
+/* Whether every item of the tuple is bytes (else a TypeError is set). */
+static int all_bytes(PyObject *words) {
+    for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(words); w++) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(words, w))) {
+            PyErr_SetString(PyExc_TypeError, "words must be bytes");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The indices (a list) of the lines (a sequence of bytes) `test` holds for. */
+typedef int (*LineTest)(const unsigned char *s, Py_ssize_t n, void *ctx);
+static PyObject *lines_where(PyObject *lines, LineTest test, void *ctx) {
+    PyObject *seq = PySequence_Fast(lines, "lines must be a sequence");
+    if (seq == NULL) return NULL;
+    PyObject *out = PyList_New(0);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *line = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyBytes_Check(line)) {
+            PyErr_SetString(PyExc_TypeError, "lines must be bytes");
+            Py_CLEAR(out);
+            break;
+        }
+        if (!test((const unsigned char *)PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line), ctx))
+            continue;
+        PyObject *x = PyLong_FromSsize_t(i);
+        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 /* ----- base64 runs that hold a key word's base64 ------------------------ */
 /* base64_words(lines, words, least, most) -> list: the indices of the lines
  * (a sequence of bytes) holding a whole run of [A-Za-z0-9+/] (no such byte
@@ -1815,38 +1852,405 @@ static int line_has_run(const unsigned char *s, Py_ssize_t n, PyObject *words,
     return 0;
 }
 
-static PyObject *base64_words(PyObject *self, PyObject *args) {
-    PyObject *lines, *words;
+typedef struct {
+    PyObject *words;
     Py_ssize_t least, most;
+} Base64Args;
+
+static int base64_test(const unsigned char *s, Py_ssize_t n, void *ctx) {
+    const Base64Args *a = ctx;
+    return line_has_run(s, n, a->words, a->least, a->most);
+}
+
+static PyObject *base64_words(PyObject *self, PyObject *args) {
+    PyObject *lines;
+    Base64Args a;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!nn", &lines, &PyTuple_Type, &words, &least, &most))
+    if (!PyArg_ParseTuple(args, "OO!nn", &lines, &PyTuple_Type, &a.words, &a.least, &a.most))
         return NULL;
-    for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(words); w++) {
-        if (!PyBytes_Check(PyTuple_GET_ITEM(words, w))) {
-            PyErr_SetString(PyExc_TypeError, "words must be bytes");
-            return NULL;
+    if (!all_bytes(a.words)) return NULL;
+    return lines_where(lines, base64_test, &a);
+}
+
+/* ----- values after an operator (the assignment family's proofs) --------- */
+/* value_gate(lines, mode, codes, names, keys, suffixes) -> list: the
+ * indices of the lines on which the first proof stage of secret-assignment
+ * (mode 0; 1: of secret-table-cell, 2: of secret-scrambled-value; plus 4:
+ * and its whole proof, a key before the operator) may match: an operator
+ * (":", "=", "=>", "<-", a full-width colon or equals; "|" for a table
+ * cell), blanks, then a value (builtin.VALUE; builtin.SCRAMBLED) that the
+ * stage's conditions may accept.  A superset of the lines that stage
+ * matches on: a value is set aside only when one of the conditions below
+ * surely refuses it, each read as the pattern reads it; any other value
+ * keeps its line.  Every look is bounded (the pattern's own windows of 300
+ * bytes), so the pass is linear in the lines' length.
+ *
+ * A value passes when its main conditions hold or it reads as drawn
+ * (proof._drawn).  Drawn needs ten bytes of its class and one of: a hex
+ * digest or UUID start, a run of words and a number (whole), or a has_digit,
+ * a capital, a small letter and a sign (each within the first 301 bytes).
+ * The main conditions refuse a value led by $ < {, one of fewer than six bytes, one
+ * holding a placeholder (a subset of proof._PLACEHOLDER; quoted: also "#{";
+ * unquoted, in a run of at most 300 bytes: also a bracket, a final "." or
+ * ":", or a dotted name), a code word alone (`codes`, has_lower case), a
+ * Windows variable alone, and a bare run of letters holding a word of
+ * `names` (has_lower case). */
+#define VG_WINDOW 300
+enum { VG_ASSIGN, VG_PIPE, VG_SCRAMBLED, VG_KIND = 3, VG_KEY = 4 };  /* the modes */
+static int vg_run(unsigned char c) {  /* builtin.VALUE's unquoted byte */
+    return !(is_ws(c) || c == '"' || c == '\'' || c == '`' || c == ',' || c == ';' || c == '|');
+}
+static int vg_qch(unsigned char c) { return !(c == '"' || c == '\'' || c == '`' || c == '\n'); }
+static int vg_quote(unsigned char c) { return c == '"' || c == '\'' || c == '`'; }
+static int vg_word(unsigned char c) { return is_alnum(c) || c == '_'; }
+static unsigned char vg_low(unsigned char c) { return is_upper(c) ? (unsigned char)(c + 32) : c; }
+
+static int vg_case_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t at, const char *lit) {
+    size_t k = strlen(lit);
+    if (at < 0 || (Py_ssize_t)(at + k) > n) return 0;
+    for (size_t i = 0; i < k; i++)
+        if (vg_low(s[at + (Py_ssize_t)i]) != (unsigned char)lit[i]) return 0;
+    return (int)k;
+}
+
+/* A placeholder of proof._PLACEHOLDER starting at s[at] (a subset of its
+ * forms: what is found is a match of that pattern). */
+static int vg_placeholder(const unsigned char *s, Py_ssize_t n, Py_ssize_t at) {
+    static const char *exact[] = {"xxxx", "XXXX", "******", "######", "......", "______",
+                                  "------", "00000000", NULL};
+    static const char *words[] = {"example", "placeholder", "redacted", "changeme", "change_me",
+                                  "dummy", "replaceme", "replace_me", "replace-me", "insert_",
+                                  "insert-", NULL};
+    static const char *kinds[] = {"key", "token", "secret", "pass", NULL};
+    unsigned char c = s[at];
+    for (int i = 0; exact[i] != NULL; i++)
+        if ((unsigned char)exact[i][0] == c && starts(s, n, at, exact[i])) return 1;
+    if (c == '$') {  /* \$[A-Z_]{3,}\b */
+        Py_ssize_t e = at + 1;
+        while (e < n && e - at <= 64 && (is_upper(s[e]) || s[e] == '_')) e++;
+        if (e - at - 1 >= 3 && (e == n || !vg_word(s[e]))) return 1;
+        return 0;
+    }
+    unsigned char l = vg_low(c);
+    for (int i = 0; words[i] != NULL; i++)
+        if ((unsigned char)words[i][0] == l && vg_case_at(s, n, at, words[i])) return 1;
+    if (l == 'y' && vg_case_at(s, n, at, "your")) {
+        /* your[_-]?(?:own[_-]?)?(?:api[_-]?)?(?:key|token|secret|pass...), one path */
+        Py_ssize_t p = at + 4;
+        if (p < n && (s[p] == '_' || s[p] == '-')) p++;
+        if (vg_case_at(s, n, p, "own")) {
+            p += 3;
+            if (p < n && (s[p] == '_' || s[p] == '-')) p++;
+        }
+        if (vg_case_at(s, n, p, "api")) {
+            p += 3;
+            if (p < n && (s[p] == '_' || s[p] == '-')) p++;
+        }
+        for (int i = 0; kinds[i] != NULL; i++)
+            if (vg_case_at(s, n, p, kinds[i])) return 1;
+    }
+    return 0;
+}
+
+/* A code word (any case) at s[at] followed by a byte `after` accepts (or the
+ * line's end when `end_ok`), optionally past a run of "," and ";". */
+static int vg_code(const unsigned char *s, Py_ssize_t n, Py_ssize_t at, PyObject *codes,
+                   int quoted) {
+    Py_ssize_t k = PyTuple_GET_SIZE(codes);
+    for (Py_ssize_t w = 0; w < k; w++) {
+        PyObject *word = PyTuple_GET_ITEM(codes, w);
+        Py_ssize_t len = PyBytes_GET_SIZE(word);
+        const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(word);
+        if (len == 0 || at + len > n) continue;
+        Py_ssize_t i = 0;
+        while (i < len && vg_low(s[at + i]) == t[i]) i++;
+        if (i < len) continue;
+        Py_ssize_t e = at + len;
+        if (quoted) {  /* CODE[,;]*["'`] */
+            while (e < n && (s[e] == ',' || s[e] == ';')) e++;
+            if (e < n && vg_quote(s[e])) return 1;
+        } else if (e == n || !vg_run(s[e])) {  /* CODE(?!run) */
+            return 1;
         }
     }
-    PyObject *seq = PySequence_Fast(lines, "lines must be a sequence");
-    if (seq == NULL) return NULL;
-    PyObject *out = PyList_New(0);
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
-        PyObject *line = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyBytes_Check(line)) {
-            PyErr_SetString(PyExc_TypeError, "lines must be bytes");
-            Py_CLEAR(out);
+    return 0;
+}
+
+/* A Windows variable (%[A-Z_][A-Z0-9_]*%) at s[at], then a quote (quoted) or
+ * no byte of the run. */
+static int vg_win_var(const unsigned char *s, Py_ssize_t n, Py_ssize_t at, int quoted) {
+    if (at + 2 >= n || s[at] != '%' || !(is_upper(s[at + 1]) || s[at + 1] == '_')) return 0;
+    Py_ssize_t e = at + 2;
+    while (e < n && (is_upper(s[e]) || is_digit(s[e]) || s[e] == '_')) e++;
+    if (e >= n || s[e] != '%') return 0;
+    e++;
+    return quoted ? (e < n && vg_quote(s[e])) : (e == n || !vg_run(s[e]));
+}
+
+/* Whether the value at s[v] is a run of words and a number, whole
+ * (proof._drawn): [A-Za-z][A-Za-z_.-]{3,99}+ then ([0-9]{2,6}+ and a sign
+ * maybe, or [0-9]{1,6}+ and a sign), a closer maybe, then no byte of the
+ * value's class.  Every path of that pattern is tried (its repeats take
+ * all they can). */
+static int vg_sign(unsigned char c) {
+    return c != 0 && strchr("!#$%&*?@^~+=", c) != NULL;
+}
+static int vg_words_number(const unsigned char *s, Py_ssize_t n, Py_ssize_t v, int quoted) {
+    if (v >= n || !(is_upper(s[v]) || is_lower(s[v]))) return 0;
+    Py_ssize_t p = v + 1, q = p;
+    while (q < n && q - p < 99 && (is_upper(s[q]) || is_lower(s[q]) || s[q] == '_' || s[q] == '.'
+                                   || s[q] == '-'))
+        q++;
+    if (q - p < 3) return 0;
+    Py_ssize_t e = q;
+    while (e < n && e - q < 6 && is_digit(s[e])) e++;
+    Py_ssize_t d = e - q;
+    if (d == 0) return 0;
+    Py_ssize_t ends[2];
+    int k = 0;
+    if (d >= 2) ends[k++] = e;
+    if (e < n && vg_sign(s[e])) ends[k++] = e + 1;
+    for (int i = 0; i < k; i++) {
+        for (int closer = 0; closer < 2; closer++) {
+            Py_ssize_t f = ends[i];
+            if (closer) {
+                if (f >= n || !(s[f] == ')' || s[f] == ']' || s[f] == '}')) continue;
+                f++;
+            }
+            if (f == n || (quoted ? !vg_qch(s[f]) : !vg_run(s[f]))) return 1;
+        }
+    }
+    return 0;
+}
+
+/* A dotted name of parts none of which reads as random, whole, at s[v]
+ * (proof._DOTTED, then no byte of the run): parts of [A-Za-z_$] then
+ * [A-Za-z0-9_$]* (taken whole), each with no has_digit, or no capital, or no
+ * small letter, or of five bytes at most; joined by ".", "::" or "->"; a
+ * "(" or "()" may end it. */
+static int vg_ident(unsigned char c) { return is_alnum(c) || c == '_' || c == '$'; }
+static Py_ssize_t vg_part(const unsigned char *s, Py_ssize_t n, Py_ssize_t p) {
+    if (p >= n || !(is_upper(s[p]) || is_lower(s[p]) || s[p] == '_' || s[p] == '$')) return -1;
+    Py_ssize_t e = p;
+    int has_digit = 0, has_upper = 0, has_lower = 0;
+    while (e < n && vg_ident(s[e])) {
+        has_digit |= is_digit(s[e]);
+        has_upper |= is_upper(s[e]);
+        has_lower |= is_lower(s[e]);
+        e++;
+    }
+    return (!has_digit || !has_upper || !has_lower || e - p <= 5) ? e : -1;
+}
+static int vg_dotted(const unsigned char *s, Py_ssize_t n, Py_ssize_t v) {
+    Py_ssize_t e = vg_part(s, n, v);
+    int parts = 1;
+    while (e >= 0 && e < n) {
+        Py_ssize_t f;
+        if (s[e] == '.')
+            f = e + 1;
+        else if (e + 1 < n && ((s[e] == ':' && s[e + 1] == ':') || (s[e] == '-' && s[e + 1] == '>')))
+            f = e + 2;
+        else
             break;
-        }
-        if (!line_has_run((const unsigned char *)PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line),
-                          words, least, most))
-            continue;
-        PyObject *x = PyLong_FromSsize_t(i);
-        if (x == NULL || PyList_Append(out, x) < 0) Py_CLEAR(out);
-        Py_XDECREF(x);
+        Py_ssize_t g = vg_part(s, n, f);
+        if (g < 0) return 0;  /* (the part after a separator fails: no shorter path ends well) */
+        e = g;
+        parts++;
     }
-    Py_DECREF(seq);
-    return out;
+    if (e < 0 || parts < 2) return 0;
+    if (e == n || !vg_run(s[e])) return 1;
+    if (s[e] != '(') return 0;
+    e++;
+    if (e == n || !vg_run(s[e])) return 1;
+    return s[e] == ')' && (e + 1 == n || !vg_run(s[e + 1]));
+}
+
+/* A bare run of [A-Za-z_] (at most 300 bytes) at s[v], ended by a quote
+ * (quoted) or no byte of the run, that holds one of `names` (any case). */
+static int vg_named(const unsigned char *s, Py_ssize_t n, Py_ssize_t v, int quoted,
+                    PyObject *names) {
+    Py_ssize_t e = v;
+    while (e < n && e - v <= VG_WINDOW && (is_upper(s[e]) || is_lower(s[e]) || s[e] == '_')) e++;
+    if (e == v || e - v > VG_WINDOW) return 0;
+    if (quoted ? !(e < n && vg_quote(s[e])) : !(e == n || !vg_run(s[e]))) return 0;
+    Py_ssize_t k = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t a = v; a < e; a++) {
+        for (Py_ssize_t w = 0; w < k; w++) {
+            PyObject *word = PyTuple_GET_ITEM(names, w);
+            Py_ssize_t len = PyBytes_GET_SIZE(word);
+            const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(word);
+            if (len == 0 || a + len > e || vg_low(s[a]) != t[0]) continue;
+            Py_ssize_t i = 1;
+            while (i < len && vg_low(s[a + i]) == t[i]) i++;
+            if (i == len) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the value at s[v] (after its quote when `quoted`) may pass. */
+static int vg_value(const unsigned char *s, Py_ssize_t n, Py_ssize_t v, int quoted,
+                    PyObject *codes, PyObject *names) {
+    if (v >= n) return 0;
+    unsigned char c0 = s[v];
+    if (quoted ? (vg_quote(c0) || is_ws(c0)) : !vg_run(c0)) return 0;
+    /* the value's class from v, its length counted to one past the window */
+    Py_ssize_t len = 0;
+    int has_digit = 0, has_upper = 0, has_lower = 0, has_sign = 0;
+    while (v + len < n && len <= VG_WINDOW) {
+        unsigned char c = s[v + len];
+        if (quoted ? !vg_qch(c) : !vg_run(c)) break;
+        has_digit |= is_digit(c);
+        has_upper |= is_upper(c);
+        has_lower |= is_lower(c);
+        has_sign |= !is_alnum(c) && !is_ws(c);
+        len++;
+    }
+    /* drawn (proof._drawn) */
+    if (len >= 10) {
+        Py_ssize_t h = 0;
+        while (h < 32 && v + h < n && (is_digit(s[v + h]) || (vg_low(s[v + h]) >= 'a'
+                                                              && vg_low(s[v + h]) <= 'f')))
+            h++;
+        if (h == 32) return 1;
+        int uuid = v + 14 <= n && s[v + 8] == '-' && s[v + 13] == '-';
+        for (Py_ssize_t i = 0; uuid && i < 13; i++)
+            uuid = i == 8 || is_digit(s[v + i]) || (s[v + i] >= 'a' && s[v + i] <= 'f');
+        if (uuid) return 1;
+        if (has_digit && vg_words_number(s, n, v, quoted)) return 1;
+        if (has_digit && has_upper && has_lower && has_sign) return 1;
+    }
+    /* the main conditions */
+    if (c0 == '$' || c0 == '<' || c0 == '{' || len < 6) return 0;
+    if (vg_win_var(s, n, v, quoted) || vg_code(s, n, v, codes, quoted)
+        || vg_named(s, n, v, quoted, names))
+        return 0;
+    if (quoted) {
+        for (Py_ssize_t k = 0; k < len && k <= VG_WINDOW; k++) {
+            if (vg_placeholder(s, n, v + k)) return 0;
+            if (s[v + k] == '#' && v + k + 1 < n && s[v + k + 1] == '{') return 0;
+        }
+        return 1;
+    }
+    if (len > VG_WINDOW) return 1;  /* (the run's conditions look at a run of 300 at most) */
+    unsigned char last = s[v + len - 1];
+    if (last == '.' || last == ':' || vg_dotted(s, n, v)) return 0;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        unsigned char c = s[v + k];
+        if (c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}') return 0;
+        if (vg_placeholder(s, n, v + k)) return 0;
+    }
+    return 1;
+}
+
+/* secret-scrambled-value's value (builtin.SCRAMBLED) at s[v]: ten bytes of
+ * its class, and within the run of bytes that are no blank or quote from v
+ * (the first 301): a sign of code (()[]{}<>$*@&), a has_digit, a capital and a
+ * small letter (the pattern's lookaheads, without its refusals). */
+static int vg_scrambled(const unsigned char *s, Py_ssize_t n, Py_ssize_t v, int quoted) {
+    Py_ssize_t len = 0;
+    while (v + len < n && len < 10
+           && (quoted ? !(vg_quote(s[v + len]) || is_ws(s[v + len])) : vg_run(s[v + len])))
+        len++;
+    if (len < 10) return 0;
+    int sym = 0, has_digit = 0, has_upper = 0, has_lower = 0;
+    for (Py_ssize_t k = 0; k <= VG_WINDOW && v + k < n; k++) {
+        unsigned char c = s[v + k];
+        if (is_ws(c) || vg_quote(c)) break;
+        sym |= c != 0 && strchr("()[]{}<>$*@&", c) != NULL;
+        has_digit |= is_digit(c);
+        has_upper |= is_upper(c);
+        has_lower |= is_lower(c);
+    }
+    return sym && has_digit && has_upper && has_lower;
+}
+
+/* Whether a key that names a secret ends before the operator whose last
+ * byte is s[i] (mode VG_KEY; the whole proofs of secret-assignment,
+ * secret-table-cell and secret-scrambled-value start with one): the
+ * operator starts at one of its last three bytes; before it, past blanks,
+ * quotes, "]", "*", "$" and "@", one of `keys` then "_", "." or "-" bytes
+ * then one of `suffixes` (or none) ends, in any case, a "_" of a suffix
+ * read as "_" or "-" (proof._KEY_KIND and builtin.KEY_END, read loosely). */
+static int vg_skip_before_op(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '*' || c == ']' || vg_quote(c) || c == '$' || c == '@';
+}
+static int vg_ends_with(const unsigned char *s, Py_ssize_t e, PyObject *word, int dash) {
+    Py_ssize_t len = PyBytes_GET_SIZE(word);
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(word);
+    if (len > e) return 0;
+    for (Py_ssize_t k = len - 1; k >= 0; k--) {
+        unsigned char c = vg_low(s[e - len + k]);
+        if (c != t[k] && !(dash && t[k] == '_' && c == '-')) return 0;
+    }
+    return 1;
+}
+static int vg_key_before(const unsigned char *s, Py_ssize_t i, PyObject *keys,
+                         PyObject *suffixes) {
+    for (Py_ssize_t p = i; p >= 0 && p > i - 3; p--) {
+        Py_ssize_t e = p;
+        while (e > 0 && vg_skip_before_op(s[e - 1])) e--;
+        for (Py_ssize_t x = 0; x < PyTuple_GET_SIZE(suffixes); x++) {
+            PyObject *sfx = PyTuple_GET_ITEM(suffixes, x);
+            if (!vg_ends_with(s, e, sfx, 1)) continue;
+            Py_ssize_t g = e - PyBytes_GET_SIZE(sfx);
+            while (g > 0 && (s[g - 1] == '_' || s[g - 1] == '.' || s[g - 1] == '-')) g--;
+            for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(keys); w++)
+                if (vg_ends_with(s, g, PyTuple_GET_ITEM(keys, w), 0)) return 1;
+        }
+    }
+    return 0;
+}
+
+static int vg_line(const unsigned char *s, Py_ssize_t n, int mode, PyObject *const *words) {
+    PyObject *codes = words[0], *names = words[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        int op;
+        if ((mode & VG_KIND) == VG_PIPE)
+            op = c == '|';
+        else
+            op = c == ':' || c == '=' || (c == '>' && i > 0 && s[i - 1] == '=')
+                 || (c == '-' && i > 0 && s[i - 1] == '<')
+                 || ((c == 0x9a || c == 0x9d) && i > 1 && s[i - 1] == 0xbc && s[i - 2] == 0xef);
+        if (!op) continue;
+        Py_ssize_t v = i + 1;
+        while (v < n && (s[v] == ' ' || s[v] == '\t')) v++;
+        if (v >= n) continue;
+        int quoted = vg_quote(s[v]);
+        if (((mode & VG_KIND) == VG_SCRAMBLED ? vg_scrambled(s, n, v + quoted, quoted)
+                                              : vg_value(s, n, v + quoted, quoted, codes, names))
+            && (!(mode & VG_KEY) || vg_key_before(s, i, words[2], words[3])))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    int mode;
+    PyObject *words[4];
+} GateArgs;
+
+static int gate_test(const unsigned char *s, Py_ssize_t n, void *ctx) {
+    GateArgs *a = ctx;
+    return vg_line(s, n, a->mode, a->words);
+}
+
+static PyObject *value_gate(PyObject *self, PyObject *args) {
+    PyObject *lines;
+    GateArgs a;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OiO!O!O!O!", &lines, &a.mode, &PyTuple_Type, &a.words[0],
+                          &PyTuple_Type, &a.words[1], &PyTuple_Type, &a.words[2], &PyTuple_Type,
+                          &a.words[3]))
+        return NULL;
+    if ((a.mode & VG_KIND) > VG_SCRAMBLED || (a.mode & ~(VG_KIND | VG_KEY))) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1 or 2, with 4 or not");
+        return NULL;
+    }
+    for (int t = 0; t < 4; t++)
+        if (!all_bytes(a.words[t])) return NULL;
+    return lines_where(lines, gate_test, &a);
 }
 
 static PyMethodDef methods[] = {
@@ -1859,6 +2263,8 @@ static PyMethodDef methods[] = {
      "The line at each candidate's start, one object per distinct line."},
     {"base64_words", base64_words, METH_VARARGS,
      "The indices of the lines with a whole base64 run holding one of the words."},
+    {"value_gate", value_gate, METH_VARARGS,
+     "The indices of the lines where an operator is followed by a value that may pass."},
     {"redact_fd", redact_fd, METH_VARARGS,
      "Redact one input descriptor to an output descriptor, the state carrying on."},
     {NULL, NULL, 0, NULL},

@@ -810,6 +810,63 @@ def widen(forms: dict[bytes, bytes]) -> None:
     _WIDER.update(forms)
 
 
+def unbounded(pattern: bytes, least: int = 10) -> bytes:
+    """``pattern`` with its bounded repeats of a class or group, ``{0,N}`` and
+    ``{1,N}`` for ``N`` of ``least`` or more, written ``*`` and ``+`` (lazy
+    and possessive ones, and braces inside a class or escaped, are left as
+    they are).
+
+    Every match of ``pattern`` is a match of the result (only the upper
+    bounds are raised), so as an automaton's form (:func:`widen`) it finds
+    a superset of the lines: a bounded repeat after a common key word keeps
+    a state per byte alive in dense text, an unbounded one does not.  Only
+    the bytes that change what a brace means (backslashes, brackets, braces)
+    are visited, found with ``bytes.find`` (no ``re``: every run of the
+    extended set asks, and its start does not load it)."""
+    if b"{0," not in pattern and b"{1," not in pattern:
+        return pattern
+    n = len(pattern)
+    find = pattern.find
+    marks = b"\\[]{"
+    nxt = {m: find(bytes([m])) for m in marks}
+    out = []
+    done = 0  # pattern[:done] is in out
+    in_class = False
+    first = 0  # in a class: where its members start (a "]" there is one)
+    escaped = -1  # the last byte an escape took
+    while True:
+        at = min((v for v in nxt.values() if v >= 0), default=-1)
+        if at < 0:
+            break
+        c = pattern[at]
+        step = at + 1
+        if c == 0x5C:  # a backslash: it and the byte it escapes
+            escaped = at + 1
+            step = at + 2
+        elif in_class:
+            if c == 0x5D and at > first:
+                in_class = False
+        elif c == 0x5B:
+            in_class = True
+            first = at + 2 if pattern[at + 1 : at + 2] == b"^" else at + 1
+        elif (c == 0x7B and at > 0 and pattern[at - 1] in b"])" and escaped != at - 1
+              and pattern[at + 1 : at + 3] in (b"0,", b"1,")):
+            end = find(b"}", at)
+            digits = pattern[at + 3 : end] if end > 0 else b""
+            if (digits.isdigit() and int(digits) >= least
+                    and pattern[end + 1 : end + 2] not in (b"?", b"+")):
+                out.append(pattern[done:at])
+                out.append(b"*" if pattern[at + 1] == 0x30 else b"+")
+                done = step = end + 1
+        for m in marks:  # (each mark's next place, past what was read)
+            if 0 <= nxt[m] < step:
+                nxt[m] = find(bytes([m]), step)
+        if step >= n:
+            break
+    out.append(pattern[done:])
+    return b"".join(out)
+
+
 def get(extra: Sequence[tuple[str, bytes]] = ()) -> Prefilter:
     """The prefilter for these extra patterns (compiled once per process)."""
     key = tuple(extra)

@@ -317,12 +317,39 @@ def _shipped_searches() -> list[bytes]:
             for kind, pattern, verify, _ in builtin.SCANS] + [pemscan.SEARCH]
 
 
+def _unbounded_forms(used: Iterable[bytes] | None = None) -> dict[bytes, bytes]:
+    """The automaton's forms of the built-in searches (those of ``used``, when
+    given: a plan's patterns) with their long bounded
+    repeats unbounded (:func:`prefilter.unbounded`): a superset of each
+    search's lines, at less cost in text dense in key words.  Not for the
+    searches the PEM machine or a value on the lines after looks at (a line
+    they find moves that state); on any other line only the search's own
+    rules run, and each fires only where its exact search hits (the tests
+    hold every search to the lines its rules fire on), so the extra lines
+    are kept as they are."""
+    from council_filters.redaction import prefilter
+
+    wanted = None if used is None else set(used)
+    forms = {}
+    for kind, pattern, _, ids in builtin.SCANS:
+        if kind != "re" or builtin.PEM in ids or builtin.OPENS in ids:
+            continue
+        if wanted is not None and pattern not in wanted:
+            continue
+        form = builtin.AUTOMATON_FORMS.get(pattern, pattern)
+        wide = prefilter.unbounded(form)
+        if wide != form:
+            forms[pattern] = wide
+    return forms
+
+
 @lru_cache(maxsize=16)
 def _prefilter_pairs(plan: Plan) -> tuple[tuple[str, bytes], ...]:
     """The ``(id, regex)`` pairs of a plan's searches, for the combined scan."""
     from council_filters.redaction import prefilter
 
     prefilter.widen(builtin.AUTOMATON_FORMS)
+    prefilter.widen(_unbounded_forms({sc.regex.pattern for sc in plan.scans if sc.regex}))
     prefilter.shipped(_shipped_searches())
     pairs = []
     for i, sc in enumerate(plan.scans):
