@@ -204,6 +204,14 @@ FAMILIES: list[tuple[str, Callable[[int], bytes], Callable[[bytes], object]]] = 
     ("tolerant reader: review threads in groups",
      lambda n: records(n // 160, b'{"pull":1,"threads":[' + _THREAD + b"," + _THREAD + b"]}",
                        b'{"pulls":[', b"]}"), reading.read),
+    # a verdict file: findings as sentences in a text value and a list, places in evidence
+    ("tolerant reader: verdict file lists",
+     lambda n: b'{"verdict":"changes","summary":"' + records(n // 2, b"1. a.rs drops it\\n",
+                                                              b"", b"", b"")
+     + b'","reasons":[' + records(n // 2, b'"b.py:3 x"', b"", b"") + b"]}", reading.read),
+    ("tolerant reader: related files and evidence",
+     lambda n: records(n // 160, b'{"summary":"x","related_files":["src/a.rs"],'
+                       b'"evidence":["Line 17: y"]}', b'{"issues":[', b"]}"), reading.read),
     ("tolerant reader: review records a line",
      lambda n: records(n // 160, b'{"path":"svc/a.py","line":3,"author":"bot","body":"x y"}',
                        b"", b"\n", b"\n"), reading.read),

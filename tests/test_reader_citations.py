@@ -431,3 +431,25 @@ def test_an_item_opening_with_several_places_is_one_finding_with_related_places(
             "- `pkg/a.go:3` \u2014 calls `pkg/b.go:9` with the wrong flag.\n")
     assert located(reading.read(text.encode()).findings) == [
         (("pkg/run_test.go", 40), [("pkg/run.go", 40)]), (("pkg/a.go", 3), [])]
+
+
+# Codex's cloud answers cite a file as "【F:path†L12-L20】" (a lenticular bracket, "F:", the
+# path, a dagger and the lines), after the sentence that states the finding, in any language
+DAGGER_NUMBERED = """\
+## Blocking points
+1. **No direct-access guard in the new classes** – each provider can be loaded by its URL.【F:wp-plugin/src/Embed/Factory.php†L1-L9】【F:wp-plugin/src/Embed/Vimeo.php†L1-L5】
+2. **The provider list is frozen** – adding one means patching the core.【F:wp-plugin/src/Embed/Factory.php†L40-L52】
+"""
+
+DAGGER_BULLETS = """\
+## Problèmes
+- Le cache n'est jamais vidé après une mise à jour du profil 【F:app/Cache/Store.php†L88】
+- La clé de session est écrite dans le journal en clair 【F:app/Auth/Session.php†L17-L19】
+"""
+
+
+def test_a_codex_file_citation_is_the_place_of_the_finding_it_follows() -> None:
+    assert where(DAGGER_NUMBERED) == [("wp-plugin/src/Embed/Factory.php", 1, "critical"),
+                                      ("wp-plugin/src/Embed/Factory.php", 40, "critical")]
+    assert where(DAGGER_BULLETS) == [("app/Cache/Store.php", 88, None),
+                                     ("app/Auth/Session.php", 17, None)]

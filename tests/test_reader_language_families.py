@@ -465,3 +465,418 @@ def test_a_severity_key_opening_an_item_gives_its_value(opening: str, sev: str) 
     # never the key's own leading word ("심각도" starts with "serious")
     text = f"## Findings\n\n1. {opening}`src/store.py:40` the lock is never released\n"
     assert where(text) == [("src/store.py", 40, sev)]
+
+
+# --------------------------------------------------------------------------- #
+# An id's fields separated by middle dots: the first field after the id is its severity
+# --------------------------------------------------------------------------- #
+DOT_FIELDS = {
+    "german-bold-paragraphs": """\
+## Befunde
+
+**K-01 · hoch · SICHERHEIT · `srv/auth/token.go:41-55`**
+Das Token wird vor der Signaturprüfung verwendet.
+
+**K-02 · niedrig · STIL · `srv/auth/token.go:90`**
+Der Name der Hilfsfunktion sagt nicht, was sie tut.
+""",
+    "portuguese-headings": """\
+## Achados
+
+### A3 · média · desempenho · `web/lista.ts:12`
+A lista é ordenada a cada tecla digitada.
+
+### A4 · alta · segurança · `web/login.ts:30`
+A senha aparece no log do navegador.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOT_FIELDS))
+def test_a_severity_field_after_an_id_between_middle_dots_is_read(name: str) -> None:
+    got = where(DOT_FIELDS[name])
+    assert [sev for _, _, sev in got] == (["critical", "minor"] if name.startswith("german")
+                                          else ["medium", "critical"])
+    assert all(f is not None and line is not None for f, line, _ in got)
+
+
+# --------------------------------------------------------------------------- #
+# The legend of a review's scale says what each level means: none of it is a finding
+# --------------------------------------------------------------------------- #
+LEGENDS = {
+    "japanese-bullets": """\
+## 重要度の定義
+
+- **高** — リリース前に必ず直す。
+- **中** — 次のスプリントで直す。
+- **低** — 余裕があれば直す。
+
+## 指摘事項
+
+### [高] 入力値が検証されない
+
+`api/handlers/user.py:42` で受け取った ID をそのまま SQL に渡している。
+""",
+    "spanish-table": """\
+### Escala de severidad
+
+| Nivel | Significado |
+|---|---|
+| Alta | Bloquea la publicación |
+| Media | Debe corregirse pronto |
+| Baja | Mejora opcional |
+
+### Hallazgos
+
+1. **Alta:** el token de sesión se guarda en `localStorage` (`web/auth/store.ts:18`).
+""",
+    "russian-bullets": """\
+## Шкала приоритетов
+
+- **P0** — нельзя выпускать без исправления.
+- **P1** — основной сценарий сломан.
+- **P2** — пробел качества.
+
+## Найденные проблемы
+
+### [P1] Кэш не сбрасывается после обновления профиля
+
+Смотри `app/cache/store.go:88`.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEGENDS))
+def test_the_legend_of_a_scale_holds_no_finding(name: str) -> None:
+    got = where(LEGENDS[name])
+    assert len(got) == 1
+    assert got[0][0] is not None and got[0][1] is not None and got[0][2] == "critical"
+
+
+# --------------------------------------------------------------------------- #
+# A severity field ("严重级别：critical", "심각도: 낮음") is a field of its finding, never a
+# finding whose tag is the key's own leading word
+# --------------------------------------------------------------------------- #
+KEY_FIELDS = {
+    "chinese-headings": """\
+## 问题清单
+
+### 1. REQ-017 与实现不一致
+
+- 判定：`不一致`
+- 严重级别：`critical`
+
+期望：取消后不得付款。实际：`billing/worker.py:77` 仍会调用网关。
+
+### 2. REQ-021 返回值不符
+
+- 严重级别：`minor`
+
+期望：返回 SKIPPED；实际抛出异常（`billing/worker.py:120`）。
+""",
+    "japanese-numbered-items": """\
+## 指摘事項
+
+1. キャッシュが期限切れにならない
+   - 深刻度：low
+   - 場所：`cache/ttl.rs:14`
+2. トークンがログに残る
+   - 深刻度：high
+   - 場所：`auth/log.rs:9`
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEY_FIELDS))
+def test_a_severity_field_is_a_field_of_its_finding(name: str) -> None:
+    got = where(KEY_FIELDS[name])
+    want = {"chinese-headings": [("billing/worker.py", 77, "critical"),
+                                 ("billing/worker.py", 120, "minor")],
+            "japanese-numbered-items": [("cache/ttl.rs", 14, "minor"),
+                                      ("auth/log.rs", 9, "critical")]}[name]
+    assert got == want
+
+
+# --------------------------------------------------------------------------- #
+# An id glued to its bracketed tag, and a tag in full-width brackets, as Chinese and
+# Japanese writers put them ("V-1(LOW、新規):", "BUG-3（重大）")
+# --------------------------------------------------------------------------- #
+GLUED_TAGS = {
+    "japanese-bullets": """\
+### 指摘
+
+- D-1(LOW、新規): `docs/guide.md:40` の手順が古いコマンドを案内している。
+- D-2(HIGH、前回から継続): `docs/setup.md:12` のポート番号が実装と違う。
+""",
+    "chinese-headings": """\
+## 问题
+
+### BUG-3（重大）订单取消后仍会扣款
+
+见 `pay/worker.go:55`。
+
+### BUG-4（轻微）日志缺少请求编号
+
+见 `pay/log.go:9`。
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GLUED_TAGS))
+def test_a_tag_glued_to_its_id_or_in_full_width_brackets_is_read(name: str) -> None:
+    want = {"japanese-bullets": [("docs/guide.md", 40, "minor"),
+                                 ("docs/setup.md", 12, "critical")],
+            "chinese-headings": [("pay/worker.go", 55, "critical"),
+                                 ("pay/log.go", 9, "minor")]}[name]
+    assert where(GLUED_TAGS[name]) == want
+
+
+# --------------------------------------------------------------------------- #
+# A severity key of another language later in an item's first line is its tag, as
+# "Severity: high" is ("[S-6] 種別: 実装 / 深刻度: high")
+# --------------------------------------------------------------------------- #
+INLINE_KEYS = {
+    "japanese-bullets": """\
+### 指摘
+
+- [R-1] 種別: 設計 / 深刻度: high
+  - 内容: `jobs/sync.py:30` で再試行が無限に続く。
+- [R-2] 種別: 文書 / 深刻度: low
+  - 内容: `README.md:12` の手順が古い。
+""",
+    "german-headings": """\
+## Befunde
+
+### K-1 Bereich: Backend / Schweregrad: hoch
+
+Der Cache in `svc/cache.go:41` wird nie geleert.
+
+### K-2 Bereich: Logging / Schweregrad: niedrig
+
+Die Logzeile in `svc/log.go:7` hat keine Anfrage-ID.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(INLINE_KEYS))
+def test_a_severity_key_later_in_the_first_line_is_the_items_tag(name: str) -> None:
+    assert [sev for _, _, sev in where(INLINE_KEYS[name])] == ["critical", "minor"]
+
+
+# --------------------------------------------------------------------------- #
+# The groups of a review's own scale written as one word ("MUST_FIX", "SHOULD_FIX") in a
+# severity column or a tag
+# --------------------------------------------------------------------------- #
+SCALE_GROUPS = {
+    "chinese-table": """\
+## 问题清单
+
+| # | 严重度 | 描述 | 文件 | 行号 |
+|---|--------|------|------|------|
+| 1 | MUST_FIX | 重复清理导致竞态 | run.ts | L75-89 |
+| 2 | SHOULD_FIX | 启动无重复调用保护 | transport.ts | L22 |
+""",
+    "english-tags": """\
+## Findings
+
+- [MUST_FIX] `run.ts:75` cleanup runs twice on exit.
+- [SHOULD_FIX] `transport.ts:22` start() can be called twice.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALE_GROUPS))
+def test_a_scale_group_written_as_one_word_is_a_severity(name: str) -> None:
+    assert where(SCALE_GROUPS[name]) == [("run.ts", 75, "critical"),
+                                         ("transport.ts", 22, "medium")]
+
+
+# --------------------------------------------------------------------------- #
+# Vietnamese in the same tables: the severity key and its values, the place and line
+# keys, a findings section's name and a summary's
+# --------------------------------------------------------------------------- #
+VIETNAMESE = {
+    "fields": """\
+## Tóm tắt
+
+- Thay đổi thêm bộ nhớ đệm cho hồ sơ người dùng.
+- Kiểm thử đơn vị đều qua.
+
+## Các vấn đề phát hiện
+
+### 1. Bộ nhớ đệm không bao giờ hết hạn
+
+- **Mức độ:** Cao
+- **Vị trí:** `svc/cache/store.py`
+- **Dòng:** 41
+
+### 2. Thiếu mã yêu cầu trong nhật ký
+
+- **Mức độ nghiêm trọng:** Thấp
+- **Tệp:** `svc/log.py`
+- **Dòng:** 7
+""",
+    "table": """\
+## Lỗi
+
+| # | Tệp | Dòng | Mức độ | Mô tả |
+|---|-----|------|--------|-------|
+| 1 | svc/cache/store.py | 41 | Cao | Bộ nhớ đệm không bao giờ hết hạn |
+| 2 | svc/log.py | 7 | Thấp | Thiếu mã yêu cầu trong nhật ký |
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIETNAMESE))
+def test_vietnamese_keys_columns_and_sections_are_read(name: str) -> None:
+    assert where(VIETNAMESE[name]) == [("svc/cache/store.py", 41, "critical"),
+                                       ("svc/log.py", 7, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# Lines that open with an enumerator of Chinese and Japanese ("（1）", "1）", "①") are the
+# items of a list, as "1." lines are
+# --------------------------------------------------------------------------- #
+CJK_ENUMERATED = {
+    "japanese-full-width-parentheses": """\
+## 指摘事項
+
+（1）【必須】ファイル：api/user.py（12行目）入力が検証されない。
+（2）【軽微】`api/list.py` の 30 行目でソートが毎回走る。
+""",
+    "chinese-circled-numbers": """\
+## 问题
+
+① 【严重】`pay/order.go` 的第 55 行：取消后仍扣款。
+② 【中】pay/log.go 第9行 日志缺少请求编号。
+""",
+    "japanese-number-and-paren": """\
+レビュー結果です。
+1）【必須】`api/user.py:12` 入力が検証されない。
+2）【軽微】`api/list.py:30` ソートが毎回走る。
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CJK_ENUMERATED))
+def test_lines_opening_with_cjk_enumerators_are_items(name: str) -> None:
+    got = where(CJK_ENUMERATED[name])
+    assert [(f, ln) for f, ln, _ in got] == (
+        [("pay/order.go", 55), ("pay/log.go", 9)] if name.startswith("chinese")
+        else [("api/user.py", 12), ("api/list.py", 30)])
+    assert [sev for _, _, sev in got] == (["critical", "medium"] if name.startswith("chinese")
+                                          else ["critical", "minor"])
+
+
+# --------------------------------------------------------------------------- #
+# A line, then its file after a comma or in brackets ("行 12，`a.go`", "第 40 行（`a.go`）",
+# "Zeile 3, `a.go`"), is that file's line
+# --------------------------------------------------------------------------- #
+LINE_THEN_FILE = {
+    "chinese-numbered": """\
+## 问题
+
+1. 行 12，`pay/util.go`：命名不一致。
+2. 第 40 行（`pay/conn.go`）：连接未关闭。
+""",
+    "german-bullets": """\
+## Befunde
+
+- Zeile 12, `pay/util.go`: uneinheitliche Namen.
+- Zeile 40 (`pay/conn.go`): die Verbindung wird nie geschlossen.
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINE_THEN_FILE))
+def test_a_line_then_its_file_is_that_files_line(name: str) -> None:
+    assert [(f, ln) for f, ln, _ in where(LINE_THEN_FILE[name])] == [("pay/util.go", 12),
+                                                                    ("pay/conn.go", 40)]
+
+
+def test_a_course_reviews_core_severity_is_critical_in_a_localised_field() -> None:
+    text = """\
+## 缺点
+
+### 1. 领域对象没有守住业务不变量
+
+- 严重程度：core
+- 位置：src/domain/board.js:14-18
+
+### 2. 命名不一致
+
+- 严重程度：minor
+- 位置：src/ui/panel.js:3
+"""
+    assert where(text) == [("src/domain/board.js", 14, "critical"),
+                           ("src/ui/panel.js", 3, "minor")]
+
+
+# --------------------------------------------------------------------------- #
+# A table's description column named by a compound that ends with the noun ("问题描述",
+# "문제 설명"), never a fix's column ("修复说明")
+# --------------------------------------------------------------------------- #
+COMPOUND_COLUMNS = {
+    "chinese": """\
+## 问题
+
+| 文件 | 行号 | 严重程度 | 问题描述 | 修复说明 |
+|---|---|---|---|---|
+| pay/order.go | 55 | 严重 | 取消后仍扣款 | 先检查状态 |
+| pay/log.go | 9 | 轻微 | 日志缺少请求编号 | 加上编号 |
+""",
+    "korean": """\
+## 발견 사항
+
+| 파일 | 라인 | 심각도 | 문제 설명 |
+|---|---|---|---|
+| pay/order.go | 55 | 높음 | 취소 후에도 결제됨 |
+| pay/log.go | 9 | 낮음 | 로그에 요청 ID 없음 |
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOUND_COLUMNS))
+def test_a_compound_description_column_holds_the_findings_text(name: str) -> None:
+    got = read(COMPOUND_COLUMNS[name]).findings
+    assert [(f.get("file"), f.get("line"), f.get("severity")) for f in got] == [
+        ("pay/order.go", 55, "critical"), ("pay/log.go", 9, "minor")]
+    assert "\u4fee" not in got[0]["summary"] and "\u5148" not in got[0]["summary"]
+
+
+# --------------------------------------------------------------------------- #
+# Strengths in Ukrainian, Vietnamese and Russian ("Сильні сторони", "Điểm mạnh", "Что
+# сделано хорошо"): praise, not findings, even where an item names a place
+# --------------------------------------------------------------------------- #
+STRENGTHS = {
+    "ukrainian": ("## Сильні сторони", "- `api/user.py`: зрозуміла логіка.\n"
+                  "- Кеш у `svc/cache.go:12` покритий тестами."),
+    "vietnamese": ("### Ưu điểm", "- `api/user.py`: logic rõ ràng.\n"
+                   "- Bộ nhớ đệm trong `svc/cache.go:12` được kiểm thử kỹ."),
+    "russian": ("## Что сделано хорошо", "1. `api/user.py`: понятная логика.\n"
+                "2. Кэш в `svc/cache.go:12` покрыт тестами."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRENGTHS))
+def test_strengths_in_more_languages_hold_no_finding(name: str) -> None:
+    head, item = STRENGTHS[name]
+    text = (f"# Code review\n\n## Findings\n\n- `core/a.py:3` swallows the error.\n\n{head}"
+            f"\n\n{item}\n")
+    assert where(text) == [("core/a.py", 3, None)]
+
+
+def test_a_change_tables_compound_column_lists_no_finding() -> None:
+    text = """\
+## 本次变更
+
+| 类别 | 文件 | 变更内容 |
+|---|---|---|
+| 后端 | `src/report/index.js` | 标签改为英文 |
+| 版本 | `package.json` | 0.1.0 → 0.1.1 |
+
+## 结论
+
+**APPROVE**
+"""
+    assert read(text).findings == []

@@ -46,6 +46,11 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     + b"- b.py:4 y\n",
     "numbered remedies after a finding": lambda n: b"- a.py:3 x\n\n" + (
         b"#### Change 1: move it\n**File**: `h.go:5`\n\n" * (n // 40))[:n],
+    # a verdict file whose findings are a list in its summary: items looked at are bounded
+    "a verdict file's summary list": lambda n: b'{"verdict": "changes", "summary": "'
+    + (b"1. a.py drops the row\\n" * (n // 24))[:n] + b'"}',
+    "a verdict file's item of blanks": lambda n: b'{"verdict": "FAIL", "notes": "1.'
+    + b" " * n + b'\\n2. x"}',
 }
 
 

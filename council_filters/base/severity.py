@@ -56,6 +56,12 @@ TEXT_ALIASES: dict[str, str] = {
     "style": "minor",
     "optional": "minor",
     "informational": "minor",
+    # a course review's scale: "core" above "major"
+    "core": "critical",
+    # the groups a review's own scale names ("MUST_FIX", "should-fix", "NICE_TO_HAVE")
+    "must_fix": "critical", "must-fix": "critical", "must fix": "critical",
+    "should_fix": "medium", "should-fix": "medium", "should fix": "medium",
+    "nice_to_have": "minor",
 }
 
 
@@ -74,7 +80,7 @@ INTL_ALIASES: dict[str, str] = {
     # Japanese
     "致命的": "critical", "重大": "critical", "深刻": "critical", "要修正": "critical",
     "中程度": "medium", "中度": "medium", "軽微": "minor", "軽度": "minor", "参考": "minor",
-    "提案": "minor", "情報": "minor",
+    "提案": "minor", "情報": "minor", "必須": "critical",
     # Korean
     "치명": "critical", "심각": "critical", "긴급": "critical", "높음": "critical",
     "필수": "critical", "중간": "medium", "보통": "medium", "중요": "medium", "권장": "medium",
@@ -112,6 +118,8 @@ INTL_ALIASES: dict[str, str] = {
     "высокая": "critical", "высокое": "critical", "средний": "medium", "средняя": "medium",
     "среднее": "medium", "низкий": "minor", "низкая": "minor", "низкое": "minor",
     "незначительный": "minor", "предложение": "minor", "предложения": "minor",
+    # Vietnamese
+    "nghiêm trọng": "critical", "cao": "critical", "trung bình": "medium", "thấp": "minor",
 }
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 CJK_LEAD = re.compile(

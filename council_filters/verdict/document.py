@@ -120,8 +120,15 @@ _POSITIVE = re.compile(
     r"pontos?\s+(?:fortes?|positivos?)|o\s+que\s+est\u00e1\s+bom|destaques|"
     r"punti\s+di\s+forza|aspetti\s+positivi|cosa\s+va\s+bene|"
     r"\u0441\u0438\u043b\u044c\u043d\u044b\u0435\s+\u0441\u0442\u043e\u0440\u043e\u043d\u044b|"
-    r"\u0447\u0442\u043e\s+\u0445\u043e\u0440\u043e\u0448\u043e|"
-    r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430)(?!\w)", re.I)
+    r"\u0447\u0442\u043e\s+(?:\u0441\u0434\u0435\u043b\u0430\u043d\u043e\s+)?\u0445\u043e\u0440"
+    r"\u043e\u0448\u043e|"
+    r"\u0434\u043e\u0441\u0442\u043e\u0438\u043d\u0441\u0442\u0432\u0430|"
+    # ... Ukrainian ("Сильні сторони", "Що зроблено добре", "Переваги") and Vietnamese
+    # ("Điểm mạnh", "Ưu điểm", "Điểm tốt")
+    r"\u0441\u0438\u043b\u044c\u043d\u0456\s+\u0441\u0442\u043e\u0440\u043e\u043d\u0438|"
+    r"\u0449\u043e\s+(?:\u0437\u0440\u043e\u0431\u043b\u0435\u043d\u043e\s+)?\u0434\u043e\u0431"
+    r"\u0440\u0435|\u043f\u0435\u0440\u0435\u0432\u0430\u0433\u0438|"
+    r"\u0111i\u1ec3m\s+(?:m\u1ea1nh|t\u1ed1t)|\u01b0u\s+\u0111i\u1ec3m)(?!\w)", re.I)
 _RESOLVED = re.compile(
     r"(?<!\bpartially\s)(?<!\bpartly\s)(?<!\bbe\s)(?<!\bnot\s)(?<!\byet\s)(?<!\bget\s)\b(?:resolved|fixed|addressed|closed|completed|already\s+fixed|no\s+longer\s+applies|"
     r"clarified|withdrawn|won'?t\s+fix|accepted\s+risk|by\s+design|superseded)\b|\u2705|\u2714|\u2713|~~|\[x\]|"
@@ -144,7 +151,12 @@ _RESOLVED = re.compile(
     r"(?<!\bnon\s)\b(?:risolt[oaie])\b|"
     r"(?<!\u043d\u0435\s)(?:\u0438\u0441\u043f\u0440\u0430\u0432\u043b\u0435\u043d[\u043e\u0430]?|"
     r"\u0443\u0441\u0442\u0440\u0430\u043d\u0435\u043d[\u043e\u0430]?|"
-    r"\u0440\u0435\u0448\u0435\u043d[\u043e\u0430]?)(?!\w)", re.I)
+    r"\u0440\u0435\u0448\u0435\u043d[\u043e\u0430]?|"
+    # ... Ukrainian ("Виправлено", "Усунуто") and Vietnamese ("Đã sửa", "Đã khắc phục")
+    r"\u0432\u0438\u043f\u0440\u0430\u0432\u043b\u0435\u043d[\u043e\u0430]?|"
+    r"\u0443\u0441\u0443\u043d\u0443\u0442[\u043e\u0430]?|"
+    r"(?<!ch\u01b0a\s)\u0111\u00e3\s+(?:s\u1eeda|kh\u1eafc\s+ph\u1ee5c|x\u1eed\s+l\u00fd))"
+    r"(?!\w)", re.I)
 _OTHER = re.compile(
     r"^(?:summary|executive\s+summary|tl;?dr|overview|context|scope|background|verdict|"
     r"confidence|next\s+steps?|questions?|open\s+questions|notes?|limitations?|methodology|"
@@ -284,7 +296,9 @@ _FINDINGS = re.compile(
     r"bedenken|preocupa[c\u00e7](?:iones|[o\u00f5]es)|pr\u00e9occupations?|preoccupazioni|"
     r"\u043e\u043f\u0430\u0441\u0435\u043d\u0438\w*|"
     r"\u043f\u0440\u043e\u0431\u043b\u0435\u043c\w*|\u0437\u0430\u043c\u0435\u0447\u0430"
-    r"\u043d\w*)(?!\w)",
+    r"\u043d\w*|"
+    # ... and in Vietnamese ("Vấn đề", "Lỗi", "Phát hiện")
+    r"v\u1ea5n\s+\u0111\u1ec1|l\u1ed7i|ph\u00e1t\s+hi\u1ec7n)(?!\w)",
     re.I)
 _LABEL_WORDS = frozenset((
     "critical", "crit", "high", "medium", "low", "minor", "major", "moderate", "severe",
@@ -357,9 +371,11 @@ _PLACEHOLDER = re.compile(
 # severity tags and badges
 _BRACKET_TAG = re.compile(
     r"^[\s*_`]*[\[(][^\])\n]{0,30}?\b(?P<w>non[\s-]?blocking|block|" + SEVERITY_WORD
-    + r"|must[\s-]fix|should[\s-]fix)\b[^\])\n]{0,30}[\])]", re.I)
+    + r"|must[\s_-]fix|should[\s_-]fix)\b[^\])\n]{0,30}[\])]", re.I)
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 # a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
+_ID_GLUED = re.compile(r"^[\s*_`]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}(?=[(\uff08\[\uff3b])")
+_FULL_BRACKETS = str.maketrans({"\uff08": "(", "\uff09": ")", "\uff3b": "[", "\uff3d": "]"})
 _ID_LEAD = re.compile(
     r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
     r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
@@ -830,10 +846,13 @@ def _lead_tag(text: str) -> str | None:
     if pid:  # "P2-A title", "**P1-3:** title": an id that opens with its priority
         return severity_word(pid["w"].lower())
     t = _ID_LEAD.sub("", _ITEM_NUMBER.sub("", text.lstrip()), count=1)
+    # an id glued to its bracket, and brackets in full width, as Chinese and Japanese write
+    # them: "V-1(LOW、新規):", "A-2（High）"
+    t = _ID_GLUED.sub("", t, count=1).translate(_FULL_BRACKETS)
     m = _BRACKET_TAG.match(t) or _BRACKET_TAG.match(
         re.sub(r"^\s*\[[^\]\n]{1,40}\]\s*(?=[\[(])", "", t))  # ("[S1] (P2) …": an id first)
     if m:
-        w = re.sub(r"[\s-]+", "-", m["w"].lower())
+        w = re.sub(r"[\s_-]+", "-", m["w"].lower())
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
@@ -854,16 +873,29 @@ def _lead_tag(text: str) -> str | None:
     m = _INTL_TAG.match(t)  # "[重大]", "【高】", "(Alta)", "**Crítico:**", "높음 —"
     if m and (s := _intl_tag(m)):
         return s
+    m = _DOT_FIELD.match(t)  # "R2-GPU-01 · hoch · PERFORMANCE · path": a field after the id
+    if m:
+        w = m["w"].strip().lower()
+        s = severity_word(w) or severity.INTL_ALIASES.get(w)
+        if s:
+            return s
     for emoji in ("\U0001f534", "\U0001f7e0", "\U0001f7e1", "\u2757"):
         if t.startswith(emoji):
             return emoji_severity(emoji)
     return badge_severity(t[:200])
 
 
+# an id's fields separated by middle dots, the first of them its severity in any language
+# of the tables ("R2-PERF-01 · hoch · PERFORMANCE · `a.rs:12`", "F-3 · high · security")
+_DOT_FIELD = re.compile(r"^[\s*_`]*(?:[A-Za-z][\w.-]{0,15}\s*)?\u00b7\s*"
+                        r"(?P<w>[^\W\d_][^\u00b7\n]{0,30}?)\s*\u00b7")
+
+
 # severity words of the table that are also the keys of a finding's fields ("**建议：**" is
 # its suggestion, "**참고**:" a note, "**Hinweis:**" a remark): never a tag
 _FIELD_WORDS = frozenset((
     "建议", "建議", "提示", "可选", "可選", "一般", "参考", "提案", "情報", "要修正", "필수",
+    "必須",
     "중요", "권장", "참고", "선택", "정보", "제안", "sugestão", "sugestões", "sugerencia",
     "opcional", "hinweis", "vorschlag", "vorschläge", "suggerimento", "suggerimenti",
     "предложение", "предложения", "bloqueante", "bloquant", "bloquante", "bloccante"))
@@ -890,8 +922,9 @@ def _intl_tag(m: re.Match[str]) -> str | None:
     ``**必须修复**：``)."""
     bracketed = m["a"] is not None
     w = (m["a"] or m["b"] or "").strip().lower()
-    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS):
-        return None
+    if not bracketed and (w in _HEADING_AMBIGUOUS or w in _FIELD_WORDS
+                          or SEVERITY_KEY_RE.match(w)):
+        return None  # "严重级别：critical": the key of a severity field, whose value says it
     if (s := severity.INTL_ALIASES.get(w)) is not None:
         return s
     return _intl_severity_word(w) if _CJK_RUN.match(w) else None
@@ -5340,10 +5373,10 @@ _COLUMNS_INTL = (
               "\u30d5\u30a1\u30a4\u30eb:\u884c", "\u6587\u4ef6:\u884c",
               "\u6587\u4ef6:\u884c\u53f7", "\ud30c\uc77c:\uc904", "\ud30c\uc77c:\ub77c\uc778",
               "datei:zeile", "fichier:ligne", "archivo:l\u00ednea", "arquivo:linha",
-              "file:riga")),
+              "file:riga", "t\u1ec7p", "t\u1eadp tin", "v\u1ecb tr\u00ed")),
     ("line", ("\u884c", "\u884c\u53f7", "\u884c\u756a\u53f7", "\uc904", "\ub77c\uc778", "\ud589",
               "zeile", "ligne",
-              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430")),
+              "l\u00ednea", "linha", "riga", "\u0441\u0442\u0440\u043e\u043a\u0430", "d\u00f2ng")),
     ("severity", ("\u4e25\u91cd\u7a0b\u5ea6", "\u4e25\u91cd\u6027", "\u7ea7\u522b",
                   "\u7b49\u7ea7", "\u8bc4\u7ea7", "\u4f18\u5148\u7ea7", "\u91cd\u8981\u5ea6",
                   "\u6df1\u523b\u5ea6", "\u91cd\u5927\u5ea6", "\u512a\u5148\u5ea6",
@@ -5352,7 +5385,9 @@ _COLUMNS_INTL = (
                   "priorit\u00e9", "severidad", "prioridad", "gravedad", "gravidade",
                   "gravit\u00e0", "priorit\u00e0", "\u0441\u0435\u0440\u044c\u0435\u0437"
                   "\u043d\u043e\u0441\u0442\u044c", "\u043f\u0440\u0438\u043e\u0440\u0438"
-                  "\u0442\u0435\u0442")),
+                  "\u0442\u0435\u0442", "m\u1ee9c \u0111\u1ed9",
+                  "m\u1ee9c \u0111\u1ed9 nghi\u00eam tr\u1ecdng",
+                  "\u0111\u1ed9 \u01b0u ti\u00ean")),
     ("status", ("\u72b6\u6001", "\u72b6\u614b", "\uc0c1\ud0dc", "statut", "estado", "stato",
                 "\u0441\u0442\u0430\u0442\u0443\u0441")),
     ("text", ("\u95ee\u9898", "\u53d1\u73b0", "\u63cf\u8ff0", "\u8bf4\u660e",
@@ -5361,7 +5396,8 @@ _COLUMNS_INTL = (
               "befund", "beschreibung", "probl\u00e8me", "constat", "problema", "hallazgo",
               "descripci\u00f3n", "descri\u00e7\u00e3o", "descrizione",
               "\u043f\u0440\u043e\u0431\u043b\u0435\u043c\u0430",
-              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435") + _INTL_SUMMARY_COLS),
+              "\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435", "m\u00f4 t\u1ea3",
+              "v\u1ea5n \u0111\u1ec1", "l\u1ed7i") + _INTL_SUMMARY_COLS),
 )
 # a severity cell that says the row passed, or is only an emoji
 _PASS_CELL = re.compile(r"^[\s*_`]*(?:\u2705|\u2714\ufe0f?|\u2713|\U0001f7e2|pass(?:ed)?|ok|"
@@ -5466,6 +5502,17 @@ def _failed_row(header: list[str], rows: list[list[str]], in_findings: bool,
     return out
 
 
+_CJK_TEXT_COL = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}\\s?(?:\u63cf\u8ff0|"
+                           "\u8bf4\u660e|\u8aaa\u660e|\u5185\u5bb9|\u5167\u5bb9|\u8a73\u7d30|"
+                           "\u8aac\u660e|\u8be6\u60c5|\uc124\uba85|\ub0b4\uc6a9)")
+_CJK_FIX_COL = re.compile("\u4fee\u590d|\u4fee\u6539|\u5efa\u8bae|\u5efa\u8b70|\u5bfe\u5fdc|"
+                          "\u4fee\u6b63|\u5bfe\u7b56|\u5bf9\u7b56|\u5c0d\u7b56|\u6539\u5584|"
+                          "\uc870\uce58|\uc218\uc815|\uad8c\uc7a5|"
+                          # ... or a change's ("变更内容", "変更内容", "변경 내용")
+                          "\u53d8\u66f4|\u8b8a\u66f4|\u6539\u52a8|\u6539\u52d5|\u66f4\u6539|"
+                          "\u5909\u66f4|\ubcc0\uacbd|\u65b0\u589e|\u8ffd\u52a0")
+
+
 def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
                     origin: str, fails: bool = False) -> list[dict[str, Any]]:
     header = [_unwrap(c).strip().rstrip(":").lower() for c in rows[0]]
@@ -5478,6 +5525,13 @@ def _table_findings(rows: list[list[str]], in_findings: bool, sev: str | None,
             if (c in names or name == "severity" and SEVERITY_KEY_RE.match(c)) \
                     and name not in cols and idx not in cols.values():
                 cols[name] = idx
+    if "text" not in cols:
+        # a description column named by a compound of Chinese, Japanese or Korean that ends
+        # with the noun ("问题描述", "指摘内容", "문제 설명"), not a fix's ("修复说明")
+        tcol = next((i for i, c in enumerate(header) if i not in cols.values()
+                     and _CJK_TEXT_COL.fullmatch(c) and not _CJK_FIX_COL.search(c)), None)
+        if tcol is not None:
+            cols["text"] = tcol
     strong = "text" in cols and header[cols["text"]] in (
         "issue", "finding", "findings", "concern", "blocker", "defect", "bug", "problem", "gap")
     if not strong and "file" not in cols and "line" not in cols \
@@ -5696,6 +5750,30 @@ _BANNER = re.compile(r"^\s{0,3}(?P<m>={2,}|-{2,}|\*{3,}|~{2,})\s*(?P<t>[^\W\d_][
                      r"(?P=m)\s*$")
 
 
+# An enumerator Chinese and Japanese writers open a line with ("（1）", "1）", "①"), which
+# Markdown does not read as a list's: such a line is the ordered item it stands for
+_CJK_ENUM = re.compile(r"^(?P<i> {0,3})(?:\uff08(?P<a>\d{1,3})\uff09|(?P<b>\d{1,3})\uff09|"
+                       r"(?P<c>[\u2460-\u2473]))[ \t\u3000]*(?=\S)")
+
+
+def cjk_items(body: str) -> str:
+    """``body`` with each line that opens with a CJK enumerator (outside code fences)
+    written as the Markdown ordered item it stands for; line count kept."""
+    if "\uff09" not in body and not re.search("[\u2460-\u2473]", body):
+        return body
+    lines = body.split("\n")
+    fenced = False
+    for i, ln in enumerate(lines):
+        if ln.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        m = None if fenced else _CJK_ENUM.match(ln)
+        if m is not None:
+            n = m["a"] or m["b"] or str(ord(m["c"]) - 0x2460 + 1)
+            lines[i] = m["i"] + n + ". " + ln[m.end():]
+    return "\n".join(lines)
+
+
 def plain_headings(body: str) -> str:
     """``body`` with each stand-alone title line of a plain-text answer made an ATX
     heading (line count kept); a body that has Markdown headings comes back as it is."""
@@ -5843,7 +5921,7 @@ def _read_document(text: str, origin: str) -> Doc:
     if "\u2610" in text or "\u2611" in text or "\u2612" in text:
         text = text.translate(_BALLOT)
     keys, body = front_matter(text)
-    body = plain_headings(body)
+    body = plain_headings(cjk_items(body))
     envelope = None
     fpath = keys.get("file") or keys.get("path") or keys.get("file_path")
     if fpath and _pathlike(fpath):

@@ -191,7 +191,7 @@ def _finding(it: _Item, origin: str) -> dict[str, Any] | None:
         head = head[junk.end():]
     m = _SEV_TAG.search(head)
     if m and m.start() <= max(40, len(head) // 2) or m and m.end() >= len(head.rstrip()) - 1:
-        sev_raw = m["a"] or m["b"] or m["c"]
+        sev_raw = m["a"] or m["b"] or m["c"] or m["d"]
         head = (head[: m.start()] + " " + head[m.end():]).strip()
     lead = 0
     if sev_raw is None or not m:

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from council_filters.pack.core import ENVELOPE_TAIL
-from council_filters.verdict import pr_records, reviewer_json
+from council_filters.verdict import pr_records, reviewer_json, words
 from council_filters.verdict.locations import SEVERITY_WORD
 
 MAX_DEPTH = 64  # JSON deeper than this is not a reviewer's envelope or review
@@ -405,15 +405,16 @@ def _opencode(events: list[dict[str, Any]]) -> Unwrapped:
 # --------------------------------------------------------------------------- #
 # Review JSON documents
 # --------------------------------------------------------------------------- #
-_REVIEW_KEYS = frozenset(("findings", "issues", "comments", "problems", "overall_correctness",
+_REVIEW_KEYS = frozenset({"findings", "issues", "comments", "problems", "overall_correctness",
                           "verdict", "decision", "recommendation", "review_decision",
                           "final_verdict", "overall_verdict", "review_verdict", "judgment",
                           "judgement",
-                          # a gate's boolean ("approved": false), findings grouped by severity
-                          "approved", "lgtm", "passes", "passed", "merge_ready",
-                          "ready_to_merge", "mergeable", "blockers",
-                          "blocking_issues", "must_fix", "should_fix", "nits",
-                          "critical_issues", "required_changes", "review_status"))
+                          "review_status",
+                          # findings grouped by severity
+                          "blockers", "blocking_issues", "must_fix", "should_fix", "nits",
+                          "critical_issues", "required_changes", "non_blocking"}) | (
+    # a gate's boolean ("approved": false, "pass": false)
+    frozenset(reviewer_json.GATES))
 # keys a tool wraps its review object in ({"review": {...}})
 _WRAPPERS = ("review", "result", "output", "data")
 
@@ -436,6 +437,8 @@ def review_json(text: str) -> dict[str, Any] | None:
     value = loads(s) if s[:1] in ("{", "[") else None
     if value is None and s[:1] in ("{", "["):
         value = _json_values(s)
+        if isinstance(value, list) and (current := _last_round(value)) is not None:
+            value = current  # verdict files one a round (JSON Lines): the last is current
     if value is not None:
         verdict_doc = isinstance(value, dict) and {str(k).lower() for k in value} & _VERDICT_KEYS
         records = None if verdict_doc else pr_records.comment_records(value)
@@ -464,13 +467,34 @@ def review_json(text: str) -> dict[str, Any] | None:
         if wrapped is None:
             break
         if _is_review(wrapped):
-            return wrapped
+            # the verdict in its wrapper, the findings in a part beside it ({"review":
+            # {"verdict": ...}, "report": {"issues": [...]}}): the whole is the review
+            beside = any(v is not wrapped and (isinstance(v, dict) and _is_review(v) or
+                                               isinstance(v, list) and v and
+                                               reviewer_json.names_findings(k))
+                         for k, v in list(doc.items())[:16])
+            return doc if beside else wrapped
         doc = wrapped
     else:
         return None
     # its parts one object down: {"summary": {"verdict": ...}, "report": {"problems": [...]}}
     return doc if any(isinstance(v, dict) and _is_review(v)
                       for v in list(doc.values())[:16]) else None
+
+
+def _last_round(values: list[Any]) -> dict[str, Any] | None:
+    """The last of several review documents written one after another, not in one array
+    (a verdict file appended to each round: ``{"verdict": "changes", ...}`` then ``{"verdict":
+    "approve", ...}``), when every value is an object and the last states a verdict and
+    is no finding of its own (a record with a place is a finding, such records are
+    findings one a line); None otherwise."""
+    if len(values) < 2 or not all(isinstance(v, dict) for v in values[:MAX_VALUES]):
+        return None
+    last = values[-1]
+    keys = {str(k).lower() for k in last}
+    if not (keys & _VERDICT_KEYS or any(reviewer_json.names_verdict(k) for k in keys)):
+        return None
+    return last if reviewer_json.place(last) == (None, None, None) else None
 
 
 #: the words of a key whose string value may be a whole review written in Markdown
@@ -493,9 +517,15 @@ def markdown_answer(text: str) -> str | None:
     if not s.startswith("{") or len(s) > MAX_MARKDOWN_JSON or "\\n" not in s:
         return None  # a review held in one string is not megabytes long, and has lines
     value = loads(s)
-    if not isinstance(value, dict):
-        return None
-    found = [v for k, v in list(value.items())[:64] if isinstance(v, str) and v.count("\n") >= 2
+    return markdown_value(value) if isinstance(value, dict) else None
+
+
+def markdown_value(doc: dict[str, Any]) -> str | None:
+    """The Markdown review a JSON object holds as one string: the longest string of its
+    top level (at most 64 keys) under a key naming a review, feedback, a report,
+    content..., of three lines or more with a heading or a list item."""
+    found = [v for k, v in list(doc.items())[:64] if isinstance(v, str) and v.count("\n") >= 2
+             and len(v) <= MAX_MARKDOWN_JSON
              and _MARKDOWN_WORDS.intersection(reviewer_json.key_words(k))
              and _MARKDOWN_SHAPE.search(v)]
     return max(found, key=len) if found else None
@@ -525,12 +555,32 @@ def _is_review(doc: dict[str, Any]) -> bool:
     names findings (``security_issues``, ``lint_violations``, ``concerns``), or a list of
     per-file entries each holding its findings (``{"reviews": [{"plan_file": ...,
     "issues": [...]}]}``)."""
-    return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or any(
+    return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or _stated_result(doc) or any(
         isinstance(v, list) and reviewer_json.names_findings(k)
         or isinstance(v, str) and reviewer_json.names_verdict(k)
         or isinstance(v, list) and (reviewer_json.severity_group(k, v)
                                     or reviewer_json.generic_findings(k, v))
         for k, v in list(doc.items())[:64]) or bool(reviewer_json.per_file_findings(doc))
+
+
+#: keys that hold a run's state as often as a review's verdict
+_RESULT_KEYS = ("result", "status", "outcome", "conclusion")
+#: a run's state, however it reads as a vote: a test run passed or failed
+_RUN_STATE = re.compile(r"(?:passed|failed|failure|failing|succeeded|success(?:ful)?|"
+                        r"errored|error|completed|done|ok|okay)[.!]?", re.I)
+
+
+def _stated_result(doc: dict[str, Any]) -> bool:
+    """A verdict file under a run's key: ``"result": "CONCERNS"`` (a short value that is a
+    verdict word, not a run state such as ``success``) beside something to read (a text
+    of 20 characters or more, or a list)."""
+    low = {str(k).lower(): v for k, v in list(doc.items())[:64]}
+    said = any(isinstance(v := low.get(k), str) and len(v) <= 40
+               and not _RUN_STATE.fullmatch(v.strip())
+               and words.vote_of(v, False, True) in ("APPROVE", "REVISE", "REJECT")
+               for k in _RESULT_KEYS)
+    return said and any(isinstance(v, list) and v or isinstance(v, str) and len(v) >= 20
+                        and " " in v for v in low.values())
 
 
 # a review document's own verdict keys: such a document is read as one, not as review data

@@ -24,11 +24,10 @@ _SEV_ONLY = re.compile(
     r"^[^\w]*(?:severity\s*[:\-]?\s*)?(?P<w>" + SEVERITY_WORD + r")"
     r"(?:\s+(?:severity|priority|issues?|findings?|problems?|concerns?))?[^\w]*$", re.I,
 )
-_SEV_TAG = re.compile(
-    r"(?:\*\*|__)?[\[(]\s*(?:severity\s*[:=]\s*)?(?P<a>" + SEVERITY_WORD + r")\s*[\])](?:\*\*|__)?"
-    r"|(?:\*\*|__)(?P<b>" + SEVERITY_WORD + r")(?:\*\*|__)"
-    r"|(?:severity|priority)\s*[:=]\s*\**(?P<c>" + SEVERITY_WORD + r")\**", re.I,
-)
+# the words of another language's severity scale (base.severity.INTL_ALIASES), longest first
+_INTL_SEV_WORD = "|".join(sorted((re.escape(w) for w in severity.INTL_ALIASES), key=len,
+                                 reverse=True))
+
 _SEV_LEAD = re.compile(r"^(?P<w>" + SEVERITY_WORD + r")\s*(?::|\u2014|\u2013|-)\s+", re.I)
 _SEV_EMOJI = {"\U0001f534": "critical", "\U0001f7e0": "medium", "\U0001f7e1": "minor",
               "\U0001f7e2": "minor", "\u26aa": "minor", "\u2757": "critical"}
@@ -66,6 +65,9 @@ _NUM = r"\d{1,9})(?!\d)"  # closes a group: a line or column; a longer digit run
 _DASH = r"\s*(?:-|\u2013|\u2014|to|\.\.)\s*"
 _PW = _W + r"(?P<p>" + _P + r")"
 _LOC_PATTERNS = (
+    # a file citation of Codex's cloud answers: "【F:src/a.py†L12-L20】" (path, dagger, lines)
+    re.compile(r"\u3010F:(?P<p>[^\s\u2020\u3010\u3011]{1,400})\u2020L(?P<l>" + _NUM
+               + r"(?:-L?(?P<e>" + _NUM + r")?\u3011"),
     re.compile(_PW + r"#L(?P<l>" + _NUM + r"(?:-L?(?P<e>" + _NUM + r")?" + _W),
     # `path`:12 too (the wrappers closed before the colon), and a full-width colon
     # and "path: L12-L20" (a space only before an explicit L)
@@ -88,6 +90,14 @@ _LOC_PATTERNS = (
     # "path 的第42行"
     re.compile(_PW + _W + r"\s*+[,\uff0c(\uff08]?\s*+(?:\u306e|\u7684)?\s*+\u7b2c?\s*+(?P<l>" + _NUM
                + r"(?:\s*+[-~\uff5e\u2013]\s*+(?P<e>" + _NUM + r")?\s*+\u884c"),
+    # a line, then its file after a comma or in brackets, in any language of the tables:
+    # "行 12，`a.go`", "Line 40 (`a.go`)", "Zeile 3, `a.go`", and "第 40 行（`a.go`）"
+    re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
+               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443]|\u884c(?:\u53f7)?)"
+               r"\s*[:\uff1a]?\s*(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*"
+               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+    re.compile(r"\u7b2c\s*(?P<l>" + _NUM + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?"
+               r"\s*\u884c\s*(?:[,\uff0c\u3001]|[(\uff08])?\s*" + _W + r"(?P<p>" + _P + r")" + _W),
     # a line before its file, in any language of the tables: "line 12 of path", "línea 12
     # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path"
     re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
@@ -124,10 +134,12 @@ PLACE_KEYS = (
     r"localiza[c\u00e7][a\u00e3]o|arquivos?(?:\s+afetados?)?|posizione|"
     r"files?\s+(?:coinvolt[io]|interessat[io])|"
     r"\u0444\u0430\u0439\u043b[\u044b]?|\u043c\u0435\u0441\u0442\u043e(?:\u043f\u043e"
-    r"\u043b\u043e\u0436\u0435\u043d\u0438\u0435)?")
+    r"\u043b\u043e\u0436\u0435\u043d\u0438\u0435)?|"
+    # Vietnamese: "Tệp", "Tập tin", "Vị trí"
+    r"t\u1ec7p|t\u1eadp\s+tin|v\u1ecb\s+tr\u00ed")
 LINE_KEYS = (
     r"\u884c(?:\u53f7|\u756a\u53f7)?|\uc904|\ub77c\uc778|\ud589|zeilen?|lignes?|l[i\u00ed]neas?|"
-    r"linhas?|righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]")
+    r"linhas?|righe|riga|\u0441\u0442\u0440\u043e\u043a[\u0430\u0438]|d\u00f2ng")
 # "Severity" and "Priority" as reviewers write the key in other languages
 SEVERITY_KEYS = (
     r"\u4e25\u91cd(?:\u7a0b\u5ea6|\u6027|\u5ea6|\u7ea7\u522b|\u7b49\u7ea7)|"
@@ -141,7 +153,9 @@ SEVERITY_KEYS = (
     r"criticit\u00e0|\u0441\u0435\u0440\u044c[\u0435\u0451]\u0437\u043d\u043e\u0441\u0442\u044c|"
     r"\u043a\u0440\u0438\u0442\u0438\u0447\u043d\u043e\u0441\u0442\u044c|"
     r"\u0432\u0430\u0436\u043d\u043e\u0441\u0442\u044c|"
-    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442")
+    r"\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435\u0442|"
+    # Vietnamese: "Mức độ (nghiêm trọng)", "(Mức) độ ưu tiên"
+    r"m\u1ee9c\s+\u0111\u1ed9(?:\s+nghi\u00eam\s+tr\u1ecdng)?|(?:m\u1ee9c\s+)?\u0111\u1ed9\s+\u01b0u\s+ti\u00ean")
 # "Status" in other languages (an item's status field: "상태: 완료", "Statut : CORRIGÉ")
 STATUS_KEYS = (
     r"\u72b6\u6001|\u72c0\u614b|\u72b6\u614b|\u72b6\u6cc1|\u5bfe\u5fdc\u72b6\u6cc1|"
@@ -152,6 +166,15 @@ PLACE_KEY_RE = re.compile(r"(?:" + PLACE_KEYS + r")$", re.I)
 STATUS_KEY_RE = re.compile(r"(?:" + STATUS_KEYS + r")$", re.I)
 LINE_KEY_RE = re.compile(r"(?:" + LINE_KEYS + r")$", re.I)
 SEVERITY_KEY_RE = re.compile(r"(?:" + SEVERITY_KEYS + r")$", re.I)
+_SEV_TAG = re.compile(
+    r"(?:\*\*|__)?[\[(]\s*(?:severity\s*[:=]\s*)?(?P<a>" + SEVERITY_WORD + r")\s*[\])](?:\*\*|__)?"
+    r"|(?:\*\*|__)(?P<b>" + SEVERITY_WORD + r")(?:\*\*|__)"
+    r"|(?:severity|priority)\s*[:=]\s*\**(?P<c>" + SEVERITY_WORD + r")\**"
+    # the key in another language, its value in English or in that language ("深刻度: high",
+    # "严重程度：高", "Schweregrad: hoch")
+    r"|(?:" + SEVERITY_KEYS + r")[*_]*\s*[:=\uff1a]\s*[*_`]*(?P<d>" + SEVERITY_WORD + r"|"
+    + _INTL_SEV_WORD + r")(?![^\W\d_])[*_`]*", re.I,
+)
 
 
 def clean_path(raw: str) -> str:

@@ -86,7 +86,13 @@ def _line(v: Any) -> int | None:
         return v
     if isinstance(v, str) and v.isascii() and v.isdigit() and 0 < len(v) <= 8 and int(v) >= 1:
         return int(v)
+    if isinstance(v, str) and (m := _LINE_SPAN.fullmatch(v.strip()[:40])):
+        return int(m[1]) if 1 <= int(m[1]) <= 10_000_000 else None  # "5-9": its first line
     return None
+
+
+#: a line written as a span in a tool's export: ``"5-9"``, ``"L5-L9"``, ``"5..9"``
+_LINE_SPAN = re.compile(r"L?(\d{1,8})\s*(?:-|\u2013|\.\.)\s*L?\d{1,8}")
 
 
 def _first_line(d: dict[str, Any], keys: tuple[str, ...]) -> int | None:
@@ -283,6 +289,18 @@ def _is_review_data(value: Any) -> bool:
 _THREAD_KEYS = ("reviewThreads", "review_threads", "threads", "discussions")
 
 
+def _by_file(value: Any) -> bool:
+    """Comments saved keyed by file: every key (of the first 64) a file's path, each holding
+    a list of comments with a text and a line (``{"a.go": [{"line": 5, "message": ...}]}``,
+    Gerrit's shape without its markers)."""
+    if not isinstance(value, dict) or not value:
+        return False
+    items = list(value.items())[:64]
+    return all(_file_key(str(k)) and isinstance(v, list) and v and all(
+        isinstance(r, dict) and _text(r, True) is not None and _first_line(r, _LINES)
+        is not None for r in v[:50]) for k, v in items)
+
+
 def _lone_comment(value: Any) -> bool:
     """One review comment saved alone, with no author: its ``path`` and its text, and no
     list of anything (a review document holds its findings in lists)."""
@@ -329,7 +347,7 @@ def comment_records(value: Any) -> list[dict[str, Any]] | None:
         return None
     flat = isinstance(value, list) and value and all(
         isinstance(r, dict) and _text(r, True) is not None and place(r)[0] is not None
-        for r in value[:50]) or _lone_comment(value) or _bot_bodies(value)
+        for r in value[:50]) or _lone_comment(value) or _bot_bodies(value) or _by_file(value)
     if not flat and not _is_review_data(value):
         return None
     out: list[dict[str, Any]] = []

@@ -575,7 +575,7 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
                  None)
     word: str | None = None
     if isinstance(v, dict):
-        v = _get(v, "verdict", "decision", "status")
+        v = _get(v, "verdict", "decision", "status", "value")
     if isinstance(v, str):
         out.found_verdict = True
         # a run's "status": "ok" (a tool's report) is no verdict; a verdict or a gate's
@@ -614,6 +614,14 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         out.summary = _cap(" ".join(s.split()))
     for item, sev in reviewer_json.grouped_findings(doc):
         _add_json_item(out, item, origin, sev)
+    if not out.findings:  # located comments under a key of its own naming ("threads": [...])
+        for rec in _located_comments(doc):
+            _add_json_item(out, rec, origin, None)
+    if not out.findings and (md := formats.markdown_value(doc)) is not None:
+        out.findings = _from_document(md, origin).findings  # {"verdict": .., "review": "## .."}
+    if not out.findings:  # its findings written as a list in its text
+        for text in reviewer_json.text_items(doc, word in ("REVISE", "REJECT")):
+            _add_json_item(out, text, origin, None)
     out.findings_text = "\n".join(_item_text(f) for f in out.findings)
     return out
 
@@ -650,6 +658,19 @@ def _weak_top(doc: dict[str, Any]) -> bool:
 _ASSESSMENTS = ("overall_assessment", "assessment", "overall")
 
 
+def _located_comments(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The review comments a review document holds under keys of its own naming (``"threads":
+    [...]``, ``"annotations": [{"path", "line", "body"}]``): the records of its review data,
+    else those of each list of its first 64 keys whose items all carry a text and a place
+    (not under a key saying it holds none: ``files_reviewed``, ``resolved_threads``)."""
+    got = pr_records.comment_records(doc)
+    if got:
+        return got
+    return [rec for k, v in list(doc.items())[:64] if isinstance(v, list) and v
+            and not reviewer_json.holds_no_findings(k)
+            for rec in pr_records.comment_records(v) or ()]
+
+
 def _assessment_vote(doc: dict[str, Any]) -> str | None:
     """The verdict an overall assessment states as its whole value (``"overall_assessment":
     "approve_with_nits"``, also in a summary block); None for prose or none."""
@@ -669,8 +690,7 @@ def _holders(doc: dict[str, Any]) -> list[dict[str, Any]]:
             if isinstance(d, dict) and str(k).lower() in _VERDICT_HOLDERS]
 
 
-_GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
-          "mergeable")
+_GATES = reviewer_json.GATES
 
 
 def _verdict_part(doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -796,13 +816,26 @@ def _json_place(path: Any, first: int | None, last: int | None) -> Location | No
     return out
 
 
+def _text_finding(item: str, origin: str) -> dict[str, Any] | None:
+    """A finding written as text in a JSON review; one that opens with a file name
+    (``render.rs returns no Details when ...``) is at that file."""
+    found = parse_findings([f"- {item}"], None, origin)
+    rec = found[0] if found else None
+    if rec is not None and not rec.get("file"):
+        toks = document._file_tokens(item.lstrip()[:300])
+        if toks and toks[0][1] <= 2:
+            _put_location(rec, Location(toks[0][0]))
+    return rec
+
+
 def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
     if isinstance(item, str):
-        found = parse_findings([f"- {item}"], None, origin)
-        return found[0] if found else None
+        return _text_finding(item, origin)
     if not isinstance(item, dict):
         return None
     text = _get(item, *reviewer_json.TEXT_KEYS)
+    if not isinstance(text, str) or not text.strip():
+        text = reviewer_json.prose_value(item)  # {"file": .., "note": "The counter ..."}
     if not isinstance(text, str) or not text.strip():
         return None
     rec: dict[str, Any] = {"kind": "finding", "origin": origin}
@@ -836,6 +869,9 @@ def _json_finding(item: Any, origin: str) -> dict[str, Any] | None:
         b = document.badge_severity(text) or document.lead_tag(text.lstrip()[:200])
         if b:
             rec["severity"] = b
+        elif reviewer_json.flag(_get(item, "blocking", "is_blocking", "blocker",
+                                     "is_blocker")) is True:
+            rec["severity"] = "critical"  # {"blocking": true}: it must be fixed first
     head = text.lstrip().split("\n", 1)
     if len(head) == 2 and document.badge_only(head[0]):
         # a bot's comment body: its badge line, then its (bold) title and prose

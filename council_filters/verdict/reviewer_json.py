@@ -376,7 +376,9 @@ GROUP_SEVERITY: dict[str, str] = {
     "must_fix": "critical", "critical_issues": "critical", "required_changes": "critical",
     "critical": "critical", "high": "critical", "should_fix": "medium", "major": "medium",
     "medium": "medium", "important": "medium", "nits": "minor", "nitpicks": "minor",
-    "suggestions": "minor", "minor": "minor", "low": "minor", "nice_to_have": "minor"}
+    "suggestions": "minor", "minor": "minor", "low": "minor", "nice_to_have": "minor",
+    "non_blocking": "minor", "nonblocking": "minor", "non_blocking_issues": "minor",
+    "advisory": "minor", "optional": "minor"}
 #: parts of a key that say its list is not open findings (praise, history)
 _NOT_OPEN = frozenset(("resolved", "fixed", "closed", "addressed", "dismissed", "positive",
                        "praise", "previous", "prior", "past", "old", "outdated", "general"))
@@ -401,7 +403,9 @@ _LIST_PLACE_KEYS = ("files", "paths", "locations", "places", "filepaths", "filen
 #: line: ``"source": "semgrep"`` names no place)
 _STRING_PLACE_KEYS = ("where", "loc", "ref", "reference", "source", "at", "site", "filelocation",
                       "sourcelocation", "codelocation", "location", "position", "place")
-_SPAN = re.compile(r"\s*(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
+#: (an approximate line reads as that line: ``"~40"``, ``"around line 9"``, ``"line ~40"``)
+_SPAN = re.compile(r"\s*(?:lines?\s*)?(?:[~\u2248]\s*|(?:approx(?:\.|imately)?|around|about|"
+                   r"near|circa)\s+)?(?:lines?\s*)?#?L?(\d{1,7})(?::\d{1,7})?"
                    r"(?:\s*(?:-|\u2013|\u2014|\.\.|to)\s*L?(\d{1,7}))?", re.I)
 #: a line value that names its file first: ``"adx_trend.py:98-99; strong_trend.py:89"``
 _NAMED_SPAN = re.compile(r"\s*[\w./-]{1,120}\.\w{1,10}:(\d{1,7})(?:\s*(?:-|\u2013)\s*(\d{1,7}))?")
@@ -549,6 +553,62 @@ def _file_key(key: str) -> bool:
     return path_like(key) or re.fullmatch(r"[A-Z][A-Za-z]{0,30}file", key) is not None
 
 
+#: a text saying there is nothing: ``None found.``, ``No issues``, ``N/A``, ``nothing``
+_SAYS_NONE = re.compile(r"\s*(?:none|nothing|n/?a|nil|empty|no\s+(?:issues?|findings?|"
+                        r"problems?|concerns?|blockers?|comments?|bugs?))\b", re.I)
+#: one item of a list written in a text value: ``1. ...``, ``- ...``, ``• ...``
+_TEXT_ITEM = re.compile(r"^[ \t]{0,8}(?:\d{1,3}[.)]|[-*+\u2022])[ \t]+(\S[^\n]*)", re.M)
+_MAX_TEXT = 64 << 10  # characters of one text value looked into for a list
+_MAX_TEXT_ITEMS = 200
+
+
+def text_items(doc: dict[str, Any], any_key: bool) -> list[str]:
+    """The items of the list a review document writes its findings as, in a text value
+    rather than a JSON list: under a key that names findings (``"issues": "1. ...\n2.
+    ..."``, even one item), or, when ``any_key`` (the verdict asks for changes and no
+    findings list was read), in any text value holding two items or more (``"summary":
+    "Changes required:\n1. ...\n2. ..."``) or a list of texts (see :func:`_text_list`).
+    The first such value of the document's first 64 keys; a key naming settled or earlier
+    work is skipped."""
+    for k, v in list(doc.items())[:64]:
+        named = names_findings(k)
+        if not (named or any_key) or closed_key(k):
+            continue
+        if isinstance(v, str):
+            items = [m[1].strip() for m in _TEXT_ITEM.finditer(v[:_MAX_TEXT])]
+            if len(items) >= (1 if named else 2):
+                return items[:_MAX_TEXT_ITEMS]
+            if named and v.strip() and "\n" not in v.strip()[:_MAX_TEXT] \
+                    and not _SAYS_NONE.match(v):
+                return [v.strip()[:_MAX_TEXT]]  # "concerns": "cache.go:44 holds the lock"
+        elif any_key and _text_list(k, v):
+            return [x.strip() for x in v[:_MAX_TEXT_ITEMS]]
+    return []
+
+
+#: last words of a key whose list of texts is no findings (what was looked at or run,
+#: what to do next, what is good)
+_NOT_FINDINGS = frozenset(("files", "paths", "reviewed", "tested", "checked", "commands",
+                           "steps", "actions", "tasks", "strengths", "passed", "artifacts",
+                           "scope", "tags", "labels", "questions"))
+
+
+def holds_no_findings(key: Any) -> bool:
+    """Whether a key says its list is no findings: settled or earlier work, or its last
+    word names files, checks, commands, steps, actions, tasks, strengths, artifacts..."""
+    parts = _parts(key)
+    return not parts or parts[-1] in _NOT_FINDINGS or closed_key(key)
+
+
+def _text_list(key: Any, value: Any) -> bool:
+    """A list of sentences a failing verdict file gives as its reasons (``"reasons":
+    [...]``, ``"notes": [...]``): texts, not all of them bare paths, under a key that
+    does not say it holds no findings."""
+    return not holds_no_findings(key) and isinstance(value, list) \
+        and bool(value) and all(isinstance(x, str) and x.strip() for x in value[:50]) \
+        and not all(path_like(x) for x in value[:50])
+
+
 def finding_items(doc: dict[str, Any]) -> list[Any]:
     """The findings of a review document (see :func:`grouped_findings`), without their
     groups' severities."""
@@ -638,6 +698,30 @@ TEXT_KEYS = ("title", "summary", "message", "description", "issue", "finding", "
              "concern", "risk", "weakness", "flaw", "error", "reason")
 
 
+#: keys whose text is a finding's place, label or bookkeeping, never its prose
+_NOT_PROSE = frozenset(("id", "uid", "key", "ref", "rule", "ruleid", "code", "category",
+                        "type", "kind", "status", "state", "severity", "priority", "level",
+                        "impact", "confidence", "author", "user", "url", "link", "commit",
+                        "sha", "created", "createdat", "updated", "updatedat", "time",
+                        "timestamp", "date", "source", "tool", "reviewer", "agent", "model"))
+
+
+def prose_value(item: dict[str, Any]) -> str | None:
+    """A finding's text when no text key names it (``{"file": "a.py", "line": 2, "note":
+    "The counter is never reset."}``): the longest of its string values that is prose (a
+    sentence of 12 characters or more with a space; not a place, a label or a date),
+    among its first 64 keys; None when it has none."""
+    best: str | None = None
+    for k, v in list(item.items())[:64]:
+        n = _norm(k)
+        if not isinstance(v, str) or n in _NOT_PROSE or n in _PATH_KEYS or n in _LINE_KEYS \
+                or n in _STRING_PLACE_KEYS or len(v.strip()) < 12 or " " not in v.strip():
+            continue
+        if best is None or len(v) > len(best):
+            best = v
+    return best
+
+
 def findings_array(value: Any) -> list[dict[str, Any]] | None:
     """A review's findings printed as a bare JSON array (``[{"file": "cmd/root.go:321",
     "priority": "HIGH", "summary": ...}, ...]``): every one of its first items an object
@@ -667,7 +751,19 @@ def value_vote(value: str) -> str | None:
     v = " ".join(re.sub(r"[_\-.!]+", " ", value[:60]).split()).lower()
     if _MERGE.fullmatch(v):
         return "APPROVE"
-    return {"correct": "APPROVE", "incorrect": "REVISE"}.get(v)
+    return _VALUE_VOTES.get(v)
+
+
+#: a verdict key's values that are votes only there: codex's ``overall_correctness``
+#: shortened, the changes a verdict file asks for (``"verdict": "changes"``), a gate
+#: cleared (``"verdict": "CLEAR"``)
+_VALUE_VOTES = {"correct": "APPROVE", "incorrect": "REVISE", "changes": "REVISE",
+                "clear": "APPROVE", "cleared": "APPROVE"}
+
+#: a review's gate: a key whose yes/no (or true/false) value is the verdict
+#: (``"approved": false``, ``"ship": "no"``)
+GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_to_merge",
+         "mergeable", "ship", "ship_it", "shippable", "can_merge", "safe_to_merge")
 
 
 def flag(value: Any) -> Any:
@@ -776,7 +872,10 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
         if path is None:  # "files": ["a.py"], "locations": ["a.py:12", "b.py:3"]: the first
             path = next((v[0] for k in (*_PATH_KEYS, *_LIST_PLACE_KEYS)
                          if isinstance(v := low.get(k), list) and v and isinstance(v[0], str)
-                         and v[0].strip()), None)
+                         and v[0].strip()), None) or next(  # "related_files", "affected_paths"
+                (v[0] for k, v in low.items() if k.endswith(("files", "paths"))
+                 and isinstance(v, list) and v and isinstance(v[0], str) and path_like(v[0])),
+                None)
         if path is None:  # "where": "a.py:12", "ref": "a.py#L3": a place spelled out
             path = next((low[k] for k in _STRING_PLACE_KEYS if isinstance(low.get(k), str)
                          and find_location(low[k][:400]) is not None), None)
@@ -804,4 +903,19 @@ def place(item: dict[str, Any]) -> tuple[Any, int | None, int | None]:
                     queue.append(v)
                 elif isinstance(v, list) and v and isinstance(v[0], dict):
                     queue.append(v[0])  # several places: the first
+    if path is not None and first is None:  # "evidence": ["Line 17: fn unused(...)"]
+        first = _evidence_line(item)
     return path, first, last
+
+
+_EVIDENCE_LINE = re.compile(r"\s*(?:lines?\s+|L)(\d{1,7})\b", re.I)
+
+
+def _evidence_line(item: dict[str, Any]) -> int | None:
+    """The line a finding's evidence opens by quoting (``"evidence": ["Line 17: ..."]``,
+    ``"evidence": "L42: ..."``), for a finding whose place names its file alone."""
+    ev = next((v for k, v in list(item.items())[:64] if _norm(k) == "evidence"), None)
+    if isinstance(ev, list) and ev:
+        ev = ev[0]
+    m = _EVIDENCE_LINE.match(ev[:40]) if isinstance(ev, str) else None
+    return int(m[1]) if m and 1 <= int(m[1]) <= _MAX_LINE else None

@@ -762,7 +762,9 @@ SUMMARY_HEADS_INTL = (
     r"\u00fcbersicht|gesamtbewertung|risikobewertung|panoramica|riepilogo|sintesi|"
     r"valutazione\s+(?:complessiva|dei\s+rischi)|aper\u00e7u|synth\u00e8se|"
     r"\u00e9valuation\s+(?:globale|des\s+risques)|resumen\s+ejecutivo|"
-    r"evaluaci[o\u00f3]n\s+(?:general|de\s+riesgos)|descripci[o\u00f3]n\s+general")
+    r"evaluaci[o\u00f3]n\s+(?:general|de\s+riesgos)|descripci[o\u00f3]n\s+general|"
+    # Vietnamese: "Tóm tắt", "Tổng quan", "Kết luận", "Đánh giá chung / tổng thể"
+    r"t\u00f3m\s+t\u1eaft|t\u1ed5ng\s+quan|k\u1ebft\s+lu\u1eadn|\u0111\u00e1nh\s+gi\u00e1\s+(?:chung|t\u1ed5ng\s+th\u1ec3)")
 # What to do next (its items answer findings, or plan work): "行动计划", "次のステップ",
 # "다음 단계", "Próximos passos", "Nächste Schritte", "Piano d'azione"
 ACTION_HEADS_INTL = (
@@ -811,6 +813,22 @@ CHANGES_HEADS_INTL = (
     r"criterios\s+de\s+aceptaci[o\u00f3]n|crit[e\u00e8]res\s+d['\u2019]acceptation|"
     r"criteri\s+di\s+accettazione|\u043a\u0440\u0438\u0442\u0435\u0440\u0438\u0438\s+"
     r"\u043f\u0440\u0438[\u0435\u0451]\u043c\u043a\u0438|dod|definition\s+of\s+done|"
+    # the legend of a review's scale: what each level means, not what was found
+    # ("Шкала приоритетов", "重要度の定義", "严重程度说明", "심각도 기준", "Escala de severidad")
+    "(?:\u4e25\u91cd(?:\u7a0b\u5ea6|\u7ea7\u522b)|\u4f18\u5148\u7ea7|\u512a\u5148\u7d1a|"
+    "\u91cd\u8981\u5ea6|\u512a\u5148\u5ea6|\u6df1\u523b\u5ea6)(?:\u7684|\u306e)?(?:\u5b9a\u4e49|"
+    "\u5b9a\u7fa9|\u8bf4\u660e|\u8aaa\u660e|\u57fa\u51c6|\u57fa\u6e96|\u5206\u7ea7)|"
+    "\u56fe\u4f8b|\u5716\u4f8b|\u51e1\u4f8b|(?:\uc2ec\uac01\ub3c4|\uc6b0\uc120\uc21c\uc704|"
+    "\uc911\uc694\ub3c4)\\s?(?:\uae30\uc900|\uc815\uc758|\uc124\uba85)|\ubc94\ub840|"
+    r"\u0448\u043a\u0430\u043b\u0430(?:\s+(?:\u043f\u0440\u0438\u043e\u0440\u0438\u0442\u0435"
+    r"\u0442\u043e\u0432|\u0441\u0435\u0440\u044c[\u0435\u0451]\u0437\u043d\u043e\u0441\u0442"
+    r"\u0438|\u043a\u0440\u0438\u0442\u0438\u0447\u043d\u043e\u0441\u0442\u0438|\u0432\u0430"
+    r"\u0436\u043d\u043e\u0441\u0442\u0438))?|\u043b\u0435\u0433\u0435\u043d\u0434\u0430|"
+    r"(?:schweregrad|priorit\u00e4ts?)[\s-]*(?:skala|stufen|legende)|legende|leyenda|legenda|"
+    r"(?:escala|niveles|n[i\u00ed]veis)\s+de\s+(?:severidad|severidade|gravedad|gravidade|"
+    r"prioridad(?:es)?|prioridades?)|(?:[\u00e9e]chelle|niveaux)\s+de\s+(?:s[\u00e9e]v[\u00e9e]"
+    r"rit[\u00e9e]|priorit[\u00e9e]|gravit[\u00e9e])|l[\u00e9e]gende|"
+    r"scala\s+di\s+(?:severit\u00e0|priorit\u00e0)|"
     # metrics of the code: measured, not found ("指标", "メトリクス", "지표", "Метрики кода")
     "\u4ee3\u7801\u6307\u6807|\u6307\u6807|\u5ea6\u91cf|\u30e1\u30c8\u30ea\u30af\u30b9|"
     "\uc9c0\ud45c|\uba54\ud2b8\ub9ad|"
