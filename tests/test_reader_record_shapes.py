@@ -149,23 +149,29 @@ TABLE_THEN_DETAILS = """\
 `web/cache.py:58` - entries stay until the process restarts.
 """
 
-LIST_THEN_PER_FILE = """\
+LIST_THEN_SECTIONS = """\
 ## Key issues
 
-- **[High]** Session id compared with == (`web/session.py:22`)
-- **[Medium]** Cached pages never expire (`web/cache.py:58`)
+1. **Session id compared with ==** — `web/session.py:22` (High)
+2. **Cached pages never expire** — `web/cache.py:58` (Medium)
 
 ## Key issues in detail
 
-#### web/session.py
-- **Session id compared with ==** (`web/session.py:22`): a timing leak.
+### Session id compared with ==
 
-#### web/cache.py
-- **Cached pages never expire** (`web/cache.py:58`): entries stay until restart.
+**Location:** `web/session.py:22`
+
+The comparison leaks timing; use a constant-time compare.
+
+### Cached pages never expire
+
+**Location:** `web/cache.py:58`
+
+Entries stay until the process restarts.
 """
 
 
-@pytest.mark.parametrize("text", [TABLE_THEN_DETAILS, LIST_THEN_PER_FILE])
+@pytest.mark.parametrize("text", [TABLE_THEN_DETAILS, LIST_THEN_SECTIONS])
 def test_a_finding_said_again_at_the_same_place_and_title_is_one(text: str) -> None:
     assert found(text) == [("web/session.py", 22, "critical"), ("web/cache.py", 58, "medium")]
 
@@ -232,11 +238,88 @@ Bug report - export stalls on large archives
 """
 
 
-@pytest.mark.parametrize("text, sev", [(BUG_TABLE, "critical"), (BUG_FIELDS, "medium")])
+BUG_PLAIN = """\
+Title: Export stalls on large archives
+Component: tools/export.py
+Severity: Low
+Location: tools/export.py:88
+
+Environment:
+- Python 3.12
+
+Steps to reproduce:
+1. Create an archive of 4 GB.
+2. Run the export.
+
+Expected behavior:
+- The export finishes.
+
+Actual behavior:
+- The process is killed for lack of memory.
+
+Proposed fix:
+- Read the archive in chunks.
+- Refuse archives over a limit.
+"""
+
+
+@pytest.mark.parametrize("text, sev", [(BUG_TABLE, "critical"), (BUG_FIELDS, "medium"),
+                                       (BUG_PLAIN, "minor")])
 def test_a_bug_report_is_one_finding(text: str, sev: str) -> None:
     assert found(text) == [("tools/export.py", 88, sev)]
+
+
+def test_a_bug_report_is_titled_by_its_heading_or_its_title_field() -> None:
+    assert summaries(BUG_TABLE) == ["export stalls on large archives"]
+    assert summaries(BUG_PLAIN) == ["Export stalls on large archives"]
 
 
 def test_two_bug_reports_are_not_folded_into_one() -> None:
     two = BUG_TABLE + "\n" + BUG_TABLE.replace("tools/export.py", "tools/import.py")
     assert len(found(two)) != 1
+
+
+# --------------------------------------------------------------------------- #
+# More layouts of records: upper-case keys with a suggestion, a file over nested fields
+# --------------------------------------------------------------------------- #
+UPPER_RECORDS = """\
+FILE: web/card.tsx
+LINE: 25
+SUGGESTION: guard the missing e-mail before reading it
+SEVERITY: warning
+
+FILE: web/api.ts
+LINE: 42
+SUGGESTION: the call needs a timeout
+SEVERITY: low
+"""
+
+NESTED_RECORDS = """\
+## Issues Found
+
+### High priority
+
+- **File**: `svc/users.cs`
+  - **Line**: 42
+  - **Issue**: the query is built from the name the user typed
+  - **Recommendation**: bind it as a parameter
+
+- **File**: `svc/orders.cs`
+  - **Line**: 15
+  - **Issue**: the total is rounded twice
+"""
+
+
+def test_upper_case_records_are_findings_titled_by_their_suggestion() -> None:
+    assert found(UPPER_RECORDS) == [("web/card.tsx", 25, "medium"), ("web/api.ts", 42, "minor")]
+    assert summaries(UPPER_RECORDS) == ["guard the missing e-mail before reading it",
+                                        "the call needs a timeout"]
+
+
+def test_a_file_field_over_nested_fields_takes_their_line() -> None:
+    assert found(NESTED_RECORDS) == [("svc/users.cs", 42, "critical"),
+                                     ("svc/orders.cs", 15, "critical")]
+
+
+def test_a_line_then_its_file_in_brackets_is_not_left_in_the_title() -> None:
+    assert summaries(LINE_THEN_FILE)[0] == "the error of the last attempt is dropped."

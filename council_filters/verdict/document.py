@@ -1637,6 +1637,8 @@ class _Reader:
         if _skip_head(head) or not _strip_decor(head) and not rest:
             return
         fields = _fields(rest)
+        if "file" not in fields and "line" in fields and (hf := _fields([head]).get("file")):
+            fields["file"] = hf  # "- **File**: `a.cs`" over "- **Line**: 42": one record
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
@@ -1847,8 +1849,11 @@ class _Reader:
                 for k in ("priority", "severity"):
                     if k in rec:
                         f[k] = rec[k]
-            if cand is not None:
-                cand.said = True
+            for sec in self.sections:
+                if sec.cand is not None and sec.cand.count == len(self.doc.findings):
+                    # the headings over it that read nothing else are not read again either
+                    # ("## Key issues in detail" over the titles of the list above)
+                    sec.cand.said = True
             return True
         return False
 
@@ -2458,8 +2463,9 @@ class _Reader:
             self.close_para()
             for rec_lines in ([cand.record] if cand is not None and cand.records == 1
                               else []) + [lines]:
-                said = next((m["v"].strip() for ln in rec_lines[:MAX_BODY]
-                             if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), None)
+                said = next((m["v"].strip() for rx in (_TEXT_FIELD, _RECORD_TEXT)
+                             for ln in rec_lines[:MAX_BODY]
+                             if (m := rx.match(ln)) and m["v"].strip()), None)
                 self.emit(said or rec_lines[0], rec_lines[:MAX_BODY], self.sev(), None)
             if cand is not None:
                 cand.records += 1
@@ -4496,6 +4502,11 @@ _META_KEY = re.compile(
     r"assessment|caveats?|assumptions?|praise|positives?|strengths?|next|outcome)$", re.I)
 
 
+# a record's field that says what to do, its title when none says what is wrong
+_RECORD_TEXT = re.compile(r"^[\s*_]{0,8}(?:suggestion|recommendation|message|comment|note)"
+                          r"[\s*_]{0,8}[:=\uff1a][\s*_]{0,8}(?P<v>.*)$", re.I)
+
+
 def _field_record(lines: list[str]) -> bool:
     """Lines that are each a field (``**File:** a.py``, ``Line: 40``, ``**Issue:** …``; a
     line may hold several: ``File: a.py, Line: 40``), with a file among them and its line or
@@ -6021,8 +6032,12 @@ _BUG_PART = re.compile(
     r"reproduction(?:\s+steps)?|repro(?:\s+steps)?|how\s+to\s+reproduce)|(?P<e>expected(?:\s+"
     r"(?:behaviou?r|results?|outcome))?)|(?P<a>actual(?:\s+(?:behaviou?r|results?|outcome))?))"
     r"\s*:?\s*(?:[*_]{2})?\s*:?\s*$", re.I)
-_BUG_TITLE = re.compile(r"^\W*(?:bug(?:\s+report)?|issue|defect)\s*(?:#?\d{1,6})?\s*[:\u2014\u2013-]"
-                        r"\s*", re.I)
+_BUG_TITLE = re.compile(r"^\W{0,8}(?:bug(?:\s+report)?|issue|defect)\s*(?:#?\d{1,6}\s*)?"
+                        r"[:\u2014\u2013-]\s*", re.I)
+
+
+_BUG_TITLE_FIELD = re.compile(r"^\W{0,8}(?:title|summary)[\s*_]{0,8}:\s*[*_]*(?P<v>\S.*)$",
+                              re.I)
 
 
 def _bug_report(src: list[str]) -> bool:
@@ -6052,11 +6067,11 @@ def _bug_finding(src: list[str], origin: str) -> dict[str, Any] | None:
         cells = _cells(ln) if ln.lstrip().startswith("|") else []
         if len(cells) == 2 and cells[0] and not set(cells[0]) <= set("-: "):
             lines.append(f"{cells[0]}: {cells[1]}")  # "| Severity | High |"
-        elif _FIELD.match(ln) or _TEXT_FIELD.match(ln):
+        elif _FIELD.match(ln) or _TEXT_FIELD.match(ln) or _BUG_TITLE_FIELD.match(ln):
             lines.append(ln)
     fields = _fields(lines)
-    said = next((m["v"].strip() for ln in lines if (m := re.match(
-        r"^\W*(?:title|summary)\s*[*_]*\s*:\s*[*_]*(?P<v>.+)$", ln, re.I))), "")
+    said = next((_strip_decor(m["v"]).strip() for ln in lines
+                 if (m := _BUG_TITLE_FIELD.match(ln))), "")
     head = said or title or next((m["v"].strip() for ln in lines
                                   if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), "")
     if not head or fields.get("status") and _RESOLVED.search(fields["status"]):

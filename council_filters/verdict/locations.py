@@ -95,7 +95,8 @@ _LOC_PATTERNS = (
     re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
                r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443]|\u884c(?:\u53f7)?)"
                r"\s*[:\uff1a]?\s*(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*"
-               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W
+               + r"(?:\s*[)\uff09])?", re.I),
     re.compile(r"\u7b2c\s*(?P<l>" + _NUM + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?"
                r"\s*\u884c\s*(?:[,\uff0c\u3001]|[(\uff08])?\s*" + _W + r"(?P<p>" + _P + r")" + _W),
     # a line before its file, in any language of the tables: "line 12 of path", "línea 12
