@@ -323,3 +323,23 @@ def test_a_file_field_over_nested_fields_takes_their_line() -> None:
 
 def test_a_line_then_its_file_in_brackets_is_not_left_in_the_title() -> None:
     assert summaries(LINE_THEN_FILE)[0] == "the error of the last attempt is dropped."
+
+
+def test_a_bug_report_with_marked_headings_is_one_finding_titled_without_its_id() -> None:
+    text = """\
+## \U0001f41b BUG-0012: Retry loop never backs off
+
+- Location: net/retry.go:31
+- Severity: Low
+
+### \U0001f504 Steps to Reproduce
+1. Point the client at a dead host.
+
+### \u2705 Expected Behavior
+Waits grow between attempts.
+
+### \u274c Observed behaviour
+The client retries in a tight loop.
+"""
+    assert found(text) == [("net/retry.go", 31, "minor")]
+    assert summaries(text) == ["Retry loop never backs off"]

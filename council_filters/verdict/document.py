@@ -6028,11 +6028,12 @@ _REPLY_TITLE = re.compile(
 # the parts of a bug report, as a heading or a label alone on its line ("## Steps to
 # reproduce", "**Expected behaviour:**", "Actual result:")
 _BUG_PART = re.compile(
-    r"^\s*(?:#{1,6}\s+|[*_]{2})?\s*(?:\d{1,2}[.)]\s*)?(?:(?P<s>steps\s+to\s+reproduce|"
-    r"reproduction(?:\s+steps)?|repro(?:\s+steps)?|how\s+to\s+reproduce)|(?P<e>expected(?:\s+"
-    r"(?:behaviou?r|results?|outcome))?)|(?P<a>actual(?:\s+(?:behaviou?r|results?|outcome))?))"
+    r"^\s*(?:#{1,6}\s+|[-*+]\s+)?(?:[*_]{2})?\s*(?:[^\w\s]{1,4}\s*)?(?:\d{1,2}[.)]\s*)?"
+    r"(?:(?P<s>steps\s+to\s+reproduce|reproduction(?:\s+steps)?|repro(?:\s+steps)?|how\s+to\s+"
+    r"reproduce)|(?P<e>expected(?:\s+(?:behaviou?r|results?|outcome))?)|(?P<a>(?:actual|observed|"
+    r"current)\s+(?:behaviou?r|results?|outcome)|actual))"
     r"\s*:?\s*(?:[*_]{2})?\s*:?\s*$", re.I)
-_BUG_TITLE = re.compile(r"^\W{0,8}(?:bug(?:\s+report)?|issue|defect)\s*(?:#?\d{1,6}\s*)?"
+_BUG_TITLE = re.compile(r"^\W{0,8}(?:bug(?:\s+report)?|issue|defect)\s*(?:[#-]?\d{1,6}\s*)?"
                         r"[:\u2014\u2013-]\s*", re.I)
 
 
