@@ -51,6 +51,15 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     + (b"1. a.py drops the row\\n" * (n // 24))[:n] + b'"}',
     "a verdict file's item of blanks": lambda n: b'{"verdict": "FAIL", "notes": "1.'
     + b" " * n + b'\\n2. x"}',
+    # a record of fields split at every separator, blocks of fields, parts of a bug report
+    "a record of fields with a run of separators": lambda n: (
+        b"- File: a.py" + b", ;|" * (n // 4))[:n] + b", Severity: high\n",
+    "blocks of fields, one after another": lambda n: b"# Code review\n\n" + (
+        b"**File:** a.py\n**Line:** 4\n**Severity:** High\n\n" * (n // 40))[:n],
+    "the same finding said again": lambda n: b"## Findings\n\n" + (
+        b"- **[High]** The lock leaks (`a.py:22`)\n" * (n // 40))[:n],
+    "bug report parts, repeated": lambda n: b"# Bug: x\n\n" + (
+        b"## Expected\n\ntext\n\n" * (n // 20))[:n],
 }
 
 

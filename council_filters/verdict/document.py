@@ -82,6 +82,7 @@ from council_filters.verdict.locations import (
 )
 
 SETTLED_CAP = 500  # rows of status tables read for the ids they mark fixed
+BUG_SCAN = 400  # lines of a text looked through for the parts of a bug report
 MAX_BODY = 80  # lines of a heading's section kept as that finding's fields and body
 RECAP_PRIOR = 64  # findings before a recap section that its items may restate
 RESTATE_BUDGET = 100_000  # comparisons of recap items with earlier findings, per answer
@@ -505,6 +506,11 @@ _FIELD = re.compile(
     r"paths?|where|area|affected\s+files?|lines?(?:\s*\(s\))?|status|state|" + PLACE_KEYS + r"|"
     + LINE_KEYS + r"|" + SEVERITY_KEYS + r"|" + STATUS_KEYS
     + r")\s*[*_]*\s*[:=\uff1a]\s*[*_]*\s*(?P<v>.*)$", re.I)
+# where a record of fields on one line ("File: a.py, Line: 40, Severity: high") passes from
+# one field to the next: a comma, semicolon or bar right before another known key
+_RECORD_SPLIT = re.compile(
+    r"\s*[,;|]\s*(?=[*_]*(?:severity|priority|locations?|file|path|lines?|status|"
+    + LINE_KEYS + r"|" + SEVERITY_KEYS + r")[*_]*\s*[:=\uff1a])", re.I)
 # an item that opens with only a line of the file its section or header names ("- :339 —
 # ...", "- Line 12: ...", "- Lines 3-9 -", "- L40-L44 ...", "- (L12) ...")
 _LINE_LEAD = re.compile(
@@ -624,6 +630,9 @@ class _Cand:
     code: Location | None | bool = None  # the place its first code block gives (False: none)
     subs: list[str] = field(default_factory=list)  # the kinds of the headings under it
     prose: bool = False  # a paragraph of its own was read under it (not in a list)
+    records: int = 0  # blocks of nothing but fields read under it (see ``_field_record``)
+    record: list[str] = field(default_factory=list)  # the first of them
+    said: bool = False  # what its section read repeats a finding read before it
 
 
 @dataclass
@@ -1628,6 +1637,8 @@ class _Reader:
         if _skip_head(head) or not _strip_decor(head) and not rest:
             return
         fields = _fields(rest)
+        if "file" not in fields and "line" in fields and (hf := _fields([head]).get("file")):
+            fields["file"] = hf  # "- **File**: `a.cs`" over "- **Line**: 42": one record
         status = fields.get("status")
         if status and _RESOLVED.search(status) or _settled_body(rest):
             return
@@ -1659,7 +1670,7 @@ class _Reader:
         rec = _ordered(rec)
         own_sev = bool(badge or _lead_tag(head) or fields.get("severity") or fields.get("priority")
                        or _OWN_ASIDE.search(head))
-        if self.restates(rec, ident) or self.advice(rec, own_sev):
+        if self.said_again(rec) or self.restates(rec, ident) or self.advice(rec, own_sev):
             return
         listed = self.ids.get(ident) if ident else None
         if listed is not None and ident and id(listed) in self.listed_ids:
@@ -1815,6 +1826,37 @@ class _Reader:
         target.update(fixed)
         return True
 
+    def said_again(self, rec: dict[str, Any]) -> bool:
+        """``rec`` repeats a finding read before it: the same place (file and line) and
+        the same title, its own or that of the heading it sits under (a ``Details``
+        section after an issue table, per-file sections after a list of the findings).
+        The earlier one gets the severity it lacked; the heading is not read again."""
+        file = rec.get("file")
+        if not isinstance(file, str) or rec.get("line") is None:
+            return False  # (a file alone is no place to tell two findings apart by)
+        cand = self.sections[-1].cand if self.under_cand() else None
+        if cand is not None and cand.count != len(self.doc.findings):
+            cand = None  # its section read a finding already: the heading is not this title
+        titles = {t for t in (_norm_title(str(rec.get("summary", ""))),
+                              _norm_title(cand.text) if cand is not None else "") if t}
+        if not titles:
+            return False
+        for f in reversed(self.doc.findings[-RESTATE_WINDOW:]):
+            if f.get("file") != file or f.get("line") != rec.get("line") \
+                    or _norm_title(str(f.get("summary", ""))) not in titles:
+                continue
+            if "severity" not in f and "priority" not in f:
+                for k in ("priority", "severity"):
+                    if k in rec:
+                        f[k] = rec[k]
+            for sec in self.sections:
+                if sec.cand is not None and sec.cand.count == len(self.doc.findings):
+                    # the headings over it that read nothing else are not read again either
+                    # ("## Key issues in detail" over the titles of the list above)
+                    sec.cand.said = True
+            return True
+        return False
+
     def advice(self, rec: dict[str, Any], own_sev: bool) -> bool:
         """In a list of actions after the findings (suggestions, next steps, testing
         recommendations), an item that restates no finding and has neither a place nor a
@@ -1907,7 +1949,7 @@ class _Reader:
             inner = self.doc.findings[c.count:]
             # the status field of a heading that is one item, not of a section of findings
             # ("## Findings"), nor one nested under an item it lists ("- Status: Fixed")
-            if inner and not _is_label(c.text) and (st := _fields(
+            if inner and not _is_label(c.text) and c.records < 2 and (st := _fields(
                     [ln for ln in c.body if not ln.startswith("- ")]).get("status")) \
                     and _RESOLVED.search(st) \
                     and not any(k in ("findings", "neutral") for k in c.subs):
@@ -1919,7 +1961,7 @@ class _Reader:
                 # (not a title over a dump of comments, each marked or not on its own)
                 del self.doc.findings[c.count:]  # a bot's comment it marked addressed: all of it
                 continue
-            if inner and not (c.name_only and len(inner) > 1) \
+            if inner and not (c.name_only and len(inner) > 1) and c.records < 2 \
                     and not any(k in ("findings", "neutral") for k in c.subs) \
                     and _fields(c.body).get("file") \
                     and all(
@@ -1960,7 +2002,7 @@ class _Reader:
                         inner[0]["discussion"] = "\n".join(
                             x for x in (said, str(inner[0].get("discussion", ""))) if x)
                 continue
-            if _qualifies(c) and not c.settled:
+            if _qualifies(c) and not c.settled and not c.said:
                 text = c.text
                 if c.file is not None and _strip_decor(_unwrap(text)) == c.file.file:
                     # "### pkg/db/conn.go" over a bot's comment: the comment's title is its text
@@ -2411,6 +2453,26 @@ class _Reader:
                 if cm and _pathlike(cm["f"]):
                     self.reviewed = Location(clean_path(cm["f"]))  # "Codebase: app.js (4846
                     break  # lines), index.html": the file whose lines the items cite
+        cand = self.sections[-1].cand if self.under_cand() else None
+        if not quoted and self.kind() not in ("positive", "resolved") \
+                and _field_record(lines) and (cand is None or cand.records > 0):
+            # "**File:** a.py" / "**Line:** 40" / "**Severity:** High" / "**Issue:** …", a
+            # block of nothing but fields: one finding at that place (the first such block
+            # under a heading that may be the finding is that heading's fields; a second
+            # makes it a heading over records)
+            self.close_para()
+            for rec_lines in ([cand.record] if cand is not None and cand.records == 1
+                              else []) + [lines]:
+                said = next((m["v"].strip() for rx in (_TEXT_FIELD, _RECORD_TEXT)
+                             for ln in rec_lines[:MAX_BODY]
+                             if (m := rx.match(ln)) and m["v"].strip()), None)
+                self.emit(said or rec_lines[0], rec_lines[:MAX_BODY], self.sev(), None)
+            if cand is not None:
+                cand.records += 1
+            return
+        if cand is not None and not quoted and _field_record(lines):
+            cand.records += 1
+            cand.record = lines[:MAX_BODY]
         self.para_lines(lines, node.map[0] if node.map else self.line, quoted)
         self.asks = not quoted and len(lines) <= 2 and bool(_ASKS.search(lines[-1]))
         # "**Fix**: Phase 27 should note ... The only references are:" under a heading that
@@ -2884,7 +2946,12 @@ class _Reader:
                     # other files its prose cites
                     for place_key in ("file", "line", "end_line", "column"):
                         rec.pop(place_key, None)
-                    _put_location(rec, Location(ctx.file, int(lead["l"])))
+                    named = locate(head[:600])
+                    if named is not None and named.line == int(lead["l"]):
+                        # "Line 40 (`b.go`)", "L40 of b.go": the file named with its line
+                        _put_location(rec, Location(named.file, named.line, named.end_line))
+                    else:
+                        _put_location(rec, Location(ctx.file, int(lead["l"])))
                     self.doc.findings[-1] = rec = _ordered(rec)
                     own_head = self.sections[-1].cand if self.sections else None
                     if not (own_head is not None and _FINDING_ID.match(_plain(own_head.text))) \
@@ -3631,6 +3698,18 @@ def _same_words(a: set[str], b: set[str], loose: bool = False) -> int:
         return 0
     n = len(a & b)
     return n if n >= 2 and (loose or 3 * n >= len(a)) else 0
+
+
+# how many of the latest findings a finding is compared with, to see it is said again
+RESTATE_WINDOW = 64
+
+
+def _norm_title(text: str) -> str:
+    """A title as compared: its words in lower case, without its numbering, id or tag
+    ("### 2. **Cache never expires**" and "Cache never expires." are the same)."""
+    t = _title_of(_ITEM_NUMBER.sub("", _plain(text[:400]).strip(), count=1))
+    t = re.sub(r"^\W*(?:[A-Z]{1,6}-?\d{1,4}|#\d{1,4})\b\W*", "", t)
+    return " ".join(re.findall(r"\w+", t.lower()))
 
 
 def _title_of(text: str) -> str:
@@ -4423,6 +4502,40 @@ _META_KEY = re.compile(
     r"assessment|caveats?|assumptions?|praise|positives?|strengths?|next|outcome)$", re.I)
 
 
+# a record's field that says what to do, its title when none says what is wrong
+_RECORD_TEXT = re.compile(r"^[\s*_]{0,8}(?:suggestion|recommendation|message|comment|note)"
+                          r"[\s*_]{0,8}[:=\uff1a][\s*_]{0,8}(?P<v>.*)$", re.I)
+
+
+def _field_record(lines: list[str]) -> bool:
+    """Lines that are each a field (``**File:** a.py``, ``Line: 40``, ``**Issue:** …``; a
+    line may hold several: ``File: a.py, Line: 40``), with a file among them and its line or
+    severity: a record of one finding, with no title of its own."""
+    if not 2 <= len(lines) <= MAX_BODY:
+        return False
+    for ln in lines:
+        m = _FIELD_ITEM.match(ln) or re.match(r"^\s*[A-Za-z][\w /()'-]{0,28}?\s*:\s", ln)
+        if m is None:
+            return False
+        key = re.sub(r"[*_:\s]+$", "", m.group(0)).strip(" *_").lower()
+        if not (_FIELD.match(ln) or _META_KEY.match(key)):
+            return False
+    fields = _fields(lines)
+    where = fields.get("file", "")
+    # (a place alone, "File: a.py" / "Lines: 10-14", says nothing is wrong there)
+    return bool(where) and (locate(where) is not None or _first_file(where) is not None) \
+        and ("severity" in fields or "priority" in fields
+             or any(_TEXT_FIELD.match(ln) for ln in lines))
+
+
+def _record_line(line: str) -> bool:
+    """``File: a.py, Line: 40, Severity: high``: a line of fields naming a severity."""
+    if len(_RECORD_SPLIT.split(line[:2000])) < 2:
+        return False
+    fields = _fields([line])
+    return "file" in fields and ("severity" in fields or "priority" in fields)
+
+
 def _titled_item(head: str) -> bool:
     """``**Scope collision:** the plan says ...``: a finding's title and its prose, in a
     findings section (a field would be a known key, or a short value)."""
@@ -4963,7 +5076,8 @@ def _own_place(item: SyntaxTreeNode) -> Location | None:
     for c in children[1:4]:
         if c.type in ("bullet_list", "ordered_list"):
             lines += [_item_head(sub) for sub in c.children[:MAX_BODY]]
-    if len(lines) < 2 and not _PLACE_THEN_WORDS.search(lines[0][:600]):
+    if len(lines) < 2 and not _PLACE_THEN_WORDS.search(lines[0][:600]) \
+            and not _record_line(lines[0]):
         return None  # "- **File:** a.py" alone is a field; "- File: a.py | Line: 3 | the
         # lock is never released" and "- Where: a.py — the cache is bypassed" are records
     for ln in lines:
@@ -5150,7 +5264,10 @@ def _fields(lines: list[str]) -> dict[str, str]:
         if (lm := _LINE_FIELD.match(ln)) is not None:
             out.setdefault("line", lm["v"])  # "**Line 14:** only skips …", "**Lines 20-21**"
             continue
-        for seg in re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln):
+        segs = re.split(r"(?=\*\*[A-Z][\w ]{1,20}:\*\*)", ln)
+        if len(segs) == 1 and _FIELD.match(ln):  # "File: a.py, Line: 40, Severity: high"
+            segs = _RECORD_SPLIT.split(ln[:2000])
+        for seg in segs:
             m = _FIELD.match(seg)
             if not m:
                 continue
@@ -5908,6 +6025,65 @@ _REPLY_TITLE = re.compile(
     r"(?:revisi[\u00f3o]n|review))", re.I)
 
 
+# the parts of a bug report, as a heading or a label alone on its line ("## Steps to
+# reproduce", "**Expected behaviour:**", "Actual result:")
+_BUG_PART = re.compile(
+    r"^\s*(?:#{1,6}\s+|[-*+]\s+)?(?:[*_]{2})?\s*(?:[^\w\s]{1,4}\s*)?(?:\d{1,2}[.)]\s*)?"
+    r"(?:(?P<s>steps\s+to\s+reproduce|reproduction(?:\s+steps)?|repro(?:\s+steps)?|how\s+to\s+"
+    r"reproduce)|(?P<e>expected(?:\s+(?:behaviou?r|results?|outcome))?)|(?P<a>(?:actual|observed|"
+    r"current)\s+(?:behaviou?r|results?|outcome)|actual))"
+    r"\s*:?\s*(?:[*_]{2})?\s*:?\s*$", re.I)
+_BUG_TITLE = re.compile(r"^\W{0,8}(?:bug(?:\s+report)?|issue|defect)\s*(?:[#-]?\d{1,6}\s*)?"
+                        r"[:\u2014\u2013-]\s*", re.I)
+
+
+_BUG_TITLE_FIELD = re.compile(r"^\W{0,8}(?:title|summary)[\s*_]{0,8}:\s*[*_]*(?P<v>\S.*)$",
+                              re.I)
+
+
+def _bug_report(src: list[str]) -> bool:
+    """The text is one bug report: it has one section of steps to reproduce, of the
+    expected and of the actual behaviour (two of the three at least, none twice)."""
+    seen = {"s": 0, "e": 0, "a": 0}
+    fenced = False
+    for ln in src[:BUG_SCAN]:
+        if ln.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or len(ln) > 80:
+            continue
+        m = _BUG_PART.match(ln)
+        if m is not None:
+            seen[next(k for k in "sea" if m[k])] += 1
+    return max(seen.values()) == 1 and sum(seen.values()) >= 2
+
+
+def _bug_finding(src: list[str], origin: str) -> dict[str, Any] | None:
+    """A bug report's one finding: its title (the first heading, or a title field) at
+    the place and with the severity its fields give (in a table of fields or as lines)."""
+    lines: list[str] = []
+    title = ""
+    for ln in src[:BUG_SCAN]:
+        if not title and (hm := re.match(r"^\s{0,3}#{1,6}\s+(?P<t>.+)$", ln)):
+            title = _BUG_TITLE.sub("", _strip_decor(hm["t"]).strip())
+        cells = _cells(ln) if ln.lstrip().startswith("|") else []
+        if len(cells) == 2 and cells[0] and not set(cells[0]) <= set("-: "):
+            lines.append(f"{cells[0]}: {cells[1]}")  # "| Severity | High |"
+        elif _FIELD.match(ln) or _TEXT_FIELD.match(ln) or _BUG_TITLE_FIELD.match(ln):
+            lines.append(ln)
+    fields = _fields(lines)
+    said = next((_strip_decor(m["v"]).strip() for ln in lines
+                 if (m := _BUG_TITLE_FIELD.match(ln))), "")
+    head = said or title or next((m["v"].strip() for ln in lines
+                                  if (m := _TEXT_FIELD.match(ln)) and m["v"].strip()), "")
+    if not head or fields.get("status") and _RESOLVED.search(fields["status"]):
+        return None
+    rec = _finding(_Item(head, -1, None, lines), origin)
+    if rec is None:
+        return None
+    _finish(rec, head, lines, fields, None, None)
+    return _ordered(rec)
+
+
 def _reply_title(src: list[str]) -> bool:
     """The text's title (its first level-1 heading, within its first lines) names it the
     author's reply to a review."""
@@ -5949,6 +6125,12 @@ def _read_document(text: str, origin: str) -> Doc:
         doc.votes, doc.reply = [], True
     if doc.findings and _closes_all(reader.src):
         doc.findings = []  # "> Status: all findings resolved in 2aa58fb.": a closed review
+    if _bug_report(reader.src) and len({(f.get("file"), f.get("line")) for f in doc.findings
+                                         if f.get("file")}) <= 1:
+        # a bug report (its fields, then Environment, Steps to reproduce, Expected,
+        # Actual, Proposed fix): one finding, the bug; its sections are its parts
+        bug = _bug_finding(reader.src, origin)
+        doc.findings = [bug] if bug is not None else doc.findings
     if doc.template and not any(v.vote in ("APPROVE", "REVISE", "REJECT") for v in doc.votes):
         doc.findings = []  # a form to fill in: its rows and examples are no one's findings
     elif not any(v.vote for v in doc.votes) and not _REVIEWISH.search(

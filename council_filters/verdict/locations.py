@@ -95,13 +95,15 @@ _LOC_PATTERNS = (
     re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
                r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443]|\u884c(?:\u53f7)?)"
                r"\s*[:\uff1a]?\s*(?P<l>" + _NUM + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s*"
-               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W, re.I),
+               r"(?:[,\uff0c\u3001]|[(\uff08])\s*" + _W + r"(?P<p>" + _P + r")" + _W
+               + r"(?:\s*[)\uff09])?", re.I),
     re.compile(r"\u7b2c\s*(?P<l>" + _NUM + r"(?:\s*[-~\uff5e\u2013]\s*(?P<e>" + _NUM + r")?"
                r"\s*\u884c\s*(?:[,\uff0c\u3001]|[(\uff08])?\s*" + _W + r"(?P<p>" + _P + r")" + _W),
     # a line before its file, in any language of the tables: "line 12 of path", "línea 12
-    # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path"
-    re.compile(r"(?<!\w)(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
-               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443])\s+(?P<l>" + _NUM
+    # de path", "Zeile 12 in path", "ligne 12 du fichier path", "строке 12 файла path",
+    # "L12 of path"
+    re.compile(r"(?<!\w)(?:(?:lines?|l[i\u00ed]neas?|zeilen?|lignes?|linhas?|righe|riga|"
+               r"\u0441\u0442\u0440\u043e\u043a[\u0430\u0435\u0438\u0443])\s+|L(?=\d))(?P<l>" + _NUM
                + r"(?:" + _DASH + r"(?P<e>" + _NUM + r")?\s+(?:of|in|de|del|do|da|du|von|im|en|"
                r"di|della|\u0432|\u0444\u0430\u0439\u043b\u0430)\s+(?:(?:the|la|le|el|der|die|"
                r"das|dem|o|a)\s+)?(?:(?:file|archivo|fichier|arquivo|datei|"
@@ -254,7 +256,10 @@ def find_location(text: str) -> Location | None:
             break
     for rx in _LOC_PATTERNS:
         for m in rx.finditer(text):
-            if not _pathlike(m["p"]):
+            path = m["p"]
+            if path.endswith(".") and not path.endswith(".."):
+                path = path[:-1]  # "… line 77 in c.go.": the sentence's full stop
+            if not path or not _pathlike(path):
                 continue
             if best is not None and m.start() >= best.start:
                 break
@@ -265,7 +270,7 @@ def find_location(text: str) -> Location | None:
             col = int(m["c"]) if m.groupdict().get("c") else None
             end = end if end is not None and end <= 10_000_000 else None
             col = col if col is not None and col <= 10_000_000 else None
-            best = Location(clean_path(m["p"]), line,
+            best = Location(clean_path(path), line,
                             end if end and end > line else None,
                             col if col and col >= 1 else None, m.start(), m.end())
             break
