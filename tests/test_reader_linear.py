@@ -46,6 +46,10 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     + b"- b.py:4 y\n",
     "numbered remedies after a finding": lambda n: b"- a.py:3 x\n\n" + (
         b"#### Change 1: move it\n**File**: `h.go:5`\n\n" * (n // 40))[:n],
+    # an aside in parentheses is dropped from a heading up to its closing parenthesis:
+    # a heading of opening ones never closed ("(fixed in this (fixed in this …") reads once
+    "a heading of parentheses never closed": lambda n: b"- a.py:3 x\n\n## " + b"(" * (2 * n)
+    + b"\n- b.py:4 y\n",
 }
 
 

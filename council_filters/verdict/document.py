@@ -658,13 +658,24 @@ def _cjk_tagged_title(text: str) -> bool:
                            rest)) >= 5
 
 
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+def _drop_asides(t: str) -> str:
+    """``t`` with each aside in parentheses made a blank.  An aside ends at a closing
+    parenthesis, so nothing after the last one is searched: a run of opening parentheses
+    with none closed reads once, not once from each."""
+    end = t.rfind(")") + 1
+    return _ASIDE.sub(" ", t[:end]) + t[end:]
+
+
 def _is_label(text: str) -> bool:
     if bucket(text)[0]:
         return True  # "Should", "Smaller items", "Other notes": a bucket of findings
     if _FINDING_ID.match(_plain(text)) or _intl_head(text):
         return False  # an id; "建议行动计划", an action plan: no severity's group
     # an aside in full-width brackets goes before _plain turns the brackets into spaces
-    t = re.sub(r"\([^)]*\)", " ", _plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
+    t = _drop_asides(_plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
     t = t.lower()
     if _CJK_LABEL.match(t):
         return not _cjk_tagged_title(text)
