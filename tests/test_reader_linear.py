@@ -50,6 +50,9 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     # a heading of opening ones never closed ("(fixed in this (fixed in this …") reads once
     "a heading of parentheses never closed": lambda n: b"- a.py:3 x\n\n## " + b"(" * (2 * n)
     + b"\n- b.py:4 y\n",
+    # the marks that open a heading are read once before its tag, its id or a word that
+    # sets it aside, not shared out anew between two runs of marks at each try
+    "a heading of underscores": lambda n: b"- a.py:3 x\n\n## " + b"_" * n + b"\n- b.py:4 y\n",
 }
 
 

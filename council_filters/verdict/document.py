@@ -361,7 +361,7 @@ _BRACKET_TAG = re.compile(
 _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?:\*\*|__)?\s+")
 # a finding's id before its tag or place ("CR-01-001 P1: ...", "id: R1-1 a.md:17 - ...")
 _ID_LEAD = re.compile(
-    r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
+    r"^[\s*_`]*+(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
     r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
@@ -848,7 +848,7 @@ def _lead_tag(text: str) -> str | None:
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
-    m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
+    m = re.match(r"^[\s*_`]*+(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
                  + r"|must[\s-]fix)[*_`]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
                  r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
@@ -881,7 +881,7 @@ _FIELD_WORDS = frozenset((
 # a tag in another language's severity word (:data:`severity.INTL_ALIASES`) that opens a
 # finding: in brackets, or before a colon or dash
 _INTL_TAG = re.compile(
-    r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
+    r"^[\s*_`]*+(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
     r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
     r"-\s|\*\*))")
 
@@ -889,7 +889,7 @@ _INTL_TAG = re.compile(
 # a severity key and its value opening a finding, bare or in brackets ("**严重程度**：中 —",
 # "[심각도: 중간]", "【重要度：高】")
 _KEYED_TAG = re.compile(
-    r"^[\s*_`]*[\[(\u3010\uff08\uff3b]?\s*[*_]*(?P<k>[^\W\d_]{1,14})[*_]*\s*[:\uff1a]\s*[*_]*"
+    r"^[\s*_`]*+[\[(\u3010\uff08\uff3b]?\s*[*_]*(?P<k>[^\W\d_]{1,14})[*_]*\s*[:\uff1a]\s*[*_]*"
     r"(?P<v>[^\W\d_]{1,14})[*_`]*\s*(?:[\])\u3011\uff09\uff3d]|:|\uff1a|\u2014|\u2013|-\s|\*\*|\s|$)")
 
 
@@ -3964,7 +3964,7 @@ _CONTENTS_ENTRY = re.compile(r"^[\s*_]*\[[^\[\]\n]{1,200}\]\(#[^()\s]{0,200}\)[\
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
 # "WONTFIX: …", "Skipped — …"
 _SET_ASIDE = re.compile(
-    r"^[\s*_`]*(?:\d{1,3}[.)]\s+)?(?:\[[~\-/]\]\s*|\[(?:ignored?|deferred|postponed|skip(?:ped)?|"
+    r"^[\s*_`]*+(?:\d{1,3}[.)]\s+)?(?:\[[~\-/]\]\s*|\[(?:ignored?|deferred|postponed|skip(?:ped)?|"
     r"wont-?fix|won'?t\s*fix)\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
     r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
 # an informational item that confirms a property holds ("Info: Privacy boundaries are
