@@ -53,6 +53,7 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     # the marks that open a heading are read once before its tag, its id or a word that
     # sets it aside, not shared out anew between two runs of marks at each try
     "a heading of underscores": lambda n: b"- a.py:3 x\n\n## " + b"_" * n + b"\n- b.py:4 y\n",
+    "a heading of dots": lambda n: b"- a.py:3 x\n\n## " + b"." * n + b"\n- b.py:4 y\n",
 }
 
 

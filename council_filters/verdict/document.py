@@ -3646,7 +3646,7 @@ _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[
 # an item that opens (after its id) by saying it was fixed, in Japanese or Chinese:
 # "P1-1 直った。…", "#3 修正済み", "N2 已修复", "P2-1 文書化で対応（…）"
 _CJK_DONE = re.compile(
-    "^[\\s\\W]*(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
+    "^[\\s\\W]*+(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
     "(?:\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
     "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
     "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
