@@ -60,6 +60,14 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
         b"- **[High]** The lock leaks (`a.py:22`)\n" * (n // 40))[:n],
     "bug report parts, repeated": lambda n: b"# Bug: x\n\n" + (
         b"## Expected\n\ntext\n\n" * (n // 20))[:n],
+    # an aside in parentheses is dropped from a heading up to its closing parenthesis:
+    # a heading of opening ones never closed ("(fixed in this (fixed in this …") reads once
+    "a heading of parentheses never closed": lambda n: b"- a.py:3 x\n\n## " + b"(" * (2 * n)
+    + b"\n- b.py:4 y\n",
+    # the marks that open a heading are read once before its tag, its id or a word that
+    # sets it aside, not shared out anew between two runs of marks at each try
+    "a heading of underscores": lambda n: b"- a.py:3 x\n\n## " + b"_" * n + b"\n- b.py:4 y\n",
+    "a heading of dots": lambda n: b"- a.py:3 x\n\n## " + b"." * n + b"\n- b.py:4 y\n",
 }
 
 

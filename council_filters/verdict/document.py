@@ -378,7 +378,7 @@ _ITEM_NUMBER = re.compile(r"^\s*(?:\*\*|__)?(?:#?\d{1,3}[.)]|\d{1,3}\.\d{1,3})(?
 _ID_GLUED = re.compile(r"^[\s*_`]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}(?=[(\uff08\[\uff3b])")
 _FULL_BRACKETS = str.maketrans({"\uff08": "(", "\uff09": ")", "\uff3b": "[", "\uff3d": "]"})
 _ID_LEAD = re.compile(
-    r"^[\s*_`]*(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
+    r"^[\s*_`]*+(?:id\s*[:=]\s*)?[`*_\[]*[A-Z][A-Z0-9]{0,7}(?:-[A-Z0-9]{1,6}){1,3}[`*_\]]*"
     r"\s*[:.\u2014\u2013-]?\s+(?=\S)")
 _BADGES = (
     re.compile(r"!\[(?P<w>critical|high|medium|low|security)\]\(", re.I),
@@ -683,13 +683,24 @@ def _cjk_tagged_title(text: str) -> bool:
                            rest)) >= 5
 
 
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+def _drop_asides(t: str) -> str:
+    """``t`` with each aside in parentheses made a blank.  An aside ends at a closing
+    parenthesis, so nothing after the last one is searched: a run of opening parentheses
+    with none closed reads once, not once from each."""
+    end = t.rfind(")") + 1
+    return _ASIDE.sub(" ", t[:end]) + t[end:]
+
+
 def _is_label(text: str) -> bool:
     if bucket(text)[0]:
         return True  # "Should", "Smaller items", "Other notes": a bucket of findings
     if _FINDING_ID.match(_plain(text)) or _intl_head(text):
         return False  # an id; "建议行动计划", an action plan: no severity's group
     # an aside in full-width brackets goes before _plain turns the brackets into spaces
-    t = re.sub(r"\([^)]*\)", " ", _plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
+    t = _drop_asides(_plain(re.sub(r"\uff08[^\uff09]{0,40}\uff09", " ", text)))
     t = t.lower()
     if _CJK_LABEL.match(t):
         return not _cjk_tagged_title(text)
@@ -865,7 +876,7 @@ def _lead_tag(text: str) -> str | None:
         return severity_word("blocker" if w == "block" else w.replace("must-fix", "blocking")
                              .replace("should-fix", "warning").replace("nonblocking",
                                                                        "non-blocking"))
-    m = re.match(r"^[\s*_`]*(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
+    m = re.match(r"^[\s*_`]*+(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<w>" + SEVERITY_WORD
                  + r"|must[\s-]fix)[*_`]*(?:\s*#?\d{1,3})?(?:\s*\([\w\s/&,-]{1,30}\))?[*_]*"
                  r"\s*(?::|\u2014|\u2013|-\s|\*\*)", t, re.I)
     if m:
@@ -911,7 +922,7 @@ _FIELD_WORDS = frozenset((
 # a tag in another language's severity word (:data:`severity.INTL_ALIASES`) that opens a
 # finding: in brackets, or before a colon or dash
 _INTL_TAG = re.compile(
-    r"^[\s*_`]*(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
+    r"^[\s*_`]*+(?:[\[(\u3010\uff08\uff3b]\s*(?P<a>[^\W\d_]{1,14})\s*[\])\u3011\uff09\uff3d]"
     r"|(?:[^\w\s*_`\[]{1,3}\s*)?[*_]*(?P<b>[^\W\d_]{1,14})[*_`]*\s*(?::|\uff1a|\u2014|\u2013|"
     r"-\s|\*\*))")
 
@@ -919,7 +930,7 @@ _INTL_TAG = re.compile(
 # a severity key and its value opening a finding, bare or in brackets ("**严重程度**：中 —",
 # "[심각도: 중간]", "【重要度：高】")
 _KEYED_TAG = re.compile(
-    r"^[\s*_`]*[\[(\u3010\uff08\uff3b]?\s*[*_]*(?P<k>[^\W\d_]{1,14})[*_]*\s*[:\uff1a]\s*[*_]*"
+    r"^[\s*_`]*+[\[(\u3010\uff08\uff3b]?\s*[*_]*(?P<k>[^\W\d_]{1,14})[*_]*\s*[:\uff1a]\s*[*_]*"
     r"(?P<v>[^\W\d_]{1,14})[*_`]*\s*(?:[\])\u3011\uff09\uff3d]|:|\uff1a|\u2014|\u2013|-\s|\*\*|\s|$)")
 
 
@@ -3747,7 +3758,7 @@ _FILE_HEADER = re.compile(r"[*_]{0,2}`?(?P<f>[\w.][\w./\-]{0,200})`?[*_]{0,2}:?[
 # an item that opens (after its id) by saying it was fixed, in Japanese or Chinese:
 # "P1-1 直った。…", "#3 修正済み", "N2 已修复", "P2-1 文書化で対応（…）"
 _CJK_DONE = re.compile(
-    "^[\\s\\W]*(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
+    "^[\\s\\W]*+(?:[A-Za-z]{0,3}[-.]?\\d{0,3}[-.]?[A-Za-z0-9]{0,2}[\\s:\uff1a.]+)?[^\\s\u3002]{0,12}?"
     "(?:\u76f4\u3063\u305f|\u4fee\u6b63\u6e08|\u5bfe\u5fdc\u6e08|\u89e3\u6c7a\u6e08|"
     "\u5df2\u4fee\u590d|\u5df2\u89e3\u51b3|\u5df2\u4fee\u6b63|\u5df2\u5904\u7406|"
     "[\u3067\u306b]\u5bfe\u5fdc(?=[\uff08(\u3002\u3001\\s]|$))")
@@ -4065,7 +4076,7 @@ _CONTENTS_ENTRY = re.compile(r"^[\s*_]*\[[^\[\]\n]{1,200}\]\(#[^()\s]{0,200}\)[\
 # an item set aside by its mark or its lead: "[~] DEFERRED: split the module", "[-] …",
 # "WONTFIX: …", "Skipped — …"
 _SET_ASIDE = re.compile(
-    r"^[\s*_`]*(?:\d{1,3}[.)]\s+)?(?:\[[~\-/]\]\s*|\[(?:ignored?|deferred|postponed|skip(?:ped)?|"
+    r"^[\s*_`]*+(?:\d{1,3}[.)]\s+)?(?:\[[~\-/]\]\s*|\[(?:ignored?|deferred|postponed|skip(?:ped)?|"
     r"wont-?fix|won'?t\s*fix)\]\s*|[\s*_`]*(?:deferred|postponed|won'?t\s*fix|wontfix|skipped|"
     r"out\s+of\s+scope|noted)\b[*_`]*\s*[:\u2014\u2013-])", re.I)
 # an informational item that confirms a property holds ("Info: Privacy boundaries are
