@@ -344,3 +344,25 @@ def test_many_reports_and_groups_are_read_in_bounded_time() -> None:
 ])
 def test_an_overall_assessment_alone_is_the_verdict(doc: dict[str, Any], verdict: str) -> None:
     assert read(doc).verdict == verdict
+
+
+@pytest.mark.parametrize(("doc", "want"), [
+    ({"passesQualityGate": False, "summary": "Two checks fail.",
+      "issues": ["The retry count is never reset."]}, "REVISE"),
+    ({"review": {"isApproved": "yes", "notes": "Reads well."}}, "APPROVE"),
+    ({"canMerge": False, "comments": [{"file": "db.py", "line": 4, "body": "Leaks."}]},
+     "REVISE"),
+    ({"shouldBlock": True, "reason": "The migration drops a column."}, "REVISE"),
+    ({"should_block": "no", "reason": "Only comments changed."}, "APPROVE"),
+    ({"ready_to_ship": True, "summary": "Small and tested."}, "APPROVE"),
+])
+def test_a_gate_in_camel_case_or_with_a_verb_is_read_as_a_gate(doc: dict[str, Any],
+                                                                want: str) -> None:
+    assert read(doc).verdict == want
+
+
+def test_a_key_that_only_starts_like_a_gate_is_none() -> None:
+    assert reviewer_json.gate_sense("is_draft") is None
+    assert reviewer_json.gate_sense("passes") is True
+    assert reviewer_json.gate_sense("") is None
+    assert read({"isDraft": False, "summary": "Early look."}).verdict == "UNKNOWN"

@@ -558,6 +558,7 @@ def _is_review(doc: dict[str, Any]) -> bool:
     return bool({str(k).lower() for k in doc} & _REVIEW_KEYS) or _stated_result(doc) or any(
         isinstance(v, list) and reviewer_json.names_findings(k)
         or isinstance(v, str) and reviewer_json.names_verdict(k)
+        or isinstance(reviewer_json.flag(v), bool) and reviewer_json.gate_sense(k) is not None
         or isinstance(v, list) and (reviewer_json.severity_group(k, v)
                                     or reviewer_json.generic_findings(k, v))
         for k, v in list(doc.items())[:64]) or bool(reviewer_json.per_file_findings(doc))

@@ -583,6 +583,8 @@ def _from_json(doc: dict[str, Any], origin: str) -> Reading:
         word = words.vote_of(v, not _run_status(doc)) or reviewer_json.value_vote(v)
     else:
         b = reviewer_json.flag(_get(doc, *_GATES))
+        if not isinstance(b, bool):  # "isApproved", "passesQualityGate", "shouldBlock"
+            b = reviewer_json.gate(doc)
         if isinstance(b, bool):
             out.found_verdict = True
             word = "APPROVE" if b else "REVISE"
@@ -700,7 +702,8 @@ def _verdict_part(doc: dict[str, Any]) -> dict[str, Any] | None:
     parts = [d for k, d in list(doc.items())[:16] if isinstance(d, dict)
              and not reviewer_json.closed_key(k)
              and (isinstance(_get(d, *_VERDICT_NAMES), str)
-                  or isinstance(reviewer_json.flag(_get(d, *_GATES)), bool))]
+                  or isinstance(reviewer_json.flag(_get(d, *_GATES)), bool)
+                  or reviewer_json.gate(d) is not None)]
     return parts[0] if len(parts) == 1 else None
 
 

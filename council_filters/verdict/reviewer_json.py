@@ -766,6 +766,49 @@ GATES = ("approved", "passed", "passes", "pass", "lgtm", "merge_ready", "ready_t
          "mergeable", "ship", "ship_it", "shippable", "can_merge", "safe_to_merge")
 
 
+# a gate's leading verb (``isApproved``, ``canMerge``, ``shouldBlock``), what it gates
+# (``ready_to_ship``), and the gates whose yes says the change is held back
+_GATE_VERBS = frozenset(("is", "are", "can", "should", "was", "has", "does"))
+_GATE_ACTS = frozenset(("merge", "ship", "release", "deploy", "land"))
+_HOLDS = frozenset(("block", "merge_blocked", "block_merge", "needs_changes",
+                    "requires_changes", "changes_requested"))
+
+
+def gate_sense(key: Any) -> bool | None:
+    """Whether a key is a gate, in any spelling: True when its yes approves (``approved``,
+    ``isApproved``, ``passesQualityGate``, ``ready_to_ship``), False when its yes holds
+    the change back (``blocked``, ``shouldBlock``), None when it is no gate."""
+    parts = _parts(key)[:8]
+    if not parts:
+        return None
+    if parts[0] in _GATE_VERBS and len(parts) > 1 \
+            and "_".join(parts) not in GATES:
+        parts = parts[1:]
+    joined = "_".join(parts)
+    if joined in GATES:
+        return True
+    if joined in _HOLDS:
+        return False
+    if parts[0] in ("pass", "passes", "passed") and parts[-1] in ("gate", "gates", "check",
+                                                                  "checks", "review"):
+        return True  # "passesQualityGate", "passed_all_checks"
+    if len(parts) == 3 and parts[0] in ("ready", "safe", "ok", "okay", "good") \
+            and parts[1] == "to" and parts[2] in _GATE_ACTS:
+        return True  # "ready_to_ship", "safe_to_deploy"
+    return None
+
+
+def gate(doc: dict[str, Any]) -> bool | None:
+    """A document's gate as a yes/no on the change (True: approve), or None: the first of
+    its first 64 keys that is a gate (:func:`gate_sense`) holding a yes/no."""
+    for k, v in list(doc.items())[:64]:
+        sense = gate_sense(k)
+        b = flag(v) if sense is not None else None
+        if isinstance(b, bool):
+            return b if sense else not b
+    return None
+
+
 def flag(value: Any) -> Any:
     """A boolean written as a string (``"approved": "false"``, ``"merge_ready": "no"``) as
     the boolean."""
