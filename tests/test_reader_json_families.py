@@ -366,3 +366,36 @@ def test_a_key_that_only_starts_like_a_gate_is_none() -> None:
     assert reviewer_json.gate_sense("passes") is True
     assert reviewer_json.gate_sense("") is None
     assert read({"isDraft": False, "summary": "Early look."}).verdict == "UNKNOWN"
+
+
+# --------------------------------------------------------------------------- #
+# A chat or agent answer whose message string is a plain-text review
+# --------------------------------------------------------------------------- #
+def test_key_lines_in_an_answer_message_are_read_as_the_plain_review() -> None:
+    text = ("Looked at the two changed files.\n\n"
+            "SEVERITY: high\nFILE: billing/charge.py:57\n"
+            "ISSUE: The amount is rounded before the tax is added.\n"
+            "ACTION: Round once, at the end.\n\n"
+            "SEVERITY: low\nFILE: billing/notes.md:3\nISSUE: A typo in the heading.\n"
+            "ACTION: Fix the spelling.")
+    got = read({"agent": "reviewer", "message": text, "tokens": 812})
+    assert [(f, n) for f, n, _ in where(got)] == [("billing/charge.py", 57),
+                                                   ("billing/notes.md", 3)]
+    assert where(got) == where(read(text))
+
+
+def test_a_findings_list_in_a_nested_chat_message_is_read() -> None:
+    text = ("FINDINGS:\n1. queue/worker.rs:210 drops the job when the send fails.\n"
+            "2. queue/worker.rs:288 retries without a back-off.\n\nVerdict: REVISE")
+    for doc in ({"model": "m", "message": {"role": "assistant", "content": text},
+                 "done": True},
+                {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}):
+        got = read(doc)
+        assert got.verdict == "REVISE"
+        assert [(f, n) for f, n, _ in where(got)] == [("queue/worker.rs", 210),
+                                                       ("queue/worker.rs", 288)]
+
+
+def test_a_message_of_prose_alone_is_no_review() -> None:
+    got = read({"message": "Thanks.\nI will look tomorrow.\nBye.", "id": 3})
+    assert got.findings == []

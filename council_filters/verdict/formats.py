@@ -500,8 +500,17 @@ def _last_round(values: list[Any]) -> dict[str, Any] | None:
 #: the words of a key whose string value may be a whole review written in Markdown
 _MARKDOWN_WORDS = frozenset(("review", "feedback", "report", "markdown", "md", "content",
                              "body", "analysis", "text", "output", "response", "result",
-                             "comment", "critique", "assessment"))
-_MARKDOWN_SHAPE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,3}[.)][ \t])", re.M)
+                             "comment", "critique", "assessment", "message", "answer",
+                             "reply", "completion"))
+# a review's shape in one string: a heading, a list item, or a plain-text finding's key line
+# (``SEVERITY: high``, ``FILE: a.py:12``, ``FINDINGS:``)
+_MARKDOWN_SHAPE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]|[-*+][ \t]|\d{1,3}[.)][ \t]|\**(?:severity|file|location|issue|"
+    r"problem|findings?|priority|verdict)\**[ \t]*:)", re.M | re.I)
+# what a chat or agent answer nests its message in (``{"message": {"content": ...}}``,
+# ``{"choices": [{"message": ...}]}``, ``{"content": [{"type": "text", "text": ...}]}``)
+_ANSWER_HOLDERS = _MARKDOWN_WORDS | {"choices", "candidates", "messages", "parts", "delta"}
+_MAX_ANSWER_NODES = 32
 
 
 MAX_MARKDOWN_JSON = 1 << 20  # characters of a JSON object looked into for a Markdown review
@@ -517,7 +526,27 @@ def markdown_answer(text: str) -> str | None:
     if not s.startswith("{") or len(s) > MAX_MARKDOWN_JSON or "\\n" not in s:
         return None  # a review held in one string is not megabytes long, and has lines
     value = loads(s)
-    return markdown_value(value) if isinstance(value, dict) else None
+    return _answer_value(value) if isinstance(value, dict) else None
+
+
+def _answer_value(doc: dict[str, Any]) -> str | None:
+    """The review a chat or agent answer holds as one string: :func:`markdown_value` of
+    its top level, else of the objects it nests its message in (at most 32, three down)."""
+    queue: list[tuple[Any, int]] = [(doc, 0)]
+    seen = 0
+    while queue and seen < _MAX_ANSWER_NODES:
+        node, depth = queue.pop(0)
+        seen += 1
+        if isinstance(node, list):
+            queue.extend((v, depth) for v in node[:8] if isinstance(v, (dict, list)))
+            continue
+        if (md := markdown_value(node)) is not None:
+            return md
+        if depth < 3:
+            queue.extend((v, depth + 1) for k, v in list(node.items())[:64]
+                         if isinstance(v, (dict, list))
+                         and _ANSWER_HOLDERS.intersection(reviewer_json.key_words(k)))
+    return None
 
 
 def markdown_value(doc: dict[str, Any]) -> str | None:
