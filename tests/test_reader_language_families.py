@@ -880,3 +880,43 @@ def test_a_change_tables_compound_column_lists_no_finding() -> None:
 **APPROVE**
 """
     assert read(text).findings == []
+
+
+# --------------------------------------------------------------------------- #
+# A settled word in another language after an item's dash, as "— fixed" is read
+# --------------------------------------------------------------------------- #
+DASH_SETTLED = {
+    "portuguese": (" — corrigido", False),
+    "chinese": (" — 已修复", False),
+    "german": (" – behoben", False),
+    "russian": (" — исправлено", False),
+    "portuguese-negated": (" — não corrigido", True),
+    "german-negated": (" – noch nicht behoben", True),
+}
+
+
+@pytest.mark.parametrize("tail,open_", DASH_SETTLED.values(), ids=DASH_SETTLED.keys())
+def test_a_settled_word_after_a_numbered_items_dash_closes_it(tail: str, open_: bool) -> None:
+    text = f"""\
+## Findings
+
+1. `store/ledger.py:88` sums the amounts as floats{tail}
+2. `store/ledger.py:131` reads the whole table into memory.
+
+Verdict: REVISE
+"""
+    want = [("store/ledger.py", 88)] if open_ else []
+    assert [(f, n) for f, n, _ in where(text)] == want + [("store/ledger.py", 131)]
+
+
+@pytest.mark.parametrize("tail,open_", DASH_SETTLED.values(), ids=DASH_SETTLED.keys())
+def test_a_settled_word_after_a_bold_bullets_dash_closes_it(tail: str, open_: bool) -> None:
+    text = f"""\
+### Issues
+
+- **High** `web/form.tsx:19`: the submit button stays enabled while saving{tail}
+- **Low** `web/form.tsx:52`: the label is not tied to its input.
+"""
+    files = [(f, n) for f, n, _ in where(text)]
+    assert (("web/form.tsx", 19) in files) is open_
+    assert ("web/form.tsx", 52) in files

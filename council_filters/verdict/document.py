@@ -4047,6 +4047,9 @@ def _skip_head(head: str) -> bool:
     if any(_RESOLVED.match(a.strip(" *_`")) and not _OPEN_WORDS.search(a)
            for a in _SETTLED_ASIDE.findall(h)):
         return True  # "(対応済み)", "（已修复）", "(해결됨)", "(resuelto)": its aside says settled
+    if (d := _DASH_TAIL.search(h)) and _RESOLVED.match(t := d["t"].strip(" *_`.!")) \
+            and not _ENGLISH_SETTLED.match(t) and not _OPEN_WORDS.search(t):
+        return True  # "— corrigido", "— 已修复", "– behoben": its dash's clause, another language
     if re.search(r"(?:\s[\u2014\u2013-]|[:\u2014])\s*[*_`]*(?:done|fixed|resolved|completed|"
                  r"shipped|merged|superseded|no\s+longer\s+applies|won'?t\s+fix)[*_`.]*\s*$",
                  h, re.I):
