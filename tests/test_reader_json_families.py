@@ -399,3 +399,22 @@ def test_a_findings_list_in_a_nested_chat_message_is_read() -> None:
 def test_a_message_of_prose_alone_is_no_review() -> None:
     got = read({"message": "Thanks.\nI will look tomorrow.\nBye.", "id": 3})
     assert got.findings == []
+
+
+# --------------------------------------------------------------------------- #
+# A linter's scale as the value of an item's severity key
+# --------------------------------------------------------------------------- #
+def test_a_linters_word_under_a_severity_key_of_a_numbered_item_is_its_severity() -> None:
+    text = ("## Findings\n\n"
+            "1. `cli/args.go:23` The flag default is parsed twice.\n   Severity: error\n"
+            "2. `cli/args.go:61` The help text is out of date.\n   Severity: Info\n"
+            "3. `cli/args.go:90` Error handling of the parse is missing.\n")
+    got = read(text)
+    assert where(got) == [("cli/args.go", 23, "critical"), ("cli/args.go", 61, "minor"),
+                          ("cli/args.go", 90, None)]
+
+
+def test_a_linters_word_in_key_lines_is_the_severity() -> None:
+    text = ("FILE: lib/pool.ex:40\nSEVERITY: ERROR\nISSUE: The pool never shrinks.\n\n"
+            "FILE: lib/pool.ex:77\nSEVERITY: warning\nISSUE: The timeout is hard-coded.\n")
+    assert where(read(text)) == [("lib/pool.ex", 40, "critical"), ("lib/pool.ex", 77, "medium")]

@@ -43,3 +43,17 @@ def test_at_or_above(sev, level, expected):
 )
 def test_from_text(raw, expected):
     assert severity.from_text(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw,expected",
+    [("error", "critical"), ("ERROR (build breaks)", "critical"), ("Warning", "medium"),
+     ("info", "minor"), ("**Note**", "minor"), ("errors everywhere", None)],
+)
+def test_a_linters_scale_is_read_as_a_severity_fields_value(raw, expected):
+    assert severity.lead_severity(raw) == expected
+
+
+def test_a_linters_words_are_no_severity_in_free_text():
+    assert severity.from_text("error") is None
+    assert severity.normalize("error") is None

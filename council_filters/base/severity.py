@@ -121,6 +121,11 @@ INTL_ALIASES: dict[str, str] = {
     # Vietnamese
     "nghiêm trọng": "critical", "cao": "critical", "trung bình": "medium", "thấp": "minor",
 }
+# A linter's scale (reviewdog's ERROR / WARNING / INFO, SARIF's error / warning / note):
+# severities only as the value of a severity field or a JSON severity key ("error" in prose
+# is no severity); warning and info are in ALIASES already
+LINT_ALIASES: dict[str, str] = {"error": "critical", "fatal": "critical", "note": "minor",
+                                "notice": "minor"}
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 CJK_LEAD = re.compile(
     "^(?:" + "|".join(sorted((re.escape(w) for w in INTL_ALIASES
@@ -142,7 +147,8 @@ def from_text(value: object) -> str | None:
 def lead_severity(value: object) -> str | None:
     """The severity the leading word of a severity field or cell names, in English or
     another language ("High (data loss)", "🔴 **高**", "Alta — perda de dados", "높음",
-    "重大（要修正）"), after emphasis, brackets and emoji; None when it names none."""
+    "重大（要修正）") or a linter's (``error``, :data:`LINT_ALIASES`), after emphasis,
+    brackets and emoji; None when it names none."""
     if not isinstance(value, str):
         return None
     v = _LEAD_DECOR.sub("", value[:200]).lower()
@@ -150,7 +156,7 @@ def lead_severity(value: object) -> str | None:
     if m:
         return INTL_ALIASES[m.group(0)]
     m = _LEAD_WORD.match(v)
-    return from_text(m["w"]) if m else None
+    return from_text(m["w"]) or LINT_ALIASES.get(m["w"]) if m else None
 
 
 def normalize(value: object) -> str | None:

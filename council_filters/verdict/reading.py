@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from council_filters.base import severity
 from council_filters.verdict import (
     comments,
     document,
@@ -796,7 +797,7 @@ def _posted_review(item: Any) -> bool:
 _MAX_LINE = 10_000_000
 # a linter's scale in a JSON severity field (reviewdog's ERROR / WARNING / INFO, SARIF's
 # error / warning / note): only there, since "error" in prose is no severity
-_LINT_SEVERITY = {"error": "critical", "fatal": "critical", "note": "minor", "notice": "minor"}
+_LINT_SEVERITY = severity.LINT_ALIASES
 
 
 def _json_place(path: Any, first: int | None, last: int | None) -> Location | None:
