@@ -68,6 +68,10 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     # sets it aside, not shared out anew between two runs of marks at each try
     "a heading of underscores": lambda n: b"- a.py:3 x\n\n## " + b"_" * n + b"\n- b.py:4 y\n",
     "a heading of dots": lambda n: b"- a.py:3 x\n\n## " + b"." * n + b"\n- b.py:4 y\n",
+    # the clause after an item's last dash is looked for from each dash, and reads at most
+    # 40 characters from it
+    "an item of dashes and spaces": lambda n: b"- a.py:3 x" + " \u2014 ".encode() * (n // 5)
+    + b" " * n + b"behoben\n",
 }
 
 
