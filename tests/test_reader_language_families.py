@@ -892,6 +892,10 @@ DASH_SETTLED = {
     "russian": (" — исправлено", False),
     "portuguese-negated": (" — não corrigido", True),
     "german-negated": (" – noch nicht behoben", True),
+    # the same words in an aside, read before
+    "spanish-aside": (" (corregido)", False),
+    "japanese-aside": ("（修正済み）", False),
+    "russian-aside": (" (исправлено)", False),
 }
 
 
