@@ -738,6 +738,16 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "auth-user", f"AUTH default {v}"
             yield "auth-prompt", f"127.0.0.1:6379> AUTH worker {v}"
             yield "sentinel-auth-pass", f"sentinel auth-pass mymaster {v}"
+    elif family == "markup-angle":
+        # a drawn value with a raw "<" or ">" in it, as markup holds it: element
+        # text (the end tag alone ends it), CDATA, a quoted attribute
+        for _ in range(per_shape):
+            for key in ("db_password", "adminPassword", "webhook_secret", "api_token"):
+                v = angle_inside(rng)
+                yield "element", f"    <{key}>{v}</{key}>"
+                yield "cdata", f"<{key}><![CDATA[{v}]]></{key}>"
+                yield "attribute", f'  <add key="{key}" value="{v}" />'
+                yield "property", f'  <property name="{key.lower()}" value="{v}"/>'
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -767,6 +777,17 @@ def lone_bracket(rng: random.Random) -> str:
             return s
 
 
+def angle_inside(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with a raw ``<`` or ``>`` inside (not
+    first, never before a ``/``), both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(9, 16))
+        pos = rng.randrange(1, len(core))
+        s = core[:pos] + rng.choice("<>") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
 def words_number(rng: random.Random) -> str:
     """Two dictionary words joined (or not) and a number, a sign maybe last."""
     words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
@@ -790,7 +811,7 @@ FAMILIES = (
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
-    "wrapped-literal", "tagged-value", "redis-positional-drawn",
+    "wrapped-literal", "tagged-value", "redis-positional-drawn", "markup-angle",
 )
 
 

@@ -211,6 +211,10 @@ def test_family_lines_one_at_a_time() -> None:
         b"client_secret=%2A%2A%2A%2A%2A%2A%2A%2A&limit=50",
         b"password_pattern: ^(?=.*[A-Z])(?=.*[0-9]).{12,}$",
         b"token: <Your-Token-42>",
+        # markup inside an element or an attribute: a tag, a placeholder, prose
+        b'  <add key="password" value="<your-password>" />',
+        b"<secret>see <b>the vault</b> docs</secret>",
+        b"<token>if count > 3 then retry</token>",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

@@ -469,7 +469,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "secret-xml",
         rb"<(?P<key>[A-Za-z_][A-Za-z0-9_.:-]{0,80})(?P<op>>)(?P<q>)(?:<!\[CDATA\[)?"
-        rb"(?P<v>[^<>\s][^<>]{0,299}?)(?:\]\]>)?</(?P=key)>",
+        rb"(?P<v>[^<>\s](?:[^<]|<(?!/)){0,299}?)(?:\]\]>)?</(?P=key)>",
         rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|"
         rb"connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n]{4}",
         group=4,
@@ -480,7 +480,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "secret-xml-attribute",
         rb"(?i)\b(?:key|name)[ \t]*=[ \t]*[\"'](?P<key>[A-Za-z0-9_.:$@-]{1,80})[\"'][^<>]{0,200}?"
-        rb"\bvalue[ \t]*(?P<op>=)[ \t]*(?P<q>[\"'])(?P<v>[^\"'<>]{1,300})(?P=q)",
+        rb"\bvalue[ \t]*(?P<op>=)[ \t]*(?P<q>[\"'])(?P<v>[^\"'<>][^\"']{0,299})(?P=q)",
         rb"(?i)(?:key|name)[ \t]*=[ \t]*[\"'][A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|"
         rb"key|auth|credential|sas|connection)",
         group=4,
@@ -1115,7 +1115,7 @@ _TIGHT: dict[str, bytes] = {
     **dict.fromkeys(("database-credentials", "netrc-passphrase"), _DATABASE_SEARCH),
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
-    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
+    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^\n]{5}",
     "secret-xml-attribute": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ
     + rb"[A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
     rb"[^<>\n]*value[ \t]*=[ \t]*" + _QQ + rb"[^\"'<>\n\x24{]",
