@@ -748,6 +748,17 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                 yield "cdata", f"<{key}><![CDATA[{v}]]></{key}>"
                 yield "attribute", f'  <add key="{key}" value="{v}" />'
                 yield "property", f'  <property name="{key.lower()}" value="{v}"/>'
+    elif family == "table-cell-signs":
+        # a markdown table's key cell and a drawn value cell that holds a ";"
+        # or "," (where an unquoted value is cut elsewhere), or a "<" that a
+        # ")" comes to before its ">" (brackets that cross, as code's never do)
+        for _ in range(per_shape):
+            for key in ("APP_SECRET", "DB_PASSWORD", "`api_token`", "client_secret"):
+                for shape, v in (("separator", separator_inside(rng)),
+                                 ("crossed", crossed_brackets(rng))):
+                    yield f"{shape}/plain", f"| {key} | {v} |"
+                    yield f"{shape}/three-cells", f"| {key} | {v} | rotated monthly |"
+                    yield f"{shape}/quoted-block", f"> | {key} | {v} |"
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -788,6 +799,29 @@ def angle_inside(rng: random.Random) -> str:
             return s
 
 
+def separator_inside(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with a ``;`` or ``,`` inside, both
+    cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(10, 16))
+        pos = rng.randrange(2, len(core) - 1)
+        s = core[:pos] + rng.choice(";,") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
+def crossed_brackets(rng: random.Random) -> str:
+    """Letters and digits with ``<`` then ``)`` then ``>`` among them
+    (``kQ3<)mT8w>Lp2``): both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(11, 17))
+        a = rng.randrange(1, len(core) - 4)
+        b = rng.randrange(a + 1, len(core) - 1)
+        s = core[:a] + "<)" + core[a:b] + ">" + core[b:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
 def words_number(rng: random.Random) -> str:
     """Two dictionary words joined (or not) and a number, a sign maybe last."""
     words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
@@ -812,6 +846,7 @@ FAMILIES = (
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
     "wrapped-literal", "tagged-value", "redis-positional-drawn", "markup-angle",
+    "table-cell-signs",
 )
 
 

@@ -215,6 +215,10 @@ def test_family_lines_one_at_a_time() -> None:
         b'  <add key="password" value="<your-password>" />',
         b"<secret>see <b>the vault</b> docs</secret>",
         b"<token>if count > 3 then retry</token>",
+        # table cells and pipes: words split by signs, code, a shell pipe
+        b"| token | see;docs,here |",
+        b"| api_key | settings;config;loader |",
+        b"x = token | cut -d;Ab3,Cd4Ef",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

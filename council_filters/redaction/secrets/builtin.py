@@ -119,6 +119,8 @@ _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
 # A constructor or conversion a literal is given through (String::from(,
 # SecretString::new(, Secret(, new String(, Some().
+# (the same, or the bar between a table's cells)
+_CELL_OP = _OP.replace(b"(?P<op>", b"(?P<op>\\|(?!\\|)|", 1)
 _WRAPPER = rb"(?-i:(?:new[ \t]+)?[A-Z][A-Za-z0-9_]{0,40}+(?:::(?:new|from))?)\("
 _WRAPPER_SEARCH = _WRAPPER.replace(b"{0,40}+", b"{0,40}")  # (a search takes no possessive)
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
@@ -532,7 +534,8 @@ RULES: tuple[Rule, ...] = (
         "secret-cut-value",
         # secret-assignment's key and operator; an unquoted value it cuts at
         # , ; or | read whole to the next blank, when it reads as drawn
-        rb"(?i)" + _KEY + _OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
+        # (or a markdown table's key cell and the cell after it: | KEY | a;b |)
+        rb"(?i)" + _KEY + _CELL_OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
         rb"", group=4, validator=cut_value_ok, placeholders=False,
         description="password/secret/token keys whose unquoted value holds , ; or | and reads "
         "as random",
@@ -1153,7 +1156,8 @@ _TIGHT: dict[str, bytes] = {
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
     "secret-wrapped-literal": _WRAPPED,
-    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*"
+    + rb"(?:" + _OPS + rb"|\|)"
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)

@@ -544,13 +544,18 @@ def _unclosed_closer(value: str) -> str:
 
 def _closes_a_pair(value: str) -> bool:
     """Whether a bracket of ``value`` closes the last one opened before it
-    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone."""
+    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone.
+    A ``<`` that another closer comes to first is a comparison or a sign, not
+    an opener (``(a<b)`` pairs its parentheses; ``P<)k9>Q`` pairs nothing)."""
     stack: list[str] = []
     for c in value:
         if c in "([{<":
             stack.append(c)
-        elif c in _OPENS and stack and stack[-1] == _OPENS[c]:
-            return True
+        elif c in _OPENS:
+            while c != ">" and stack[-1:] == ["<"]:
+                stack.pop()
+            if stack and stack[-1] == _OPENS[c]:
+                return True
     return False
 
 
@@ -624,6 +629,8 @@ def cut_value_ok(secret: str, m: Any) -> bool:
     inner = secret.rstrip(",;|")  # (a separator after the value is not in it)
     if not any(c in ",;|" for c in inner) or _key_kind(m.group("key").decode("latin-1")) is None:
         return False
+    if m.group("op") == b"|" and _ROW_START.match(m.string) is None:
+        return False  # a table row starts with a bar; "key | a;b" in code does not
     if drawn_value(inner):
         return True
     if len(secret) < 10 or _classes(secret) < 4 or case_changes(secret) < 2:
