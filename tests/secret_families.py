@@ -759,6 +759,19 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
                     yield f"{shape}/plain", f"| {key} | {v} |"
                     yield f"{shape}/three-cells", f"| {key} | {v} | rotated monthly |"
                     yield f"{shape}/quoted-block", f"> | {key} | {v} |"
+    elif family == "bracket-led-drawn":
+        # a drawn run of signs led by "{" or "<" (how a placeholder or a
+        # template opens), unquoted after a key naming a secret
+        places = {
+            "env": lambda k, v: f"{k.upper()}={v}",
+            "yaml": lambda k, v: f"    {k}: {v}",
+            "log-kv": lambda k, v: f"ts=2026-03-01T10:00:00Z level=info {k}={v}, attempt=2",
+            "tostring": lambda k, v: f"Settings{{host=db, user=app, {k}={v}, pool=4}}",
+        }
+        for _ in range(per_shape):
+            for place, put in places.items():
+                key = rng.choice(["master_key", "db_password", "encryption_key", "api_token"])
+                yield place, put(key, bracket_led(rng))
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -822,6 +835,24 @@ def crossed_brackets(rng: random.Random) -> str:
             return s
 
 
+def bracket_led(rng: random.Random) -> str:
+    """A drawn value led by ``{`` or ``<``: a quarter of it signs (three kinds
+    at least, brackets unpaired), small letters then capitals (one change of
+    case, ``{:!q3h?x#PK8@``), no ``,`` ``;`` or ``|`` (an unquoted value ends there)."""
+    signs = "!#%&*+-./:=?@[]^_~"
+    low = string.ascii_lowercase + string.digits + signs
+    high = string.ascii_uppercase + string.digits + signs
+    while True:
+        s = (rng.choice("{<") + "".join(rng.choice(low) for _ in range(rng.randrange(6, 10)))
+             + "".join(rng.choice(high) for _ in range(rng.randrange(3, 7))))
+        marks = [c for c in s if c in signs + "{<"]
+        if (len(marks) * 3 >= len(s) and len(set(marks)) >= 3 and "--" not in s
+                and s[1] not in "{<#%" and any(c.isdigit() for c in s)
+                and any(c.islower() for c in s) and any(c.isupper() for c in s)
+                and s.count("[") != s.count("]")):
+            return s
+
+
 def words_number(rng: random.Random) -> str:
     """Two dictionary words joined (or not) and a number, a sign maybe last."""
     words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
@@ -846,7 +877,7 @@ FAMILIES = (
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
     "wrapped-literal", "tagged-value", "redis-positional-drawn", "markup-angle",
-    "table-cell-signs",
+    "table-cell-signs", "bracket-led-drawn",
 )
 
 

@@ -219,6 +219,11 @@ def test_family_lines_one_at_a_time() -> None:
         b"| token | see;docs,here |",
         b"| api_key | settings;config;loader |",
         b"x = token | cut -d;Ab3,Cd4Ef",
+        # led by "{" or "<": templates, placeholders, literals, patterns
+        b"API_TOKEN={{api_token_v2}}",
+        b"password=<Db-Password-42>",
+        b"secret_key: {A:[1,2],b:3}",
+        b"token_regex={[A-Z]{2,}[0-9]+}",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:
