@@ -738,6 +738,40 @@ def more_lines(family: str, rng: random.Random, per_shape: int) -> Iterator[tupl
             yield "auth-user", f"AUTH default {v}"
             yield "auth-prompt", f"127.0.0.1:6379> AUTH worker {v}"
             yield "sentinel-auth-pass", f"sentinel auth-pass mymaster {v}"
+    elif family == "markup-angle":
+        # a drawn value with a raw "<" or ">" in it, as markup holds it: element
+        # text (the end tag alone ends it), CDATA, a quoted attribute
+        for _ in range(per_shape):
+            for key in ("db_password", "adminPassword", "webhook_secret", "api_token"):
+                v = angle_inside(rng)
+                yield "element", f"    <{key}>{v}</{key}>"
+                yield "cdata", f"<{key}><![CDATA[{v}]]></{key}>"
+                yield "attribute", f'  <add key="{key}" value="{v}" />'
+                yield "property", f'  <property name="{key.lower()}" value="{v}"/>'
+    elif family == "table-cell-signs":
+        # a markdown table's key cell and a drawn value cell that holds a ";"
+        # or "," (where an unquoted value is cut elsewhere), or a "<" that a
+        # ")" comes to before its ">" (brackets that cross, as code's never do)
+        for _ in range(per_shape):
+            for key in ("APP_SECRET", "DB_PASSWORD", "`api_token`", "client_secret"):
+                for shape, v in (("separator", separator_inside(rng)),
+                                 ("crossed", crossed_brackets(rng))):
+                    yield f"{shape}/plain", f"| {key} | {v} |"
+                    yield f"{shape}/three-cells", f"| {key} | {v} | rotated monthly |"
+                    yield f"{shape}/quoted-block", f"> | {key} | {v} |"
+    elif family == "bracket-led-drawn":
+        # a drawn run of signs led by "{" or "<" (how a placeholder or a
+        # template opens), unquoted after a key naming a secret
+        places = {
+            "env": lambda k, v: f"{k.upper()}={v}",
+            "yaml": lambda k, v: f"    {k}: {v}",
+            "log-kv": lambda k, v: f"ts=2026-03-01T10:00:00Z level=info {k}={v}, attempt=2",
+            "tostring": lambda k, v: f"Settings{{host=db, user=app, {k}={v}, pool=4}}",
+        }
+        for _ in range(per_shape):
+            for place, put in places.items():
+                key = rng.choice(["master_key", "db_password", "encryption_key", "api_token"])
+                yield place, put(key, bracket_led(rng))
     else:  # pragma: no cover - a test names a family that does not exist
         raise KeyError(family)
 
@@ -767,6 +801,58 @@ def lone_bracket(rng: random.Random) -> str:
             return s
 
 
+def angle_inside(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with a raw ``<`` or ``>`` inside (not
+    first, never before a ``/``), both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(9, 16))
+        pos = rng.randrange(1, len(core))
+        s = core[:pos] + rng.choice("<>") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
+def separator_inside(rng: random.Random) -> str:
+    """Ten to sixteen letters and digits with a ``;`` or ``,`` inside, both
+    cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(10, 16))
+        pos = rng.randrange(2, len(core) - 1)
+        s = core[:pos] + rng.choice(";,") + core[pos:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
+def crossed_brackets(rng: random.Random) -> str:
+    """Letters and digits with ``<`` then ``)`` then ``>`` among them
+    (``kQ3<)mT8w>Lp2``): both cases changing twice, a letter after a digit."""
+    while True:
+        core = _rand(rng, rng.randrange(11, 17))
+        a = rng.randrange(1, len(core) - 4)
+        b = rng.randrange(a + 1, len(core) - 1)
+        s = core[:a] + "<)" + core[a:b] + ">" + core[b:]
+        if case_changes(s) >= 2 and re.search(r"[0-9].*[A-Za-z]", s):
+            return s
+
+
+def bracket_led(rng: random.Random) -> str:
+    """A drawn value led by ``{`` or ``<``: a quarter of it signs (three kinds
+    at least, brackets unpaired), small letters then capitals (one change of
+    case, ``{:!q3h?x#PK8@``), no ``,`` ``;`` or ``|`` (an unquoted value ends there)."""
+    signs = "!#%&*+-./:=?@[]^_~"
+    low = string.ascii_lowercase + string.digits + signs
+    high = string.ascii_uppercase + string.digits + signs
+    while True:
+        s = (rng.choice("{<") + "".join(rng.choice(low) for _ in range(rng.randrange(6, 10)))
+             + "".join(rng.choice(high) for _ in range(rng.randrange(3, 7))))
+        marks = [c for c in s if c in signs + "{<"]
+        if (len(marks) * 3 >= len(s) and len(set(marks)) >= 3 and "--" not in s
+                and s[1] not in "{<#%" and any(c.isdigit() for c in s)
+                and any(c.islower() for c in s) and any(c.isupper() for c in s)
+                and s.count("[") != s.count("]")):
+            return s
+
+
 def words_number(rng: random.Random) -> str:
     """Two dictionary words joined (or not) and a number, a sign maybe last."""
     words = ("Marble", "tundra", "Copper", "willow", "Falcon", "quarry", "Saffron", "ember")
@@ -790,7 +876,8 @@ FAMILIES = (
     "short-drawn", "assignment-shapes", "redis-led-by-sign", "sign-led-value",
     "passphrase", "typed-assignment", "credential-files", "opener-in-value", "redis-placed",
     "npmrc", "file-passphrase", "drawn-values", "redis-more", "spoken-phrase",
-    "wrapped-literal", "tagged-value", "redis-positional-drawn",
+    "wrapped-literal", "tagged-value", "redis-positional-drawn", "markup-angle",
+    "table-cell-signs", "bracket-led-drawn",
 )
 
 

@@ -211,6 +211,19 @@ def test_family_lines_one_at_a_time() -> None:
         b"client_secret=%2A%2A%2A%2A%2A%2A%2A%2A&limit=50",
         b"password_pattern: ^(?=.*[A-Z])(?=.*[0-9]).{12,}$",
         b"token: <Your-Token-42>",
+        # markup inside an element or an attribute: a tag, a placeholder, prose
+        b'  <add key="password" value="<your-password>" />',
+        b"<secret>see <b>the vault</b> docs</secret>",
+        b"<token>if count > 3 then retry</token>",
+        # table cells and pipes: words split by signs, code, a shell pipe
+        b"| token | see;docs,here |",
+        b"| api_key | settings;config;loader |",
+        b"x = token | cut -d;Ab3,Cd4Ef",
+        # led by "{" or "<": templates, placeholders, literals, patterns
+        b"API_TOKEN={{api_token_v2}}",
+        b"password=<Db-Password-42>",
+        b"secret_key: {A:[1,2],b:3}",
+        b"token_regex={[A-Z]{2,}[0-9]+}",
     ],
 )
 def test_near_misses_pass(line: bytes) -> None:

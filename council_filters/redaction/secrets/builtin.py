@@ -119,6 +119,8 @@ _KEY = rb"""(?<![A-Za-z0-9_.$@-])(?P<key>["'`]?[A-Za-z0-9_.$@-]{1,80}+["'`]?\]?\
 _OP = rb"""[ \t]*(?P<op>:=|=>|\?=|\|\|=|:|=(?!=)|<-|\xef\xbc[\x9a\x9d])[ \t]*"""
 # A constructor or conversion a literal is given through (String::from(,
 # SecretString::new(, Secret(, new String(, Some().
+# (the same, or the bar between a table's cells)
+_CELL_OP = _OP.replace(b"(?P<op>", b"(?P<op>\\|(?!\\|)|", 1)
 _WRAPPER = rb"(?-i:(?:new[ \t]+)?[A-Z][A-Za-z0-9_]{0,40}+(?:::(?:new|from))?)\("
 _WRAPPER_SEARCH = _WRAPPER.replace(b"{0,40}+", b"{0,40}")  # (a search takes no possessive)
 _VALUE = rb"""(?P<q>["'`])?(?P<v>(?(q)[^"'`\s][^"'`]{0,300}?|[^\s"'`,;|]{1,300}))(?(q)(?P=q))"""
@@ -469,7 +471,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "secret-xml",
         rb"<(?P<key>[A-Za-z_][A-Za-z0-9_.:-]{0,80})(?P<op>>)(?P<q>)(?:<!\[CDATA\[)?"
-        rb"(?P<v>[^<>\s][^<>]{0,299}?)(?:\]\]>)?</(?P=key)>",
+        rb"(?P<v>[^<>\s](?:[^<]|<(?!/)){0,299}?)(?:\]\]>)?</(?P=key)>",
         rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|"
         rb"connection)[A-Za-z0-9_.:-]{0,80}>[^<>\n]{4}",
         group=4,
@@ -480,7 +482,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "secret-xml-attribute",
         rb"(?i)\b(?:key|name)[ \t]*=[ \t]*[\"'](?P<key>[A-Za-z0-9_.:$@-]{1,80})[\"'][^<>]{0,200}?"
-        rb"\bvalue[ \t]*(?P<op>=)[ \t]*(?P<q>[\"'])(?P<v>[^\"'<>]{1,300})(?P=q)",
+        rb"\bvalue[ \t]*(?P<op>=)[ \t]*(?P<q>[\"'])(?P<v>[^\"'<>][^\"']{0,299})(?P=q)",
         rb"(?i)(?:key|name)[ \t]*=[ \t]*[\"'][A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|"
         rb"key|auth|credential|sas|connection)",
         group=4,
@@ -532,7 +534,8 @@ RULES: tuple[Rule, ...] = (
         "secret-cut-value",
         # secret-assignment's key and operator; an unquoted value it cuts at
         # , ; or | read whole to the next blank, when it reads as drawn
-        rb"(?i)" + _KEY + _OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
+        # (or a markdown table's key cell and the cell after it: | KEY | a;b |)
+        rb"(?i)" + _KEY + _CELL_OP + rb"(?P<q>)(?P<v>[^\s\"'`]{10,300}+)",
         rb"", group=4, validator=cut_value_ok, placeholders=False,
         description="password/secret/token keys whose unquoted value holds , ; or | and reads "
         "as random",
@@ -1115,7 +1118,7 @@ _TIGHT: dict[str, bytes] = {
     **dict.fromkeys(("database-credentials", "netrc-passphrase"), _DATABASE_SEARCH),
     # (the value: six bytes, not led by $ or {, as the validator wants)
     "secret-xml": rb"(?i)<[A-Za-z0-9_.:-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|"
-    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^<>\n]{5}",
+    rb"sas|connection)[A-Za-z0-9_.:-]{0,80}>(?:<!\[CDATA\[)?[^<>\n \t\x24{][^\n]{5}",
     "secret-xml-attribute": rb"(?i)(?:key|name)[ \t]*=[ \t]*" + _QQ
     + rb"[A-Za-z0-9_.:\x24@-]{0,80}(?:pass|pwd|pw|secret|token|key|auth|credential|sas|connection)"
     rb"[^<>\n]*value[ \t]*=[ \t]*" + _QQ + rb"[^\"'<>\n\x24{]",
@@ -1153,7 +1156,8 @@ _TIGHT: dict[str, bytes] = {
     rb"[^A-Za-z_ \t\n]",
     "secret-assignment": _ASSIGNED,
     "secret-wrapped-literal": _WRAPPED,
-    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*" + _OPS
+    "secret-cut-value": rb"(?i)" + _KEY_END + rb"[\x24@]*" + _Q + rb"?\]?\*{0,2}[ \t]*"
+    + rb"(?:" + _OPS + rb"|\|)"
     + rb"[ \t]*[^ \t\n\"'`]{0,300}[,;|]",
     # (one search for three rules: a key naming a secret, what they read
     # between, and the start of a value each can take)

@@ -396,7 +396,8 @@ _XML_OK = (
     rb"(?!(?=[A-Za-z_]{1,300}<)(?:[A-Za-z_]*?" + _NAME_WORDS + rb"|" + _CAMEL + rb"<))"
     rb"(?!" + _WIN_VAR + rb"<)(?(pw)|" + _secret_kind(_XMLV) + rb")"
 )
-_XML_OK = rb"(?:" + _XML_OK + rb"|" + _drawn(_XMLV) + rb")"
+# (a raw "<" or ">" inside the value, before its end tag: the rule reads it)
+_XML_OK = rb"(?:" + _XML_OK + rb"|" + _drawn(_XMLV) + rb"|(?=" + _XMLV + rb"{0,300}(?:>|<(?!/))))"
 # flag_ok: not led by - $ < { or @ and a name, and not a bare word (a byte that is no letter
 # or "_": the first such byte of the secret's class lies inside it).
 _FLAG_OK = rb"(?![-$<{]|@[A-Za-z0-9_./~-])"
@@ -416,7 +417,8 @@ _ATTR_OK = (
     rb"(?!" + _CODE + rb"[,;]*[\"'])(?!" + _WIN_VAR + rb"[\"'])"
     rb"(?(pw)|(?:" + _SCHEME + rb"|" + _secret_kind(_ATTRV) + rb"))"
 )
-_ATTR_OK = rb"(?:" + _ATTR_OK + rb"|" + _drawn(_ATTRV) + rb")"
+# (a raw "<" or ">" inside the quoted value: the rule reads it)
+_ATTR_OK = rb"(?:" + _ATTR_OK + rb"|" + _drawn(_ATTRV) + rb"|(?=" + _ATTRV + rb"{0,300}[<>]))"
 
 
 def _no_placeholder(least: int) -> bytes:

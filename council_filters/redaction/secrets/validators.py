@@ -475,7 +475,7 @@ def _paired(value: str) -> bool:
     return not stack and pairs > 0
 
 
-def drawn_value(value: str) -> bool:
+def drawn_value(value: str, bracket_led_ok: bool = False) -> bool:
     """A value that reads as a credential whatever holds it, once a key names a
     secret: a run of signs mixed with letters of both cases and digits
     (``A[o]Hl]8$G:*[O)A[``, ``{?C(;)<9-b-?+``: a quarter of it signs, three
@@ -483,10 +483,14 @@ def drawn_value(value: str) -> bool:
     number as people make passwords (``Harbor.cobalt816$``; not a type's
     width, ``torch.float16``), or a long hex digest or a UUID.  Never a
     variable, a template, a URL or a placeholder, nor led by ``$``, ``<`` or
-    ``{`` (secret-sign-led-value reads those)."""
+    ``{`` (secret-sign-led-value reads those); with ``bracket_led_ok``, a
+    value led by ``<`` or ``{`` that is such a run of signs (``{:!q3h?x#PK8@``)."""
     n = len(value)
-    # (how variables and placeholders start: the sign-led rule reads $ < {)
-    if n < 10 or value[:1] in "$<{" or " " in value or not value.isascii():
+    # (how variables and placeholders start: the sign-led rule reads $; a
+    # value led by < or { is taken only as a run of signs, below)
+    bracket_led = value[:1] in "<{"
+    if n < 10 or value[:1] == "$" or (bracket_led and not bracket_led_ok) or " " in value \
+            or not value.isascii():
         return False
     if not value.isprintable():
         return False
@@ -502,7 +506,7 @@ def drawn_value(value: str) -> bool:
     low = value.lower()
     if any(w in low for w in ("example", "placeholder", "changeme", "redacted", "your")):
         return False
-    if words is not None:
+    if words is not None and not bracket_led:
         if not words.group("sign") and (
             len(words.group("n")) < 2 or words.group("n") in _WIDTHS
         ):
@@ -515,6 +519,8 @@ def drawn_value(value: str) -> bool:
     signs = [c for c in value if not c.isalnum()]
     if len(signs) * 4 >= n and len(set(signs)) >= 3:
         return not _paired(value)
+    if bracket_led:
+        return False  # <T>, {name}: a run of signs alone is drawn there
     # fewer signs: letters that change case twice, a digit with a letter after
     # it, and no bracket that closes one opened before it, no path of code
     # (``QtN7lsE)vfN3``, ``3XOzhB(g]AwRtUI]g``; not ``Foo::Bar2Baz``, ``f(x2Y)``)
@@ -544,13 +550,18 @@ def _unclosed_closer(value: str) -> str:
 
 def _closes_a_pair(value: str) -> bool:
     """Whether a bracket of ``value`` closes the last one opened before it
-    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone."""
+    (``f(x)``, ``a[0]``, ``<T>``): code's pairs, not a drawn bracket alone.
+    A ``<`` that another closer comes to first is a comparison or a sign, not
+    an opener (``(a<b)`` pairs its parentheses; ``P<)k9>Q`` pairs nothing)."""
     stack: list[str] = []
     for c in value:
         if c in "([{<":
             stack.append(c)
-        elif c in _OPENS and stack and stack[-1] == _OPENS[c]:
-            return True
+        elif c in _OPENS:
+            while c != ">" and stack[-1:] == ["<"]:
+                stack.pop()
+            if stack and stack[-1] == _OPENS[c]:
+                return True
     return False
 
 
@@ -609,7 +620,7 @@ def scrambled_ok(secret: str, m: Any) -> bool:
     no code shape or template."""
     if not _CODE_SIGNS.intersection(secret) or _key_kind(m.group("key").decode("latin-1")) is None:
         return False
-    if drawn_value(secret):
+    if drawn_value(secret, bracket_led_ok=True):
         return True
     if (len(secret) < 10 or any(c.isspace() for c in secret) or _classes(secret) < 4
             or case_changes(secret) < 2 or _CODE_SHAPE.match(secret)):
@@ -624,6 +635,8 @@ def cut_value_ok(secret: str, m: Any) -> bool:
     inner = secret.rstrip(",;|")  # (a separator after the value is not in it)
     if not any(c in ",;|" for c in inner) or _key_kind(m.group("key").decode("latin-1")) is None:
         return False
+    if m.group("op") == b"|" and _ROW_START.match(m.string) is None:
+        return False  # a table row starts with a bar; "key | a;b" in code does not
     if drawn_value(inner):
         return True
     if len(secret) < 10 or _classes(secret) < 4 or case_changes(secret) < 2:
